@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const port = z.coerce.number().int().min(0).max(65535);
+
+/**
+ * Every setting the engine reads, parsed once at start-up. Defaults make
+ * `npm start` work on a fresh clone; production overrides them.
+ */
+const ConfigSchema = z.object({
+  PORT: port.default(8080),
+  ADMIN_PORT: port.default(8081),
+  ADMIN_HOST: z.string().default('127.0.0.1'),
+  ADMIN_TOKEN: z.string().min(16).optional(),
+  DATA_DIR: z.string().default('.data'),
+  DATABASE_URL: z.string().url().optional(),
+  TEMPORAL_ADDRESS: z.string().optional(),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),
+  TEMPORAL_CLI_PATH: z.string().optional(),
+  TEMPORAL_DEV_PORT: port.default(7233),
+  TEMPORAL_UI_PORT: port.default(8233),
+  SUPPLIER_URL: z.string().url().optional(),
+  SIMULATOR_PORT: port.default(8090),
+  SANDBOX: bool.optional(),
+  SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),
+  PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
+  CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code').default('IRT'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean };
+
+/** Parses the environment; a bad value stops the process with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { sandbox: boolean } = { sandbox: false }): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), SANDBOX: cfg.SANDBOX ?? defaults.sandbox };
+}

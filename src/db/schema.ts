@@ -1,0 +1,189 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Money is integer minor units (1/100 of the wallet currency) everywhere in the
+// database; `mode: 'number'` is exact up to 2^53 minor units, far beyond any wallet.
+const money = (name: string) => bigint(name, { mode: 'number' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const partners = pgTable('partners', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  // The API key is an identifier (sent with every request next to the secret), so it is
+  // stored as is; the secret and the agency bearer key are stored only as SHA-256 digests.
+  apiKey: text('api_key').notNull().unique(),
+  secretHash: text('secret_hash').notNull(),
+  agencyKeyHash: text('agency_key_hash').notNull().unique(),
+  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  createdAt: createdAt(),
+});
+
+export const wallets = pgTable(
+  'wallets',
+  {
+    partnerId: integer('partner_id').primaryKey().references(() => partners.id),
+    balance: money('balance_minor').notNull().default(0),
+    creditLimit: money('credit_limit_minor').notNull().default(0),
+    currency: text('currency').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The last line of defence against overspending: no code path may take the
+    // balance below -credit_limit, whatever bug sits above the database.
+    check('wallet_within_credit', sql`${t.balance} + ${t.creditLimit} >= 0`),
+    check('wallet_credit_limit_non_negative', sql`${t.creditLimit} >= 0`),
+  ],
+);
+
+export const ORDER_SERVICES = ['product', 'hotel', 'flight', 'tour', 'residence', 'visa'] as const;
+export type OrderService = (typeof ORDER_SERVICES)[number];
+export const ORDER_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+  'expired',
+  'cancelled',
+  'refunded',
+  'refund_requested',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const PAYMENT_METHODS = ['PARTNER_CREDIT', 'GATEWAY'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    // 'product' orders are Interface A's product orders; every other service is a travel order.
+    service: text('service', { enum: ORDER_SERVICES }).notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
+    totalPrice: money('total_price_minor').notNull(),
+    currency: text('currency').notNull(),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    supplierRef: text('supplier_ref'),
+    // The pay workflow run that holds (processing) or settled (completed) the order.
+    paymentWorkflowId: text('payment_workflow_id'),
+    paymentRunId: text('payment_run_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('orders_partner_service_idx').on(t.partnerId, t.service, t.id),
+    check('orders_total_non_negative', sql`${t.totalPrice} >= 0`),
+  ],
+);
+
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    direction: text('direction', { enum: ['debit', 'credit'] }).notNull(),
+    type: text('type', { enum: ['payment', 'refund', 'topup', 'credit_grant', 'adjustment'] }).notNull(),
+    amount: money('amount_minor').notNull(),
+    balanceAfter: money('balance_after_minor').notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    // Which workflow run and step wrote the row: Temporal retries activities, and the
+    // unique (workflow_id, run_id, step) triple turns a retried write into a no-op.
+    workflowId: text('workflow_id'),
+    runId: text('run_id'),
+    step: text('step'),
+    reversesEntryId: integer('reverses_entry_id'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_workflow_step_uq').on(t.workflowId, t.runId, t.step),
+    index('ledger_partner_idx').on(t.partnerId, t.id),
+    check('ledger_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const paymentKeys = pgTable(
+  'payment_keys',
+  {
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    orderId: integer('order_id').notNull().references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.idempotencyKey] })],
+);
+
+export const productCategories = pgTable('product_categories', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+export const products = pgTable('products', {
+  id: serial('id').primaryKey(),
+  sku: text('sku').notNull().unique(),
+  name: text('name').notNull(),
+  categoryId: integer('category_id').notNull().references(() => productCategories.id),
+  description: text('description').notNull(),
+  destinations: jsonb('destinations').$type<string[]>().notNull().default([]),
+  price: money('price_minor').notNull(),
+  delivery: text('delivery', { enum: ['digital', 'physical'] }).notNull(),
+  stock: integer('stock').notNull().default(0),
+});
+
+export const productVariants = pgTable('product_variants', {
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => products.id),
+  sku: text('sku').notNull().unique(),
+  name: text('name').notNull(),
+  price: money('price_minor').notNull(),
+  dataGb: integer('data_gb'),
+  validityDays: integer('validity_days'),
+});
+
+export const baskets = pgTable(
+  'baskets',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    status: text('status', { enum: ['open', 'checked_out'] }).notNull().default('open'),
+    createdAt: createdAt(),
+  },
+  // One current basket per partner.
+  (t) => [uniqueIndex('baskets_one_open_uq').on(t.partnerId).where(sql`${t.status} = 'open'`)],
+);
+
+export const basketItems = pgTable('basket_items', {
+  id: serial('id').primaryKey(),
+  basketId: integer('basket_id').notNull().references(() => baskets.id),
+  productId: integer('product_id').notNull().references(() => products.id),
+  variantId: integer('variant_id').references(() => productVariants.id),
+  quantity: integer('quantity').notNull(),
+  createdAt: createdAt(),
+});
+
+export const orderItems = pgTable('order_items', {
+  id: serial('id').primaryKey(),
+  orderId: integer('order_id').notNull().references(() => orders.id),
+  productId: integer('product_id').notNull().references(() => products.id),
+  variantId: integer('variant_id').references(() => productVariants.id),
+  // Snapshot at checkout: what the supplier is asked to deliver, whatever the catalogue becomes.
+  sku: text('sku').notNull(),
+  name: text('name').notNull(),
+  quantity: integer('quantity').notNull(),
+  unitPrice: money('unit_price_minor').notNull(),
+  lineTotal: money('line_total_minor').notNull(),
+});

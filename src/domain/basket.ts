@@ -1,0 +1,191 @@
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { basketItems, baskets, orderItems, orders, products, productVariants, type PaymentMethod } from '../db/schema';
+import { DomainError, notFound, validation } from './errors';
+import { formatDecimal, lineTotal, sum } from './money';
+import { renderProductOrder, type DeliveryDetails } from './orders';
+
+export const MAX_LINE_QUANTITY = 100;
+
+async function openBasket(tx: Tx, partnerId: number) {
+  const [existing] = await tx
+    .select()
+    .from(baskets)
+    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')))
+    .for('update');
+  if (existing) return existing;
+  // The partial unique index keeps one open basket per partner even if two requests race here.
+  await tx.insert(baskets).values({ partnerId }).onConflictDoNothing();
+  const [created] = await tx
+    .select()
+    .from(baskets)
+    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')))
+    .for('update');
+  return created!;
+}
+
+interface PricedLine {
+  id: number;
+  productId: number;
+  variantId: number | null;
+  sku: string;
+  name: string;
+  quantity: number;
+  unitPrice: number;
+  lineTotal: number;
+}
+
+async function pricedLines(db: DbOrTx, basketId: number, currency: string): Promise<PricedLine[]> {
+  const rows = await db
+    .select({ item: basketItems, product: products, variant: productVariants })
+    .from(basketItems)
+    .innerJoin(products, eq(products.id, basketItems.productId))
+    .leftJoin(productVariants, eq(productVariants.id, basketItems.variantId))
+    .where(eq(basketItems.basketId, basketId))
+    .orderBy(asc(basketItems.id));
+  return rows.map(({ item, product, variant }) => {
+    const unitPrice = variant?.price ?? product.price;
+    return {
+      id: item.id,
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      sku: variant?.sku ?? product.sku,
+      name: variant ? `${product.name} (${variant.name})` : product.name,
+      quantity: item.quantity,
+      unitPrice,
+      lineTotal: lineTotal(unitPrice, item.quantity, currency),
+    };
+  });
+}
+
+function renderLine(l: PricedLine, currency: string) {
+  return {
+    id: l.id,
+    product: l.productId,
+    variant: l.variantId,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: formatDecimal(l.unitPrice, currency),
+    line_total: formatDecimal(l.lineTotal, currency),
+  };
+}
+
+function renderBasket(basketId: number | null, lines: PricedLine[], currency: string) {
+  return {
+    id: basketId,
+    items: lines.map((l) => renderLine(l, currency)),
+    item_count: lines.reduce((n, l) => n + l.quantity, 0),
+    total_price: formatDecimal(sum(lines.map((l) => l.lineTotal), currency), currency),
+    currency,
+  };
+}
+
+export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string) {
+  const [basket] = await db.select().from(baskets).where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
+  if (!basket) return renderBasket(null, [], currency);
+  return renderBasket(basket.id, await pricedLines(db, basket.id, currency), currency);
+}
+
+/** Adds a product (or more of one already there) to the partner's current basket. */
+export async function addBasketItem(
+  db: DbOrTx,
+  partnerId: number,
+  input: { product: number; quantity: number; variant?: number },
+  currency: string,
+) {
+  return db.transaction(async (tx) => {
+    const [product] = await tx.select().from(products).where(eq(products.id, input.product));
+    if (!product) throw validation('product', `no product with id ${input.product}`);
+    const variants = await tx.select().from(productVariants).where(eq(productVariants.productId, product.id));
+    let variantId: number | null = null;
+    if (input.variant !== undefined) {
+      if (!variants.some((v) => v.id === input.variant)) {
+        throw validation('variant', `product ${product.id} has no variant ${input.variant}`);
+      }
+      variantId = input.variant;
+    } else if (variants.length > 0) {
+      throw validation('variant', `product ${product.id} comes in variants; choose one of ${variants.map((v) => v.id).join(', ')}`);
+    }
+    if (product.stock <= 0) throw validation('product', `product ${product.id} is out of stock`);
+
+    const basket = await openBasket(tx, partnerId);
+    const sameLine = and(
+      eq(basketItems.basketId, basket.id),
+      eq(basketItems.productId, product.id),
+      variantId === null ? isNull(basketItems.variantId) : eq(basketItems.variantId, variantId),
+    );
+    const [existing] = await tx.select().from(basketItems).where(sameLine);
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    if (quantity > MAX_LINE_QUANTITY) {
+      throw validation('quantity', `at most ${MAX_LINE_QUANTITY} of one product per basket (already ${existing?.quantity ?? 0})`);
+    }
+    let itemId: number;
+    if (existing) {
+      await tx.update(basketItems).set({ quantity }).where(eq(basketItems.id, existing.id));
+      itemId = existing.id;
+    } else {
+      const [row] = await tx.insert(basketItems).values({ basketId: basket.id, productId: product.id, variantId, quantity }).returning();
+      itemId = row!.id;
+    }
+    const lines = await pricedLines(tx, basket.id, currency);
+    return { item: renderLine(lines.find((l) => l.id === itemId)!, currency), basket: renderBasket(basket.id, lines, currency) };
+  });
+}
+
+export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string) {
+  return db.transaction(async (tx) => {
+    const basket = await openBasket(tx, partnerId);
+    const deleted = await tx
+      .delete(basketItems)
+      .where(and(eq(basketItems.id, itemId), eq(basketItems.basketId, basket.id)))
+      .returning({ id: basketItems.id });
+    if (deleted.length === 0) throw notFound(`basket item ${itemId}`);
+    return renderBasket(basket.id, await pricedLines(tx, basket.id, currency), currency);
+  });
+}
+
+/** Turns the current basket into a pending product order, priced now; the basket is then closed. */
+export async function checkout(
+  db: DbOrTx,
+  partnerId: number,
+  input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails },
+  currency: string,
+) {
+  return db.transaction(async (tx) => {
+    const basket = await openBasket(tx, partnerId);
+    const lines = await pricedLines(tx, basket.id, currency);
+    if (lines.length === 0) throw new DomainError('validation', 'basket is empty: add items before checking out');
+    const outOfStock = await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(inArray(products.id, lines.map((l) => l.productId)), eq(products.stock, 0)));
+    if (outOfStock.length > 0) throw validation('basket', `product ${outOfStock[0]!.id} went out of stock; remove it to check out`);
+
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        partnerId,
+        service: 'product',
+        totalPrice: sum(lines.map((l) => l.lineTotal), currency),
+        currency,
+        paymentMethod: input.paymentMethod,
+        details: { basket_id: basket.id, delivery: input.delivery ?? null },
+      })
+      .returning();
+    await tx.insert(orderItems).values(
+      lines.map((l) => ({
+        orderId: order!.id,
+        productId: l.productId,
+        variantId: l.variantId,
+        sku: l.sku,
+        name: l.name,
+        quantity: l.quantity,
+        unitPrice: l.unitPrice,
+        lineTotal: l.lineTotal,
+      })),
+    );
+    await tx.update(baskets).set({ status: 'checked_out' }).where(eq(baskets.id, basket.id));
+    const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id)).orderBy(asc(orderItems.id));
+    return renderProductOrder(order!, items);
+  });
+}

@@ -1,0 +1,55 @@
+import { add, dinero, multiply, toDecimal, toSnapshot, type Dinero } from 'dinero.js';
+import { validation } from './errors';
+
+/**
+ * Money lives in the database as integer minor units (1/100 of the currency) and is
+ * computed with dinero.js, so no float ever touches an amount. These helpers are the
+ * only place where amounts cross between decimals (what people type and read) and
+ * minor units (what is stored).
+ */
+export const MINOR_DIGITS = 2;
+// Well under 2^53 minor units: large enough for any wallet, small enough to stay exact.
+export const MAX_AMOUNT_MINOR = 10 ** 15;
+
+function currencyOf(code: string) {
+  return { code, base: 10, exponent: MINOR_DIGITS };
+}
+
+export function money(amountMinor: number, currency: string): Dinero<number> {
+  return dinero({ amount: amountMinor, currency: currencyOf(currency) });
+}
+
+const minorOf = (d: Dinero<number>) => toSnapshot(d).amount;
+
+export function lineTotal(unitMinor: number, quantity: number, currency: string): number {
+  return minorOf(multiply(money(unitMinor, currency), quantity));
+}
+
+export function sum(amountsMinor: number[], currency: string): number {
+  return minorOf(amountsMinor.reduce((acc, a) => add(acc, money(a, currency)), money(0, currency)));
+}
+
+/** "1250000.00": the decimal string the wallet renders. */
+export function formatDecimal(amountMinor: number, currency: string): string {
+  return toDecimal(money(amountMinor, currency));
+}
+
+/** 1250000: the JSON number the pay response renders (exact for two decimals). */
+export function toNumber(amountMinor: number, currency: string): number {
+  return Number(formatDecimal(amountMinor, currency));
+}
+
+const DECIMAL = /^(0|[1-9]\d*)(\.\d{1,2})?$/;
+
+/** Parses a positive decimal amount in currency units ("500000" or "500000.00") into minor units. */
+export function parseAmount(field: string, input: unknown, opts: { allowZero?: boolean } = {}): number {
+  const text = typeof input === 'number' && Number.isFinite(input) ? String(input) : input;
+  if (typeof text !== 'string' || !DECIMAL.test(text.trim())) {
+    throw validation(field, 'must be a non-negative decimal amount with at most two decimals, e.g. "500000" or "500000.00"');
+  }
+  const [whole, frac = ''] = text.trim().split('.');
+  const minor = Number(whole) * 10 ** MINOR_DIGITS + Number(frac.padEnd(MINOR_DIGITS, '0'));
+  if (!Number.isSafeInteger(minor) || minor > MAX_AMOUNT_MINOR) throw validation(field, 'is too large');
+  if (minor === 0 && !opts.allowZero) throw validation(field, 'must be greater than zero');
+  return minor;
+}

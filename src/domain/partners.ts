@@ -1,0 +1,91 @@
+import { eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client';
+import { partners, wallets } from '../db/schema';
+import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
+import { DomainError, notFound, validation } from './errors';
+import { recordCreditGrant, recordTopUp } from './wallet';
+
+export interface Partner {
+  id: number;
+  name: string;
+}
+
+export interface NewPartnerCredentials {
+  partner_id: number;
+  api_key: string;
+  api_secret: string;
+  agency_key: string;
+}
+
+/** Creates a partner with its wallet; the only moment its secret and agency key are ever visible. */
+export async function createPartner(
+  db: Db,
+  input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string },
+): Promise<NewPartnerCredentials> {
+  const name = input.name.trim();
+  if (!name || name.length > 200) throw validation('name', 'must be 1 to 200 characters');
+  const apiKey = newApiKey();
+  const apiSecret = newApiSecret();
+  const agencyKey = newAgencyKey();
+  const partnerId = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(partners)
+      .values({ name, apiKey, secretHash: digest(apiSecret), agencyKeyHash: digest(agencyKey) })
+      .returning({ id: partners.id });
+    const id = row!.id;
+    await tx.insert(wallets).values({ partnerId: id, currency: input.currency });
+    if (input.creditLimitMinor > 0) await recordCreditGrant(tx, id, input.creditLimitMinor, 'initial credit limit');
+    if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
+    return id;
+  });
+  return { partner_id: partnerId, api_key: apiKey, api_secret: apiSecret, agency_key: agencyKey };
+}
+
+const unauthorized = (why: string) => new DomainError('unauthorized', why);
+
+/** Interface A: X-API-KEY + X-API-SECRET. Every failure is the same 401 to the caller. */
+export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined, apiSecret: string | undefined): Promise<Partner> {
+  if (!apiKey || !apiSecret) throw unauthorized('missing X-API-KEY or X-API-SECRET header');
+  if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('X-API-KEY must be 64 hexadecimal characters');
+  const [row] = await db.select().from(partners).where(eq(partners.apiKey, apiKey.toLowerCase()));
+  // Compare even when the key is unknown so that timing does not reveal which keys exist.
+  const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
+  if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
+  if (row.status !== 'active') throw unauthorized('this partner account is disabled');
+  return { id: row.id, name: row.name };
+}
+
+/** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
+export async function authenticateAgency(db: DbOrTx, bearer: string | undefined): Promise<Partner> {
+  if (!bearer) throw unauthorized('missing bearer key');
+  const [row] = await db.select().from(partners).where(eq(partners.agencyKeyHash, digest(bearer)));
+  if (!row) throw unauthorized('invalid bearer key');
+  if (row.status !== 'active') throw unauthorized('this agency account is disabled');
+  return { id: row.id, name: row.name };
+}
+
+async function requirePartner(db: DbOrTx, partnerId: number) {
+  const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
+  if (!row) throw notFound(`partner ${partnerId}`);
+  return row;
+}
+
+export async function rotateSecret(db: Db, partnerId: number): Promise<{ partner_id: number; api_key: string; api_secret: string }> {
+  const row = await requirePartner(db, partnerId);
+  const apiSecret = newApiSecret();
+  await db.update(partners).set({ secretHash: digest(apiSecret) }).where(eq(partners.id, partnerId));
+  return { partner_id: partnerId, api_key: row.apiKey, api_secret: apiSecret };
+}
+
+export async function rotateAgencyKey(db: Db, partnerId: number): Promise<{ partner_id: number; agency_key: string }> {
+  await requirePartner(db, partnerId);
+  const agencyKey = newAgencyKey();
+  await db.update(partners).set({ agencyKeyHash: digest(agencyKey) }).where(eq(partners.id, partnerId));
+  return { partner_id: partnerId, agency_key: agencyKey };
+}
+
+export async function disablePartner(db: Db, partnerId: number): Promise<{ partner_id: number; status: 'disabled' }> {
+  await requirePartner(db, partnerId);
+  await db.update(partners).set({ status: 'disabled' }).where(eq(partners.id, partnerId));
+  return { partner_id: partnerId, status: 'disabled' };
+}

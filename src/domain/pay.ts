@@ -1,0 +1,161 @@
+import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { paymentKeys } from '../db/schema';
+import { PayFailure, type PayInput, type PayResult } from '../../workflows/pay.types';
+import { OrderId, PartnerId, Service, Stage } from '../../workflows/search-attributes';
+import { DomainError } from './errors';
+import { toNumber } from './money';
+import { getOrder } from './orders';
+import type { Partner } from './partners';
+
+export interface PayDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  payWaitMs: number;
+}
+
+export interface PayRequest {
+  orderId?: number;
+  productOrderId?: number;
+  idempotencyKey?: string;
+  scenario?: string;
+}
+
+export interface PayResponse {
+  ledger_id: number;
+  amount: number;
+  new_balance: number;
+  available: number;
+  order_status: string;
+  order_id: number;
+}
+
+export type PayOutcome =
+  | { state: 'completed'; data: PayResponse }
+  | { state: 'processing'; data: { order_id: number; order_status: 'processing'; amount: number; payment_id: string } };
+
+const notPayable = (message: string) => new DomainError('not_payable', message);
+
+/**
+ * The workflow id is the payment's identity: the partner's idempotency key, or the order
+ * when no key is given. Temporal refuses a second live run with the same id, so a
+ * repeated request joins the payment already under way instead of paying again.
+ */
+export const payWorkflowId = (partnerId: number, req: { idempotencyKey?: string; orderId: number }) =>
+  req.idempotencyKey ? `pay:p${partnerId}:key:${req.idempotencyKey}` : `pay:p${partnerId}:order:${req.orderId}`;
+
+/** Binds an idempotency key to the first order it paid; the same key for another order is refused. */
+async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<void> {
+  await db.insert(paymentKeys).values({ partnerId, idempotencyKey: key, orderId }).onConflictDoNothing();
+  const [bound] = await db
+    .select()
+    .from(paymentKeys)
+    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key)));
+  if (bound && bound.orderId !== orderId) {
+    throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
+  }
+}
+
+function render(r: PayResult): PayResponse {
+  return {
+    ledger_id: r.ledgerId,
+    amount: toNumber(r.amountMinor, r.currency),
+    new_balance: toNumber(r.balanceAfterMinor, r.currency),
+    available: toNumber(r.availableAfterMinor, r.currency),
+    order_status: r.orderStatus,
+    order_id: r.orderId,
+  };
+}
+
+/** Maps the workflow's business failure to the domain error the interfaces render. */
+function failureOf(err: unknown): unknown {
+  if (!(err instanceof WorkflowFailedError) || !(err.cause instanceof ApplicationFailure)) return err;
+  const { type, message } = err.cause;
+  if (type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', message);
+  if (type === PayFailure.notPayable) return new DomainError('not_payable', message);
+  if (type === PayFailure.reversed) return new DomainError('supplier_failed', message);
+  return err;
+}
+
+async function awaitOutcome(handle: WorkflowHandle, waitMs: number): Promise<PayResult | null> {
+  const result = handle.result() as Promise<PayResult>;
+  result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    return await Promise.race([result, timeout]);
+  } catch (err) {
+    throw failureOf(err);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * POST /api/partners/pay/: validates what can be refused at once, then starts (or joins)
+ * the pay workflow and waits for its outcome up to the pay bound.
+ */
+export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Promise<PayOutcome> {
+  const orderId = (req.orderId ?? req.productOrderId)!;
+  const order = await getOrder(deps.db, orderId);
+  const field = req.orderId !== undefined ? 'order_id' : 'product_order_id';
+  if (!order || order.partnerId !== partner.id) throw notPayable(`${field}: order ${orderId} is not one of your orders`);
+  if (field === 'order_id' && order.service === 'product') {
+    throw notPayable(`order_id: ${orderId} is a product order; pay it with product_order_id`);
+  }
+  if (field === 'product_order_id' && order.service !== 'product') {
+    throw notPayable(`product_order_id: ${orderId} is a ${order.service} order; pay it with order_id`);
+  }
+  if (req.idempotencyKey) await bindKey(deps.db, partner.id, req.idempotencyKey, order.id);
+
+  const workflowId = payWorkflowId(partner.id, { idempotencyKey: req.idempotencyKey, orderId: order.id });
+  const handle = deps.temporal.workflow.getHandle(workflowId);
+
+  if (order.status !== 'pending' && order.status !== 'processing') {
+    // A retry of a payment that already succeeded answers that payment's result again.
+    if (req.idempotencyKey && (await completedRun(handle))) return { state: 'completed', data: render((await handle.result()) as PayResult) };
+    throw notPayable(`order ${order.id} is not payable: it is already ${order.status}`);
+  }
+  if (order.paymentMethod !== 'PARTNER_CREDIT') {
+    throw notPayable(`order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from credit`);
+  }
+
+  const input: PayInput = { partnerId: partner.id, orderId: order.id, ...(req.scenario ? { scenario: req.scenario } : {}) };
+  try {
+    await deps.temporal.workflow.start('payOrder', {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      args: [input],
+      // Running: join it. Closed: a failed run released the id, a completed one keeps it.
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      typedSearchAttributes: [
+        { key: PartnerId, value: partner.id },
+        { key: OrderId, value: order.id },
+        { key: Service, value: order.service },
+        { key: Stage, value: 'debiting' },
+      ],
+    });
+  } catch (err) {
+    if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+  }
+
+  const result = await awaitOutcome(handle, deps.payWaitMs);
+  if (result) return { state: 'completed', data: render(result) };
+  return {
+    state: 'processing',
+    data: { order_id: order.id, order_status: 'processing', amount: toNumber(order.totalPrice, order.currency), payment_id: workflowId },
+  };
+}
+
+async function completedRun(handle: WorkflowHandle): Promise<boolean> {
+  try {
+    return (await handle.describe()).status.name === 'COMPLETED';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,153 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { ledgerEntries, orders } from '../db/schema';
+import { DomainError } from './errors';
+import { applyMovement, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
+
+/** Identifies one pay workflow run; every ledger row it writes carries it. */
+export interface PaymentRun {
+  workflowId: string;
+  runId: string;
+}
+
+export interface DebitResult {
+  ledgerId: number;
+  orderId: number;
+  amountMinor: number;
+  balanceAfterMinor: number;
+  availableAfterMinor: number;
+  currency: string;
+}
+
+const STEP_DEBIT = 'debit';
+const STEP_REVERSAL = 'reversal';
+
+async function entryOf(db: DbOrTx, run: PaymentRun, step: string): Promise<LedgerRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.workflowId, run.workflowId), eq(ledgerEntries.runId, run.runId), eq(ledgerEntries.step, step)));
+  return row;
+}
+
+async function lockOrder(tx: Tx, orderId: number) {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+  if (!order) throw new DomainError('not_payable', `order ${orderId} does not exist`);
+  return order;
+}
+
+const heldBy = (order: { paymentWorkflowId: string | null; paymentRunId: string | null }, run: PaymentRun) =>
+  order.paymentWorkflowId === run.workflowId && order.paymentRunId === run.runId;
+
+/**
+ * Debits the wallet for a pending order and marks the order processing, in one
+ * transaction: the order row and then the wallet row are locked, so two payments of one
+ * order, or two debits of one wallet, serialise here. Re-running it for the same run
+ * returns the first debit (Temporal may retry an activity whose result was lost).
+ */
+export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.orderId);
+    const wallet = await lockWallet(tx, input.partnerId);
+    const done = await entryOf(tx, input, STEP_DEBIT);
+    if (done) {
+      return {
+        ledgerId: done.id,
+        orderId: order.id,
+        amountMinor: done.amount,
+        balanceAfterMinor: done.balanceAfter,
+        availableAfterMinor: done.balanceAfter + wallet.creditLimit,
+        currency: wallet.currency,
+      };
+    }
+    if (order.partnerId !== input.partnerId) throw new DomainError('not_payable', `order ${order.id} is not one of your orders`);
+    if (order.paymentMethod !== 'PARTNER_CREDIT') {
+      throw new DomainError('not_payable', `order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from the wallet`);
+    }
+    if (order.status === 'processing') throw new DomainError('not_payable', `order ${order.id} is being paid by another request`);
+    if (order.status !== 'pending') throw new DomainError('not_payable', `order ${order.id} is not payable: it is ${order.status}`);
+    const available = wallet.balance + wallet.creditLimit;
+    if (order.totalPrice > available) throw insufficientCredit(available, order.totalPrice, wallet.currency);
+
+    const entry = await applyMovement(tx, wallet, {
+      direction: 'debit',
+      type: 'payment',
+      amount: order.totalPrice,
+      orderId: order.id,
+      workflowId: input.workflowId,
+      runId: input.runId,
+      step: STEP_DEBIT,
+      note: `payment of ${order.service} order ${order.id}`,
+    });
+    await tx
+      .update(orders)
+      .set({ status: 'processing', paymentWorkflowId: input.workflowId, paymentRunId: input.runId, updatedAt: new Date() })
+      .where(eq(orders.id, order.id));
+    return {
+      ledgerId: entry.id,
+      orderId: order.id,
+      amountMinor: entry.amount,
+      balanceAfterMinor: entry.balanceAfter,
+      availableAfterMinor: entry.balanceAfter + wallet.creditLimit,
+      currency: wallet.currency,
+    };
+  });
+}
+
+/**
+ * The compensation of `debitForOrder`: credits back exactly what this run debited (a
+ * refund row naming the reversed payment) and makes the order payable again. It
+ * tolerates partial state: no debit means nothing to give back, and a second call finds
+ * the reversal already written.
+ */
+export async function reversePayment(db: DbOrTx, input: PaymentRun & { orderId: number; reason: string }): Promise<{ reversalLedgerId: number | null }> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.orderId);
+    const debit = await entryOf(tx, input, STEP_DEBIT);
+    let reversalLedgerId: number | null = null;
+    if (debit) {
+      const wallet = await lockWallet(tx, debit.partnerId);
+      const already = await entryOf(tx, input, STEP_REVERSAL);
+      reversalLedgerId = already
+        ? already.id
+        : (
+            await applyMovement(tx, wallet, {
+              direction: 'credit',
+              type: 'refund',
+              amount: debit.amount,
+              orderId: debit.orderId ?? undefined,
+              workflowId: input.workflowId,
+              runId: input.runId,
+              step: STEP_REVERSAL,
+              reversesEntryId: debit.id,
+              note: `reversal of payment ${debit.id}: ${input.reason}`.slice(0, 500),
+            })
+          ).id;
+    }
+    if (heldBy(order, input) && order.status === 'processing') {
+      await tx
+        .update(orders)
+        .set({ status: 'pending', paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() })
+        .where(eq(orders.id, order.id));
+    }
+    return { reversalLedgerId };
+  });
+}
+
+/** Marks an order this run paid for as completed, with the supplier's reference. */
+export async function completeOrder(db: DbOrTx, input: PaymentRun & { orderId: number; supplierRef: string }): Promise<{ status: 'completed' }> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.orderId);
+    if (!heldBy(order, input)) throw new DomainError('conflict', `order ${order.id} is not held by payment ${input.workflowId}`);
+    if (order.status === 'processing') {
+      const now = new Date();
+      await tx
+        .update(orders)
+        .set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now })
+        .where(eq(orders.id, order.id));
+    } else if (order.status !== 'completed') {
+      throw new DomainError('conflict', `order ${order.id} cannot complete from ${order.status}`);
+    }
+    return { status: 'completed' };
+  });
+}

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { DomainError } from '../../domain/errors';
+import { parseAmount } from '../../domain/money';
+import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
+import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+import type { HealthReport } from '../deps';
+import { logError } from '../log';
+import { requestId, type RequestIdVariables } from '../request-id';
+
+export interface AdminDeps {
+  db: Db;
+  adminToken: string;
+  currency: string;
+  health: () => Promise<HealthReport>;
+}
+
+type AdminEnv = { Variables: RequestIdVariables };
+
+const STATUS = { validation: 400, unauthorized: 401, not_found: 404, conflict: 409 } as const;
+
+function sameToken(presented: string, expected: string): boolean {
+  const a = crypto.createHash('sha256').update(presented).digest();
+  const b = crypto.createHash('sha256').update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
+const Amount = z.union([z.string(), z.number()]);
+const CreatePartner = z.object({
+  name: z.string({ error: 'name is required' }).trim().min(1, 'must not be empty').max(200),
+  credit_limit: Amount.optional(),
+  topup: Amount.optional(),
+});
+const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
+
+async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new DomainError('validation', 'body: must be a JSON object');
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
+  }
+  return parsed.data;
+}
+
+function partnerId(c: Context): number {
+  const raw = c.req.param('id') ?? '';
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'partner: must be a positive integer id');
+  return Number(raw);
+}
+
+/** The operators' API: bound to loopback by default and guarded by the admin token. */
+export function createAdminApp(deps: AdminDeps) {
+  const { db } = deps;
+  const app = new Hono<AdminEnv>();
+  app.use('*', requestId());
+  app.onError((err, c) => {
+    if (err instanceof DomainError && err.code in STATUS) return c.json({ error: err.message }, STATUS[err.code as keyof typeof STATUS]);
+    if (err instanceof DomainError) return c.json({ error: err.message }, 400);
+    if (err instanceof HTTPException) return c.json({ error: err.message }, err.status);
+    logError('unhandled error on the admin API', err, { requestId: c.get('requestId') });
+    return c.json({ error: `internal error; request id ${c.get('requestId')}` }, 500);
+  });
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+
+  app.get('/healthz', async (c) => {
+    const report = await deps.health();
+    return c.json(report, report.ok ? 200 : 503);
+  });
+
+  app.use('/admin/*', async (c, next) => {
+    const auth = c.req.header('authorization') ?? '';
+    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    if (!token || !sameToken(token, deps.adminToken)) return c.json({ error: 'missing or invalid admin token' }, 401);
+    await next();
+  });
+
+  app.post('/admin/partners', async (c) => {
+    const b = await body(c, CreatePartner);
+    const created = await createPartner(db, {
+      name: b.name,
+      creditLimitMinor: b.credit_limit === undefined ? 0 : parseAmount('credit_limit', b.credit_limit, { allowZero: true }),
+      topUpMinor: b.topup === undefined ? 0 : parseAmount('topup', b.topup, { allowZero: true }),
+      currency: deps.currency,
+    });
+    return c.json(created, 201);
+  });
+  app.get('/admin/partners/:id/wallet', async (c) => c.json(await getWallet(db, partnerId(c))));
+  app.post('/admin/partners/:id/topup', async (c) => {
+    const id = partnerId(c);
+    const b = await body(c, AmountBody);
+    return c.json(await topUp(db, id, parseAmount('amount', b.amount), b.note ?? 'operator top-up'));
+  });
+  app.post('/admin/partners/:id/credit-limit', async (c) => {
+    const id = partnerId(c);
+    const b = await body(c, AmountBody);
+    return c.json(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator'));
+  });
+  app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(await rotateSecret(db, partnerId(c))));
+  app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(await rotateAgencyKey(db, partnerId(c))));
+  app.post('/admin/partners/:id/disable', async (c) => c.json(await disablePartner(db, partnerId(c))));
+  return app;
+}

@@ -1,0 +1,183 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { DomainError } from '../../domain/errors';
+import { listLedger, getWallet } from '../../domain/wallet';
+import { listProductOrders, listTravelOrders } from '../../domain/orders';
+import { parsePage } from '../../domain/pagination';
+import { pay } from '../../domain/pay';
+import { SCENARIOS } from '../../suppliers/simulator/app';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { ProductOrder } from './products.routes';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery } from './schemas';
+
+const Wallet = z
+  .object({
+    balance: Decimal,
+    credit_limit: Decimal,
+    available: Decimal.openapi({ description: 'balance + credit_limit' }),
+    currency: z.string().openapi({ example: 'IRT' }),
+    updated_at: z.string().openapi({ example: '2026-11-22T08:00:00.000Z' }),
+  })
+  .openapi('Wallet');
+
+const LedgerRow = z
+  .object({
+    id: z.number().int(),
+    direction: z.enum(['debit', 'credit']),
+    type: z.enum(['payment', 'refund', 'topup', 'credit_grant', 'adjustment']),
+    amount: Decimal,
+    balance_after: Decimal,
+    order: z.number().int().nullable().openapi({ description: 'Related travel order id' }),
+    product_order: z.number().int().nullable().openapi({ description: 'Related product order id' }),
+    reverses: z.number().int().nullable().openapi({ description: 'The ledger row this one reverses' }),
+    note: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('LedgerRow');
+
+const TravelOrder = z
+  .object({
+    id: z.number().int(),
+    service: z.enum(['product', 'hotel', 'flight', 'tour', 'residence', 'visa']),
+    status: z.string().openapi({ example: 'pending' }),
+    total_price: Decimal,
+    currency: z.string(),
+    payment_method: z.enum(['PARTNER_CREDIT', 'GATEWAY']),
+    supplier_ref: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .openapi('TravelOrder');
+
+const PayRequest = z
+  .object({
+    order_id: z.number().int().positive().optional().openapi({ description: 'Travel order id' }),
+    product_order_id: z.number().int().positive().optional().openapi({ description: 'Product order id' }),
+    idempotency_key: z
+      .string()
+      .min(1)
+      .max(128, 'must be at most 128 characters')
+      .optional()
+      .openapi({ description: 'Unique per payment: a retry with the same key never debits twice', example: 'pay-7f3c2a' }),
+  })
+  .refine((b) => (b.order_id === undefined) !== (b.product_order_id === undefined), {
+    message: 'give exactly one of order_id and product_order_id',
+    path: ['order_id'],
+  })
+  .openapi('PayRequest');
+
+const PayResponse = z
+  .object({
+    ledger_id: z.number().int(),
+    amount: z.number(),
+    new_balance: z.number(),
+    available: z.number(),
+    order_status: z.string().openapi({ example: 'completed' }),
+    order_id: z.number().int(),
+  })
+  .openapi('PayResponse');
+
+const PayAccepted = z
+  .object({
+    order_id: z.number().int(),
+    order_status: z.literal('processing'),
+    amount: z.number(),
+    payment_id: z.string().openapi({ description: 'The payment workflow id, for support' }),
+  })
+  .openapi('PayAccepted');
+
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+
+const routes = {
+  wallet: createRoute({
+    method: 'get',
+    path: '/partners/wallet/',
+    tags: ['Credit and wallet'],
+    summary: 'The partner’s wallet',
+    security: secured,
+    responses: { 200: json(Wallet, 'The wallet'), 401: commonErrors[401] },
+  }),
+  ledger: createRoute({
+    method: 'get',
+    path: '/partners/ledger/',
+    tags: ['Credit and wallet'],
+    summary: 'Ledger rows, newest first (15 a page)',
+    security: secured,
+    request: { query: PageQuery },
+    responses: { 200: json(page(LedgerRow), 'A page of ledger rows'), ...commonErrors },
+  }),
+  pay: createRoute({
+    method: 'post',
+    path: '/partners/pay/',
+    tags: ['Credit and wallet'],
+    summary: 'Pay a pending order from credit',
+    description:
+      'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
+      'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
+      'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.',
+    security: secured,
+    request: {
+      body: jsonBody(PayRequest),
+      headers: z.object({
+        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'X-Sandbox-Scenario', in: 'header' }, description: 'Sandbox only' }),
+      }),
+    },
+    responses: {
+      200: json(PayResponse, 'Paid; the order is completed'),
+      202: json(PayAccepted, 'Still finalizing with the supplier'),
+      ...commonErrors,
+      402: errorResponse('Insufficient credit: the amount exceeds balance + credit_limit'),
+      502: errorResponse('The supplier refused; the debit was reversed and the order is payable again'),
+    },
+  }),
+  orders: createRoute({
+    method: 'get',
+    path: '/partners/orders/',
+    tags: ['Credit and wallet'],
+    summary: 'Travel orders, newest first',
+    security: secured,
+    request: { query: PageQuery },
+    responses: { 200: json(page(TravelOrder), 'A page of travel orders'), ...commonErrors },
+  }),
+  productOrders: createRoute({
+    method: 'get',
+    path: '/partners/product-orders/',
+    tags: ['Credit and wallet'],
+    summary: 'Product orders, newest first',
+    security: secured,
+    request: { query: PageQuery },
+    responses: { 200: json(page(ProductOrder), 'A page of product orders'), ...commonErrors },
+  }),
+};
+
+export function accountRoutes(deps: ApiDeps) {
+  return partnerRouter()
+    .openapi(routes.wallet, async (c) => c.json({ ok: true as const, data: await getWallet(deps.db, c.get('partner').id) }, 200))
+    .openapi(routes.ledger, async (c) => {
+      const data = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.orders, async (c) => {
+      const data = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.productOrders, async (c) => {
+      const data = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.pay, async (c) => {
+      const body = c.req.valid('json');
+      const scenario = deps.sandbox ? c.req.valid('header')['x-sandbox-scenario'] : undefined;
+      if (scenario !== undefined && !(SCENARIOS as readonly string[]).includes(scenario)) {
+        throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${SCENARIOS.join(', ')}`);
+      }
+      const outcome = await pay(
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs },
+        c.get('partner'),
+        { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario },
+      );
+      if (outcome.state === 'processing') return c.json({ ok: true as const, data: outcome.data }, 202);
+      return c.json({ ok: true as const, data: outcome.data }, 200);
+    });
+}

@@ -1,0 +1,64 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { authenticatePartner } from '../../domain/partners';
+import type { ApiDeps } from '../deps';
+import { logError } from '../log';
+import { accountRoutes } from './account.routes';
+import { partnerRouter, type PartnerEnv } from './env';
+import { productRoutes } from './products.routes';
+
+const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
+  validation: 400,
+  unauthorized: 401,
+  not_found: 404,
+  not_payable: 400,
+  insufficient_credit: 402,
+  conflict: 409,
+  supplier_failed: 502,
+};
+
+/** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
+export function partnerError(err: Error, c: Context<PartnerEnv>) {
+  if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, STATUS[err.code]);
+  if (err instanceof HTTPException) {
+    const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
+    return c.json({ ok: false, error: message }, err.status);
+  }
+  logError('unhandled error on Interface A', err, { requestId: c.get('requestId'), path: c.req.path });
+  return c.json({ ok: false, error: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
+}
+
+/** Interface A under /api: X-API-KEY + X-API-SECRET on every route but the published contract. */
+export function createPartnerApi(deps: ApiDeps) {
+  const app = partnerRouter();
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
+
+  app.onError(partnerError);
+  app.notFound((c) => c.json({ ok: false, error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
+    c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
+    await next();
+  });
+
+  app.route('/', accountRoutes(deps));
+  app.route('/', productRoutes(deps));
+
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Travel booking engine — partner API (Interface A)',
+      version: '1',
+      description:
+        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`.',
+    },
+    servers: [{ url: '/api' }],
+  });
+  app.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
+  return app;
+}

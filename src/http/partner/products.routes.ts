@@ -1,0 +1,221 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { addBasketItem, checkout, getCurrentBasket, MAX_LINE_QUANTITY, removeBasketItem } from '../../domain/basket';
+import { getProduct, listCategories, listProducts } from '../../domain/catalog';
+import { parsePage } from '../../domain/pagination';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+
+const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
+
+const Product = z
+  .object({
+    id: z.number().int(),
+    sku: z.string(),
+    name: z.string(),
+    category: Category,
+    description: z.string(),
+    destinations: z.array(z.string()).openapi({ description: 'ISO 3166-1 alpha-2 countries where it works; empty: anywhere' }),
+    price: Decimal.openapi({ description: 'Price of the cheapest variant, or of the product when it has none' }),
+    currency: z.string(),
+    delivery: z.enum(['digital', 'physical']),
+    in_stock: z.boolean(),
+    variants: z.array(
+      z.object({
+        id: z.number().int(),
+        sku: z.string(),
+        name: z.string(),
+        price: Decimal,
+        data_gb: z.number().int().nullable(),
+        validity_days: z.number().int().nullable(),
+      }),
+    ),
+  })
+  .openapi('Product');
+
+const BasketLine = z
+  .object({
+    id: z.number().int(),
+    product: z.number().int(),
+    variant: z.number().int().nullable(),
+    name: z.string(),
+    quantity: z.number().int(),
+    unit_price: Decimal,
+    line_total: Decimal,
+  })
+  .openapi('BasketItem');
+
+const Basket = z
+  .object({
+    id: z.number().int().nullable().openapi({ description: 'null until the first item is added' }),
+    items: z.array(BasketLine),
+    item_count: z.number().int(),
+    total_price: Decimal,
+    currency: z.string(),
+  })
+  .openapi('Basket');
+
+const Delivery = z
+  .object({
+    recipient_name: z.string().trim().min(1).max(200),
+    phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number').optional(),
+    email: z.email().optional(),
+    street: z.string().trim().min(1).max(300),
+    city: z.string().trim().min(1).max(100),
+    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "TR"'),
+    postal_code: z.string().trim().max(20).optional(),
+  })
+  .openapi('DeliveryDetails');
+
+export const ProductOrder = z
+  .object({
+    id: z.number().int().openapi({ description: 'The product_order_id to pay' }),
+    status: z.string().openapi({ example: 'pending' }),
+    total_price_irt: Decimal,
+    currency: z.string(),
+    payment_method: z.enum(['PARTNER_CREDIT', 'GATEWAY']),
+    items: z.array(
+      z.object({
+        product: z.number().int(),
+        variant: z.number().int().nullable(),
+        sku: z.string(),
+        name: z.string(),
+        quantity: z.number().int(),
+        unit_price: Decimal,
+        line_total: Decimal,
+      }),
+    ),
+    delivery: Delivery.nullable(),
+    supplier_ref: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .openapi('ProductOrder');
+
+const positiveInt = (field: string) => z.number({ error: `${field} must be an integer` }).int().positive();
+
+const AddItem = z
+  .object({
+    product: positiveInt('product').openapi({ description: 'Product id' }),
+    quantity: positiveInt('quantity').max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+    variant: positiveInt('variant').optional().openapi({ description: 'Variant id; required when the product has variants' }),
+  })
+  .openapi('BasketItemRequest');
+
+const Checkout = z
+  .object({
+    payment_method: z
+      .enum(['PARTNER_CREDIT', 'GATEWAY'], { error: 'must be PARTNER_CREDIT or GATEWAY' })
+      .default('GATEWAY')
+      .openapi({ description: 'PARTNER_CREDIT to pay from the wallet with /api/partners/pay/' }),
+    delivery: Delivery.optional(),
+  })
+  .openapi('CheckoutRequest');
+
+const ProductQuery = PageQuery.extend({
+  search: z.string().trim().max(100).optional().openapi({ description: 'Free text over the product name' }),
+  category: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a category id (integer)')
+    .optional()
+    .openapi({ description: 'Category id' }),
+});
+
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Travel products'];
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/products/products/',
+    tags,
+    summary: 'Browse products',
+    security: secured,
+    request: { query: ProductQuery },
+    responses: { 200: json(page(Product), 'A page of products'), ...commonErrors },
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/products/products/{id}/',
+    tags,
+    summary: 'Product detail with its variants',
+    security: secured,
+    request: { params: Id('id') },
+    responses: { 200: json(Product, 'The product'), ...commonErrors },
+  }),
+  categories: createRoute({
+    method: 'get',
+    path: '/products/product-categories/',
+    tags,
+    summary: 'Product categories',
+    security: secured,
+    responses: { 200: json(z.array(Category), 'The categories'), 401: commonErrors[401] },
+  }),
+  addItem: createRoute({
+    method: 'post',
+    path: '/products/basket/items/',
+    tags,
+    summary: 'Add a product to the current basket',
+    security: secured,
+    request: { body: jsonBody(AddItem) },
+    responses: { 201: json(z.object({ item: BasketLine, basket: Basket }), 'The item and the basket'), ...commonErrors },
+  }),
+  basket: createRoute({
+    method: 'get',
+    path: '/products/basket/current',
+    tags,
+    summary: 'The current basket',
+    security: secured,
+    responses: { 200: json(Basket, 'The basket'), 401: commonErrors[401] },
+  }),
+  removeItem: createRoute({
+    method: 'delete',
+    path: '/products/basket/items/{id}/',
+    tags,
+    summary: 'Remove an item from the current basket',
+    security: secured,
+    request: { params: Id('id') },
+    responses: { 200: json(Basket, 'The basket without the item'), ...commonErrors },
+  }),
+  checkout: createRoute({
+    method: 'post',
+    path: '/products/checkout/',
+    tags,
+    summary: 'Check out the basket into a pending product order',
+    security: secured,
+    request: { body: jsonBody(Checkout) },
+    responses: { 201: json(ProductOrder, 'The product order; data.id is the product_order_id to pay'), ...commonErrors },
+  }),
+};
+
+export function productRoutes(deps: ApiDeps) {
+  const { db, currency } = deps;
+  return partnerRouter()
+    .openapi(routes.list, async (c) => {
+      const q = c.req.valid('query');
+      const data = await listProducts(
+        db,
+        { search: q.search || undefined, category: q.category ? Number(q.category) : undefined, page: parsePage(q.page) },
+        c.req.url,
+        currency,
+      );
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await getProduct(db, Number(c.req.valid('param').id), currency) }, 200))
+    .openapi(routes.categories, async (c) => c.json({ ok: true as const, data: await listCategories(db) }, 200))
+    .openapi(routes.addItem, async (c) => {
+      const data = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency);
+      return c.json({ ok: true as const, data }, 201);
+    })
+    .openapi(routes.basket, async (c) => c.json({ ok: true as const, data: await getCurrentBasket(db, c.get('partner').id, currency) }, 200))
+    .openapi(routes.removeItem, async (c) => {
+      const data = await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency);
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.checkout, async (c) => {
+      const body = c.req.valid('json');
+      const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery }, currency);
+      return c.json({ ok: true as const, data }, 201);
+    });
+}

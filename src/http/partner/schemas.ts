@@ -1,0 +1,55 @@
+import { z } from '@hono/zod-openapi';
+
+/** Interface A's success envelope around `data`. */
+export const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ ok: z.literal(true), data });
+
+export const ErrorBody = z
+  .object({ ok: z.literal(false), error: z.string().openapi({ example: 'order_id: order 42 is not one of your orders' }) })
+  .openapi('Error');
+
+export const errorResponse = (description: string) => ({ content: { 'application/json': { schema: ErrorBody } }, description });
+
+/** The error responses every authenticated route can give. */
+export const commonErrors = {
+  400: errorResponse('Validation error: the message names the field'),
+  401: errorResponse('Missing or invalid X-API-KEY / X-API-SECRET'),
+  404: errorResponse('Not found'),
+} as const;
+
+export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
+  content: { 'application/json': { schema: envelope(schema) } },
+  description,
+});
+
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
+
+export const page = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    current_page: z.number().int(),
+    total_pages: z.number().int(),
+    total_count: z.number().int(),
+    next: z.string().nullable(),
+    previous: z.string().nullable(),
+    results: z.array(item),
+  });
+
+export const PageQuery = z.object({
+  page: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be a positive integer')
+    .optional()
+    .openapi({ param: { name: 'page', in: 'query' }, example: '1', description: 'Page number; 15 results a page' }),
+});
+
+export const Id = (name: string) =>
+  z.object({
+    id: z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer id')
+      .openapi({ param: { name, in: 'path' }, example: '1' }),
+  });
+
+export const Decimal = z.string().openapi({ example: '1250000.00', description: 'Decimal amount with two decimals' });

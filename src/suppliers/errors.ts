@@ -1,0 +1,18 @@
+/**
+ * The supplier answered and said no (sold out, invalid request, rejected): retrying the
+ * same request cannot help, so the saga compensates. Anything else a supplier call throws
+ * (timeouts, 5xx, connection errors) is transient and retried.
+ */
+export class SupplierRejectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SupplierRejectedError';
+  }
+}
+
+export class SupplierUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SupplierUnavailableError';
+  }
+}

@@ -1,0 +1,94 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { listen, type RunningServer } from '../../http/listen';
+import { SANDBOX_SCENARIO_HEADER } from '../http';
+
+/**
+ * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
+ * only when the engine runs with SANDBOX on). The simulator plays the supplier's part.
+ */
+export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+/** supplier_flaky answers 503 this many times per client reference, then succeeds. */
+export const FLAKY_FAILURES = 2;
+
+const FulfilmentBody = z.object({
+  client_reference: z.string().min(1).max(300),
+  order_id: z.number().int(),
+  items: z.array(z.object({ sku: z.string(), quantity: z.number().int().positive() })).min(1),
+  delivery: z.unknown().optional(),
+});
+
+interface StoredFulfilment {
+  fulfilment_id: string;
+  status: 'accepted';
+  client_reference: string;
+  order_id: number;
+  items: Array<{ sku: string; quantity: number }>;
+  created_at: string;
+}
+
+export interface SimulatorOptions {
+  /** How long supplier_slow takes; set above the engine's PAY_WAIT_MS. */
+  slowMs: number;
+}
+
+/**
+ * The supplier simulator: an HTTP service with deterministic behaviour. A repeated
+ * client_reference is the same request (it answers the first result and books nothing
+ * new), the way real suppliers de-duplicate on the agent's reference.
+ */
+export function createSimulatorApp(opts: SimulatorOptions) {
+  const fulfilments = new Map<string, StoredFulfilment>();
+  const attempts = new Map<string, number>();
+  let sequence = 0;
+
+  const app = new Hono();
+  app.get('/healthz', (c) => c.json({ ok: true }));
+
+  app.post('/products/fulfilments', async (c) => {
+    const parsed = FulfilmentBody.safeParse(await c.req.json().catch(() => null));
+    if (!parsed.success) return c.json({ error: `invalid fulfilment request: ${parsed.error.issues[0]?.message}` }, 400);
+    const req = parsed.data;
+    const known = fulfilments.get(req.client_reference);
+    if (known) return c.json(known, 200);
+
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const attempt = (attempts.get(req.client_reference) ?? 0) + 1;
+    attempts.set(req.client_reference, attempt);
+    if (scenario === 'supplier_reject') {
+      return c.json({ error: 'fulfilment rejected by the supplier: item not deliverable to this destination' }, 422);
+    }
+    if (scenario === 'supplier_flaky' && attempt <= FLAKY_FAILURES) {
+      return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
+    }
+    if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
+
+    // A slow duplicate may have finished meanwhile: still one fulfilment per reference.
+    const raced = fulfilments.get(req.client_reference);
+    if (raced) return c.json(raced, 200);
+    sequence += 1;
+    const created: StoredFulfilment = {
+      fulfilment_id: `FUL-${String(sequence).padStart(6, '0')}`,
+      status: 'accepted',
+      client_reference: req.client_reference,
+      order_id: req.order_id,
+      items: req.items,
+      created_at: new Date().toISOString(),
+    };
+    fulfilments.set(req.client_reference, created);
+    return c.json(created, 201);
+  });
+
+  app.get('/products/fulfilments', (c) => {
+    const ref = c.req.query('client_reference');
+    const found = ref ? fulfilments.get(ref) : undefined;
+    return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
+  });
+
+  return app;
+}
+
+export function startSimulator(opts: SimulatorOptions & { port: number }): Promise<RunningServer> {
+  return listen(createSimulatorApp(opts).fetch, opts.port, '127.0.0.1');
+}

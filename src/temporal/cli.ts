@@ -1,0 +1,58 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+
+const isExecutable = (file: string) => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
+  }
+  return undefined;
+}
+
+function goBin(): string | undefined {
+  if (!onPath('go')) return undefined;
+  try {
+    return path.join(execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim(), 'bin');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds the Temporal CLI: TEMPORAL_CLI_PATH, then `temporal` on PATH, then
+ * $(go env GOPATH)/bin/temporal; failing all three, builds it with Go (minutes, once).
+ */
+export async function resolveTemporalCli(explicit: string | undefined, log: (msg: string) => void): Promise<string> {
+  if (explicit) {
+    if (!isExecutable(explicit)) throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file`);
+    return explicit;
+  }
+  const found = onPath('temporal');
+  if (found) return found;
+  const bin = goBin();
+  if (bin && isExecutable(path.join(bin, 'temporal'))) return path.join(bin, 'temporal');
+  if (!bin) {
+    throw new Error(
+      'the Temporal CLI was not found (TEMPORAL_CLI_PATH, PATH, $(go env GOPATH)/bin) and Go is not installed to build it; ' +
+        'install the Temporal CLI, or set TEMPORAL_ADDRESS to use a running Temporal server',
+    );
+  }
+  log(`building the Temporal CLI with 'go install ${TEMPORAL_CLI_MODULE}' (takes a few minutes, once)...`);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn('go', ['install', TEMPORAL_CLI_MODULE], { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install exited with ${code}`))));
+  });
+  return path.join(bin, 'temporal');
+}

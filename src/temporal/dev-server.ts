@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  cli: string;
+  port: number;
+  uiPort: number | null; // null: headless
+  dbFile?: string; // omitted: in memory
+  namespace: string;
+  log: (msg: string) => void;
+}
+
+/** Starts `temporal server start-dev` with the engine's search attributes and waits until it answers. */
+export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'error'];
+  if (opts.uiPort === null) args.push('--headless');
+  else args.push('--ui-port', String(opts.uiPort));
+  if (opts.dbFile) {
+    fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
+    args.push('--db-filename', opts.dbFile);
+  }
+  for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${searchAttributeCliType(key.type)}`);
+  // The HTTP API and metrics ports default to fixed numbers; ask for free ones so several servers can coexist.
+  args.push('--http-port', '0', '--metrics-port', '0');
+
+  const child = spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const address = `127.0.0.1:${opts.port}`;
+
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`temporal dev server exited with ${child.exitCode}: ${stderr.trim()}`);
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 2000 });
+      await connection.workflowService.describeNamespace({ namespace: opts.namespace });
+      await connection.close();
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`temporal dev server did not answer on ${address} within 120 s: ${(err as Error).message}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    address,
+    uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    stop: () => stopChild(child, exited),
+  };
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function searchAttributeCliType(type: string): string {
+  const names: Record<string, string> = { INT: 'Int', KEYWORD: 'Keyword', TEXT: 'Text', BOOL: 'Bool', DOUBLE: 'Double', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+  return names[type] ?? type;
+}

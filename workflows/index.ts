@@ -1,0 +1,2 @@
+export { payOrder } from './pay.workflow';
+export * from './pay.types';

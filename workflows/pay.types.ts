@@ -1,0 +1,24 @@
+/** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
+export const PayFailure = {
+  insufficientCredit: 'insufficient_credit',
+  notPayable: 'not_payable',
+  reversed: 'payment_reversed',
+} as const;
+
+export interface PayInput {
+  partnerId: number;
+  orderId: number;
+  /** Sandbox scenario forwarded to the supplier simulator; never set in production. */
+  scenario?: string;
+}
+
+export interface PayResult {
+  orderId: number;
+  orderStatus: 'completed';
+  ledgerId: number;
+  amountMinor: number;
+  balanceAfterMinor: number;
+  availableAfterMinor: number;
+  currency: string;
+  supplierRef: string;
+}
