@@ -30,7 +30,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    // API and worker processes may start together on a fresh database: one migrates at a time.
+    const lock = await pool.connect();
+    try {
+      await lock.query('select pg_advisory_lock(7277001)');
+      await migrate(db, { migrationsFolder: MIGRATIONS });
+    } finally {
+      await lock.query('select pg_advisory_unlock(7277001)').catch(() => undefined);
+      lock.release();
+    }
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');

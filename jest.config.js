@@ -1,0 +1,14 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.[tj]s$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }] },
+  // dinero.js v2 ships ES modules only; Jest (CommonJS here) needs them transpiled.
+  transformIgnorePatterns: ['/node_modules/(?!dinero\\.js/)'],
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  // One Temporal dev server and one workflow bundle for the whole run (see test/support/global-setup.ts).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 120_000,
+  // Two cores: one test file at a time leaves the other to Temporal and the database.
+  maxWorkers: 1,
+};

@@ -1,0 +1,144 @@
+/**
+ * The operators' command line, a thin client of the admin API:
+ *   npm run --silent admin -- <command> [options] [--json]
+ * It finds the API at ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT) and the token at
+ * ADMIN_TOKEN or DATA_DIR/admin-token.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
+
+commands:
+  partner create --name NAME [--credit-limit AMOUNT] [--topup AMOUNT]
+  partner rotate-secret --partner ID
+  partner rotate-agency-key --partner ID
+  partner disable --partner ID
+  wallet show --partner ID
+  wallet topup --partner ID --amount AMOUNT [--note TEXT]
+  wallet credit-limit --partner ID --amount AMOUNT
+
+AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
+
+class UsageError extends Error {}
+
+interface Command {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+}
+
+function need(values: Record<string, string | boolean | undefined>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function partnerPath(values: Record<string, string | boolean | undefined>, suffix: string): string {
+  const id = need(values, 'partner');
+  if (!/^[1-9]\d*$/.test(id)) throw new UsageError('--partner must be a partner id (a positive integer)');
+  return `/admin/partners/${id}/${suffix}`;
+}
+
+export function toCommand(argv: string[]): { command: Command; json: boolean } {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      'credit-limit': { type: 'string' },
+      topup: { type: 'string' },
+      partner: { type: 'string' },
+      amount: { type: 'string' },
+      note: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const [group, action] = positionals;
+  const json = values.json === true;
+  switch (`${group} ${action}`) {
+    case 'partner create':
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: '/admin/partners',
+          body: { name: need(values, 'name'), credit_limit: values['credit-limit'], topup: values.topup },
+        },
+      };
+    case 'partner rotate-secret':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-secret') } };
+    case 'partner rotate-agency-key':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-agency-key') } };
+    case 'partner disable':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'disable') } };
+    case 'wallet show':
+      return { json, command: { method: 'GET', path: partnerPath(values, 'wallet') } };
+    case 'wallet topup':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'topup'), body: { amount: need(values, 'amount'), note: values.note } } };
+    case 'wallet credit-limit':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'credit-limit'), body: { amount: need(values, 'amount') } } };
+    default:
+      throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
+  }
+}
+
+function adminToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  const file = path.join(path.resolve(process.env.DATA_DIR || '.data'), 'admin-token');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new Error(`no admin token: set ADMIN_TOKEN, or start the engine once so that it writes ${file}`);
+  }
+}
+
+function print(result: Record<string, unknown>, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  for (const [k, v] of Object.entries(result)) console.log(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  if ('api_secret' in result || 'agency_key' in result) console.error('\nStore these credentials now: the secret and agency key are never shown again.');
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof toCommand>;
+  try {
+    if (argv.includes('--help') || argv.length === 0) {
+      console.log(USAGE);
+      return argv.length === 0 ? 2 : 0;
+    }
+    parsed = toCommand(argv);
+  } catch (err) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const base = process.env.ADMIN_URL || `http://127.0.0.1:${process.env.ADMIN_PORT || '8081'}`;
+  const { command, json } = parsed;
+  const res = await fetch(`${base}${command.path}`, {
+    method: command.method,
+    headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json' },
+    body: command.body ? JSON.stringify(command.body) : undefined,
+  });
+  const body = (await res.json().catch(() => ({ error: `HTTP ${res.status}` }))) as Record<string, unknown>;
+  if (!res.ok) {
+    if (json) console.log(JSON.stringify(body));
+    console.error(`error (${res.status}): ${String(body.error ?? 'request failed')}`);
+    return 1;
+  }
+  print(body, json);
+  return 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(`error: ${(err as Error).message}`);
+      process.exit(1);
+    },
+  );
+}

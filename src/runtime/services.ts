@@ -1,0 +1,73 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Config } from '../config';
+import { openDatabase, type Database } from '../db/client';
+import { seedCatalog } from '../db/seed/seed';
+import { startSimulator } from '../suppliers/simulator/app';
+import { httpProductSupplier } from '../suppliers/products';
+import { createWorker } from '../../worker/worker';
+
+type Stop = () => Promise<unknown>;
+
+/** Collects what a process started, to stop it in reverse order. */
+export class Stack {
+  private readonly stops: Stop[] = [];
+  add(stop: Stop): void {
+    this.stops.push(stop);
+  }
+  async stop(onError: (err: unknown) => void): Promise<void> {
+    for (const stop of this.stops.splice(0).reverse()) await stop().catch(onError);
+  }
+}
+
+export async function openMigratedDatabase(config: Config, stack: Stack): Promise<Database> {
+  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  stack.add(() => database.close());
+  await seedCatalog(database.db);
+  return database;
+}
+
+export async function temporalClient(config: Config, address: string, stack: Stack): Promise<Client> {
+  const connection = await Connection.connect({ address });
+  stack.add(() => connection.close());
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+}
+
+/** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
+export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: string; builtIn: boolean }> {
+  if (config.SUPPLIER_URL) return { url: config.SUPPLIER_URL, builtIn: false };
+  const simulator = await startSimulator({ port: config.SIMULATOR_PORT, slowMs: config.SANDBOX_SLOW_MS });
+  stack.add(() => simulator.close());
+  return { url: simulator.url, builtIn: true };
+}
+
+/** Starts a worker polling the engine's task queue; stopping drains it. */
+export async function runWorker(config: Config, address: string, database: Database, supplier: string, stack: Stack): Promise<Worker> {
+  const connection = await NativeConnection.connect({ address });
+  stack.add(() => connection.close());
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: { db: database.db, productSupplier: httpProductSupplier(supplier) },
+  });
+  const running = worker.run();
+  stack.add(async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  });
+  running.catch(() => undefined);
+  return worker;
+}
+
+/** Runs `body`; on SIGINT/SIGTERM or a start-up failure, stops everything it started. */
+export function runProcess(name: string, body: (stack: Stack) => Promise<void>, log: { error: (msg: string, err: unknown) => void }): void {
+  const stack = new Stack();
+  const shutdown = (code: number) => void stack.stop((err) => log.error(`error while stopping ${name}`, err)).then(() => process.exit(code));
+  process.once('SIGINT', () => shutdown(0));
+  process.once('SIGTERM', () => shutdown(0));
+  body(stack).catch((err) => {
+    log.error(`${name} failed to start`, err);
+    shutdown(1);
+  });
+}

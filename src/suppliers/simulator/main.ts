@@ -1,0 +1,16 @@
+/** `npm run simulator`: the supplier simulator as its own HTTP service (docker-compose runs it so). */
+import { z } from 'zod';
+import { listen } from '../../http/listen';
+import { createSimulatorApp } from './app';
+
+const env = z
+  .object({
+    SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+    SIMULATOR_HOST: z.string().default('127.0.0.1'),
+    SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),
+  })
+  .parse(process.env);
+
+void listen(createSimulatorApp({ slowMs: env.SANDBOX_SLOW_MS }).fetch, env.SIMULATOR_PORT, env.SIMULATOR_HOST).then((s) =>
+  console.log(`supplier simulator listening on ${s.url}`),
+);

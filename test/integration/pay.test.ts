@@ -1,0 +1,254 @@
+import { and, eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { adminClient, partnerClient } from '../support/clients';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { recordHistory } from '../support/histories';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack({ payWaitMs: 15_000, slowMs: 2_500 });
+});
+afterEach(async () => {
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function newPartner(credit_limit = '0', topup = '10000000') {
+  const creds = await adminClient(stack).createPartner({ credit_limit, topup });
+  return { creds, api: partnerClient(stack, creds) };
+}
+
+const paymentsOf = (orderId: number) =>
+  stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'payment')));
+const entriesOf = (orderId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
+const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
+
+describe('POST /api/partners/pay/', () => {
+  it('debits the wallet, completes the order and answers the spec’s pay response', async () => {
+    const { api } = await newPartner('1000000', '5000000');
+    const order = await api.productOrder({ quantity: 2 }); // 2 × 550,000.00
+    expect(order.total_price_irt).toBe('1100000.00');
+
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'happy-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      ok: true,
+      data: { ledger_id: expect.any(Number), amount: 1100000, new_balance: 3900000, available: 4900000, order_status: 'completed', order_id: order.id },
+    });
+    expect(await api.wallet()).toMatchObject({ balance: '3900000.00', credit_limit: '1000000.00', available: '4900000.00' });
+
+    const listed = await api.get('/api/partners/product-orders/');
+    expect(listed.body.data.results[0]).toMatchObject({ id: order.id, status: 'completed', total_price_irt: '1100000.00', payment_method: 'PARTNER_CREDIT' });
+    expect(listed.body.data.results[0].supplier_ref).toMatch(/^FUL-/);
+
+    const ledger = await api.get('/api/partners/ledger/');
+    expect(ledger.body.data.results[0]).toMatchObject({
+      id: res.body.data.ledger_id,
+      direction: 'debit',
+      type: 'payment',
+      amount: '1100000.00',
+      balance_after: '3900000.00',
+      product_order: order.id,
+      order: null,
+    });
+    await recordHistory(stack, `pay:p${(await paymentsOf(order.id))[0]!.partnerId}:key:happy-1`, 'pay-completed');
+  });
+
+  it('answers a retry with the same idempotency key with the same result and one debit', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const first = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'retry-1' });
+    const again = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'retry-1' });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+  });
+
+  it('debits once for 50 concurrent identical requests', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'burst-1' })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(new Set(replies.map((r) => r.body.data.ledger_id)).size).toBe(1);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+  });
+
+  it('debits once when two different keys pay one order at once; the other gets 400', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const replies = await Promise.all(
+      ['race-a', 'race-b'].map((key) => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key })),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
+    const refused = replies.find((r) => r.status === 400)!;
+    expect(refused.body).toEqual({ ok: false, error: expect.stringMatching(/being paid|already completed/) });
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+  });
+
+  it('lets the balance fall exactly to -credit_limit and answers 402 one minor unit beyond', async () => {
+    // Two orders of 550,000.00 each; the wallet covers exactly one.
+    const { api } = await newPartner('50000', '500000');
+    const exact = await api.productOrder();
+    const ok = await api.post('/api/partners/pay/', { product_order_id: exact.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ new_balance: -50000, available: 0 });
+    expect(await api.wallet()).toMatchObject({ balance: '-50000.00', available: '0.00' });
+
+    const { api: other } = await newPartner('49999.99', '500000');
+    const beyond = await other.productOrder();
+    const refused = await other.post('/api/partners/pay/', { product_order_id: beyond.id, idempotency_key: 'short-1' });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ ok: false, error: expect.stringContaining('insufficient credit') });
+    expect(await other.wallet()).toMatchObject({ balance: '500000.00' });
+    expect(await statusOf(beyond.id)).toBe('pending');
+
+    // After a top-up the same key may pay: the failed attempt released it.
+    await adminClient(stack).post(`/admin/partners/${(await paymentsOfPartner(other))}/topup`, { amount: '1' });
+    const paid = await other.post('/api/partners/pay/', { product_order_id: beyond.id, idempotency_key: 'short-1' });
+    expect(paid.status).toBe(200);
+  });
+
+  it('refuses another partner’s order with 400 and moves no money', async () => {
+    const { api: owner } = await newPartner();
+    const { api: intruder } = await newPartner();
+    const order = await owner.productOrder();
+    const res = await intruder.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(400);
+    expect(res.body.ok).toBe(false);
+    expect(await entriesOf(order.id)).toHaveLength(0);
+    expect(await intruder.wallet()).toMatchObject({ balance: '10000000.00' });
+  });
+
+  it('refuses bad pay requests with 400 naming the problem', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const other = await api.productOrder();
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /exactly one of order_id and product_order_id/],
+      [{ order_id: 1, product_order_id: 1 }, /exactly one/],
+      [{ product_order_id: 'x' }, /product_order_id/],
+      [{ product_order_id: -3 }, /product_order_id/],
+      [{ product_order_id: order.id, idempotency_key: 'k'.repeat(129) }, /idempotency_key: must be at most 128/],
+      [{ order_id: order.id }, /product order; pay it with product_order_id/],
+      [{ product_order_id: 999999 }, /not one of your orders/],
+    ];
+    for (const [body, message] of cases) {
+      const res = await api.post('/api/partners/pay/', body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+      expect(res.body.error).toMatch(message);
+    }
+    expect((await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'k'.repeat(128) })).status).toBe(200);
+    const reused = await api.post('/api/partners/pay/', { product_order_id: other.id, idempotency_key: 'k'.repeat(128) });
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toMatch(/already used to pay order/);
+    const paidAgain = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(paidAgain.status).toBe(400);
+    expect(paidAgain.body.error).toMatch(/already completed/);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await paymentsOf(other.id)).toHaveLength(0);
+  });
+
+  it('refuses a GATEWAY order: only PARTNER_CREDIT orders are paid from credit', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder({ payment_method: 'GATEWAY' });
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/PARTNER_CREDIT/);
+  });
+
+  it('reverses the debit when the supplier rejects (502), and a retry with the same key then pays', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const rejected = await api.post(
+      '/api/partners/pay/',
+      { product_order_id: order.id, idempotency_key: 'reject-1' },
+      { 'X-Sandbox-Scenario': 'supplier_reject' },
+    );
+    expect(rejected.status).toBe(502);
+    expect(rejected.body).toEqual({ ok: false, error: expect.stringContaining('reversed') });
+    expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+    expect(await statusOf(order.id)).toBe('pending');
+    const moves = await entriesOf(order.id);
+    expect(moves.map((m) => [m.type, m.direction])).toEqual([
+      ['payment', 'debit'],
+      ['refund', 'credit'],
+    ]);
+    expect(moves[1]!.reversesEntryId).toBe(moves[0]!.id);
+    await recordHistory(stack, `pay:p${moves[0]!.partnerId}:key:reject-1`, 'pay-compensated');
+
+    const retried = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'reject-1' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.data.order_status).toBe('completed');
+    expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+    expect(await paymentsOf(order.id)).toHaveLength(2); // one reversed, one standing
+  });
+
+  it('retries a flaky supplier and completes with one debit', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_flaky' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_status).toBe('completed');
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+  });
+
+  it('refuses an unknown sandbox scenario', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'meteor_strike' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/X-Sandbox-Scenario/);
+  });
+});
+
+async function paymentsOfPartner(api: ReturnType<typeof partnerClient>): Promise<number> {
+  const ledger = await api.get('/api/partners/ledger/');
+  const id = (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.id, ledger.body.data.results[0].id)))[0]!.partnerId;
+  return id;
+}
+
+describe('a slow supplier and a worker crash', () => {
+  it('answers 202 processing past the pay bound, and the order list shows the outcome later', async () => {
+    const quick = await startStack({ payWaitMs: 500, slowMs: 2_000 });
+    try {
+      const creds = await adminClient(quick).createPartner({ topup: '10000000' });
+      const api = partnerClient(quick, creds);
+      const order = await api.productOrder();
+      const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'slow-1' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+      expect(res.status).toBe(202);
+      expect(res.body.data).toMatchObject({ order_id: order.id, order_status: 'processing' });
+      const handle = quick.client.workflow.getHandle(res.body.data.payment_id);
+      await handle.result();
+      const listed = await api.get('/api/partners/product-orders/');
+      expect(listed.body.data.results[0]).toMatchObject({ id: order.id, status: 'completed' });
+      expect(await ledgerDiscrepancies(quick.db)).toEqual([]);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('finishes the saga with one debit when the worker dies after the debit and comes back', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'crash-1' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+    for (let i = 0; (await paymentsOf(order.id)).length === 0; i++) {
+      if (i > 200) throw new Error('the debit never happened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stack.stopWorker();
+    expect(await statusOf(order.id)).toBe('processing');
+    await stack.startWorker();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_status).toBe('completed');
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect(await statusOf(order.id)).toBe('completed');
+  });
+});

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { resolveTemporalCli } from '../../src/temporal/cli';
+import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
+import { WORKFLOWS_PATH } from '../../worker/worker';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the real Temporal dev server (unless TEMPORAL_ADDRESS points at one) and bundles
+ * the workflows once; test files connect to it with their own task queues.
+ */
+export default async function globalSetup(): Promise<void> {
+  const log = (msg: string) => process.stderr.write(`[test setup] ${msg}\n`);
+  if (!process.env.TEMPORAL_ADDRESS) {
+    const cli = await resolveTemporalCli(process.env.TEMPORAL_CLI_PATH, log);
+    const server: DevServer = await startDevServer({ cli, port: await freePort(), uiPort: null, namespace: 'default', log });
+    (globalThis as { __temporalDevServer?: DevServer }).__temporalDevServer = server;
+    process.env.TEST_TEMPORAL_ADDRESS = server.address;
+  } else {
+    process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
+  }
+  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-engine-test-'));
+  const bundle = path.join(dir, 'workflow-bundle.js');
+  fs.writeFileSync(bundle, code);
+  process.env.TEST_WORKFLOW_BUNDLE = bundle;
+}

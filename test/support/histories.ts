@@ -1,0 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TestStack } from './stack';
+
+export const HISTORIES_DIR = path.join(__dirname, '..', 'replay', 'histories');
+
+/**
+ * With RECORD_HISTORIES=1, saves a finished workflow's event history for the replay
+ * tests; they then prove that today's workflow code still replays yesterday's runs.
+ */
+export async function recordHistory(stack: TestStack, workflowId: string, name: string): Promise<void> {
+  if (process.env.RECORD_HISTORIES !== '1') return;
+  const history = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  fs.mkdirSync(HISTORIES_DIR, { recursive: true });
+  fs.writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), JSON.stringify(history, null, 1));
+}

@@ -1,0 +1,156 @@
+import crypto from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { sql } from 'drizzle-orm';
+import { Client as PgClient } from 'pg';
+import { openDatabase, type Database, type Db } from '../../src/db/client';
+import { seedCatalog } from '../../src/db/seed/seed';
+import { createAdminApp } from '../../src/http/admin/app';
+import { createApp } from '../../src/http/app';
+import { healthCheck } from '../../src/http/health';
+import { listen, type RunningServer } from '../../src/http/listen';
+import { createSimulatorApp } from '../../src/suppliers/simulator/app';
+import { httpProductSupplier } from '../../src/suppliers/products';
+import { createWorker } from '../../worker/worker';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const CURRENCY = 'IRT';
+
+/**
+ * A fresh database for one test file: a new PostgreSQL database when DATABASE_URL is set
+ * (CI), else an in-memory PGlite. Both get the committed migrations.
+ */
+async function freshDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { ...database, drop: async () => undefined };
+  }
+  const name = `bte_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new PgClient({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const testUrl = new URL(url);
+  testUrl.pathname = `/${name}`;
+  const database = await openDatabase({ url: testUrl.toString() });
+  return {
+    ...database,
+    drop: async () => {
+      const c = new PgClient({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface StackOptions {
+  payWaitMs?: number;
+  /** How long the simulator's supplier_slow scenario takes. */
+  slowMs?: number;
+  sandbox?: boolean;
+}
+
+export interface TestStack {
+  db: Db;
+  kind: Database['kind'];
+  client: Client;
+  taskQueue: string;
+  app: ReturnType<typeof createApp>;
+  admin: ReturnType<typeof createAdminApp>;
+  simulatorUrl: string;
+  /** The running worker; stopWorker/startWorker simulate a crash and a restart. */
+  worker(): Worker | null;
+  stopWorker(): Promise<void>;
+  startWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real parts wired as `npm start` wires them: Temporal, database, simulator, worker, both APIs. */
+export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
+  const address = process.env.TEST_TEMPORAL_ADDRESS;
+  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
+  if (!address || !bundle) throw new Error('the jest global setup did not run (TEST_TEMPORAL_ADDRESS / TEST_WORKFLOW_BUNDLE missing)');
+
+  const database = await freshDatabase();
+  await seedCatalog(database.db);
+  const simulator: RunningServer = await listen(createSimulatorApp({ slowMs: opts.slowMs ?? 3000 }).fetch, 0, '127.0.0.1');
+  const taskQueue = `test-${crypto.randomBytes(6).toString('hex')}`;
+  const nativeConnection = await NativeConnection.connect({ address });
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection, namespace: 'default' });
+
+  let worker: Worker | null = null;
+  let running: Promise<void> | null = null;
+  const startWorker = async () => {
+    worker = await createWorker({
+      connection: nativeConnection,
+      namespace: 'default',
+      taskQueue,
+      deps: { db: database.db, productSupplier: httpProductSupplier(simulator.url) },
+      workflowBundle: { codePath: bundle },
+    });
+    running = worker.run();
+    running.catch(() => undefined);
+  };
+  const stopWorker = async () => {
+    if (worker && worker.getState() === 'RUNNING') worker.shutdown();
+    await running?.catch(() => undefined);
+    worker = null;
+    running = null;
+  };
+  await startWorker();
+
+  const health = healthCheck({
+    db: database.db,
+    temporal: client,
+    namespace: 'default',
+    taskQueue,
+    workerRunning: () => worker?.getState() === 'RUNNING',
+  });
+  const app = createApp({
+    db: database.db,
+    temporal: client,
+    taskQueue,
+    payWaitMs: opts.payWaitMs ?? 20_000,
+    sandbox: opts.sandbox ?? true,
+    currency: CURRENCY,
+    health,
+  });
+  const admin = createAdminApp({ db: database.db, adminToken: ADMIN_TOKEN, currency: CURRENCY, health });
+
+  return {
+    db: database.db,
+    kind: database.kind,
+    client,
+    taskQueue,
+    app,
+    admin,
+    simulatorUrl: simulator.url,
+    worker: () => worker,
+    stopWorker,
+    startWorker,
+    close: async () => {
+      await stopWorker();
+      await nativeConnection.close();
+      await connection.close();
+      await simulator.close();
+      await database.close();
+      await database.drop();
+    },
+  };
+}
+
+/** Every wallet's balance is the sum of its signed movements, and its credit limit the sum of its grants. */
+export async function ledgerDiscrepancies(db: Db): Promise<unknown[]> {
+  const result = await db.execute(sql`
+    select w.partner_id, w.balance_minor, w.credit_limit_minor,
+      coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_balance,
+      coalesce(sum(case when l.type = 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_credit
+    from wallets w left join ledger_entries l on l.partner_id = w.partner_id
+    group by w.partner_id, w.balance_minor, w.credit_limit_minor
+    having w.balance_minor <> coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0)
+        or w.credit_limit_minor <> coalesce(sum(case when l.type = 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0)`);
+  return (result as unknown as { rows: unknown[] }).rows;
+}

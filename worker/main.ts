@@ -1,0 +1,23 @@
+/**
+ * `npm run worker`: a Temporal worker only, for production (scale it horizontally).
+ * Connects to PostgreSQL (DATABASE_URL), a Temporal cluster (TEMPORAL_ADDRESS) and the
+ * supplier (SUPPLIER_URL, or a built-in simulator when unset).
+ */
+import { loadConfig } from '../src/config';
+import { logError, logInfo } from '../src/http/log';
+import { openMigratedDatabase, runProcess, runWorker, supplierUrl } from '../src/runtime/services';
+import { ensureTemporal } from '../src/runtime/temporal';
+
+runProcess(
+  'the worker',
+  async (stack) => {
+    const config = loadConfig();
+    const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
+    stack.add(() => temporal.stop());
+    const database = await openMigratedDatabase(config, stack);
+    const supplier = await supplierUrl(config, stack);
+    await runWorker(config, temporal.address, database, supplier.url, stack);
+    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier: supplier.url });
+  },
+  { error: logError },
+);
