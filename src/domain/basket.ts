@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { basketItems, baskets, orderItems, orders, products, productVariants, type PaymentMethod } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
+import { isStorableId } from './ids';
 import { formatDecimal, lineTotal, sum } from './money';
 import { renderProductOrder, type DeliveryDetails } from './orders';
 
@@ -133,6 +134,7 @@ export async function addBasketItem(
 }
 
 export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string) {
+  if (!isStorableId(itemId)) throw notFound(`basket item ${itemId}`);
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
     const deleted = await tx

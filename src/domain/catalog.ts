@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { productCategories, products, productVariants } from '../db/schema';
 import { notFound } from './errors';
+import { isStorableId } from './ids';
 import { formatDecimal } from './money';
 import { paginate, type Page } from './pagination';
 
@@ -83,6 +84,7 @@ export async function listProducts(
 }
 
 export async function getProduct(db: DbOrTx, id: number, currency: string): Promise<ProductView> {
+  if (!isStorableId(id)) throw notFound(`product ${id}`);
   const [row] = await db
     .select({ p: products, c: productCategories })
     .from(products)

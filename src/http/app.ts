@@ -12,6 +12,10 @@ export function createApp(deps: ApiDeps) {
     return c.json(report, report.ok ? 200 : 503);
   });
   app.route('/api', createPartnerApi(deps));
-  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  // Hono does not carry a sub-app's notFound over through route(): shape /api's 404 here.
+  app.notFound((c) => {
+    const error = `no route for ${c.req.method} ${c.req.path}`;
+    return c.req.path.startsWith('/api/') ? c.json({ ok: false, error }, 404) : c.json({ error }, 404);
+  });
   return app;
 }

@@ -32,7 +32,12 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   // The HTTP API and metrics ports default to fixed numbers; ask for free ones so several servers can coexist.
   args.push('--http-port', '0', '--metrics-port', '0');
 
-  const child = spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group: Ctrl-C reaches the engine, which stops the worker first and the
+  // server last; if the engine dies without stopping it, the exit hook still takes it down.
+  const child = spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const killOnExit = () => child.kill('SIGTERM');
+  process.on('exit', killOnExit);
+  child.on('exit', () => process.off('exit', killOnExit));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);

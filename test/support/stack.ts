@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
@@ -67,12 +67,21 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+function quietWorkerLogs(): void {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Already installed by an earlier stack in this process.
+  }
+}
+
 /** The real parts wired as `npm start` wires them: Temporal, database, simulator, worker, both APIs. */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
   const bundle = process.env.TEST_WORKFLOW_BUNDLE;
   if (!address || !bundle) throw new Error('the jest global setup did not run (TEST_TEMPORAL_ADDRESS / TEST_WORKFLOW_BUNDLE missing)');
 
+  quietWorkerLogs();
   const database = await freshDatabase();
   await seedCatalog(database.db);
   const simulator: RunningServer = await listen(createSimulatorApp({ slowMs: opts.slowMs ?? 3000 }).fetch, 0, '127.0.0.1');

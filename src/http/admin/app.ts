@@ -3,7 +3,8 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { DomainError } from '../../domain/errors';
+import { DomainError, notFound } from '../../domain/errors';
+import { isStorableId } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
@@ -54,6 +55,7 @@ async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.in
 function partnerId(c: Context): number {
   const raw = c.req.param('id') ?? '';
   if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'partner: must be a positive integer id');
+  if (!isStorableId(Number(raw))) throw notFound(`partner ${raw}`);
   return Number(raw);
 }
 

@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { parsePage } from '../../domain/pagination';
+import { MAX_ID } from '../../domain/ids';
 import { pay } from '../../domain/pay';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import type { ApiDeps } from '../deps';
@@ -52,8 +53,8 @@ const TravelOrder = z
 
 const PayRequest = z
   .object({
-    order_id: z.number().int().positive().optional().openapi({ description: 'Travel order id' }),
-    product_order_id: z.number().int().positive().optional().openapi({ description: 'Product order id' }),
+    order_id: z.number().int().positive().max(MAX_ID).optional().openapi({ description: 'Travel order id' }),
+    product_order_id: z.number().int().positive().max(MAX_ID).optional().openapi({ description: 'Product order id' }),
     idempotency_key: z
       .string()
       .min(1)
@@ -120,7 +121,7 @@ const routes = {
     request: {
       body: jsonBody(PayRequest),
       headers: z.object({
-        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'X-Sandbox-Scenario', in: 'header' }, description: 'Sandbox only' }),
+        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: 'Sandbox only' }),
       }),
     },
     responses: {

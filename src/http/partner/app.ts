@@ -38,7 +38,6 @@ export function createPartnerApi(deps: ApiDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
 
   app.onError(partnerError);
-  app.notFound((c) => c.json({ ok: false, error: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();

@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { addBasketItem, checkout, getCurrentBasket, MAX_LINE_QUANTITY, removeBasketItem } from '../../domain/basket';
 import { getProduct, listCategories, listProducts } from '../../domain/catalog';
+import { MAX_ID } from '../../domain/ids';
 import { parsePage } from '../../domain/pagination';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
@@ -93,7 +94,7 @@ export const ProductOrder = z
   })
   .openapi('ProductOrder');
 
-const positiveInt = (field: string) => z.number({ error: `${field} must be an integer` }).int().positive();
+const positiveInt = (field: string) => z.number({ error: `${field} must be an integer` }).int().positive().max(MAX_ID, `must be at most ${MAX_ID}`);
 
 const AddItem = z
   .object({

@@ -1,0 +1,238 @@
+import { adminClient, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+
+/**
+ * Interface A's authentication (spec §5, §7): X-API-KEY (64 hex) + X-API-SECRET on every
+ * route but the published contract; every failure is a 401 with the `{ok: false, error}` envelope.
+ */
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const WALLET = '/api/partners/wallet/';
+const BASKET_ITEMS = '/api/products/basket/items/';
+const BASKET_BODY = { product: 1, variant: 1, quantity: 1 };
+
+/** A raw call to Interface A with exactly the headers given (no credentials added). */
+async function send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+  const res = await stack.app.request(`http://engine.test${path}`, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep the text */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+const creds = (c: Pick<PartnerCredentials, 'api_key' | 'api_secret'>) => ({ 'x-api-key': c.api_key, 'x-api-secret': c.api_secret });
+
+/** Both the GET and the POST answer 401 with exactly `{ok: false, error}` and an X-Request-Id. */
+async function expectUnauthorized(headers: Record<string, string>, message?: RegExp): Promise<void> {
+  for (const [method, path, body] of [
+    ['GET', WALLET, undefined],
+    ['POST', BASKET_ITEMS, BASKET_BODY],
+  ] as const) {
+    const res = await send(method, path, headers, body);
+    expect({ method, status: res.status }).toEqual({ method, status: 401 });
+    expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+    expect(Object.keys(res.body).sort()).toEqual(['error', 'ok']);
+    expect(res.body.error.length).toBeGreaterThan(0);
+    if (message) expect(res.body.error).toMatch(message);
+    expect(res.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{8,128}$/);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+  }
+}
+
+async function newPartner(): Promise<PartnerCredentials> {
+  return adminClient(stack).createPartner({ credit_limit: '0', topup: '5000000' });
+}
+
+describe('Interface A authentication', () => {
+  let me: PartnerCredentials;
+  let other: PartnerCredentials;
+
+  beforeAll(async () => {
+    me = await newPartner();
+    other = await newPartner();
+  });
+
+  it('accepts the right key and secret on a GET and a POST', async () => {
+    const wallet = await send('GET', WALLET, creds(me));
+    expect(wallet.status).toBe(200);
+    expect(wallet.body).toMatchObject({ ok: true, data: { balance: '5000000.00' } });
+    expect(wallet.headers.get('x-request-id')).toBeTruthy();
+
+    const add = await send('POST', BASKET_ITEMS, creds(me), BASKET_BODY);
+    expect(add.status).toBe(201);
+    expect(add.body.ok).toBe(true);
+  });
+
+  it('answers 401 without any credential header', async () => {
+    await expectUnauthorized({}, /missing/i);
+  });
+
+  it('answers 401 with only the key or only the secret', async () => {
+    await expectUnauthorized({ 'x-api-key': me.api_key }, /missing/i);
+    await expectUnauthorized({ 'x-api-secret': me.api_secret }, /missing/i);
+    await expectUnauthorized({ 'x-api-key': '', 'x-api-secret': me.api_secret });
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': '' });
+  });
+
+  it.each([
+    ['a short key', 'abc'],
+    ['63 hex characters', 'a'.repeat(63)],
+    ['65 hex characters', 'a'.repeat(65)],
+    ['64 non-hex characters', 'z'.repeat(64)],
+    ['the real key with one extra character', 'KEY+0'],
+    ['the real key less its last character', 'KEY-1'],
+  ])('answers 401 to a key that is not 64 hex characters: %s', async (_label, raw) => {
+    const key = raw === 'KEY+0' ? `${me.api_key}0` : raw === 'KEY-1' ? me.api_key.slice(0, 63) : raw;
+    await expectUnauthorized({ 'x-api-key': key, 'x-api-secret': me.api_secret });
+  });
+
+  it('answers 401 to a well-formed key nobody holds', async () => {
+    const unknown = me.api_key.startsWith('0') ? `1${me.api_key.slice(1)}` : `0${me.api_key.slice(1)}`;
+    await expectUnauthorized({ 'x-api-key': unknown, 'x-api-secret': me.api_secret }, /invalid/i);
+    await expectUnauthorized({ 'x-api-key': 'f'.repeat(64), 'x-api-secret': me.api_secret }, /invalid/i);
+  });
+
+  it('answers 401 to the right key with a wrong secret', async () => {
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': 'wrong-secret' }, /invalid/i);
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': `${me.api_secret}x` }, /invalid/i);
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': me.api_secret.toUpperCase() === me.api_secret ? 'x' : me.api_secret.toUpperCase() });
+  });
+
+  it('answers 401 to my key with another partner’s secret, and to their key with my secret', async () => {
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': other.api_secret }, /invalid/i);
+    await expectUnauthorized({ 'x-api-key': other.api_key, 'x-api-secret': me.api_secret }, /invalid/i);
+  });
+
+  it('answers 401 to the agency key sent as X-API-SECRET', async () => {
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': me.agency_key }, /invalid/i);
+    await expectUnauthorized({ 'x-api-key': me.api_key, authorization: `Bearer ${me.agency_key}` }, /missing/i);
+  });
+
+  it('answers 401 to the key sent as both headers', async () => {
+    await expectUnauthorized({ 'x-api-key': me.api_key, 'x-api-secret': me.api_key }, /invalid/i);
+  });
+
+  it('accepts the key in upper-case hex (authenticatePartner lower-cases it)', async () => {
+    const upper = { 'x-api-key': me.api_key.toUpperCase(), 'x-api-secret': me.api_secret };
+    expect(upper['x-api-key']).toMatch(/^[0-9A-F]{64}$/);
+    const res = await send('GET', WALLET, upper);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, data: { balance: '5000000.00' } });
+    // Mixed case too.
+    const mixed = me.api_key.replace(/[a-f]/g, (ch, i: number) => (i % 2 ? ch.toUpperCase() : ch));
+    expect((await send('GET', WALLET, { 'x-api-key': mixed, 'x-api-secret': me.api_secret })).status).toBe(200);
+  });
+
+  it('echoes a sane X-Request-Id the caller sent, on a 401 too', async () => {
+    const res = await send('GET', WALLET, { 'x-request-id': 'req-auth-12345678' });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('x-request-id')).toBe('req-auth-12345678');
+  });
+
+  it('answers 401 "disabled" once the operator disables the partner, and never lets it back in', async () => {
+    const victim = await newPartner();
+    expect((await send('GET', WALLET, creds(victim))).status).toBe(200);
+
+    const disabled = await adminClient(stack).post(`/admin/partners/${victim.partner_id}/disable`);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toEqual({ partner_id: victim.partner_id, status: 'disabled' });
+
+    await expectUnauthorized(creds(victim), /disabled/i);
+    // A wrong secret for a disabled partner does not reveal that the account exists and is disabled.
+    const wrong = await send('GET', WALLET, { 'x-api-key': victim.api_key, 'x-api-secret': 'nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.error).not.toMatch(/disabled/i);
+    // Other partners are unaffected.
+    expect((await send('GET', WALLET, creds(me))).status).toBe(200);
+  });
+
+  it('rejects the old secret after rotate-secret and accepts the new one', async () => {
+    const p = await newPartner();
+    const rotated = await adminClient(stack).post(`/admin/partners/${p.partner_id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toEqual({ partner_id: p.partner_id, api_key: p.api_key, api_secret: expect.any(String) });
+    expect(rotated.body.api_secret).not.toBe(p.api_secret);
+
+    await expectUnauthorized(creds(p), /invalid/i);
+    const fresh = { api_key: p.api_key, api_secret: rotated.body.api_secret as string };
+    const wallet = await send('GET', WALLET, creds(fresh));
+    expect(wallet.status).toBe(200);
+    expect(wallet.body.data.balance).toBe('5000000.00');
+    expect((await send('POST', BASKET_ITEMS, creds(fresh), BASKET_BODY)).status).toBe(201);
+    expect((await partnerClient(stack, fresh).wallet()).balance).toBe('5000000.00');
+  });
+
+  it('rotating the agency key does not change Interface A credentials', async () => {
+    const p = await newPartner();
+    const rotated = await adminClient(stack).post(`/admin/partners/${p.partner_id}/rotate-agency-key`);
+    expect(rotated.status).toBe(200);
+    expect((await send('GET', WALLET, creds(p))).status).toBe(200);
+    await expectUnauthorized({ 'x-api-key': p.api_key, 'x-api-secret': rotated.body.agency_key }, /invalid/i);
+  });
+});
+
+describe('the published contract and unknown routes', () => {
+  it('serves /api/openapi.json without credentials', async () => {
+    const res = await send('GET', '/api/openapi.json', {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/partners/pay/', '/partners/wallet/', '/partners/ledger/']));
+    expect(res.body.components.securitySchemes).toEqual({
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+      ApiSecret: { type: 'apiKey', in: 'header', name: 'X-API-SECRET' },
+    });
+    expect(res.body.paths['/partners/pay/'].post.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
+  });
+
+  it('serves /api/docs as HTML without credentials', async () => {
+    const res = await send('GET', '/api/docs', {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(String(res.body)).toMatch(/<html|<!doctype html/i);
+    expect(String(res.body)).toContain('/api/openapi.json');
+  });
+
+  it('answers 404 with an X-Request-Id for an unknown /api route with valid credentials', async () => {
+    const me = await newPartner();
+    for (const path of ['/api/partners/nothing-here/', '/api/nothing', '/api/partners/wallet/extra/']) {
+      const res = await send('GET', path, creds(me));
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(typeof res.body.error).toBe('string');
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+    }
+  });
+
+  it('answers 404 with the envelope for an unknown /api route with valid credentials', async () => {
+    const me = await newPartner();
+    const res = await send('GET', '/api/partners/nothing-here/', creds(me));
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('answers 401, not 404, for an unknown /api route without credentials', async () => {
+    const res = await send('GET', '/api/partners/nothing-here/', {});
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+  });
+});

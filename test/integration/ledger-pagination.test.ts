@@ -1,0 +1,222 @@
+import { adminClient, partnerClient, type PartnerCredentials } from '../support/clients';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+
+/**
+ * GET /api/partners/ledger/ (spec §4.1, §8): newest first, 15 a page, DRF-style pages with
+ * absolute next/previous links; amounts and the wallet render as two-decimal strings.
+ */
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const LEDGER = '/api/partners/ledger/';
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const TWO_DECIMALS = /^-?\d+\.\d{2}$/;
+
+/** Decimal string with two decimals → minor units, without floats. */
+const minor = (s: string) => {
+  expect(s).toMatch(TWO_DECIMALS);
+  const negative = s.startsWith('-');
+  const [whole, frac] = s.replace('-', '').split('.');
+  const n = Number(whole) * 100 + Number(frac);
+  return negative ? -n : n;
+};
+const decimal = (m: number) => `${m < 0 ? '-' : ''}${Math.floor(Math.abs(m) / 100)}.${String(Math.abs(m) % 100).padStart(2, '0')}`;
+
+type Row = { id: number; direction: string; type: string; amount: string; balance_after: string; created_at: string };
+
+describe('ledger pagination', () => {
+  let creds: PartnerCredentials;
+  // 20 top-ups of distinct amounts: 1,000.01 … 20,000.20 (minor units), after an initial grant and top-up.
+  const topups = Array.from({ length: 20 }, (_, i) => (i + 1) * 100_000 + (i + 1));
+
+  beforeAll(async () => {
+    creds = await adminClient(stack).createPartner({ credit_limit: '500000', topup: '1250000' });
+    for (const amount of topups) {
+      const res = await adminClient(stack).post(`/admin/partners/${creds.partner_id}/topup`, { amount: decimal(amount) });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  const api = () => partnerClient(stack, creds);
+
+  it('answers page 1: 15 newest rows, total_count, total_pages 2, absolute next, no previous', async () => {
+    const res = await api().get(LEDGER);
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    const page = res.body.data;
+    expect(page).toEqual({
+      current_page: 1,
+      total_pages: 2,
+      total_count: 22,
+      next: 'http://engine.test/api/partners/ledger/?page=2',
+      previous: null,
+      results: expect.any(Array),
+    });
+    expect(page.results).toHaveLength(15);
+    // Newest first: the last top-up leads, ids strictly decrease.
+    expect(page.results[0]).toMatchObject({ type: 'topup', direction: 'credit', amount: decimal(topups[19]!) });
+    const ids = (page.results as Row[]).map((r) => r.id);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    expect(new Set(ids).size).toBe(15);
+    expect((page.results as Row[]).map((r) => r.amount)).toEqual(
+      topups
+        .slice(5)
+        .reverse()
+        .map((m) => decimal(m)),
+    );
+  });
+
+  it('answers ?page=1 exactly as no page parameter', async () => {
+    const plain = await api().get(LEDGER);
+    const first = await api().get(`${LEDGER}?page=1`);
+    expect(first.status).toBe(200);
+    expect(first.body.data.results).toEqual(plain.body.data.results);
+    expect(first.body.data.next).toBe('http://engine.test/api/partners/ledger/?page=2');
+    expect(first.body.data.previous).toBeNull();
+  });
+
+  it('answers page 2 with the rest, and previous pointing to page 1 without a page parameter', async () => {
+    const res = await api().get(`${LEDGER}?page=2`);
+    expect(res.status).toBe(200);
+    const page = res.body.data;
+    expect(page).toMatchObject({ current_page: 2, total_pages: 2, total_count: 22, next: null });
+    // pagination.ts drops `page` for page 1 (DRF's behaviour).
+    expect(page.previous).toBe('http://engine.test/api/partners/ledger/');
+    expect(page.results).toHaveLength(7);
+    expect((page.results as Row[]).map((r) => [r.type, r.amount])).toEqual([
+      ...topups
+        .slice(0, 5)
+        .reverse()
+        .map((m) => ['topup', decimal(m)]),
+      ['topup', '1250000.00'],
+      ['credit_grant', '500000.00'],
+    ]);
+
+    // The two pages together are every row once, newest first.
+    const first = (await api().get(LEDGER)).body.data.results as Row[];
+    const all = [...first, ...(page.results as Row[])];
+    expect(new Set(all.map((r) => r.id)).size).toBe(22);
+    expect(all.map((r) => r.id)).toEqual([...all.map((r) => r.id)].sort((a, b) => b - a));
+  });
+
+  it('keeps other query parameters in next/previous links', async () => {
+    const res = await api().get(`${LEDGER}?page=2&foo=bar`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.previous).toBe('http://engine.test/api/partners/ledger/?foo=bar');
+    const first = await api().get(`${LEDGER}?foo=bar`);
+    expect(first.body.data.next).toBe('http://engine.test/api/partners/ledger/?foo=bar&page=2');
+  });
+
+  it('answers 404 {ok:false} past the last page', async () => {
+    for (const p of ['3', '100']) {
+      const res = await api().get(`${LEDGER}?page=${p}`);
+      expect({ p, status: res.status }).toEqual({ p, status: 404 });
+      expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+    }
+  });
+
+  it.each(['0', 'abc', '-1', '1.5', '2abc', '1e1', '9999999999'])('answers 400 {ok:false} naming page to ?page=%s', async (p) => {
+    const res = await api().get(`${LEDGER}?page=${p}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ ok: false, error: expect.stringMatching(/page/) });
+  });
+
+  it('renders every row with balance_after equal to the running balance', async () => {
+    const rows = [
+      ...((await api().get(LEDGER)).body.data.results as Row[]),
+      ...((await api().get(`${LEDGER}?page=2`)).body.data.results as Row[]),
+    ].reverse(); // oldest first
+    expect(rows).toHaveLength(22);
+    let balance = 0;
+    for (const row of rows) {
+      expect(row.amount).toMatch(/^\d+\.\d{2}$/);
+      expect(row.balance_after).toMatch(TWO_DECIMALS);
+      expect(row.created_at).toMatch(ISO);
+      expect(['debit', 'credit']).toContain(row.direction);
+      if (row.type !== 'credit_grant') balance += (row.direction === 'credit' ? 1 : -1) * minor(row.amount);
+      expect({ id: row.id, balance_after: row.balance_after }).toEqual({ id: row.id, balance_after: decimal(balance) });
+    }
+    expect(rows[0]).toMatchObject({ type: 'credit_grant', amount: '500000.00', balance_after: '0.00', order: null, product_order: null, reverses: null });
+    expect(rows[1]).toMatchObject({ type: 'topup', amount: '1250000.00', balance_after: '1250000.00' });
+    const expected = 125_000_000 + topups.reduce((a, b) => a + b, 0);
+    expect(balance).toBe(expected);
+    expect(rows.at(-1)!.balance_after).toBe(decimal(expected));
+  });
+
+  it('renders the wallet as decimal strings with available = balance + credit_limit', async () => {
+    const res = await api().get('/api/partners/wallet/');
+    expect(res.status).toBe(200);
+    const w = res.body.data;
+    expect(Object.keys(w).sort()).toEqual(['available', 'balance', 'credit_limit', 'currency', 'updated_at']);
+    const balance = 125_000_000 + topups.reduce((a, b) => a + b, 0);
+    expect(w).toEqual({
+      balance: decimal(balance),
+      credit_limit: '500000.00',
+      available: decimal(balance + 50_000_000),
+      currency: 'IRT',
+      updated_at: expect.stringMatching(ISO),
+    });
+    expect(minor(w.available)).toBe(minor(w.balance) + minor(w.credit_limit));
+    expect(new Date(w.updated_at).toISOString()).toBe(w.updated_at);
+  });
+});
+
+describe('short lists', () => {
+  it('renders a new partner’s amounts with two decimals ("1250000.00")', async () => {
+    const creds = await adminClient(stack).createPartner({ topup: '1250000' });
+    const api = partnerClient(stack, creds);
+    const ledger = await api.get(LEDGER);
+    expect(ledger.body.data).toMatchObject({ current_page: 1, total_pages: 1, total_count: 1, next: null, previous: null });
+    expect(ledger.body.data.results).toEqual([
+      {
+        id: expect.any(Number),
+        direction: 'credit',
+        type: 'topup',
+        amount: '1250000.00',
+        balance_after: '1250000.00',
+        order: null,
+        product_order: null,
+        reverses: null,
+        note: 'initial top-up',
+        created_at: expect.stringMatching(ISO),
+      },
+    ]);
+    expect(await api.wallet()).toMatchObject({ balance: '1250000.00', credit_limit: '0.00', available: '1250000.00' });
+  });
+
+  it('answers an empty ledger and empty order lists with page 1, total_count 0, results [] (not 404)', async () => {
+    const creds = await adminClient(stack).createPartner();
+    const api = partnerClient(stack, creds);
+    for (const path of [LEDGER, '/api/partners/orders/', '/api/partners/product-orders/']) {
+      const res = await api.get(path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      expect(res.body).toEqual({
+        ok: true,
+        data: { current_page: 1, total_pages: 1, total_count: 0, next: null, previous: null, results: [] },
+      });
+      const two = await api.get(`${path}?page=2`);
+      expect({ path, status: two.status }).toEqual({ path, status: 404 });
+      expect(two.body).toEqual({ ok: false, error: expect.any(String) });
+    }
+    expect(await api.wallet()).toMatchObject({ balance: '0.00', credit_limit: '0.00', available: '0.00' });
+  });
+
+  it('shows a partner only its own ledger rows', async () => {
+    const a = await adminClient(stack).createPartner({ topup: '10' });
+    const b = await adminClient(stack).createPartner({ topup: '20' });
+    const rowsA = (await partnerClient(stack, a).get(LEDGER)).body.data.results as Row[];
+    const rowsB = (await partnerClient(stack, b).get(LEDGER)).body.data.results as Row[];
+    expect(rowsA.map((r) => r.amount)).toEqual(['10.00']);
+    expect(rowsB.map((r) => r.amount)).toEqual(['20.00']);
+  });
+});
