@@ -1,0 +1,64 @@
+import { loadConfig } from '../../src/config';
+import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
+import { isStorableId, MAX_ID } from '../../src/domain/ids';
+import { parsePage } from '../../src/domain/pagination';
+import { payWorkflowId } from '../../src/domain/pay';
+
+describe('parsePage', () => {
+  it('defaults to 1 and accepts positive integers', () => {
+    expect(parsePage(undefined)).toBe(1);
+    expect(parsePage('')).toBe(1);
+    expect(parsePage('3')).toBe(3);
+  });
+  it.each(['0', '-1', 'abc', '1.5', '1e3'])('refuses %p', (raw) => {
+    expect(() => parsePage(raw)).toThrow(/^page: /);
+  });
+});
+
+describe('credentials', () => {
+  it('makes 64-hex API keys and distinct 256-bit secrets', () => {
+    expect(newApiKey()).toMatch(API_KEY_PATTERN);
+    expect(newApiSecret()).not.toBe(newApiSecret());
+    expect(newAgencyKey()).toMatch(/^agk_[A-Za-z0-9_-]{43}$/);
+  });
+  it('matches a secret only against its own digest', () => {
+    const secret = newApiSecret();
+    expect(matchesDigest(secret, digest(secret))).toBe(true);
+    expect(matchesDigest(`${secret}x`, digest(secret))).toBe(false);
+    expect(matchesDigest(secret, 'not-a-digest')).toBe(false);
+  });
+});
+
+describe('ids', () => {
+  it('knows which numbers an int4 id column can hold', () => {
+    expect(isStorableId(1)).toBe(true);
+    expect(isStorableId(MAX_ID)).toBe(true);
+    expect(isStorableId(MAX_ID + 1)).toBe(false);
+    expect(isStorableId(0)).toBe(false);
+  });
+});
+
+describe('payWorkflowId', () => {
+  it('derives the payment identity from the key, or from the order without one', () => {
+    expect(payWorkflowId(7, { idempotencyKey: 'abc', orderId: 3 })).toBe('pay:p7:key:abc');
+    expect(payWorkflowId(7, { orderId: 3 })).toBe('pay:p7:order:3');
+    expect(payWorkflowId(7, { idempotencyKey: 'order:3', orderId: 3 })).not.toBe(payWorkflowId(7, { orderId: 3 }));
+  });
+});
+
+describe('loadConfig', () => {
+  it('gives npm start working defaults', () => {
+    const cfg = loadConfig({}, { sandbox: true });
+    expect(cfg).toMatchObject({ PORT: 8080, ADMIN_PORT: 8081, ADMIN_HOST: '127.0.0.1', PAY_WAIT_MS: 25000, CURRENCY: 'IRT', SANDBOX: true });
+    expect(cfg.DATABASE_URL).toBeUndefined();
+  });
+  it('reads booleans and numbers, and keeps sandbox off by default for production processes', () => {
+    expect(loadConfig({ SANDBOX: 'false' }, { sandbox: true }).SANDBOX).toBe(false);
+    expect(loadConfig({}).SANDBOX).toBe(false);
+    expect(loadConfig({ PORT: '9000', PAY_WAIT_MS: '100' })).toMatchObject({ PORT: 9000, PAY_WAIT_MS: 100 });
+  });
+  it('stops with a message naming each bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', CURRENCY: 'toman', DATABASE_URL: 'nope' })).toThrow(/PORT[\s\S]*DATABASE_URL|PORT[\s\S]*CURRENCY/);
+    expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN/);
+  });
+});
