@@ -3,13 +3,10 @@
  * workers. Connects to PostgreSQL (DATABASE_URL) and a Temporal cluster (TEMPORAL_ADDRESS).
  */
 import { loadConfig } from './config';
-import { createAdminApp } from './http/admin/app';
-import { createApp } from './http/app';
 import { healthCheck } from './http/health';
-import { listen } from './http/listen';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, runProcess, temporalClient } from './runtime/services';
+import { openMigratedDatabase, runProcess, serveHttp, temporalClient } from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -23,22 +20,7 @@ runProcess(
     const client = await temporalClient(config, temporal.address, stack);
     // No worker in this process: readiness asks Temporal whether one polls the task queue.
     const health = healthCheck({ db: database.db, temporal: client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-    const api = await listen(
-      createApp({
-        db: database.db,
-        temporal: client,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        payWaitMs: config.PAY_WAIT_MS,
-        sandbox: config.SANDBOX,
-        currency: config.CURRENCY,
-        health,
-      }).fetch,
-      config.PORT,
-      '0.0.0.0',
-    );
-    stack.add(() => api.close());
-    const adminServer = await listen(createAdminApp({ db: database.db, adminToken: admin.token, currency: config.CURRENCY, health }).fetch, config.ADMIN_PORT, config.ADMIN_HOST);
-    stack.add(() => adminServer.close());
+    const { api, admin: adminServer } = await serveHttp(config, { database, temporal: client, health, adminToken: admin.token }, stack);
     logInfo('API listening', { api: `http://0.0.0.0:${api.port}`, admin: adminServer.url, temporal: temporal.address, database: database.kind });
   },
   { error: logError },

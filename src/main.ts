@@ -5,13 +5,10 @@
  * `npm run worker` as separate processes instead.
  */
 import { loadConfig } from './config';
-import { createAdminApp } from './http/admin/app';
-import { createApp } from './http/app';
 import { healthCheck } from './http/health';
-import { listen } from './http/listen';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, runProcess, runWorker, supplierUrl, temporalClient } from './runtime/services';
+import { openMigratedDatabase, runProcess, runWorker, serveHttp, supplierUrl, temporalClient } from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -35,26 +32,7 @@ runProcess(
       workerRunning: () => worker.getState() === 'RUNNING',
     });
 
-    const api = await listen(
-      createApp({
-        db: database.db,
-        temporal: client,
-        taskQueue: config.TEMPORAL_TASK_QUEUE,
-        payWaitMs: config.PAY_WAIT_MS,
-        sandbox: config.SANDBOX,
-        currency: config.CURRENCY,
-        health,
-      }).fetch,
-      config.PORT,
-      '0.0.0.0',
-    );
-    stack.add(() => api.close());
-    const adminServer = await listen(
-      createAdminApp({ db: database.db, adminToken: admin.token, currency: config.CURRENCY, health }).fetch,
-      config.ADMIN_PORT,
-      config.ADMIN_HOST,
-    );
-    stack.add(() => adminServer.close());
+    const { api, admin: adminServer } = await serveHttp(config, { database, temporal: client, health, adminToken: admin.token }, stack);
 
     console.log(
       [

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { ledgerEntries, orders, wallets } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
@@ -131,7 +131,7 @@ export async function listLedger(db: DbOrTx, partnerId: number, page: number, re
       const rows = await db
         .select({ entry: ledgerEntries, service: orders.service })
         .from(ledgerEntries)
-        .leftJoin(orders, and(eq(orders.id, ledgerEntries.orderId)))
+        .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
         .where(mine)
         .orderBy(desc(ledgerEntries.id))
         .limit(limit)

@@ -1,6 +1,11 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Client as TemporalClient } from '@temporalio/client';
 import type { Config } from '../config';
+import { createAdminApp } from '../http/admin/app';
+import { createApp } from '../http/app';
+import type { HealthReport } from '../http/deps';
+import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
@@ -58,6 +63,35 @@ export async function runWorker(config: Config, address: string, database: Datab
   });
   running.catch(() => undefined);
   return worker;
+}
+
+/** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
+export async function serveHttp(
+  config: Config,
+  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string },
+  stack: Stack,
+): Promise<{ api: RunningServer; admin: RunningServer }> {
+  const api = await listen(
+    createApp({
+      db: deps.database.db,
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      payWaitMs: config.PAY_WAIT_MS,
+      sandbox: config.SANDBOX,
+      currency: config.CURRENCY,
+      health: deps.health,
+    }).fetch,
+    config.PORT,
+    '0.0.0.0',
+  );
+  stack.add(() => api.close());
+  const admin = await listen(
+    createAdminApp({ db: deps.database.db, adminToken: deps.adminToken, currency: config.CURRENCY, health: deps.health }).fetch,
+    config.ADMIN_PORT,
+    config.ADMIN_HOST,
+  );
+  stack.add(() => admin.close());
+  return { api, admin };
 }
 
 /** Runs `body`; on SIGINT/SIGTERM or a start-up failure, stops everything it started. */

@@ -1,35 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, partners, wallets } from '../../src/db/schema';
-import { adminClient, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
-import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { adminClient, call, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 
 /** The operators' API (admin app) and the CLI's argument parsing. */
 
 let stack: TestStack;
-
-beforeAll(async () => {
-  stack = await startStack({ payWaitMs: 15_000 });
-});
-afterEach(async () => {
-  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useStack((s) => (stack = s), { payWaitMs: 15_000 });
 
 /** A raw call to the admin app with exactly the headers given. */
-async function adminRaw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  const res = await stack.admin.request(`http://engine.test${path}`, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep the text */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
-}
+const adminRaw = (method: string, path: string, headers: Record<string, string>, body?: string): Promise<Reply> =>
+  call(stack.admin, method, path, headers, body);
 
 const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const rowsOf = (partnerId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.partnerId, partnerId));

@@ -1,5 +1,5 @@
-import { adminClient, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { adminClient, call, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
 
 /**
  * Interface A's authentication (spec §5, §7): X-API-KEY (64 hex) + X-API-SECRET on every
@@ -7,37 +7,15 @@ import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stac
  */
 
 let stack: TestStack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterEach(async () => {
-  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useStack((s) => (stack = s));
 
 const WALLET = '/api/partners/wallet/';
 const BASKET_ITEMS = '/api/products/basket/items/';
 const BASKET_BODY = { product: 1, variant: 1, quantity: 1 };
 
 /** A raw call to Interface A with exactly the headers given (no credentials added). */
-async function send(method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  const res = await stack.app.request(`http://engine.test${path}`, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep the text */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
-}
+const send = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> =>
+  call(stack.app, method, path, headers, body);
 
 const creds = (c: Pick<PartnerCredentials, 'api_key' | 'api_secret'>) => ({ 'x-api-key': c.api_key, 'x-api-secret': c.api_secret });
 

@@ -1,5 +1,5 @@
 import { adminClient, partnerClient, type PartnerCredentials } from '../support/clients';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { type TestStack, useStack } from '../support/stack';
 
 /**
  * GET /api/partners/ledger/ (spec §4.1, §8): newest first, 15 a page, DRF-style pages with
@@ -7,16 +7,7 @@ import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stac
  */
 
 let stack: TestStack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterEach(async () => {
-  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
-});
-afterAll(async () => {
-  await stack?.close();
-});
+useStack((s) => (stack = s));
 
 const LEDGER = '/api/partners/ledger/';
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

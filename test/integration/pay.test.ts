@@ -1,25 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
-import { adminClient, partnerClient } from '../support/clients';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../support/clients';
+import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
 
 let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 15_000, slowMs: 2_500 });
 
-beforeAll(async () => {
-  stack = await startStack({ payWaitMs: 15_000, slowMs: 2_500 });
-});
-afterEach(async () => {
-  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
-});
-afterAll(async () => {
-  await stack?.close();
-});
-
-async function newPartner(credit_limit = '0', topup = '10000000') {
-  const creds = await adminClient(stack).createPartner({ credit_limit, topup });
-  return { creds, api: partnerClient(stack, creds) };
-}
+const newPartner = (credit_limit?: string, topup?: string) => partnerWithWallet(stack, credit_limit, topup);
 
 const paymentsOf = (orderId: number) =>
   stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'payment')));

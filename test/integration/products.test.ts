@@ -1,25 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { basketItems, baskets } from '../../src/db/schema';
 import { SEED_CATEGORIES, SEED_PRODUCTS } from '../../src/db/seed/catalog-data';
-import { adminClient, partnerClient } from '../support/clients';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { newPartner as partnerWithWallet } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
 
 let stack: TestStack;
+useStack((s) => (stack = s));
 
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterEach(async () => {
-  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
-});
-afterAll(async () => {
-  await stack?.close();
-});
-
-async function newPartner(credit_limit = '0', topup = '10000000') {
-  const creds = await adminClient(stack).createPartner({ credit_limit, topup });
-  return { creds, api: partnerClient(stack, creds) };
-}
+const newPartner = (credit_limit?: string, topup?: string) => partnerWithWallet(stack, credit_limit, topup);
 
 // The seed gives ids in array order, starting at 1, to categories, products and variants alike.
 const categoryId = (slug: string) => SEED_CATEGORIES.findIndex((c) => c.slug === slug) + 1;

@@ -9,7 +9,8 @@ export interface Reply<T = any> {
 
 type Fetcher = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
 
-async function call(app: Fetcher, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+/** One request to an app, as a client would send it; JSON bodies get a JSON content type unless headers say otherwise. */
+export async function call(app: Fetcher, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
   const res = await app.request(`http://engine.test${path}`, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -69,4 +70,10 @@ export function partnerClient(stack: TestStack, creds: Pick<PartnerCredentials, 
       return out.body.data as { id: number; total_price_irt: string; status: string };
     },
   };
+}
+
+/** A partner with a funded wallet (amounts in currency units) and its Interface A client. */
+export async function newPartner(stack: TestStack, credit_limit = '0', topup = '10000000') {
+  const creds = await adminClient(stack).createPartner({ credit_limit, topup });
+  return { creds, api: partnerClient(stack, creds) };
 }

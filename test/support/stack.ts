@@ -163,3 +163,21 @@ export async function ledgerDiscrepancies(db: Db): Promise<unknown[]> {
         or w.credit_limit_minor <> coalesce(sum(case when l.type = 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0)`);
   return (result as unknown as { rows: unknown[] }).rows;
 }
+
+/**
+ * Registers the hooks every integration file wants: a stack for the file, the ledger
+ * invariant checked after every test, and the stack closed at the end.
+ */
+export function useStack(assign: (stack: TestStack) => void, opts: StackOptions = {}): void {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startStack(opts);
+    assign(stack);
+  });
+  afterEach(async () => {
+    expect(await ledgerDiscrepancies(stack!.db)).toEqual([]);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+}
