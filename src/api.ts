@@ -6,7 +6,7 @@ import { loadConfig } from './config';
 import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, runProcess, serveHttp, temporalClient } from './runtime/services';
+import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, temporalClient } from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -20,7 +20,11 @@ runProcess(
     const client = await temporalClient(config, temporal.address, stack);
     // No worker in this process: readiness asks Temporal whether one polls the task queue.
     const health = healthCheck({ db: database.db, temporal: client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
-    const { api, admin: adminServer } = await serveHttp(config, { database, temporal: client, health, adminToken: admin.token }, stack);
+    const { api, admin: adminServer } = await serveHttp(
+      config,
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config) },
+      stack,
+    );
     logInfo('API listening', { api: `http://0.0.0.0:${api.port}`, admin: adminServer.url, temporal: temporal.address, database: database.kind });
   },
   { error: logError },

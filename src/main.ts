@@ -32,7 +32,11 @@ runProcess(
       workerRunning: () => worker.getState() === 'RUNNING',
     });
 
-    const { api, admin: adminServer } = await serveHttp(config, { database, temporal: client, health, adminToken: admin.token }, stack);
+    const { api, admin: adminServer } = await serveHttp(
+      config,
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url },
+      stack,
+    );
 
     console.log(
       [

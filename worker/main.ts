@@ -1,11 +1,11 @@
 /**
  * `npm run worker`: a Temporal worker only, for production (scale it horizontally).
  * Connects to PostgreSQL (DATABASE_URL), a Temporal cluster (TEMPORAL_ADDRESS) and the
- * supplier (SUPPLIER_URL, or a built-in simulator when unset).
+ * supplier (SUPPLIER_URL: the API reads from the same supplier the worker books with).
  */
 import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/http/log';
-import { openMigratedDatabase, runProcess, runWorker, supplierUrl } from '../src/runtime/services';
+import { openMigratedDatabase, requireSupplierUrl, runProcess, runWorker } from '../src/runtime/services';
 import { ensureTemporal } from '../src/runtime/temporal';
 
 runProcess(
@@ -15,9 +15,9 @@ runProcess(
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
-    const supplier = await supplierUrl(config, stack);
-    await runWorker(config, temporal.address, database, supplier.url, stack);
-    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier: supplier.url });
+    const supplier = requireSupplierUrl(config);
+    await runWorker(config, temporal.address, database, supplier, stack);
+    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier });
   },
   { error: logError },
 );

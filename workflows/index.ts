@@ -1,2 +1,4 @@
 export { payOrder } from './pay.workflow';
+export { cancelHotelOrder, hotelHoldExpiry, placeHotelHold } from './hotel.workflows';
 export * from './pay.types';
+export * from './hotel.types';

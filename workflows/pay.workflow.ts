@@ -6,36 +6,15 @@ import {
   proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
-  type ActivityOptions,
 } from '@temporalio/workflow';
-import type { PaymentActivities } from '../activities';
+import type { BookingActivities } from '../activities';
+import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { FailureType } from './failure-types';
 import { PayFailure, type PayInput, type PayResult } from './pay.types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
-// Database steps: quick, retried until the database answers; business refusals are final.
-const LEDGER: ActivityOptions = {
-  startToCloseTimeout: '30s',
-  retry: {
-    initialInterval: '200ms',
-    maximumInterval: '10s',
-    nonRetryableErrorTypes: [PayFailure.insufficientCredit, PayFailure.notPayable, 'conflict', 'validation', 'not_found'],
-  },
-};
-
-// The supplier: transient errors (5xx, timeouts) are retried with backoff; a rejection is final.
-const SUPPLIER: ActivityOptions = {
-  startToCloseTimeout: '2m',
-  retry: {
-    initialInterval: '1s',
-    backoffCoefficient: 2,
-    maximumInterval: '30s',
-    maximumAttempts: 5,
-    nonRetryableErrorTypes: ['supplier_rejected'],
-  },
-};
-
-const ledger = proxyActivities<PaymentActivities>(LEDGER);
-const supplier = proxyActivities<PaymentActivities>(SUPPLIER);
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 function stage(name: StageName, status?: string): void {
   upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
@@ -54,11 +33,13 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   const run = { workflowId, runId };
   const compensations: Array<() => Promise<unknown>> = [];
   let reason = 'payment failed';
+  // A hold that is gone (expired at the hotel) cannot be paid again: the order fails instead of returning to pending.
+  let releaseTo: 'pending' | 'failed' = 'pending';
 
   try {
     stage('debiting', 'processing');
     // Registered before the step: a debit that committed but whose answer was lost must still be undone.
-    compensations.push(() => ledger.reversePayment({ ...run, orderId: input.orderId, reason }));
+    compensations.push(() => ledger.reversePayment({ ...run, orderId: input.orderId, reason, releaseTo }));
     const debit = await ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
 
     stage('finalizing');
@@ -85,6 +66,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     const type = businessType(err);
     const message = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
     reason = message;
+    if (type === FailureType.supplierGone) releaseTo = 'failed';
     stage('compensating');
     log.warn('payment failed; compensating', { orderId: input.orderId, type, message });
     await CancellationScope.nonCancellable(async () => {

@@ -13,4 +13,14 @@ export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWO
 
 export const SEARCH_ATTRIBUTES = [PartnerId, OrderId, Service, OrderStatus, Stage];
 
-export type StageName = 'debiting' | 'finalizing' | 'completing' | 'compensating' | 'done' | 'failed';
+export type StageName =
+  | 'debiting'
+  | 'finalizing'
+  | 'completing'
+  | 'compensating'
+  | 'holding'
+  | 'waiting'
+  | 'releasing'
+  | 'cancelling'
+  | 'done'
+  | 'failed';

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -186,4 +188,55 @@ export const orderItems = pgTable('order_items', {
   quantity: integer('quantity').notNull(),
   unitPrice: money('unit_price_minor').notNull(),
   lineTotal: money('line_total_minor').notNull(),
+});
+
+export const HOTEL_BOOKING_STATUSES = ['placing', 'prebooked', 'held', 'confirmed', 'expired', 'released', 'cancelled', 'failed'] as const;
+export type HotelBookingStatus = (typeof HOTEL_BOOKING_STATUSES)[number];
+
+/**
+ * A hotel booking as the partner builds it: a supplier hold (prebooked without guest
+ * names, held with them), then a travel order, then a confirmed reservation. The hotel,
+ * room, dates and price are the supplier's answer when the hold was placed.
+ */
+export const hotelBookings = pgTable(
+  'hotel_bookings',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    status: text('status', { enum: HOTEL_BOOKING_STATUSES }).notNull().default('placing'),
+    rateKey: text('rate_key').notNull(),
+    supplierHoldId: text('supplier_hold_id'),
+    hotelId: integer('hotel_id'),
+    hotelName: text('hotel_name'),
+    cityId: integer('city_id'),
+    roomName: text('room_name'),
+    board: text('board'),
+    refundable: boolean('refundable'),
+    checkIn: date('check_in'),
+    checkOut: date('check_out'),
+    rooms: jsonb('rooms').$type<Array<{ adults: number; children_ages: number[] }>>(),
+    guests: jsonb('guests').$type<unknown[][]>(),
+    contact: jsonb('contact').$type<{ phone_number: string; email: string }>(),
+    totalPrice: money('total_price_minor'),
+    currency: text('currency').notNull(),
+    cancellationPolicy: jsonb('cancellation_policy').$type<Array<{ from: string; penalty_minor: number }>>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    orderId: integer('order_id').references(() => orders.id),
+    confirmationNumber: text('confirmation_number'),
+    failure: text('failure'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('hotel_bookings_order_uq').on(t.orderId), index('hotel_bookings_partner_idx').on(t.partnerId)],
+);
+
+/** A cancellation quote: the penalty shown by cancel_display, honoured by cancel until it expires. */
+export const cancelQuotes = pgTable('cancel_quotes', {
+  id: text('id').primaryKey(),
+  partnerId: integer('partner_id').notNull().references(() => partners.id),
+  orderId: integer('order_id').notNull().references(() => orders.id),
+  penalty: money('penalty_minor').notNull(),
+  refund: money('refund_minor').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
 });

@@ -1,4 +1,4 @@
-import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
@@ -8,6 +8,7 @@ import { DomainError } from './errors';
 import { toNumber } from './money';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
+import { awaitWorkflow, startOrJoin } from './workflows';
 
 export interface PayDeps {
   db: Db;
@@ -70,29 +71,11 @@ function render(r: PayResult): PayResponse {
 }
 
 /** Maps the workflow's business failure to the domain error the interfaces render. */
-function failureOf(err: unknown): unknown {
-  if (!(err instanceof WorkflowFailedError) || !(err.cause instanceof ApplicationFailure)) return err;
-  const { type, message } = err.cause;
-  if (type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', message);
-  if (type === PayFailure.notPayable) return new DomainError('not_payable', message);
-  if (type === PayFailure.reversed) return new DomainError('supplier_failed', message);
-  return err;
-}
-
-async function awaitOutcome(handle: WorkflowHandle, waitMs: number): Promise<PayResult | null> {
-  const result = handle.result() as Promise<PayResult>;
-  result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
-  });
-  try {
-    return await Promise.race([result, timeout]);
-  } catch (err) {
-    throw failureOf(err);
-  } finally {
-    clearTimeout(timer);
-  }
+function failureOf(f: { type: string; message: string }): Error | null {
+  if (f.type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', f.message);
+  if (f.type === PayFailure.notPayable) return new DomainError('not_payable', f.message);
+  if (f.type === PayFailure.reversed) return new DomainError('supplier_failed', f.message);
+  return null;
 }
 
 /**
@@ -125,26 +108,19 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   }
 
   const input: PayInput = { partnerId: partner.id, orderId: order.id, ...(req.scenario ? { scenario: req.scenario } : {}) };
-  try {
-    await deps.temporal.workflow.start('payOrder', {
-      workflowId,
-      taskQueue: deps.taskQueue,
-      args: [input],
-      // Running: join it. Closed: a failed run released the id, a completed one keeps it.
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      typedSearchAttributes: [
-        { key: PartnerId, value: partner.id },
-        { key: OrderId, value: order.id },
-        { key: Service, value: order.service },
-        { key: Stage, value: 'debiting' },
-      ],
-    });
-  } catch (err) {
-    if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
-  }
+  await startOrJoin(deps.temporal, 'payOrder', {
+    workflowId,
+    taskQueue: deps.taskQueue,
+    args: [input],
+    typedSearchAttributes: [
+      { key: PartnerId, value: partner.id },
+      { key: OrderId, value: order.id },
+      { key: Service, value: order.service },
+      { key: Stage, value: 'debiting' },
+    ],
+  });
 
-  const result = await awaitOutcome(handle, deps.payWaitMs);
+  const result = await awaitWorkflow<PayResult>(handle, deps.payWaitMs, failureOf);
   if (result) return { state: 'completed', data: render(result) };
   return {
     state: 'processing',

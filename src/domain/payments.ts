@@ -96,11 +96,15 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
 
 /**
  * The compensation of `debitForOrder`: credits back exactly what this run debited (a
- * refund row naming the reversed payment) and makes the order payable again. It
+ * refund row naming the reversed payment) and makes the order payable again (or failed,
+ * when what it would buy is gone). It
  * tolerates partial state: no debit means nothing to give back, and a second call finds
  * the reversal already written.
  */
-export async function reversePayment(db: DbOrTx, input: PaymentRun & { orderId: number; reason: string }): Promise<{ reversalLedgerId: number | null }> {
+export async function reversePayment(
+  db: DbOrTx,
+  input: PaymentRun & { orderId: number; reason: string; releaseTo?: 'pending' | 'failed' },
+): Promise<{ reversalLedgerId: number | null }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     const debit = await entryOf(tx, input, STEP_DEBIT);
@@ -127,7 +131,7 @@ export async function reversePayment(db: DbOrTx, input: PaymentRun & { orderId: 
     if (heldBy(order, input) && order.status === 'processing') {
       await tx
         .update(orders)
-        .set({ status: 'pending', paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() })
+        .set({ status: input.releaseTo ?? 'pending', paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() })
         .where(eq(orders.id, order.id));
     }
     return { reversalLedgerId };

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/client';
+import type { HotelSupplier } from '../suppliers/hotels';
 
 export interface HealthReport {
   ok: boolean;
@@ -14,5 +15,6 @@ export interface ApiDeps {
   payWaitMs: number;
   sandbox: boolean;
   currency: string;
+  hotelSupplier: HotelSupplier;
   health: () => Promise<HealthReport>;
 }

@@ -9,6 +9,7 @@ import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
+import { httpHotelSupplier } from '../suppliers/hotels';
 import { httpProductSupplier } from '../suppliers/products';
 import { createWorker } from '../../worker/worker';
 
@@ -41,9 +42,23 @@ export async function temporalClient(config: Config, address: string, stack: Sta
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
 export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: string; builtIn: boolean }> {
   if (config.SUPPLIER_URL) return { url: config.SUPPLIER_URL, builtIn: false };
-  const simulator = await startSimulator({ port: config.SIMULATOR_PORT, slowMs: config.SANDBOX_SLOW_MS });
+  const simulator = await startSimulator({
+    port: config.SIMULATOR_PORT,
+    slowMs: config.SANDBOX_SLOW_MS,
+    holdTtlMs: config.SIMULATOR_HOLD_TTL_MS,
+    prebookTtlMs: config.SIMULATOR_PREBOOK_TTL_MS,
+  });
   stack.add(() => simulator.close());
   return { url: simulator.url, builtIn: true };
+}
+
+/**
+ * Separate API and worker processes must talk to one and the same supplier (a hold placed
+ * by the worker is booked from a rate the API found), so neither starts its own simulator.
+ */
+export function requireSupplierUrl(config: Config): string {
+  if (!config.SUPPLIER_URL) throw new Error('SUPPLIER_URL is required for npm run api / npm run worker (run `npm run simulator` for a sandbox supplier)');
+  return config.SUPPLIER_URL;
 }
 
 /** Starts a worker polling the engine's task queue; stopping drains it. */
@@ -54,7 +69,7 @@ export async function runWorker(config: Config, address: string, database: Datab
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { db: database.db, productSupplier: httpProductSupplier(supplier) },
+    deps: { db: database.db, productSupplier: httpProductSupplier(supplier), hotelSupplier: httpHotelSupplier(supplier) },
   });
   const running = worker.run();
   stack.add(async () => {
@@ -68,7 +83,7 @@ export async function runWorker(config: Config, address: string, database: Datab
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
 export async function serveHttp(
   config: Config,
-  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string },
+  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
   const api = await listen(
@@ -79,6 +94,7 @@ export async function serveHttp(
       payWaitMs: config.PAY_WAIT_MS,
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
+      hotelSupplier: httpHotelSupplier(deps.supplierUrl),
       health: deps.health,
     }).fetch,
     config.PORT,

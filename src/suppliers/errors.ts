@@ -4,7 +4,11 @@
  * (timeouts, 5xx, connection errors) is transient and retried.
  */
 export class SupplierRejectedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The supplier's HTTP status: 404 unknown, 409 sold out or not ready, 410 the hold is gone, 422 refused. */
+    readonly status = 422,
+  ) {
     super(message);
     this.name = 'SupplierRejectedError';
   }

@@ -31,7 +31,7 @@ export async function callSupplier<T>(
     body = { error: text.slice(0, 200) };
   }
   const message = (body as { error?: string }).error ?? `HTTP ${res.status}`;
-  if (res.status >= 400 && res.status < 500) throw new SupplierRejectedError(message);
+  if (res.status >= 400 && res.status < 500) throw new SupplierRejectedError(message, res.status);
   if (!res.ok) throw new SupplierUnavailableError(`supplier error ${res.status}: ${message}`);
   return body as T;
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
@@ -9,7 +10,9 @@ import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { healthCheck } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/http/listen';
+import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
+import { httpHotelSupplier } from '../../src/suppliers/hotels';
 import { httpProductSupplier } from '../../src/suppliers/products';
 import { createWorker } from '../../worker/worker';
 
@@ -49,6 +52,9 @@ export interface StackOptions {
   payWaitMs?: number;
   /** How long the simulator's supplier_slow scenario takes. */
   slowMs?: number;
+  /** How long the simulated hotel keeps a hold with guests / a prebook. */
+  holdTtlMs?: number;
+  prebookTtlMs?: number;
   sandbox?: boolean;
 }
 
@@ -84,20 +90,25 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietWorkerLogs();
   const database = await freshDatabase();
   await seedCatalog(database.db);
-  const simulator: RunningServer = await listen(createSimulatorApp({ slowMs: opts.slowMs ?? 3000 }).fetch, 0, '127.0.0.1');
+  const simulator: RunningServer = await listen(createSimulatorApp({ slowMs: opts.slowMs ?? 3000, holdTtlMs: opts.holdTtlMs, prebookTtlMs: opts.prebookTtlMs }).fetch, 0, '127.0.0.1');
   const taskQueue = `test-${crypto.randomBytes(6).toString('hex')}`;
-  const nativeConnection = await NativeConnection.connect({ address });
+  // A namespace per stack: workflow ids come from database ids (order 1, booking 1), and
+  // every stack has a fresh database, so stacks sharing a namespace would collide.
+  const namespace = taskQueue;
   const connection = await Connection.connect({ address });
-  const client = new Client({ connection, namespace: 'default' });
+  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+  await ensureSearchAttributes(connection, namespace);
+  const nativeConnection = await NativeConnection.connect({ address });
+  const client = new Client({ connection, namespace });
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
   const startWorker = async () => {
     worker = await createWorker({
       connection: nativeConnection,
-      namespace: 'default',
+      namespace,
       taskQueue,
-      deps: { db: database.db, productSupplier: httpProductSupplier(simulator.url) },
+      deps: { db: database.db, productSupplier: httpProductSupplier(simulator.url), hotelSupplier: httpHotelSupplier(simulator.url) },
       workflowBundle: { codePath: bundle },
     });
     running = worker.run();
@@ -114,7 +125,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const health = healthCheck({
     db: database.db,
     temporal: client,
-    namespace: 'default',
+    namespace,
     taskQueue,
     workerRunning: () => worker?.getState() === 'RUNNING',
   });
@@ -125,6 +136,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payWaitMs: opts.payWaitMs ?? 20_000,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
+    hotelSupplier: httpHotelSupplier(simulator.url),
     health,
   });
   const admin = createAdminApp({ db: database.db, adminToken: ADMIN_TOKEN, currency: CURRENCY, health });

@@ -4,10 +4,12 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
 import { authenticatePartner } from '../../domain/partners';
+import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { logError } from '../log';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
+import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 
 const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
@@ -23,6 +25,9 @@ const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
   if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, STATUS[err.code]);
+  if (err instanceof SupplierUnavailableError) {
+    return c.json({ ok: false, error: 'the supplier is unavailable right now; try again shortly' }, 503);
+  }
   if (err instanceof HTTPException) {
     const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
     return c.json({ ok: false, error: message }, err.status);
@@ -47,6 +52,7 @@ export function createPartnerApi(deps: ApiDeps) {
 
   app.route('/', accountRoutes(deps));
   app.route('/', productRoutes(deps));
+  app.route('/', hotelRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

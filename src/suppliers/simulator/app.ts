@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { listen, type RunningServer } from '../../http/listen';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
+import { hotelRoutes } from './hotels/routes';
 
 /**
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
@@ -31,6 +32,12 @@ interface StoredFulfilment {
 export interface SimulatorOptions {
   /** How long supplier_slow takes; set above the engine's PAY_WAIT_MS. */
   slowMs: number;
+  /** Hotel holds with guest names expire after this long (default 15 minutes). */
+  holdTtlMs?: number;
+  /** Hotel holds without guest names (prebooks) expire after this long (default 5 minutes). */
+  prebookTtlMs?: number;
+  /** Hotel rate keys are honoured this long after the search (default 30 minutes). */
+  rateKeyTtlMs?: number;
 }
 
 /**
@@ -85,6 +92,8 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     const found = ref ? fulfilments.get(ref) : undefined;
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
   });
+
+  app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
 
   return app;
 }

@@ -5,15 +5,17 @@ import { Worker } from '@temporalio/worker';
 import { HISTORIES_DIR } from '../support/histories';
 
 /**
- * Replays committed histories of real pay runs (recorded with RECORD_HISTORIES=1 by the
- * pay integration tests) against today's workflow code: a change that would break a
+ * Replays committed histories of real runs (recorded with RECORD_HISTORIES=1 by the
+ * integration tests) against today's workflow code: a change that would break a
  * workflow already in flight in production fails here.
  */
-describe('pay workflow replay', () => {
+describe('workflow replay', () => {
   const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
 
-  it('has the histories of a completed and a compensated payment', () => {
-    expect(files).toEqual(expect.arrayContaining(['pay-completed.json', 'pay-compensated.json']));
+  it('has the histories of every workflow: payment (completed, compensated), hotel hold, hold expiry, cancellation', () => {
+    expect(files).toEqual(
+      expect.arrayContaining(['pay-completed.json', 'pay-compensated.json', 'hotel-hold-place.json', 'hotel-hold-expiry.json', 'hotel-cancel.json']),
+    );
   });
 
   it.each(files)('replays %s deterministically', async (file) => {

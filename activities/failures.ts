@@ -1,0 +1,22 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { DomainError } from '../src/domain/errors';
+import { SupplierRejectedError } from '../src/suppliers/errors';
+import { FailureType } from '../workflows/failure-types';
+
+export { FailureType };
+
+/**
+ * Business refusals become non-retryable failures whose type the workflow and the API
+ * understand; everything else stays retryable (Temporal retries it with backoff).
+ */
+export async function businessErrors<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof DomainError) throw ApplicationFailure.nonRetryable(err.message, err.code);
+    if (err instanceof SupplierRejectedError) throw ApplicationFailure.nonRetryable(err.message, supplierType(err));
+    throw err;
+  }
+}
+
+const defaultSupplierType = (err: SupplierRejectedError) => (err.status === 410 ? FailureType.supplierGone : FailureType.supplierRejected);

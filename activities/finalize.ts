@@ -1,0 +1,59 @@
+import type { Db } from '../src/db/client';
+import { DomainError } from '../src/domain/errors';
+import { bookingOfOrder, recordConfirmation } from '../src/domain/hotels/bookings';
+import { getOrder, getOrderItems, type DeliveryDetails, type OrderRow } from '../src/domain/orders';
+import { SupplierRejectedError } from '../src/suppliers/errors';
+import type { HotelSupplier } from '../src/suppliers/hotels';
+import type { ProductSupplier } from '../src/suppliers/products';
+import { businessErrors } from './failures';
+
+export interface FinalizeDeps {
+  db: Db;
+  productSupplier: ProductSupplier;
+  hotelSupplier: HotelSupplier;
+}
+
+type Finalizer = (order: OrderRow, clientReference: string, scenario?: string) => Promise<{ supplierRef: string }>;
+
+/**
+ * Finalization is what the partner paid for, per service: products are shipped, a hotel
+ * hold is confirmed into a reservation. Each call carries the client reference, so a
+ * retry is the same request to the supplier.
+ */
+export function finalizeActivities(deps: FinalizeDeps) {
+  const { db } = deps;
+  const finalizers: Partial<Record<OrderRow['service'], Finalizer>> = {
+    product: async (order, clientReference, scenario) => {
+      const items = await getOrderItems(db, order.id);
+      const fulfilment = await deps.productSupplier.fulfil({
+        clientReference,
+        orderId: order.id,
+        items: items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+        delivery: (order.details as { delivery?: DeliveryDetails | null }).delivery ?? null,
+        scenario,
+      });
+      return { supplierRef: fulfilment.fulfilment_id };
+    },
+    hotel: async (order, clientReference, scenario) => {
+      const booking = await bookingOfOrder(db, order.id);
+      if (!booking?.supplierHoldId || booking.status === 'expired' || booking.status === 'released') {
+        throw new SupplierRejectedError(`the hotel hold of order ${order.id} is no longer available`, 410);
+      }
+      const confirmed = await deps.hotelSupplier.confirm(booking.supplierHoldId, clientReference, scenario);
+      if (!confirmed.confirmation_number) throw new Error(`the supplier confirmed hold ${booking.supplierHoldId} without a confirmation number`);
+      await recordConfirmation(db, booking.id, confirmed.confirmation_number);
+      return { supplierRef: confirmed.confirmation_number };
+    },
+  };
+
+  return {
+    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+      businessErrors(async () => {
+        const order = await getOrder(db, input.orderId);
+        if (!order) throw new DomainError('not_found', `order ${input.orderId} not found`);
+        const finalize = finalizers[order.service];
+        if (!finalize) throw new DomainError('conflict', `no supplier adapter for ${order.service} orders yet`);
+        return finalize(order, input.clientReference, input.scenario);
+      }),
+  };
+}

@@ -1,0 +1,83 @@
+import type { Db } from '../src/db/client';
+import * as cancellation from '../src/domain/hotels/cancellation';
+import { bookingById, expireHoldIfDue, markBookingFailed, recordHold, type HoldCheck } from '../src/domain/hotels/bookings';
+import type { Contact, GuestDetails } from '../src/domain/hotels/guests';
+import { SupplierRejectedError } from '../src/suppliers/errors';
+import type { HotelSupplier } from '../src/suppliers/hotels';
+import { FailureType, businessErrors } from './failures';
+
+export interface PlacedHold {
+  bookingId: number;
+  status: 'prebooked' | 'held';
+  expiresAt: number;
+  totalPriceMinor: number;
+  currency: string;
+}
+
+export type PlaceHoldInput =
+  | { mode: 'create'; bookingId: number; clientReference: string; scenario?: string }
+  | { mode: 'guests'; bookingId: number; guests: GuestDetails[][]; contact: Contact };
+
+const refused = () => FailureType.holdRefused;
+
+/** Hotel holds and cancellations: every call that changes something at the bedbank. */
+export function hotelActivities(db: Db, supplier: HotelSupplier) {
+  return {
+    /** Places the supplier hold for a booking (or gives it its guests) and records the answer. */
+    placeHotelHold: (input: PlaceHoldInput) =>
+      businessErrors(async (): Promise<PlacedHold> => {
+        const booking = await bookingById(db, input.bookingId);
+        try {
+          let row;
+          if (input.mode === 'create') {
+            const hold = await supplier.createHold({
+              rateKey: booking.rateKey,
+              clientReference: input.clientReference,
+              guests: (booking.guests as GuestDetails[][] | null) ?? undefined,
+              contact: booking.contact ?? undefined,
+              scenario: input.scenario,
+            });
+            row = await recordHold(db, booking.id, hold);
+          } else {
+            const hold = await supplier.addGuests(booking.supplierHoldId!, input.guests, input.contact);
+            row = await recordHold(db, booking.id, hold, { guests: input.guests, contact: input.contact });
+          }
+          return {
+            bookingId: row.id,
+            status: row.status as 'prebooked' | 'held',
+            expiresAt: row.expiresAt!.getTime(),
+            totalPriceMinor: row.totalPrice!,
+            currency: row.currency,
+          };
+        } catch (err) {
+          if (err instanceof SupplierRejectedError && input.mode === 'create') await markBookingFailed(db, booking.id, err.message);
+          throw err;
+        }
+      }, refused),
+
+    /** The hold timer fired: expire the booking if its deadline passed unpaid, or answer the new deadline. */
+    expireHotelHold: (bookingId: number): Promise<HoldCheck> => businessErrors(() => expireHoldIfDue(db, bookingId, new Date())),
+
+    /** Gives the held rooms back to the hotel; a hold the supplier already dropped is fine. */
+    releaseHotelHold: (holdId: string) =>
+      businessErrors(async () => {
+        try {
+          return { status: (await supplier.release(holdId)).status };
+        } catch (err) {
+          if (err instanceof SupplierRejectedError && (err.status === 404 || err.status === 410)) return { status: 'gone' };
+          throw err;
+        }
+      }),
+
+    beginHotelCancellation: (orderId: number) => businessErrors(() => cancellation.beginCancellation(db, orderId)),
+
+    cancelAtSupplier: (input: { confirmationNumber: string; clientReference: string; scenario?: string }) =>
+      businessErrors(
+        async () => ({ status: (await supplier.cancel(input.confirmationNumber, input.clientReference, input.scenario)).status }),
+        () => FailureType.cancelRejected,
+      ),
+
+    completeHotelCancellation: (input: Parameters<typeof cancellation.completeCancellation>[1]) =>
+      businessErrors(() => cancellation.completeCancellation(db, input)),
+  };
+}

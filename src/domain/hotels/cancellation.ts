@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { cancelQuotes, hotelBookings, ledgerEntries, orders } from '../../db/schema';
+import type { PolicyStep } from '../../suppliers/hotels';
+import { DomainError, notFound } from '../errors';
+import { isStorableId } from '../ids';
+import { formatDecimal } from '../money';
+import type { OrderRow } from '../orders';
+import type { PaymentRun } from '../payments';
+import { applyMovement, lockWallet } from '../wallet';
+import { bookingOfOrder } from './bookings';
+
+export const QUOTE_TTL_MS = 10 * 60 * 1000;
+
+/** The penalty in force at `now`: the last policy step that has begun, capped at the price. */
+export function penaltyAt(policy: PolicyStep[], totalMinor: number, now: Date): number {
+  const begun = policy.filter((s) => Date.parse(s.from) <= now.getTime());
+  const penalty = begun.length ? begun[begun.length - 1]!.penalty_minor : 0;
+  return Math.min(Math.max(penalty, 0), totalMinor);
+}
+
+/** When the penalty next changes, if it does. */
+function nextStepAfter(policy: PolicyStep[], now: Date): number | null {
+  const next = policy.map((s) => Date.parse(s.from)).filter((t) => t > now.getTime());
+  return next.length ? Math.min(...next) : null;
+}
+
+export type CancellationKind = 'paid' | 'unpaid';
+
+export interface CancellationTerms {
+  order: OrderRow;
+  kind: CancellationKind;
+  penaltyMinor: number;
+  refundMinor: number;
+}
+
+/**
+ * What cancelling this partner's hotel order means right now. Another partner's order,
+ * or an order that is not a hotel booking, is not found; a finished one is a clear 400.
+ */
+export async function cancellationTerms(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<CancellationTerms> {
+  const [order] = isStorableId(orderId)
+    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'hotel')))
+    : [];
+  if (!order) throw notFound(`hotel order ${orderId}`);
+  if (order.status === 'cancelled') throw new DomainError('validation', `order_id: order ${orderId} is already cancelled`);
+  if (order.status === 'processing') throw new DomainError('validation', `order_id: order ${orderId} is being paid; cancel it once the payment has finished`);
+  if (order.status !== 'completed' && order.status !== 'pending') {
+    throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; there is nothing to cancel`);
+  }
+  if (order.status === 'pending') return { order, kind: 'unpaid', penaltyMinor: 0, refundMinor: 0 };
+  const booking = await bookingOfOrder(db, order.id);
+  const penaltyMinor = penaltyAt(booking?.cancellationPolicy ?? [], order.totalPrice, now);
+  return { order, kind: 'paid', penaltyMinor, refundMinor: order.totalPrice - penaltyMinor };
+}
+
+/** POST /api/hotel/cancel_display/: the terms now, as a quote that cancel honours until it expires. */
+export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
+  const terms = await cancellationTerms(db, partnerId, orderId, now);
+  const booking = await bookingOfOrder(db, orderId);
+  const nextStep = nextStepAfter(booking?.cancellationPolicy ?? [], now);
+  // A quote never outlives the penalty it shows.
+  const expiresAt = new Date(Math.min(now.getTime() + QUOTE_TTL_MS, nextStep ?? Number.POSITIVE_INFINITY));
+  const id = `cq_${crypto.randomBytes(12).toString('hex')}`;
+  await db.insert(cancelQuotes).values({ id, partnerId, orderId, penalty: terms.penaltyMinor, refund: terms.refundMinor, expiresAt });
+  const c = terms.order.currency;
+  return {
+    order_id: orderId,
+    order_status: terms.order.status,
+    penalty: formatDecimal(terms.penaltyMinor, c),
+    refund_amount: formatDecimal(terms.refundMinor, c),
+    currency: c,
+    quote_id: id,
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+/** The terms cancel applies: the quote's when one is given (and still valid), else today's. */
+export async function termsForCancel(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<CancellationTerms> {
+  const terms = await cancellationTerms(db, partnerId, orderId, now);
+  if (!quoteId) return terms;
+  const [quote] = await db.select().from(cancelQuotes).where(eq(cancelQuotes.id, quoteId));
+  if (!quote || quote.partnerId !== partnerId || quote.orderId !== orderId) {
+    throw new DomainError('validation', `quote_id: no quote ${quoteId} for order ${orderId}`);
+  }
+  if (quote.expiresAt.getTime() <= now.getTime()) {
+    throw new DomainError('validation', `quote_id: quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask cancel_display for a new one`);
+  }
+  if (terms.kind === 'unpaid') return terms;
+  return { ...terms, penaltyMinor: quote.penalty, refundMinor: quote.refund };
+}
+
+export interface CancellationStart {
+  kind: CancellationKind;
+  confirmationNumber: string | null;
+  supplierHoldId: string | null;
+}
+
+/** First step of the cancellation workflow: what there is to undo at the supplier. */
+export async function beginCancellation(db: DbOrTx, orderId: number): Promise<CancellationStart> {
+  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) throw notFound(`order ${orderId}`);
+  const booking = await bookingOfOrder(db, orderId);
+  if (order.status === 'processing') throw new DomainError('conflict', `order ${orderId} is being paid`);
+  const kind: CancellationKind = order.status === 'pending' || (order.status === 'cancelled' && !booking?.confirmationNumber) ? 'unpaid' : 'paid';
+  return { kind, confirmationNumber: booking?.confirmationNumber ?? null, supplierHoldId: booking?.supplierHoldId ?? null };
+}
+
+export interface CancellationResult {
+  orderId: number;
+  refundMinor: number;
+  penaltyMinor: number;
+  ledgerId: number | null;
+  currency: string;
+}
+
+const STEP_REFUND = 'cancel-refund';
+
+/**
+ * Last step: credits the refund (a `refund` ledger row naming the order) and marks the
+ * order and booking cancelled, in one transaction. A retry finds its row and writes nothing.
+ */
+export async function completeCancellation(
+  db: DbOrTx,
+  input: PaymentRun & { orderId: number; kind: CancellationKind; refundMinor: number; penaltyMinor: number },
+): Promise<CancellationResult> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for('update');
+    if (!order) throw notFound(`order ${input.orderId}`);
+    const wallet = await lockWallet(tx, order.partnerId);
+    const result = (ledgerId: number | null): CancellationResult => ({
+      orderId: order.id,
+      refundMinor: input.refundMinor,
+      penaltyMinor: input.penaltyMinor,
+      ledgerId,
+      currency: order.currency,
+    });
+    const [done] = await tx
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.workflowId, input.workflowId), eq(ledgerEntries.runId, input.runId), eq(ledgerEntries.step, STEP_REFUND)));
+    if (done) return result(done.id);
+    if (order.status === 'cancelled') return result(null);
+    if (input.refundMinor > order.totalPrice) throw new DomainError('conflict', `refund exceeds what order ${order.id} cost`);
+
+    let ledgerId: number | null = null;
+    if (input.kind === 'paid' && input.refundMinor > 0) {
+      const entry = await applyMovement(tx, wallet, {
+        direction: 'credit',
+        type: 'refund',
+        amount: input.refundMinor,
+        orderId: order.id,
+        workflowId: input.workflowId,
+        runId: input.runId,
+        step: STEP_REFUND,
+        note: `cancellation of hotel order ${order.id} (penalty ${formatDecimal(input.penaltyMinor, order.currency)})`,
+      });
+      ledgerId = entry.id;
+    }
+    const now = new Date();
+    await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, order.id));
+    await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: now }).where(eq(hotelBookings.orderId, order.id));
+    return result(ledgerId);
+  });
+}

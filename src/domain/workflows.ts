@@ -1,0 +1,52 @@
+import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+
+/**
+ * Starts a workflow, or joins it when one with the same id is running (or completed and
+ * keeps its id): the workflow id is the operation's identity, so a repeated request never
+ * does the work twice.
+ */
+export async function startOrJoin(
+  client: Client,
+  workflowType: string,
+  options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+): Promise<WorkflowHandle> {
+  try {
+    await client.workflow.start(workflowType, {
+      ...options,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+    } as WorkflowStartOptions);
+  } catch (err) {
+    if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+  }
+  return client.workflow.getHandle(options.workflowId);
+}
+
+/** The business failure a workflow ended with: its ApplicationFailure type and message. */
+export function businessFailure(err: unknown): { type: string; message: string } | null {
+  if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
+    return { type: err.cause.type, message: err.cause.message };
+  }
+  return null;
+}
+
+/**
+ * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
+ * business failure goes through `mapFailure`, which turns it into a domain error.
+ */
+export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, mapFailure: (f: { type: string; message: string }) => Error | null): Promise<T | null> {
+  const result = handle.result() as Promise<T>;
+  result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    return await Promise.race([result, timeout]);
+  } catch (err) {
+    const failure = businessFailure(err);
+    throw (failure && mapFailure(failure)) ?? err;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,265 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_ID } from '../../domain/ids';
+import { quoteCancellation } from '../../domain/hotels/cancellation';
+import * as hotels from '../../domain/hotels/service';
+import { DomainError } from '../../domain/errors';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { commonErrors, Decimal, errorResponse, json, jsonBody } from './schemas';
+
+const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
+
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date');
+const Id = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
+const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
+
+const RoomRequest = z
+  .object({
+    adult_count: z.number().int().min(1).max(8),
+    child_count: z.number().int().min(0).max(6).default(0),
+    child_ages: z.array(z.number().int().min(0, 'ages are 0 to 17').max(17, 'ages are 0 to 17')).default([]),
+  })
+  .refine((r) => r.child_ages.length === r.child_count, { message: 'give one age per child (child_count)', path: ['child_ages'] });
+
+const SearchBody = z
+  .object({
+    check_in: IsoDate,
+    check_out: IsoDate,
+    city_id: Id.optional(),
+    hotel_id: Id.optional(),
+    nationality_id: Country.openapi({ description: 'Guest nationality; prices and rules depend on it' }),
+    rooms: z.array(RoomRequest).min(1, 'at least one room').max(8, 'at most 8 rooms'),
+    is_domestic: z.boolean().optional().openapi({ description: 'true: Iranian hotels only; false: international only; omitted: both' }),
+  })
+  .refine((b) => (b.city_id === undefined) !== (b.hotel_id === undefined), { message: 'give exactly one of city_id and hotel_id', path: ['city_id'] })
+  .openapi('HotelSearchRequest');
+
+const Policy = z.array(z.object({ from: z.string(), penalty: Decimal })).openapi({ description: 'From each moment on, this penalty applies' });
+
+const Rate = z.object({
+  rate_key: z.string(),
+  room_name: z.string(),
+  board: z.string().openapi({ description: 'RO room only, BB bed and breakfast, HB half board' }),
+  total_price: Decimal.openapi({ description: 'The whole stay, all rooms' }),
+  currency: z.string(),
+  refundable: z.boolean(),
+  rooms: z.number().int(),
+});
+const SearchResult = z
+  .object({
+    search_id: z.string(),
+    results: z.array(z.object({ hotel_id: z.number().int(), name: z.string(), stars: z.number().int(), city_id: z.number().int(), address: z.string(), rates: z.array(Rate) })),
+  })
+  .openapi('HotelSearchResult');
+
+const Occupancy = z.object({ adults: z.number().int(), children_ages: z.array(z.number().int()) });
+const RateCheck = z
+  .object({
+    rate_key: z.string(),
+    hotel_id: z.number().int(),
+    hotel_name: z.string(),
+    city_id: z.number().int(),
+    room_name: z.string(),
+    board: z.string(),
+    refundable: z.boolean(),
+    check_in: z.string(),
+    check_out: z.string(),
+    rooms: z.array(Occupancy),
+    total_price: Decimal,
+    previous_price: Decimal,
+    price_changed: z.boolean(),
+    currency: z.string(),
+    cancellation_policy: Policy,
+    expires_at: z.string().openapi({ description: 'Until when the rate_key can be booked' }),
+  })
+  .openapi('HotelRateCheck');
+
+const Guest = z.object({
+  first_name: z.string().trim().min(1).max(100),
+  last_name: z.string().trim().min(1).max(100),
+  nationality: Country,
+  national_id: z.string().optional().openapi({ description: 'Required for Iranian nationals: 10 digits with a valid check digit' }),
+  passport_number: z.string().optional().openapi({ description: 'Required for foreign nationals' }),
+});
+const Contact = z.object({
+  phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'),
+  email: z.email(),
+});
+
+const Booking = z
+  .object({
+    booking_id: z.number().int(),
+    status: z.string().openapi({ example: 'held' }),
+    order_id: z.number().int().nullable(),
+    expires_at: z.string().nullable(),
+    total_price: Decimal.nullable(),
+    currency: z.string(),
+    hotel_id: z.number().int().nullable(),
+    hotel_name: z.string().nullable(),
+    city_id: z.number().int().nullable(),
+    room_name: z.string().nullable(),
+    board: z.string().nullable(),
+    refundable: z.boolean().nullable(),
+    check_in: z.string().nullable(),
+    check_out: z.string().nullable(),
+    rooms: z.array(Occupancy).nullable(),
+    guests: z.array(z.array(z.unknown())),
+    contact: Contact.nullable(),
+    confirmation_number: z.string().nullable(),
+    cancellation_policy: Policy,
+  })
+  .openapi('HotelBooking');
+
+const BookBody = z
+  .object({
+    rate_key: z.string().min(1).max(4000).optional(),
+    booking_id: Id.optional().openapi({ description: 'A prebooked booking to give its guests' }),
+    guests: z.array(z.array(Guest).min(1, 'each room needs at least one guest')).min(1).openapi({ description: 'One list of guests per room' }),
+    contact: Contact,
+  })
+  .refine((b) => (b.rate_key === undefined) !== (b.booking_id === undefined), { message: 'give exactly one of rate_key and booking_id', path: ['rate_key'] })
+  .openapi('HotelBookRequest');
+
+const TravelOrderRef = z.object({
+  id: z.number().int().openapi({ description: 'The order_id to pay' }),
+  service: z.string(),
+  status: z.string(),
+  total_price: Decimal,
+  currency: z.string(),
+  payment_method: z.string(),
+  supplier_ref: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+const CancelQuote = z
+  .object({
+    order_id: z.number().int(),
+    order_status: z.string(),
+    penalty: Decimal,
+    refund_amount: Decimal,
+    currency: z.string(),
+    quote_id: z.string(),
+    expires_at: z.string(),
+  })
+  .openapi('HotelCancelQuote');
+
+const Cancelled = z
+  .object({
+    order_id: z.number().int(),
+    status: z.string(),
+    penalty: Decimal.optional(),
+    refund_amount: Decimal.optional(),
+    currency: z.string().optional(),
+    ledger_id: z.number().int().nullable().optional(),
+    cancellation_id: z.string().optional(),
+  })
+  .openapi('HotelCancellation');
+
+const OrderIdBody = z.object({ order_id: Id });
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Hotels'];
+const scenarioHeader = z.object({
+  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: ${HOTEL_SCENARIOS.join(', ')}` }),
+});
+const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
+
+const routes = {
+  cities: createRoute({
+    method: 'get',
+    path: '/hotel/cities/',
+    tags,
+    summary: 'Cities with hotels (extension), to find city_id',
+    security: secured,
+    request: { query: z.object({ search: z.string().max(100).optional() }) },
+    responses: { 200: json(z.array(z.object({ id: z.number().int(), name: z.string(), iata_code: z.string(), country: z.string(), domestic: z.boolean() })), 'Cities'), 401: commonErrors[401] },
+  }),
+  search: createRoute({
+    ...post('/hotel/search_hotels/', 'Search hotels with rates priced for the whole stay'),
+    request: { body: jsonBody(SearchBody) },
+    responses: { 200: json(SearchResult, 'Hotels and rates'), ...commonErrors },
+  }),
+  checkRate: createRoute({
+    ...post('/hotel/check_rate/', 'Confirm the current price and cancellation policy of a rate'),
+    request: { body: jsonBody(z.object({ rate_key: z.string().min(1).max(4000) })), headers: scenarioHeader },
+    responses: { 200: json(RateCheck, 'The rate now'), ...commonErrors },
+  }),
+  prebook: createRoute({
+    ...post('/hotel/prebook/', 'Hold the room provisionally, without guest names (short hold)'),
+    request: { body: jsonBody(z.object({ rate_key: z.string().min(1).max(4000) })), headers: scenarioHeader },
+    responses: { 200: json(Booking, 'The provisional hold'), ...commonErrors },
+  }),
+  book: createRoute({
+    ...post('/hotel/book/', 'Hold the room with guest details'),
+    request: { body: jsonBody(BookBody), headers: scenarioHeader },
+    responses: { 200: json(Booking, 'The hold'), ...commonErrors },
+  }),
+  order: createRoute({
+    ...post('/hotel/order/', 'Turn a held booking into a travel order to pay'),
+    request: { body: jsonBody(z.object({ booking_id: Id })) },
+    responses: { 201: json(TravelOrderRef.extend({ booking_id: z.number().int(), hold_expires_at: z.string().nullable() }), 'The pending travel order'), ...commonErrors },
+  }),
+  bookingData: createRoute({
+    ...post('/hotel/booking_data/', 'Current data of a hotel order'),
+    request: { body: jsonBody(OrderIdBody) },
+    responses: { 200: json(z.object({ order: TravelOrderRef, booking: Booking.nullable() }), 'Order and booking'), ...commonErrors },
+  }),
+  cancelDisplay: createRoute({
+    ...post('/hotel/cancel_display/', 'Preview the cancellation penalty, as a quote'),
+    request: { body: jsonBody(OrderIdBody) },
+    responses: { 200: json(CancelQuote, 'Penalty and refund now'), ...commonErrors },
+  }),
+  cancel: createRoute({
+    ...post('/hotel/cancel/', 'Cancel: the hotel cancels, then the refund is credited to the wallet'),
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: z.string().max(100).optional() })), headers: scenarioHeader },
+    responses: {
+      200: json(Cancelled, 'Cancelled'),
+      202: json(Cancelled, 'Still cancelling with the hotel'),
+      ...commonErrors,
+      502: errorResponse('The hotel refused the cancellation; nothing changed'),
+    },
+  }),
+};
+
+export function hotelRoutes(deps: ApiDeps) {
+  const hotelDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
+  const scenarioOf = (raw: string | undefined) => {
+    if (!deps.sandbox || raw === undefined) return undefined;
+    if (!(HOTEL_SCENARIOS as readonly string[]).includes(raw)) {
+      throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${HOTEL_SCENARIOS.join(', ')}`);
+    }
+    return raw;
+  };
+  return partnerRouter()
+    .openapi(routes.cities, async (c) => c.json({ ok: true as const, data: await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search) }, 200))
+    .openapi(routes.search, async (c) =>
+      c.json({ ok: true as const, data: await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date()) }, 200),
+    )
+    .openapi(routes.checkRate, async (c) => {
+      const data = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.prebook, async (c) => {
+      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return c.json({ ok: true as const, data: out.booking }, 200);
+    })
+    .openapi(routes.book, async (c) => {
+      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return c.json({ ok: true as const, data: out.booking }, 200);
+    })
+    .openapi(routes.order, async (c) => c.json({ ok: true as const, data: await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id) }, 201))
+    .openapi(routes.bookingData, async (c) =>
+      c.json({ ok: true as const, data: await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200),
+    )
+    .openapi(routes.cancelDisplay, async (c) =>
+      c.json({ ok: true as const, data: await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200),
+    )
+    .openapi(routes.cancel, async (c) => {
+      const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+    });
+}

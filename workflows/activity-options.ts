@@ -1,0 +1,23 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+import { FailureType } from './failure-types';
+
+/** Domain refusals (DomainError codes): retrying cannot change the answer. */
+const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
+
+/** Database steps: quick, retried until the database answers; business refusals are final. */
+export const LEDGER_STEP: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '200ms', maximumInterval: '10s', nonRetryableErrorTypes: DOMAIN_REFUSALS },
+};
+
+/** Supplier calls: transient errors (5xx, timeouts) are retried with backoff; a refusal is final. */
+export const SUPPLIER_STEP: ActivityOptions = {
+  startToCloseTimeout: '2m',
+  retry: {
+    initialInterval: '1s',
+    backoffCoefficient: 2,
+    maximumInterval: '30s',
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...Object.values(FailureType)],
+  },
+};

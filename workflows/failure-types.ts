@@ -1,0 +1,11 @@
+/**
+ * Failure types that activities raise on purpose and workflows branch on. This file has
+ * no imports so the workflow bundle can use it.
+ */
+export const FailureType = {
+  supplierRejected: 'supplier_rejected',
+  /** The supplier no longer has what was held (hold expired or released): the order cannot complete. */
+  supplierGone: 'supplier_gone',
+  holdRefused: 'hold_refused',
+  cancelRejected: 'cancel_rejected',
+} as const;

@@ -1,0 +1,17 @@
+import { FailureType } from './failure-types';
+
+/** Failure types the hotel workflows end with; the API maps each to a status. */
+export const HotelFailure = {
+  holdRefused: FailureType.holdRefused,
+  cancelRejected: FailureType.cancelRejected,
+} as const;
+
+export const holdExpiryWorkflowId = (bookingId: number) => `hotel-hold-expiry:b${bookingId}`;
+
+export interface CancelHotelInput {
+  orderId: number;
+  partnerId: number;
+  refundMinor: number;
+  penaltyMinor: number;
+  scenario?: string;
+}

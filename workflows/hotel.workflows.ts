@@ -1,0 +1,120 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  ParentClosePolicy,
+  proxyActivities,
+  sleep,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
+import type { CancellationResult } from '../src/domain/hotels/cancellation';
+import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { FailureType } from './failure-types';
+import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
+import { OrderStatus, Stage, type StageName } from './search-attributes';
+
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
+
+/** Past a hold's deadline by this much before it is expired, so that the worker's and the database's clocks agree it is over. */
+const EXPIRY_GRACE_MS = 250;
+
+function stage(name: StageName, status?: string): void {
+  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
+}
+
+const failureOf = (err: unknown): { type?: string; message: string } =>
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
+    ? { type: err.cause.type ?? undefined, message: err.cause.message }
+    : { message: String(err) };
+
+/**
+ * Places a hotel hold (or gives it its guests), then makes sure a durable timer will
+ * expire it if nobody pays: the timer is a workflow of its own that outlives this one.
+ */
+export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold> {
+  stage('holding');
+  let placed: PlacedHold;
+  try {
+    placed = await supplier.placeHotelHold(input);
+  } catch (err) {
+    const f = failureOf(err);
+    stage('failed');
+    if (f.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, HotelFailure.holdRefused);
+    throw err;
+  }
+  try {
+    await startChild(hotelHoldExpiry, {
+      workflowId: holdExpiryWorkflowId(input.bookingId),
+      args: [{ bookingId: input.bookingId, expiresAt: placed.expiresAt }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (err) {
+    // Adding guests to a prebooked hold: its timer already runs and will read the new deadline.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  stage('done', placed.status);
+  return placed;
+}
+
+/**
+ * The durable hold timer: sleeps until the deadline, then expires the unpaid hold and
+ * gives the rooms back. A deadline moved later is slept again; a paid or cancelled
+ * booking ends the timer with nothing to do.
+ */
+export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
+  stage('waiting');
+  let deadline = input.expiresAt;
+  for (;;) {
+    await sleep(Math.max(0, deadline - Date.now()) + EXPIRY_GRACE_MS);
+    const check = await ledger.expireHotelHold(input.bookingId);
+    if (!check.done) {
+      deadline = check.expiresAt;
+      continue;
+    }
+    if (check.supplierHoldId) {
+      stage('releasing', 'expired');
+      await supplier.releaseHotelHold(check.supplierHoldId);
+    }
+    stage('done');
+    return { expired: check.supplierHoldId !== null };
+  }
+}
+
+/**
+ * Cancels a hotel order: a paid reservation is cancelled at the hotel and then the refund
+ * is credited; an unpaid hold is released with no money moving. If the hotel refuses,
+ * nothing changes and the workflow fails so that the cancellation can be asked again.
+ */
+export async function cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult> {
+  const { workflowId, runId } = workflowInfo();
+  stage('cancelling');
+  const start = await ledger.beginHotelCancellation(input.orderId);
+  if (start.kind === 'paid' && start.confirmationNumber) {
+    try {
+      await supplier.cancelAtSupplier({ confirmationNumber: start.confirmationNumber, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
+    } catch (err) {
+      const f = failureOf(err);
+      stage('failed');
+      if (f.type === FailureType.cancelRejected) {
+        throw ApplicationFailure.nonRetryable(`the hotel refused the cancellation (${f.message}); nothing was refunded and the booking stands`, HotelFailure.cancelRejected);
+      }
+      throw err;
+    }
+  } else if (start.supplierHoldId) {
+    await supplier.releaseHotelHold(start.supplierHoldId);
+  }
+  const result = await ledger.completeHotelCancellation({
+    workflowId,
+    runId,
+    orderId: input.orderId,
+    kind: start.kind,
+    refundMinor: start.kind === 'paid' ? input.refundMinor : 0,
+    penaltyMinor: start.kind === 'paid' ? input.penaltyMinor : 0,
+  });
+  stage('done', 'cancelled');
+  return result;
+}
