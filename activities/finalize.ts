@@ -1,8 +1,10 @@
 import type { Db } from '../src/db/client';
 import { DomainError } from '../src/domain/errors';
+import { flightBookingOfOrder, recordTickets } from '../src/domain/flights/bookings';
 import { bookingOfOrder, recordConfirmation } from '../src/domain/hotels/bookings';
 import { getOrder, getOrderItems, type DeliveryDetails, type OrderRow } from '../src/domain/orders';
 import { SupplierRejectedError } from '../src/suppliers/errors';
+import type { FlightSupplier } from '../src/suppliers/flights';
 import type { HotelSupplier } from '../src/suppliers/hotels';
 import type { ProductSupplier } from '../src/suppliers/products';
 import { businessErrors } from './failures';
@@ -11,6 +13,7 @@ export interface FinalizeDeps {
   db: Db;
   productSupplier: ProductSupplier;
   hotelSupplier: HotelSupplier;
+  flightSupplier: FlightSupplier;
 }
 
 type Finalizer = (order: OrderRow, clientReference: string, scenario?: string) => Promise<{ supplierRef: string }>;
@@ -43,6 +46,15 @@ export function finalizeActivities(deps: FinalizeDeps) {
       if (!confirmed.confirmation_number) throw new Error(`the supplier confirmed hold ${booking.supplierHoldId} without a confirmation number`);
       await recordConfirmation(db, booking.id, confirmed.confirmation_number);
       return { supplierRef: confirmed.confirmation_number };
+    },
+    flight: async (order, clientReference, scenario) => {
+      const booking = await flightBookingOfOrder(db, order.id);
+      if (!booking?.pnr || booking.status === 'expired' || booking.status === 'cancelled') {
+        throw new SupplierRejectedError(`the airline booking of order ${order.id} is no longer available`, 410);
+      }
+      const ticketed = await deps.flightSupplier.ticket(booking.pnr, clientReference, scenario);
+      await recordTickets(db, booking.id, ticketed);
+      return { supplierRef: booking.pnr };
     },
   };
 

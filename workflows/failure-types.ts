@@ -8,4 +8,5 @@ export const FailureType = {
   supplierGone: 'supplier_gone',
   holdRefused: 'hold_refused',
   cancelRejected: 'cancel_rejected',
+  refundRejected: 'refund_rejected',
 } as const;

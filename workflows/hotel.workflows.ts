@@ -3,7 +3,6 @@ import {
   ApplicationFailure,
   ParentClosePolicy,
   proxyActivities,
-  sleep,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
@@ -12,15 +11,13 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
-
-/** Past a hold's deadline by this much before it is expired, so that the worker's and the database's clocks agree it is over. */
-const EXPIRY_GRACE_MS = 250;
 
 function stage(name: StageName, status?: string): void {
   upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
@@ -61,27 +58,18 @@ export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>
 }
 
 /**
- * The durable hold timer: sleeps until the deadline, then expires the unpaid hold and
- * gives the rooms back. A deadline moved later is slept again; a paid or cancelled
- * booking ends the timer with nothing to do.
+ * The durable hold timer: expires the unpaid hold at its deadline and gives the rooms
+ * back; a deadline moved later (guests added) is slept again.
  */
 export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
-  stage('waiting');
-  let deadline = input.expiresAt;
-  for (;;) {
-    await sleep(Math.max(0, deadline - Date.now()) + EXPIRY_GRACE_MS);
-    const check = await ledger.expireHotelHold(input.bookingId);
-    if (!check.done) {
-      deadline = check.expiresAt;
-      continue;
-    }
-    if (check.supplierHoldId) {
-      stage('releasing', 'expired');
-      await supplier.releaseHotelHold(check.supplierHoldId);
-    }
-    stage('done');
-    return { expired: check.supplierHoldId !== null };
-  }
+  return expireAtDeadline(
+    input.expiresAt,
+    async () => {
+      const check = await ledger.expireHotelHold(input.bookingId);
+      return check.done ? { done: true, release: check.supplierHoldId } : check;
+    },
+    (holdId) => supplier.releaseHotelHold(holdId),
+  );
 }
 
 /**

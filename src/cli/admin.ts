@@ -18,6 +18,8 @@ commands:
   wallet show --partner ID
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
+  order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
+  order refund-reject --order ID [--reason TEXT]
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -41,6 +43,12 @@ function partnerPath(values: Record<string, string | boolean | undefined>, suffi
   return `/admin/partners/${id}/${suffix}`;
 }
 
+function orderPath(values: Record<string, string | boolean | undefined>, suffix: string): string {
+  const id = need(values, 'order');
+  if (!/^[1-9]\d*$/.test(id)) throw new UsageError('--order must be an order id (a positive integer)');
+  return `/admin/orders/${id}/${suffix}`;
+}
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -52,6 +60,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       partner: { type: 'string' },
       amount: { type: 'string' },
       note: { type: 'string' },
+      order: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -80,6 +90,10 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: partnerPath(values, 'topup'), body: { amount: need(values, 'amount'), note: values.note } } };
     case 'wallet credit-limit':
       return { json, command: { method: 'POST', path: partnerPath(values, 'credit-limit'), body: { amount: need(values, 'amount') } } };
+    case 'order refund':
+      return { json, command: { method: 'POST', path: orderPath(values, 'refund'), body: { amount: need(values, 'amount'), reason: values.reason } } };
+    case 'order refund-reject':
+      return { json, command: { method: 'POST', path: orderPath(values, 'refund-reject'), body: { reason: values.reason } } };
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }
@@ -120,7 +134,11 @@ async function main(argv: string[]): Promise<number> {
   const { command, json } = parsed;
   const res = await fetch(`${base}${command.path}`, {
     method: command.method,
-    headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${adminToken()}`,
+      'content-type': 'application/json',
+      'x-operator': process.env.USER || process.env.LOGNAME || 'cli',
+    },
     body: command.body ? JSON.stringify(command.body) : undefined,
   });
   const body = (await res.json().catch(() => ({ error: `HTTP ${res.status}` }))) as Record<string, unknown>;

@@ -240,3 +240,40 @@ export const cancelQuotes = pgTable('cancel_quotes', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+export const FLIGHT_BOOKING_STATUSES = ['booking', 'booked', 'ticketed', 'expired', 'cancelled', 'refunded', 'refund_requested', 'failed'] as const;
+export type FlightBookingStatus = (typeof FLIGHT_BOOKING_STATUSES)[number];
+
+/**
+ * A flight booking: the airline's PNR with its ticket time limit, then tickets once paid.
+ * The itinerary, fare and travellers are what the airline answered when it booked.
+ */
+export const flightBookings = pgTable(
+  'flight_bookings',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    status: text('status', { enum: FLIGHT_BOOKING_STATUSES }).notNull().default('booking'),
+    fareSourceCode: text('fare_source_code').notNull(),
+    pnr: text('pnr'),
+    supplierBookingRef: text('supplier_booking_ref'),
+    ticketTimeLimit: timestamp('ticket_time_limit', { withTimezone: true }),
+    departureAt: timestamp('departure_at', { withTimezone: true }).notNull(),
+    cabin: text('cabin'),
+    fareFamily: text('fare_family'),
+    refundable: boolean('refundable'),
+    refundPenalty: money('refund_penalty_minor'),
+    legs: jsonb('legs').$type<unknown[]>(),
+    travelers: jsonb('travelers').$type<Array<Record<string, unknown>>>().notNull(),
+    contact: jsonb('contact').$type<{ phone_number: string; email: string }>().notNull(),
+    tickets: jsonb('tickets').$type<Array<{ traveler_index: number; ticket_number: string }>>(),
+    totalPrice: money('total_price_minor'),
+    currency: text('currency').notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    refundReason: text('refund_reason'),
+    failure: text('failure'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('flight_bookings_order_uq').on(t.orderId), index('flight_bookings_partner_idx').on(t.partnerId)],
+);

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/client';
-import type { HotelSupplier } from '../suppliers/hotels';
+import type { Suppliers } from '../suppliers';
 
 export interface HealthReport {
   ok: boolean;
@@ -8,13 +8,13 @@ export interface HealthReport {
 }
 
 /** What the HTTP layer needs; built once by the process entry point (or by a test). */
-export interface ApiDeps {
+/** The supplier adapters the API reads from (search, rate checks); changes go through workflows. */
+export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSupplier'> {
   db: Db;
   temporal: Client;
   taskQueue: string;
   payWaitMs: number;
   sandbox: boolean;
   currency: string;
-  hotelSupplier: HotelSupplier;
   health: () => Promise<HealthReport>;
 }

@@ -9,8 +9,7 @@ import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
-import { httpHotelSupplier } from '../suppliers/hotels';
-import { httpProductSupplier } from '../suppliers/products';
+import { httpSuppliers } from '../suppliers';
 import { createWorker } from '../../worker/worker';
 
 type Stop = () => Promise<unknown>;
@@ -69,7 +68,7 @@ export async function runWorker(config: Config, address: string, database: Datab
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { db: database.db, productSupplier: httpProductSupplier(supplier), hotelSupplier: httpHotelSupplier(supplier) },
+    deps: { db: database.db, ...httpSuppliers(supplier) },
   });
   const running = worker.run();
   stack.add(async () => {
@@ -94,7 +93,7 @@ export async function serveHttp(
       payWaitMs: config.PAY_WAIT_MS,
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
-      hotelSupplier: httpHotelSupplier(deps.supplierUrl),
+      ...httpSuppliers(deps.supplierUrl),
       health: deps.health,
     }).fetch,
     config.PORT,
@@ -102,7 +101,15 @@ export async function serveHttp(
   );
   stack.add(() => api.close());
   const admin = await listen(
-    createAdminApp({ db: deps.database.db, adminToken: deps.adminToken, currency: config.CURRENCY, health: deps.health }).fetch,
+    createAdminApp({
+      db: deps.database.db,
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      waitMs: config.PAY_WAIT_MS,
+      adminToken: deps.adminToken,
+      currency: config.CURRENCY,
+      health: deps.health,
+    }).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,
   );

@@ -12,8 +12,7 @@ import { healthCheck } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/http/listen';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
-import { httpHotelSupplier } from '../../src/suppliers/hotels';
-import { httpProductSupplier } from '../../src/suppliers/products';
+import { httpSuppliers } from '../../src/suppliers';
 import { createWorker } from '../../worker/worker';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -55,6 +54,8 @@ export interface StackOptions {
   /** How long the simulated hotel keeps a hold with guests / a prebook. */
   holdTtlMs?: number;
   prebookTtlMs?: number;
+  /** How long the simulated airline keeps an unticketed booking. */
+  ticketTimeLimitMs?: number;
   sandbox?: boolean;
 }
 
@@ -90,7 +91,12 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietWorkerLogs();
   const database = await freshDatabase();
   await seedCatalog(database.db);
-  const simulator: RunningServer = await listen(createSimulatorApp({ slowMs: opts.slowMs ?? 3000, holdTtlMs: opts.holdTtlMs, prebookTtlMs: opts.prebookTtlMs }).fetch, 0, '127.0.0.1');
+  const simulator: RunningServer = await listen(createSimulatorApp({
+    slowMs: opts.slowMs ?? 3000,
+    holdTtlMs: opts.holdTtlMs,
+    prebookTtlMs: opts.prebookTtlMs,
+    ticketTimeLimitMs: opts.ticketTimeLimitMs,
+  }).fetch, 0, '127.0.0.1');
   const taskQueue = `test-${crypto.randomBytes(6).toString('hex')}`;
   // A namespace per stack: workflow ids come from database ids (order 1, booking 1), and
   // every stack has a fresh database, so stacks sharing a namespace would collide.
@@ -108,7 +114,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       connection: nativeConnection,
       namespace,
       taskQueue,
-      deps: { db: database.db, productSupplier: httpProductSupplier(simulator.url), hotelSupplier: httpHotelSupplier(simulator.url) },
+      deps: { db: database.db, ...httpSuppliers(simulator.url) },
       workflowBundle: { codePath: bundle },
     });
     running = worker.run();
@@ -136,10 +142,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payWaitMs: opts.payWaitMs ?? 20_000,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
-    hotelSupplier: httpHotelSupplier(simulator.url),
+    ...httpSuppliers(simulator.url),
     health,
   });
-  const admin = createAdminApp({ db: database.db, adminToken: ADMIN_TOKEN, currency: CURRENCY, health });
+  const admin = createAdminApp({ db: database.db, temporal: client, taskQueue, waitMs: opts.payWaitMs ?? 20_000, adminToken: ADMIN_TOKEN, currency: CURRENCY, health });
 
   return {
     db: database.db,

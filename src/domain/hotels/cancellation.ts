@@ -1,17 +1,15 @@
-import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { cancelQuotes, hotelBookings, ledgerEntries, orders } from '../../db/schema';
+import { hotelBookings, orders } from '../../db/schema';
 import type { PolicyStep } from '../../suppliers/hotels';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import type { OrderRow } from '../orders';
 import type { PaymentRun } from '../payments';
-import { applyMovement, lockWallet } from '../wallet';
+import { issueQuote, redeemQuote } from '../quotes';
+import { settleRefund } from '../refunds';
 import { bookingOfOrder } from './bookings';
-
-export const QUOTE_TTL_MS = 10 * 60 * 1000;
 
 /** The penalty in force at `now`: the last policy step that has begun, capped at the price. */
 export function penaltyAt(policy: PolicyStep[], totalMinor: number, now: Date): number {
@@ -59,11 +57,15 @@ export async function cancellationTerms(db: DbOrTx, partnerId: number, orderId: 
 export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
   const terms = await cancellationTerms(db, partnerId, orderId, now);
   const booking = await bookingOfOrder(db, orderId);
-  const nextStep = nextStepAfter(booking?.cancellationPolicy ?? [], now);
   // A quote never outlives the penalty it shows.
-  const expiresAt = new Date(Math.min(now.getTime() + QUOTE_TTL_MS, nextStep ?? Number.POSITIVE_INFINITY));
-  const id = `cq_${crypto.randomBytes(12).toString('hex')}`;
-  await db.insert(cancelQuotes).values({ id, partnerId, orderId, penalty: terms.penaltyMinor, refund: terms.refundMinor, expiresAt });
+  const quote = await issueQuote(db, {
+    partnerId,
+    orderId,
+    penaltyMinor: terms.penaltyMinor,
+    refundMinor: terms.refundMinor,
+    now,
+    notAfter: nextStepAfter(booking?.cancellationPolicy ?? [], now),
+  });
   const c = terms.order.currency;
   return {
     order_id: orderId,
@@ -71,8 +73,8 @@ export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: 
     penalty: formatDecimal(terms.penaltyMinor, c),
     refund_amount: formatDecimal(terms.refundMinor, c),
     currency: c,
-    quote_id: id,
-    expires_at: expiresAt.toISOString(),
+    quote_id: quote.id,
+    expires_at: quote.expiresAt.toISOString(),
   };
 }
 
@@ -80,15 +82,8 @@ export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: 
 export async function termsForCancel(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<CancellationTerms> {
   const terms = await cancellationTerms(db, partnerId, orderId, now);
   if (!quoteId) return terms;
-  const [quote] = await db.select().from(cancelQuotes).where(eq(cancelQuotes.id, quoteId));
-  if (!quote || quote.partnerId !== partnerId || quote.orderId !== orderId) {
-    throw new DomainError('validation', `quote_id: no quote ${quoteId} for order ${orderId}`);
-  }
-  if (quote.expiresAt.getTime() <= now.getTime()) {
-    throw new DomainError('validation', `quote_id: quote ${quoteId} expired at ${quote.expiresAt.toISOString()}; ask cancel_display for a new one`);
-  }
-  if (terms.kind === 'unpaid') return terms;
-  return { ...terms, penaltyMinor: quote.penalty, refundMinor: quote.refund };
+  const quoted = await redeemQuote(db, partnerId, orderId, quoteId, now);
+  return terms.kind === 'unpaid' ? terms : { ...terms, ...quoted };
 }
 
 export interface CancellationStart {
@@ -115,52 +110,26 @@ export interface CancellationResult {
   currency: string;
 }
 
-const STEP_REFUND = 'cancel-refund';
-
 /**
  * Last step: credits the refund (a `refund` ledger row naming the order) and marks the
- * order and booking cancelled, in one transaction. A retry finds its row and writes nothing.
+ * order and booking cancelled, in one transaction. A retry writes nothing more.
  */
 export async function completeCancellation(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; kind: CancellationKind; refundMinor: number; penaltyMinor: number },
 ): Promise<CancellationResult> {
-  return db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for('update');
-    if (!order) throw notFound(`order ${input.orderId}`);
-    const wallet = await lockWallet(tx, order.partnerId);
-    const result = (ledgerId: number | null): CancellationResult => ({
-      orderId: order.id,
-      refundMinor: input.refundMinor,
-      penaltyMinor: input.penaltyMinor,
-      ledgerId,
-      currency: order.currency,
-    });
-    const [done] = await tx
-      .select()
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.workflowId, input.workflowId), eq(ledgerEntries.runId, input.runId), eq(ledgerEntries.step, STEP_REFUND)));
-    if (done) return result(done.id);
-    if (order.status === 'cancelled') return result(null);
-    if (input.refundMinor > order.totalPrice) throw new DomainError('conflict', `refund exceeds what order ${order.id} cost`);
-
-    let ledgerId: number | null = null;
-    if (input.kind === 'paid' && input.refundMinor > 0) {
-      const entry = await applyMovement(tx, wallet, {
-        direction: 'credit',
-        type: 'refund',
-        amount: input.refundMinor,
-        orderId: order.id,
-        workflowId: input.workflowId,
-        runId: input.runId,
-        step: STEP_REFUND,
-        note: `cancellation of hotel order ${order.id} (penalty ${formatDecimal(input.penaltyMinor, order.currency)})`,
-      });
-      ledgerId = entry.id;
-    }
-    const now = new Date();
-    await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, order.id));
-    await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: now }).where(eq(hotelBookings.orderId, order.id));
-    return result(ledgerId);
+  const refundMinor = input.kind === 'paid' ? input.refundMinor : 0;
+  const settled = await settleRefund(db, {
+    workflowId: input.workflowId,
+    runId: input.runId,
+    orderId: input.orderId,
+    amountMinor: refundMinor,
+    step: 'cancel-refund',
+    settledStatus: 'cancelled',
+    note: `cancellation of hotel order ${input.orderId}`,
+    onSettled: async (tx, order) => {
+      await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(hotelBookings.orderId, order.id));
+    },
   });
+  return { orderId: input.orderId, refundMinor, penaltyMinor: input.kind === 'paid' ? input.penaltyMinor : 0, ledgerId: settled.ledgerId, currency: settled.currency };
 }

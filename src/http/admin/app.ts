@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
+import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
+import { decideOfflineRefund } from '../../domain/flights/operator';
 import { DomainError, notFound } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
@@ -14,6 +16,9 @@ import { requestId, type RequestIdVariables } from '../request-id';
 
 export interface AdminDeps {
   db: Db;
+  temporal: Client;
+  taskQueue: string;
+  waitMs: number;
   adminToken: string;
   currency: string;
   health: () => Promise<HealthReport>;
@@ -51,6 +56,17 @@ async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.in
   }
   return parsed.data;
 }
+
+const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
+
+function orderId(c: Context): number {
+  const raw = c.req.param('id') ?? '';
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'order: must be a positive integer id');
+  return Number(raw);
+}
+
+/** Who acted: the CLI sends the operator's login; the audit trail (issue 7) builds on it. */
+const operatorOf = (c: Context) => (c.req.header('x-operator') ?? 'admin-api').slice(0, 100);
 
 function partnerId(c: Context): number {
   const raw = c.req.param('id') ?? '';
@@ -109,5 +125,19 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(await rotateSecret(db, partnerId(c))));
   app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(await rotateAgencyKey(db, partnerId(c))));
   app.post('/admin/partners/:id/disable', async (c) => c.json(await disablePartner(db, partnerId(c))));
+
+  const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };
+  app.post('/admin/orders/:id/refund', async (c) => {
+    const id = orderId(c);
+    const b = await body(c, Decision);
+    if (b.amount === undefined) throw new DomainError('validation', 'amount: is required');
+    const amountMinor = parseAmount('amount', b.amount, { allowZero: true });
+    return c.json(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator: operatorOf(c), reason: b.reason }));
+  });
+  app.post('/admin/orders/:id/refund-reject', async (c) => {
+    const id = orderId(c);
+    const b = await body(c, Decision);
+    return c.json(await decideOfflineRefund(temporalDeps, id, { approve: false, operator: operatorOf(c), reason: b.reason }));
+  });
   return app;
 }

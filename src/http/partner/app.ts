@@ -9,6 +9,7 @@ import type { ApiDeps } from '../deps';
 import { logError } from '../log';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
+import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 
@@ -53,6 +54,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', accountRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
+  app.route('/', flightRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

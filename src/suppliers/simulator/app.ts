@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { listen, type RunningServer } from '../../http/listen';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
+import { airRoutes } from './air/routes';
 import { hotelRoutes } from './hotels/routes';
 
 /**
@@ -38,6 +39,8 @@ export interface SimulatorOptions {
   prebookTtlMs?: number;
   /** Hotel rate keys are honoured this long after the search (default 30 minutes). */
   rateKeyTtlMs?: number;
+  /** An air booking must be ticketed within this long (default 2 hours; never later than 3 h before departure). */
+  ticketTimeLimitMs?: number;
 }
 
 /**
@@ -94,6 +97,7 @@ export function createSimulatorApp(opts: SimulatorOptions) {
   });
 
   app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
+  app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
 
   return app;
 }

@@ -1,0 +1,151 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { flightBookings, orders } from '../../db/schema';
+import type { AirBooking, Traveler } from '../../suppliers/flights';
+import { DomainError, notFound } from '../errors';
+import { isStorableId } from '../ids';
+import type { OrderRow } from '../orders';
+
+export type FlightBookingRow = typeof flightBookings.$inferSelect;
+
+export async function newFlightBooking(
+  db: DbOrTx,
+  input: { partnerId: number; fareSourceCode: string; departureAt: Date; travelers: Traveler[]; contact: { phone_number: string; email: string }; currency: string },
+): Promise<FlightBookingRow> {
+  const [row] = await db
+    .insert(flightBookings)
+    .values({
+      partnerId: input.partnerId,
+      fareSourceCode: input.fareSourceCode,
+      departureAt: input.departureAt,
+      travelers: input.travelers as unknown as Array<Record<string, unknown>>,
+      contact: input.contact,
+      currency: input.currency,
+    })
+    .returning();
+  return row!;
+}
+
+export async function flightBookingById(db: DbOrTx, id: number): Promise<FlightBookingRow> {
+  const [row] = await db.select().from(flightBookings).where(eq(flightBookings.id, id));
+  if (!row) throw notFound(`flight booking ${id}`);
+  return row;
+}
+
+export async function flightBookingOfOrder(db: DbOrTx, orderId: number): Promise<FlightBookingRow | undefined> {
+  const [row] = await db.select().from(flightBookings).where(eq(flightBookings.orderId, orderId));
+  return row;
+}
+
+/**
+ * Records the airline's booking (PNR, ticket time limit, price) and creates the pending
+ * travel order for it, in one transaction; a retry finds the order already there.
+ */
+export async function recordAirBooking(db: DbOrTx, bookingId: number, air: AirBooking): Promise<{ booking: FlightBookingRow; order: OrderRow }> {
+  return db.transaction(async (tx) => {
+    const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
+    if (!booking) throw notFound(`flight booking ${bookingId}`);
+    if (booking.orderId !== null) {
+      const [order] = await tx.select().from(orders).where(eq(orders.id, booking.orderId));
+      return { booking, order: order! };
+    }
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        partnerId: booking.partnerId,
+        service: 'flight',
+        totalPrice: air.total_price_minor,
+        currency: booking.currency,
+        paymentMethod: 'PARTNER_CREDIT',
+        details: { booking_id: booking.id, pnr: air.pnr },
+      })
+      .returning();
+    const [updated] = await tx
+      .update(flightBookings)
+      .set({
+        status: 'booked',
+        pnr: air.pnr,
+        supplierBookingRef: air.booking_ref,
+        ticketTimeLimit: new Date(air.ticket_time_limit),
+        cabin: air.cabin,
+        fareFamily: air.fare_family,
+        refundable: air.refundable,
+        refundPenalty: air.refund_penalty_minor,
+        legs: air.legs,
+        totalPrice: air.total_price_minor,
+        orderId: order!.id,
+        updatedAt: new Date(),
+      })
+      .where(eq(flightBookings.id, bookingId))
+      .returning();
+    return { booking: updated!, order: order! };
+  });
+}
+
+export async function markFlightBookingFailed(db: DbOrTx, bookingId: number, reason: string): Promise<void> {
+  await db
+    .update(flightBookings)
+    .set({ status: 'failed', failure: reason.slice(0, 500), updatedAt: new Date() })
+    .where(and(eq(flightBookings.id, bookingId), eq(flightBookings.status, 'booking')));
+}
+
+export async function recordTickets(db: DbOrTx, bookingId: number, air: AirBooking): Promise<void> {
+  await db
+    .update(flightBookings)
+    .set({ status: 'ticketed', tickets: air.tickets.map((t) => ({ traveler_index: t.traveler_index, ticket_number: t.ticket_number })), updatedAt: new Date() })
+    .where(eq(flightBookings.id, bookingId));
+}
+
+export type TimeLimitCheck = { done: true; pnr: string | null } | { done: false; expiresAt: number };
+
+/** The ticket time limit passed: an unpaid booking and its pending order expire (the caller cancels the PNR). */
+export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date): Promise<TimeLimitCheck> {
+  return db.transaction(async (tx) => {
+    const [peek] = await tx.select({ orderId: flightBookings.orderId }).from(flightBookings).where(eq(flightBookings.id, bookingId));
+    if (!peek) throw notFound(`flight booking ${bookingId}`);
+    const [order] = peek.orderId === null ? [] : await tx.select().from(orders).where(eq(orders.id, peek.orderId)).for('update');
+    const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
+    if (booking!.status === 'expired') return { done: true, pnr: booking!.pnr };
+    if (booking!.status !== 'booked' || (order && order.status !== 'pending')) return { done: true, pnr: null };
+    if (booking!.ticketTimeLimit!.getTime() > now.getTime()) return { done: false, expiresAt: booking!.ticketTimeLimit!.getTime() };
+    await tx.update(flightBookings).set({ status: 'expired', updatedAt: now }).where(eq(flightBookings.id, bookingId));
+    if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+    return { done: true, pnr: booking!.pnr };
+  });
+}
+
+/** This partner's flight order, or 404 (another partner's order does not exist for the caller). */
+export async function flightOrderOf(db: DbOrTx, partnerId: number, orderId: number): Promise<OrderRow> {
+  const [order] = isStorableId(orderId)
+    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'flight')))
+    : [];
+  if (!order) throw notFound(`flight order ${orderId}`);
+  return order;
+}
+
+/** POST /api/flights/air_refund_offline/: a ticketed order waits for an operator's decision. */
+export async function requestOfflineRefund(db: DbOrTx, partnerId: number, orderId: number, reason: string): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId))).for('update');
+    if (!order || order.service !== 'flight') throw notFound(`flight order ${orderId}`);
+    if (order.status === 'refund_requested') return order;
+    if (order.status !== 'completed') throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
+    const now = new Date();
+    const [updated] = await tx.update(orders).set({ status: 'refund_requested', updatedAt: now }).where(eq(orders.id, orderId)).returning();
+    await tx.update(flightBookings).set({ status: 'refund_requested', refundReason: reason.slice(0, 1000), updatedAt: now }).where(eq(flightBookings.orderId, orderId));
+    return updated!;
+  });
+}
+
+/** An operator turned an offline refund request down: the ticket stands and the order is completed again. */
+export async function rejectOfflineRefund(db: DbOrTx, orderId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    const moved = await tx
+      .update(orders)
+      .set({ status: 'completed', updatedAt: now })
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'refund_requested')))
+      .returning({ id: orders.id });
+    if (moved.length) await tx.update(flightBookings).set({ status: 'ticketed', updatedAt: now }).where(eq(flightBookings.orderId, orderId));
+  });
+}

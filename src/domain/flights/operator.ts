@@ -1,0 +1,43 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/client';
+import { offlineRefundWorkflowId, type RefundDecision } from '../../../workflows/flight.types';
+import { DomainError, notFound } from '../errors';
+import { isStorableId } from '../ids';
+import { formatDecimal } from '../money';
+import { getOrder } from '../orders';
+import { awaitWorkflow } from '../workflows';
+import type { FlightRefundResult } from './refunds';
+
+/**
+ * An operator's decision on an offline refund: signals the waiting workflow (starting it
+ * if the request's workflow was never started, e.g. after a crash) and waits for it.
+ */
+export async function decideOfflineRefund(
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number },
+  orderId: number,
+  decision: RefundDecision,
+) {
+  const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
+  if (!order || order.service !== 'flight') throw notFound(`flight order ${orderId}`);
+  if (order.status !== 'refund_requested') throw new DomainError('validation', `order ${orderId} is ${order.status}, not refund_requested`);
+  if (decision.approve && (decision.amountMinor === undefined || decision.amountMinor > order.totalPrice)) {
+    throw new DomainError('validation', `amount: at most what the order cost, ${formatDecimal(order.totalPrice, order.currency)}`);
+  }
+  const workflowId = offlineRefundWorkflowId(orderId);
+  await deps.temporal.workflow.signalWithStart('offlineFlightRefund', {
+    workflowId,
+    taskQueue: deps.taskQueue,
+    args: [{ orderId }],
+    signal: 'refundDecision',
+    signalArgs: [decision],
+  });
+  const outcome = await awaitWorkflow<{ approved: boolean; result: FlightRefundResult | null }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, () => null);
+  if (!outcome) return { order_id: orderId, status: 'deciding', workflow_id: workflowId };
+  return {
+    order_id: orderId,
+    status: outcome.approved ? 'refunded' : 'completed',
+    refund_amount: outcome.result ? formatDecimal(outcome.result.refundMinor, order.currency) : '0.00',
+    ledger_id: outcome.result?.ledgerId ?? null,
+    decided_by: decision.operator,
+  };
+}

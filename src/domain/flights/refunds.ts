@@ -1,0 +1,85 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { flightBookings } from '../../db/schema';
+import { DomainError } from '../errors';
+import { formatDecimal } from '../money';
+import type { OrderRow } from '../orders';
+import type { PaymentRun } from '../payments';
+import { issueQuote, redeemQuote } from '../quotes';
+import { settleRefund } from '../refunds';
+import { flightBookingOfOrder, flightOrderOf } from './bookings';
+
+export interface RefundTerms {
+  order: OrderRow;
+  penaltyMinor: number;
+  refundMinor: number;
+}
+
+/** An online refund per the fare rules: ticketed, not yet flown, total minus the fare's refund penalty. */
+export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<RefundTerms> {
+  const order = await flightOrderOf(db, partnerId, orderId);
+  if (order.status === 'refunded') throw new DomainError('validation', `order_id: order ${orderId} is already refunded`);
+  if (order.status !== 'completed') throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
+  const booking = await flightBookingOfOrder(db, orderId);
+  if (!booking || booking.departureAt.getTime() <= now.getTime()) {
+    throw new DomainError('validation', `order_id: the flight of order ${orderId} has departed; ask for an offline refund (air_refund_offline)`);
+  }
+  const penaltyMinor = Math.min(booking.refundPenalty ?? order.totalPrice, order.totalPrice);
+  return { order, penaltyMinor, refundMinor: order.totalPrice - penaltyMinor };
+}
+
+/** POST /api/flights/air_refund_display/. */
+export async function quoteRefund(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
+  const terms = await refundTerms(db, partnerId, orderId, now);
+  const booking = await flightBookingOfOrder(db, orderId);
+  const quote = await issueQuote(db, {
+    partnerId,
+    orderId,
+    penaltyMinor: terms.penaltyMinor,
+    refundMinor: terms.refundMinor,
+    now,
+    notAfter: booking!.departureAt.getTime(),
+  });
+  const c = terms.order.currency;
+  return {
+    order_id: orderId,
+    refundable_amount: formatDecimal(terms.refundMinor, c),
+    penalty: formatDecimal(terms.penaltyMinor, c),
+    currency: c,
+    quote_id: quote.id,
+    expires_at: quote.expiresAt.toISOString(),
+  };
+}
+
+export async function termsForRefund(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<RefundTerms> {
+  const terms = await refundTerms(db, partnerId, orderId, now);
+  return quoteId ? { ...terms, ...(await redeemQuote(db, partnerId, orderId, quoteId, now)) } : terms;
+}
+
+export interface FlightRefundResult {
+  orderId: number;
+  refundMinor: number;
+  penaltyMinor: number;
+  ledgerId: number | null;
+  currency: string;
+}
+
+/** Credits a flight refund (online, or an operator's offline decision) and marks order and booking refunded. */
+export async function completeFlightRefund(
+  db: DbOrTx,
+  input: PaymentRun & { orderId: number; refundMinor: number; penaltyMinor: number; how: 'online' | 'offline' },
+): Promise<FlightRefundResult> {
+  const settled = await settleRefund(db, {
+    workflowId: input.workflowId,
+    runId: input.runId,
+    orderId: input.orderId,
+    amountMinor: input.refundMinor,
+    step: 'flight-refund',
+    settledStatus: 'refunded',
+    note: `${input.how} refund of flight order ${input.orderId}`,
+    onSettled: async (tx, order) => {
+      await tx.update(flightBookings).set({ status: 'refunded', updatedAt: new Date() }).where(eq(flightBookings.orderId, order.id));
+    },
+  });
+  return { orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, ledgerId: settled.ledgerId, currency: settled.currency };
+}

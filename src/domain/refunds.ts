@@ -1,0 +1,58 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../db/client';
+import { ledgerEntries, orders, type OrderStatus } from '../db/schema';
+import { DomainError, notFound } from './errors';
+import type { OrderRow } from './orders';
+import type { PaymentRun } from './payments';
+import { applyMovement, lockWallet } from './wallet';
+
+export interface RefundInput extends PaymentRun {
+  orderId: number;
+  amountMinor: number;
+  /** The ledger step name: one refund per workflow run and step. */
+  step: string;
+  /** The order's status once settled (cancelled, refunded). */
+  settledStatus: OrderStatus;
+  note: string;
+  /** Service-specific bookkeeping in the same transaction (the booking row's status). */
+  onSettled?: (tx: Tx, order: OrderRow) => Promise<void>;
+}
+
+/**
+ * Settles a refund: credits the wallet (one `refund` ledger row naming the order; none
+ * when the amount is 0) and moves the order to its settled status, in one transaction.
+ * A retry finds its ledger row, or the order already settled, and writes nothing.
+ */
+export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ ledgerId: number | null; currency: string }> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for('update');
+    if (!order) throw notFound(`order ${input.orderId}`);
+    const wallet = await lockWallet(tx, order.partnerId);
+    const [done] = await tx
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.workflowId, input.workflowId), eq(ledgerEntries.runId, input.runId), eq(ledgerEntries.step, input.step)));
+    if (done) return { ledgerId: done.id, currency: order.currency };
+    if (order.status === input.settledStatus) return { ledgerId: null, currency: order.currency };
+    if (input.amountMinor < 0 || input.amountMinor > order.totalPrice) {
+      throw new DomainError('validation', `amount: a refund of order ${order.id} is between 0 and what it cost`);
+    }
+    let ledgerId: number | null = null;
+    if (input.amountMinor > 0) {
+      const entry = await applyMovement(tx, wallet, {
+        direction: 'credit',
+        type: 'refund',
+        amount: input.amountMinor,
+        orderId: order.id,
+        workflowId: input.workflowId,
+        runId: input.runId,
+        step: input.step,
+        note: input.note.slice(0, 500),
+      });
+      ledgerId = entry.id;
+    }
+    await tx.update(orders).set({ status: input.settledStatus, updatedAt: new Date() }).where(eq(orders.id, order.id));
+    await input.onSettled?.(tx, order);
+    return { ledgerId, currency: order.currency };
+  });
+}

@@ -1,0 +1,274 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { DomainError } from '../../domain/errors';
+import { quoteRefund } from '../../domain/flights/refunds';
+import * as flights from '../../domain/flights/service';
+import { MAX_ID } from '../../domain/ids';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { commonErrors, Decimal, errorResponse, json, jsonBody } from './schemas';
+
+const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
+
+const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
+const DateTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const Id = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
+const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
+const FareCode = z.object({ fare_source_code: z.string().min(1).max(4000) });
+
+const SearchBody = z
+  .object({
+    origin: Iata,
+    destination: Iata,
+    departure_date_time: DateTime,
+    return_date_time: DateTime.optional().openapi({ description: 'Required for round_trip' }),
+    adult_count: z.number().int().min(0).max(9).default(1),
+    child_count: z.number().int().min(0).max(9).default(0),
+    infant_count: z.number().int().min(0).max(9).default(0),
+    cabin_type: z.enum(flights.CABINS, { error: `must be one of ${flights.CABINS.join(', ')}` }),
+    air_trip_type: z.enum(flights.TRIP_TYPES, { error: `must be one of ${flights.TRIP_TYPES.join(', ')}` }),
+    limit: z.number().int().min(1).max(100).default(50).openapi({ description: 'At most this many offers, cheapest first (extension)' }),
+  })
+  .openapi('FlightSearchRequest');
+
+const Segment = z.object({
+  flight_number: z.string(),
+  airline: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  departure: z.string(),
+  arrival: z.string(),
+  cabin: z.string(),
+  booking_class: z.string(),
+});
+const Legs = z.array(z.object({ segments: z.array(Segment) }));
+
+const SearchResult = z
+  .object({
+    search_id: z.string(),
+    count: z.number().int(),
+    results: z.array(
+      z.object({
+        fare_source_code: z.string(),
+        total_price: Decimal,
+        currency: z.string(),
+        refundable: z.boolean(),
+        fare_family: z.string(),
+        seats_left: z.number().int(),
+        legs: Legs,
+        price_breakdown: z.array(z.object({ passenger_type: z.enum(['ADT', 'CHD', 'INF']), count: z.number().int(), base: Decimal, tax: Decimal })),
+      }),
+    ),
+  })
+  .openapi('FlightSearchResult');
+
+const Traveler = z.object({
+  first_name: z.string().trim().min(1).max(100),
+  last_name: z.string().trim().min(1).max(100),
+  birth_date: IsoDate,
+  gender: z.enum(['male', 'female'], { error: 'must be male or female' }),
+  passenger_type: z.enum(['ADT', 'CHD', 'INF'], { error: 'must be ADT, CHD or INF' }),
+  nationality: Country,
+  national_id: z.string().optional().openapi({ description: 'Iranian travellers: 10 digits with a valid check digit' }),
+  passport_number: z.string().regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits').optional(),
+  passport_expiry_date: IsoDate.optional().openapi({ description: 'Foreign travellers: valid 6 months past departure' }),
+});
+
+const BookingBody = FareCode.extend({
+  traveler_info: z.object({
+    contact: z.object({ phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'), email: z.email() }),
+    air_travelers: z.array(Traveler).min(1).max(18),
+  }),
+}).openapi('FlightBookingRequest');
+
+const OrderRef = z.object({
+  id: z.number().int().openapi({ description: 'The order_id to pay' }),
+  service: z.string(),
+  status: z.string(),
+  total_price: Decimal,
+  currency: z.string(),
+  payment_method: z.string(),
+  supplier_ref: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+
+const FlightBooking = z
+  .object({
+    booking_id: z.number().int(),
+    pnr: z.string().nullable(),
+    status: z.string(),
+    ticket_time_limit: z.string().nullable(),
+    cabin: z.string().nullable(),
+    fare_family: z.string().nullable(),
+    refundable: z.boolean().nullable(),
+    total_price: Decimal.nullable(),
+    currency: z.string(),
+    legs: Legs,
+    passengers: z.array(
+      z.object({
+        first_name: z.string(),
+        last_name: z.string(),
+        passenger_type: z.string(),
+        birth_date: z.string(),
+        gender: z.string(),
+        nationality: z.string(),
+        ticket_number: z.string().nullable(),
+      }),
+    ),
+    contact: z.object({ phone_number: z.string(), email: z.string() }),
+  })
+  .openapi('FlightBooking');
+
+const Tickets = z
+  .object({
+    order_id: z.number().int(),
+    status: z.string(),
+    pnr: z.string().nullable(),
+    ticketing: z.enum(['issued', 'in_progress', 'stalled']),
+    payment_id: z.string().nullable(),
+    tickets: z.array(z.object({ first_name: z.string(), last_name: z.string(), passenger_type: z.string(), ticket_number: z.string().nullable() })),
+  })
+  .openapi('FlightTickets');
+
+const OrderIdBody = z.object({ order_id: Id });
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Flights'];
+const scenarioHeader = z.object({
+  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: ${FLIGHT_SCENARIOS.join(', ')}` }),
+});
+const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
+
+const routes = {
+  search: createRoute({
+    ...post('/flights/search_flights/', 'Search flights, cheapest first'),
+    request: { body: jsonBody(SearchBody) },
+    responses: { 200: json(SearchResult, 'Offers'), ...commonErrors },
+  }),
+  revalidate: createRoute({
+    ...post('/flights/revalidate_flight/', 'Re-confirm availability and price of an offer'),
+    request: { body: jsonBody(FareCode), headers: scenarioHeader },
+    responses: {
+      200: json(
+        z.object({ is_valid: z.boolean(), fare_source_code: z.string(), total_price: Decimal, previous_price: Decimal, price_changed: z.boolean(), currency: z.string(), seats_left: z.number().int() }),
+        'The offer now; book with the fare_source_code returned here',
+      ),
+      ...commonErrors,
+    },
+  }),
+  rules: createRoute({
+    ...post('/flights/air_rules/', 'Fare rules'),
+    request: { body: jsonBody(FareCode) },
+    responses: {
+      200: json(
+        z.object({
+          fare_family: z.string(),
+          refundable: z.boolean(),
+          refund_penalty: Decimal,
+          change_penalty: Decimal,
+          currency: z.string(),
+          rules: z.array(z.object({ category: z.string(), allowed: z.boolean(), penalty: Decimal, text: z.string() })),
+        }),
+        'Rules',
+      ),
+      ...commonErrors,
+    },
+  }),
+  baggage: createRoute({
+    ...post('/flights/air_baggages/', 'Baggage allowance'),
+    request: { body: jsonBody(FareCode) },
+    responses: {
+      200: json(
+        z.object({
+          baggage: z.array(
+            z.object({
+              passenger_type: z.string(),
+              checked: z.object({ pieces: z.number(), weight_kg: z.number() }),
+              cabin: z.object({ pieces: z.number(), weight_kg: z.number() }),
+            }),
+          ),
+        }),
+        'Allowance per passenger type',
+      ),
+      ...commonErrors,
+    },
+  }),
+  book: createRoute({
+    ...post('/flights/air_booking/', 'Book: creates the PNR and the travel order'),
+    request: { body: jsonBody(BookingBody) },
+    responses: {
+      201: json(OrderRef.extend({ booking_id: z.number().int(), pnr: z.string(), ticket_time_limit: z.string() }), 'The pending travel order'),
+      ...commonErrors,
+    },
+  }),
+  ticket: createRoute({
+    ...post('/flights/air_order_ticket/', 'Ticket numbers of a paid order'),
+    request: { body: jsonBody(OrderIdBody) },
+    responses: { 200: json(Tickets, 'Issued'), 202: json(Tickets, 'Ticketing still under way'), ...commonErrors },
+  }),
+  bookingData: createRoute({
+    ...post('/flights/air_booking_data/', 'PNR, status and passengers with ticket numbers'),
+    request: { body: jsonBody(OrderIdBody) },
+    responses: { 200: json(z.object({ order: OrderRef, booking: FlightBooking.nullable() }), 'Order and booking'), ...commonErrors },
+  }),
+  refundDisplay: createRoute({
+    ...post('/flights/air_refund_display/', 'Refundable amount per the fare rules, as a quote'),
+    request: { body: jsonBody(OrderIdBody) },
+    responses: {
+      200: json(z.object({ order_id: z.number().int(), refundable_amount: Decimal, penalty: Decimal, currency: z.string(), quote_id: z.string(), expires_at: z.string() }), 'Quote'),
+      ...commonErrors,
+    },
+  }),
+  refund: createRoute({
+    ...post('/flights/air_refund/', 'Online refund: the airline refunds, then the wallet is credited'),
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: z.string().max(100).optional() })), headers: scenarioHeader },
+    responses: {
+      200: json(
+        z.object({ order_id: z.number().int(), status: z.string(), refund_amount: Decimal.optional(), penalty: Decimal.optional(), currency: z.string().optional(), ledger_id: z.number().int().nullable().optional(), refund_id: z.string().optional() }),
+        'Refunded',
+      ),
+      202: json(z.object({ order_id: z.number().int(), status: z.string(), refund_id: z.string() }), 'Still refunding with the airline'),
+      ...commonErrors,
+      502: errorResponse('The airline refused the refund; nothing changed'),
+    },
+  }),
+  refundOffline: createRoute({
+    ...post('/flights/air_refund_offline/', 'Ask for a manual refund; an operator decides'),
+    request: { body: jsonBody(OrderIdBody.extend({ reason: z.string().trim().min(3).max(1000) })) },
+    responses: { 200: json(z.object({ order_id: z.number().int(), status: z.string(), reason: z.string() }), 'Requested'), ...commonErrors },
+  }),
+};
+
+export function flightRoutes(deps: ApiDeps) {
+  const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
+  const sup = deps.flightSupplier;
+  const scenarioOf = (raw: string | undefined) => {
+    if (!deps.sandbox || raw === undefined) return undefined;
+    if (!(FLIGHT_SCENARIOS as readonly string[]).includes(raw)) throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${FLIGHT_SCENARIOS.join(', ')}`);
+    return raw;
+  };
+  return partnerRouter()
+    .openapi(routes.search, async (c) => c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200))
+    .openapi(routes.revalidate, async (c) => {
+      const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.rules, async (c) => c.json({ ok: true as const, data: await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency) }, 200))
+    .openapi(routes.baggage, async (c) => c.json({ ok: true as const, data: await flights.baggage(sup, c.req.valid('json').fare_source_code) }, 200))
+    .openapi(routes.book, async (c) => c.json({ ok: true as const, data: await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 201))
+    .openapi(routes.ticket, async (c) => {
+      const out = await flights.orderTicket(flightDeps, c.get('partner'), c.req.valid('json').order_id);
+      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+    })
+    .openapi(routes.bookingData, async (c) => c.json({ ok: true as const, data: await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200))
+    .openapi(routes.refundDisplay, async (c) => c.json({ ok: true as const, data: await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200))
+    .openapi(routes.refund, async (c) => {
+      const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+    })
+    .openapi(routes.refundOffline, async (c) => c.json({ ok: true as const, data: await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json')) }, 200));
+}

@@ -1,0 +1,18 @@
+import { httpFlightSupplier, type FlightSupplier } from './flights';
+import { httpHotelSupplier, type HotelSupplier } from './hotels';
+import { httpProductSupplier, type ProductSupplier } from './products';
+
+export interface Suppliers {
+  productSupplier: ProductSupplier;
+  hotelSupplier: HotelSupplier;
+  flightSupplier: FlightSupplier;
+}
+
+/** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all). */
+export function httpSuppliers(baseUrl: string): Suppliers {
+  return {
+    productSupplier: httpProductSupplier(baseUrl),
+    hotelSupplier: httpHotelSupplier(baseUrl),
+    flightSupplier: httpFlightSupplier(baseUrl),
+  };
+}

@@ -1,0 +1,37 @@
+import { sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import { OrderStatus, Stage } from './search-attributes';
+
+/** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
+const GRACE_MS = 250;
+
+export type DeadlineCheck = { done: true; release: string | null } | { done: false; expiresAt: number };
+
+/**
+ * A durable deadline: sleeps until it, asks `check` whether the thing held (a hotel hold,
+ * an unticketed PNR) is now expired, and if so gives it back with `release`. A deadline
+ * moved later is slept again; something paid or cancelled meanwhile ends it quietly.
+ */
+export async function expireAtDeadline(
+  deadline: number,
+  check: () => Promise<DeadlineCheck>,
+  release: (ref: string) => Promise<unknown>,
+): Promise<{ expired: boolean }> {
+  upsertSearchAttributes([{ key: Stage, value: 'waiting' }]);
+  for (;;) {
+    await sleep(Math.max(0, deadline - Date.now()) + GRACE_MS);
+    const result = await check();
+    if (!result.done) {
+      deadline = result.expiresAt;
+      continue;
+    }
+    if (result.release) {
+      upsertSearchAttributes([
+        { key: Stage, value: 'releasing' },
+        { key: OrderStatus, value: 'expired' },
+      ]);
+      await release(result.release);
+    }
+    upsertSearchAttributes([{ key: Stage, value: 'done' }]);
+    return { expired: result.release !== null };
+  }
+}

@@ -1,0 +1,24 @@
+import { FailureType } from './failure-types';
+
+export const FlightFailure = {
+  bookingRefused: FailureType.holdRefused,
+  refundRejected: FailureType.refundRejected,
+} as const;
+
+export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;
+export const offlineRefundWorkflowId = (orderId: number) => `refund-offline:order:${orderId}`;
+
+/** An operator's decision on an offline refund request (admin CLI: order refund / refund-reject). */
+export interface RefundDecision {
+  approve: boolean;
+  amountMinor?: number;
+  operator: string;
+  reason?: string;
+}
+
+export interface RefundFlightInput {
+  orderId: number;
+  refundMinor: number;
+  penaltyMinor: number;
+  scenario?: string;
+}
