@@ -46,6 +46,7 @@ export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: 
     slowMs: config.SANDBOX_SLOW_MS,
     holdTtlMs: config.SIMULATOR_HOLD_TTL_MS,
     prebookTtlMs: config.SIMULATOR_PREBOOK_TTL_MS,
+    ticketTimeLimitMs: config.SIMULATOR_TICKET_TIME_LIMIT_MS,
   });
   stack.add(() => simulator.close());
   return { url: simulator.url, builtIn: true };
