@@ -2,18 +2,14 @@ import type { Db } from '../src/db/client';
 import { DomainError } from '../src/domain/errors';
 import { flightBookingOfOrder, recordTickets } from '../src/domain/flights/bookings';
 import { bookingOfOrder, recordConfirmation } from '../src/domain/hotels/bookings';
+import { prebookOfOrder, recordTourConfirmation } from '../src/domain/tours/prebooks';
 import { getOrder, getOrderItems, type DeliveryDetails, type OrderRow } from '../src/domain/orders';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import type { FlightSupplier } from '../src/suppliers/flights';
-import type { HotelSupplier } from '../src/suppliers/hotels';
-import type { ProductSupplier } from '../src/suppliers/products';
+import type { Suppliers } from '../src/suppliers';
 import { businessErrors } from './failures';
 
-export interface FinalizeDeps {
+export interface FinalizeDeps extends Suppliers {
   db: Db;
-  productSupplier: ProductSupplier;
-  hotelSupplier: HotelSupplier;
-  flightSupplier: FlightSupplier;
 }
 
 type Finalizer = (order: OrderRow, clientReference: string, scenario?: string) => Promise<{ supplierRef: string }>;
@@ -55,6 +51,13 @@ export function finalizeActivities(deps: FinalizeDeps) {
       const ticketed = await deps.flightSupplier.ticket(booking.pnr, clientReference, scenario);
       await recordTickets(db, booking.id, ticketed);
       return { supplierRef: booking.pnr };
+    },
+    tour: async (order, clientReference, scenario) => {
+      const prebook = await prebookOfOrder(db, order.id);
+      if (!prebook || prebook.status !== 'held') throw new SupplierRejectedError(`the seats of order ${order.id} are no longer held`, 410);
+      const confirmed = await deps.tourOperator.confirm(clientReference, { departure_id: prebook.departureId, passengers: prebook.passengers }, scenario);
+      await recordTourConfirmation(db, prebook.id, confirmed.reference);
+      return { supplierRef: confirmed.reference };
     },
   };
 

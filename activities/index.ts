@@ -1,17 +1,13 @@
 import type { Db } from '../src/db/client';
-import type { FlightSupplier } from '../src/suppliers/flights';
-import type { HotelSupplier } from '../src/suppliers/hotels';
-import type { ProductSupplier } from '../src/suppliers/products';
+import type { Suppliers } from '../src/suppliers';
 import { finalizeActivities } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
 import { paymentActivities } from './payments';
+import { tourActivities } from './tours';
 
-export interface ActivityDeps {
+export interface ActivityDeps extends Suppliers {
   db: Db;
-  productSupplier: ProductSupplier;
-  hotelSupplier: HotelSupplier;
-  flightSupplier: FlightSupplier;
 }
 
 /** Activities are built from injected dependencies, so the worker (and tests) decide what they talk to. */
@@ -21,9 +17,11 @@ export function createActivities(deps: ActivityDeps) {
     ...finalizeActivities(deps),
     ...hotelActivities(deps.db, deps.hotelSupplier),
     ...flightActivities(deps.db, deps.flightSupplier),
+    ...tourActivities(deps.db),
   };
 }
 
 export type BookingActivities = ReturnType<typeof createActivities>;
 export type { BookedFlight } from './flights';
 export type { PlacedHold, PlaceHoldInput } from './hotels';
+export type { HeldTourSeats } from './tours';

@@ -277,3 +277,162 @@ export const flightBookings = pgTable(
   },
   (t) => [uniqueIndex('flight_bookings_order_uq').on(t.orderId), index('flight_bookings_partner_idx').on(t.partnerId)],
 );
+
+// --- Tours ----------------------------------------------------------------------------
+
+export const tours = pgTable('tours', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  title: text('title').notNull(),
+  destinationCity: text('destination_city').notNull(),
+  destinationCountry: text('destination_country').notNull(),
+  category: text('category').notNull(),
+  durationDays: integer('duration_days').notNull(),
+  description: text('description').notNull(),
+  itinerary: jsonb('itinerary').$type<Array<{ day: number; title: string; description: string }>>().notNull(),
+  includes: jsonb('includes').$type<string[]>().notNull(),
+});
+
+export const tourDepartures = pgTable(
+  'tour_departures',
+  {
+    id: serial('id').primaryKey(),
+    tourId: integer('tour_id').notNull().references(() => tours.id),
+    code: text('code').notNull().unique(),
+    startDate: date('start_date').notNull(),
+    capacity: integer('capacity').notNull(),
+    // Seats held by prebooks and sold: a conditional UPDATE keeps it within capacity under concurrency.
+    seatsTaken: integer('seats_taken').notNull().default(0),
+    priceAdult: money('price_adult_minor').notNull(),
+    priceChild: money('price_child_minor').notNull(),
+    priceInfant: money('price_infant_minor').notNull(),
+  },
+  (t) => [check('tour_seats_within_capacity', sql`${t.seatsTaken} >= 0 and ${t.seatsTaken} <= ${t.capacity}`)],
+);
+
+export const TOUR_PREBOOK_STATUSES = ['held', 'confirmed', 'expired', 'cancelled'] as const;
+
+export const tourPrebooks = pgTable(
+  'tour_prebooks',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    // The workflow that placed it: a retried activity finds its row instead of holding seats twice.
+    holdRef: text('hold_ref').notNull().unique(),
+    departureId: integer('departure_id').notNull().references(() => tourDepartures.id),
+    passengers: jsonb('passengers').$type<Array<Record<string, unknown>>>().notNull(),
+    seats: integer('seats').notNull(),
+    totalPrice: money('total_price_minor').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: TOUR_PREBOOK_STATUSES }).notNull().default('held'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    confirmationNumber: text('confirmation_number'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tour_prebooks_order_uq').on(t.orderId)],
+);
+
+// --- Residence ------------------------------------------------------------------------
+
+export const properties = pgTable('properties', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  name: text('name').notNull(),
+  type: text('type').notNull(),
+  city: text('city').notNull(),
+  region: text('region').notNull(),
+  country: text('country').notNull(),
+  address: text('address').notNull(),
+  description: text('description').notNull(),
+  bedrooms: integer('bedrooms').notNull(),
+  maxGuests: integer('max_guests').notNull(),
+  nightlyPrice: money('nightly_price_minor').notNull(),
+  weekendPrice: money('weekend_price_minor').notNull(),
+  cleaningFee: money('cleaning_fee_minor').notNull(),
+  minNights: integer('min_nights').notNull(),
+  amenities: jsonb('amenities').$type<string[]>().notNull(),
+  houseRules: jsonb('house_rules').$type<string[]>().notNull(),
+  cancellationPolicy: text('cancellation_policy', { enum: ['flexible', 'moderate', 'strict'] }).notNull(),
+});
+
+/** Nights the host keeps for itself: [start, end). */
+export const propertyBlocks = pgTable('property_blocks', {
+  id: serial('id').primaryKey(),
+  propertyId: integer('property_id').notNull().references(() => properties.id),
+  startDate: date('start_date').notNull(),
+  endDate: date('end_date').notNull(),
+});
+
+export const RESERVATION_STATUSES = ['held', 'booked', 'confirmed', 'cancel_requested', 'cancelled', 'expired', 'completed'] as const;
+export type ReservationStatus = (typeof RESERVATION_STATUSES)[number];
+/** Statuses that occupy the property's nights. */
+export const ACTIVE_RESERVATION_STATUSES: ReservationStatus[] = ['held', 'booked', 'confirmed', 'cancel_requested'];
+
+export const reservations = pgTable(
+  'reservations',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    holdRef: text('hold_ref').notNull().unique(),
+    propertyId: integer('property_id').notNull().references(() => properties.id),
+    checkIn: date('check_in').notNull(),
+    checkOut: date('check_out').notNull(),
+    guests: integer('guests').notNull(),
+    leadGuest: jsonb('lead_guest').$type<Record<string, unknown>>(),
+    totalPrice: money('total_price_minor').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('held'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    orderId: integer('order_id').references(() => orders.id),
+    confirmationNumber: text('confirmation_number'),
+    cancelRefund: money('cancel_refund_minor'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('reservations_order_uq').on(t.orderId), index('reservations_property_idx').on(t.propertyId, t.checkIn)],
+);
+
+// --- Visa -----------------------------------------------------------------------------
+
+export const visaProducts = pgTable('visa_products', {
+  id: serial('id').primaryKey(),
+  code: text('code').notNull().unique(),
+  country: text('country').notNull(),
+  countryName: text('country_name').notNull(),
+  visaType: text('visa_type').notNull(),
+  title: text('title').notNull(),
+  processingDays: integer('processing_days').notNull(),
+  validityDays: integer('validity_days').notNull(),
+  maxStayDays: integer('max_stay_days').notNull(),
+  entries: text('entries').notNull(),
+  serviceFee: money('service_fee_minor').notNull(),
+  governmentFee: money('government_fee_minor').notNull(),
+  refundOnRejectionPercent: integer('refund_on_rejection_percent').notNull(),
+  requiredDocuments: jsonb('required_documents').$type<string[]>().notNull(),
+  description: text('description').notNull(),
+});
+
+export const VISA_APPLICATION_STATUSES = ['draft', 'submitted', 'under_review', 'approved', 'rejected'] as const;
+
+export const visaApplications = pgTable(
+  'visa_applications',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    visaProductId: integer('visa_product_id').notNull().references(() => visaProducts.id),
+    orderId: integer('order_id').references(() => orders.id),
+    applicant: jsonb('applicant').$type<Record<string, unknown>>().notNull(),
+    travelFrom: date('travel_from').notNull(),
+    travelTo: date('travel_to').notNull(),
+    documents: jsonb('documents').$type<Array<{ type: string; reference: string }>>().notNull(),
+    status: text('status', { enum: VISA_APPLICATION_STATUSES }).notNull().default('draft'),
+    supplierReference: text('supplier_reference'),
+    decisionReason: text('decision_reason'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('visa_applications_order_uq').on(t.orderId)],
+);

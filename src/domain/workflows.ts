@@ -22,10 +22,15 @@ export async function startOrJoin(
   return client.workflow.getHandle(options.workflowId);
 }
 
-/** The business failure a workflow ended with: its ApplicationFailure type and message. */
+/**
+ * The business failure a workflow ended with: the first typed ApplicationFailure down its
+ * cause chain (a workflow may fail with one itself, or let an activity's surface wrapped
+ * in an ActivityFailure).
+ */
 export function businessFailure(err: unknown): { type: string; message: string } | null {
-  if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure && err.cause.type) {
-    return { type: err.cause.type, message: err.cause.message };
+  if (!(err instanceof WorkflowFailedError)) return null;
+  for (let cause: unknown = err.cause; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure && cause.type) return { type: cause.type, message: cause.message };
   }
   return null;
 }

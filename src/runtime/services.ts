@@ -94,6 +94,7 @@ export async function serveHttp(
       payWaitMs: config.PAY_WAIT_MS,
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
+      holds: { tourPrebookMs: config.TOUR_PREBOOK_TTL_MS, residenceMs: config.RESIDENCE_HOLD_TTL_MS },
       ...httpSuppliers(deps.supplierUrl),
       health: deps.health,
     }).fetch,

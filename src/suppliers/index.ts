@@ -1,3 +1,4 @@
+import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
 import { httpFlightSupplier, type FlightSupplier } from './flights';
 import { httpHotelSupplier, type HotelSupplier } from './hotels';
 import { httpProductSupplier, type ProductSupplier } from './products';
@@ -6,6 +7,9 @@ export interface Suppliers {
   productSupplier: ProductSupplier;
   hotelSupplier: HotelSupplier;
   flightSupplier: FlightSupplier;
+  tourOperator: ConfirmingSupplier;
+  residenceHost: ConfirmingSupplier;
+  visaAgency: ConfirmingSupplier;
 }
 
 /** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all). */
@@ -14,5 +18,8 @@ export function httpSuppliers(baseUrl: string): Suppliers {
     productSupplier: httpProductSupplier(baseUrl),
     hotelSupplier: httpHotelSupplier(baseUrl),
     flightSupplier: httpFlightSupplier(baseUrl),
+    tourOperator: httpConfirmingSupplier(baseUrl, 'tours/bookings'),
+    residenceHost: httpConfirmingSupplier(baseUrl, 'residence/bookings'),
+    visaAgency: httpConfirmingSupplier(baseUrl, 'visa/applications'),
   };
 }

@@ -25,6 +25,9 @@ describe('workflow replay', () => {
         'flight-time-limit.json',
         'flight-refund.json',
         'flight-refund-offline.json',
+        'tour-pay.json',
+        'tour-prebook.json',
+        'tour-prebook-expiry.json',
       ]),
     );
   });

@@ -56,6 +56,9 @@ export interface StackOptions {
   prebookTtlMs?: number;
   /** How long the simulated airline keeps an unticketed booking. */
   ticketTimeLimitMs?: number;
+  /** How long our own holds last (tour seats, residence dates). */
+  tourPrebookMs?: number;
+  residenceHoldMs?: number;
   sandbox?: boolean;
 }
 
@@ -142,6 +145,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payWaitMs: opts.payWaitMs ?? 20_000,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
+    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000 },
     ...httpSuppliers(simulator.url),
     health,
   });

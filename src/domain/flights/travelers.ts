@@ -44,23 +44,29 @@ export function validateTravelers(
       );
     }
   }
-  travelers.forEach((t, i) => {
-    const at = `traveler_info.air_travelers.${i}`;
-    if (t.birth_date >= departureDay) throw validation(`${at}.birth_date`, 'must be before the departure date');
-    const age = ageOn(t.birth_date, departureDay);
-    if (passengerTypeAt(age) !== t.passenger_type) {
-      throw validation(`${at}.passenger_type`, `a traveller aged ${age} on ${departureDay} travels as ${passengerTypeAt(age)}, not ${t.passenger_type}`);
-    }
-    if (t.nationality === 'IR') {
-      if (!t.national_id) throw validation(`${at}.national_id`, 'is required for Iranian travellers');
-      if (!isValidIranianNationalId(t.national_id)) throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
-      return;
-    }
-    if (!t.passport_number) throw validation(`${at}.passport_number`, 'is required for foreign travellers');
-    if (!t.passport_expiry_date) throw validation(`${at}.passport_expiry_date`, 'is required for foreign travellers');
-    const needed = addMonths(departureDay, PASSPORT_VALIDITY_MONTHS);
-    if (t.passport_expiry_date < needed) {
-      throw validation(`${at}.passport_expiry_date`, `the passport must be valid at least ${PASSPORT_VALIDITY_MONTHS} months after departure (until ${needed})`);
-    }
-  });
+  travelers.forEach((t, i) => validateTraveler(t, `traveler_info.air_travelers.${i}`, departureDay));
+}
+
+/**
+ * One traveller on a trip starting `departureDay`: of the age of their passenger type,
+ * an Iranian with a valid national_id or a foreigner with a passport valid six months
+ * past departure. `at` is the field path errors name.
+ */
+export function validateTraveler(t: Traveler, at: string, departureDay: string): void {
+  if (t.birth_date >= departureDay) throw validation(`${at}.birth_date`, 'must be before the departure date');
+  const age = ageOn(t.birth_date, departureDay);
+  if (passengerTypeAt(age) !== t.passenger_type) {
+    throw validation(`${at}.passenger_type`, `a traveller aged ${age} on ${departureDay} travels as ${passengerTypeAt(age)}, not ${t.passenger_type}`);
+  }
+  if (t.nationality === 'IR') {
+    if (!t.national_id) throw validation(`${at}.national_id`, 'is required for Iranian travellers');
+    if (!isValidIranianNationalId(t.national_id)) throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
+    return;
+  }
+  if (!t.passport_number) throw validation(`${at}.passport_number`, 'is required for foreign travellers');
+  if (!t.passport_expiry_date) throw validation(`${at}.passport_expiry_date`, 'is required for foreign travellers');
+  const needed = addMonths(departureDay, PASSPORT_VALIDITY_MONTHS);
+  if (t.passport_expiry_date < needed) {
+    throw validation(`${at}.passport_expiry_date`, `the passport must be valid at least ${PASSPORT_VALIDITY_MONTHS} months after departure (until ${needed})`);
+  }
 }

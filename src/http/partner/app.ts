@@ -12,6 +12,7 @@ import { partnerRouter, type PartnerEnv } from './env';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
+import { tourRoutes } from './tours.routes';
 
 const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
   validation: 400,
@@ -55,6 +56,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
+  app.route('/', tourRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

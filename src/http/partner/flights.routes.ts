@@ -65,7 +65,7 @@ const SearchResult = z
   })
   .openapi('FlightSearchResult');
 
-const Traveler = z.object({
+export const Traveler = z.object({
   first_name: z.string().trim().min(1).max(100),
   last_name: z.string().trim().min(1).max(100),
   birth_date: IsoDate,

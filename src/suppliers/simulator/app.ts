@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listen, type RunningServer } from '../../http/listen';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { airRoutes } from './air/routes';
+import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
 
 /**
@@ -98,6 +99,7 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
   app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
+  app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES }));
 
   return app;
 }

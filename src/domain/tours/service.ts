@@ -1,0 +1,55 @@
+import crypto from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { HeldTourSeats } from '../../../activities';
+import type { Db } from '../../db/client';
+import type { Traveler } from '../../suppliers/flights';
+import { PartnerId, Service, Stage } from '../../../workflows/search-attributes';
+import { DomainError } from '../errors';
+import { renderTravelOrder } from '../orders';
+import type { Partner } from '../partners';
+import { awaitWorkflow, startOrJoin } from '../workflows';
+import { checkPrebook, finalizePrebook, prebookOf, renderPrebook } from './prebooks';
+
+export interface TourDeps {
+  db: Db;
+  temporal: Client;
+  taskQueue: string;
+  waitMs: number;
+  prebookTtlMs: number;
+}
+
+/** POST /api/tours/prebook/: checked here, then the prebook workflow holds the seats and starts its timer. */
+export async function prebook(deps: TourDeps, partner: Partner, input: { tour_id: number; departure_id: number; passengers: Traveler[] }, currency: string) {
+  await checkPrebook(deps.db, { tourId: input.tour_id, departureId: input.departure_id, passengers: input.passengers });
+  const holdRef = `tour-prebook:${crypto.randomUUID()}`;
+  const handle = await startOrJoin(deps.temporal, 'prebookTour', {
+    workflowId: holdRef,
+    taskQueue: deps.taskQueue,
+    args: [
+      {
+        partnerId: partner.id,
+        holdRef,
+        tourId: input.tour_id,
+        departureId: input.departure_id,
+        passengers: input.passengers,
+        ttlMs: deps.prebookTtlMs,
+        currency,
+      },
+    ],
+    typedSearchAttributes: [
+      { key: PartnerId, value: partner.id },
+      { key: Service, value: 'tour' },
+      { key: Stage, value: 'holding' },
+    ],
+  });
+  const held = await awaitWorkflow<HeldTourSeats>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
+  return renderPrebook(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));
+}
+
+/** POST /api/tours/finalize/. */
+export async function finalize(db: Db, partner: Partner, prebookId: number) {
+  const { order, prebook: p } = await finalizePrebook(db, partner.id, prebookId);
+  return { ...renderTravelOrder(order), prebook_id: p.id, hold_expires_at: p.expiresAt.toISOString() };
+}
+

@@ -1,0 +1,183 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { MAX_ID } from '../../domain/ids';
+import { parseAmount } from '../../domain/money';
+import { parsePage } from '../../domain/pagination';
+import { checkMonth, getTour, listTours, searchOptions } from '../../domain/tours/catalog';
+import * as tours from '../../domain/tours/service';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { Traveler } from './flights.routes';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+
+const IntId = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
+const smallInt = z.string().regex(/^\d{1,3}$/, 'must be a whole number');
+
+const TourSummary = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    title: z.string(),
+    destination_city: z.string(),
+    destination_country: z.string(),
+    category: z.string(),
+    duration_days: z.number().int(),
+    price_from: Decimal.nullable(),
+    currency: z.string(),
+    next_departure: z.string().nullable(),
+  })
+  .openapi('TourSummary');
+
+const Departure = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  start_date: z.string(),
+  seats_left: z.number().int(),
+  capacity: z.number().int(),
+  prices: z.object({ ADT: Decimal, CHD: Decimal, INF: Decimal }),
+  currency: z.string(),
+});
+
+const TourDetail = TourSummary.extend({
+  description: z.string(),
+  itinerary: z.array(z.object({ day: z.number().int(), title: z.string(), description: z.string() })),
+  includes: z.array(z.string()),
+  departures: z.array(Departure),
+}).openapi('Tour');
+
+const Prebook = z
+  .object({
+    prebook_id: z.number().int(),
+    status: z.string(),
+    tour_id: z.number().int(),
+    tour_title: z.string(),
+    departure_id: z.number().int(),
+    start_date: z.string(),
+    seats: z.number().int(),
+    passengers: z.array(z.record(z.string(), z.unknown())),
+    total_price: Decimal,
+    currency: z.string(),
+    expires_at: z.string(),
+    order_id: z.number().int().nullable(),
+    confirmation_number: z.string().nullable(),
+  })
+  .openapi('TourPrebook');
+
+const ListQuery = PageQuery.extend({
+  destination: z.string().max(100).optional().openapi({ description: 'City name (part) or ISO country code' }),
+  category: z.string().max(40).optional(),
+  month: z.string().optional().openapi({ description: 'YYYY-MM: tours departing that month' }),
+  min_duration: smallInt.optional(),
+  max_duration: smallInt.optional(),
+  min_price: z.string().optional().openapi({ description: 'Adult price, decimal' }),
+  max_price: z.string().optional(),
+});
+
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Tours'];
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/tours/',
+    tags,
+    summary: 'Tours with upcoming departures',
+    security: secured,
+    request: { query: ListQuery },
+    responses: { 200: json(page(TourSummary), 'A page of tours'), ...commonErrors },
+  }),
+  options: createRoute({
+    method: 'get',
+    path: '/tours/search-options/',
+    tags,
+    summary: 'Values of the list filters',
+    security: secured,
+    responses: {
+      200: json(
+        z.object({
+          destinations: z.array(z.object({ city: z.string(), country: z.string() })),
+          categories: z.array(z.string()),
+          months: z.array(z.string()),
+          duration: z.object({ min: z.number(), max: z.number() }),
+          price: z.object({ min: Decimal, max: Decimal, currency: z.string() }),
+        }),
+        'Filter values',
+      ),
+      401: commonErrors[401],
+    },
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/tours/{id}/',
+    tags,
+    summary: 'Tour details: itinerary, departures, seats left and prices per passenger type',
+    security: secured,
+    request: { params: Id('id') },
+    responses: { 200: json(TourDetail, 'The tour'), ...commonErrors },
+  }),
+  prebook: createRoute({
+    method: 'post',
+    path: '/tours/prebook/',
+    tags,
+    summary: 'Hold seats on a departure for named passengers',
+    security: secured,
+    request: { body: jsonBody(z.object({ tour_id: IntId, departure_id: IntId, passengers: z.array(Traveler).min(1).max(20) }).openapi('TourPrebookRequest')) },
+    responses: { 200: json(Prebook, 'The hold (expires_at)'), ...commonErrors },
+  }),
+  finalize: createRoute({
+    method: 'post',
+    path: '/tours/finalize/',
+    tags,
+    summary: 'Turn a prebook into a travel order to pay',
+    security: secured,
+    request: { body: jsonBody(z.object({ prebook_id: IntId })) },
+    responses: {
+      201: json(
+        z.object({
+          id: z.number().int(),
+          service: z.string(),
+          status: z.string(),
+          total_price: Decimal,
+          currency: z.string(),
+          payment_method: z.string(),
+          supplier_ref: z.string().nullable(),
+          created_at: z.string(),
+          updated_at: z.string(),
+          completed_at: z.string().nullable(),
+          prebook_id: z.number().int(),
+          hold_expires_at: z.string(),
+        }),
+        'The pending travel order',
+      ),
+      ...commonErrors,
+    },
+  }),
+};
+
+export function tourRoutes(deps: ApiDeps) {
+  const tourDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, prebookTtlMs: deps.holds.tourPrebookMs };
+  return partnerRouter()
+    .openapi(routes.list, async (c) => {
+      const q = c.req.valid('query');
+      checkMonth(q.month);
+      const data = await listTours(
+        deps.db,
+        {
+          destination: q.destination || undefined,
+          category: q.category || undefined,
+          month: q.month,
+          min_duration: q.min_duration === undefined ? undefined : Number(q.min_duration),
+          max_duration: q.max_duration === undefined ? undefined : Number(q.max_duration),
+          min_price: q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true }),
+          max_price: q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true }),
+          page: parsePage(q.page),
+        },
+        c.req.url,
+        deps.currency,
+      );
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.options, async (c) => c.json({ ok: true as const, data: await searchOptions(deps.db, deps.currency) }, 200))
+    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await getTour(deps.db, Number(c.req.valid('param').id), deps.currency) }, 200))
+    .openapi(routes.prebook, async (c) => c.json({ ok: true as const, data: await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200))
+    .openapi(routes.finalize, async (c) => c.json({ ok: true as const, data: await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id) }, 201));
+}

@@ -1,0 +1,27 @@
+import { callSupplier } from './http';
+
+export interface SupplierConfirmation {
+  reference: string;
+  client_reference: string;
+  status: 'confirmed' | 'cancelled';
+}
+
+/**
+ * Port to a supplier that confirms requests (tour operator, villa host, visa agency):
+ * create (idempotent by client reference), amend, cancel.
+ */
+export interface ConfirmingSupplier {
+  confirm(clientReference: string, request: Record<string, unknown>, scenario?: string): Promise<SupplierConfirmation>;
+  amend(reference: string, change: Record<string, unknown>): Promise<SupplierConfirmation>;
+  cancel(reference: string, scenario?: string): Promise<SupplierConfirmation>;
+}
+
+export function httpConfirmingSupplier(baseUrl: string, path: 'tours/bookings' | 'residence/bookings' | 'visa/applications'): ConfirmingSupplier {
+  const url = (suffix = '') => `${baseUrl}/${path}${suffix}`;
+  return {
+    confirm: (clientReference, request, scenario) =>
+      callSupplier(url(), { method: 'POST', body: { ...request, client_reference: clientReference }, scenario }),
+    amend: (reference, change) => callSupplier(url(`/${encodeURIComponent(reference)}/amend`), { method: 'POST', body: change }),
+    cancel: (reference, scenario) => callSupplier(url(`/${encodeURIComponent(reference)}/cancel`), { method: 'POST', body: {}, scenario }),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The simulator's tour operators, villa hosts and visa agency: each confirms (or refuses)
+ * a request identified by the agent's client_reference, and cancels or amends it later.
+ * Sandbox scenarios (X-Sandbox-Scenario): supplier_reject, supplier_flaky, supplier_slow
+ * on create; cancel_reject on cancel.
+ */
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import { SANDBOX_SCENARIO_HEADER } from '../http';
+
+interface Confirmation {
+  reference: string;
+  client_reference: string;
+  status: 'confirmed' | 'cancelled';
+  request: unknown;
+  amendments: unknown[];
+  created_at: string;
+}
+
+const CreateBody = z.object({ client_reference: z.string().min(1).max(300) }).passthrough();
+
+/** One confirming supplier under `/<path>`: POST creates, POST /:ref/amend changes, POST /:ref/cancel cancels. */
+function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number; flakyFailures: number }) {
+  const byClientRef = new Map<string, Confirmation>();
+  const byRef = new Map<string, Confirmation>();
+  const attempts = new Map<string, number>();
+  let sequence = 0;
+  const app = new Hono();
+  const body = async (c: Context) => c.req.json().catch(() => null);
+
+  app.post(`/${path}`, async (c) => {
+    const parsed = CreateBody.safeParse(await body(c));
+    if (!parsed.success) return c.json({ error: `invalid request: ${parsed.error.issues[0]?.message}` }, 400);
+    const ref = parsed.data.client_reference;
+    const known = byClientRef.get(ref);
+    if (known) return c.json(known, 200);
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const attempt = (attempts.get(ref) ?? 0) + 1;
+    attempts.set(ref, attempt);
+    if (scenario === 'supplier_reject') return c.json({ error: `the ${path.split('/')[0]} supplier refused the request` }, 422);
+    if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
+    if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
+    const raced = byClientRef.get(ref);
+    if (raced) return c.json(raced, 200);
+    sequence += 1;
+    const created: Confirmation = {
+      reference: `${prefix}-${String(sequence).padStart(6, '0')}`,
+      client_reference: ref,
+      status: 'confirmed',
+      request: parsed.data,
+      amendments: [],
+      created_at: new Date().toISOString(),
+    };
+    byClientRef.set(ref, created);
+    byRef.set(created.reference, created);
+    return c.json(created, 201);
+  });
+
+  app.get(`/${path}`, (c) => {
+    const found = byClientRef.get(c.req.query('client_reference') ?? '');
+    return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
+  });
+
+  app.post(`/${path}/:reference/amend`, async (c) => {
+    const found = byRef.get(c.req.param('reference'));
+    if (!found) return c.json({ error: 'unknown reference' }, 404);
+    if (found.status !== 'confirmed') return c.json({ error: `it is ${found.status}` }, 409);
+    found.amendments.push(await body(c));
+    return c.json(found);
+  });
+
+  app.post(`/${path}/:reference/cancel`, (c) => {
+    const found = byRef.get(c.req.param('reference'));
+    if (!found) return c.json({ error: 'unknown reference' }, 404);
+    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'cancel_reject') return c.json({ error: 'the supplier refused the cancellation' }, 422);
+    found.status = 'cancelled';
+    return c.json(found);
+  });
+  return app;
+}
+
+export function confirmationRoutes(opts: { slowMs: number; flakyFailures: number }) {
+  const app = new Hono();
+  app.route('/', confirmingSupplier('tours/bookings', 'TOUR', opts));
+  app.route('/', confirmingSupplier('residence/bookings', 'HOST', opts));
+  app.route('/', confirmingSupplier('visa/applications', 'VSA', opts));
+  return app;
+}

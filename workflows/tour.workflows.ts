@@ -1,0 +1,37 @@
+import { ParentClosePolicy, proxyActivities, startChild, upsertSearchAttributes } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { BookingActivities, HeldTourSeats } from '../activities';
+import type { PrebookRequest } from '../src/domain/tours/prebooks';
+import { LEDGER_STEP } from './activity-options';
+import { expireAtDeadline } from './deadline';
+import { Stage } from './search-attributes';
+
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+
+export const tourPrebookExpiryWorkflowId = (prebookId: number) => `tour-prebook-expiry:p${prebookId}`;
+
+/** Holds tour seats for a prebook, then starts the timer that gives them back if nobody pays. */
+export async function prebookTour(input: PrebookRequest): Promise<HeldTourSeats> {
+  upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
+  const held = await ledger.holdTourSeats(input);
+  try {
+    await startChild(tourPrebookExpiry, {
+      workflowId: tourPrebookExpiryWorkflowId(held.prebookId),
+      args: [{ prebookId: held.prebookId, expiresAt: held.expiresAt }],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+  upsertSearchAttributes([{ key: Stage, value: 'done' }]);
+  return held;
+}
+
+/** Unpaid prebooks expire at their deadline; the seats go back in the same transaction. */
+export async function tourPrebookExpiry(input: { prebookId: number; expiresAt: number }): Promise<{ expired: boolean }> {
+  return expireAtDeadline(
+    input.expiresAt,
+    () => ledger.expireTourPrebook(input.prebookId),
+    async () => undefined,
+  );
+}
