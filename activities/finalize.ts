@@ -3,16 +3,19 @@ import { DomainError } from '../src/domain/errors';
 import { flightBookingOfOrder, recordTickets } from '../src/domain/flights/bookings';
 import { bookingOfOrder, recordConfirmation } from '../src/domain/hotels/bookings';
 import { prebookOfOrder, recordTourConfirmation } from '../src/domain/tours/prebooks';
+import { applicationOfOrder, recordSubmission } from '../src/domain/visa/applications';
+import { visaWorkflowId, type VisaApplicationInput } from '../workflows/visa.types';
 import { getOrder, getOrderItems, type DeliveryDetails, type OrderRow } from '../src/domain/orders';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { Suppliers } from '../src/suppliers';
+import type { FollowUp } from '../workflows/pay.types';
 import { businessErrors } from './failures';
 
 export interface FinalizeDeps extends Suppliers {
   db: Db;
 }
 
-type Finalizer = (order: OrderRow, clientReference: string, scenario?: string) => Promise<{ supplierRef: string }>;
+type Finalizer = (order: OrderRow, clientReference: string, scenario?: string) => Promise<{ supplierRef: string; followUp?: FollowUp }>;
 
 /**
  * Finalization is what the partner paid for, per service: products are shipped, a hotel
@@ -58,6 +61,18 @@ export function finalizeActivities(deps: FinalizeDeps) {
       const confirmed = await deps.tourOperator.confirm(clientReference, { departure_id: prebook.departureId, passengers: prebook.passengers }, scenario);
       await recordTourConfirmation(db, prebook.id, confirmed.reference);
       return { supplierRef: confirmed.reference };
+    },
+    visa: async (order, clientReference, scenario) => {
+      const application = await applicationOfOrder(db, order.id);
+      if (!application) throw new DomainError('not_found', `no visa application for order ${order.id}`);
+      const submitted = await deps.visaAgency.confirm(
+        clientReference,
+        { visa_id: application.visaProductId, applicant: application.applicant, travel: { from: application.travelFrom, to: application.travelTo } },
+        scenario,
+      );
+      await recordSubmission(db, application, submitted.reference);
+      const args: VisaApplicationInput = { orderId: order.id, applicationId: application.id, sandbox: application.sandboxDecision };
+      return { supplierRef: submitted.reference, followUp: { workflowType: 'visaApplication', workflowId: visaWorkflowId(order.id), args: [args] } };
     },
   };
 

@@ -5,6 +5,7 @@ import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
 import { paymentActivities } from './payments';
 import { tourActivities } from './tours';
+import { visaActivities } from './visa';
 
 export interface ActivityDeps extends Suppliers {
   db: Db;
@@ -18,6 +19,7 @@ export function createActivities(deps: ActivityDeps) {
     ...hotelActivities(deps.db, deps.hotelSupplier),
     ...flightActivities(deps.db, deps.flightSupplier),
     ...tourActivities(deps.db),
+    ...visaActivities(deps.db),
   };
 }
 

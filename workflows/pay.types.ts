@@ -22,3 +22,13 @@ export interface PayResult {
   currency: string;
   supplierRef: string;
 }
+
+/**
+ * Work that goes on after the payment (a visa application under review): the pay
+ * workflow starts it as a workflow of its own that outlives the payment.
+ */
+export interface FollowUp {
+  workflowType: string;
+  workflowId: string;
+  args: unknown[];
+}

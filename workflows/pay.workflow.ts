@@ -3,14 +3,17 @@ import {
   ApplicationFailure,
   CancellationScope,
   log,
+  ParentClosePolicy,
+  startChild,
   proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { FailureType } from './failure-types';
-import { PayFailure, type PayInput, type PayResult } from './pay.types';
+import { PayFailure, type FollowUp, type PayInput, type PayResult } from './pay.types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -22,6 +25,15 @@ function stage(name: StageName, status?: string): void {
 
 const businessType = (err: unknown): string | undefined =>
   err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+
+async function startFollowUp(f: FollowUp): Promise<void> {
+  try {
+    await startChild(f.workflowType, { workflowId: f.workflowId, args: f.args, parentClosePolicy: ParentClosePolicy.ABANDON });
+  } catch (err) {
+    // A retried payment run finds it already started.
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
 
 /**
  * The payment saga: debit the wallet → finalize with the supplier → complete the order.
@@ -51,6 +63,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
 
     stage('completing');
     await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });
+    if (finalized.followUp) await startFollowUp(finalized.followUp);
     stage('done', 'completed');
     return {
       orderId: debit.orderId,

@@ -20,6 +20,7 @@ commands:
   wallet credit-limit --partner ID --amount AMOUNT
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
   order refund-reject --order ID [--reason TEXT]
+  visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -63,6 +64,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       order: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
+      approve: { type: 'boolean', default: false },
+      reject: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -94,6 +97,11 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: orderPath(values, 'refund'), body: { amount: need(values, 'amount'), reason: values.reason } } };
     case 'order refund-reject':
       return { json, command: { method: 'POST', path: orderPath(values, 'refund-reject'), body: { reason: values.reason } } };
+    case 'visa decide': {
+      if (values.approve === values.reject) throw new UsageError('give exactly one of --approve and --reject');
+      const decision = values.approve ? 'approve' : 'reject';
+      return { json, command: { method: 'POST', path: orderPath(values, 'visa-decision'), body: { decision, reason: values.reason } } };
+    }
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }

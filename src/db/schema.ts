@@ -430,7 +430,10 @@ export const visaApplications = pgTable(
     status: text('status', { enum: VISA_APPLICATION_STATUSES }).notNull().default('draft'),
     supplierReference: text('supplier_reference'),
     decisionReason: text('decision_reason'),
+    decidedBy: text('decided_by'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
+    // Sandbox only: the embassy's answer and how long it takes, fixed when the partner applies.
+    sandboxDecision: jsonb('sandbox_decision').$type<{ approve: boolean; afterMs: number }>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

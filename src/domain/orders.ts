@@ -28,6 +28,8 @@ export function renderTravelOrder(o: OrderRow) {
     currency: o.currency,
     payment_method: o.paymentMethod,
     supplier_ref: o.supplierRef,
+    // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
+    service_status: ((o.details as { service_status?: string }).service_status ?? null) as string | null,
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     completed_at: iso(o.completedAt),

@@ -16,7 +16,7 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   payWaitMs: number;
   sandbox: boolean;
   currency: string;
-  /** How long unpaid holds we place ourselves last (tour seats, residence dates). */
-  holds: { tourPrebookMs: number; residenceMs: number };
+  /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
+  holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number };
   health: () => Promise<HealthReport>;
 }

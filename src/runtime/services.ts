@@ -94,7 +94,7 @@ export async function serveHttp(
       payWaitMs: config.PAY_WAIT_MS,
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
-      holds: { tourPrebookMs: config.TOUR_PREBOOK_TTL_MS, residenceMs: config.RESIDENCE_HOLD_TTL_MS },
+      holds: { tourPrebookMs: config.TOUR_PREBOOK_TTL_MS, residenceMs: config.RESIDENCE_HOLD_TTL_MS, visaDecisionMs: config.SANDBOX_VISA_DECISION_MS },
       ...httpSuppliers(deps.supplierUrl),
       health: deps.health,
     }).fetch,

@@ -27,6 +27,8 @@ describe('workflow replay', () => {
         'flight-refund-offline.json',
         'tour-pay.json',
         'tour-prebook.json',
+        'visa-pay.json',
+        'visa-application.json',
         'tour-prebook-expiry.json',
       ]),
     );

@@ -59,6 +59,8 @@ export interface StackOptions {
   /** How long our own holds last (tour seats, residence dates). */
   tourPrebookMs?: number;
   residenceHoldMs?: number;
+  /** How long the sandbox embassy takes to decide a visa by itself. */
+  visaDecisionMs?: number;
   sandbox?: boolean;
 }
 
@@ -145,7 +147,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payWaitMs: opts.payWaitMs ?? 20_000,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
-    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000 },
+    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000 },
     ...httpSuppliers(simulator.url),
     health,
   });

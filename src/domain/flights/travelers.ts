@@ -16,7 +16,7 @@ export function passengerTypeAt(age: number): PassengerType {
   return 'ADT';
 }
 
-function addMonths(day: string, months: number): string {
+export function addMonths(day: string, months: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCMonth(date.getUTCMonth() + months);
   return date.toISOString().slice(0, 10);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { decideOfflineRefund } from '../../domain/flights/operator';
+import { relayVisaDecision } from '../../domain/visa/service';
 import { DomainError, notFound } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
@@ -58,6 +59,7 @@ async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.in
 }
 
 const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
+const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
 function orderId(c: Context): number {
   const raw = c.req.param('id') ?? '';
@@ -133,6 +135,11 @@ export function createAdminApp(deps: AdminDeps) {
     if (b.amount === undefined) throw new DomainError('validation', 'amount: is required');
     const amountMinor = parseAmount('amount', b.amount, { allowZero: true });
     return c.json(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator: operatorOf(c), reason: b.reason }));
+  });
+  app.post('/admin/orders/:id/visa-decision', async (c) => {
+    const id = orderId(c);
+    const b = await body(c, VisaDecisionBody);
+    return c.json(await relayVisaDecision(temporalDeps, id, { approve: b.decision === 'approve', reason: b.reason ?? b.decision, operator: operatorOf(c) }));
   });
   app.post('/admin/orders/:id/refund-reject', async (c) => {
     const id = orderId(c);

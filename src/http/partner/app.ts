@@ -13,6 +13,7 @@ import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { tourRoutes } from './tours.routes';
+import { visaRoutes } from './visa.routes';
 
 const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
   validation: 400,
@@ -57,6 +58,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
   app.route('/', tourRoutes(deps));
+  app.route('/', visaRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

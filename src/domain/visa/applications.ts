@@ -1,0 +1,218 @@
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { orders, visaApplications, visaProducts } from '../../db/schema';
+import { notFound, validation } from '../errors';
+import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
+import { isStorableId } from '../ids';
+import { formatDecimal } from '../money';
+import type { OrderRow } from '../orders';
+import { paginate } from '../pagination';
+import type { PaymentRun } from '../payments';
+import { settleRefund } from '../refunds';
+
+type VisaRow = typeof visaProducts.$inferSelect;
+export type VisaApplicationRow = typeof visaApplications.$inferSelect;
+
+export function renderVisa(v: VisaRow, currency: string) {
+  return {
+    id: v.id,
+    code: v.code,
+    country: v.country,
+    country_name: v.countryName,
+    visa_type: v.visaType,
+    title: v.title,
+    description: v.description,
+    processing_days: v.processingDays,
+    validity_days: v.validityDays,
+    max_stay_days: v.maxStayDays,
+    entries: v.entries,
+    price: formatDecimal(v.serviceFee + v.governmentFee, currency),
+    service_fee: formatDecimal(v.serviceFee, currency),
+    government_fee: formatDecimal(v.governmentFee, currency),
+    refund_on_rejection_percent: v.refundOnRejectionPercent,
+    required_documents: v.requiredDocuments,
+    currency,
+  };
+}
+
+export async function listVisas(db: DbOrTx, q: { country?: string; visa_type?: string; page: number }, requestUrl: string, currency: string) {
+  const filters: SQL[] = [];
+  if (q.country) filters.push(eq(visaProducts.country, q.country.toUpperCase()));
+  if (q.visa_type) filters.push(eq(visaProducts.visaType, q.visa_type));
+  const where = filters.length ? and(...filters) : undefined;
+  return paginate(
+    requestUrl,
+    q.page,
+    async () => (await db.select({ n: count() }).from(visaProducts).where(where))[0]!.n,
+    async (offset, limit) => (await db.select().from(visaProducts).where(where).orderBy(asc(visaProducts.id)).limit(limit).offset(offset)).map((v) => renderVisa(v, currency)),
+  );
+}
+
+export async function visaById(db: DbOrTx, id: number): Promise<VisaRow> {
+  const [v] = isStorableId(id) ? await db.select().from(visaProducts).where(eq(visaProducts.id, id)) : [];
+  if (!v) throw notFound(`visa ${id}`);
+  return v;
+}
+
+export interface Applicant {
+  first_name: string;
+  last_name: string;
+  birth_date: string;
+  gender: 'male' | 'female';
+  nationality: string;
+  passport_number: string;
+  passport_expiry_date: string;
+  email?: string;
+  phone_number?: string;
+}
+
+export interface VisaRequest {
+  visa_id: number;
+  applicant: Applicant;
+  travel: { from: string; to: string };
+  documents: Array<{ type: string; reference: string }>;
+}
+
+/** Documents every application carries, whatever the product lists on top. */
+export const ALWAYS_REQUIRED_DOCUMENTS = ['passport', 'photo'];
+
+/**
+ * POST /api/visa/request/: validates the application against the product and creates it
+ * with its pending travel order (service fee + government fee), in one transaction.
+ */
+export async function createApplication(
+  db: DbOrTx,
+  partnerId: number,
+  req: VisaRequest,
+  currency: string,
+  now: Date,
+  sandboxDecision: { approve: boolean; afterMs: number } | null,
+): Promise<{ order: OrderRow; application: VisaApplicationRow; visa: VisaRow }> {
+  const visa = await visaById(db, req.visa_id).catch(() => {
+    throw validation('visa_id', `no visa product ${req.visa_id}`);
+  });
+  const today = now.toISOString().slice(0, 10);
+  if (req.travel.from <= today) throw validation('travel.from', 'must be in the future');
+  if (req.travel.to <= req.travel.from) throw validation('travel.to', 'must be after travel.from');
+  const stay = (Date.parse(req.travel.to) - Date.parse(req.travel.from)) / 86_400_000;
+  if (stay > visa.maxStayDays) throw validation('travel.to', `this visa allows at most ${visa.maxStayDays} days of stay`);
+  if (req.applicant.nationality === visa.country) throw validation('applicant.nationality', `a national of ${visa.country} needs no visa for it`);
+  if (req.applicant.birth_date >= today) throw validation('applicant.birth_date', 'must be in the past');
+  const needed = addMonths(req.travel.to, PASSPORT_VALIDITY_MONTHS);
+  if (req.applicant.passport_expiry_date < needed) {
+    throw validation('applicant.passport_expiry_date', `the passport must be valid at least ${PASSPORT_VALIDITY_MONTHS} months after the trip (until ${needed})`);
+  }
+  const types = new Set(req.documents.map((d) => d.type));
+  const missing = ALWAYS_REQUIRED_DOCUMENTS.filter((t) => !types.has(t));
+  if (missing.length) throw validation('documents', `missing ${missing.join(' and ')}; required: ${visa.requiredDocuments.join('; ')}`);
+
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        partnerId,
+        service: 'visa',
+        totalPrice: visa.serviceFee + visa.governmentFee,
+        currency,
+        paymentMethod: 'PARTNER_CREDIT',
+        details: { visa_id: visa.id, service_status: 'draft' },
+      })
+      .returning();
+    const [application] = await tx
+      .insert(visaApplications)
+      .values({
+        partnerId,
+        visaProductId: visa.id,
+        orderId: order!.id,
+        applicant: req.applicant as unknown as Record<string, unknown>,
+        travelFrom: req.travel.from,
+        travelTo: req.travel.to,
+        documents: req.documents,
+        sandboxDecision,
+      })
+      .returning();
+    return { order: order!, application: application!, visa };
+  });
+}
+
+export async function applicationOfOrder(db: DbOrTx, orderId: number): Promise<VisaApplicationRow | undefined> {
+  const [row] = await db.select().from(visaApplications).where(eq(visaApplications.orderId, orderId));
+  return row;
+}
+
+/** The application's status, kept on the order too so that order lists show it. */
+async function setStatus(tx: DbOrTx, application: VisaApplicationRow, status: VisaApplicationRow['status'], extra: Partial<VisaApplicationRow> = {}) {
+  const now = new Date();
+  await tx.update(visaApplications).set({ status, ...extra, updatedAt: now }).where(eq(visaApplications.id, application.id));
+  await tx
+    .update(orders)
+    .set({ details: sql`jsonb_set(${orders.details}, '{service_status}', ${JSON.stringify(status)}::jsonb)`, updatedAt: now })
+    .where(eq(orders.id, application.orderId!));
+}
+
+export async function recordSubmission(db: DbOrTx, application: VisaApplicationRow, supplierReference: string): Promise<void> {
+  await db.transaction((tx) => setStatus(tx, application, 'submitted', { supplierReference }));
+}
+
+export async function markUnderReview(db: DbOrTx, applicationId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [a] = await tx.select().from(visaApplications).where(eq(visaApplications.id, applicationId)).for('update');
+    if (a && a.status === 'submitted') await setStatus(tx, a, 'under_review');
+  });
+}
+
+export interface VisaDecisionResult {
+  applicationId: number;
+  status: 'approved' | 'rejected';
+  refundMinor: number;
+  ledgerId: number | null;
+}
+
+/**
+ * Records the embassy's decision. A rejection gives back the product's share of the
+ * service fee (the government fee never comes back) as a refund ledger row.
+ */
+export async function decideApplication(
+  db: DbOrTx,
+  input: PaymentRun & { applicationId: number; approve: boolean; reason: string; decidedBy: string },
+): Promise<VisaDecisionResult> {
+  const [a] = await db.select().from(visaApplications).where(eq(visaApplications.id, input.applicationId));
+  if (!a) throw notFound(`visa application ${input.applicationId}`);
+  const visa = await visaById(db, a.visaProductId);
+  const status = input.approve ? 'approved' : 'rejected';
+  const refundMinor = input.approve ? 0 : Math.floor((visa.serviceFee * visa.refundOnRejectionPercent) / 100);
+  const decision = { status, decisionReason: input.reason.slice(0, 1000), decidedBy: input.decidedBy.slice(0, 100), decidedAt: new Date() } as const;
+  if (refundMinor === 0) {
+    await db.transaction((tx) => setStatus(tx, a, status, decision));
+    return { applicationId: a.id, status, refundMinor, ledgerId: null };
+  }
+  const settled = await settleRefund(db, {
+    workflowId: input.workflowId,
+    runId: input.runId,
+    orderId: a.orderId!,
+    amountMinor: refundMinor,
+    step: 'visa-rejection-refund',
+    settledStatus: 'refunded',
+    note: `visa application ${a.id} rejected: ${visa.refundOnRejectionPercent}% of the service fee back`,
+    onSettled: (tx) => setStatus(tx, a, status, decision),
+  });
+  return { applicationId: a.id, status, refundMinor, ledgerId: settled.ledgerId };
+}
+
+export function renderApplication(a: VisaApplicationRow, order: OrderRow) {
+  return {
+    order_id: order.id,
+    application_id: a.id,
+    visa_id: a.visaProductId,
+    status: a.status,
+    order_status: order.status,
+    total_price: formatDecimal(order.totalPrice, order.currency),
+    currency: order.currency,
+    applicant: a.applicant,
+    travel: { from: a.travelFrom, to: a.travelTo },
+    documents: a.documents,
+    supplier_reference: a.supplierReference,
+    decision_reason: a.decisionReason,
+    decided_at: a.decidedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/client';
+import { visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
+import { DomainError, notFound } from '../errors';
+import { isStorableId } from '../ids';
+import { formatDecimal } from '../money';
+import { getOrder, renderTravelOrder } from '../orders';
+import type { Partner } from '../partners';
+import { awaitWorkflow } from '../workflows';
+import { applicationOfOrder, createApplication, renderApplication, type VisaDecisionResult, type VisaRequest } from './applications';
+
+/** POST /api/visa/request/. */
+export async function requestVisa(db: Db, partner: Partner, req: VisaRequest, currency: string, sandbox: { approve: boolean; afterMs: number } | null) {
+  const { order, application } = await createApplication(db, partner.id, req, currency, new Date(), sandbox);
+  return { ...renderTravelOrder(order), application: renderApplication(application, order) };
+}
+
+/** GET /api/visa/requests/{order_id}/ (extension): where the application stands. */
+export async function applicationStatus(db: Db, partner: Partner, orderId: number) {
+  const order = isStorableId(orderId) ? await getOrder(db, orderId) : undefined;
+  if (!order || order.partnerId !== partner.id || order.service !== 'visa') throw notFound(`visa order ${orderId}`);
+  const application = await applicationOfOrder(db, order.id);
+  return renderApplication(application!, order);
+}
+
+/** An operator relays the embassy's decision to the application's workflow, and waits for it to be recorded. */
+export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs: number }, orderId: number, decision: VisaDecision) {
+  const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
+  if (!order || order.service !== 'visa') throw notFound(`visa order ${orderId}`);
+  const application = await applicationOfOrder(deps.db, orderId);
+  if (!application || (application.status !== 'submitted' && application.status !== 'under_review')) {
+    throw new DomainError('validation', `order ${orderId}: the application is ${application?.status ?? 'missing'}, not under review (is it paid?)`);
+  }
+  const handle = deps.temporal.workflow.getHandle(visaWorkflowId(orderId));
+  await handle.signal('visaDecision', decision);
+  const result = await awaitWorkflow<VisaDecisionResult>(handle, deps.waitMs, () => null);
+  if (!result) return { order_id: orderId, status: 'deciding' };
+  return { order_id: orderId, status: result.status, refund_amount: formatDecimal(result.refundMinor, order.currency), ledger_id: result.ledgerId, decided_by: decision.operator };
+}

@@ -1,0 +1,143 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { DomainError } from '../../domain/errors';
+import { MAX_ID } from '../../domain/ids';
+import { parsePage } from '../../domain/pagination';
+import { listVisas, renderVisa, visaById } from '../../domain/visa/applications';
+import * as visas from '../../domain/visa/service';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
+const VISA_SCENARIOS = ['visa_approve', 'visa_reject'] as const;
+
+const Visa = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    country: z.string(),
+    country_name: z.string(),
+    visa_type: z.string(),
+    title: z.string(),
+    description: z.string(),
+    processing_days: z.number().int(),
+    validity_days: z.number().int(),
+    max_stay_days: z.number().int(),
+    entries: z.string(),
+    price: Decimal.openapi({ description: 'What the partner pays: service fee + government fee' }),
+    service_fee: Decimal,
+    government_fee: Decimal,
+    refund_on_rejection_percent: z.number().int().openapi({ description: 'Share of the service fee refunded if the visa is refused' }),
+    required_documents: z.array(z.string()),
+    currency: z.string(),
+  })
+  .openapi('VisaProduct');
+
+const RequestBody = z
+  .object({
+    visa_id: z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID),
+    applicant: z.object({
+      first_name: z.string().trim().min(1).max(100),
+      last_name: z.string().trim().min(1).max(100),
+      birth_date: IsoDate,
+      gender: z.enum(['male', 'female'], { error: 'must be male or female' }),
+      nationality: Country,
+      passport_number: z.string().regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits'),
+      passport_expiry_date: IsoDate,
+      email: z.email().optional(),
+      phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number').optional(),
+    }),
+    travel: z.object({ from: IsoDate, to: IsoDate }),
+    documents: z
+      .array(z.object({ type: z.string().trim().min(1).max(50), reference: z.string().trim().min(1).max(300) }))
+      .min(1)
+      .max(30)
+      .openapi({ description: 'References to documents the partner holds (scans); "passport" and "photo" are always required' }),
+  })
+  .openapi('VisaRequest');
+
+const Application = z
+  .object({
+    order_id: z.number().int(),
+    application_id: z.number().int(),
+    visa_id: z.number().int(),
+    status: z.enum(['draft', 'submitted', 'under_review', 'approved', 'rejected']),
+    order_status: z.string(),
+    total_price: Decimal,
+    currency: z.string(),
+    applicant: z.record(z.string(), z.unknown()),
+    travel: z.object({ from: z.string(), to: z.string() }),
+    documents: z.array(z.object({ type: z.string(), reference: z.string() })),
+    supplier_reference: z.string().nullable(),
+    decision_reason: z.string().nullable(),
+    decided_at: z.string().nullable(),
+  })
+  .openapi('VisaApplication');
+
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Visa'];
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/visa/',
+    tags,
+    summary: 'Visa products',
+    security: secured,
+    request: { query: PageQuery.extend({ country: z.string().max(2).optional(), visa_type: z.string().max(20).optional() }) },
+    responses: { 200: json(page(Visa), 'A page of visa products'), ...commonErrors },
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/visa/{id}/',
+    tags,
+    summary: 'A visa product',
+    security: secured,
+    request: { params: Id('id') },
+    responses: { 200: json(Visa, 'The product'), ...commonErrors },
+  }),
+  request: createRoute({
+    method: 'post',
+    path: '/visa/request/',
+    tags,
+    summary: 'Apply: creates the travel order to pay; paying submits the application',
+    description: 'Sandbox: X-Sandbox-Scenario visa_approve (default) or visa_reject decides the application automatically after a short delay.',
+    security: secured,
+    request: {
+      body: jsonBody(RequestBody),
+      headers: z.object({ 'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' } }) }),
+    },
+    responses: { 201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'), ...commonErrors },
+  }),
+  status: createRoute({
+    method: 'get',
+    path: '/visa/requests/{id}/',
+    tags,
+    summary: 'An application’s status by its order id (extension)',
+    security: secured,
+    request: { params: Id('id') },
+    responses: { 200: json(Application, 'The application'), ...commonErrors },
+  }),
+};
+
+export function visaRoutes(deps: ApiDeps) {
+  const sandboxDecision = (raw: string | undefined) => {
+    if (!deps.sandbox) return null;
+    if (raw !== undefined && !(VISA_SCENARIOS as readonly string[]).includes(raw)) {
+      throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${VISA_SCENARIOS.join(', ')}`);
+    }
+    return { approve: raw !== 'visa_reject', afterMs: deps.holds.visaDecisionMs };
+  };
+  return partnerRouter()
+    .openapi(routes.list, async (c) => {
+      const q = c.req.valid('query');
+      return c.json({ ok: true as const, data: await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) }, c.req.url, deps.currency) }, 200);
+    })
+    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency) }, 200))
+    .openapi(routes.request, async (c) => {
+      const data = await visas.requestVisa(deps.db, c.get('partner'), c.req.valid('json'), deps.currency, sandboxDecision(c.req.valid('header')['x-sandbox-scenario']));
+      return c.json({ ok: true as const, data }, 201);
+    })
+    .openapi(routes.status, async (c) => c.json({ ok: true as const, data: await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)) }, 200));
+}

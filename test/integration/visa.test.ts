@@ -1,0 +1,186 @@
+import { and, eq } from 'drizzle-orm';
+import { toCommand } from '../../src/cli/admin';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { SEED_VISAS } from '../../src/db/seed/visa-data';
+import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { recordHistory } from '../support/histories';
+import { startStack, type TestStack, useStack } from '../support/stack';
+
+/** Visa on Interface A (spec §4.5): catalogue, application request, pay to submit, the embassy's decision. */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 15_000 });
+
+type Api = ReturnType<typeof partnerClient>;
+const newPartner = () => partnerWithWallet(stack, '0', '1000000000');
+const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const visaId = (code: string) => SEED_VISAS.findIndex((v) => v.code === code) + 1;
+const withRefund = (percent: number) => SEED_VISAS.find((v) => v.refund_on_rejection_percent === percent && v.max_stay_days >= 7)!;
+
+const applicant = {
+  first_name: 'Reza',
+  last_name: 'Karimi',
+  birth_date: '1985-04-12',
+  gender: 'male',
+  nationality: 'IR',
+  passport_number: 'P12345678',
+  passport_expiry_date: day(1500),
+};
+const documents = [
+  { type: 'passport', reference: 'doc-passport-1' },
+  { type: 'photo', reference: 'doc-photo-1' },
+  { type: 'bank_statement', reference: 'doc-bank-1' },
+];
+const requestBody = (visa: { code: string }, over: Record<string, unknown> = {}) => ({
+  visa_id: visaId(visa.code),
+  applicant,
+  travel: { from: day(40), to: day(47) },
+  documents,
+  ...over,
+});
+
+async function applyAndPay(api: Api, visa: { code: string }, headers: Record<string, string> = {}) {
+  const req = await api.post('/api/visa/request/', requestBody(visa), headers);
+  expect(req.status).toBe(201);
+  const orderId = req.body.data.id;
+  const paid = await api.post('/api/partners/pay/', { order_id: orderId, idempotency_key: `visa-${orderId}` });
+  expect(paid.status).toBe(200);
+  return { orderId, request: req.body.data, paid: paid.body.data };
+}
+
+async function statusOf(api: Api, orderId: number) {
+  return (await api.get(`/api/visa/requests/${orderId}/`)).body.data;
+}
+
+async function waitFor(api: Api, orderId: number, status: string) {
+  const deadline = Date.now() + 20_000;
+  let current = await statusOf(api, orderId);
+  while (current.status !== status && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    current = await statusOf(api, orderId);
+  }
+  return current;
+}
+
+describe('catalogue', () => {
+  it('lists visa products with fees and required documents, filters by country and type', async () => {
+    const { api } = await newPartner();
+    const all = await api.get('/api/visa/');
+    expect(all.body.data.total_count).toBe(SEED_VISAS.length);
+    const first = all.body.data.results[0];
+    expect(minor(first.price)).toBe(minor(first.service_fee) + minor(first.government_fee));
+    expect(first.required_documents.length).toBeGreaterThan(0);
+    const de = await api.get('/api/visa/?country=de');
+    expect(de.body.data.results.every((v: { country: string }) => v.country === 'DE')).toBe(true);
+    const evisas = await api.get('/api/visa/?visa_type=e-visa');
+    expect(evisas.body.data.total_count).toBe(SEED_VISAS.filter((v) => v.visa_type === 'e-visa').length);
+    expect((await api.get(`/api/visa/${first.id}/`)).body.data).toEqual(first);
+    expect((await api.get('/api/visa/9999/')).status).toBe(404);
+  });
+});
+
+describe('applications', () => {
+  it.each([
+    [{ travel: { from: day(-1), to: day(5) } }, /^travel\.from: must be in the future/],
+    [{ travel: { from: day(40), to: day(40) } }, /^travel\.to: must be after travel\.from/],
+    [{ travel: { from: day(40), to: day(400) } }, /^travel\.to: this visa allows at most/],
+    [{ applicant: { ...applicant, passport_expiry_date: day(60) } }, /^applicant\.passport_expiry_date: the passport must be valid at least 6 months/],
+    [{ documents: [{ type: 'passport', reference: 'x' }] }, /^documents: missing photo/],
+    [{ visa_id: 9999 }, /^visa_id: no visa product 9999/],
+    [{ applicant: { ...applicant, nationality: 'Iran' } }, /^applicant\.nationality: /],
+  ])('refuses %j with 400 and creates no order', async (over, message) => {
+    const { api } = await newPartner();
+    const res = await api.post('/api/visa/request/', requestBody(SEED_VISAS[0]!, over));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+    expect((await api.get('/api/partners/orders/')).body.data.total_count).toBe(0);
+  });
+
+  it('submits on payment, waits under review, and records the approval an operator relays', async () => {
+    const { api } = await newPartner();
+    const visa = withRefund(50);
+    const { orderId, request, paid } = await applyAndPay(api, visa);
+    expect(request).toMatchObject({ service: 'visa', status: 'pending', application: { status: 'draft' } });
+    expect(minor(request.total_price)).toBe(visa.service_fee_minor + visa.government_fee_minor);
+    expect(minor(paid.amount)).toBe(visa.service_fee_minor + visa.government_fee_minor);
+
+    const review = await waitFor(api, orderId, 'under_review');
+    expect(review).toMatchObject({ status: 'under_review', order_status: 'completed', supplier_reference: expect.stringMatching(/^VSA-/) });
+    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ id: orderId, service: 'visa', status: 'completed', service_status: 'under_review' });
+
+    const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'approve', reason: 'issued' });
+    expect(decided.status).toBe(200);
+    expect(decided.body).toMatchObject({ status: 'approved', refund_amount: '0.00' });
+    expect(await statusOf(api, orderId)).toMatchObject({ status: 'approved', decision_reason: 'issued', decided_at: expect.any(String) });
+    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'completed', service_status: 'approved' });
+    expect((await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' })).status).toBe(400);
+
+    const partnerId = (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.partnerId;
+    await recordHistory(stack, `visa-application:order:${orderId}`, 'visa-application');
+    await recordHistory(stack, `pay:p${partnerId}:key:visa-${orderId}`, 'visa-pay');
+  });
+
+  it('refunds the product’s share of the service fee when the visa is refused', async () => {
+    const { api } = await newPartner();
+    const visa = withRefund(50);
+    const { orderId } = await applyAndPay(api, visa);
+    await waitFor(api, orderId, 'under_review');
+    const before = await api.wallet();
+    const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject', reason: 'insufficient funds shown' });
+    const refund = Math.floor(visa.service_fee_minor / 2);
+    expect(decided.body).toMatchObject({ status: 'rejected', ledger_id: expect.any(Number) });
+    expect(minor(decided.body.refund_amount)).toBe(refund);
+    expect(minor((await api.wallet()).balance)).toBe(minor(before.balance) + refund);
+    const refunds = await stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+    expect(refunds.map((r) => r.amount)).toEqual([refund]);
+    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'refunded', service_status: 'rejected' });
+  });
+
+  it('refunds nothing when the product says so', async () => {
+    const { api } = await newPartner();
+    const { orderId } = await applyAndPay(api, withRefund(0));
+    await waitFor(api, orderId, 'under_review');
+    const before = await api.wallet();
+    const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' });
+    expect(decided.body).toMatchObject({ status: 'rejected', refund_amount: '0.00', ledger_id: null });
+    expect(await api.wallet()).toEqual(before);
+  });
+
+  it('refuses a decision for an unpaid application, and hides other partners’ applications', async () => {
+    const { api } = await newPartner();
+    const { api: other } = await newPartner();
+    const req = await api.post('/api/visa/request/', requestBody(SEED_VISAS[0]!));
+    expect((await adminClient(stack).post(`/admin/orders/${req.body.data.id}/visa-decision`, { decision: 'approve' })).status).toBe(400);
+    expect((await other.get(`/api/visa/requests/${req.body.data.id}/`)).status).toBe(404);
+    expect(toCommand(['visa', 'decide', '--order', '5', '--reject', '--reason', 'no']).command).toEqual({
+      method: 'POST',
+      path: '/admin/orders/5/visa-decision',
+      body: { decision: 'reject', reason: 'no' },
+    });
+    expect(() => toCommand(['visa', 'decide', '--order', '5'])).toThrow(/--approve and --reject/);
+  });
+});
+
+describe('sandbox embassy', () => {
+  it('decides by itself after a delay, as the partner asked with X-Sandbox-Scenario', async () => {
+    const quick = await startStack({ visaDecisionMs: 1000 });
+    try {
+      const { api } = await partnerWithWallet(quick, '0', '1000000000');
+      const visa = withRefund(100);
+      const req = await api.post('/api/visa/request/', requestBody(visa), { 'X-Sandbox-Scenario': 'visa_reject' });
+      await api.post('/api/partners/pay/', { order_id: req.body.data.id });
+      const deadline = Date.now() + 20_000;
+      let status = '';
+      while (status !== 'rejected' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        status = (await api.get(`/api/visa/requests/${req.body.data.id}/`)).body.data.status;
+      }
+      expect(status).toBe('rejected');
+      expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'refund', order: req.body.data.id });
+      expect(minor((await api.get('/api/partners/ledger/')).body.data.results[0].amount)).toBe(visa.service_fee_minor);
+    } finally {
+      await quick.close();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { BookingActivities } from '../activities';
+import type { VisaDecisionResult } from '../src/domain/visa/applications';
+import { LEDGER_STEP } from './activity-options';
+import { OrderStatus, Stage } from './search-attributes';
+import type { VisaApplicationInput, VisaDecision } from './visa.types';
+
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+
+export const visaDecisionSignal = defineSignal<[VisaDecision]>('visaDecision');
+export const visaStateQuery = defineQuery<{ state: 'under_review' | 'decided'; decision: VisaDecision | null }>('visaState');
+
+/**
+ * A paid, submitted visa application under review: it waits, for as long as the embassy
+ * takes, for the decision an operator relays (or, in the sandbox, decides by itself after
+ * a delay). A rejection refunds the product's share of the service fee.
+ */
+export async function visaApplication(input: VisaApplicationInput): Promise<VisaDecisionResult> {
+  const { workflowId, runId } = workflowInfo();
+  let decision: VisaDecision | null = null;
+  setHandler(visaDecisionSignal, (d) => {
+    decision ??= d;
+  });
+  setHandler(visaStateQuery, () => ({ state: decision ? 'decided' : 'under_review', decision }));
+
+  await ledger.markVisaUnderReview(input.applicationId);
+  upsertSearchAttributes([
+    { key: Stage, value: 'waiting' },
+    { key: OrderStatus, value: 'under_review' },
+  ]);
+  if (input.sandbox) await condition(() => decision !== null, input.sandbox.afterMs);
+  else await condition(() => decision !== null);
+  const d: VisaDecision = decision ?? {
+    approve: input.sandbox!.approve,
+    reason: input.sandbox!.approve ? 'approved (sandbox)' : 'rejected (sandbox)',
+    operator: 'sandbox',
+  };
+  const result = await ledger.decideVisa({ workflowId, runId, applicationId: input.applicationId, approve: d.approve, reason: d.reason, decidedBy: d.operator });
+  upsertSearchAttributes([
+    { key: Stage, value: 'done' },
+    { key: OrderStatus, value: result.status },
+  ]);
+  return result;
+}
