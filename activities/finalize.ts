@@ -2,6 +2,7 @@ import type { Db } from '../src/db/client';
 import { DomainError } from '../src/domain/errors';
 import { flightBookingOfOrder, recordTickets } from '../src/domain/flights/bookings';
 import { bookingOfOrder, recordConfirmation } from '../src/domain/hotels/bookings';
+import { recordHostConfirmation, reservationOfOrder } from '../src/domain/residence/reservations';
 import { prebookOfOrder, recordTourConfirmation } from '../src/domain/tours/prebooks';
 import { applicationOfOrder, recordSubmission } from '../src/domain/visa/applications';
 import { visaWorkflowId, type VisaApplicationInput } from '../workflows/visa.types';
@@ -73,6 +74,17 @@ export function finalizeActivities(deps: FinalizeDeps) {
       await recordSubmission(db, application, submitted.reference);
       const args: VisaApplicationInput = { orderId: order.id, applicationId: application.id, sandbox: application.sandboxDecision };
       return { supplierRef: submitted.reference, followUp: { workflowType: 'visaApplication', workflowId: visaWorkflowId(order.id), args: [args] } };
+    },
+    residence: async (order, clientReference, scenario) => {
+      const r = await reservationOfOrder(db, order.id);
+      if (!r || r.status !== 'booked') throw new SupplierRejectedError(`the dates of order ${order.id} are no longer held`, 410);
+      const confirmed = await deps.residenceHost.confirm(
+        clientReference,
+        { property_id: r.propertyId, check_in: r.checkIn, check_out: r.checkOut, guests: r.guests, lead_guest: r.leadGuest },
+        scenario,
+      );
+      await recordHostConfirmation(db, r.id, confirmed.reference);
+      return { supplierRef: confirmed.reference };
     },
   };
 

@@ -4,6 +4,7 @@ import { finalizeActivities } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
 import { paymentActivities } from './payments';
+import { residenceActivities } from './residence';
 import { tourActivities } from './tours';
 import { visaActivities } from './visa';
 
@@ -20,6 +21,7 @@ export function createActivities(deps: ActivityDeps) {
     ...flightActivities(deps.db, deps.flightSupplier),
     ...tourActivities(deps.db),
     ...visaActivities(deps.db),
+    ...residenceActivities(deps.db, deps.residenceHost),
   };
 }
 
@@ -27,3 +29,4 @@ export type BookingActivities = ReturnType<typeof createActivities>;
 export type { BookedFlight } from './flights';
 export type { PlacedHold, PlaceHoldInput } from './hotels';
 export type { HeldTourSeats } from './tours';
+export type { HeldDates } from './residence';

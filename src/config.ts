@@ -32,6 +32,7 @@ const ConfigSchema = z.object({
   SIMULATOR_TICKET_TIME_LIMIT_MS: z.coerce.number().int().min(1000).default(2 * 60 * 60 * 1000),
   TOUR_PREBOOK_TTL_MS: z.coerce.number().int().min(1000).default(20 * 60 * 1000),
   RESIDENCE_HOLD_TTL_MS: z.coerce.number().int().min(1000).default(15 * 60 * 1000),
+  SANDBOX_HOST_ACCEPT_MS: z.coerce.number().int().min(0).default(30 * 1000),
   SANDBOX_VISA_DECISION_MS: z.coerce.number().int().min(0).default(60 * 1000),
   PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
   CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code').default('IRT'),

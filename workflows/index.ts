@@ -3,7 +3,9 @@ export { cancelHotelOrder, hotelHoldExpiry, placeHotelHold } from './hotel.workf
 export { bookFlight, flightTimeLimit, offlineFlightRefund, refundFlight } from './flight.workflows';
 export { prebookTour, tourPrebookExpiry } from './tour.workflows';
 export { visaApplication } from './visa.workflows';
+export { reserveResidence, residenceReservation } from './residence.workflows';
 export * from './pay.types';
 export * from './hotel.types';
 export * from './flight.types';
 export * from './visa.types';
+export * from './residence.types';

@@ -21,6 +21,7 @@ commands:
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
   order refund-reject --order ID [--reason TEXT]
   visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
+  residence accept-cancel --reservation ID                      (the host accepted a cancellation)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -62,6 +63,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       amount: { type: 'string' },
       note: { type: 'string' },
       order: { type: 'string' },
+      reservation: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
@@ -101,6 +103,11 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       if (values.approve === values.reject) throw new UsageError('give exactly one of --approve and --reject');
       const decision = values.approve ? 'approve' : 'reject';
       return { json, command: { method: 'POST', path: orderPath(values, 'visa-decision'), body: { decision, reason: values.reason } } };
+    }
+    case 'residence accept-cancel': {
+      const id = need(values, 'reservation');
+      if (!/^[1-9]\d*$/.test(id)) throw new UsageError('--reservation must be a reservation id (a positive integer)');
+      return { json, command: { method: 'POST', path: `/admin/reservations/${id}/accept-cancel` } };
     }
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');

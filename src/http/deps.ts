@@ -17,6 +17,6 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   sandbox: boolean;
   currency: string;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
-  holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number };
+  holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: () => Promise<HealthReport>;
 }

@@ -29,6 +29,8 @@ describe('workflow replay', () => {
         'tour-prebook.json',
         'visa-pay.json',
         'visa-application.json',
+        'residence-reserve.json',
+        'residence-reservation.json',
         'tour-prebook-expiry.json',
       ]),
     );

@@ -61,6 +61,8 @@ export interface StackOptions {
   residenceHoldMs?: number;
   /** How long the sandbox embassy takes to decide a visa by itself. */
   visaDecisionMs?: number;
+  /** How long the sandbox host takes to accept a cancellation by itself. */
+  hostAcceptMs?: number;
   sandbox?: boolean;
 }
 
@@ -147,11 +149,22 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payWaitMs: opts.payWaitMs ?? 20_000,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
-    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000 },
+    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000,
+      hostAcceptMs: opts.hostAcceptMs ?? 600_000,
+    },
     ...httpSuppliers(simulator.url),
     health,
   });
-  const admin = createAdminApp({ db: database.db, temporal: client, taskQueue, waitMs: opts.payWaitMs ?? 20_000, adminToken: ADMIN_TOKEN, currency: CURRENCY, health });
+  const admin = createAdminApp({
+    db: database.db,
+    temporal: client,
+    taskQueue,
+    waitMs: opts.payWaitMs ?? 20_000,
+    residenceHoldMs: opts.residenceHoldMs ?? 600_000,
+    adminToken: ADMIN_TOKEN,
+    currency: CURRENCY,
+    health,
+  });
 
   return {
     db: database.db,

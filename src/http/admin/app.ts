@@ -6,6 +6,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { decideOfflineRefund } from '../../domain/flights/operator';
 import { relayVisaDecision } from '../../domain/visa/service';
+import { acceptCancel } from '../../domain/residence/service';
 import { DomainError, notFound } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
@@ -20,6 +21,7 @@ export interface AdminDeps {
   temporal: Client;
   taskQueue: string;
   waitMs: number;
+  residenceHoldMs: number;
   adminToken: string;
   currency: string;
   health: () => Promise<HealthReport>;
@@ -140,6 +142,12 @@ export function createAdminApp(deps: AdminDeps) {
     const id = orderId(c);
     const b = await body(c, VisaDecisionBody);
     return c.json(await relayVisaDecision(temporalDeps, id, { approve: b.decision === 'approve', reason: b.reason ?? b.decision, operator: operatorOf(c) }));
+  });
+  app.post('/admin/reservations/:id/accept-cancel', async (c) => {
+    const raw = c.req.param('id');
+    if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'reservation: must be a positive integer id');
+    const resDeps = { ...temporalDeps, holdTtlMs: deps.residenceHoldMs, autoAcceptCancelMs: null };
+    return c.json(await acceptCancel(resDeps, Number(raw), null, operatorOf(c)));
   });
   app.post('/admin/orders/:id/refund-reject', async (c) => {
     const id = orderId(c);

@@ -12,6 +12,7 @@ import { partnerRouter, type PartnerEnv } from './env';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
+import { residenceRoutes } from './residence.routes';
 import { tourRoutes } from './tours.routes';
 import { visaRoutes } from './visa.routes';
 
@@ -59,6 +60,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', flightRoutes(deps));
   app.route('/', tourRoutes(deps));
   app.route('/', visaRoutes(deps));
+  app.route('/', residenceRoutes(deps));
 
   app.doc31('/openapi.json', {
     openapi: '3.1.0',

@@ -1,0 +1,205 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { DomainError } from '../../domain/errors';
+import { MAX_ID } from '../../domain/ids';
+import { parsePage } from '../../domain/pagination';
+import { listProperties, propertyDetail } from '../../domain/residence/reservations';
+import * as residence from '../../domain/residence/service';
+import type { ApiDeps } from '../deps';
+import { partnerRouter } from './env';
+import { commonErrors, Decimal, json, jsonBody, page, PageQuery } from './schemas';
+
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const IntId = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
+const QueryId = (name: string) =>
+  z.object({ [name]: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive integer id').openapi({ param: { name, in: 'query' } }) }) as z.ZodObject<Record<string, z.ZodString>>;
+
+const Property = z
+  .object({
+    id: z.number().int(),
+    code: z.string(),
+    name: z.string(),
+    type: z.string(),
+    city: z.string(),
+    region: z.string(),
+    country: z.string(),
+    address: z.string(),
+    bedrooms: z.number().int(),
+    max_guests: z.number().int(),
+    nightly_price: Decimal,
+    weekend_price: Decimal.openapi({ description: 'Thursday and Friday nights' }),
+    cleaning_fee: Decimal,
+    min_nights: z.number().int(),
+    cancellation_policy: z.enum(['flexible', 'moderate', 'strict']),
+    currency: z.string(),
+  })
+  .openapi('Property');
+
+const Reservation = z
+  .object({
+    reservation_id: z.number().int(),
+    status: z.string(),
+    property_id: z.number().int(),
+    property_name: z.string(),
+    check_in: z.string(),
+    check_out: z.string(),
+    nights: z.number().int(),
+    guests: z.number().int(),
+    lead_guest: z.record(z.string(), z.unknown()).nullable(),
+    total_price: Decimal,
+    currency: z.string(),
+    expires_at: z.string(),
+    seconds_left: z.number().int(),
+    order_id: z.number().int().nullable(),
+    order_status: z.string().nullable(),
+    confirmation_number: z.string().nullable(),
+    cancellation_policy: z.string(),
+    cancel_refund: Decimal.nullable(),
+  })
+  .openapi('Reservation');
+
+const LeadGuest = z.object({
+  first_name: z.string().trim().min(1).max(100),
+  last_name: z.string().trim().min(1).max(100),
+  nationality: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
+  phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'),
+  national_id: z.string().optional(),
+  passport_number: z.string().optional(),
+});
+
+const ReserveBody = z
+  .object({ property_id: IntId, check_in: IsoDate, check_out: IsoDate, guests: z.number().int().min(1).max(30), lead_guest: LeadGuest })
+  .openapi('ReserveRequest');
+const ReservationIdBody = z.object({ reservation_id: IntId });
+const ModifyBody = ReservationIdBody.extend({ check_in: IsoDate, check_out: IsoDate, guests: z.number().int().min(1).max(30) }).openapi('ModifyStayRequest');
+
+const secured = [{ ApiKey: [], ApiSecret: [] }];
+const tags = ['Residence'];
+const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
+const get = <P extends string>(path: P, summary: string) => ({ method: 'get' as const, path, tags, summary, security: secured });
+
+const routes = {
+  list: createRoute({
+    ...get('/residence/properties/list/', 'Villas and apartments; with check_in and check_out, only those free then'),
+    request: {
+      query: PageQuery.extend({
+        city: z.string().max(100).optional(),
+        country: z.string().max(2).optional(),
+        type: z.string().max(20).optional(),
+        guests: z.string().regex(/^\d{1,2}$/, 'must be a whole number').optional(),
+        check_in: IsoDate.optional(),
+        check_out: IsoDate.optional(),
+      }),
+    },
+    responses: { 200: json(page(Property), 'A page of properties'), ...commonErrors },
+  }),
+  detail: createRoute({
+    ...get('/residence/properties/detail/', 'A property with amenities, house rules, policy and unavailable dates'),
+    request: { query: QueryId('property_id') },
+    responses: {
+      200: json(
+        Property.extend({ description: z.string(), amenities: z.array(z.string()), house_rules: z.array(z.string()), unavailable: z.array(z.object({ from: z.string(), to: z.string() })) }),
+        'The property',
+      ),
+      ...commonErrors,
+    },
+  }),
+  reserve: createRoute({
+    ...post('/residence/reserve/', 'Hold dates for a limited time'),
+    request: { body: jsonBody(ReserveBody) },
+    responses: { 200: json(Reservation, 'The hold'), ...commonErrors },
+  }),
+  time: createRoute({
+    ...get('/residence/reserve/time/', 'Seconds left on a hold'),
+    request: { query: QueryId('reservation_id') },
+    responses: { 200: json(z.object({ reservation_id: z.number().int(), status: z.string(), expires_at: z.string(), seconds_left: z.number().int() }), 'Time left'), ...commonErrors },
+  }),
+  reserveDetail: createRoute({
+    ...get('/residence/reserve/detail/', 'A reservation’s state'),
+    request: { query: QueryId('reservation_id') },
+    responses: { 200: json(Reservation, 'The reservation'), ...commonErrors },
+  }),
+  book: createRoute({
+    ...post('/residence/reserve/book/', 'Turn held dates into a travel order to pay'),
+    request: { body: jsonBody(ReservationIdBody) },
+    responses: {
+      201: json(
+        z.object({ id: z.number().int(), service: z.string(), status: z.string(), total_price: Decimal, currency: z.string(), reservation_id: z.number().int(), hold_expires_at: z.string() }).passthrough(),
+        'The pending order',
+      ),
+      ...commonErrors,
+    },
+  }),
+  cancel: createRoute({
+    ...post('/residence/bookings/cancel/', 'Cancel: an unpaid hold is released; a paid stay waits for the host'),
+    request: { body: jsonBody(ReservationIdBody) },
+    responses: { 200: json(z.object({ reservation_id: z.number().int(), status: z.string(), refund_amount: Decimal, currency: z.string() }), 'Cancelled or requested'), ...commonErrors },
+  }),
+  acceptCancel: createRoute({
+    ...post('/residence/bookings/accept-cancel/', 'The host accepts a cancellation (sandbox: the partner stands in for the host)'),
+    request: { body: jsonBody(ReservationIdBody) },
+    responses: { 200: json(Reservation, 'The reservation after the host’s acceptance'), ...commonErrors },
+  }),
+  modify: createRoute({
+    ...post('/residence/bookings/modify/', 'Change dates or guests of a paid stay (extension): re-priced, the difference charged or refunded'),
+    request: { body: jsonBody(ModifyBody) },
+    responses: {
+      200: json(
+        z.object({
+          reservation_id: z.number().int(),
+          previous_total: Decimal,
+          new_total: Decimal,
+          difference: Decimal,
+          currency: z.string(),
+          ledger_id: z.number().int().nullable(),
+          reservation: Reservation,
+        }),
+        'Changed',
+      ),
+      ...commonErrors,
+      402: commonErrors[400],
+    },
+  }),
+};
+
+export function residenceRoutes(deps: ApiDeps) {
+  const resDeps = {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    waitMs: deps.payWaitMs,
+    holdTtlMs: deps.holds.residenceMs,
+    autoAcceptCancelMs: deps.sandbox ? deps.holds.hostAcceptMs : null,
+  };
+  const idOf = (q: Record<string, string>, name: string) => Number(q[name]);
+  return partnerRouter()
+    .openapi(routes.list, async (c) => {
+      const q = c.req.valid('query');
+      if ((q.check_in === undefined) !== (q.check_out === undefined)) throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
+      const data = await listProperties(
+        deps.db,
+        { city: q.city, country: q.country, type: q.type, guests: q.guests === undefined ? undefined : Number(q.guests), check_in: q.check_in, check_out: q.check_out, page: parsePage(q.page) },
+        c.req.url,
+        deps.currency,
+      );
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date()) }, 200))
+    .openapi(routes.reserve, async (c) => c.json({ ok: true as const, data: await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200))
+    .openapi(routes.time, async (c) => {
+      const r = await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'));
+      return c.json({ ok: true as const, data: { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left } }, 200);
+    })
+    .openapi(routes.reserveDetail, async (c) => c.json({ ok: true as const, data: await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')) }, 200))
+    .openapi(routes.book, async (c) => c.json({ ok: true as const, data: await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id) }, 201))
+    .openapi(routes.cancel, async (c) => c.json({ ok: true as const, data: await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id) }, 200))
+    .openapi(routes.acceptCancel, async (c) => {
+      if (!deps.sandbox) throw new DomainError('validation', 'reservation_id: the host accepts cancellations; in production an operator relays it (admin CLI: residence accept-cancel)');
+      const data = await residence.acceptCancel(resDeps, c.req.valid('json').reservation_id, c.get('partner').id, `sandbox host (partner ${c.get('partner').id})`);
+      return c.json({ ok: true as const, data }, 200);
+    })
+    .openapi(routes.modify, async (c) => {
+      const b = c.req.valid('json');
+      const data = await residence.modify(resDeps, c.get('partner'), b.reservation_id, { checkIn: b.check_in, checkOut: b.check_out, guests: b.guests });
+      return c.json({ ok: true as const, data }, 200);
+    });
+}

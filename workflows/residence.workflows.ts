@@ -1,0 +1,147 @@
+import {
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { BookingActivities, HeldDates } from '../activities';
+import type { HoldDatesInput, ModificationResult } from '../src/domain/residence/reservations';
+import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { reservationWorkflowId, type ReservationInput, type StayChange } from './residence.types';
+import { OrderStatus, Stage } from './search-attributes';
+
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
+
+export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');
+export const requestCancelUpdate = defineUpdate<{ kind: 'released' | 'requested'; refundMinor: number }, []>('requestCancel');
+export const acceptCancelSignal = defineSignal<[{ operator: string }]>('acceptCancel');
+export const reservationStateQuery = defineQuery<string>('reservationState');
+
+const GRACE_MS = 250;
+const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
+
+/** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
+export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
+  const held = await ledger.holdResidenceDates(input);
+  await startChild(residenceReservation, {
+    workflowId: reservationWorkflowId(held.reservationId),
+    args: [{ reservationId: held.reservationId, expiresAt: held.expiresAt, autoAcceptCancelMs: input.autoAcceptCancelMs }],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  }).catch((err: Error) => {
+    if (err.name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+  });
+  return held;
+}
+
+/**
+ * One reservation's life: held until paid (or expired at its deadline), then the stay —
+ * which the partner may change (re-priced; the difference charged or refunded) or cancel
+ * (the host accepts; the refund fixed by the policy at the request is credited) — until
+ * check-out.
+ */
+export async function residenceReservation(input: ReservationInput): Promise<{ outcome: 'expired' | 'released' | 'cancelled' | 'completed' }> {
+  const { workflowId, runId } = workflowInfo();
+  const id = input.reservationId;
+  let phase: 'held' | 'paid' | 'cancel_requested' | 'done' = 'held';
+  let released = false;
+  let cancelRequested = false;
+  let cancelAccepted = false;
+  let changes = 0;
+  let confirmationNumber: string | null = null;
+  const stage = (name: 'waiting' | 'cancelling' | 'done', status?: string) =>
+    upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
+
+  setHandler(reservationStateQuery, () => phase);
+  setHandler(
+    modifyStayUpdate,
+    async (change) => {
+      changes += 1;
+      const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq: changes, ...change });
+      if (confirmationNumber) await supplier.amendAtHost({ confirmationNumber, ...change });
+      return result;
+    },
+    {
+      // Whether the stay can change is the database's call (paid? confirmed?), made inside the activity.
+      validator: (_change: StayChange) => {
+        if (phase === 'done') throw new Error('the reservation has ended');
+      },
+    },
+  );
+  setHandler(
+    requestCancelUpdate,
+    async () => {
+      const r = await ledger.requestResidenceCancel(id);
+      if (r.kind === 'released') {
+        released = true;
+        return { kind: 'released' as const, refundMinor: 0 };
+      }
+      confirmationNumber = r.confirmationNumber ?? confirmationNumber;
+      cancelRequested = true;
+      phase = 'cancel_requested';
+      return { kind: 'requested' as const, refundMinor: r.refundMinor };
+    },
+    {
+      validator: () => {
+        if (phase === 'done') throw new Error('the reservation has ended');
+      },
+    },
+  );
+  setHandler(acceptCancelSignal, () => {
+    cancelAccepted = true;
+  });
+
+  const finish = async <T>(outcome: T) => {
+    phase = 'done';
+    await condition(allHandlersFinished);
+    return outcome;
+  };
+
+  // The hold: until it is paid, released, or past its deadline.
+  stage('waiting', 'held');
+  let deadline = input.expiresAt;
+  let checkOut = '';
+  for (;;) {
+    // A cancellation request wakes the hold early: the stay may have been paid meanwhile.
+    await condition(() => released || cancelRequested, Math.max(0, deadline - Date.now()) + GRACE_MS);
+    if (released) return finish({ outcome: 'released' as const });
+    const state = await ledger.expireResidenceHold(id);
+    if (state.state === 'expired' || state.state === 'gone') {
+      stage('done', 'expired');
+      return finish({ outcome: 'expired' as const });
+    }
+    if (state.state === 'held') {
+      deadline = state.expiresAt;
+      continue;
+    }
+    checkOut = state.checkOut;
+    break;
+  }
+
+  // The stay: until check-out, unless it is cancelled.
+  if (!cancelRequested) phase = 'paid';
+  stage('waiting', 'confirmed');
+  for (;;) {
+    const untilCheckOut = Math.max(0, noonUtc(checkOut) - Date.now());
+    await condition(() => cancelRequested, untilCheckOut);
+    if (!cancelRequested) {
+      await ledger.completeResidenceStay(id);
+      stage('done', 'completed');
+      return finish({ outcome: 'completed' as const });
+    }
+    stage('cancelling', 'cancel_requested');
+    if (input.autoAcceptCancelMs !== null) await condition(() => cancelAccepted, input.autoAcceptCancelMs);
+    else await condition(() => cancelAccepted);
+    if (confirmationNumber) await supplier.cancelAtHost({ confirmationNumber });
+    await ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });
+    stage('done', 'cancelled');
+    return finish({ outcome: 'cancelled' as const });
+  }
+}
