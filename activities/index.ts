@@ -1,5 +1,6 @@
 import type { Db } from '../src/db/client';
 import type { Suppliers } from '../src/suppliers';
+import { agencyActivities } from './agency';
 import { finalizeActivities } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
@@ -22,6 +23,7 @@ export function createActivities(deps: ActivityDeps) {
     ...tourActivities(deps.db),
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost),
+    ...agencyActivities(deps.db),
   };
 }
 

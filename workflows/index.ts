@@ -4,6 +4,7 @@ export { bookFlight, flightTimeLimit, offlineFlightRefund, refundFlight } from '
 export { prebookTour, tourPrebookExpiry } from './tour.workflows';
 export { visaApplication } from './visa.workflows';
 export { reserveResidence, residenceReservation } from './residence.workflows';
+export { agencyHotelBooking, agencyProductOrder } from './agency.workflows';
 export * from './pay.types';
 export * from './hotel.types';
 export * from './flight.types';

@@ -78,6 +78,8 @@ export const orders = pgTable(
     paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     supplierRef: text('supplier_ref'),
+    // Interface B's Idempotency-Key for orders it creates directly: one order per key and partner.
+    idempotencyKey: text('idempotency_key'),
     // The pay workflow run that holds (processing) or settled (completed) the order.
     paymentWorkflowId: text('payment_workflow_id'),
     paymentRunId: text('payment_run_id'),
@@ -87,6 +89,7 @@ export const orders = pgTable(
   },
   (t) => [
     index('orders_partner_service_idx').on(t.partnerId, t.service, t.id),
+    uniqueIndex('orders_idempotency_uq').on(t.partnerId, t.idempotencyKey),
     check('orders_total_non_negative', sql`${t.totalPrice} >= 0`),
   ],
 );
@@ -224,10 +227,18 @@ export const hotelBookings = pgTable(
     orderId: integer('order_id').references(() => orders.id),
     confirmationNumber: text('confirmation_number'),
     failure: text('failure'),
+    // Interface B's own fields of a booking made there (room_id, guest_name, special_requests, idempotency key).
+    agency: jsonb('agency').$type<{ room_id: string; guest_name: string; guest_email: string; special_requests: string | null }>(),
+    // Interface B's Idempotency-Key: one booking per key and partner, whatever races.
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('hotel_bookings_order_uq').on(t.orderId), index('hotel_bookings_partner_idx').on(t.partnerId)],
+  (t) => [
+    uniqueIndex('hotel_bookings_order_uq').on(t.orderId),
+    index('hotel_bookings_partner_idx').on(t.partnerId),
+    uniqueIndex('hotel_bookings_idempotency_uq').on(t.partnerId, t.idempotencyKey),
+  ],
 );
 
 /** A cancellation quote: the penalty shown by cancel_display, honoured by cancel until it expires. */

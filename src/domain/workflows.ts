@@ -9,12 +9,14 @@ export async function startOrJoin(
   client: Client,
   workflowType: string,
   options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+  /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
+  afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
 ): Promise<WorkflowHandle> {
   try {
     await client.workflow.start(workflowType, {
       ...options,
       workflowIdConflictPolicy: 'USE_EXISTING',
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowIdReusePolicy: afterFailure === 'run_again' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     } as WorkflowStartOptions);
   } catch (err) {
     if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;

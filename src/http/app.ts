@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { ApiDeps } from './deps';
+import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
 import { requestId, type RequestIdVariables } from './request-id';
 
@@ -12,10 +13,12 @@ export function createApp(deps: ApiDeps) {
     return c.json(report, report.ok ? 200 : 503);
   });
   app.route('/api', createPartnerApi(deps));
-  // Hono does not carry a sub-app's notFound over through route(): shape /api's 404 here.
+  app.route('/v1', createAgencyApi(deps));
+  // Hono does not carry a sub-app's notFound over through route(): shape each interface's 404 here.
   app.notFound((c) => {
     const error = `no route for ${c.req.method} ${c.req.path}`;
-    return c.req.path.startsWith('/api/') ? c.json({ ok: false, error }, 404) : c.json({ error }, 404);
+    if (c.req.path.startsWith('/api/')) return c.json({ ok: false, error }, 404);
+    return c.json({ detail: error }, 404);
   });
   return app;
 }

@@ -103,9 +103,23 @@ export interface SupplierHold {
   confirmation_number: string | null;
 }
 
+export interface SupplierHotelDetail {
+  hotel_id: number;
+  name: string;
+  stars: number;
+  city_id: number;
+  city: string | null;
+  address: string;
+  domestic: boolean;
+  rooms: Array<{ room_code: string; room_name: string; max_occupancy: number }>;
+  amenities: string[];
+  policies: Record<string, string>;
+}
+
 /** Port to a hotel bedbank. Reads may be called from the API; holds, confirmations and cancellations only from activities. */
 export interface HotelSupplier {
   cities(): Promise<SupplierCity[]>;
+  hotel(hotelId: number): Promise<SupplierHotelDetail>;
   availability(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;
   checkRate(rateKey: string, scenario?: string): Promise<RateCheck>;
   createHold(req: { rateKey: string; clientReference: string; guests?: GuestDetails[][]; contact?: Contact; scenario?: string }): Promise<SupplierHold>;
@@ -120,6 +134,7 @@ export function httpHotelSupplier(baseUrl: string): HotelSupplier {
   const hold = (id: string, action: string) => url(`/holds/${encodeURIComponent(id)}/${action}`);
   return {
     cities: async () => (await callSupplier<{ cities: SupplierCity[] }>(url('/cities'), { method: 'GET' })).cities,
+    hotel: (hotelId) => callSupplier(url(`/${hotelId}`), { method: 'GET' }),
     availability: (req) => callSupplier(url('/availability'), { method: 'POST', body: req, timeoutMs: 30_000 }),
     checkRate: (rateKey, scenario) => callSupplier(url('/rates/check'), { method: 'POST', body: { rate_key: rateKey }, scenario, timeoutMs: 30_000 }),
     createHold: (req) =>

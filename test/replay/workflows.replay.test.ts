@@ -31,6 +31,8 @@ describe('workflow replay', () => {
         'visa-application.json',
         'residence-reserve.json',
         'residence-reservation.json',
+        'agency-hotel-booking.json',
+        'agency-product-order.json',
         'tour-prebook-expiry.json',
       ]),
     );

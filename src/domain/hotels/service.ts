@@ -59,7 +59,7 @@ export interface SearchInput {
 }
 
 /** Dates are calendar days (YYYY-MM-DD); "today" is the UTC date. */
-function checkStay(checkIn: string, checkOut: string, today: string): void {
+export function checkStay(checkIn: string, checkOut: string, today: string): void {
   if (checkIn < today) throw validation('check_in', `must not be in the past (today is ${today})`);
   const nights = (Date.parse(checkOut) - Date.parse(checkIn)) / DAY_MS;
   if (nights < 1) throw validation('check_out', 'must be after check_in');

@@ -234,6 +234,28 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
 
   app.get('/hotels/cities', (c) => c.json({ cities: CITIES }));
 
+  // Static content of one hotel: rooms, amenities (by stars) and house policies.
+  app.get('/hotels/:hotel_id{[0-9]+}', (c) => {
+    const hotel = findHotel(Number(c.req.param('hotel_id')));
+    if (!hotel) return c.json({ error: 'unknown hotel' }, 404);
+    const amenities = ['Free Wi-Fi', '24-hour front desk', 'Air conditioning'];
+    if (hotel.stars >= 3) amenities.push('Restaurant', 'Room service');
+    if (hotel.stars >= 4) amenities.push('Fitness centre', 'Airport shuttle', 'Spa');
+    if (hotel.stars === 5) amenities.push('Outdoor pool', 'Concierge');
+    return c.json({
+      ...hotel,
+      city: findCity(hotel.city_id)?.name ?? null,
+      rooms: hotel.rooms.map((r) => ({ room_code: r.room_code, room_name: r.room_name, max_occupancy: r.max_occupancy })),
+      amenities,
+      policies: {
+        check_in_from: '14:00',
+        check_out_until: '12:00',
+        children: 'Children under 2 stay free in existing beds',
+        cancellation: 'Refundable rates: free until 3 days before arrival, then the first night; from arrival day the whole stay',
+      },
+    });
+  });
+
   app.post('/hotels/availability', async (c) => {
     const parsed = AvailabilityBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: invalid('availability request', parsed.error) }, 400);

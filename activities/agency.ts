@@ -1,0 +1,11 @@
+import type { Db } from '../src/db/client';
+import { abandonOrder, orderAgencyBooking } from '../src/domain/agency/orders';
+import { businessErrors } from './failures';
+
+/** Steps of Interface B's settle-at-creation sagas that are not already steps of A's. */
+export function agencyActivities(db: Db) {
+  return {
+    orderAgencyBooking: (input: { partnerId: number; bookingId: number }) => businessErrors(() => orderAgencyBooking(db, input.partnerId, input.bookingId)),
+    abandonOrder: (orderId: number) => businessErrors(() => abandonOrder(db, orderId)),
+  };
+}

@@ -1,0 +1,253 @@
+import { and, desc, eq, gte, isNotNull } from 'drizzle-orm';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/client';
+import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
+import { SupplierRejectedError } from '../../suppliers/errors';
+import type { HotelSupplier, SupplierRate } from '../../suppliers/hotels';
+import { PartnerId, Service, Stage } from '../../../workflows/search-attributes';
+import { DomainError, notFound, validation } from '../errors';
+import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
+import type { newBooking, HotelBookingRow } from '../hotels/bookings';
+import { toNumber } from '../money';
+import type { Partner } from '../partners';
+import { awaitWorkflow, startOrJoin } from '../workflows';
+
+/** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
+export const AGENCY_NATIONALITY = 'IR';
+
+export const roomIdOf = (r: Pick<SupplierRate, 'room_code' | 'board' | 'refundable'>) => `${r.room_code}-${r.board}-${r.refundable ? 'FLEX' : 'NRF'}`;
+const ROOM_ID = /^(STD|DLX|FAM|STE)-(RO|BB|HB)-(FLEX|NRF)$/;
+
+const hotelIdOf = (raw: string) => {
+  if (!/^[1-9]\d{0,6}$/.test(raw)) throw notFound(`hotel ${raw}`);
+  return Number(raw);
+};
+
+async function cityOf(supplier: HotelSupplier, city: string) {
+  const q = city.trim().toLowerCase();
+  const found = (await supplier.cities()).find((c) => c.name.toLowerCase() === q || c.iata_code.toLowerCase() === q);
+  if (!found) throw validation('city', `unknown city ${city}; give a city name or its IATA code`);
+  return found;
+}
+
+/** GET /v1/hotels/search. */
+export async function searchHotels(
+  supplier: HotelSupplier,
+  q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
+  currency: string,
+  now: Date,
+) {
+  const city = await cityOf(supplier, q.city);
+  checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
+  const nights = (Date.parse(q.check_out) - Date.parse(q.check_in)) / 86_400_000;
+  const found = await supplier.availability({
+    city_id: city.id,
+    check_in: q.check_in,
+    check_out: q.check_out,
+    nationality: AGENCY_NATIONALITY,
+    rooms: [{ adults: q.guests, children_ages: [] }],
+  });
+  const results = found.hotels
+    .filter((h) => q.stars === undefined || h.stars >= q.stars)
+    .slice(0, q.limit)
+    .map((h) => ({
+      hotel_id: String(h.hotel_id),
+      name: h.name,
+      stars: h.stars,
+      city: city.name,
+      address: h.address,
+      rooms: h.rates.map((r) => ({
+        room_id: roomIdOf(r),
+        name: r.room_name,
+        board: r.board,
+        max_guests: r.max_occupancy,
+        price_per_night: toNumber(Math.round(r.total_price_minor / nights), currency),
+        total_price: toNumber(r.total_price_minor, currency),
+        currency,
+        refundable: r.refundable,
+      })),
+    }));
+  return { results, count: results.length };
+}
+
+/** GET /v1/hotels/{hotel_id}: the hotel, its rooms (with the room_ids that book them), amenities and policies. */
+export async function hotelDetail(supplier: HotelSupplier, rawId: string) {
+  const id = hotelIdOf(rawId);
+  try {
+    const h = await supplier.hotel(id);
+    return {
+      hotel_id: String(h.hotel_id),
+      name: h.name,
+      stars: h.stars,
+      city: h.city,
+      address: h.address,
+      rooms: h.rooms.map((r) => ({
+        name: r.room_name,
+        max_guests: r.max_occupancy,
+        room_ids: ['RO', 'BB', 'HB'].flatMap((board) => [true, false].map((refundable) => roomIdOf({ room_code: r.room_code, board, refundable }))),
+      })),
+      amenities: h.amenities,
+      policies: h.policies,
+    };
+  } catch (err) {
+    if (err instanceof SupplierRejectedError && err.status === 404) throw notFound(`hotel ${rawId}`);
+    throw err;
+  }
+}
+
+export function renderAgencyBooking(b: HotelBookingRow, orderStatus: string | null, today: string) {
+  const status: 'pending' | 'active' | 'completed' | 'cancelled' =
+    orderStatus === 'cancelled' ? 'cancelled' : orderStatus === 'completed' ? (b.checkOut! < today ? 'completed' : 'active') : 'pending';
+  return {
+    booking_id: String(b.id),
+    status,
+    hotel_id: String(b.hotelId),
+    room_id: b.agency!.room_id,
+    guest_name: b.agency!.guest_name,
+    guest_email: b.agency!.guest_email,
+    check_in: b.checkIn!,
+    check_out: b.checkOut!,
+    special_requests: b.agency!.special_requests,
+    total_price: b.totalPrice === null ? null : toNumber(b.totalPrice, b.currency),
+    currency: b.currency,
+    created_at: b.createdAt.toISOString(),
+  };
+}
+
+export interface AgencyBookingDeps extends HotelDeps {
+  temporal: Client;
+}
+
+export interface AgencyBookingInput {
+  hotel_id: string;
+  room_id: string;
+  guest_name: string;
+  guest_email: string;
+  check_in: string;
+  check_out: string;
+  special_requests?: string;
+  guests: number;
+}
+
+/**
+ * POST /v1/hotels/bookings: reserve → debit → confirm as one workflow, answered only
+ * once confirmed. With an Idempotency-Key, a retried request joins the first booking.
+ */
+export async function createBooking(deps: AgencyBookingDeps, partner: Partner, input: AgencyBookingInput, currency: string, idempotencyKey?: string, scenario?: string) {
+  let bookingId: number | undefined;
+  if (idempotencyKey) {
+    const [same] = await deps.db.select().from(hotelBookings).where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
+    bookingId = same?.id;
+  }
+  if (bookingId === undefined) {
+    const hotelId = hotelIdOf(input.hotel_id);
+    if (!ROOM_ID.test(input.room_id)) throw validation('room_id', 'is not a room_id of this API (see GET /v1/hotels/search)');
+    checkStay(input.check_in, input.check_out, new Date().toISOString().slice(0, 10));
+    let found;
+    try {
+      found = await deps.supplier.availability({ hotel_id: hotelId, check_in: input.check_in, check_out: input.check_out, nationality: AGENCY_NATIONALITY, rooms: [{ adults: input.guests, children_ages: [] }] });
+    } catch (err) {
+      if (err instanceof SupplierRejectedError && err.status === 404) throw notFound(`hotel ${input.hotel_id}`);
+      throw err;
+    }
+    const rate = found.hotels[0]?.rates.find((r) => roomIdOf(r) === input.room_id);
+    if (!rate) throw validation('room_id', `room ${input.room_id} is not available at hotel ${input.hotel_id} for these dates`);
+    const [first, ...rest] = input.guest_name.trim().split(/\s+/);
+    bookingId = await newAgencyBooking(deps.db, {
+      partnerId: partner.id,
+      rateKey: rate.rate_key,
+      currency,
+      guests: [[{ first_name: first!, last_name: rest.join(' ') || first!, nationality: AGENCY_NATIONALITY }]],
+      // B carries no phone number; the guest's e-mail stays with the agency fields.
+      contact: undefined,
+      agency: { room_id: input.room_id, guest_name: input.guest_name, guest_email: input.guest_email, special_requests: input.special_requests ?? null },
+      idempotencyKey,
+    });
+  }
+  // One workflow per booking, never re-run: a retry with the same key gets the first outcome again.
+  const workflowId = `agency-booking:b${bookingId}`;
+  const handle = await startOrJoin(deps.temporal, 'agencyHotelBooking', {
+    workflowId,
+    taskQueue: deps.taskQueue,
+    args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
+    typedSearchAttributes: [
+      { key: PartnerId, value: partner.id },
+      { key: Service, value: 'hotel' },
+      { key: Stage, value: 'holding' },
+    ],
+  }, 'keep_outcome');
+  const done = await awaitWorkflow<{ bookingId: number; orderId: number }>(handle, deps.waitMs, (f) => {
+    if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
+    if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
+    if (f.type === 'hold_refused') return validation('room_id', f.message);
+    return null;
+  });
+  return { done: done !== null, booking: await bookingView(deps.db, partner.id, bookingId) };
+}
+
+/** The booking row of an agency request, once per Idempotency-Key (a concurrent duplicate gets the first row). */
+async function newAgencyBooking(
+  db: Db,
+  input: Parameters<typeof newBooking>[1] & { agency: NonNullable<HotelBookingRow['agency']>; idempotencyKey?: string },
+): Promise<number> {
+  const [row] = await db
+    .insert(hotelBookings)
+    .values({
+      partnerId: input.partnerId,
+      rateKey: input.rateKey,
+      currency: input.currency,
+      guests: input.guests ?? null,
+      contact: input.contact ?? null,
+      agency: input.agency,
+      idempotencyKey: input.idempotencyKey ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: hotelBookings.id });
+  if (row) return row.id;
+  const [same] = await db.select().from(hotelBookings).where(and(eq(hotelBookings.partnerId, input.partnerId), eq(hotelBookings.idempotencyKey, input.idempotencyKey!)));
+  return same!.id;
+}
+
+async function bookingView(db: Db, partnerId: number, bookingId: number) {
+  const [row] = await db
+    .select({ b: hotelBookings, status: orders.status })
+    .from(hotelBookings)
+    .leftJoin(orders, eq(orders.id, hotelBookings.orderId))
+    .where(and(eq(hotelBookings.id, bookingId), eq(hotelBookings.partnerId, partnerId), isNotNull(hotelBookings.agency)));
+  if (!row) throw notFound(`booking ${bookingId}`);
+  return renderAgencyBooking(row.b, row.status, new Date().toISOString().slice(0, 10));
+}
+
+/** GET /v1/hotels/bookings: the caller's settled bookings (active, completed, cancelled). */
+export async function listBookings(db: Db, partnerId: number, q: { status?: 'active' | 'cancelled' | 'completed'; from_date?: string }) {
+  const conditions = [eq(hotelBookings.partnerId, partnerId), isNotNull(hotelBookings.agency), isNotNull(hotelBookings.orderId)];
+  if (q.from_date) conditions.push(gte(hotelBookings.checkIn, q.from_date));
+  const rows = await db
+    .select({ b: hotelBookings, status: orders.status })
+    .from(hotelBookings)
+    .innerJoin(orders, eq(orders.id, hotelBookings.orderId))
+    .where(and(...conditions))
+    .orderBy(desc(hotelBookings.id));
+  const today = new Date().toISOString().slice(0, 10);
+  const results = rows
+    .filter((r) => r.status === 'completed' || r.status === 'cancelled')
+    .map((r) => renderAgencyBooking(r.b, r.status, today))
+    .filter((b) => !q.status || b.status === q.status);
+  return { results };
+}
+
+/** DELETE /v1/hotels/bookings/{booking_id}: cancel with the policy's refund; a second delete answers the same. */
+export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, rawId: string) {
+  if (!/^[1-9]\d{0,9}$/.test(rawId)) throw notFound(`booking ${rawId}`);
+  const view = await bookingView(deps.db, partner.id, Number(rawId));
+  const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, Number(rawId)));
+  if (!b!.orderId || view.status === 'pending') throw new DomainError('conflict', `booking ${rawId} is not confirmed`);
+  if (view.status !== 'cancelled') await cancelHotelOrder(deps, partner, { order_id: b!.orderId });
+  const refunds = await deps.db
+    .select({ amount: ledgerEntries.amount })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, b!.orderId), eq(ledgerEntries.type, 'refund'), eq(ledgerEntries.step, 'cancel-refund')));
+  const refund = refunds.reduce((n, r) => n + r.amount, 0);
+  return { booking_id: rawId, status: 'cancelled' as const, refund_amount: toNumber(refund, b!.currency), currency: b!.currency };
+}
+

@@ -1,0 +1,106 @@
+import { and, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { hotelBookings, orderItems, orders, products, productVariants } from '../../db/schema';
+import { notFound, validation } from '../errors';
+import { lineTotal } from '../money';
+import { orderBooking } from '../hotels/bookings';
+import type { OrderRow } from '../orders';
+
+/** The order of an agency booking, created once: a retried step finds the order it made. */
+export async function orderAgencyBooking(db: DbOrTx, partnerId: number, bookingId: number): Promise<{ orderId: number }> {
+  const [b] = await db.select().from(hotelBookings).where(eq(hotelBookings.id, bookingId));
+  if (!b) throw notFound(`booking ${bookingId}`);
+  if (b.orderId !== null) return { orderId: b.orderId };
+  const { order } = await orderBooking(db, partnerId, bookingId);
+  return { orderId: order.id };
+}
+
+/**
+ * An agency creation that could not be settled: the debit was already reversed by the
+ * pay workflow; the order fails (it is not payable later) and the booking is released.
+ * Answers the supplier hold to release, if any.
+ */
+export async function abandonOrder(db: DbOrTx, orderId: number): Promise<{ supplierHoldId: string | null }> {
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw notFound(`order ${orderId}`);
+    if (order.status === 'pending') await tx.update(orders).set({ status: 'failed', updatedAt: new Date() }).where(eq(orders.id, orderId));
+    const [b] = await tx.select().from(hotelBookings).where(eq(hotelBookings.orderId, orderId));
+    if (b && (b.status === 'held' || b.status === 'prebooked')) {
+      await tx.update(hotelBookings).set({ status: 'released', updatedAt: new Date() }).where(eq(hotelBookings.id, b.id));
+      return { supplierHoldId: b.supplierHoldId };
+    }
+    return { supplierHoldId: null };
+  });
+}
+
+export interface AgencyProductOrderInput {
+  productId: string;
+  quantity: number;
+  deliveryAddress: { street: string; city: string; country: string; postal_code: string };
+  agencyRef?: string;
+}
+
+/**
+ * POST /v1/products/orders: one product (a variant's SKU, or a product's without
+ * variants) in a pending credit order, priced now. Paying it is the workflow's job.
+ */
+export async function createAgencyProductOrder(
+  db: DbOrTx,
+  partnerId: number,
+  input: AgencyProductOrderInput,
+  currency: string,
+  idempotencyKey?: string,
+): Promise<OrderRow> {
+  if (idempotencyKey) {
+    const [same] = await db.select().from(orders).where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey)));
+    if (same) return same;
+  }
+  const [variant] = await db
+    .select({ v: productVariants, p: products })
+    .from(productVariants)
+    .innerJoin(products, eq(products.id, productVariants.productId))
+    .where(eq(productVariants.sku, input.productId));
+  let line: { productId: number; variantId: number | null; sku: string; name: string; unit: number; stock: number };
+  if (variant) {
+    line = { productId: variant.p.id, variantId: variant.v.id, sku: variant.v.sku, name: `${variant.p.name} (${variant.v.name})`, unit: variant.v.price, stock: variant.p.stock };
+  } else {
+    const [p] = await db.select().from(products).where(eq(products.sku, input.productId));
+    const hasVariants = p ? (await db.select({ id: productVariants.id }).from(productVariants).where(and(eq(productVariants.productId, p.id)))).length > 0 : false;
+    if (!p || hasVariants) throw validation('product_id', `no product ${input.productId}`);
+    line = { productId: p.id, variantId: null, sku: p.sku, name: p.name, unit: p.price, stock: p.stock };
+  }
+  if (line.stock <= 0) throw validation('product_id', `${input.productId} is out of stock`);
+  const total = lineTotal(line.unit, input.quantity, currency);
+  return db.transaction(async (tx) => {
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        partnerId,
+        service: 'product',
+        totalPrice: total,
+        currency,
+        paymentMethod: 'PARTNER_CREDIT',
+        idempotencyKey: idempotencyKey ?? null,
+        details: { channel: 'agency', delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
+      })
+      .onConflictDoNothing()
+      .returning();
+    // A concurrent request with the same key won the insert: answer its order.
+    if (!order) {
+      const [same] = await tx.select().from(orders).where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey!)));
+      return same!;
+    }
+    await tx.insert(orderItems).values({
+      orderId: order!.id,
+      productId: line.productId,
+      variantId: line.variantId,
+      sku: line.sku,
+      name: line.name,
+      quantity: input.quantity,
+      unitPrice: line.unit,
+      lineTotal: total,
+    });
+    return order!;
+  });
+}

@@ -1,0 +1,107 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/client';
+import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
+import { OrderId, PartnerId, Service, Stage } from '../../../workflows/search-attributes';
+import { DomainError, notFound } from '../errors';
+import { toNumber } from '../money';
+import type { Partner } from '../partners';
+import { awaitWorkflow, startOrJoin } from '../workflows';
+import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
+
+/**
+ * Interface B sells each variant as a product of its own: product_id is the variant's SKU
+ * (or the product's, when it has no variants), so an order names exactly what is shipped.
+ */
+async function catalogue(db: Db, currency: string) {
+  const rows = await db
+    .select({ p: products, c: productCategories, v: productVariants })
+    .from(products)
+    .innerJoin(productCategories, eq(productCategories.id, products.categoryId))
+    .leftJoin(productVariants, eq(productVariants.productId, products.id))
+    .orderBy(asc(products.id), asc(productVariants.price));
+  return rows.map(({ p, c, v }) => ({
+    product_id: v?.sku ?? p.sku,
+    name: v ? `${p.name} (${v.name})` : p.name,
+    category: c.slug,
+    description: p.description,
+    destinations: p.destinations,
+    price: toNumber(v?.price ?? p.price, currency),
+    currency,
+    in_stock: p.stock > 0,
+    delivery: p.delivery,
+  }));
+}
+
+export async function listProducts(db: Db, q: { category?: string; destination?: string; limit: number }, currency: string) {
+  const all = await catalogue(db, currency);
+  const results = all
+    .filter((p) => !q.category || p.category === q.category)
+    // Products usable anywhere (no destinations) fit every destination.
+    .filter((p) => !q.destination || p.destinations.length === 0 || p.destinations.includes(q.destination.toUpperCase()))
+    .slice(0, q.limit)
+    .map(({ description: _d, delivery: _dl, ...rest }) => rest);
+  return { results, count: results.length };
+}
+
+export async function productDetail(db: Db, productId: string, currency: string) {
+  const found = (await catalogue(db, currency)).find((p) => p.product_id === productId);
+  if (!found) throw notFound(`product ${productId}`);
+  return found;
+}
+
+async function orderView(db: Db, partnerId: number, orderId: number) {
+  const [order] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'product')));
+  if (!order) throw notFound(`order ${orderId}`);
+  const [item] = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
+  const details = order.details as { delivery_address?: unknown; agency_ref?: string | null };
+  return {
+    order_id: String(order.id),
+    status: order.status,
+    product_id: item?.sku ?? null,
+    quantity: item?.quantity ?? null,
+    total_price: toNumber(order.totalPrice, order.currency),
+    currency: order.currency,
+    delivery_address: details.delivery_address ?? null,
+    agency_ref: details.agency_ref ?? null,
+    supplier_ref: order.supplierRef,
+    created_at: order.createdAt.toISOString(),
+  };
+}
+
+export async function getOrder(db: Db, partner: Partner, rawId: string) {
+  if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw notFound(`order ${rawId}`);
+  return orderView(db, partner.id, Number(rawId));
+}
+
+/** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */
+export async function placeOrder(
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number },
+  partner: Partner,
+  input: AgencyProductOrderInput,
+  currency: string,
+  idempotencyKey?: string,
+  scenario?: string,
+) {
+  const order = await createAgencyProductOrder(deps.db, partner.id, input, currency, idempotencyKey);
+  const id = order.id;
+  // One workflow per order, never re-run: a retry with the same key gets the first outcome again.
+  const workflowId = `agency-order:o${id}`;
+  await startOrJoin(deps.temporal, 'agencyProductOrder', {
+    workflowId,
+    taskQueue: deps.taskQueue,
+    args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
+    typedSearchAttributes: [
+      { key: PartnerId, value: partner.id },
+      { key: OrderId, value: id },
+      { key: Service, value: 'product' },
+      { key: Stage, value: 'debiting' },
+    ],
+  }, 'keep_outcome');
+  const done = await awaitWorkflow<{ orderId: number }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, (f) => {
+    if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
+    if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
+    return null;
+  });
+  return { done: done !== null, order: await orderView(deps.db, partner.id, id) };
+}

@@ -1,0 +1,64 @@
+import { swaggerUI } from '@hono/swagger-ui';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { authenticateAgency } from '../../domain/partners';
+import { SupplierUnavailableError } from '../../suppliers/errors';
+import type { ApiDeps } from '../deps';
+import { logError } from '../log';
+import { agencyRouter, fieldDetail, type AgencyEnv } from './env';
+import { agencyHotelRoutes } from './hotels.routes';
+import { agencyProductRoutes } from './products.routes';
+
+const STATUS: Record<Exclude<DomainErrorCode, 'validation'>, ContentfulStatusCode> = {
+  unauthorized: 401,
+  not_found: 404,
+  not_payable: 409,
+  insufficient_credit: 402,
+  conflict: 409,
+  supplier_failed: 500,
+};
+
+/** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
+export function agencyError(err: Error, c: Context<AgencyEnv>) {
+  if (err instanceof DomainError) {
+    if (err.code === 'validation') return c.json(fieldDetail(c.req.method === 'GET' ? 'query' : 'body', err.message), 422);
+    if (err.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
+    return c.json({ detail: err.message }, STATUS[err.code]);
+  }
+  if (err instanceof SupplierUnavailableError) return c.json({ detail: 'the supplier is unavailable right now; try again shortly' }, 503);
+  if (err instanceof HTTPException) {
+    const detail = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
+    return c.json({ detail }, err.status === 400 ? 422 : err.status);
+  }
+  logError('unhandled error on Interface B', err, { requestId: c.get('requestId'), path: c.req.path });
+  return c.json({ detail: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
+}
+
+/** Interface B under /v1: `Authorization: Bearer <agency key>` on every route but the published contract. */
+export function createAgencyApi(deps: ApiDeps) {
+  const app = agencyRouter();
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'The agency key' });
+  app.onError(agencyError);
+  app.use('*', async (c, next) => {
+    if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
+    const auth = c.req.header('authorization') ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(auth.trim());
+    c.set('partner', await authenticateAgency(deps.db, match?.[1]));
+    await next();
+  });
+  app.route('/', agencyHotelRoutes(deps));
+  app.route('/', agencyProductRoutes(deps));
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Travel booking engine — agency API (Interface B)',
+      version: '1.0',
+      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`.',
+    },
+    servers: [{ url: '/v1' }],
+  });
+  app.get('/docs', swaggerUI({ url: '/v1/openapi.json' }));
+  return app;
+}

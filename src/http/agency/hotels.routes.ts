@@ -1,0 +1,146 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import * as agency from '../../domain/agency/hotels';
+import type { ApiDeps } from '../deps';
+import { agencyRouter, bError, bErrors, bJson } from './env';
+
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const IdempotencyHeader = z.object({
+  'idempotency-key': z.string().min(1).max(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
+  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: 'Sandbox only: supplier_reject, supplier_flaky, supplier_slow' }),
+});
+
+const Room = z.object({
+  room_id: z.string(),
+  name: z.string(),
+  board: z.string(),
+  max_guests: z.number().int(),
+  price_per_night: z.number(),
+  total_price: z.number(),
+  currency: z.string(),
+  refundable: z.boolean(),
+});
+const SearchResult = z
+  .object({
+    results: z.array(z.object({ hotel_id: z.string(), name: z.string(), stars: z.number().int(), city: z.string(), address: z.string(), rooms: z.array(Room) })),
+    count: z.number().int(),
+  })
+  .openapi('HotelSearchResponse');
+
+const Booking = z
+  .object({
+    booking_id: z.string(),
+    status: z.enum(['pending', 'active', 'cancelled', 'completed']),
+    hotel_id: z.string(),
+    room_id: z.string(),
+    guest_name: z.string(),
+    guest_email: z.string(),
+    check_in: z.string(),
+    check_out: z.string(),
+    special_requests: z.string().nullable(),
+    total_price: z.number().nullable(),
+    currency: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('Booking');
+
+const CreateBooking = z
+  .object({
+    hotel_id: z.string().min(1),
+    room_id: z.string().min(1),
+    guest_name: z.string().trim().min(1).max(200).openapi({ description: 'Full name of the primary guest' }),
+    guest_email: z.email(),
+    check_in: IsoDate,
+    check_out: IsoDate,
+    special_requests: z.string().max(1000).optional(),
+    guests: z.number().int().min(1).max(8).default(1).openapi({ description: 'Guests in the room (extension; as in the search)' }),
+  })
+  .openapi('BookingCreate');
+
+const secured = [{ Bearer: [] }];
+const tags = ['Hotel Booking'];
+
+const routes = {
+  search: createRoute({
+    method: 'get',
+    path: '/hotels/search',
+    tags,
+    summary: 'Search hotels in a city',
+    security: secured,
+    request: {
+      query: z.object({
+        city: z.string().min(1).max(100).openapi({ description: 'City name (any case) or IATA code' }),
+        check_in: IsoDate,
+        check_out: IsoDate,
+        guests: z.coerce.number().int().min(1).max(8).default(1),
+        stars: z.coerce.number().int().min(1).max(5).optional().openapi({ description: 'Minimum star rating' }),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+      }),
+    },
+    responses: { 200: bJson(SearchResult, 'Hotels with bookable rooms'), 401: bErrors[401], 422: bErrors[422] },
+  }),
+  hotel: createRoute({
+    method: 'get',
+    path: '/hotels/{hotel_id}',
+    tags,
+    summary: 'A hotel with its rooms, amenities and policies',
+    security: secured,
+    request: { params: z.object({ hotel_id: z.string().openapi({ param: { name: 'hotel_id', in: 'path' } }) }) },
+    responses: { 200: bJson(z.record(z.string(), z.unknown()), 'The hotel'), 401: bErrors[401], 404: bErrors[404] },
+  }),
+  create: createRoute({
+    method: 'post',
+    path: '/hotels/bookings',
+    tags,
+    summary: 'Book: reserve → debit the wallet → confirm; 201 only when confirmed',
+    security: secured,
+    request: { body: { required: true, content: { 'application/json': { schema: CreateBooking } } }, headers: IdempotencyHeader },
+    responses: {
+      201: bJson(Booking, 'Confirmed'),
+      202: bJson(Booking, 'Still confirming with the hotel'),
+      401: bErrors[401],
+      402: bError('Insufficient credit'),
+      404: bErrors[404],
+      422: bErrors[422],
+      500: bError('The hotel could not confirm; everything was undone and nothing charged'),
+    },
+  }),
+  list: createRoute({
+    method: 'get',
+    path: '/hotels/bookings',
+    tags,
+    summary: 'The caller’s bookings',
+    security: secured,
+    request: { query: z.object({ status: z.enum(['active', 'cancelled', 'completed']).optional(), from_date: IsoDate.optional() }) },
+    responses: { 200: bJson(z.object({ results: z.array(Booking) }), 'Bookings'), 401: bErrors[401], 422: bErrors[422] },
+  }),
+  cancel: createRoute({
+    method: 'delete',
+    path: '/hotels/bookings/{booking_id}',
+    tags,
+    summary: 'Cancel: refund per the rate’s policy to the wallet; repeating answers the same',
+    security: secured,
+    request: { params: z.object({ booking_id: z.string().openapi({ param: { name: 'booking_id', in: 'path' } }) }) },
+    responses: {
+      200: bJson(z.object({ booking_id: z.string(), status: z.literal('cancelled'), refund_amount: z.number(), currency: z.string() }), 'Cancelled'),
+      401: bErrors[401],
+      404: bErrors[404],
+      409: bError('Not confirmed (yet)'),
+      500: bError('The hotel refused the cancellation; nothing changed'),
+    },
+  }),
+};
+
+export function agencyHotelRoutes(deps: ApiDeps) {
+  const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
+  return agencyRouter()
+    .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
+    .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))
+    .openapi(routes.hotel, async (c) => c.json(await agency.hotelDetail(deps.hotelSupplier, c.req.valid('param').hotel_id), 200))
+    .openapi(routes.create, async (c) => {
+      const h = c.req.valid('header');
+      const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(h['x-sandbox-scenario']));
+      return out.done ? c.json(out.booking, 201) : c.json(out.booking, 202);
+    })
+    .openapi(routes.cancel, async (c) => c.json(await agency.cancelBooking(bookingDeps, c.get('partner'), c.req.valid('param').booking_id), 200));
+}

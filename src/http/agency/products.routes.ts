@@ -1,0 +1,135 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import * as agency from '../../domain/agency/products';
+import type { ApiDeps } from '../deps';
+import { agencyRouter, bError, bErrors, bJson } from './env';
+
+const Product = z
+  .object({
+    product_id: z.string(),
+    name: z.string(),
+    category: z.enum(['modem', 'sim', 'accessory']).or(z.string()),
+    destinations: z.array(z.string()),
+    price: z.number(),
+    currency: z.string(),
+    in_stock: z.boolean(),
+  })
+  .openapi('TravelProduct');
+
+const Address = z.object({
+  street: z.string().trim().min(1).max(300),
+  city: z.string().trim().min(1).max(100),
+  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
+  postal_code: z.string().trim().min(1).max(20),
+});
+
+const Order = z
+  .object({
+    order_id: z.string(),
+    status: z.string(),
+    product_id: z.string().nullable(),
+    quantity: z.number().int().nullable(),
+    total_price: z.number(),
+    currency: z.string(),
+    delivery_address: Address.nullable().or(z.unknown()),
+    agency_ref: z.string().nullable(),
+    supplier_ref: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('ProductOrder');
+
+const secured = [{ Bearer: [] }];
+const tags = ['Travel Products'];
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/products',
+    tags,
+    summary: 'Travel products (each data plan or rental period is a product)',
+    security: secured,
+    request: {
+      query: z.object({
+        category: z.enum(['modem', 'sim', 'accessory']).optional(),
+        destination: z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+      }),
+    },
+    responses: { 200: bJson(z.object({ results: z.array(Product), count: z.number().int() }), 'Products'), 401: bErrors[401], 422: bErrors[422] },
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/products/{product_id}',
+    tags,
+    summary: 'A product',
+    security: secured,
+    request: { params: z.object({ product_id: z.string().openapi({ param: { name: 'product_id', in: 'path' } }) }) },
+    responses: { 200: bJson(Product.extend({ description: z.string(), delivery: z.string() }), 'The product'), 401: bErrors[401], 404: bErrors[404] },
+  }),
+  place: createRoute({
+    method: 'post',
+    path: '/products/orders',
+    tags,
+    summary: 'Order: debit the wallet → fulfilment; 201 only when accepted by the supplier',
+    security: secured,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: z
+              .object({
+                product_id: z.string().min(1).max(100),
+                quantity: z.number().int().min(1).max(100),
+                delivery_address: Address,
+                agency_ref: z.string().max(100).optional().openapi({ description: 'Your own reference, for reconciliation' }),
+              })
+              .openapi('ProductOrderCreate'),
+          },
+        },
+      },
+      headers: z.object({
+        'idempotency-key': z.string().min(1).max(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' } }),
+        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' } }),
+      }),
+    },
+    responses: {
+      201: bJson(Order, 'Accepted'),
+      202: bJson(Order, 'Still with the supplier'),
+      401: bErrors[401],
+      402: bError('Insufficient credit'),
+      422: bErrors[422],
+      500: bError('The supplier refused; nothing was charged'),
+    },
+  }),
+  order: createRoute({
+    method: 'get',
+    path: '/products/orders/{order_id}',
+    tags,
+    summary: 'An order’s status',
+    security: secured,
+    request: { params: z.object({ order_id: z.string().openapi({ param: { name: 'order_id', in: 'path' } }) }) },
+    responses: { 200: bJson(Order, 'The order'), 401: bErrors[401], 404: bErrors[404] },
+  }),
+};
+
+export function agencyProductRoutes(deps: ApiDeps) {
+  const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs };
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
+  return agencyRouter()
+    .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
+    .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))
+    .openapi(routes.detail, async (c) => c.json(await agency.productDetail(deps.db, c.req.valid('param').product_id, deps.currency), 200))
+    .openapi(routes.place, async (c) => {
+      const b = c.req.valid('json');
+      const h = c.req.valid('header');
+      const out = await agency.placeOrder(
+        orderDeps,
+        c.get('partner'),
+        { productId: b.product_id, quantity: b.quantity, deliveryAddress: b.delivery_address, agencyRef: b.agency_ref },
+        deps.currency,
+        h['idempotency-key'],
+        scenarioOf(h['x-sandbox-scenario']),
+      );
+      return out.done ? c.json(out.order, 201) : c.json(out.order, 202);
+    });
+}
