@@ -89,6 +89,19 @@ export function finalizeActivities(deps: FinalizeDeps) {
   };
 
   return {
+    /**
+     * After a finalization's outcome stayed unknown (retries spent): does the supplier have
+     * it under our client reference? `absent` is a definite no (safe to refund); `unknown`
+     * means nobody can tell yet, and an operator must decide.
+     */
+    lookupFinalization: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+      businessErrors(async (): Promise<{ state: 'done'; supplierRef: string } | { state: 'absent' } | { state: 'unknown' }> => {
+        const order = await getOrder(db, input.orderId);
+        if (order?.service !== 'product') return { state: 'unknown' };
+        const found = await deps.productSupplier.lookup(input.clientReference, input.scenario);
+        return found ? { state: 'done', supplierRef: found.fulfilment_id } : { state: 'absent' };
+      }),
+
     finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
       businessErrors(async () => {
         const order = await getOrder(db, input.orderId);

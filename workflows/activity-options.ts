@@ -21,3 +21,9 @@ export const SUPPLIER_STEP: ActivityOptions = {
     nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...Object.values(FailureType)],
   },
 };
+
+/** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */
+export const LOOKUP_STEP: ActivityOptions = {
+  startToCloseTimeout: '30s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: DOMAIN_REFUSALS },
+};

@@ -32,3 +32,23 @@ export interface FollowUp {
   workflowId: string;
   args: unknown[];
 }
+
+/** What an operator decides for a payment parked in needs_attention (admin CLI: order retry|confirm|compensate). */
+export interface OperatorDecision {
+  action: 'retry' | 'confirm' | 'compensate';
+  operator: string;
+  reason: string;
+  /** For confirm: the supplier's reference the operator found (else the order records the operator's confirmation). */
+  supplierRef?: string;
+}
+
+export interface PayState {
+  orderId: number;
+  stage: string;
+  step: string;
+  lastError: string | null;
+  attempts: number;
+}
+
+export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';
+export const PAY_STATE_QUERY = 'payState';

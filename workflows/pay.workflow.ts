@@ -2,6 +2,10 @@ import {
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
+  condition,
+  defineQuery,
+  defineSignal,
+  setHandler,
   log,
   ParentClosePolicy,
   startChild,
@@ -11,13 +15,72 @@ import {
 } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { LEDGER_STEP, LOOKUP_STEP, SUPPLIER_STEP } from './activity-options';
 import { FailureType } from './failure-types';
-import { PayFailure, type FollowUp, type PayInput, type PayResult } from './pay.types';
+import {
+  OPERATOR_DECISION_SIGNAL,
+  PAY_STATE_QUERY,
+  PayFailure,
+  type FollowUp,
+  type OperatorDecision,
+  type PayInput,
+  type PayResult,
+  type PayState,
+} from './pay.types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
+
+export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
+export const payStateQuery = defineQuery<PayState>(PAY_STATE_QUERY);
+
+/** Failure types that are an answer (the supplier or the database said no), as opposed to an unknown outcome. */
+const ANSWERS = new Set<string>([...Object.values(FailureType), 'insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found']);
+
+/**
+ * Finalization whose outcome may be unknown: after the retries, ask the supplier by our
+ * client reference; if it cannot tell either, park in needs_attention (never refund
+ * blindly: the ticket may exist) until an operator retries, confirms or compensates.
+ */
+async function finalizeOrPark(
+  input: PayInput,
+  clientReference: string,
+  state: PayState,
+  operator: { decision: OperatorDecision | null },
+): Promise<{ supplierRef: string; followUp?: FollowUp }> {
+  for (;;) {
+    state.step = 'finalizing';
+    state.attempts += 1;
+    try {
+      return await supplier.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
+    } catch (err) {
+      const type = businessType(err);
+      if (type && ANSWERS.has(type)) throw err;
+      state.lastError = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+      state.step = 'looking_up';
+      const found = await lookup
+        .lookupFinalization({ orderId: input.orderId, clientReference, scenario: input.scenario })
+        .catch(() => ({ state: 'unknown' as const }));
+      if (found.state === 'done') return { supplierRef: found.supplierRef };
+      if (found.state === 'absent') throw err;
+      state.step = 'needs_attention';
+      state.stage = 'needs_attention';
+      stage('needs_attention');
+      log.warn('payment needs an operator', { orderId: input.orderId, lastError: state.lastError });
+      await condition(() => operator.decision !== null);
+      const d = operator.decision!;
+      operator.decision = null;
+      state.lastError = `${d.action} by ${d.operator}: ${d.reason}`;
+      stage('finalizing');
+      state.stage = 'finalizing';
+      if (d.action === 'confirm') return { supplierRef: d.supplierRef ?? `confirmed-by-operator:${d.operator}` };
+      if (d.action === 'compensate') throw ApplicationFailure.nonRetryable(`compensated by operator ${d.operator}: ${d.reason}`, 'operator_compensated');
+      // retry: go round again.
+    }
+  }
+}
 
 function stage(name: StageName, status?: string): void {
   upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
@@ -47,19 +110,23 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   let reason = 'payment failed';
   // A hold that is gone (expired at the hotel) cannot be paid again: the order fails instead of returning to pending.
   let releaseTo: 'pending' | 'failed' = 'pending';
+  const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, attempts: 0 };
+  const operator: { decision: OperatorDecision | null } = { decision: null };
+  setHandler(payStateQuery, () => state);
+  setHandler(operatorDecisionSignal, (d) => {
+    // Only a payment waiting for one takes a decision; anything else is ignored (and the admin API refuses it).
+    if (state.step === 'needs_attention') operator.decision = d;
+  });
 
   try {
     stage('debiting', 'processing');
+    state.step = 'debiting';
     // Registered before the step: a debit that committed but whose answer was lost must still be undone.
     compensations.push(() => ledger.reversePayment({ ...run, orderId: input.orderId, reason, releaseTo }));
     const debit = await ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
 
     stage('finalizing');
-    const finalized = await supplier.finalizeOrder({
-      orderId: input.orderId,
-      clientReference: `${workflowId}/${runId}`,
-      scenario: input.scenario,
-    });
+    const finalized = await finalizeOrPark(input, `${workflowId}/${runId}`, state, operator);
 
     stage('completing');
     await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });

@@ -22,5 +22,6 @@ export type StageName =
   | 'waiting'
   | 'releasing'
   | 'cancelling'
+  | 'needs_attention'
   | 'done'
   | 'failed';

@@ -18,6 +18,11 @@ commands:
   wallet show --partner ID
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
+  order inspect --order ID                                    (order, money, payment step and last error)
+  order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
+                                                              (decide a payment parked in needs_attention)
+  reconcile                                                   (check the books; exits 1 on any finding)
+  audit [--target TARGET]                                     (operator actions, newest first)
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
   order refund-reject --order ID [--reason TEXT]
   visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
@@ -64,6 +69,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       note: { type: 'string' },
       order: { type: 'string' },
       reservation: { type: 'string' },
+      'supplier-ref': { type: 'string' },
+      target: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
@@ -73,7 +80,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
   });
   const [group, action] = positionals;
   const json = values.json === true;
-  switch (`${group} ${action}`) {
+  switch ([group, action].filter(Boolean).join(' ')) {
     case 'partner create':
       return {
         json,
@@ -95,6 +102,19 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: partnerPath(values, 'topup'), body: { amount: need(values, 'amount'), note: values.note } } };
     case 'wallet credit-limit':
       return { json, command: { method: 'POST', path: partnerPath(values, 'credit-limit'), body: { amount: need(values, 'amount') } } };
+    case 'order inspect':
+      return { json, command: { method: 'GET', path: orderPath(values, '').replace(/\/$/, '') } };
+    case 'order retry':
+    case 'order confirm':
+    case 'order compensate':
+      return {
+        json,
+        command: { method: 'POST', path: orderPath(values, action!), body: { reason: need(values, 'reason'), supplier_ref: values['supplier-ref'] } },
+      };
+    case 'reconcile':
+      return { json, command: { method: 'GET', path: '/admin/reconcile' } };
+    case 'audit':
+      return { json, command: { method: 'GET', path: `/admin/audit${values.target ? `?target=${encodeURIComponent(String(values.target))}` : ''}` } };
     case 'order refund':
       return { json, command: { method: 'POST', path: orderPath(values, 'refund'), body: { amount: need(values, 'amount'), reason: values.reason } } };
     case 'order refund-reject':
@@ -163,7 +183,8 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   }
   print(body, json);
-  return 0;
+  // reconcile: any finding is a failure, so that a cron job or CI notices.
+  return body.ok === false ? 1 : 0;
 }
 
 if (require.main === module) {

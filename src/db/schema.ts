@@ -450,3 +450,18 @@ export const visaApplications = pgTable(
   },
   (t) => [uniqueIndex('visa_applications_order_uq').on(t.orderId)],
 );
+
+/** Every operator action through the admin API: who, when, what, why. Append-only. */
+export const operatorActions = pgTable(
+  'operator_actions',
+  {
+    id: serial('id').primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    operator: text('operator').notNull(),
+    action: text('action').notNull(),
+    target: text('target').notNull(),
+    reason: text('reason'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+  },
+  (t) => [index('operator_actions_target_idx').on(t.target, t.id)],
+);

@@ -1,3 +1,4 @@
+import { SupplierRejectedError } from './errors';
 import { callSupplier } from './http';
 
 export interface FulfilmentRequest {
@@ -17,6 +18,8 @@ export interface Fulfilment {
 /** Port to the travel-products supplier (eSIM issuer, SIM and modem logistics). */
 export interface ProductSupplier {
   fulfil(req: FulfilmentRequest): Promise<Fulfilment>;
+  /** The fulfilment made for a client reference, or null when the supplier has none. */
+  lookup(clientReference: string, scenario?: string): Promise<Fulfilment | null>;
 }
 
 /** Adapter for the supplier's HTTP API (the built-in simulator speaks it). */
@@ -28,5 +31,13 @@ export function httpProductSupplier(baseUrl: string): ProductSupplier {
         scenario: req.scenario,
         body: { client_reference: req.clientReference, order_id: req.orderId, items: req.items, delivery: req.delivery },
       }),
+    lookup: async (clientReference, scenario) => {
+      try {
+        return await callSupplier<Fulfilment>(`${baseUrl}/products/fulfilments?client_reference=${encodeURIComponent(clientReference)}`, { method: 'GET', scenario });
+      } catch (err) {
+        if (err instanceof SupplierRejectedError && err.status === 404) return null;
+        throw err;
+      }
+    },
   };
 }

@@ -17,6 +17,7 @@ describe('workflow replay', () => {
       expect.arrayContaining([
         'pay-completed.json',
         'pay-compensated.json',
+        'pay-needs-attention-confirmed.json',
         'hotel-hold-place.json',
         'hotel-hold-expiry.json',
         'hotel-cancel.json',

@@ -3,8 +3,12 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
+import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { operatorActions } from '../../db/schema';
 import { decideOfflineRefund } from '../../domain/flights/operator';
+import { decidePayment, inspectOrder } from '../../domain/operators';
+import { reconcile } from '../../domain/reconcile';
 import { relayVisaDecision } from '../../domain/visa/service';
 import { acceptCancel } from '../../domain/residence/service';
 import { DomainError, notFound } from '../../domain/errors';
@@ -61,6 +65,7 @@ async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.in
 }
 
 const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
+const PaymentDecision = z.object({ reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000), supplier_ref: z.string().max(200).optional() });
 const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
 function orderId(c: Context): number {
@@ -103,6 +108,32 @@ export function createAdminApp(deps: AdminDeps) {
     const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     if (!token || !sameToken(token, deps.adminToken)) return c.json({ error: 'missing or invalid admin token' }, 401);
     await next();
+    // Every action that changed something is written down: who, when, what, why.
+    if (c.req.method === 'POST' && c.res.status < 400) {
+      const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
+      await db.insert(operatorActions).values({
+        operator: operatorOf(c),
+        action: c.req.routePath.replace('/admin/', ''),
+        target: c.req.path.replace('/admin/', ''),
+        reason: typeof body.reason === 'string' ? body.reason : typeof body.note === 'string' ? body.note : null,
+        details: body,
+      });
+    }
+  });
+
+  app.get('/admin/reconcile', async (c) => {
+    const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));
+    return c.json({ ok: report.findings.length === 0, ...report });
+  });
+  app.get('/admin/audit', async (c) => {
+    const target = c.req.query('target');
+    const rows = await db
+      .select()
+      .from(operatorActions)
+      .where(target ? eq(operatorActions.target, target) : undefined)
+      .orderBy(desc(operatorActions.id))
+      .limit(100);
+    return c.json({ results: rows.map((r) => ({ ...r, at: r.at.toISOString() })) });
   });
 
   app.post('/admin/partners', async (c) => {
@@ -138,6 +169,14 @@ export function createAdminApp(deps: AdminDeps) {
     const amountMinor = parseAmount('amount', b.amount, { allowZero: true });
     return c.json(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator: operatorOf(c), reason: b.reason }));
   });
+  app.get('/admin/orders/:id', async (c) => c.json(await inspectOrder(temporalDeps, orderId(c))));
+  for (const action of ['retry', 'confirm', 'compensate'] as const) {
+    app.post(`/admin/orders/:id/${action}`, async (c) => {
+      const id = orderId(c);
+      const b = await body(c, PaymentDecision);
+      return c.json(await decidePayment(temporalDeps, id, { action, operator: operatorOf(c), reason: b.reason, supplierRef: b.supplier_ref }));
+    });
+  }
   app.post('/admin/orders/:id/visa-decision', async (c) => {
     const id = orderId(c);
     const b = await body(c, VisaDecisionBody);

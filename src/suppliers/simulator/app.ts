@@ -10,10 +10,16 @@ import { hotelRoutes } from './hotels/routes';
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
  * only when the engine runs with SANDBOX on). The simulator plays the supplier's part.
  */
-export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;
+export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 /** supplier_flaky answers 503 this many times per client reference, then succeeds. */
 export const FLAKY_FAILURES = 2;
+/**
+ * supplier_down answers 503 to this many calls per client reference (requests and status
+ * look-ups alike) — more than the engine's retries and look-ups — then recovers: the
+ * outcome stays unknown until an operator acts.
+ */
+export const DOWN_FAILURES = 8;
 
 const FulfilmentBody = z.object({
   client_reference: z.string().min(1).max(300),
@@ -70,6 +76,9 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     if (scenario === 'supplier_reject') {
       return c.json({ error: 'fulfilment rejected by the supplier: item not deliverable to this destination' }, 422);
     }
+    if (scenario === 'supplier_down' && attempt <= DOWN_FAILURES) {
+      return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
+    }
     if (scenario === 'supplier_flaky' && attempt <= FLAKY_FAILURES) {
       return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     }
@@ -93,6 +102,11 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.get('/products/fulfilments', (c) => {
     const ref = c.req.query('client_reference');
+    if (ref && c.req.header(SANDBOX_SCENARIO_HEADER) === 'supplier_down') {
+      const attempt = (attempts.get(ref) ?? 0) + 1;
+      attempts.set(ref, attempt);
+      if (attempt <= DOWN_FAILURES) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
+    }
     const found = ref ? fulfilments.get(ref) : undefined;
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
   });

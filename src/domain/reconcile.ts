@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { formatDecimal } from './money';
+
+export interface Finding {
+  kind: 'wallet_balance' | 'wallet_credit_limit' | 'order_payment' | 'payment_without_outcome';
+  partner_id: number;
+  order_id?: number;
+  detail: string;
+}
+
+const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+/**
+ * The books must add up: every wallet's balance is the sum of its signed movements and its
+ * credit limit the sum of its grants; a completed order was paid exactly its price (net of
+ * reversals and price changes); an order that did not complete keeps nothing; and no
+ * payment stays under way longer than `stuckAfterMs`.
+ */
+export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Promise<{ findings: Finding[]; checked: { wallets: number; orders: number } }> {
+  const findings: Finding[] = [];
+  const wallets = rows<{ partner_id: number; balance: string; credit: string; ledger_balance: string; ledger_credit: string; currency: string }>(
+    await db.execute(sql`
+      select w.partner_id, w.balance_minor as balance, w.credit_limit_minor as credit, w.currency,
+        coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_balance,
+        coalesce(sum(case when l.type = 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_credit
+      from wallets w left join ledger_entries l on l.partner_id = w.partner_id
+      group by w.partner_id, w.balance_minor, w.credit_limit_minor, w.currency`),
+  );
+  for (const w of wallets) {
+    if (Number(w.balance) !== Number(w.ledger_balance)) {
+      findings.push({
+        kind: 'wallet_balance',
+        partner_id: w.partner_id,
+        detail: `balance ${formatDecimal(Number(w.balance), w.currency)} but the ledger adds up to ${formatDecimal(Number(w.ledger_balance), w.currency)}`,
+      });
+    }
+    if (Number(w.credit) !== Number(w.ledger_credit)) {
+      findings.push({
+        kind: 'wallet_credit_limit',
+        partner_id: w.partner_id,
+        detail: `credit limit ${formatDecimal(Number(w.credit), w.currency)} but the grants add up to ${formatDecimal(Number(w.ledger_credit), w.currency)}`,
+      });
+    }
+  }
+
+  const orders = rows<{ id: number; partner_id: number; status: string; total: string; currency: string; paid: string; updated_at: string; payment_workflow_id: string | null }>(
+    await db.execute(sql`
+      select o.id, o.partner_id, o.status, o.total_price_minor as total, o.currency, o.updated_at, o.payment_workflow_id,
+        coalesce(sum(case when l.type = 'payment' then l.amount_minor when l.type = 'refund' then -l.amount_minor else 0 end), 0) as paid
+      from orders o left join ledger_entries l on l.order_id = o.id
+      group by o.id`),
+  );
+  for (const o of orders) {
+    const paid = Number(o.paid);
+    const total = Number(o.total);
+    const money = (n: number) => formatDecimal(n, o.currency);
+    if (o.status === 'completed' && paid !== total) {
+      findings.push({ kind: 'order_payment', partner_id: o.partner_id, order_id: o.id, detail: `completed for ${money(total)} but paid ${money(paid)} net` });
+    }
+    if (['pending', 'failed', 'expired'].includes(o.status) && paid !== 0) {
+      findings.push({ kind: 'order_payment', partner_id: o.partner_id, order_id: o.id, detail: `${o.status} but ${money(paid)} net was taken` });
+    }
+    if (o.status === 'processing' && now.getTime() - new Date(o.updated_at).getTime() > stuckAfterMs) {
+      findings.push({
+        kind: 'payment_without_outcome',
+        partner_id: o.partner_id,
+        order_id: o.id,
+        detail: `payment under way since ${new Date(o.updated_at).toISOString()} (workflow ${o.payment_workflow_id}); see Stage = "needs_attention" in Temporal Web`,
+      });
+    }
+  }
+  return { findings, checked: { wallets: wallets.length, orders: orders.length } };
+}

@@ -1,0 +1,122 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { toCommand } from '../../src/cli/admin';
+import { ledgerEntries, orders, wallets } from '../../src/db/schema';
+import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { recordHistory } from '../support/histories';
+import { type TestStack, useStack } from '../support/stack';
+
+/** Operators: payments whose outcome is unknown park in needs_attention; retry / confirm / compensate; audit; reconcile. */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 1_000 });
+
+type Api = ReturnType<typeof partnerClient>;
+const newPartner = () => partnerWithWallet(stack, '0', '10000000');
+const entries = (orderId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
+
+/** Pays with a supplier that stays down past the retries and the status look-ups: the payment parks. */
+async function parkedPayment(api: Api) {
+  const order = await api.productOrder();
+  const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_down' });
+  expect(res.status).toBe(202);
+  const admin = adminClient(stack);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const inspected = await admin.get(`/admin/orders/${order.id}`);
+    if (inspected.body.payment?.state?.step === 'needs_attention') return { orderId: order.id, inspected: inspected.body };
+    if (Date.now() > deadline) throw new Error(`never parked: ${JSON.stringify(inspected.body)}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+describe('payments that cannot finish on their own', () => {
+  it('park in needs_attention, findable in Temporal by Stage, and each operator action settles the money right', async () => {
+    const [{ api: a }, { api: b }, { api: c }] = await Promise.all([newPartner(), newPartner(), newPartner()]);
+    const [toConfirm, toCompensate, toRetry] = await Promise.all([parkedPayment(a), parkedPayment(b), parkedPayment(c)]);
+
+    // What the operator sees: the order processing, one debit, the step and the last error.
+    expect(toConfirm.inspected.order).toMatchObject({ status: 'processing', service: 'product' });
+    expect(toConfirm.inspected.ledger.map((l: { type: string }) => l.type)).toEqual(['payment']);
+    expect(toConfirm.inspected.payment).toMatchObject({ status: 'RUNNING', state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/) } });
+
+    // Temporal Web's query finds them (visibility catches up within a moment).
+    const deadline = Date.now() + 15_000;
+    let stuck: number[] = [];
+    while (stuck.length < 3 && Date.now() < deadline) {
+      stuck = [];
+      for await (const wf of stack.client.workflow.list({ query: 'Stage = "needs_attention"' })) {
+        const orderId = wf.searchAttributes.OrderId?.[0];
+        if (typeof orderId === 'number') stuck.push(orderId);
+      }
+      if (stuck.length < 3) await new Promise((r) => setTimeout(r, 300));
+    }
+    expect(stuck.sort()).toEqual([toConfirm.orderId, toCompensate.orderId, toRetry.orderId].sort());
+
+    const admin = adminClient(stack);
+    const confirmed = await admin.post(`/admin/orders/${toConfirm.orderId}/confirm`, { reason: 'supplier portal shows the shipment', supplier_ref: 'FUL-MANUAL-7' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.order).toMatchObject({ status: 'completed', supplier_ref: 'FUL-MANUAL-7' });
+    expect((await entries(toConfirm.orderId)).map((e) => e.type)).toEqual(['payment']);
+    expect(await a.wallet()).toMatchObject({ balance: '9450000.00' });
+    await recordHistory(stack, toConfirm.inspected.payment.workflow_id, 'pay-needs-attention-confirmed');
+
+    const compensated = await admin.post(`/admin/orders/${toCompensate.orderId}/compensate`, { reason: 'supplier confirms nothing was shipped' });
+    expect(compensated.body.order).toMatchObject({ status: 'pending' });
+    expect((await entries(toCompensate.orderId)).map((e) => e.type)).toEqual(['payment', 'refund']);
+    expect(await b.wallet()).toMatchObject({ balance: '10000000.00' });
+
+    const retried = await admin.post(`/admin/orders/${toRetry.orderId}/retry`, { reason: 'supplier back up' });
+    expect(retried.body.order).toMatchObject({ status: 'completed', supplier_ref: expect.stringMatching(/^FUL-/) });
+    expect((await entries(toRetry.orderId)).map((e) => e.type)).toEqual(['payment']);
+
+    // A decision for a payment that is not waiting is refused.
+    const late = await admin.post(`/admin/orders/${toConfirm.orderId}/compensate`, { reason: 'changed my mind' });
+    expect(late.status).toBe(400);
+    expect((await admin.post(`/admin/orders/${toRetry.orderId}/retry`, {})).status).toBe(400);
+
+    // Every action is in the audit trail with who and why.
+    const audit = await admin.get(`/admin/audit?target=${encodeURIComponent(`orders/${toCompensate.orderId}/compensate`)}`);
+    expect(audit.body.results[0]).toMatchObject({ operator: 'admin-api', action: 'orders/:id/compensate', reason: 'supplier confirms nothing was shipped' });
+    expect((await admin.get('/admin/audit')).body.results.length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+describe('reconcile', () => {
+  it('passes on clean books and names every planted discrepancy', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    await api.post('/api/partners/pay/', { product_order_id: order.id });
+    const admin = adminClient(stack);
+    const clean = await admin.get('/admin/reconcile');
+    expect(clean.body).toMatchObject({ ok: true, findings: [] });
+    expect(clean.body.checked.wallets).toBeGreaterThan(0);
+
+    await stack.db.update(wallets).set({ balance: sql`${wallets.balance} + 1` }).where(eq(wallets.partnerId, creds.partner_id));
+    await stack.db.update(orders).set({ totalPrice: sql`${orders.totalPrice} + 100` }).where(eq(orders.id, order.id));
+    try {
+      const dirty = await admin.get('/admin/reconcile');
+      expect(dirty.body.ok).toBe(false);
+      expect(dirty.body.findings).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'wallet_balance', partner_id: creds.partner_id }),
+          expect.objectContaining({ kind: 'order_payment', order_id: order.id }),
+        ]),
+      );
+    } finally {
+      await stack.db.update(wallets).set({ balance: sql`${wallets.balance} - 1` }).where(eq(wallets.partnerId, creds.partner_id));
+      await stack.db.update(orders).set({ totalPrice: sql`${orders.totalPrice} - 100` }).where(and(eq(orders.id, order.id)));
+    }
+    expect((await admin.get('/admin/reconcile')).body.ok).toBe(true);
+  });
+
+  it('is reachable from the CLI', () => {
+    expect(toCommand(['reconcile']).command).toEqual({ method: 'GET', path: '/admin/reconcile' });
+    expect(toCommand(['order', 'inspect', '--order', '3']).command).toEqual({ method: 'GET', path: '/admin/orders/3' });
+    expect(toCommand(['order', 'confirm', '--order', '3', '--reason', 'seen', '--supplier-ref', 'X']).command).toEqual({
+      method: 'POST',
+      path: '/admin/orders/3/confirm',
+      body: { reason: 'seen', supplier_ref: 'X' },
+    });
+    expect(() => toCommand(['order', 'retry', '--order', '3'])).toThrow(/--reason is required/);
+  });
+});
