@@ -24,6 +24,7 @@ const ConfigSchema = z.object({
   TEMPORAL_DEV_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   SUPPLIER_URL: z.string().url().optional(),
+  WORKER_METRICS_PORT: port.default(9464),
   SIMULATOR_PORT: port.default(8090),
   SANDBOX: bool.optional(),
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),

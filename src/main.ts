@@ -8,7 +8,7 @@ import { loadConfig } from './config';
 import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, runProcess, runWorker, serveHttp, supplierUrl, temporalClient } from './runtime/services';
+import { installWorkerRuntime, openMigratedDatabase, runProcess, runWorker, serveHttp, supplierUrl, temporalClient } from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -22,6 +22,7 @@ runProcess(
     const database = await openMigratedDatabase(config, stack);
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
+    const workerMetricsUrl = installWorkerRuntime(config);
     const worker = await runWorker(config, temporal.address, database, supplier.url, stack);
     const client = await temporalClient(config, temporal.address, stack);
     const health = healthCheck({
@@ -34,7 +35,7 @@ runProcess(
 
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url },
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, workerMetricsUrl },
       stack,
     );
 
@@ -43,7 +44,7 @@ runProcess(
         'travel booking engine is up',
         `  API (Interface A):  http://127.0.0.1:${api.port}/api/   docs: http://127.0.0.1:${api.port}/api/docs`,
         `  health:             http://127.0.0.1:${api.port}/healthz`,
-        `  admin API:          ${adminServer.url}  (token in ${admin.file ?? 'ADMIN_TOKEN'})`,
+        `  admin API:          ${adminServer.url}  (token in ${admin.file ?? 'ADMIN_TOKEN'}; metrics at ${adminServer.url}/metrics)`,
         `  Temporal:           ${temporal.address}${temporal.uiUrl ? `   Web UI: ${temporal.uiUrl}` : ''}`,
         `  supplier:           ${supplier.url}${supplier.builtIn ? ' (built-in simulator)' : ''}`,
         `  sandbox scenarios:  ${config.SANDBOX ? 'on' : 'off'}`,

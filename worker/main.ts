@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/http/log';
-import { openMigratedDatabase, requireSupplierUrl, runProcess, runWorker } from '../src/runtime/services';
+import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker } from '../src/runtime/services';
 import { ensureTemporal } from '../src/runtime/temporal';
 
 runProcess(
@@ -16,8 +16,9 @@ runProcess(
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
     const supplier = requireSupplierUrl(config);
+    const metrics = installWorkerRuntime(config);
     await runWorker(config, temporal.address, database, supplier, stack);
-    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier });
+    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier, metrics });
   },
   { error: logError },
 );

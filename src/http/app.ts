@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { httpDuration } from '../metrics';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
@@ -8,6 +9,12 @@ import { requestId, type RequestIdVariables } from './request-id';
 export function createApp(deps: ApiDeps) {
   const app = new Hono<{ Variables: RequestIdVariables }>();
   app.use('*', requestId());
+  app.use('*', async (c, next) => {
+    const end = httpDuration.startTimer();
+    await next();
+    // The route pattern (not the path) keeps the label set small: /api/tours/:id/, not every id.
+    end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
+  });
   app.get('/healthz', async (c) => {
     const report = await deps.health();
     return c.json(report, report.ok ? 200 : 503);

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Config } from '../config';
 import { createAdminApp } from '../http/admin/app';
@@ -61,6 +61,18 @@ export function requireSupplierUrl(config: Config): string {
   return config.SUPPLIER_URL;
 }
 
+/**
+ * The Temporal Core runtime of a worker process: its own Prometheus exporter (worker
+ * metrics: task latencies, slots, pollers) on 127.0.0.1:WORKER_METRICS_PORT. Installed once,
+ * before the first connection.
+ */
+export function installWorkerRuntime(config: Config): string | undefined {
+  if (config.WORKER_METRICS_PORT === 0) return undefined;
+  const bindAddress = `127.0.0.1:${config.WORKER_METRICS_PORT}`;
+  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } });
+  return `http://${bindAddress}/metrics`;
+}
+
 /** Starts a worker polling the engine's task queue; stopping drains it. */
 export async function runWorker(config: Config, address: string, database: Database, supplier: string, stack: Stack): Promise<Worker> {
   const connection = await NativeConnection.connect({ address });
@@ -83,7 +95,7 @@ export async function runWorker(config: Config, address: string, database: Datab
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
 export async function serveHttp(
   config: Config,
-  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string },
+  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string; workerMetricsUrl?: string },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
   const api = await listen(
@@ -111,6 +123,7 @@ export async function serveHttp(
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       waitMs: config.PAY_WAIT_MS,
       residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
+      workerMetricsUrl: deps.workerMetricsUrl,
       adminToken: deps.adminToken,
       currency: config.CURRENCY,
       health: deps.health,

@@ -120,3 +120,26 @@ describe('reconcile', () => {
     expect(() => toCommand(['order', 'retry', '--order', '3'])).toThrow(/--reason is required/);
   });
 });
+
+describe('metrics', () => {
+  it('exposes the named series in Prometheus format on the admin port', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    await api.post('/api/partners/pay/', { product_order_id: order.id });
+    const res = await stack.admin.request('http://engine.test/metrics');
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    for (const series of [
+      'http_request_duration_seconds_bucket{',
+      'pay_outcomes_total{outcome="completed"}',
+      'saga_compensations_total',
+      'wallet_debit_duration_seconds_count',
+      'payments_needs_attention',
+      'process_cpu_seconds_total',
+    ]) {
+      expect(text).toContain(series);
+    }
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/partners\/pay\/",status="200"\} [1-9]/);
+  });
+});

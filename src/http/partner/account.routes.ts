@@ -6,6 +6,7 @@ import { parsePage } from '../../domain/pagination';
 import { MAX_ID } from '../../domain/ids';
 import { pay } from '../../domain/pay';
 import { SCENARIOS } from '../../suppliers/simulator/app';
+import { payOutcomes } from '../../metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
@@ -177,7 +178,11 @@ export function accountRoutes(deps: ApiDeps) {
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs },
         c.get('partner'),
         { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario },
-      );
+      ).catch((err: unknown) => {
+        payOutcomes.inc({ outcome: err instanceof DomainError ? err.code : 'error' });
+        throw err;
+      });
+      payOutcomes.inc({ outcome: outcome.state });
       if (outcome.state === 'processing') return c.json({ ok: true as const, data: outcome.data }, 202);
       return c.json({ ok: true as const, data: outcome.data }, 200);
     });
