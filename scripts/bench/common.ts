@@ -1,0 +1,47 @@
+/** Shared by the benchmarks: where the engine is, how to call it, and percentiles. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+
+export const API = process.env.API_URL || `http://127.0.0.1:${process.env.PORT || '8080'}`;
+export const ADMIN = process.env.ADMIN_URL || `http://127.0.0.1:${process.env.ADMIN_PORT || '8081'}`;
+
+export function adminToken(): string {
+  if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
+  return fs.readFileSync(path.join(path.resolve(process.env.DATA_DIR || '.data'), 'admin-token'), 'utf8').trim();
+}
+
+export async function admin<T = Record<string, unknown>>(method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${ADMIN}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json', 'x-operator': 'benchmark' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`admin ${method} ${p}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export interface Partner {
+  partner_id: number;
+  api_key: string;
+  api_secret: string;
+  agency_key: string;
+}
+
+export const partnerHeaders = (p: Partner) => ({ 'x-api-key': p.api_key, 'x-api-secret': p.api_secret, 'content-type': 'application/json' });
+
+export async function api(p: Partner, method: 'GET' | 'POST', route: string, body?: unknown) {
+  const res = await fetch(`${API}${route}`, { method, headers: partnerHeaders(p), body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { ok: boolean; data?: Record<string, unknown>; error?: string } };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function args(spec: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>) {
+  return parseArgs({ args: process.argv.slice(2), options: spec, allowPositionals: false }).values;
+}
