@@ -4,17 +4,15 @@ import {
   condition,
   defineQuery,
   defineSignal,
-  ParentClosePolicy,
   proxyActivities,
   setHandler,
-  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
@@ -44,15 +42,7 @@ export async function bookFlight(input: { bookingId: number; clientReference: st
     if (f?.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, FlightFailure.bookingRefused);
     throw err;
   }
-  try {
-    await startChild(flightTimeLimit, {
-      workflowId: timeLimitWorkflowId(input.bookingId),
-      args: [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startAbandoned(flightTimeLimit, timeLimitWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }]);
   stage('done', 'pending');
   return booked;
 }

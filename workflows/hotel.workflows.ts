@@ -1,16 +1,14 @@
 import {
   ActivityFailure,
   ApplicationFailure,
-  ParentClosePolicy,
   proxyActivities,
-  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
@@ -43,16 +41,8 @@ export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>
     if (f.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, HotelFailure.holdRefused);
     throw err;
   }
-  try {
-    await startChild(hotelHoldExpiry, {
-      workflowId: holdExpiryWorkflowId(input.bookingId),
-      args: [{ bookingId: input.bookingId, expiresAt: placed.expiresAt }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  } catch (err) {
-    // Adding guests to a prebooked hold: its timer already runs and will read the new deadline.
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  // Adding guests to a prebooked hold: its timer already runs and will read the new deadline.
+  await startAbandoned(hotelHoldExpiry, holdExpiryWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: placed.expiresAt }]);
   stage('done', placed.status);
   return placed;
 }

@@ -7,15 +7,13 @@ import {
   defineSignal,
   setHandler,
   log,
-  ParentClosePolicy,
-  startChild,
   proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, LOOKUP_STEP, SUPPLIER_STEP } from './activity-options';
+import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
 import {
   OPERATOR_DECISION_SIGNAL,
@@ -89,15 +87,6 @@ function stage(name: StageName, status?: string): void {
 const businessType = (err: unknown): string | undefined =>
   err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
 
-async function startFollowUp(f: FollowUp): Promise<void> {
-  try {
-    await startChild(f.workflowType, { workflowId: f.workflowId, args: f.args, parentClosePolicy: ParentClosePolicy.ABANDON });
-  } catch (err) {
-    // A retried payment run finds it already started.
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
-
 /**
  * The payment saga: debit the wallet → finalize with the supplier → complete the order.
  * If any step fails for good, the compensations run (last in, first out) and the
@@ -130,7 +119,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
 
     stage('completing');
     await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });
-    if (finalized.followUp) await startFollowUp(finalized.followUp);
+    if (finalized.followUp) await startAbandoned(finalized.followUp.workflowType, finalized.followUp.workflowId, finalized.followUp.args);
     stage('done', 'completed');
     return {
       orderId: debit.orderId,

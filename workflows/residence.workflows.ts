@@ -4,16 +4,15 @@ import {
   defineQuery,
   defineSignal,
   defineUpdate,
-  ParentClosePolicy,
   proxyActivities,
   setHandler,
-  startChild,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput, ModificationResult } from '../src/domain/residence/reservations';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { startAbandoned } from './children';
 import { reservationWorkflowId, type ReservationInput, type StayChange } from './residence.types';
 import { OrderStatus, Stage } from './search-attributes';
 
@@ -31,13 +30,9 @@ const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
 export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
   const held = await ledger.holdResidenceDates(input);
-  await startChild(residenceReservation, {
-    workflowId: reservationWorkflowId(held.reservationId),
-    args: [{ reservationId: held.reservationId, expiresAt: held.expiresAt, autoAcceptCancelMs: input.autoAcceptCancelMs }],
-    parentClosePolicy: ParentClosePolicy.ABANDON,
-  }).catch((err: Error) => {
-    if (err.name !== 'WorkflowExecutionAlreadyStartedError') throw err;
-  });
+  await startAbandoned(residenceReservation, reservationWorkflowId(held.reservationId), [
+    { reservationId: held.reservationId, expiresAt: held.expiresAt, autoAcceptCancelMs: input.autoAcceptCancelMs },
+  ]);
   return held;
 }
 

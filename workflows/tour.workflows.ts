@@ -1,8 +1,8 @@
-import { ParentClosePolicy, proxyActivities, startChild, upsertSearchAttributes } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities, HeldTourSeats } from '../activities';
 import type { PrebookRequest } from '../src/domain/tours/prebooks';
 import { LEDGER_STEP } from './activity-options';
+import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { Stage } from './search-attributes';
 
@@ -14,15 +14,7 @@ export const tourPrebookExpiryWorkflowId = (prebookId: number) => `tour-prebook-
 export async function prebookTour(input: PrebookRequest): Promise<HeldTourSeats> {
   upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
   const held = await ledger.holdTourSeats(input);
-  try {
-    await startChild(tourPrebookExpiry, {
-      workflowId: tourPrebookExpiryWorkflowId(held.prebookId),
-      args: [{ prebookId: held.prebookId, expiresAt: held.expiresAt }],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startAbandoned(tourPrebookExpiry, tourPrebookExpiryWorkflowId(held.prebookId), [{ prebookId: held.prebookId, expiresAt: held.expiresAt }]);
   upsertSearchAttributes([{ key: Stage, value: 'done' }]);
   return held;
 }

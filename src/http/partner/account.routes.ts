@@ -10,7 +10,7 @@ import { payOutcomes } from '../../metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
 
 const Wallet = z
   .object({
@@ -36,21 +36,6 @@ const LedgerRow = z
     created_at: z.string(),
   })
   .openapi('LedgerRow');
-
-const TravelOrder = z
-  .object({
-    id: z.number().int(),
-    service: z.enum(['product', 'hotel', 'flight', 'tour', 'residence', 'visa']),
-    status: z.string().openapi({ example: 'pending' }),
-    total_price: Decimal,
-    currency: z.string(),
-    payment_method: z.enum(['PARTNER_CREDIT', 'GATEWAY']),
-    supplier_ref: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    completed_at: z.string().nullable(),
-  })
-  .openapi('TravelOrder');
 
 const PayRequest = z
   .object({

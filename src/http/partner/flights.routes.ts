@@ -5,7 +5,7 @@ import * as flights from '../../domain/flights/service';
 import { MAX_ID } from '../../domain/ids';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { commonErrors, Decimal, errorResponse, json, jsonBody } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
@@ -83,19 +83,6 @@ const BookingBody = FareCode.extend({
     air_travelers: z.array(Traveler).min(1).max(18),
   }),
 }).openapi('FlightBookingRequest');
-
-const OrderRef = z.object({
-  id: z.number().int().openapi({ description: 'The order_id to pay' }),
-  service: z.string(),
-  status: z.string(),
-  total_price: Decimal,
-  currency: z.string(),
-  payment_method: z.string(),
-  supplier_ref: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  completed_at: z.string().nullable(),
-});
 
 const FlightBooking = z
   .object({
@@ -201,7 +188,7 @@ const routes = {
     ...post('/flights/air_booking/', 'Book: creates the PNR and the travel order'),
     request: { body: jsonBody(BookingBody) },
     responses: {
-      201: json(OrderRef.extend({ booking_id: z.number().int(), pnr: z.string(), ticket_time_limit: z.string() }), 'The pending travel order'),
+      201: json(TravelOrder.extend({ booking_id: z.number().int(), pnr: z.string(), ticket_time_limit: z.string() }), 'The pending travel order'),
       ...commonErrors,
     },
   }),
@@ -213,7 +200,7 @@ const routes = {
   bookingData: createRoute({
     ...post('/flights/air_booking_data/', 'PNR, status and passengers with ticket numbers'),
     request: { body: jsonBody(OrderIdBody) },
-    responses: { 200: json(z.object({ order: OrderRef, booking: FlightBooking.nullable() }), 'Order and booking'), ...commonErrors },
+    responses: { 200: json(z.object({ order: TravelOrder, booking: FlightBooking.nullable() }), 'Order and booking'), ...commonErrors },
   }),
   refundDisplay: createRoute({
     ...post('/flights/air_refund_display/', 'Refundable amount per the fare rules, as a quote'),

@@ -5,7 +5,7 @@ import * as hotels from '../../domain/hotels/service';
 import { DomainError } from '../../domain/errors';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { commonErrors, Decimal, errorResponse, json, jsonBody } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
@@ -123,19 +123,6 @@ const BookBody = z
   .refine((b) => (b.rate_key === undefined) !== (b.booking_id === undefined), { message: 'give exactly one of rate_key and booking_id', path: ['rate_key'] })
   .openapi('HotelBookRequest');
 
-const TravelOrderRef = z.object({
-  id: z.number().int().openapi({ description: 'The order_id to pay' }),
-  service: z.string(),
-  status: z.string(),
-  total_price: Decimal,
-  currency: z.string(),
-  payment_method: z.string(),
-  supplier_ref: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  completed_at: z.string().nullable(),
-});
-
 const CancelQuote = z
   .object({
     order_id: z.number().int(),
@@ -201,12 +188,12 @@ const routes = {
   order: createRoute({
     ...post('/hotel/order/', 'Turn a held booking into a travel order to pay'),
     request: { body: jsonBody(z.object({ booking_id: Id })) },
-    responses: { 201: json(TravelOrderRef.extend({ booking_id: z.number().int(), hold_expires_at: z.string().nullable() }), 'The pending travel order'), ...commonErrors },
+    responses: { 201: json(TravelOrder.extend({ booking_id: z.number().int(), hold_expires_at: z.string().nullable() }), 'The pending travel order'), ...commonErrors },
   }),
   bookingData: createRoute({
     ...post('/hotel/booking_data/', 'Current data of a hotel order'),
     request: { body: jsonBody(OrderIdBody) },
-    responses: { 200: json(z.object({ order: TravelOrderRef, booking: Booking.nullable() }), 'Order and booking'), ...commonErrors },
+    responses: { 200: json(z.object({ order: TravelOrder, booking: Booking.nullable() }), 'Order and booking'), ...commonErrors },
   }),
   cancelDisplay: createRoute({
     ...post('/hotel/cancel_display/', 'Preview the cancellation penalty, as a quote'),

@@ -53,3 +53,20 @@ export const Id = (name: string) =>
   });
 
 export const Decimal = z.string().openapi({ example: '1250000.00', description: 'Decimal amount with two decimals' });
+
+/** A travel order as every service answers it (flight, hotel, tour, residence, visa). */
+export const TravelOrder = z
+  .object({
+    id: z.number().int().openapi({ description: 'The order_id to pay' }),
+    service: z.enum(['product', 'hotel', 'flight', 'tour', 'residence', 'visa']),
+    status: z.string().openapi({ example: 'pending' }),
+    total_price: Decimal,
+    currency: z.string(),
+    payment_method: z.enum(['PARTNER_CREDIT', 'GATEWAY']),
+    supplier_ref: z.string().nullable(),
+    service_status: z.string().nullable().openapi({ description: "The service's own progress where it has one (a visa: under_review, approved, rejected)" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .openapi('TravelOrder');

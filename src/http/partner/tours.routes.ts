@@ -7,7 +7,7 @@ import * as tours from '../../domain/tours/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { Traveler } from './flights.routes';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
 
 const IntId = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
 const smallInt = z.string().regex(/^\d{1,3}$/, 'must be a whole number');
@@ -132,20 +132,7 @@ const routes = {
     request: { body: jsonBody(z.object({ prebook_id: IntId })) },
     responses: {
       201: json(
-        z.object({
-          id: z.number().int(),
-          service: z.string(),
-          status: z.string(),
-          total_price: Decimal,
-          currency: z.string(),
-          payment_method: z.string(),
-          supplier_ref: z.string().nullable(),
-          created_at: z.string(),
-          updated_at: z.string(),
-          completed_at: z.string().nullable(),
-          prebook_id: z.number().int(),
-          hold_expires_at: z.string(),
-        }),
+        TravelOrder.extend({ prebook_id: z.number().int(), hold_expires_at: z.string() }),
         'The pending travel order',
       ),
       ...commonErrors,
