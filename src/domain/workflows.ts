@@ -1,4 +1,5 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { currentRequestId } from '../request-context';
 
 /**
  * Starts a workflow, or joins it when one with the same id is running (or completed and
@@ -13,8 +14,11 @@ export async function startOrJoin(
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
 ): Promise<WorkflowHandle> {
   try {
+    const requestId = currentRequestId();
     await client.workflow.start(workflowType, {
       ...options,
+      // Support can go from a partner's X-Request-Id to the workflow in Temporal Web.
+      ...(requestId ? { memo: { ...options.memo, requestId } } : {}),
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: afterFailure === 'run_again' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     } as WorkflowStartOptions);

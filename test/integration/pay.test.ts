@@ -42,7 +42,11 @@ describe('POST /api/partners/pay/', () => {
       product_order: order.id,
       order: null,
     });
-    await recordHistory(stack, `pay:p${(await paymentsOf(order.id))[0]!.partnerId}:key:happy-1`, 'pay-completed');
+    const workflowId = `pay:p${(await paymentsOf(order.id))[0]!.partnerId}:key:happy-1`;
+    // The request id the partner got back is in the payment workflow's memo, for support.
+    const described = await stack.client.workflow.getHandle(workflowId).describe();
+    expect(described.memo).toMatchObject({ requestId: res.headers.get('x-request-id') });
+    await recordHistory(stack, workflowId, 'pay-completed');
   });
 
   it('answers a retry with the same idempotency key with the same result and one debit', async () => {
