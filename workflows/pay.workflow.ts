@@ -61,7 +61,7 @@ async function finalizeOrPark(
       const found = await lookup
         .lookupFinalization({ orderId: input.orderId, clientReference, scenario: input.scenario })
         .catch(() => ({ state: 'unknown' as const }));
-      if (found.state === 'done') return { supplierRef: found.supplierRef };
+      if (found.state === 'done') return { supplierRef: found.supplierRef, followUp: found.followUp };
       if (found.state === 'absent') throw err;
       state.step = 'needs_attention';
       state.stage = 'needs_attention';

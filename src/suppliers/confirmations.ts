@@ -1,3 +1,4 @@
+import { SupplierRejectedError } from './errors';
 import { callSupplier } from './http';
 
 export interface SupplierConfirmation {
@@ -14,6 +15,8 @@ export interface ConfirmingSupplier {
   confirm(clientReference: string, request: Record<string, unknown>, scenario?: string): Promise<SupplierConfirmation>;
   amend(reference: string, change: Record<string, unknown>): Promise<SupplierConfirmation>;
   cancel(reference: string, scenario?: string): Promise<SupplierConfirmation>;
+  /** What the supplier made for our client reference, or null when it has nothing. */
+  lookup(clientReference: string, scenario?: string): Promise<SupplierConfirmation | null>;
 }
 
 export function httpConfirmingSupplier(baseUrl: string, path: 'tours/bookings' | 'residence/bookings' | 'visa/applications'): ConfirmingSupplier {
@@ -23,5 +26,13 @@ export function httpConfirmingSupplier(baseUrl: string, path: 'tours/bookings' |
       callSupplier(url(), { method: 'POST', body: { ...request, client_reference: clientReference }, scenario }),
     amend: (reference, change) => callSupplier(url(`/${encodeURIComponent(reference)}/amend`), { method: 'POST', body: change }),
     cancel: (reference, scenario) => callSupplier(url(`/${encodeURIComponent(reference)}/cancel`), { method: 'POST', body: {}, scenario }),
+    lookup: async (clientReference, scenario) => {
+      try {
+        return await callSupplier<SupplierConfirmation>(url(`?client_reference=${encodeURIComponent(clientReference)}`), { method: 'GET', scenario });
+      } catch (err) {
+        if (err instanceof SupplierRejectedError && err.status === 404) return null;
+        throw err;
+      }
+    },
   };
 }

@@ -123,6 +123,8 @@ export interface FlightSupplier {
   ticket(pnr: string, clientReference: string, scenario?: string): Promise<AirBooking>;
   cancel(pnr: string): Promise<AirBooking>;
   refund(pnr: string, clientReference: string, scenario?: string): Promise<AirBooking>;
+  /** A booking as the airline has it now (ticketed or not). */
+  booking(pnr: string): Promise<AirBooking>;
 }
 
 export function httpFlightSupplier(baseUrl: string): FlightSupplier {
@@ -143,5 +145,6 @@ export function httpFlightSupplier(baseUrl: string): FlightSupplier {
     ticket: (pnr, clientReference, scenario) => callSupplier(pnrUrl(pnr, 'ticket'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
     cancel: (pnr) => callSupplier(pnrUrl(pnr, 'cancel'), { method: 'POST', body: {} }),
     refund: (pnr, clientReference, scenario) => callSupplier(pnrUrl(pnr, 'refund'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
+    booking: (pnr) => callSupplier(url(`/bookings/${encodeURIComponent(pnr)}`), { method: 'GET' }),
   };
 }

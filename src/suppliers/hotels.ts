@@ -126,6 +126,8 @@ export interface HotelSupplier {
   addGuests(holdId: string, guests: GuestDetails[][], contact: Contact): Promise<SupplierHold>;
   confirm(holdId: string, clientReference: string, scenario?: string): Promise<SupplierHold>;
   release(holdId: string): Promise<SupplierHold>;
+  /** A hold as the bedbank has it now (confirmed or not). */
+  getHold(holdId: string): Promise<SupplierHold>;
   cancel(confirmationNumber: string, clientReference: string, scenario?: string): Promise<{ status: string }>;
 }
 
@@ -147,6 +149,7 @@ export function httpHotelSupplier(baseUrl: string): HotelSupplier {
     confirm: (holdId, clientReference, scenario) =>
       callSupplier(hold(holdId, 'confirm'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
     release: (holdId) => callSupplier(hold(holdId, 'release'), { method: 'POST', body: {} }),
+    getHold: (holdId) => callSupplier(url(`/holds/${encodeURIComponent(holdId)}`), { method: 'GET' }),
     cancel: (confirmationNumber, clientReference, scenario) =>
       callSupplier(url(`/bookings/${encodeURIComponent(confirmationNumber)}/cancel`), {
         method: 'POST',

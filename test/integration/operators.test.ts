@@ -143,3 +143,26 @@ describe('metrics', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/partners\/pay\/",status="200"\} [1-9]/);
   });
 });
+
+describe('asking the supplier before parking', () => {
+  it('completes a payment whose answer was lost, because the tour operator says it made the booking', async () => {
+    const { api } = await partnerWithWallet(stack, '0', '1000000000');
+    const tour = (await api.get('/api/tours/1/')).body.data;
+    const dep = tour.departures[0];
+    const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+    const pre = await api.post('/api/tours/prebook/', { tour_id: 1, departure_id: dep.id, passengers: [adult] });
+    const order = await api.post('/api/tours/finalize/', { prebook_id: pre.body.data.prebook_id });
+    const res = await api.post('/api/partners/pay/', { order_id: order.body.data.id }, { 'X-Sandbox-Scenario': 'supplier_lost_response' });
+    expect(res.status).toBe(202);
+    const deadline = Date.now() + 60_000;
+    let status = 'processing';
+    while (status === 'processing' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await stack.db.select().from(orders).where(eq(orders.id, order.body.data.id)))[0]!.status;
+    }
+    expect(status).toBe('completed');
+    const listed = (await api.get('/api/partners/orders/')).body.data.results[0];
+    expect(listed).toMatchObject({ id: order.body.data.id, status: 'completed', supplier_ref: expect.stringMatching(/^TOUR-/) });
+    expect((await entries(order.body.data.id)).map((e) => e.type)).toEqual(['payment']);
+  });
+});

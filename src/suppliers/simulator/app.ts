@@ -10,7 +10,7 @@ import { hotelRoutes } from './hotels/routes';
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
  * only when the engine runs with SANDBOX on). The simulator plays the supplier's part.
  */
-export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down'] as const;
+export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down', 'supplier_lost_response'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 /** supplier_flaky answers 503 this many times per client reference, then succeeds. */
 export const FLAKY_FAILURES = 2;
@@ -113,7 +113,7 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
   app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
-  app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES }));
+  app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
 
   return app;
 }

@@ -1,8 +1,10 @@
 /**
  * The simulator's tour operators, villa hosts and visa agency: each confirms (or refuses)
  * a request identified by the agent's client_reference, and cancels or amends it later.
- * Sandbox scenarios (X-Sandbox-Scenario): supplier_reject, supplier_flaky, supplier_slow
- * on create; cancel_reject on cancel.
+ * Sandbox scenarios (X-Sandbox-Scenario): supplier_reject, supplier_flaky, supplier_slow,
+ * supplier_down (503 to requests and look-ups for a while) and supplier_lost_response
+ * (made, but every answer to the request is a 504: only a look-up tells) on create;
+ * cancel_reject on cancel.
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -20,7 +22,7 @@ interface Confirmation {
 const CreateBody = z.object({ client_reference: z.string().min(1).max(300) }).passthrough();
 
 /** One confirming supplier under `/<path>`: POST creates, POST /:ref/amend changes, POST /:ref/cancel cancels. */
-function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number; flakyFailures: number }) {
+function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number; flakyFailures: number; downFailures: number }) {
   const byClientRef = new Map<string, Confirmation>();
   const byRef = new Map<string, Confirmation>();
   const attempts = new Map<string, number>();
@@ -32,12 +34,13 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
     const parsed = CreateBody.safeParse(await body(c));
     if (!parsed.success) return c.json({ error: `invalid request: ${parsed.error.issues[0]?.message}` }, 400);
     const ref = parsed.data.client_reference;
-    const known = byClientRef.get(ref);
-    if (known) return c.json(known, 200);
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const known = byClientRef.get(ref);
+    if (known) return scenario === 'supplier_lost_response' ? c.json({ error: 'gateway timeout' }, 504) : c.json(known, 200);
     const attempt = (attempts.get(ref) ?? 0) + 1;
     attempts.set(ref, attempt);
     if (scenario === 'supplier_reject') return c.json({ error: `the ${path.split('/')[0]} supplier refused the request` }, 422);
+    if (scenario === 'supplier_down' && attempt <= opts.downFailures) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
     if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
     const raced = byClientRef.get(ref);
@@ -53,11 +56,19 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
     };
     byClientRef.set(ref, created);
     byRef.set(created.reference, created);
+    // The booking is made, but the answer never reaches the agent (a timeout at the worst moment).
+    if (scenario === 'supplier_lost_response') return c.json({ error: 'gateway timeout' }, 504);
     return c.json(created, 201);
   });
 
   app.get(`/${path}`, (c) => {
-    const found = byClientRef.get(c.req.query('client_reference') ?? '');
+    const ref = c.req.query('client_reference') ?? '';
+    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'supplier_down') {
+      const attempt = (attempts.get(ref) ?? 0) + 1;
+      attempts.set(ref, attempt);
+      if (attempt <= opts.downFailures) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
+    }
+    const found = byClientRef.get(ref);
     return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
   });
 
@@ -79,7 +90,7 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
   return app;
 }
 
-export function confirmationRoutes(opts: { slowMs: number; flakyFailures: number }) {
+export function confirmationRoutes(opts: { slowMs: number; flakyFailures: number; downFailures: number }) {
   const app = new Hono();
   app.route('/', confirmingSupplier('tours/bookings', 'TOUR', opts));
   app.route('/', confirmingSupplier('residence/bookings', 'HOST', opts));
