@@ -3,12 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
 import { PayFailure, type PayInput, type PayResult } from '../../workflows/pay.types';
-import { OrderId, PartnerId, Service, Stage } from '../../workflows/search-attributes';
 import { DomainError } from './errors';
 import { toNumber } from './money';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
-import { awaitWorkflow, startOrJoin } from './workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from './workflows';
 
 export interface PayDeps {
   db: Db;
@@ -112,12 +111,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     workflowId,
     taskQueue: deps.taskQueue,
     args: [input],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: OrderId, value: order.id },
-      { key: Service, value: order.service },
-      { key: Stage, value: 'debiting' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, stage: 'debiting' }),
   });
 
   const result = await awaitWorkflow<PayResult>(handle, deps.payWaitMs, failureOf);

@@ -1,5 +1,7 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import type { SearchAttributePair } from '@temporalio/common';
 import { currentRequestId } from '../request-context';
+import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 
 /**
  * Starts a workflow, or joins it when one with the same id is running (or completed and
@@ -60,4 +62,14 @@ export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, m
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The search attributes a booking workflow starts with, so operators can find it in Temporal Web. */
+export function bookingAttributes(a: { partnerId: number; service: string; stage: StageName; orderId?: number }): SearchAttributePair[] {
+  return [
+    { key: PartnerId, value: a.partnerId },
+    ...(a.orderId === undefined ? [] : [{ key: OrderId, value: a.orderId }]),
+    { key: Service, value: a.service },
+    { key: Stage, value: a.stage },
+  ];
 }

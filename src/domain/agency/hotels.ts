@@ -4,13 +4,12 @@ import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierRate } from '../../suppliers/hotels';
-import { PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import { DomainError, notFound, validation } from '../errors';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -170,11 +169,7 @@ export async function createBooking(deps: AgencyBookingDeps, partner: Partner, i
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: Service, value: 'hotel' },
-      { key: Stage, value: 'holding' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   }, 'keep_outcome');
   const done = await awaitWorkflow<{ bookingId: number; orderId: number }>(handle, deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);

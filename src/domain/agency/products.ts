@@ -2,11 +2,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
-import { OrderId, PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import { DomainError, notFound } from '../errors';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 
 /**
@@ -91,12 +90,7 @@ export async function placeOrder(
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: OrderId, value: id },
-      { key: Service, value: 'product' },
-      { key: Stage, value: 'debiting' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
   }, 'keep_outcome');
   const done = await awaitWorkflow<{ orderId: number }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);

@@ -4,12 +4,11 @@ import type { Db } from '../../db/client';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { Cabin, FlightSupplier, Leg, Traveler } from '../../suppliers/flights';
 import { FlightFailure, offlineRefundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
-import { OrderId, PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
 import type { FlightRefundResult } from './refunds';
 import { termsForRefund } from './refunds';
@@ -174,11 +173,7 @@ export async function bookFlight(
     workflowId: `flight-book:b${booking.id}`,
     taskQueue: deps.taskQueue,
     args: [{ bookingId: booking.id, clientReference: `flight-book:b${booking.id}` }],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: Service, value: 'flight' },
-      { key: Stage, value: 'holding' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
   const booked = await awaitWorkflow<BookedFlight>(handle, deps.waitMs, (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null));
   if (!booked) throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
@@ -257,12 +252,7 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
     workflowId,
     taskQueue: deps.taskQueue,
     args: [args],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: OrderId, value: input.order_id },
-      { key: Service, value: 'flight' },
-      { key: Stage, value: 'cancelling' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'flight', stage: 'cancelling' }),
   });
   const result = await awaitWorkflow<FlightRefundResult>(handle, deps.waitMs, (f) =>
     f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null,
@@ -282,12 +272,7 @@ export async function refundOffline(deps: FlightDeps, partner: Partner, input: {
     workflowId: offlineRefundWorkflowId(order.id),
     taskQueue: deps.taskQueue,
     args: [{ orderId: order.id }],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: OrderId, value: order.id },
-      { key: Service, value: 'flight' },
-      { key: Stage, value: 'waiting' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: 'flight', stage: 'waiting' }),
   });
   return { order_id: order.id, status: 'refund_requested', reason: input.reason };
 }

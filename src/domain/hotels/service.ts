@@ -4,7 +4,6 @@ import type { Db } from '../../db/client';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';
 import { HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
-import { OrderId, PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import type { CancellationResult } from './cancellation';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
@@ -14,7 +13,7 @@ import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder, renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 
 export interface HotelDeps {
   db: Db;
@@ -156,11 +155,7 @@ async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput,
     workflowId: `hotel-hold:b${input.bookingId}:${input.mode}`,
     taskQueue: deps.taskQueue,
     args: [input],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: Service, value: 'hotel' },
-      { key: Stage, value: 'holding' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
   const placed = await awaitWorkflow<PlacedHold>(handle, deps.waitMs, holdFailure(field));
   const booking = await bookingOf(deps.db, partner.id, input.bookingId);
@@ -231,12 +226,7 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     workflowId,
     taskQueue: deps.taskQueue,
     args: [args],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: OrderId, value: input.order_id },
-      { key: Service, value: 'hotel' },
-      { key: Stage, value: 'cancelling' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'hotel', stage: 'cancelling' }),
   });
   const result = await awaitWorkflow<CancellationResult>(handle, deps.waitMs, (f) =>
     f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,

@@ -5,13 +5,12 @@ import type { HeldDates } from '../../../activities';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
 import { reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
-import { PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 import { bookReservation, checkStay, renderReservation, reservationOf, type ModificationResult } from './reservations';
 
 export interface ResidenceDeps {
@@ -68,11 +67,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
         autoAcceptCancelMs: deps.autoAcceptCancelMs,
       },
     ],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: Service, value: 'residence' },
-      { key: Stage, value: 'holding' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
   const held = await awaitWorkflow<HeldDates>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');

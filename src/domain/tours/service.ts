@@ -3,11 +3,10 @@ import type { Client } from '@temporalio/client';
 import type { HeldTourSeats } from '../../../activities';
 import type { Db } from '../../db/client';
 import type { Traveler } from '../../suppliers/flights';
-import { PartnerId, Service, Stage } from '../../../workflows/search-attributes';
 import { DomainError } from '../errors';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 import { checkPrebook, finalizePrebook, prebookOf, renderPrebook } from './prebooks';
 
 export interface TourDeps {
@@ -36,11 +35,7 @@ export async function prebook(deps: TourDeps, partner: Partner, input: { tour_id
         currency,
       },
     ],
-    typedSearchAttributes: [
-      { key: PartnerId, value: partner.id },
-      { key: Service, value: 'tour' },
-      { key: Stage, value: 'holding' },
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'tour', stage: 'holding' }),
   });
   const held = await awaitWorkflow<HeldTourSeats>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
