@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { httpDuration } from '../metrics';
+import { logger } from './log';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
@@ -13,7 +14,8 @@ export function createApp(deps: ApiDeps) {
     const end = httpDuration.startTimer();
     await next();
     // The route pattern (not the path) keeps the label set small: /api/tours/:id/, not every id.
-    end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
+    const seconds = end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
+    logger.info({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) }, 'request');
   });
   app.get('/healthz', async (c) => {
     const report = await deps.health();

@@ -1,11 +1,23 @@
-/** One JSON line per event on stderr; nothing secret goes in here. */
+import pino from 'pino';
+import { currentRequestId } from '../request-context';
+
+/**
+ * Structured JSON logs (pino) on stdout. Whatever is logged while serving a request carries
+ * its request id, the one the partner got back in X-Request-Id. Nothing secret goes in here.
+ */
+export const logger = pino({
+  level: process.env.LOG_LEVEL || 'info',
+  base: { service: 'booking-engine' },
+  mixin: () => {
+    const requestId = currentRequestId();
+    return requestId ? { requestId } : {};
+  },
+});
+
 export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
-  const e = err as Error;
-  process.stderr.write(
-    `${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg: message, ...fields, error: e?.message, stack: e?.stack })}\n`,
-  );
+  logger.error({ ...fields, err }, message);
 }
 
 export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(`${JSON.stringify({ level: 'info', time: new Date().toISOString(), msg: message, ...fields })}\n`);
+  logger.info(fields, message);
 }

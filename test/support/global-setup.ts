@@ -23,6 +23,8 @@ export function freePort(): Promise<number> {
  * the workflows once; test files connect to it with their own task queues.
  */
 export default async function globalSetup(): Promise<void> {
+  // Request logs of hundreds of test requests drown the test output; warnings and errors stay.
+  process.env.LOG_LEVEL ??= 'warn';
   const log = (msg: string) => process.stderr.write(`[test setup] ${msg}\n`);
   if (!process.env.TEMPORAL_ADDRESS) {
     const cli = await resolveTemporalCli(process.env.TEMPORAL_CLI_PATH, log);
