@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { orderItems, orders } from '../db/schema';
+import { notFound } from './errors';
+import { isStorableId } from './ids';
 import { formatDecimal } from './money';
 import { paginate, type Page } from './pagination';
 
@@ -92,6 +94,15 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
       return rows.map((o) => renderProductOrder(o, items.filter((i) => i.orderId === o.id)));
     },
   );
+}
+
+/** This partner's order of one service, or 404: another partner's order does not exist for the caller. */
+export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: number, service: OrderRow['service']): Promise<OrderRow> {
+  const [order] = isStorableId(orderId)
+    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, service)))
+    : [];
+  if (!order) throw notFound(`${service} order ${orderId}`);
+  return order;
 }
 
 export async function getOrderItems(db: DbOrTx, orderId: number): Promise<OrderItemRow[]> {

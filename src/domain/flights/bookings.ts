@@ -3,8 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { flightBookings, orders } from '../../db/schema';
 import type { AirBooking, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
-import { isStorableId } from '../ids';
-import type { OrderRow } from '../orders';
+import { serviceOrderOf, type OrderRow } from '../orders';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
 
@@ -115,13 +114,7 @@ export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date
 }
 
 /** This partner's flight order, or 404 (another partner's order does not exist for the caller). */
-export async function flightOrderOf(db: DbOrTx, partnerId: number, orderId: number): Promise<OrderRow> {
-  const [order] = isStorableId(orderId)
-    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'flight')))
-    : [];
-  if (!order) throw notFound(`flight order ${orderId}`);
-  return order;
-}
+export const flightOrderOf = (db: DbOrTx, partnerId: number, orderId: number): Promise<OrderRow> => serviceOrderOf(db, partnerId, orderId, 'flight');
 
 /** POST /api/flights/air_refund_offline/: a ticketed order waits for an operator's decision. */
 export async function requestOfflineRefund(db: DbOrTx, partnerId: number, orderId: number, reason: string): Promise<OrderRow> {

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { BookedFlight } from '../../../activities';
 import type { Db } from '../../db/client';
-import { SupplierRejectedError } from '../../suppliers/errors';
+import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Leg, Traveler } from '../../suppliers/flights';
 import { FlightFailure, offlineRefundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation } from '../errors';
@@ -26,14 +26,6 @@ export const CABINS = ['economy', 'premium_economy', 'business', 'first'] as con
 export const TRIP_TYPES = ['one_way', 'round_trip'] as const;
 export const MAX_SEATS = 9;
 
-async function supplierRead<T>(field: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof SupplierRejectedError) throw validation(field, err.message);
-    throw err;
-  }
-}
 
 export interface FlightSearchInput {
   origin: string;

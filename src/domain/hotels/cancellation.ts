@@ -1,11 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orders } from '../../db/schema';
 import type { PolicyStep } from '../../suppliers/hotels';
 import { DomainError, notFound } from '../errors';
-import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
-import type { OrderRow } from '../orders';
+import { serviceOrderOf, type OrderRow } from '../orders';
 import type { PaymentRun } from '../payments';
 import { issueQuote, redeemQuote } from '../quotes';
 import { settleRefund } from '../refunds';
@@ -38,10 +37,7 @@ export interface CancellationTerms {
  * or an order that is not a hotel booking, is not found; a finished one is a clear 400.
  */
 export async function cancellationTerms(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<CancellationTerms> {
-  const [order] = isStorableId(orderId)
-    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'hotel')))
-    : [];
-  if (!order) throw notFound(`hotel order ${orderId}`);
+  const order = await serviceOrderOf(db, partnerId, orderId, 'hotel');
   if (order.status === 'cancelled') throw new DomainError('validation', `order_id: order ${orderId} is already cancelled`);
   if (order.status === 'processing') throw new DomainError('validation', `order_id: order ${orderId} is being paid; cancel it once the payment has finished`);
   if (order.status !== 'completed' && order.status !== 'pending') {

@@ -1,17 +1,16 @@
 import type { Client } from '@temporalio/client';
 import type { PlacedHold, PlaceHoldInput } from '../../../activities';
 import type { Db } from '../../db/client';
-import { SupplierRejectedError } from '../../suppliers/errors';
+import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';
 import { HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
 import type { CancellationResult } from './cancellation';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
 import { validateGuests } from './guests';
-import { DomainError, notFound, validation } from '../errors';
-import { isStorableId } from '../ids';
+import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
-import { getOrder, renderTravelOrder } from '../orders';
+import { renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
 
@@ -26,15 +25,6 @@ export interface HotelDeps {
 const DAY_MS = 86_400_000;
 export const MAX_NIGHTS = 30;
 
-/** A supplier's "no" to a read becomes a 400 naming the field the partner sent. */
-async function supplierRead<T>(field: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof SupplierRejectedError) throw validation(field, err.status === 409 ? `no longer available: ${err.message}` : err.message);
-    throw err;
-  }
-}
 
 const policyView = (policy: PolicyStep[] | null, currency: string) =>
   (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
@@ -197,11 +187,7 @@ export async function order(db: Db, partner: Partner, bookingId: number) {
   return { ...renderTravelOrder(order), booking_id: booking.id, hold_expires_at: booking.expiresAt?.toISOString() ?? null };
 }
 
-async function hotelOrderOf(db: Db, partnerId: number, orderId: number) {
-  const order = isStorableId(orderId) ? await getOrder(db, orderId) : undefined;
-  if (!order || order.partnerId !== partnerId || order.service !== 'hotel') throw notFound(`hotel order ${orderId}`);
-  return order;
-}
+const hotelOrderOf = (db: Db, partnerId: number, orderId: number) => serviceOrderOf(db, partnerId, orderId, 'hotel');
 
 /** POST /api/hotel/booking_data/. */
 export async function bookingData(db: Db, partner: Partner, orderId: number) {

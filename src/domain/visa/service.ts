@@ -4,7 +4,7 @@ import { visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
-import { getOrder, renderTravelOrder } from '../orders';
+import { getOrder, renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow } from '../workflows';
 import { applicationOfOrder, createApplication, renderApplication, type VisaDecisionResult, type VisaRequest } from './applications';
@@ -17,8 +17,7 @@ export async function requestVisa(db: Db, partner: Partner, req: VisaRequest, cu
 
 /** GET /api/visa/requests/{order_id}/ (extension): where the application stands. */
 export async function applicationStatus(db: Db, partner: Partner, orderId: number) {
-  const order = isStorableId(orderId) ? await getOrder(db, orderId) : undefined;
-  if (!order || order.partnerId !== partner.id || order.service !== 'visa') throw notFound(`visa order ${orderId}`);
+  const order = await serviceOrderOf(db, partner.id, orderId, 'visa');
   const application = await applicationOfOrder(db, order.id);
   return renderApplication(application!, order);
 }
