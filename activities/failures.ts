@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import { FailureType } from '../workflows/failure-types';
@@ -10,13 +10,20 @@ export { FailureType };
  * understand; everything else stays retryable (Temporal retries it with backoff).
  */
 export async function businessErrors<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
+  // Heartbeats while the step runs: if this worker dies mid-call, Temporal notices within
+  // the step's heartbeat timeout and retries elsewhere, instead of waiting out startToClose.
+  const beat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await step();
   } catch (err) {
     if (err instanceof DomainError) throw ApplicationFailure.nonRetryable(err.message, err.code);
     if (err instanceof SupplierRejectedError) throw ApplicationFailure.nonRetryable(err.message, supplierType(err));
     throw err;
+  } finally {
+    clearInterval(beat);
   }
 }
+
+export const HEARTBEAT_EVERY_MS = 1000;
 
 const defaultSupplierType = (err: SupplierRejectedError) => (err.status === 410 ? FailureType.supplierGone : FailureType.supplierRejected);

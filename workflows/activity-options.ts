@@ -13,6 +13,8 @@ export const LEDGER_STEP: ActivityOptions = {
 /** Supplier calls: transient errors (5xx, timeouts) are retried with backoff; a refusal is final. */
 export const SUPPLIER_STEP: ActivityOptions = {
   startToCloseTimeout: '2m',
+  // Activities heartbeat every second: a worker that died mid-call is noticed in seconds.
+  heartbeatTimeout: '5s',
   retry: {
     initialInterval: '1s',
     backoffCoefficient: 2,
@@ -25,5 +27,6 @@ export const SUPPLIER_STEP: ActivityOptions = {
 /** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */
 export const LOOKUP_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',
+  heartbeatTimeout: '5s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: DOMAIN_REFUSALS },
 };

@@ -5,7 +5,8 @@ import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../su
 import { recordHistory } from '../support/histories';
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 15_000, slowMs: 2_500 });
+// The pay bound leaves room for a worker restart plus the heartbeat timeout (5 s) under CI load.
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500 });
 
 const newPartner = (credit_limit?: string, topup?: string) => partnerWithWallet(stack, credit_limit, topup);
 
