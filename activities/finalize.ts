@@ -1,3 +1,4 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import { DomainError } from '../src/domain/errors';
 import { flightBookingOfOrder, recordTickets } from '../src/domain/flights/bookings';
@@ -11,10 +12,19 @@ import type { SupplierConfirmation } from '../src/suppliers/confirmations';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { FollowUp } from '../workflows/pay.types';
 import { visaWorkflowId, type VisaApplicationInput } from '../workflows/visa.types';
+import { OUTCOME_UNKNOWN } from '../workflows/failure-types';
+import { DEFAULT_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { businessErrors } from './failures';
+
+/** How many attempts a payment's supplier step gets before its outcome counts as unknown. */
+export interface FinalizeAttempts {
+  default: number;
+  byService?: Partial<Record<OrderRow['service'], number>>;
+}
 
 export interface FinalizeDeps extends Suppliers {
   db: Db;
+  finalizeAttempts?: FinalizeAttempts;
 }
 
 type Finalized = { supplierRef: string; followUp?: FollowUp };
@@ -30,10 +40,14 @@ interface Finalizer {
   lookup(order: OrderRow, clientReference: string, scenario?: string): Promise<LookedUp>;
 }
 
+const isAnswer = (err: unknown) => err instanceof DomainError || err instanceof SupplierRejectedError;
+
 const gone = (order: OrderRow, what: string) => new SupplierRejectedError(`the ${what} of order ${order.id} is no longer available`, 410);
 
 export function finalizeActivities(deps: FinalizeDeps) {
   const { db } = deps;
+  const attemptsFor = (service: OrderRow['service']) =>
+    deps.finalizeAttempts?.byService?.[service] ?? deps.finalizeAttempts?.default ?? DEFAULT_FINALIZE_ATTEMPTS;
 
   /** Tour operator, villa host, visa agency: one confirmation per client reference, then recorded. */
   const confirming = (
@@ -152,7 +166,16 @@ export function finalizeActivities(deps: FinalizeDeps) {
     finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
       businessErrors(async (): Promise<Finalized> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
-        return finalizer.finalize(order, input.clientReference, input.scenario);
+        try {
+          return await finalizer.finalize(order, input.clientReference, input.scenario);
+        } catch (err) {
+          // A refusal is an answer (businessErrors makes it final). Anything else leaves the
+          // outcome open: retried with backoff until this service's budget is spent, then
+          // handed back as unknown so the workflow asks the supplier instead of guessing.
+          const { attempt } = Context.current().info;
+          if (isAnswer(err) || attempt < attemptsFor(order.service)) throw err;
+          throw ApplicationFailure.nonRetryable(`no answer from the supplier after ${attempt} attempts: ${(err as Error).message}`, OUTCOME_UNKNOWN);
+        }
       }),
 
     /**

@@ -1,7 +1,7 @@
 import type { Db } from '../src/db/client';
 import type { Suppliers } from '../src/suppliers';
 import { agencyActivities } from './agency';
-import { finalizeActivities } from './finalize';
+import { finalizeActivities, type FinalizeAttempts } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
 import { paymentActivities } from './payments';
@@ -11,6 +11,8 @@ import { visaActivities } from './visa';
 
 export interface ActivityDeps extends Suppliers {
   db: Db;
+  /** When a payment's supplier step stops retrying and asks the supplier instead (default 5 attempts). */
+  finalizeAttempts?: FinalizeAttempts;
 }
 
 /** Activities are built from injected dependencies, so the worker (and tests) decide what they talk to. */

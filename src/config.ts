@@ -1,10 +1,15 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
+import { ORDER_SERVICES } from './db/schema';
+
+type Service = (typeof ORDER_SERVICES)[number];
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
+const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPTS);
 
 /**
  * Every setting the engine reads, parsed once at start-up. Defaults make
@@ -36,6 +41,30 @@ const ConfigSchema = z.object({
   SANDBOX_HOST_ACCEPT_MS: z.coerce.number().int().min(0).default(30 * 1000),
   SANDBOX_VISA_DECISION_MS: z.coerce.number().int().min(0).default(60 * 1000),
   PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
+  /**
+   * How many times a payment's supplier step (ship, confirm, ticket, submit) is tried before
+   * its outcome counts as unknown and the supplier is asked by client reference (then, if
+   * it cannot tell, the payment parks in needs_attention). With the 1 s doubling backoff:
+   * 3 ≈ 3 s, 5 ≈ 15 s, 7 ≈ 75 s, 10 ≈ 2.5 min. FINALIZE_ATTEMPTS_BY_SERVICE overrides it
+   * per service, e.g. `flight:8,product:3`.
+   */
+  FINALIZE_ATTEMPTS: finalizeAttempts.default(DEFAULT_FINALIZE_ATTEMPTS),
+  FINALIZE_ATTEMPTS_BY_SERVICE: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const budget: Partial<Record<Service, number>> = {};
+      for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const [service, n] = part.split(':').map((x) => x.trim());
+        const attempts = finalizeAttempts.safeParse(n);
+        if (!ORDER_SERVICES.includes(service as Service) || !attempts.success) {
+          ctx.addIssue({ code: 'custom', message: `"${part}" is not <service>:<attempts> with a service of ${ORDER_SERVICES.join('|')} and 1..${MAX_FINALIZE_ATTEMPTS} attempts` });
+          return z.NEVER;
+        }
+        budget[service as Service] = attempts.data;
+      }
+      return budget;
+    }),
   CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code').default('IRT'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

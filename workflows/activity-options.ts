@@ -24,6 +24,19 @@ export const SUPPLIER_STEP: ActivityOptions = {
   },
 };
 
+/**
+ * A payment's supplier step (ship, confirm, ticket, submit). The worker decides when its
+ * outcome counts as unknown (FINALIZE_ATTEMPTS, per service): the activity then fails with
+ * `outcome_unknown` and the workflow asks the supplier by client reference. The attempt cap
+ * here is only the backstop for a worker configured beyond it.
+ */
+export const DEFAULT_FINALIZE_ATTEMPTS = 5;
+export const MAX_FINALIZE_ATTEMPTS = 10;
+export const FINALIZE_STEP: ActivityOptions = {
+  ...SUPPLIER_STEP,
+  retry: { ...SUPPLIER_STEP.retry, maximumAttempts: MAX_FINALIZE_ATTEMPTS },
+};
+
 /** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */
 export const LOOKUP_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',

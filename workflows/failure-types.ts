@@ -10,3 +10,9 @@ export const FailureType = {
   cancelRejected: 'cancel_rejected',
   refundRejected: 'refund_rejected',
 } as const;
+
+/**
+ * Not an answer: the supplier step ran out of attempts without one (timeouts, 5xx). The
+ * booking may or may not exist, so the payment asks the supplier before anything else.
+ */
+export const OUTCOME_UNKNOWN = 'outcome_unknown';

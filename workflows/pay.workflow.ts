@@ -12,7 +12,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP, LOOKUP_STEP, SUPPLIER_STEP } from './activity-options';
+import { FINALIZE_STEP, LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
 import {
@@ -29,7 +29,7 @@ import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
-const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
+const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 
 export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
 export const payStateQuery = defineQuery<PayState>(PAY_STATE_QUERY);

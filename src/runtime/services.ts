@@ -81,7 +81,11 @@ export async function runWorker(config: Config, address: string, database: Datab
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: { db: database.db, ...httpSuppliers(supplier) },
+    deps: {
+      db: database.db,
+      ...httpSuppliers(supplier),
+      finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
+    },
   });
   const running = worker.run();
   stack.add(async () => {

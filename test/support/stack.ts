@@ -64,6 +64,8 @@ export interface StackOptions {
   /** How long the sandbox host takes to accept a cancellation by itself. */
   hostAcceptMs?: number;
   sandbox?: boolean;
+  /** Attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
+  finalizeAttempts?: number;
 }
 
 export interface TestStack {
@@ -121,7 +123,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       connection: nativeConnection,
       namespace,
       taskQueue,
-      deps: { db: database.db, ...httpSuppliers(simulator.url) },
+      deps: { db: database.db, ...httpSuppliers(simulator.url), ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}) },
       workflowBundle: { codePath: bundle },
     });
     running = worker.run();

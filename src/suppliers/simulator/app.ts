@@ -5,6 +5,7 @@ import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
+import { downAnswer } from './unreachable';
 
 /**
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
@@ -76,9 +77,8 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     if (scenario === 'supplier_reject') {
       return c.json({ error: 'fulfilment rejected by the supplier: item not deliverable to this destination' }, 422);
     }
-    if (scenario === 'supplier_down' && attempt <= DOWN_FAILURES) {
-      return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
-    }
+    const down = downAnswer(c, scenario, attempt, { downFailures: DOWN_FAILURES });
+    if (down) return down;
     if (scenario === 'supplier_flaky' && attempt <= FLAKY_FAILURES) {
       return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     }
@@ -111,8 +111,8 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
   });
 
-  app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
-  app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES }));
+  app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
+  app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
   app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
 
   return app;

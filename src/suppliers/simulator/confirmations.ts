@@ -9,6 +9,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
+import { downAnswer, madeAnswer } from './unreachable';
 
 interface Confirmation {
   reference: string;
@@ -36,11 +37,12 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
     const ref = parsed.data.client_reference;
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     const known = byClientRef.get(ref);
-    if (known) return scenario === 'supplier_lost_response' ? c.json({ error: 'gateway timeout' }, 504) : c.json(known, 200);
+    if (known) return madeAnswer(c, scenario, () => c.json(known, 200));
     const attempt = (attempts.get(ref) ?? 0) + 1;
     attempts.set(ref, attempt);
     if (scenario === 'supplier_reject') return c.json({ error: `the ${path.split('/')[0]} supplier refused the request` }, 422);
-    if (scenario === 'supplier_down' && attempt <= opts.downFailures) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
+    const down = downAnswer(c, scenario, attempt, opts);
+    if (down) return down;
     if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
     const raced = byClientRef.get(ref);
@@ -56,9 +58,8 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
     };
     byClientRef.set(ref, created);
     byRef.set(created.reference, created);
-    // The booking is made, but the answer never reaches the agent (a timeout at the worst moment).
-    if (scenario === 'supplier_lost_response') return c.json({ error: 'gateway timeout' }, 504);
-    return c.json(created, 201);
+    // Under supplier_lost_response the booking is made, but the answer never reaches the agent.
+    return madeAnswer(c, scenario, () => c.json(created, 201));
   });
 
   app.get(`/${path}`, (c) => {

@@ -2,13 +2,14 @@
  * The simulator's airline/GDS: airports, search, revalidate, fare rules, baggage, book
  * (a PNR with a ticket time limit), ticket, cancel, refund. Deterministic timetable and
  * fares; bookings and seats in memory. Sandbox scenarios (X-Sandbox-Scenario):
- * price_changed (revalidate), supplier_reject, supplier_flaky and supplier_slow (ticket),
- * refund_reject (refund).
+ * price_changed (revalidate), supplier_reject, supplier_flaky, supplier_slow, supplier_down
+ * and supplier_lost_response (ticket), refund_reject (refund).
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { SANDBOX_SCENARIO_HEADER } from '../../http';
+import { downAnswer, madeAnswer } from '../unreachable';
 import { parseDate } from '../hotels/pricing';
 import { signFareCode, verifyFareCode, type FareCodePayload } from './fare-code';
 import { AIRLINES, AIRPORTS, CABINS, findAirport, findFlight, type Cabin } from './inventory';
@@ -53,6 +54,8 @@ export interface AirRoutesOptions {
   fareCodeTtlMs?: number;
   /** supplier_flaky answers 503 this many times per client reference, then succeeds. */
   flakyFailures: number;
+  /** supplier_down answers 503 to this many calls of a client reference. */
+  downFailures: number;
 }
 
 const AirportCode = z.string().regex(/^[A-Z]{3}$/, 'airport codes are 3 uppercase letters (IATA)');
@@ -508,16 +511,18 @@ export function airRoutes(opts: AirRoutesOptions) {
     if (!booking) return c.json({ error: 'unknown booking' }, 404);
     const parsed = ReferenceBody.safeParse(body);
     if (!parsed.success) return c.json({ error: invalid('ticketing request', parsed.error) }, 400);
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     // A repeated ticketing answers the booking as it stands (ticketed, or refunded since).
-    if (booking.status === 'ticketed' || booking.status === 'refunded') return c.json(view(booking), 200);
+    if (booking.status === 'ticketed' || booking.status === 'refunded') return madeAnswer(c, scenario, () => c.json(view(booking), 200));
     if (booking.status === 'cancelled') return c.json({ error: 'booking is cancelled' }, 410);
     if (booking.status === 'expired') return c.json({ error: 'booking expired: the ticket time limit has passed' }, 410);
 
     const ref = parsed.data.client_reference;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     const attempt = (ticketAttempts.get(ref) ?? 0) + 1;
     ticketAttempts.set(ref, attempt);
     if (scenario === 'supplier_reject') return c.json({ error: 'the airline rejected ticketing: fare no longer available' }, 422);
+    const down = downAnswer(c, scenario, attempt, opts);
+    if (down) return down;
     if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) {
       return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     }
@@ -544,7 +549,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     });
     booking.status = 'ticketed';
     open.delete(booking);
-    return c.json(view(booking), 200);
+    return madeAnswer(c, scenario, () => c.json(view(booking), 200));
   });
 
   app.post('/air/bookings/:pnr/cancel', (c) => {

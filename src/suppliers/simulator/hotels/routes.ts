@@ -2,12 +2,14 @@
  * The simulator's bedbank: search, rate check, hold (prebook), guests, confirm, release,
  * cancel. Deterministic inventory and prices; holds, bookings and allotment in memory.
  * Sandbox scenarios (X-Sandbox-Scenario): price_changed (check and hold), supplier_reject,
- * supplier_flaky and supplier_slow (confirm), cancel_reject (cancel).
+ * supplier_flaky, supplier_slow, supplier_down and supplier_lost_response (confirm),
+ * cancel_reject (cancel).
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { SANDBOX_SCENARIO_HEADER } from '../../http';
+import { downAnswer, madeAnswer } from '../unreachable';
 import { AllotmentBook } from './allotment';
 import { CITIES, findCity, findHotel, findRoom, hotelsInCity, type Hotel, type RoomType } from './inventory';
 import {
@@ -45,6 +47,8 @@ export interface HotelRoutesOptions {
   rateKeyTtlMs?: number;
   /** supplier_flaky answers 503 this many times per client reference, then succeeds. */
   flakyFailures: number;
+  /** supplier_down answers 503 to this many calls of a client reference. */
+  downFailures: number;
 }
 
 const Nationality = z.string().regex(/^[A-Z]{2}$/, 'nationality must be 2 uppercase letters (ISO 3166-1 alpha-2)');
@@ -441,16 +445,18 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
     if (!hold) return c.json({ error: 'unknown hold' }, 404);
     const parsed = ReferenceBody.safeParse(body);
     if (!parsed.success) return c.json({ error: invalid('confirmation', parsed.error) }, 400);
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     // A repeated confirm answers the booking as it stands (confirmed, or cancelled since).
-    if (hold.status === 'confirmed' || hold.status === 'cancelled') return c.json(view(hold), 200);
+    if (hold.status === 'confirmed' || hold.status === 'cancelled') return madeAnswer(c, scenario, () => c.json(view(hold), 200));
     if (hold.status === 'expired' || hold.status === 'released') return c.json({ error: 'hold is no longer active' }, 410);
     if (hold.status === 'prebooked') return c.json({ error: 'guest names are required before confirmation' }, 409);
 
     const ref = parsed.data.client_reference;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     const attempt = (confirmAttempts.get(ref) ?? 0) + 1;
     confirmAttempts.set(ref, attempt);
     if (scenario === 'supplier_reject') return c.json({ error: 'the hotel rejected the booking: rooms overbooked for these dates' }, 422);
+    const down = downAnswer(c, scenario, attempt, opts);
+    if (down) return down;
     if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) {
       return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
     }
@@ -468,7 +474,7 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
     hold.confirmation_number = confirmationNumber(confirmationSequence);
     open.delete(hold);
     bookings.set(hold.confirmation_number, hold);
-    return c.json(view(hold), 200);
+    return madeAnswer(c, scenario, () => c.json(view(hold), 200));
   });
 
   app.post('/hotels/holds/:hold_id/release', (c) => {
