@@ -61,4 +61,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty', CURRENCY: 'toman', DATABASE_URL: 'nope' })).toThrow(/PORT[\s\S]*DATABASE_URL|PORT[\s\S]*CURRENCY/);
     expect(() => loadConfig({ ADMIN_TOKEN: 'short' })).toThrow(/ADMIN_TOKEN/);
   });
+  it('reads the finalize attempt budget, per service, within 1..10', () => {
+    expect(loadConfig({})).toMatchObject({ FINALIZE_ATTEMPTS: 5, FINALIZE_ATTEMPTS_BY_SERVICE: {} });
+    expect(loadConfig({ FINALIZE_ATTEMPTS: '3', FINALIZE_ATTEMPTS_BY_SERVICE: 'flight:8, product:2' })).toMatchObject({
+      FINALIZE_ATTEMPTS: 3,
+      FINALIZE_ATTEMPTS_BY_SERVICE: { flight: 8, product: 2 },
+    });
+    expect(() => loadConfig({ FINALIZE_ATTEMPTS: '11' })).toThrow(/FINALIZE_ATTEMPTS/);
+    expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'train:3' })).toThrow(/"train:3" is not <service>:<attempts>/);
+    expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'hotel:0' })).toThrow(/FINALIZE_ATTEMPTS_BY_SERVICE/);
+  });
 });
