@@ -12,7 +12,8 @@ export { FailureType };
 export async function businessErrors<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
   // Heartbeats while the step runs: if this worker dies mid-call, Temporal notices within
   // the step's heartbeat timeout and retries elsewhere, instead of waiting out startToClose.
-  const beat = setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
+  // (Local activities have no heartbeat: they run inside the workflow task.)
+  const beat = Context.current().info.isLocal ? undefined : setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
   try {
     return await step();
   } catch (err) {

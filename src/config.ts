@@ -30,6 +30,30 @@ const ConfigSchema = z.object({
   TEMPORAL_UI_PORT: port.default(8233),
   SUPPLIER_URL: z.string().url().optional(),
   WORKER_METRICS_PORT: port.default(9464),
+  /**
+   * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated
+   * (docs/performance.md measures them). Empty: the Temporal CLI's defaults.
+   */
+  TEMPORAL_DEV_SQLITE_PRAGMAS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const pragmas = v.split(',').map((p) => p.trim()).filter(Boolean);
+      const bad = pragmas.find((p) => !/^[a-z_]+=[A-Za-z0-9_-]+$/.test(p));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not name=value` });
+        return z.NEVER;
+      }
+      return pragmas;
+    }),
+  /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+  WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
+  WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
+  /** Run the payment's database steps (debit, complete, reverse) as local activities. */
+  PAY_LOCAL_LEDGER_STEPS: bool.optional(),
+  /** All-in-one only: start payment workflows eagerly on the worker in this process. */
+  EAGER_WORKFLOW_START: bool.optional(),
   SIMULATOR_PORT: port.default(8090),
   SANDBOX: bool.optional(),
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),

@@ -4,6 +4,7 @@
  * worker, the public API and the admin API. Production runs `npm run api` and
  * `npm run worker` as separate processes instead.
  */
+import { Client } from '@temporalio/client';
 import { loadConfig } from './config';
 import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
@@ -23,8 +24,11 @@ runProcess(
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
     const workerMetricsUrl = installWorkerRuntime(config);
-    const worker = await runWorker(config, temporal.address, database, supplier.url, stack);
-    const client = await temporalClient(config, temporal.address, stack);
+    const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack);
+    // Eager start needs the client on the worker's own connection (the server hands the
+    // first workflow task back in the start answer, to the worker that shares it).
+    const eagerStart = config.EAGER_WORKFLOW_START === true;
+    const client = eagerStart ? new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }) : await temporalClient(config, temporal.address, stack);
     const health = healthCheck({
       db: database.db,
       temporal: client,
@@ -35,7 +39,7 @@ runProcess(
 
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, workerMetricsUrl },
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, workerMetricsUrl, eagerStart },
       stack,
     );
 

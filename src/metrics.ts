@@ -28,6 +28,13 @@ export const sagaCompensations = new Counter({
   registers: [registry],
 });
 
+export const workflowStarts = new Counter({
+  name: 'workflow_starts_total',
+  help: 'Workflows this process started, by type and whether the server started them eagerly on the local worker',
+  labelNames: ['workflow', 'eager'] as const,
+  registers: [registry],
+});
+
 export const walletDebitDuration = new Histogram({
   name: 'wallet_debit_duration_seconds',
   help: 'Time of the debit transaction (order and wallet row locks, ledger row, balance)',

@@ -8,6 +8,8 @@ export interface WorkerConfig {
   deps: ActivityDeps;
   /** A pre-built bundle (tests build it once); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** Cache and poller sizes; unset ones keep the SDK's defaults. */
+  tuning?: Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskPolls' | 'maxConcurrentActivityTaskPolls'>;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -19,6 +21,7 @@ export function createWorker(cfg: WorkerConfig): Promise<Worker> {
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     activities: createActivities(cfg.deps),
+    ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
     ...(cfg.workflowBundle ? { workflowBundle: cfg.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
   });
 }

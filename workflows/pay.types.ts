@@ -10,6 +10,11 @@ export interface PayInput {
   orderId: number;
   /** Sandbox scenario forwarded to the supplier simulator; never set in production. */
   scenario?: string;
+  /**
+   * Run the database steps (debit, complete, reverse) as local activities. Chosen by the
+   * starter and fixed for the run, so a run replays the way it was made.
+   */
+  localLedgerSteps?: boolean;
 }
 
 export interface PayResult {

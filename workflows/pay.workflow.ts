@@ -8,11 +8,12 @@ import {
   setHandler,
   log,
   proxyActivities,
+  proxyLocalActivities,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { FINALIZE_STEP, LEDGER_STEP, LOOKUP_STEP } from './activity-options';
+import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
 import {
@@ -27,7 +28,8 @@ import {
 } from './pay.types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 
@@ -94,6 +96,7 @@ const businessType = (err: unknown): string | undefined =>
  */
 export async function payOrder(input: PayInput): Promise<PayResult> {
   const { workflowId, runId } = workflowInfo();
+  const ledger = input.localLedgerSteps ? localLedger : remoteLedger;
   const run = { workflowId, runId };
   const compensations: Array<() => Promise<unknown>> = [];
   let reason = 'payment failed';

@@ -14,6 +14,15 @@ export interface PayDeps {
   temporal: Client;
   taskQueue: string;
   payWaitMs: number;
+  tuning?: PayTuning;
+}
+
+/** How payments are run (docs/performance.md measures both). */
+export interface PayTuning {
+  /** The debit, complete and reverse steps as local activities. */
+  localLedgerSteps?: boolean;
+  /** Ask the server to hand the first workflow task straight to this process's worker (needs a client on the worker's connection). */
+  eagerStart?: boolean;
 }
 
 export interface PayRequest {
@@ -106,10 +115,16 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     throw notPayable(`order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from credit`);
   }
 
-  const input: PayInput = { partnerId: partner.id, orderId: order.id, ...(req.scenario ? { scenario: req.scenario } : {}) };
+  const input: PayInput = {
+    partnerId: partner.id,
+    orderId: order.id,
+    ...(req.scenario ? { scenario: req.scenario } : {}),
+    ...(deps.tuning?.localLedgerSteps ? { localLedgerSteps: true } : {}),
+  };
   await startOrJoin(deps.temporal, 'payOrder', {
     workflowId,
     taskQueue: deps.taskQueue,
+    ...(deps.tuning?.eagerStart ? { requestEagerStart: true } : {}),
     args: [input],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, stage: 'debiting' }),
   });

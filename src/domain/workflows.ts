@@ -1,5 +1,6 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
+import { workflowStarts } from '../metrics';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 
@@ -17,13 +18,14 @@ export async function startOrJoin(
 ): Promise<WorkflowHandle> {
   try {
     const requestId = currentRequestId();
-    await client.workflow.start(workflowType, {
+    const started = await client.workflow.start(workflowType, {
       ...options,
       // Support can go from a partner's X-Request-Id to the workflow in Temporal Web.
       ...(requestId ? { memo: { ...options.memo, requestId } } : {}),
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: afterFailure === 'run_again' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     } as WorkflowStartOptions);
+    workflowStarts.inc({ workflow: workflowType, eager: String(started.eagerlyStarted) });
   } catch (err) {
     if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
   }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../db/client';
+import type { PayTuning } from '../domain/pay';
 import type { Suppliers } from '../suppliers';
 
 export interface HealthReport {
@@ -14,6 +15,7 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   temporal: Client;
   taskQueue: string;
   payWaitMs: number;
+  payTuning?: PayTuning;
   sandbox: boolean;
   currency: string;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */

@@ -74,7 +74,13 @@ export function installWorkerRuntime(config: Config): string | undefined {
 }
 
 /** Starts a worker polling the engine's task queue; stopping drains it. */
-export async function runWorker(config: Config, address: string, database: Database, supplier: string, stack: Stack): Promise<Worker> {
+export async function runWorker(
+  config: Config,
+  address: string,
+  database: Database,
+  supplier: string,
+  stack: Stack,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address });
   stack.add(() => connection.close());
   const worker = await createWorker({
@@ -86,6 +92,11 @@ export async function runWorker(config: Config, address: string, database: Datab
       ...httpSuppliers(supplier),
       finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     },
+    tuning: {
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
+      maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
+    },
   });
   const running = worker.run();
   stack.add(async () => {
@@ -93,13 +104,22 @@ export async function runWorker(config: Config, address: string, database: Datab
     await running;
   });
   running.catch(() => undefined);
-  return worker;
+  return { worker, connection };
 }
 
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
 export async function serveHttp(
   config: Config,
-  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string; workerMetricsUrl?: string },
+  deps: {
+    database: Database;
+    temporal: TemporalClient;
+    health: () => Promise<HealthReport>;
+    adminToken: string;
+    supplierUrl: string;
+    workerMetricsUrl?: string;
+    /** The client shares this process's worker connection, so payments can start eagerly. */
+    eagerStart?: boolean;
+  },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
   const api = await listen(
@@ -108,6 +128,7 @@ export async function serveHttp(
       temporal: deps.temporal,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       payWaitMs: config.PAY_WAIT_MS,
+      payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart },
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
       holds: { tourPrebookMs: config.TOUR_PREBOOK_TTL_MS, residenceMs: config.RESIDENCE_HOLD_TTL_MS, visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,

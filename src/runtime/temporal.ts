@@ -34,5 +34,7 @@ export async function ensureTemporal(config: Config, log: (msg: string) => void)
     dbFile: path.join(config.DATA_DIR, 'temporal.db'),
     namespace: config.TEMPORAL_NAMESPACE,
     log,
+    sqlitePragmas: config.TEMPORAL_DEV_SQLITE_PRAGMAS,
+    dynamicConfig: config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [],
   });
 }

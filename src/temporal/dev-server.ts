@@ -17,6 +17,10 @@ export interface DevServerOptions {
   dbFile?: string; // omitted: in memory
   namespace: string;
   log: (msg: string) => void;
+  /** `name=value` SQLite pragmas for the database file (see TEMPORAL_DEV_SQLITE_PRAGMAS). */
+  sqlitePragmas?: string[];
+  /** Dynamic config values, `key=JSON value`. */
+  dynamicConfig?: string[];
 }
 
 /** Starts `temporal server start-dev` with the engine's search attributes and waits until it answers. */
@@ -27,7 +31,9 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
+    for (const pragma of opts.sqlitePragmas ?? []) args.push('--sqlite-pragma', pragma);
   }
+  for (const value of opts.dynamicConfig ?? []) args.push('--dynamic-config-value', value);
   for (const key of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${key.name}=${searchAttributeCliType(key.type)}`);
   // The HTTP API and metrics ports default to fixed numbers; ask for free ones so several servers can coexist.
   args.push('--http-port', '0', '--metrics-port', '0');

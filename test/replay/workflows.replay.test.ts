@@ -18,6 +18,7 @@ describe('workflow replay', () => {
         'pay-completed.json',
         'pay-compensated.json',
         'pay-needs-attention-confirmed.json',
+        'pay-local-ledger.json',
         'hotel-hold-place.json',
         'hotel-hold-expiry.json',
         'hotel-cancel.json',

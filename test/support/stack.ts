@@ -5,6 +5,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
+import type { PayTuning } from '../../src/domain/pay';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
@@ -66,6 +67,8 @@ export interface StackOptions {
   sandbox?: boolean;
   /** Attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
   finalizeAttempts?: number;
+  /** Payments' database steps as local activities; eager start (the client then shares the worker's connection). */
+  payTuning?: PayTuning;
 }
 
 export interface TestStack {
@@ -114,7 +117,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   await ensureSearchAttributes(connection, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
-  const client = new Client({ connection, namespace });
+  // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.
+  const client = new Client({ connection: opts.payTuning?.eagerStart ? nativeConnection : connection, namespace });
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
@@ -149,6 +153,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     temporal: client,
     taskQueue,
     payWaitMs: opts.payWaitMs ?? 20_000,
+    payTuning: opts.payTuning,
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
     holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000,

@@ -160,7 +160,7 @@ export function accountRoutes(deps: ApiDeps) {
         throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${SCENARIOS.join(', ')}`);
       }
       const outcome = await pay(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs },
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, tuning: deps.payTuning },
         c.get('partner'),
         { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario },
       ).catch((err: unknown) => {

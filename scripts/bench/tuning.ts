@@ -1,0 +1,148 @@
+/**
+ * npm run bench:tuning -- [--variants a,b,...] [--concurrency N] [--orders M] [--rounds R]
+ *
+ * Measures what each worker/server tuning buys: for every variant it starts the whole
+ * engine (`npm start`, fresh DATA_DIR, its own ports) with that variant's environment,
+ * runs bench:pay against it, and stops it. Rounds interleave the variants (a b c a b c …)
+ * so drift on the machine spreads over all of them; the report gives each variant's
+ * median over its rounds. Prints one JSON line.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { args, round } from './common';
+
+/** Each variant is the environment it adds to the untuned engine. */
+export const VARIANTS: Record<string, Record<string, string>> = {
+  baseline: {},
+  sqlite_wal: { TEMPORAL_DEV_SQLITE_PRAGMAS: 'journal_mode=wal,synchronous=normal' },
+  local_ledger: { PAY_LOCAL_LEDGER_STEPS: 'true' },
+  eager_start: { EAGER_WORKFLOW_START: 'true' },
+  pollers_2: { WORKER_WORKFLOW_TASK_POLLERS: '2', WORKER_ACTIVITY_TASK_POLLERS: '2' },
+  pollers_20: { WORKER_WORKFLOW_TASK_POLLERS: '20', WORKER_ACTIVITY_TASK_POLLERS: '20' },
+  cache_0: { WORKER_MAX_CACHED_WORKFLOWS: '0' },
+  combined: {
+    TEMPORAL_DEV_SQLITE_PRAGMAS: 'journal_mode=wal,synchronous=normal',
+    PAY_LOCAL_LEDGER_STEPS: 'true',
+    EAGER_WORKFLOW_START: 'true',
+  },
+};
+
+const raw = args({
+  variants: { type: 'string', default: Object.keys(VARIANTS).join(',') },
+  concurrency: { type: 'string', default: '10' },
+  orders: { type: 'string', default: '100' },
+  rounds: { type: 'string', default: '1' },
+});
+const opts = { variants: String(raw.variants), concurrency: String(raw.concurrency), orders: String(raw.orders), rounds: String(raw.rounds) };
+
+const ROOT = path.resolve(__dirname, '../..');
+const BASE_PORT = 18_000;
+
+interface PayReport {
+  pays_per_s: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  errors: number;
+  double_debits: number;
+}
+
+function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boolean): { child: ChildProcess; output: Promise<string> } {
+  const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'pipe'], detached: !capture });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-4000)));
+  const output = new Promise<string>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 || !capture ? resolve(out) : reject(new Error(`${cmd} ${argv.join(' ')} exited ${code}: ${err}`)))),
+  );
+  return { child, output };
+}
+
+async function waitHealthy(url: string, engine: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (engine.exitCode !== null) throw new Error(`the engine exited with ${engine.exitCode}`);
+    const ok = await fetch(url).then((r) => r.ok).catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the engine did not get healthy at ${url}`);
+}
+
+async function measure(name: string, slot: number): Promise<PayReport> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  const port = BASE_PORT + slot * 10;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...VARIANTS[name],
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    ADMIN_PORT: String(port + 1),
+    SIMULATOR_PORT: String(port + 2),
+    TEMPORAL_DEV_PORT: String(port + 3),
+    TEMPORAL_UI_PORT: String(port + 4),
+    WORKER_METRICS_PORT: String(port + 5),
+    LOG_LEVEL: 'warn',
+  };
+  const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false);
+  try {
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
+    const bench = run(process.execPath, ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders], env, true);
+    return JSON.parse((await bench.output).trim().split('\n').pop()!) as PayReport;
+  } finally {
+    // The engine runs in its own process group: stop it and the dev server it started.
+    try {
+      process.kill(-engine.child.pid!, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    await Promise.race([engine.output, new Promise((r) => setTimeout(r, 20_000))]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+async function main(): Promise<void> {
+  const names = opts.variants.split(',').map((v) => v.trim());
+  const unknown = names.filter((n) => !VARIANTS[n]);
+  if (unknown.length) throw new Error(`unknown variants ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}`);
+  const runs: Record<string, PayReport[]> = Object.fromEntries(names.map((n) => [n, []]));
+  let slot = 0;
+  for (let r = 0; r < Number(opts.rounds); r++) {
+    for (const name of names) {
+      const report = await measure(name, slot++ % 5);
+      process.stderr.write(`${name} round ${r + 1}: ${JSON.stringify(report)}\n`);
+      runs[name]!.push(report);
+    }
+  }
+  const base = runs.baseline?.length ? median(runs.baseline.map((x) => x.pays_per_s)) : undefined;
+  const results = names.map((name) => {
+    const xs = runs[name]!;
+    const pays = median(xs.map((x) => x.pays_per_s));
+    return {
+      variant: name,
+      env: VARIANTS[name],
+      pays_per_s: round(pays),
+      p50_ms: round(median(xs.map((x) => x.p50_ms))),
+      p95_ms: round(median(xs.map((x) => x.p95_ms))),
+      p99_ms: round(median(xs.map((x) => x.p99_ms))),
+      errors: xs.reduce((n, x) => n + x.errors, 0),
+      double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
+      ...(base ? { vs_baseline: round(pays / base, 2) } : {}),
+      rounds: xs.map((x) => x.pays_per_s),
+    };
+  });
+  console.log(JSON.stringify({ concurrency: Number(opts.concurrency), orders: Number(opts.orders), rounds: Number(opts.rounds), results }));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

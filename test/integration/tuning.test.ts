@@ -1,0 +1,71 @@
+import { eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { registry } from '../../src/metrics';
+import { newPartner } from '../support/clients';
+import { recordHistory } from '../support/histories';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * The tuned payment (PAY_LOCAL_LEDGER_STEPS + EAGER_WORKFLOW_START, see docs/performance.md)
+ * keeps the money rules: one debit per completed order, a reversal when the supplier says no.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 20_000, payTuning: { localLedgerSteps: true, eagerStart: true } });
+
+const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
+
+async function historyOf(orderId: number) {
+  const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+  const workflowId = `pay:p${order!.partnerId}:order:${orderId}`;
+  const { events } = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  return {
+    workflowId,
+    activities: events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [])),
+    markers: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+  };
+}
+
+const eagerStarts = async () => {
+  const metric = await registry.getSingleMetric('workflow_starts_total')!.get();
+  return metric.values.find((v) => v.labels.workflow === 'payOrder' && v.labels.eager === 'true')?.value ?? 0;
+};
+
+describe('payments with local ledger steps and eager start', () => {
+  it('debit and complete run as local activities; only the supplier step goes through the activity queue', async () => {
+    const before = await eagerStarts();
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed', amount: 550000, new_balance: 4450000 });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+
+    const history = await historyOf(order.id);
+    expect(history.activities).toEqual(['finalizeOrder']);
+    expect(history.markers).toBe(2); // debitForOrder, completeOrder
+    expect(await eagerStarts()).toBe(before + 1);
+    await recordHistory(stack, history.workflowId, 'pay-local-ledger');
+  });
+
+  it('reverses the debit locally when the supplier refuses', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_reject' });
+    expect(res.status).toBe(502);
+    expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
+    expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
+    const history = await historyOf(order.id);
+    expect(history.activities).toEqual(['finalizeOrder']);
+    expect(history.markers).toBe(2); // debitForOrder, reversePayment
+  });
+
+  it('keeps one debit when 20 identical pays race', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'race-1' })));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    expect(await api.wallet()).toMatchObject({ balance: '4450000.00' });
+  });
+});
