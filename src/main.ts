@@ -22,7 +22,7 @@ runProcess(
     const database = await openMigratedDatabase(config, stack);
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
-    const workerMetricsUrl = installWorkerRuntime(config);
+    const coreMetricsUrl = installWorkerRuntime(config);
     const worker = await runWorker(config, temporal.address, database, supplier.url, stack);
     const client = await temporalClient(config, temporal.address, stack);
     const health = healthCheck({
@@ -35,7 +35,7 @@ runProcess(
 
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, workerMetricsUrl },
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, metrics: { role: 'all-in-one', coreMetricsUrl } },
       stack,
     );
 

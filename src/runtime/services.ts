@@ -4,6 +4,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Config } from '../config';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
+import type { MetricsSource } from '../http/metrics';
 import type { HealthReport } from '../http/deps';
 import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
@@ -95,7 +96,7 @@ export async function runWorker(config: Config, address: string, database: Datab
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
 export async function serveHttp(
   config: Config,
-  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string; workerMetricsUrl?: string },
+  deps: { database: Database; temporal: TemporalClient; health: () => Promise<HealthReport>; adminToken: string; supplierUrl: string; metrics: MetricsSource },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
   const api = await listen(
@@ -123,7 +124,7 @@ export async function serveHttp(
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       waitMs: config.PAY_WAIT_MS,
       residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
-      workerMetricsUrl: deps.workerMetricsUrl,
+      metrics: deps.metrics,
       adminToken: deps.adminToken,
       currency: config.CURRENCY,
       health: deps.health,
