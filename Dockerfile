@@ -26,7 +26,7 @@ RUN mkdir -p /app/.data && chown node:node /app/.data
 
 USER node
 
-# 8080 public API, 8081 admin API, 8090 supplier simulator.
-EXPOSE 8080 8081 8090
+# 8080 public API, 8081 admin API, 8090 supplier simulator, 9464 worker metrics (npm run worker).
+EXPOSE 8080 8081 8090 9464
 
 CMD ["npm", "run", "api"]

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Start-up smoke: `npm start` with a fresh DATA_DIR (PGlite, Temporal dev server), wait for
 # /healthz, create a partner with the admin CLI, buy and pay a SIM card through Interface A,
-# check the wallet, stop. Exits non-zero on any failure.
+# check the wallet and the admin /metrics, stop. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export DATA_DIR=$(mktemp -d /tmp/bte-smoke.XXXXXX)
 export PORT=${SMOKE_PORT:-28080} ADMIN_PORT=${SMOKE_ADMIN_PORT:-28081} SIMULATOR_PORT=${SMOKE_SIM_PORT:-28090}
-export TEMPORAL_DEV_PORT=${SMOKE_TEMPORAL_PORT:-27233} TEMPORAL_UI_PORT=${SMOKE_TEMPORAL_UI_PORT:-28233} WORKER_METRICS_PORT=${SMOKE_WORKER_METRICS_PORT:-29464}
+export TEMPORAL_DEV_PORT=${SMOKE_TEMPORAL_PORT:-27233} TEMPORAL_UI_PORT=${SMOKE_TEMPORAL_UI_PORT:-28233} TEMPORAL_CORE_METRICS_PORT=${SMOKE_CORE_METRICS_PORT:-29465}
 unset DATABASE_URL TEMPORAL_ADDRESS ADMIN_TOKEN
 API="http://127.0.0.1:$PORT"
 
@@ -46,6 +46,14 @@ PAY=$(a -X POST "$API/api/partners/pay/" -d "{\"product_order_id\":$ORDER,\"idem
 BALANCE=$(a "$API/api/partners/wallet/" | json data.balance)
 [ "$BALANCE" = "4450000.00" ] || fail "wallet balance $BALANCE, expected 4450000.00"
 echo "smoke: partner created, SIM card paid (order $ORDER), balance $BALANCE: ok"
+# One scrape of everything: the API's and the worker's series and Temporal Core's, each family typed once.
+METRICS=$(curl -s "http://127.0.0.1:$ADMIN_PORT/metrics")
+for series in 'pay_outcomes_total{outcome="completed"} 1' 'wallet_debit_duration_seconds_count 1' 'temporal_num_pollers{'; do
+  grep -qF "$series" <<<"$METRICS" || fail "admin /metrics lacks $series"
+done
+TWICE=$(grep '^# TYPE ' <<<"$METRICS" | awk '{print $3}' | sort | uniq -d)
+[ -z "$TWICE" ] || fail "admin /metrics types these twice: $TWICE"
+echo "smoke: admin /metrics has the API, worker and Temporal Core series, each once: ok"
 cleanup
 trap - EXIT
 [ "$STOP_FAILED" = 0 ] || exit 1

@@ -22,7 +22,7 @@ runProcess(
     const health = healthCheck({ db: database.db, temporal: client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config) },
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },
       stack,
     );
     logInfo('API listening', { api: `http://0.0.0.0:${api.port}`, admin: adminServer.url, temporal: temporal.address, database: database.kind });

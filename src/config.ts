@@ -29,7 +29,11 @@ const ConfigSchema = z.object({
   TEMPORAL_DEV_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   SUPPLIER_URL: z.string().url().optional(),
+  /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */
+  WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
   WORKER_METRICS_PORT: port.default(9464),
+  /** The Temporal Core exporter inside a worker process, on loopback, read by that process only; 0: off. */
+  TEMPORAL_CORE_METRICS_PORT: port.default(9465),
   /**
    * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated
    * (docs/performance.md measures them). Empty: the Temporal CLI's defaults.
@@ -92,6 +96,9 @@ const ConfigSchema = z.object({
   CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code').default('IRT'),
   PUBLIC_BASE_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+}).refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
+  path: ['TEMPORAL_CORE_METRICS_PORT'],
+  message: 'must differ from WORKER_METRICS_PORT (the worker serves its metrics there and reads Core from here)',
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean };

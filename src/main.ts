@@ -23,7 +23,7 @@ runProcess(
     const database = await openMigratedDatabase(config, stack);
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
-    const workerMetricsUrl = installWorkerRuntime(config);
+    const coreMetricsUrl = installWorkerRuntime(config);
     const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack);
     // Eager start needs the client on the worker's own connection (the server hands the
     // first workflow task back in the start answer, to the worker that shares it).
@@ -39,7 +39,7 @@ runProcess(
 
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, workerMetricsUrl, eagerStart },
+      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, metrics: { role: 'all-in-one', coreMetricsUrl }, eagerStart },
       stack,
     );
 

@@ -1,46 +1,109 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
- * The engine's Prometheus series, served on the admin port at /metrics (with the Temporal
- * worker's own metrics appended when the worker runs in the same process).
+ * The engine's Prometheus series, grouped by the process that records them, so that a
+ * process serves only the series it can move (an API process would otherwise report a
+ * `saga_compensations_total` stuck at 0 next to the worker's real one):
+ *
+ * - `processMetrics`: Node's own (CPU, memory, event loop); every process has them once.
+ * - `apiMetrics`: recorded while serving HTTP; the API process (`npm run api`).
+ * - `workerMetrics`: recorded in activities; the worker process (`npm run worker`).
+ *
+ * `npm start` runs both and serves all three on the admin port; see {@link registryFor}.
+ * A series recorded in a new place goes into the registry of the process that runs it.
  */
-export const registry = new Registry();
-collectDefaultMetrics({ register: registry });
+export const processMetrics = new Registry();
+collectDefaultMetrics({ register: processMetrics });
+export const apiMetrics = new Registry();
+export const workerMetrics = new Registry();
 
 export const httpDuration = new Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request latency by interface, route and status',
   labelNames: ['method', 'route', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  registers: [registry],
+  registers: [apiMetrics],
 });
 
 export const payOutcomes = new Counter({
   name: 'pay_outcomes_total',
   help: 'Answers of POST /api/partners/pay/ by outcome',
   labelNames: ['outcome'] as const,
-  registers: [registry],
+  registers: [apiMetrics],
 });
 
-export const sagaCompensations = new Counter({
-  name: 'saga_compensations_total',
-  help: 'Payments whose debit was reversed (the saga compensated)',
-  registers: [registry],
+/** Set by the admin app just before it renders a scrape (it asks Temporal for the count). */
+export const paymentsNeedsAttention = new Gauge({
+  name: 'payments_needs_attention',
+  help: 'Payments parked for an operator (Stage = "needs_attention")',
+  registers: [apiMetrics],
 });
 
 export const workflowStarts = new Counter({
   name: 'workflow_starts_total',
   help: 'Workflows this process started, by type and whether the server started them eagerly on the local worker',
   labelNames: ['workflow', 'eager'] as const,
-  registers: [registry],
+  registers: [apiMetrics],
+});
+
+export const sagaCompensations = new Counter({
+  name: 'saga_compensations_total',
+  help: 'Payments whose debit was reversed (the saga compensated)',
+  registers: [workerMetrics],
 });
 
 export const walletDebitDuration = new Histogram({
   name: 'wallet_debit_duration_seconds',
   help: 'Time of the debit transaction (order and wallet row locks, ledger row, balance)',
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
-  registers: [registry],
+  registers: [workerMetrics],
 });
+
+/** Which entry point a process is: it decides which series the process serves. */
+export type MetricsRole = 'api' | 'worker' | 'all-in-one';
+
+const registries: Record<MetricsRole, Registry> = {
+  api: Registry.merge([processMetrics, apiMetrics]),
+  worker: Registry.merge([processMetrics, workerMetrics]),
+  'all-in-one': Registry.merge([processMetrics, apiMetrics, workerMetrics]),
+};
+
+/** The series a process of this role serves, each once. */
+export function registryFor(role: MetricsRole): Registry {
+  return registries[role];
+}
+
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/** How long a scrape waits for the Temporal Core exporter before going on without it. */
+const CORE_TIMEOUT_MS = 3000;
+
+/** The metric family a sample line or a `# HELP`/`# TYPE` line belongs to. */
+function familyOf(line: string, families: Set<string>): string | undefined {
+  const name = line.startsWith('# HELP ') || line.startsWith('# TYPE ') ? line.split(' ')[2] : /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0];
+  if (!name) return undefined;
+  if (families.has(name)) return name;
+  const base = name.replace(/_(bucket|sum|count|total|created)$/, '');
+  return families.has(base) ? base : undefined;
+}
+
+/**
+ * One Prometheus scrape of a process: the registry's series, then the Temporal Core
+ * worker exporter's text fetched from `coreMetricsUrl` (the worker runtime's own
+ * exporter on loopback) when the process runs a worker. A family the registry already
+ * has is dropped from the Core text: a second `# TYPE` line for one name makes Prometheus
+ * reject the whole scrape. Used by the admin app and by the worker's metrics server.
+ */
+export async function renderMetrics(registry: Registry, coreMetricsUrl?: string): Promise<string> {
+  const own = await registry.metrics();
+  if (!coreMetricsUrl) return own;
+  const core = await fetch(coreMetricsUrl, { signal: AbortSignal.timeout(CORE_TIMEOUT_MS) })
+    .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`HTTP ${r.status}`))))
+    .catch((err: Error) => `# Temporal worker metrics unavailable: ${err.message.replace(/\s+/g, ' ')}\n`);
+  const families = new Set(registry.getMetricsAsArray().map((m) => m.name));
+  const kept = core.split('\n').filter((line) => !familyOf(line, families));
+  return `${own.replace(/\n*$/, '\n')}${kept.join('\n')}`;
+}
 
 /** Times an async step into a histogram. */
 export async function timed<T>(histogram: Histogram, step: () => Promise<T>): Promise<T> {

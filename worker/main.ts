@@ -2,23 +2,30 @@
  * `npm run worker`: a Temporal worker only, for production (scale it horizontally).
  * Connects to PostgreSQL (DATABASE_URL), a Temporal cluster (TEMPORAL_ADDRESS) and the
  * supplier (SUPPLIER_URL: the API reads from the same supplier the worker books with).
+ * Serves its Prometheus metrics (its own series and Temporal Core's) and /healthz on
+ * WORKER_METRICS_HOST:WORKER_METRICS_PORT.
  */
+import type { Worker } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/http/log';
-import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker } from '../src/runtime/services';
+import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker, serveWorkerMetrics } from '../src/runtime/services';
 import { ensureTemporal } from '../src/runtime/temporal';
 
 runProcess(
   'the worker',
   async (stack) => {
     const config = loadConfig();
+    const supplier = requireSupplierUrl(config);
+    // Core's exporter is only read through the worker's own endpoint: without one, no exporter.
+    const coreMetricsUrl = config.WORKER_METRICS_PORT === 0 ? undefined : installWorkerRuntime(config);
+    // Up first, so a slow start (migrations, bundling the workflows) is a 503 on /healthz.
+    let worker: Worker | undefined;
+    const metrics = await serveWorkerMetrics(config, { coreMetricsUrl, worker: () => worker }, stack);
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
-    const supplier = requireSupplierUrl(config);
-    const metrics = installWorkerRuntime(config);
-    await runWorker(config, temporal.address, database, supplier, stack);
-    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier, metrics });
+    ({ worker } = await runWorker(config, temporal.address, database, supplier, stack));
+    logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier, metrics: metrics && `${metrics.url}/metrics` });
   },
   { error: logError },
 );

@@ -85,6 +85,7 @@ async function measure(name: string, slot: number): Promise<PayReport> {
     TEMPORAL_DEV_PORT: String(port + 3),
     TEMPORAL_UI_PORT: String(port + 4),
     WORKER_METRICS_PORT: String(port + 5),
+    TEMPORAL_CORE_METRICS_PORT: String(port + 6),
     LOG_LEVEL: 'warn',
   };
   const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false);

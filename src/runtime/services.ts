@@ -4,6 +4,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Config } from '../config';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
+import { createWorkerMetricsApp, type MetricsSource } from '../http/metrics';
 import type { HealthReport } from '../http/deps';
 import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
@@ -63,14 +64,33 @@ export function requireSupplierUrl(config: Config): string {
 
 /**
  * The Temporal Core runtime of a worker process: its own Prometheus exporter (worker
- * metrics: task latencies, slots, pollers) on 127.0.0.1:WORKER_METRICS_PORT. Installed once,
- * before the first connection.
+ * metrics: task latencies, slots, pollers) on 127.0.0.1:TEMPORAL_CORE_METRICS_PORT, which
+ * nobody scrapes directly: the process appends its text to the /metrics it serves itself
+ * (the worker's metrics server, or the admin API in `npm start`). Installed once, before
+ * the first connection. Returns the exporter's URL, or undefined when it is off.
  */
 export function installWorkerRuntime(config: Config): string | undefined {
-  if (config.WORKER_METRICS_PORT === 0) return undefined;
-  const bindAddress = `127.0.0.1:${config.WORKER_METRICS_PORT}`;
+  if (config.TEMPORAL_CORE_METRICS_PORT === 0) return undefined;
+  const bindAddress = `127.0.0.1:${config.TEMPORAL_CORE_METRICS_PORT}`;
   Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } });
   return `http://${bindAddress}/metrics`;
+}
+
+/**
+ * The worker process's Prometheus endpoint on WORKER_METRICS_HOST:WORKER_METRICS_PORT
+ * (0: none): its prom-client series and the Core exporter's, and /healthz (503 until the
+ * worker runs).
+ */
+export async function serveWorkerMetrics(
+  config: Config,
+  deps: { coreMetricsUrl?: string; worker: () => Worker | undefined },
+  stack: Stack,
+): Promise<RunningServer | undefined> {
+  if (config.WORKER_METRICS_PORT === 0) return undefined;
+  const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, workerState: () => deps.worker()?.getState() ?? 'STARTING' });
+  const server = await listen(app.fetch, config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
+  stack.add(() => server.close());
+  return server;
 }
 
 /** Starts a worker polling the engine's task queue; stopping drains it. */
@@ -116,7 +136,7 @@ export async function serveHttp(
     health: () => Promise<HealthReport>;
     adminToken: string;
     supplierUrl: string;
-    workerMetricsUrl?: string;
+    metrics: MetricsSource;
     /** The client shares this process's worker connection, so payments can start eagerly. */
     eagerStart?: boolean;
   },
@@ -148,7 +168,7 @@ export async function serveHttp(
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       waitMs: config.PAY_WAIT_MS,
       residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
-      workerMetricsUrl: deps.workerMetricsUrl,
+      metrics: deps.metrics,
       adminToken: deps.adminToken,
       currency: config.CURRENCY,
       health: deps.health,

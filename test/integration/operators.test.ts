@@ -3,6 +3,7 @@ import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders, wallets } from '../../src/db/schema';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
+import { typedTwice } from '../support/metrics';
 import { type TestStack, useStack } from '../support/stack';
 
 /** Operators: payments whose outcome is unknown park in needs_attention; retry / confirm / compensate; audit; reconcile. */
@@ -141,6 +142,8 @@ describe('metrics', () => {
       expect(text).toContain(series);
     }
     expect(text).toMatch(/http_request_duration_seconds_count\{method="POST",route="\/api\/partners\/pay\/",status="200"\} [1-9]/);
+    // API and worker series in one scrape (npm start), each family typed once.
+    expect(typedTwice(text)).toEqual([]);
   });
 });
 

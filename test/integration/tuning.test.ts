@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
-import { registry } from '../../src/metrics';
+import { apiMetrics } from '../../src/metrics';
 import { newPartner } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
@@ -27,7 +27,7 @@ async function historyOf(orderId: number) {
 }
 
 const eagerStarts = async () => {
-  const metric = await registry.getSingleMetric('workflow_starts_total')!.get();
+  const metric = await apiMetrics.getSingleMetric('workflow_starts_total')!.get();
   return metric.values.find((v) => v.labels.workflow === 'payOrder' && v.labels.eager === 'true')?.value ?? 0;
 };
 

@@ -171,6 +171,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     adminToken: ADMIN_TOKEN,
     currency: CURRENCY,
     health,
+    // API and worker in one process, as `npm start`; the Core exporter is off in tests.
+    metrics: { role: 'all-in-one' },
   });
 
   return {

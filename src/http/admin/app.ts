@@ -9,7 +9,7 @@ import { operatorActions } from '../../db/schema';
 import { decideOfflineRefund } from '../../domain/flights/operator';
 import { decidePayment, inspectOrder } from '../../domain/operators';
 import { reconcile } from '../../domain/reconcile';
-import { registry } from '../../metrics';
+import { paymentsNeedsAttention } from '../../metrics';
 import { relayVisaDecision } from '../../domain/visa/service';
 import { acceptCancel } from '../../domain/residence/service';
 import { DomainError, notFound } from '../../domain/errors';
@@ -19,6 +19,7 @@ import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '..
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 import type { HealthReport } from '../deps';
 import { logError } from '../log';
+import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 
 export interface AdminDeps {
@@ -27,8 +28,8 @@ export interface AdminDeps {
   taskQueue: string;
   waitMs: number;
   residenceHoldMs: number;
-  /** The in-process Temporal worker's Prometheus endpoint, appended to /metrics. */
-  workerMetricsUrl?: string;
+  /** What /metrics serves: this process's series, and the in-process worker's Core metrics if any. */
+  metrics: MetricsSource;
   adminToken: string;
   currency: string;
   health: () => Promise<HealthReport>;
@@ -102,16 +103,13 @@ export function createAdminApp(deps: AdminDeps) {
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
   // Prometheus, unauthenticated like every scrape target; the admin port is private (loopback by default).
-  app.get('/metrics', async (c) => {
-    const parts = [await registry.metrics()];
-    const stuck = await deps.temporal.workflow.count('Stage = "needs_attention" AND ExecutionStatus = "Running"').catch(() => null);
-    parts.push(
-      '# HELP payments_needs_attention Payments parked for an operator (Stage = "needs_attention")\n# TYPE payments_needs_attention gauge\n' +
-        `payments_needs_attention ${stuck?.count ?? 'NaN'}\n`,
-    );
-    if (deps.workerMetricsUrl) parts.push(await fetch(deps.workerMetricsUrl).then((r) => r.text()).catch(() => '# Temporal worker metrics unavailable\n'));
-    return c.text(parts.join('\n'), 200, { 'content-type': registry.contentType });
-  });
+  app.get(
+    '/metrics',
+    metricsHandler(deps.metrics, async () => {
+      const stuck = await deps.temporal.workflow.count('Stage = "needs_attention" AND ExecutionStatus = "Running"').catch(() => null);
+      paymentsNeedsAttention.set(stuck?.count ?? NaN);
+    }),
+  );
 
   app.get('/healthz', async (c) => {
     const report = await deps.health();

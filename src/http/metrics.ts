@@ -1,0 +1,36 @@
+import { Hono, type Context } from 'hono';
+import { METRICS_CONTENT_TYPE, registryFor, renderMetrics, type MetricsRole } from '../metrics';
+import type { HealthReport } from './deps';
+
+export interface MetricsSource {
+  /** Which entry point this process is: it decides which of the engine's series it serves. */
+  role: MetricsRole;
+  /** The in-process Temporal Core exporter (`http://127.0.0.1:PORT/metrics`), appended; absent without a worker. */
+  coreMetricsUrl?: string;
+}
+
+/** `GET /metrics`: unauthenticated like every scrape target, so only on a private address. */
+export function metricsHandler(source: MetricsSource, beforeScrape?: () => Promise<void>) {
+  const registry = registryFor(source.role);
+  return async (c: Context) => {
+    await beforeScrape?.();
+    return c.text(await renderMetrics(registry, source.coreMetricsUrl), 200, { 'content-type': METRICS_CONTENT_TYPE });
+  };
+}
+
+/**
+ * The worker process's only HTTP server (`npm run worker`, on WORKER_METRICS_HOST:
+ * WORKER_METRICS_PORT): `/metrics` with the worker's own series and the Temporal Core
+ * worker metrics in one scrape, and `/healthz` (200 while the worker runs, else 503).
+ */
+export function createWorkerMetricsApp(opts: { coreMetricsUrl?: string; workerState: () => string }) {
+  const app = new Hono();
+  app.get('/metrics', metricsHandler({ role: 'worker', coreMetricsUrl: opts.coreMetricsUrl }));
+  app.get('/healthz', (c) => {
+    const state = opts.workerState();
+    const report: HealthReport = { ok: state === 'RUNNING', checks: { worker: { ok: state === 'RUNNING', detail: state } } };
+    return c.json(report, report.ok ? 200 : 503);
+  });
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  return app;
+}
