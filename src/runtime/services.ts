@@ -9,6 +9,7 @@ import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
+import { clientInterceptors } from '../temporal/request-id';
 import { httpSuppliers } from '../suppliers';
 import { createWorker } from '../../worker/worker';
 
@@ -35,7 +36,7 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
 export async function temporalClient(config: Config, address: string, stack: Stack): Promise<Client> {
   const connection = await Connection.connect({ address });
   stack.add(() => connection.close());
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: clientInterceptors });
 }
 
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */

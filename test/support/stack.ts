@@ -10,6 +10,7 @@ import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { healthCheck } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/http/listen';
+import { clientInterceptors } from '../../src/temporal/request-id';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { httpSuppliers } from '../../src/suppliers';
@@ -112,7 +113,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   await ensureSearchAttributes(connection, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
-  const client = new Client({ connection, namespace });
+  const client = new Client({ connection, namespace, interceptors: clientInterceptors });
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
