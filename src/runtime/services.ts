@@ -9,6 +9,7 @@ import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
+import { PinoTemporalLogger } from '../temporal/logger';
 import { clientInterceptors } from '../temporal/request-id';
 import { httpSuppliers } from '../suppliers';
 import { createWorker } from '../../worker/worker';
@@ -63,15 +64,21 @@ export function requireSupplierUrl(config: Config): string {
 }
 
 /**
- * The Temporal Core runtime of a worker process: its own Prometheus exporter (worker
- * metrics: task latencies, slots, pollers) on 127.0.0.1:WORKER_METRICS_PORT. Installed once,
- * before the first connection.
+ * The Temporal Core runtime of a worker process, installed once, before the first
+ * connection: the SDK's logs (and Core's warnings, forwarded) as pino JSON lines on stdout
+ * at LOG_LEVEL, and — unless WORKER_METRICS_PORT is 0 — its own Prometheus exporter
+ * (worker metrics: task latencies, slots, pollers) on 127.0.0.1:WORKER_METRICS_PORT.
  */
 export function installWorkerRuntime(config: Config): string | undefined {
-  if (config.WORKER_METRICS_PORT === 0) return undefined;
-  const bindAddress = `127.0.0.1:${config.WORKER_METRICS_PORT}`;
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } });
-  return `http://${bindAddress}/metrics`;
+  const bindAddress = config.WORKER_METRICS_PORT === 0 ? undefined : `127.0.0.1:${config.WORKER_METRICS_PORT}`;
+  Runtime.install({
+    logger: new PinoTemporalLogger(),
+    telemetryOptions: {
+      logging: { forward: {} },
+      ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+    },
+  });
+  return bindAddress && `http://${bindAddress}/metrics`;
 }
 
 /** Starts a worker polling the engine's task queue; stopping drains it. */
