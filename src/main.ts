@@ -4,7 +4,6 @@
  * worker, the public API and the admin API. Production runs `npm run api` and
  * `npm run worker` as separate processes instead.
  */
-import { Client } from '@temporalio/client';
 import { loadConfig } from './config';
 import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
@@ -28,7 +27,7 @@ runProcess(
     // Eager start needs the client on the worker's own connection (the server hands the
     // first workflow task back in the start answer, to the worker that shares it).
     const eagerStart = config.EAGER_WORKFLOW_START === true;
-    const client = eagerStart ? new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }) : await temporalClient(config, temporal.address, stack);
+    const client = await temporalClient(config, temporal.address, stack, eagerStart ? connection : undefined);
     const health = healthCheck({
       db: database.db,
       temporal: client,

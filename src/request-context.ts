@@ -1,7 +1,22 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The request being served, for what runs on its behalf deeper down (workflow memos, logs). */
-const context = new AsyncLocalStorage<{ requestId: string }>();
+/**
+ * What runs on behalf of a request deeper down (workflow memos and headers, logs) finds it
+ * here: the API request being served, or the activity being run — which workflow, which
+ * activity, and the request id the workflow passed on to it (worker/interceptors.ts).
+ */
+export interface LogContext {
+  requestId?: string;
+  workflowId?: string;
+  activityType?: string;
+}
+
+const context = new AsyncLocalStorage<LogContext>();
 
 export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => context.run({ requestId }, run);
+export const withLogContext = <T>(fields: LogContext, run: () => Promise<T>) => context.run(fields, run);
 export const currentRequestId = (): string | undefined => context.getStore()?.requestId;
+/** What every log line written here carries (a copy: pino adds to what a mixin returns). */
+export const logContext = (): LogContext => ({ ...context.getStore() });
+/** Whether this runs in an activity (a workflow's step), rather than for an API request itself. */
+export const inActivity = (): boolean => context.getStore()?.activityType !== undefined;

@@ -10,6 +10,8 @@ import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
+import { PinoTemporalLogger } from '../temporal/logger';
+import { clientInterceptors } from '../temporal/request-id';
 import { httpSuppliers } from '../suppliers';
 import { createWorker } from '../../worker/worker';
 
@@ -33,10 +35,18 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
   return database;
 }
 
-export async function temporalClient(config: Config, address: string, stack: Stack): Promise<Client> {
-  const connection = await Connection.connect({ address });
-  stack.add(() => connection.close());
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE });
+/**
+ * The engine's Temporal client; on `workerConnection` (the worker's own, in `npm start`)
+ * when it should start workflows eagerly on that worker.
+ */
+export async function temporalClient(config: Config, address: string, stack: Stack, workerConnection?: NativeConnection): Promise<Client> {
+  let connection: Connection | NativeConnection | undefined = workerConnection;
+  if (!connection) {
+    const own = await Connection.connect({ address });
+    stack.add(() => own.close());
+    connection = own;
+  }
+  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: clientInterceptors });
 }
 
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
@@ -63,17 +73,24 @@ export function requireSupplierUrl(config: Config): string {
 }
 
 /**
- * The Temporal Core runtime of a worker process: its own Prometheus exporter (worker
- * metrics: task latencies, slots, pollers) on 127.0.0.1:TEMPORAL_CORE_METRICS_PORT, which
- * nobody scrapes directly: the process appends its text to the /metrics it serves itself
- * (the worker's metrics server, or the admin API in `npm start`). Installed once, before
- * the first connection. Returns the exporter's URL, or undefined when it is off.
+ * The Temporal Core runtime of a worker process, installed once, before the first
+ * connection: the SDK's logs (and Core's warnings, forwarded) as pino JSON lines on stdout
+ * at LOG_LEVEL, and — unless TEMPORAL_CORE_METRICS_PORT is 0 — its own Prometheus exporter
+ * (worker metrics: task latencies, slots, pollers) on 127.0.0.1:TEMPORAL_CORE_METRICS_PORT,
+ * which nobody scrapes directly: the process appends its text to the /metrics it serves
+ * itself (the worker's metrics server, or the admin API in `npm start`). Returns the
+ * exporter's URL, or undefined when it is off.
  */
 export function installWorkerRuntime(config: Config): string | undefined {
-  if (config.TEMPORAL_CORE_METRICS_PORT === 0) return undefined;
-  const bindAddress = `127.0.0.1:${config.TEMPORAL_CORE_METRICS_PORT}`;
-  Runtime.install({ telemetryOptions: { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } });
-  return `http://${bindAddress}/metrics`;
+  const bindAddress = config.TEMPORAL_CORE_METRICS_PORT === 0 ? undefined : `127.0.0.1:${config.TEMPORAL_CORE_METRICS_PORT}`;
+  Runtime.install({
+    logger: new PinoTemporalLogger(),
+    telemetryOptions: {
+      logging: { forward: {} },
+      ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
+    },
+  });
+  return bindAddress && `http://${bindAddress}/metrics`;
 }
 
 /**

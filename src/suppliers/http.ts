@@ -1,3 +1,5 @@
+import { logger } from '../http/log';
+import { inActivity } from '../request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
 export const SANDBOX_SCENARIO_HEADER = 'X-Sandbox-Scenario';
@@ -12,6 +14,7 @@ export async function callSupplier<T>(
 ): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (init.scenario) headers[SANDBOX_SCENARIO_HEADER] = init.scenario;
+  const started = performance.now();
   let res: Response;
   try {
     res = await fetch(url, {
@@ -21,8 +24,10 @@ export async function callSupplier<T>(
       signal: AbortSignal.timeout(init.timeoutMs ?? 90_000),
     });
   } catch (err) {
+    logCall(url, init.method, null, started, (err as Error).message);
     throw new SupplierUnavailableError(`supplier unreachable: ${(err as Error).message}`);
   }
+  logCall(url, init.method, res.status, started);
   const text = await res.text();
   let body: unknown;
   try {
@@ -34,4 +39,18 @@ export async function callSupplier<T>(
   if (res.status >= 400 && res.status < 500) throw new SupplierRejectedError(message, res.status);
   if (!res.ok) throw new SupplierUnavailableError(`supplier error ${res.status}: ${message}`);
   return body as T;
+}
+
+/**
+ * One line per supplier call: method, path (no query), status (null: no answer) and
+ * duration; the logger adds the request id and, in an activity, workflow and activity.
+ * An activity's calls (holds, bookings, tickets: a few per payment) and every failure at
+ * info; the API's own calls, all reads (searches, rate checks), at debug when they
+ * succeed: the request's own line already covers them, and they are the many.
+ */
+function logCall(url: string, method: string, status: number | null, started: number, error?: string): void {
+  const fields = { method, path: new URL(url).pathname, status, ms: Math.round(performance.now() - started), ...(error ? { error } : {}) };
+  const ok = status !== null && status < 400;
+  if (ok && !inActivity()) logger.debug(fields, 'supplier call');
+  else logger.info(fields, 'supplier call');
 }

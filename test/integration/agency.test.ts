@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, call, newPartner as partnerWithWallet, type PartnerCredentials } from '../support/clients';
 import { recordHistory } from '../support/histories';
+import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
 
 /** Interface B (spec §4.6, §5, §7, §8): agency hotel booking and travel products, bearer keys, FastAPI errors. */
@@ -235,5 +236,23 @@ describe('travel products', () => {
     expect((await other.get(`/products/orders/${placed.body.order_id}`)).status).toBe(404);
     expect((await api.get('/api/partners/product-orders/')).body.data.results[0]).toMatchObject({ id: Number(placed.body.order_id), status: 'completed', total_price_irt: '2400000.00' });
     expect((await b.post('/products/orders', { ...body, product_id: 'NOPE' })).status).toBe(422);
+  });
+
+  it('passes the request id on through the order’s workflow to its child payment and that one’s activities', async () => {
+    const { b } = await newAgency();
+    const body = { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' } };
+    const logs = captureLogs('info');
+    let orderId: string;
+    try {
+      const placed = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-reqid', 'X-Request-Id': 'agency-req-456' });
+      expect(placed.status).toBe(201);
+      orderId = placed.body.order_id;
+    } finally {
+      logs.stop();
+    }
+    // The child payment has no memo of its own: the id reached it as a header from its parent.
+    expect(logs.records.filter((r) => r.msg === 'supplier call' && r.path === '/products/fulfilments')).toEqual([
+      expect.objectContaining({ requestId: 'agency-req-456', workflowId: expect.stringMatching(new RegExp(`^pay:p\\d+:order:${orderId}$`)), activityType: 'finalizeOrder' }),
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../support/clients';
 import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
+import { captureLogs } from '../support/logs';
 
 let stack: TestStack;
 // The pay bound leaves room for a worker restart plus the heartbeat timeout (5 s) under CI load.
@@ -48,6 +49,27 @@ describe('POST /api/partners/pay/', () => {
     const described = await stack.client.workflow.getHandle(workflowId).describe();
     expect(described.memo).toMatchObject({ requestId: res.headers.get('x-request-id') });
     await recordHistory(stack, workflowId, 'pay-completed');
+  });
+
+  it('passes the request id on to the payment’s activities: the supplier call they log carries it', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const logs = captureLogs('info');
+    try {
+      const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'reqid-1' }, { 'X-Request-Id': 'test-req-123' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-request-id')).toBe('test-req-123');
+    } finally {
+      logs.stop();
+    }
+    const workflowId = `pay:p${(await paymentsOf(order.id))[0]!.partnerId}:key:reqid-1`;
+    // Written by the finalize activity in the worker, not while serving the request.
+    const calls = logs.records.filter((r) => r.msg === 'supplier call' && r.path === '/products/fulfilments');
+    expect(calls).toEqual([
+      expect.objectContaining({ method: 'POST', status: 201, ms: expect.any(Number), requestId: 'test-req-123', workflowId, activityType: 'finalizeOrder' }),
+    ]);
+    // The API's own line for the request carries the same id.
+    expect(logs.records).toContainEqual(expect.objectContaining({ msg: 'request', route: '/api/partners/pay/', requestId: 'test-req-123' }));
   });
 
   it('answers a retry with the same idempotency key with the same result and one debit', async () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/cli';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
-import { WORKFLOWS_PATH } from '../../worker/worker';
+import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/worker';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,7 +37,11 @@ export default async function globalSetup(): Promise<void> {
   } else {
     process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
   }
-  const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} } });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
+  });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-engine-test-'));
   const bundle = path.join(dir, 'workflow-bundle.js');
   fs.writeFileSync(bundle, code);

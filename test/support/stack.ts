@@ -11,6 +11,7 @@ import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { healthCheck } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/http/listen';
+import { clientInterceptors } from '../../src/temporal/request-id';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { httpSuppliers } from '../../src/suppliers';
@@ -118,7 +119,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   await ensureSearchAttributes(connection, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
   // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.
-  const client = new Client({ connection: opts.payTuning?.eagerStart ? nativeConnection : connection, namespace });
+  const client = new Client({ connection: opts.payTuning?.eagerStart ? nativeConnection : connection, namespace, interceptors: clientInterceptors });
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;

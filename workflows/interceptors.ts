@@ -1,0 +1,86 @@
+import {
+  AsyncLocalStorage,
+  workflowInfo,
+  type ActivityInput,
+  type ContinueAsNewInput,
+  type DisposeInput,
+  type GetLogAttributesInput,
+  type LocalActivityInput,
+  type Next,
+  type SignalInput,
+  type StartChildWorkflowExecutionInput,
+  type UpdateInput,
+  type WorkflowExecuteInput,
+  type WorkflowInboundCallsInterceptor,
+  type WorkflowInterceptorsFactory,
+  type WorkflowInternalsInterceptor,
+  type WorkflowOutboundCallsInterceptor,
+} from '@temporalio/workflow';
+import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
+
+/**
+ * Carries the request id of the API request a workflow works for on to everything it
+ * schedules: activities, local activities, children and a continued-as-new run get it as
+ * the `requestId` header (the worker's activity interceptor puts it on their logs).
+ *
+ * The workflow's own id is the one its start carried (a header: the API's client
+ * interceptor, or the parent for a child), else its memo's `requestId` (workflows started
+ * before the header existed). While a signal or update handler that arrived with a request
+ * id of its own runs (an operator's decision, a partner's stay change), what it schedules
+ * carries that id instead.
+ *
+ * Deterministic: headers do not take part in replay's command matching, and the id comes
+ * from the history (start headers, memo, signal headers), never from outside.
+ */
+export const interceptors: WorkflowInterceptorsFactory = () => {
+  let started: string | undefined;
+  // Per workflow execution; disabled when the worker evicts the workflow.
+  const handling = new AsyncLocalStorage<string>();
+
+  const current = (): string | undefined => handling.getStore() ?? started ?? memoRequestId();
+
+  const inHandler = <T>(headers: UpdateInput['headers'], run: () => T): T => {
+    const requestId = requestIdFromHeaders(headers);
+    return requestId ? handling.run(requestId, run) : run();
+  };
+
+  const inbound: WorkflowInboundCallsInterceptor = {
+    execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>) {
+      started = requestIdFromHeaders(input.headers) ?? memoRequestId();
+      return next(input);
+    },
+    handleSignal: (input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>) => inHandler(input.headers, () => next(input)),
+    handleUpdate: (input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>) => inHandler(input.headers, () => next(input)),
+    validateUpdate: (input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'validateUpdate'>) => inHandler(input.headers, () => next(input)),
+  };
+
+  const outbound: WorkflowOutboundCallsInterceptor = {
+    scheduleActivity: (input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>) =>
+      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+    scheduleLocalActivity: (input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>) =>
+      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+    startChildWorkflowExecution: (input: StartChildWorkflowExecutionInput, next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>) =>
+      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+    continueAsNew: (input: ContinueAsNewInput, next: Next<WorkflowOutboundCallsInterceptor, 'continueAsNew'>) =>
+      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+    // The workflow's `log` lines (through the worker's Runtime logger) carry it too.
+    getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>) {
+      const requestId = current();
+      return next(requestId ? { ...input, requestId } : input);
+    },
+  };
+
+  const internals: WorkflowInternalsInterceptor = {
+    dispose(input: DisposeInput, next: Next<WorkflowInternalsInterceptor, 'dispose'>) {
+      handling.disable();
+      next(input);
+    },
+  };
+
+  return { inbound: [inbound], outbound: [outbound], internals: [internals] };
+};
+
+function memoRequestId(): string | undefined {
+  const value = workflowInfo().memo?.requestId;
+  return typeof value === 'string' && value ? value : undefined;
+}
