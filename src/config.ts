@@ -35,13 +35,16 @@ const ConfigSchema = z.object({
   /** The Temporal Core exporter inside a worker process, on loopback, read by that process only; 0: off. */
   TEMPORAL_CORE_METRICS_PORT: port.default(9465),
   /**
-   * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated
-   * (docs/performance.md measures them). Empty: the Temporal CLI's defaults.
+   * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated,
+   * or `none` for the Temporal CLI's own. The default (write-ahead log, fsync at
+   * checkpoints) made payments 1.65× faster (docs/performance.md); a crash of the machine
+   * may lose the last moments of the dev server's history, a crash of the process does not.
    */
   TEMPORAL_DEV_SQLITE_PRAGMAS: z
     .string()
-    .default('')
+    .default('journal_mode=wal,synchronous=normal')
     .transform((v, ctx) => {
+      if (v.trim() === 'none') return [];
       const pragmas = v.split(',').map((p) => p.trim()).filter(Boolean);
       const bad = pragmas.find((p) => !/^[a-z_]+=[A-Za-z0-9_-]+$/.test(p));
       if (bad) {
@@ -54,10 +57,10 @@ const ConfigSchema = z.object({
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
   WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
   WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
-  /** Run the payment's database steps (debit, complete, reverse) as local activities. */
-  PAY_LOCAL_LEDGER_STEPS: bool.optional(),
-  /** All-in-one only: start payment workflows eagerly on the worker in this process. */
-  EAGER_WORKFLOW_START: bool.optional(),
+  /** Run new payments' database steps (debit, complete, reverse) as local activities (1.6× the payments/s). */
+  PAY_LOCAL_LEDGER_STEPS: bool.default(true),
+  /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
+  EAGER_WORKFLOW_START: bool.default(true),
   SIMULATOR_PORT: port.default(8090),
   SANDBOX: bool.optional(),
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),

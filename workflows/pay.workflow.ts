@@ -58,7 +58,7 @@ async function finalizeOrPark(
     } catch (err) {
       const type = businessType(err);
       if (type && ANSWERS.has(type)) throw err;
-      state.lastError = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+      state.lastError = failureOf(err).message;
       state.step = 'looking_up';
       const found = await lookup
         .lookupFinalization({ orderId: input.orderId, clientReference, scenario: input.scenario })
@@ -86,8 +86,16 @@ function stage(name: StageName, status?: string): void {
   upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
 }
 
-const businessType = (err: unknown): string | undefined =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? (err.cause.type ?? undefined) : undefined;
+/**
+ * What a step failed with: an activity's failure arrives wrapped in an ActivityFailure; a
+ * local activity's (the ledger steps by default) and the workflow's own arrive bare.
+ */
+const failureOf = (err: unknown): { type?: string; message: string } => {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
+  return { message: cause instanceof Error ? cause.message : String(cause) };
+};
+const businessType = (err: unknown): string | undefined => failureOf(err).type;
 
 /**
  * The payment saga: debit the wallet → finalize with the supplier → complete the order.
@@ -136,7 +144,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     };
   } catch (err) {
     const type = businessType(err);
-    const message = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
+    const { message } = failureOf(err);
     reason = message;
     if (type === FailureType.supplierGone) releaseTo = 'failed';
     stage('compensating');

@@ -3,22 +3,24 @@ import { ledgerEntries, orders } from '../../src/db/schema';
 import { apiMetrics } from '../../src/metrics';
 import { newPartner } from '../support/clients';
 import { recordHistory } from '../support/histories';
-import { type TestStack, useStack } from '../support/stack';
+import { startStack, type TestStack, useStack } from '../support/stack';
 
 /**
- * The tuned payment (PAY_LOCAL_LEDGER_STEPS + EAGER_WORKFLOW_START, see docs/performance.md)
- * keeps the money rules: one debit per completed order, a reversal when the supplier says no.
+ * The tuned payment (PAY_LOCAL_LEDGER_STEPS + EAGER_WORKFLOW_START, `npm start`'s defaults,
+ * see docs/performance.md) keeps the money rules: one debit per completed order, a reversal
+ * when the supplier says no. Payments with the ledger steps as ordinary activities (those
+ * started before, Interface B's) keep working beside them.
  */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 20_000, payTuning: { localLedgerSteps: true, eagerStart: true } });
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, payTuning: { localLedgerSteps: true, eagerStart: true } });
 
 const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
 
-async function historyOf(orderId: number) {
-  const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+async function historyOf(orderId: number, on: TestStack = stack) {
+  const [order] = await on.db.select().from(orders).where(eq(orders.id, orderId));
   const workflowId = `pay:p${order!.partnerId}:order:${orderId}`;
-  const { events } = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  const { events } = await on.client.workflow.getHandle(workflowId).fetchHistory();
   return {
     workflowId,
     activities: events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [])),
@@ -60,6 +62,22 @@ describe('payments with local ledger steps and eager start', () => {
     expect(history.markers).toBe(2); // debitForOrder, reversePayment
   });
 
+  it('finishes with one debit when the worker stops after the local debit and comes back', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'crash-local' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+    for (let i = 0; (await ledgerOf(order.id)).length === 0; i++) {
+      if (i > 200) throw new Error('the debit never happened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stack.stopWorker();
+    await stack.startWorker();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_status).toBe('completed');
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+  });
+
   it('keeps one debit when 20 identical pays race', async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
@@ -67,5 +85,23 @@ describe('payments with local ledger steps and eager start', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(await ledgerOf(order.id)).toEqual(['payment']);
     expect(await api.wallet()).toMatchObject({ balance: '4450000.00' });
+  });
+
+  it('still runs payments whose ledger steps are ordinary activities', async () => {
+    const remote = await startStack({ payTuning: { localLedgerSteps: false } });
+    try {
+      const { api } = await newPartner(remote, '0', '5000000');
+      const order = await api.productOrder();
+      expect((await api.post('/api/partners/pay/', { product_order_id: order.id })).status).toBe(200);
+      const history = await historyOf(order.id, remote);
+      expect(history.activities).toEqual(['debitForOrder', 'finalizeOrder', 'completeOrder']);
+      expect(history.markers).toBe(0);
+      const refused = await api.productOrder();
+      expect((await api.post('/api/partners/pay/', { product_order_id: refused.id }, { 'X-Sandbox-Scenario': 'supplier_reject' })).status).toBe(502);
+      expect((await historyOf(refused.id, remote)).activities).toEqual(['debitForOrder', 'finalizeOrder', 'reversePayment']);
+      expect(await api.wallet()).toMatchObject({ balance: '4450000.00' });
+    } finally {
+      await remote.close();
+    }
   });
 });

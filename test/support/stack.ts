@@ -68,7 +68,10 @@ export interface StackOptions {
   sandbox?: boolean;
   /** Attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
   finalizeAttempts?: number;
-  /** Payments' database steps as local activities; eager start (the client then shares the worker's connection). */
+  /**
+   * Payments' database steps as local activities (default on, as in production); eager
+   * start (the client then shares the worker's connection; default off).
+   */
   payTuning?: PayTuning;
 }
 
@@ -154,7 +157,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     temporal: client,
     taskQueue,
     payWaitMs: opts.payWaitMs ?? 20_000,
-    payTuning: opts.payTuning,
+    payTuning: opts.payTuning ?? { localLedgerSteps: true },
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
     holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000,
