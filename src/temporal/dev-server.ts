@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
@@ -23,8 +24,28 @@ export interface DevServerOptions {
   dynamicConfig?: string[];
 }
 
+/**
+ * Another server already on the port would answer our readiness probe while our own dev
+ * server fails to bind: the engine would silently run against somebody else's Temporal.
+ */
+async function assertPortFree(port: number, what: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`${what} port 127.0.0.1:${port} is already in use: stop what runs there, set TEMPORAL_ADDRESS to use it, or choose another TEMPORAL_DEV_PORT / TEMPORAL_UI_PORT`)
+          : err,
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
 /** Starts `temporal server start-dev` with the engine's search attributes and waits until it answers. */
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
+  await assertPortFree(opts.port, 'the Temporal dev server');
+  if (opts.uiPort !== null) await assertPortFree(opts.uiPort, 'the Temporal Web UI');
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'error'];
   if (opts.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));

@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { startDevServer } from '../../src/temporal/dev-server';
 import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
 import { isStorableId, MAX_ID } from '../../src/domain/ids';
@@ -70,5 +72,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FINALIZE_ATTEMPTS: '11' })).toThrow(/FINALIZE_ATTEMPTS/);
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'train:3' })).toThrow(/"train:3" is not <service>:<attempts>/);
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'hotel:0' })).toThrow(/FINALIZE_ATTEMPTS_BY_SERVICE/);
+  });
+});
+
+describe('startDevServer', () => {
+  it('refuses a port somebody else already listens on, instead of using their server', async () => {
+    const other = net.createServer();
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as net.AddressInfo;
+    try {
+      await expect(startDevServer({ cli: '/nonexistent/temporal', port, uiPort: null, namespace: 'default', log: () => undefined })).rejects.toThrow(
+        new RegExp(`127\\.0\\.0\\.1:${port} is already in use.*TEMPORAL_ADDRESS`),
+      );
+    } finally {
+      other.close();
+    }
   });
 });
