@@ -16,10 +16,18 @@ function childFailure(err: unknown): ApplicationFailure | null {
   return null;
 }
 
-async function pay(partnerId: number, orderId: number, scenario?: string) {
+/** What both of Interface B's workflows start with; the payment's part is handed to its child. */
+interface AgencyPayment {
+  partnerId: number;
+  scenario?: string;
+  /** The child payment runs its ledger steps as local activities (PAY_LOCAL_LEDGER_STEPS). */
+  localLedgerSteps?: boolean;
+}
+
+async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
-    workflowId: `pay:p${partnerId}:order:${orderId}`,
-    args: [{ partnerId, orderId, ...(scenario ? { scenario } : {}) }],
+    workflowId: `pay:p${input.partnerId}:order:${orderId}`,
+    args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
   });
 }
 
@@ -28,7 +36,7 @@ async function pay(partnerId: number, orderId: number, scenario?: string) {
  * pay it (the payment saga: debit → confirm with the hotel). If the payment fails, its own
  * compensation already gave the money back; this one fails the order and releases the room.
  */
-export async function agencyHotelBooking(input: { partnerId: number; bookingId: number; scenario?: string }): Promise<{ bookingId: number; orderId: number }> {
+export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
   upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
   try {
     await executeChild(placeHotelHold, {
@@ -40,7 +48,7 @@ export async function agencyHotelBooking(input: { partnerId: number; bookingId: 
   }
   const { orderId } = await ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId });
   try {
-    await pay(input.partnerId, orderId, input.scenario);
+    await pay(input, orderId);
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     upsertSearchAttributes([{ key: Stage, value: 'compensating' }]);
@@ -56,9 +64,9 @@ export async function agencyHotelBooking(input: { partnerId: number; bookingId: 
 }
 
 /** Interface B's product order, settled at once: pay it (debit → fulfilment); a failed payment fails the order. */
-export async function agencyProductOrder(input: { partnerId: number; orderId: number; scenario?: string }): Promise<{ orderId: number }> {
+export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
   try {
-    await pay(input.partnerId, input.orderId, input.scenario);
+    await pay(input, input.orderId);
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     await CancellationScope.nonCancellable(() => ledger.abandonOrder(input.orderId));

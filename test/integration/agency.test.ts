@@ -155,6 +155,9 @@ describe('hotel booking', () => {
     const inA = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(inA).toMatchObject({ service: 'hotel', status: 'completed' });
     expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'payment', order: inA.id });
+    // Its child payment runs the ledger steps as local activities, like A's payments.
+    const { events } = await stack.client.workflow.getHandle(`pay:p${creds.partner_id}:order:${inA.id}`).fetchHistory();
+    expect(events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : []))).toEqual(['finalizeOrder']);
 
     const cancelled = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(cancelled.status).toBe(200);

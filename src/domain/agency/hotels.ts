@@ -115,6 +115,8 @@ export function renderAgencyBooking(b: HotelBookingRow, orderStatus: string | nu
 
 export interface AgencyBookingDeps extends HotelDeps {
   temporal: Client;
+  /** The booking's payment runs its ledger steps as local activities (PAY_LOCAL_LEDGER_STEPS). */
+  localLedgerSteps?: boolean;
 }
 
 export interface AgencyBookingInput {
@@ -168,7 +170,7 @@ export async function createBooking(deps: AgencyBookingDeps, partner: Partner, i
   const handle = await startOrJoin(deps.temporal, 'agencyHotelBooking', {
     workflowId,
     taskQueue: deps.taskQueue,
-    args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
+    args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   }, 'keep_outcome');
   const done = await awaitWorkflow<{ bookingId: number; orderId: number }>(handle, deps.waitMs, (f) => {

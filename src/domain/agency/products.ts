@@ -75,7 +75,7 @@ export async function getOrder(db: Db, partner: Partner, rawId: string) {
 
 /** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */
 export async function placeOrder(
-  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number },
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; localLedgerSteps?: boolean },
   partner: Partner,
   input: AgencyProductOrderInput,
   currency: string,
@@ -89,7 +89,7 @@ export async function placeOrder(
   await startOrJoin(deps.temporal, 'agencyProductOrder', {
     workflowId,
     taskQueue: deps.taskQueue,
-    args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
+    args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
   }, 'keep_outcome');
   const done = await awaitWorkflow<{ orderId: number }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, (f) => {

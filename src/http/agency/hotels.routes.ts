@@ -131,7 +131,7 @@ const routes = {
 };
 
 export function agencyHotelRoutes(deps: ApiDeps) {
-  const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
+  const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
   const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
   return agencyRouter()
     .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))

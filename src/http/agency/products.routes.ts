@@ -113,7 +113,7 @@ const routes = {
 };
 
 export function agencyProductRoutes(deps: ApiDeps) {
-  const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs };
+  const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, localLedgerSteps: deps.payTuning?.localLedgerSteps };
   const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
   return agencyRouter()
     .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
