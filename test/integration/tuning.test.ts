@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { apiMetrics } from '../../src/metrics';
 import { newPartner } from '../support/clients';
-import { recordHistory } from '../support/histories';
+import { recordHistory, scheduledActivities } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 
 /**
@@ -23,7 +23,7 @@ async function historyOf(orderId: number, on: TestStack = stack) {
   const { events } = await on.client.workflow.getHandle(workflowId).fetchHistory();
   return {
     workflowId,
-    activities: events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name] : [])),
+    activities: await scheduledActivities(on, workflowId),
     markers: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
   };
 }

@@ -14,3 +14,9 @@ export async function recordHistory(stack: TestStack, workflowId: string, name: 
   fs.mkdirSync(HISTORIES_DIR, { recursive: true });
   fs.writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), JSON.stringify(history, null, 1));
 }
+
+/** The activity types a workflow scheduled through the server, in order (local activities are markers, not counted). */
+export async function scheduledActivities(stack: Pick<TestStack, 'client'>, workflowId: string): Promise<string[]> {
+  const { events } = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  return events!.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType!.name!] : []));
+}
