@@ -140,8 +140,10 @@ async function main(): Promise<void> {
       ready: service === 'frontend' ? () => frontendServing(frontend) : () => tcpOpen(listenPort),
     });
     log('Temporal services: history, matching, frontend, worker (they join each other within ~20 s)');
+    // History first: on a fresh database the first service to start writes the cluster's
+    // metadata, and services starting at the same moment would race to (one loses and exits).
+    await supervisor.start([temporalService('history', port(7234), `127.0.0.1:${port(7234)}`)]);
     await supervisor.start([
-      temporalService('history', port(7234), `127.0.0.1:${port(7234)}`),
       temporalService('matching', port(7235), `127.0.0.1:${port(7235)}`),
       temporalService('frontend', port(7233), `${frontend} (gRPC), http://127.0.0.1:${port(7243)} (HTTP API)`),
       temporalService('worker', port(6939), `membership 127.0.0.1:${port(6939)}`),
