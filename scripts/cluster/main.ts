@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     supervisor.markReady();
     printTable(supervisor, { dir, adminUrl: apiUrls[0]!.adminUrl, frontend, adminUrlDb: pg.adminUrl });
   } catch (err) {
+    if (stopping) return; // Ctrl-C while starting: the parts are being stopped already.
     log(`failed: ${(err as Error).message}`);
     await stop(1);
   }
