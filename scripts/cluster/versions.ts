@@ -8,3 +8,7 @@ export const TEMPORAL_SERVER_VERSION = '1.29.1';
 /** Go modules of the server and its SQL schema tool (which embeds the PostgreSQL schemas). */
 export const TEMPORAL_SERVER_MODULE = `go.temporal.io/server/cmd/server@v${TEMPORAL_SERVER_VERSION}`;
 export const TEMPORAL_SQL_TOOL_MODULE = `go.temporal.io/server/cmd/tools/sql@v${TEMPORAL_SERVER_VERSION}`;
+
+/** Temporal Web: the temporalio/ui image in docker-compose, the ui-server Go module locally (it embeds the UI). */
+export const TEMPORAL_UI_VERSION = '2.42.1';
+export const TEMPORAL_UI_SERVER_MODULE = `github.com/temporalio/ui-server/v2/cmd/server@v${TEMPORAL_UI_VERSION}`;
