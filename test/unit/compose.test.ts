@@ -170,9 +170,14 @@ describe('docker-compose.yml', () => {
       expect(services['temporal-namespace']?.command).toEqual(['namespace']);
     });
 
-    it('orders start-up: schema before the servers, namespace after the frontend, the engine after the namespace', () => {
+    it('orders start-up: schema, then the frontend, then the other services and the namespace, then the engine', () => {
       expect(services['temporal-schema']?.depends_on?.postgres?.condition).toBe('service_healthy');
       expect(services['temporal-namespace']?.depends_on?.['temporal-frontend']?.condition).toBe('service_healthy');
+      // The frontend first, alone: it writes the cluster metadata record the others then read.
+      for (const name of ['temporal-history', 'temporal-matching', 'temporal-worker']) {
+        expect({ name, frontend: services[name]?.depends_on?.['temporal-frontend']?.condition }).toEqual({ name, frontend: 'service_healthy' });
+      }
+      expect(services['temporal-frontend']?.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
       expect(services['temporal-frontend']?.healthcheck).toBeDefined();
       for (const name of ['api', 'worker']) {
         expect(services[name]?.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
