@@ -29,7 +29,7 @@ type Service = {
   environment?: Record<string, string>;
   volumes?: Array<string | { type?: string; source?: string; target?: string; read_only?: boolean }>;
   ports?: unknown[];
-  depends_on?: Record<string, { condition?: string }>;
+  depends_on?: string[] | Record<string, { condition?: string }>; // short syntax or long
   deploy?: { replicas?: number };
   container_name?: string;
   healthcheck?: unknown;
@@ -79,6 +79,9 @@ const composeText = fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8
 const compose = parseCompose(composeText);
 const services = compose.services;
 const byImage = (prefix: string) => Object.entries(services).filter(([, s]) => s.image?.startsWith(prefix));
+/** The condition a service waits for on another (long depends_on syntax), if any. */
+const condition = (service: Service | undefined, on: string): string | undefined =>
+  Array.isArray(service?.depends_on) ? undefined : service?.depends_on?.[on]?.condition;
 
 describe('docker-compose.yml', () => {
   describe('against the Compose Specification', () => {
@@ -101,6 +104,26 @@ describe('docker-compose.yml', () => {
       const paths = (validate.errors ?? []).map((e) => e.instancePath);
       expect(paths).toEqual(expect.arrayContaining(['/services/api', '/services/worker/restart']));
     });
+  });
+
+  it('depends only on services it defines, without a cycle (what the schema cannot see)', () => {
+    // Short syntax (a list of names) or long (a map of name to condition).
+    const deps = (name: string): string[] => {
+      const d = services[name]?.depends_on ?? [];
+      return Array.isArray(d) ? d : Object.keys(d);
+    };
+    for (const name of Object.keys(services)) {
+      expect({ name, undefined: deps(name).filter((d) => !(d in services)) }).toEqual({ name, undefined: [] });
+    }
+    const done = new Set<string>();
+    const visit = (name: string, chain: string[]): void => {
+      if (chain.includes(name)) throw new Error(`depends_on cycle: ${[...chain, name].join(' → ')}`);
+      if (done.has(name)) return;
+      for (const d of deps(name)) visit(d, [...chain, name]);
+      done.add(name);
+    };
+    for (const name of Object.keys(services)) visit(name, []);
+    expect(done.size).toBe(Object.keys(services).length);
   });
 
   it('uses no deprecated Temporal image', () => {
@@ -135,7 +158,7 @@ describe('docker-compose.yml', () => {
       expect(script).toMatch(/export TEMPORAL_BROADCAST_ADDRESS/);
       expect(s.environment).toMatchObject({ BIND_ON_IP: '0.0.0.0', FRONTEND_ADDRESS_HOST: 'temporal-frontend' });
       expect(s.environment?.DYNAMIC_CONFIG_FILE_PATH).toBe(`${configDir}/dynamicconfig.yaml`);
-      expect(s.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
+      expect(condition(s, 'temporal-schema')).toBe('service_completed_successfully');
     });
 
     it('sets only variables that cluster.yaml reads, and never the shard count (fixed by cluster.yaml for both runs)', () => {
@@ -171,16 +194,16 @@ describe('docker-compose.yml', () => {
     });
 
     it('orders start-up: schema, then the frontend, then the other services and the namespace, then the engine', () => {
-      expect(services['temporal-schema']?.depends_on?.postgres?.condition).toBe('service_healthy');
-      expect(services['temporal-namespace']?.depends_on?.['temporal-frontend']?.condition).toBe('service_healthy');
+      expect(condition(services['temporal-schema'], 'postgres')).toBe('service_healthy');
+      expect(condition(services['temporal-namespace'], 'temporal-frontend')).toBe('service_healthy');
       // The frontend first, alone: it writes the cluster metadata record the others then read.
       for (const name of ['temporal-history', 'temporal-matching', 'temporal-worker']) {
-        expect({ name, frontend: services[name]?.depends_on?.['temporal-frontend']?.condition }).toEqual({ name, frontend: 'service_healthy' });
+        expect({ name, frontend: condition(services[name], 'temporal-frontend') }).toEqual({ name, frontend: 'service_healthy' });
       }
-      expect(services['temporal-frontend']?.depends_on?.['temporal-schema']?.condition).toBe('service_completed_successfully');
+      expect(condition(services['temporal-frontend'], 'temporal-schema')).toBe('service_completed_successfully');
       expect(services['temporal-frontend']?.healthcheck).toBeDefined();
       for (const name of ['api', 'worker']) {
-        expect(services[name]?.depends_on?.['temporal-namespace']?.condition).toBe('service_completed_successfully');
+        expect(condition(services[name], 'temporal-namespace')).toBe('service_completed_successfully');
         expect(services[name]?.environment?.TEMPORAL_ADDRESS).toBe('temporal-frontend:7233');
       }
       // The schema step and the servers agree on how to reach PostgreSQL.
