@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { requestIdActivityInterceptors } from './interceptors';
 
@@ -9,6 +9,8 @@ export interface WorkerConfig {
   deps: ActivityDeps;
   /** A pre-built bundle (tests build it once); otherwise the workflows are bundled at start. */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /** More activity interceptors after the engine's own (tests hold a step at a chosen moment). */
+  activityInterceptors?: ActivityInterceptorsFactory[];
   /** Cache and poller sizes; unset ones keep the SDK's defaults. */
   tuning?: Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskPolls' | 'maxConcurrentActivityTaskPolls'>;
 }
@@ -20,7 +22,7 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/inter
 /** The worker runs the booking workflows and their activities against the injected dependencies. */
 export function createWorker(cfg: WorkerConfig): Promise<Worker> {
   // The request id of the API request a workflow works for reaches its activities' logs.
-  const activity = [requestIdActivityInterceptors];
+  const activity = [requestIdActivityInterceptors, ...(cfg.activityInterceptors ?? [])];
   return Worker.create({
     connection: cfg.connection,
     namespace: cfg.namespace,

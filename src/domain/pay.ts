@@ -107,8 +107,10 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   const handle = deps.temporal.workflow.getHandle(workflowId);
 
   if (order.status !== 'pending' && order.status !== 'processing') {
-    // A retry of a payment that already succeeded answers that payment's result again.
-    if (req.idempotencyKey && (await completedRun(handle))) return { state: 'completed', data: render((await handle.result()) as PayResult) };
+    // A retry with the key of a payment that succeeded, or is succeeding (the order is
+    // completed in the database, the workflow has not closed yet), gets that payment's answer.
+    const run = req.idempotencyKey ? await runStatus(handle) : undefined;
+    if (run === 'COMPLETED' || run === 'RUNNING') return awaitPayment(deps, handle, order);
     throw notPayable(`order ${order.id} is not payable: it is already ${order.status}`);
   }
   if (order.paymentMethod !== 'PARTNER_CREDIT') {
@@ -129,18 +131,24 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, stage: 'debiting' }),
   });
 
+  return awaitPayment(deps, handle, order);
+}
+
+/** The payment's outcome within the pay bound, or 202 processing with its id. */
+async function awaitPayment(deps: PayDeps, handle: WorkflowHandle, order: { id: number; totalPrice: number; currency: string }): Promise<PayOutcome> {
   const result = await awaitWorkflow<PayResult>(handle, deps.payWaitMs, failureOf);
   if (result) return { state: 'completed', data: render(result) };
   return {
     state: 'processing',
-    data: { order_id: order.id, order_status: 'processing', amount: toNumber(order.totalPrice, order.currency), payment_id: workflowId },
+    data: { order_id: order.id, order_status: 'processing', amount: toNumber(order.totalPrice, order.currency), payment_id: handle.workflowId },
   };
 }
 
-async function completedRun(handle: WorkflowHandle): Promise<boolean> {
+/** The latest run's status (RUNNING, COMPLETED, FAILED, …), or undefined when there is none. */
+async function runStatus(handle: WorkflowHandle): Promise<string | undefined> {
   try {
-    return (await handle.describe()).status.name === 'COMPLETED';
+    return (await handle.describe()).status.name;
   } catch {
-    return false;
+    return undefined;
   }
 }

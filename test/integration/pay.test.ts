@@ -4,10 +4,31 @@ import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../
 import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
 import { captureLogs } from '../support/logs';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+
+/**
+ * A test can hold a payment right after its completion step committed, before the workflow
+ * records it and closes: the window in which the order is completed in the database and
+ * the payment is still running. Unarmed, it lets every step through.
+ */
+let holdAfterComplete: { reached: () => void; release: Promise<void> } | null = null;
+const holdingInterceptor: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    async execute(input, next) {
+      const result = await next(input);
+      const hold = holdAfterComplete;
+      if (hold && ctx.info.activityType === 'completeOrder') {
+        hold.reached();
+        await hold.release;
+      }
+      return result;
+    },
+  },
+});
 
 let stack: TestStack;
 // The pay bound leaves room for a worker restart plus the heartbeat timeout (5 s) under CI load.
-useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500 });
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, activityInterceptors: [holdingInterceptor] });
 
 const newPartner = (credit_limit?: string, topup?: string) => partnerWithWallet(stack, credit_limit, topup);
 
@@ -80,6 +101,32 @@ describe('POST /api/partners/pay/', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+  });
+
+  it('answers a same-key retry that arrives after the order completed but before the payment closed with that payment, not 400', async () => {
+    const { api } = await newPartner('0', '5000000');
+    const order = await api.productOrder();
+    let reached!: () => void;
+    let release!: () => void;
+    const atWindow = new Promise<void>((resolve) => (reached = resolve));
+    holdAfterComplete = { reached, release: new Promise<void>((resolve) => (release = resolve)) };
+    try {
+      const first = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'window-1' });
+      await atWindow; // completeOrder committed; the workflow cannot close while we hold it
+      expect(await statusOf(order.id)).toBe('completed');
+      const retry = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'window-1' });
+      // The retry joins the running payment: it does not answer (400) while the payment is held.
+      const early = await Promise.race([retry.then((r) => r.status), new Promise((resolve) => setTimeout(() => resolve('waiting'), 1500))]);
+      expect(early).toBe('waiting');
+      release();
+      const [a, b] = await Promise.all([first, retry]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(b.body.data).toEqual(a.body.data);
+    } finally {
+      holdAfterComplete = null;
+      release?.();
+    }
     expect(await paymentsOf(order.id)).toHaveLength(1);
   });
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
@@ -73,6 +73,8 @@ export interface StackOptions {
    * start (the client then shares the worker's connection; default off).
    */
   payTuning?: PayTuning;
+  /** Activity interceptors for the worker, after the engine's own. */
+  activityInterceptors?: ActivityInterceptorsFactory[];
 }
 
 export interface TestStack {
@@ -134,6 +136,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       taskQueue,
       deps: { db: database.db, ...httpSuppliers(simulator.url), ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}) },
       workflowBundle: { codePath: bundle },
+      activityInterceptors: opts.activityInterceptors,
     });
     running = worker.run();
     running.catch(() => undefined);

@@ -24,7 +24,7 @@ describe('log redaction', () => {
   it('replaces personal and secret fields wherever they sit in a logged object', () => {
     const { lines, stop } = capture();
     try {
-      logger.warn(
+      logger.info(
         {
           guest_name: 'Sara Ahmadi',
           booking: { lead_guest: { first_name: 'Sara', national_id: '0012345679' }, contact: { email: 'sara@example.com', phone_number: '+989121234567' } },
