@@ -23,12 +23,17 @@ const MIGRATIONS = path.join(__dirname, 'migrations');
  * given, otherwise PGlite (embedded Postgres) stored in `dataDir`, or in memory when
  * `dataDir` is omitted (tests).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; onIdleError?: (err: Error) => void }): Promise<Database> {
   if (opts.url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new Pool({ connectionString: opts.url, max: 10 });
+    // An idle connection that PostgreSQL ends (a restart, a failover, an administrator)
+    // emits 'error' on the pool; unheard, that would end the process. The pool drops the
+    // connection and opens a new one for the next query; a query that was running fails
+    // on its own and its caller decides.
+    pool.on('error', (err) => opts.onIdleError?.(err));
     const db = drizzle(pool, { schema });
     // API and worker processes may start together on a fresh database: one migrates at a time.
     const lock = await pool.connect();

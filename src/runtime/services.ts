@@ -4,6 +4,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { Config } from '../config';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
+import { logger } from '../http/log';
 import { createWorkerMetricsApp, type MetricsSource } from '../http/metrics';
 import type { HealthReport } from '../http/deps';
 import { listen, type RunningServer } from '../http/listen';
@@ -29,7 +30,11 @@ export class Stack {
 }
 
 export async function openMigratedDatabase(config: Config, stack: Stack): Promise<Database> {
-  const database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    onIdleError: (err) => logger.warn({ err }, 'an idle database connection was closed by the server; the next query opens a new one'),
+  });
   stack.add(() => database.close());
   await seedCatalog(database.db);
   return database;
