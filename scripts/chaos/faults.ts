@@ -1,0 +1,151 @@
+/**
+ * Fault injection against the cluster: signal a part's pid from state.json, then wait
+ * (bounded) until the supervisor reports it up again with a new pid. Faults are spread
+ * over the load by progress (the share of pay requests answered), one at a time.
+ */
+import type { Options } from './options';
+import { alive, readState, sleep, waitForState, type ClusterState } from './target';
+
+export type FaultKind = 'worker' | 'api' | 'temporal-history' | 'temporal-matching' | 'postgres';
+
+export interface FaultRecord {
+  kind: FaultKind;
+  part: string;
+  signal: NodeJS.Signals;
+  /** Seconds since the run started. */
+  at_s: number;
+  /** Share of the load answered when it was injected (0..1); 1 = after the load. */
+  progress: number;
+  during_load: boolean;
+  old_pid: number | null;
+  new_pid: number | null;
+  /** From the signal until the supervisor reported the part up with a new pid. */
+  recovered_ms: number | null;
+  error?: string;
+}
+
+interface Planned {
+  kind: FaultKind;
+  at: number;
+}
+
+/** Spreads the faults over (0.05, 0.9) of the load: the single big ones in between the worker kills. */
+export function planFaults(opts: Pick<Options, 'workerKills' | 'apiKills' | 'historyKills' | 'matchingKills' | 'postgresRestarts'>): Planned[] {
+  const big: FaultKind[] = [];
+  const rounds = Math.max(opts.apiKills, opts.historyKills, opts.matchingKills, opts.postgresRestarts);
+  for (let r = 0; r < rounds; r++) {
+    if (r < opts.apiKills) big.push('api');
+    if (r < opts.historyKills) big.push('temporal-history');
+    if (r < opts.matchingKills) big.push('temporal-matching');
+    if (r < opts.postgresRestarts) big.push('postgres');
+  }
+  const plan: Planned[] = big.map((kind, i) => ({ kind, at: 0.12 + (0.7 * (i + 0.5)) / big.length }));
+  for (let i = 0; i < opts.workerKills; i++) plan.push({ kind: 'worker', at: 0.05 + (0.85 * i) / Math.max(1, opts.workerKills) });
+  return plan.sort((a, b) => a.at - b.at);
+}
+
+export class FaultInjector {
+  readonly records: FaultRecord[] = [];
+  private workerTurn = 0;
+  private apiTurn = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly stateFile: string,
+    private readonly opts: Pick<Options, 'recoverS' | 'pgSignal'>,
+    private readonly runStarted: number,
+    private readonly log: (msg: string) => void,
+  ) {}
+
+  stop() {
+    this.stopped = true;
+  }
+
+  private partFor(kind: FaultKind, state: ClusterState): string | null {
+    const names = Object.keys(state.parts);
+    if (kind === 'worker' || kind === 'api') {
+      const re = kind === 'worker' ? /^worker-\d+$/ : /^api-\d+$/;
+      const candidates = names.filter((n) => re.test(n)).sort();
+      if (!candidates.length) return null;
+      const turn = kind === 'worker' ? this.workerTurn++ : this.apiTurn++;
+      return candidates[turn % candidates.length]!;
+    }
+    return names.includes(kind) ? kind : null;
+  }
+
+  /** One fault: the part must be up first; then the signal; then up again with another pid. */
+  async inject(kind: FaultKind, progress: number, duringLoad: boolean): Promise<FaultRecord> {
+    const signal: NodeJS.Signals = kind === 'postgres' ? this.opts.pgSignal : 'SIGKILL';
+    const rec: FaultRecord = {
+      kind,
+      part: '?',
+      signal,
+      at_s: Math.round((Date.now() - this.runStarted) / 100) / 10,
+      progress: Math.round(progress * 100) / 100,
+      during_load: duringLoad,
+      old_pid: null,
+      new_pid: null,
+      recovered_ms: null,
+    };
+    this.records.push(rec);
+    const recoverMs = this.opts.recoverS * 1000;
+    let state: ClusterState;
+    try {
+      state = readState(this.stateFile);
+    } catch (err) {
+      rec.error = `cannot read ${this.stateFile}: ${(err as Error).message}`;
+      return rec;
+    }
+    const part = this.partFor(kind, state);
+    if (!part) {
+      rec.error = `no ${kind} part in ${this.stateFile}`;
+      return rec;
+    }
+    rec.part = part;
+    const before = await waitForState(this.stateFile, (s) => !!s.parts[part]?.up && !!s.parts[part]?.pid, recoverMs);
+    if (!before) {
+      rec.error = `${part} was not up before the fault (waited ${this.opts.recoverS}s)`;
+      return rec;
+    }
+    const oldPid = before.parts[part]!.pid!;
+    rec.old_pid = oldPid;
+    if (!alive(before.supervisorPid)) {
+      rec.error = `the supervisor (pid ${before.supervisorPid}) is not running: nobody would restart ${part}`;
+      return rec;
+    }
+    if (oldPid === process.pid || oldPid === before.supervisorPid || oldPid <= 1) {
+      rec.error = `refusing to signal pid ${oldPid} for ${part}`;
+      return rec;
+    }
+    const t0 = Date.now();
+    try {
+      process.kill(oldPid, signal);
+    } catch (err) {
+      rec.error = `kill -${signal} ${oldPid} (${part}): ${(err as Error).message}`;
+      return rec;
+    }
+    this.log(`fault: ${signal} ${part} (pid ${oldPid}) at ${Math.round(progress * 100)}% of the load`);
+    const after = await waitForState(this.stateFile, (s) => !!s.parts[part]?.up && !!s.parts[part]?.pid && s.parts[part]!.pid !== oldPid, recoverMs);
+    if (!after) {
+      rec.error = `${part} not up again with a new pid within ${this.opts.recoverS}s`;
+      this.log(`fault: ${rec.error}`);
+      return rec;
+    }
+    rec.new_pid = after.parts[part]!.pid;
+    rec.recovered_ms = Date.now() - t0;
+    this.log(`fault: ${part} up again (pid ${rec.new_pid}) after ${rec.recovered_ms} ms`);
+    return rec;
+  }
+
+  /** Runs the plan against the load's progress; whatever the load did not reach is injected after it. */
+  async run(plan: Planned[], progress: () => number, loadDone: () => boolean, deadlineAt: number): Promise<void> {
+    for (const p of plan) {
+      while (!this.stopped && !loadDone() && progress() < p.at && Date.now() < deadlineAt) await sleep(200);
+      if (this.stopped || Date.now() >= deadlineAt) return;
+      const duringLoad = !loadDone();
+      await this.inject(p.kind, duringLoad ? progress() : 1, duringLoad);
+      // A moment between faults, so that each one's recovery is its own.
+      await sleep(1500);
+    }
+  }
+}
