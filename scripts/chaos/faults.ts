@@ -3,8 +3,41 @@
  * (bounded) until the supervisor reports it up again with a new pid. Faults are spread
  * over the load by progress (the share of pay requests answered), one at a time.
  */
+import pg from 'pg';
 import type { Options } from './options';
 import { alive, readState, sleep, waitForState, type ClusterState } from './target';
+
+/** Does the part serve again, beyond having a process? Each kind's own probe. */
+async function serving(kind: FaultKind, part: string, state: ClusterState): Promise<boolean> {
+  try {
+    if (kind === 'postgres') {
+      if (!state.databaseUrl) return true;
+      const db = new pg.Client({ connectionString: state.databaseUrl, connectionTimeoutMillis: 2000 });
+      db.on('error', () => undefined);
+      try {
+        await db.connect();
+        await db.query('select 1');
+        return true;
+      } finally {
+        await db.end().catch(() => undefined);
+      }
+    }
+    if (kind === 'api') {
+      const api = state.apis.find((a) => a.name === part);
+      if (!api) return true;
+      await fetch(`${api.url}/healthz`, { signal: AbortSignal.timeout(2000) }); // any answer: it serves
+      return true;
+    }
+    if (kind === 'temporal-history' || kind === 'temporal-matching') {
+      // The API's readiness asks the frontend and the task queue's pollers (matching).
+      const res = await Promise.all(state.apis.map((a) => fetch(`${a.url}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status === 200, () => false)));
+      return res.some(Boolean);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type FaultKind = 'worker' | 'api' | 'temporal-history' | 'temporal-matching' | 'postgres';
 
@@ -21,6 +54,8 @@ export interface FaultRecord {
   new_pid: number | null;
   /** From the signal until the supervisor reported the part up with a new pid. */
   recovered_ms: number | null;
+  /** From the signal until the part served again (postgres: select 1; api: /healthz answers; history/matching: an API's /healthz is 200). */
+  serving_ms: number | null;
   error?: string;
 }
 
@@ -86,6 +121,7 @@ export class FaultInjector {
       old_pid: null,
       new_pid: null,
       recovered_ms: null,
+      serving_ms: null,
     };
     this.records.push(rec);
     const recoverMs = this.opts.recoverS * 1000;
@@ -133,7 +169,16 @@ export class FaultInjector {
     }
     rec.new_pid = after.parts[part]!.pid;
     rec.recovered_ms = Date.now() - t0;
-    this.log(`fault: ${part} up again (pid ${rec.new_pid}) after ${rec.recovered_ms} ms`);
+    while (!(await serving(kind, part, after))) {
+      if (Date.now() - t0 > recoverMs) {
+        rec.error = `${part} has a new process (pid ${rec.new_pid}) but does not serve within ${this.opts.recoverS}s`;
+        this.log(`fault: ${rec.error}`);
+        return rec;
+      }
+      await sleep(250);
+    }
+    rec.serving_ms = Date.now() - t0;
+    this.log(`fault: ${part} up again (pid ${rec.new_pid}) after ${rec.recovered_ms} ms, serving after ${rec.serving_ms} ms`);
     return rec;
   }
 

@@ -64,12 +64,16 @@ async function connectDb(target: Target): Promise<pg.Client | null> {
 
 interface Checks {
   findings: Finding[];
+  /** Contract problems that moved no money (500s, a paying key refused): findings with --strict. */
+  warnings: Finding[];
   report: Record<string, unknown>;
 }
 
 async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Client | null): Promise<Checks> {
   const findings: Finding[] = [];
+  const warnings: Finding[] = [];
   const report: Record<string, unknown> = {};
+  for (const u of http.stats.unexpected) warnings.push({ check: `http:${u.status}`, detail: `${u.path} answered ${u.status}: ${u.body}` });
   if (db) {
     try {
       const sql = await sqlChecks(db, run);
@@ -85,7 +89,8 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
   try {
     const api = await apiChecks(http, run);
     findings.push(...api.findings);
-    report.api = { findings: api.findings.length, checked: api.checked };
+    warnings.push(...api.warnings);
+    report.api = { findings: api.findings.length, warnings: api.warnings.length, checked: api.checked };
   } catch (err) {
     findings.push({ check: 'api:error', detail: `the API checks could not run: ${(err as Error).message}` });
     report.api = { error: (err as Error).message };
@@ -93,7 +98,7 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
   const rec = await reconcileCheck(target);
   report.reconcile = { exit: rec.exit, findings: rec.findings };
   if (rec.exit !== 0) findings.push({ check: 'reconcile', detail: `admin reconcile exited ${rec.exit} with ${rec.findings} finding(s): ${JSON.stringify(rec.finding_list).slice(0, 600)}` });
-  return { findings, report };
+  return { findings, warnings, report };
 }
 
 function summary(run: RunRecord, statuses: Map<number, string> | null) {
@@ -145,6 +150,7 @@ async function main(): Promise<number> {
     const db = await connectDb(target);
     try {
       const checks = await verifyAll(http, target, run, db);
+      if (opts.strict) checks.findings.push(...checks.warnings.splice(0));
       const statuses = await orderStatuses(http, run, db).catch(() => null);
       const line = {
         ok: checks.findings.length === 0,
@@ -156,6 +162,8 @@ async function main(): Promise<number> {
         checks: checks.report,
         findings_count: checks.findings.length,
         findings: checks.findings.slice(0, 50),
+        warnings_count: checks.warnings.length,
+        warnings: checks.warnings.slice(0, 20),
         duration_s: secs(Date.now() - t0),
       };
       console.log(JSON.stringify(line));
@@ -248,7 +256,7 @@ async function main(): Promise<number> {
 
   let db: pg.Client | null = null;
   let settled: SettleReport | null = null;
-  let checks: Checks = { findings: [], report: {} };
+  let checks: Checks = { findings: [], warnings: [], report: {} };
   let statuses: Map<number, string> | null = null;
   try {
     db = await connectDb(target);
@@ -266,6 +274,7 @@ async function main(): Promise<number> {
     await db?.end().catch(() => undefined);
   }
   findings.push(...checks.findings);
+  if (opts.strict) findings.push(...checks.warnings.splice(0));
   const settleMs = Date.now() - tSettle;
 
   const faults = injector?.records ?? [];
@@ -292,6 +301,8 @@ async function main(): Promise<number> {
     checks: checks.report,
     findings_count: findings.length,
     findings: findings.slice(0, 50),
+    warnings_count: checks.warnings.length,
+    warnings: checks.warnings.slice(0, 20),
     record: runFile,
   };
   console.log(JSON.stringify(line));

@@ -94,6 +94,8 @@ export interface Options extends Sizes {
   /** Where the run's partners, orders and answers are written (for --verify-only). */
   runFile?: string;
   verifyOnly?: string;
+  /** Warnings (contract problems that move no money: 500s, a paying key refused) count as findings. */
+  strict: boolean;
 }
 
 const num = (name: string, v: string | undefined): number | undefined => {
@@ -132,6 +134,7 @@ other:
   --seed N                     shuffling and choices (default: time)
   --run-file PATH              where the run's record goes (default <cluster-dir>/chaos/<run>.json)
   --verify-only PATH           only the checks, for a run recorded in PATH
+  --strict                     CHAOS_STRICT=1: warnings (500s, a paying key answered 400) fail the run too
 
 Prints one JSON line on stdout; progress goes to stderr. Exit 0: no finding; 1: findings;
 2: the run could not be carried out (bad options, target not ready).`;
@@ -173,6 +176,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       seed: { type: 'string' },
       'run-file': { type: 'string' },
       'verify-only': { type: 'string' },
+      strict: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -228,5 +232,6 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     seed: num('seed', values.seed) ?? Date.now() % 1_000_000,
     runFile: values['run-file'],
     verifyOnly: values['verify-only'],
+    strict: values.strict === true || env.CHAOS_STRICT === '1',
   };
 }

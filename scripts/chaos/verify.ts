@@ -333,7 +333,7 @@ function chainFindings(rows: Array<{ id: number; partner_id: number; direction: 
  * the payments' workflows as the operator sees them (admin inspect), and what the API
  * answered during the run.
  */
-export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
+export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings: Finding[]; warnings: Finding[]; checked: Record<string, number> }> {
   const findings: Finding[] = [];
   const runOrders = new Map(run.orders.map((o) => [o.id, o]));
   const finalStatus = new Map<number, string>();
@@ -455,7 +455,27 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       for (const id of ids) if (!unrev.includes(id)) findings.push({ check: 'answers:paid_by_another_row', order_id: order, detail: `answered paid by ledger row ${id}, but the order's standing debit is ${unrev.join(', ') || 'none'}` });
     }
   }
-  return { findings, checked: { partners: run.partners.length, orders: finalStatus.size, ledger_rows: ledgerRows, inspected_orders: inspected, answers: run.pays.length } };
+  // A key refused (400) although its own payment holds the order's debit: the partner was
+  // told "not payable" for a payment that succeeded. No money moved wrongly, so a warning.
+  const warnings: Finding[] = [];
+  const refused = run.pays.filter((r) => r.outcome === 'not_payable');
+  const orderOf = new Map(run.orders.map((o) => [o.id, o]));
+  for (const id of new Set(refused.map((r) => r.orderId))) {
+    const o = orderOf.get(id);
+    if (!o || finalStatus.get(id) !== 'completed') continue;
+    inspected += 1;
+    const i = await inspect(http, id);
+    const per = new Map<string, number>();
+    for (const l of i.ledger) if (l.workflow_id) per.set(l.workflow_id, (per.get(l.workflow_id) ?? 0) + (l.type === 'payment' ? 1 : l.type === 'refund' ? -1 : 0));
+    const holder = [...per].find(([, n]) => n > 0)?.[0];
+    const pid = run.partners[o.partner]!.partner_id;
+    for (const r of refused.filter((x) => x.orderId === id)) {
+      if (holder === `pay:p${pid}:key:${r.key}`) {
+        warnings.push({ check: 'answers:same_key_refused', partner_id: pid, order_id: id, detail: `key ${r.key} paid the order, yet a request with it was answered 400 "${r.error}" (after ${r.attempts} attempt(s))` });
+      }
+    }
+  }
+  return { findings, warnings, checked: { partners: run.partners.length, orders: finalStatus.size, ledger_rows: ledgerRows, inspected_orders: inspected, answers: run.pays.length } };
 }
 
 /** `npm run admin -- reconcile`: the engine's own check of all the books; exit 0 when clean. */
