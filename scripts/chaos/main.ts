@@ -174,12 +174,14 @@ async function main(): Promise<number> {
   }
 
   // --- Ready? ----------------------------------------------------------------------------
+  let restartsAtStart: Record<string, number> | null = null;
   if (target.stateFile) {
     const ready = await waitForState(target.stateFile, (s) => s.ready && Object.values(s.parts).every((p) => p.up), 120_000);
     if (!ready) {
       console.log(JSON.stringify({ ok: false, error: `the cluster is not ready (${target.stateFile}: ready and every part up) after 120 s` }));
       return 2;
     }
+    restartsAtStart = Object.fromEntries(Object.entries(ready.parts).map(([n, p]) => [n, p.restarts]));
     if (ready.sandbox === false && opts.scenarios) {
       opts.scenarios = false;
       notes.push('the cluster runs without SANDBOX: no X-Sandbox-Scenario pays');
@@ -274,10 +276,27 @@ async function main(): Promise<number> {
     await db?.end().catch(() => undefined);
   }
   findings.push(...checks.findings);
-  if (opts.strict) findings.push(...checks.warnings.splice(0));
   const settleMs = Date.now() - tSettle;
 
   const faults = injector?.records ?? [];
+  // Parts that restarted without being signalled (a crash the fault caused elsewhere).
+  let collateral: Record<string, number> | null = null;
+  if (target.stateFile && restartsAtStart) {
+    try {
+      const end = readState(target.stateFile);
+      collateral = {};
+      for (const [name, p] of Object.entries(end.parts)) {
+        const n = p.restarts - (restartsAtStart[name] ?? 0) - faults.filter((f) => f.part === name && f.new_pid !== null).length;
+        if (n > 0) collateral[name] = n;
+      }
+      if (Object.keys(collateral).length) {
+        checks.warnings.push({ check: 'topology:collateral_restarts', detail: `part(s) exited without being signalled and were restarted: ${JSON.stringify(collateral)} (see their logs)` });
+      }
+    } catch {
+      collateral = null;
+    }
+  }
+  if (opts.strict) findings.push(...checks.warnings.splice(0));
   const line = {
     ok: findings.length === 0,
     run: runId,
@@ -294,6 +313,7 @@ async function main(): Promise<number> {
       injected: faults.filter((f) => !f.error).length,
       by_kind: tally(faults.filter((f) => !f.error), (f) => f.kind),
       during_load: faults.filter((f) => f.during_load && !f.error).length,
+      collateral_restarts: collateral,
       list: faults,
     },
     settle: settled,
