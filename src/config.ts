@@ -26,6 +26,8 @@ const ConfigSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),
   TEMPORAL_CLI_PATH: z.string().optional(),
+  /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
+  TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
   TEMPORAL_DEV_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   SUPPLIER_URL: z.string().url().optional(),

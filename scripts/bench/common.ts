@@ -6,13 +6,28 @@ import { parseArgs } from 'node:util';
 export const API = process.env.API_URL || `http://127.0.0.1:${process.env.PORT || '8080'}`;
 export const ADMIN = process.env.ADMIN_URL || `http://127.0.0.1:${process.env.ADMIN_PORT || '8081'}`;
 
+/** A topology with several API replicas (`npm run cluster`): requests go to each in turn. */
+const target: { apis: string[]; admin: string; token?: string; next: number } = { apis: [API], admin: ADMIN, next: 0 };
+
+export function useTarget(t: { apis: string[]; adminUrl?: string; adminToken?: string }): void {
+  target.apis = t.apis;
+  if (t.adminUrl) target.admin = t.adminUrl;
+  target.token = t.adminToken;
+}
+
+function nextApi(): string {
+  target.next = (target.next + 1) % target.apis.length;
+  return target.apis[target.next]!;
+}
+
 export function adminToken(): string {
+  if (target.token) return target.token;
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   return fs.readFileSync(path.join(path.resolve(process.env.DATA_DIR || '.data'), 'admin-token'), 'utf8').trim();
 }
 
 export async function admin<T = Record<string, unknown>>(method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${ADMIN}${p}`, {
+  const res = await fetch(`${target.admin}${p}`, {
     method,
     headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json', 'x-operator': 'benchmark' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -31,7 +46,7 @@ export interface Partner {
 export const partnerHeaders = (p: Partner) => ({ 'x-api-key': p.api_key, 'x-api-secret': p.api_secret, 'content-type': 'application/json' });
 
 export async function api(p: Partner, method: 'GET' | 'POST', route: string, body?: unknown) {
-  const res = await fetch(`${API}${route}`, { method, headers: partnerHeaders(p), body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${nextApi()}${route}`, { method, headers: partnerHeaders(p), body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as { ok: boolean; data?: Record<string, unknown>; error?: string } };
 }
 

@@ -1,16 +1,32 @@
 /**
- * npm run bench:pay -- --concurrency N --orders M [--baseline]
+ * npm run bench:pay -- --concurrency N --orders M [--baseline] [--cluster] [--pids name=pid,…]
  *
  * Against a running engine (API_URL, ADMIN_URL, ADMIN_TOKEN or DATA_DIR/admin-token):
  * creates partners, one product order each per payment, then pays them with N in flight,
  * and prints JSON. double_debits comes from the engine's own reconciliation afterwards.
  * --baseline also times the same wallet debit done directly, one SQL transaction each
  * (on DATABASE_URL if set, else on an in-memory PGlite), for the ratio.
+ * --cluster runs against `npm run cluster` (CLUSTER_DIR/state.json): payments are spread
+ * over its API replicas, and the report adds the CPU each process spent per payment, the
+ * transactions and row writes per payment in each database, and one payment's history
+ * length. --pids names the processes to measure for any other topology. Both first measure
+ * the topology idle for --idle-seconds (default 10) and report what the payments cost
+ * beyond that (`marginal`), next to the raw figures: a cluster with 512 history shards
+ * spends CPU and database commits on its own even when nothing happens.
  */
 import crypto from 'node:crypto';
-import { admin, api, args, percentile, round, type Partner } from './common';
+import { Client, Connection } from '@temporalio/client';
+import { admin, api, args, percentile, round, useTarget, type Partner } from './common';
+import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, type Topology } from './topology';
 
-const opts = args({ concurrency: { type: 'string', default: '10' }, orders: { type: 'string', default: '100' }, baseline: { type: 'boolean', default: false } });
+const opts = args({
+  concurrency: { type: 'string', default: '10' },
+  orders: { type: 'string', default: '100' },
+  baseline: { type: 'boolean', default: false },
+  cluster: { type: 'boolean', default: false },
+  pids: { type: 'string' },
+  'idle-seconds': { type: 'string', default: '10' },
+});
 const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
 
@@ -79,9 +95,57 @@ async function baseline(n: number) {
   }
 }
 
+function topology(): Topology | undefined {
+  if (opts.cluster) return clusterTopology(process.env.CLUSTER_DIR || '.cluster');
+  if (!opts.pids) return undefined;
+  const processes = Object.fromEntries(String(opts.pids).split(',').map((kv) => {
+    const [name, pid] = kv.split('=');
+    if (!name || !Number.isInteger(Number(pid))) throw new Error(`--pids takes name=pid,…, not ${kv}`);
+    return [name, Number(pid)];
+  }));
+  return { kind: 'single', apis: [], processes };
+}
+
+/** Events in one payment's workflow history: each is written by the history service. */
+async function historyLength(t: Topology | undefined, job: { partner: Partner; orderId: number }): Promise<number | undefined> {
+  const address = t?.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
+  if (!address) return undefined;
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection, namespace: t?.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default' });
+    const history = await client.workflow.getHandle(`pay:p${job.partner.partner_id}:key:bench-${job.orderId}`).fetchHistory();
+    return history.events?.length;
+  } finally {
+    await connection.close();
+  }
+}
+
+const rates = (a: Record<string, number>, b: Record<string, number>, seconds: number) =>
+  Object.fromEntries(Object.keys(a).map((k) => [k, (b[k]! - a[k]!) / seconds]));
+
+type DbStats = NonNullable<Awaited<ReturnType<typeof sampleDatabases>>>;
+const scaleDb = (a: DbStats, b: DbStats, seconds: number): DbStats =>
+  Object.fromEntries(Object.keys(a).map((d) => [d, { commits: (b[d]!.commits - a[d]!.commits) / seconds, rows_written: (b[d]!.rows_written - a[d]!.rows_written) / seconds }]));
+
 async function main() {
+  const t = topology();
+  if (t?.apis.length) useTarget(t);
+  const idleSeconds = Number(opts['idle-seconds']);
+  let idle: { cpu: Record<string, number>; db?: Awaited<ReturnType<typeof sampleDatabases>> } | undefined;
+  if (t && idleSeconds > 0) {
+    const cpu0 = sampleCpu(t);
+    const db0 = await sampleDatabases(t.adminDatabaseUrl);
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+    idle = { cpu: rates(cpu0, sampleCpu(t), idleSeconds), db: db0 && scaleDb(db0, (await sampleDatabases(t.adminDatabaseUrl))!, idleSeconds) };
+  }
   const jobs = await prepare();
+  const cpuBefore = t && sampleCpu(t);
+  const dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
   const run = await payAll(jobs);
+  // PostgreSQL publishes its statistics within a second of a transaction's end.
+  if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
+  const cpuAfter = t && sampleCpu(t);
+  const dbAfter = await sampleDatabases(t?.adminDatabaseUrl);
   const report = await admin<{ findings: Array<{ kind: string }> }>('GET', '/admin/reconcile');
   const result: Record<string, unknown> = {
     orders: total,
@@ -93,6 +157,30 @@ async function main() {
     errors: run.errors,
     double_debits: report.findings.filter((f) => f.kind === 'order_payment').length,
   };
+  if (t) {
+    result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
+    result.cpu_per_payment = cpuPerPayment(cpuBefore!, cpuAfter!, total);
+    const db = dbPerPayment(dbBefore, dbAfter, total);
+    if (db) result.db_per_payment = db;
+    if (idle) {
+      // What the same span of time costs with no payments, taken off: the payments' own cost.
+      const span = run.seconds + (t.adminDatabaseUrl ? 1.5 : 0);
+      const idleCpu = Object.fromEntries(Object.entries(idle.cpu).map(([k, perSecond]) => [k, perSecond * span]));
+      const zero = Object.fromEntries(Object.keys(idleCpu).map((k) => [k, 0]));
+      result.idle_per_second = { cpu_ms: Object.fromEntries(Object.entries(idle.cpu).map(([k, v]) => [k, round(v * 1000)])), db: idle.db };
+      result.marginal_per_payment = {
+        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, cpuAfter![k]! - cpuBefore![k]! - idleCpu[k]!])), total),
+        db: idle.db && dbBefore && dbAfter
+          ? Object.fromEntries(Object.keys(dbBefore).map((d) => [d, {
+              commits: round((dbAfter[d]!.commits - dbBefore[d]!.commits - idle.db![d]!.commits * span) / total),
+              rows_written: round((dbAfter[d]!.rows_written - dbBefore[d]!.rows_written - idle.db![d]!.rows_written * span) / total),
+            }]))
+          : undefined,
+      };
+    }
+  }
+  const events = await historyLength(t, jobs[0]!).catch(() => undefined);
+  if (events !== undefined) result.history_events_per_payment = events;
   if (opts.baseline) {
     const b = await baseline(total);
     result.baseline = {

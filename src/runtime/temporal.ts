@@ -12,14 +12,48 @@ export interface TemporalEndpoint {
 }
 
 /**
+ * A cluster whose services were just started answers "Not enough hosts to serve the
+ * request" until the frontend, history and matching have all joined (about 20 s), and a
+ * restarted one refuses connections for a moment: wait for it, up to `timeoutMs`. A
+ * namespace that does not exist is an operator's step, not something to wait for.
+ */
+async function connectToCluster(address: string, namespace: string, timeoutMs: number, log: (msg: string) => void): Promise<Connection> {
+  const deadline = Date.now() + timeoutMs;
+  let waiting = false;
+  for (;;) {
+    let connection: Connection | undefined;
+    try {
+      connection = await Connection.connect({ address, connectTimeout: 5000 });
+      await connection.workflowService.describeNamespace({ namespace });
+      return connection;
+    } catch (err) {
+      await connection?.close();
+      if (isNotFound(err)) {
+        throw new Error(
+          `namespace ${namespace} does not exist on the Temporal cluster at ${address}: create it with ` +
+            `\`temporal operator namespace create -n ${namespace} --retention 72h --address ${address}\` (or scripts/cluster/temporal/setup.sh namespace)`,
+        );
+      }
+      if (Date.now() > deadline) throw new Error(`the Temporal cluster at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s: ${(err as Error).message}`);
+      if (!waiting) log(`waiting for the Temporal cluster at ${address}: ${(err as Error).message}`);
+      waiting = true;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/** gRPC status 5, NOT_FOUND. */
+const isNotFound = (err: unknown) => (err as { code?: number }).code === 5;
+
+/**
  * TEMPORAL_ADDRESS set: use that cluster (registering the search attributes if missing).
  * Unset: start the Temporal CLI dev server, persisted under DATA_DIR.
  */
 export async function ensureTemporal(config: Config, log: (msg: string) => void): Promise<TemporalEndpoint> {
   if (config.TEMPORAL_ADDRESS) {
-    const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+    const connection = await connectToCluster(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_CONNECT_TIMEOUT_MS, log);
     try {
-      await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE);
+      await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE, { log, timeoutMs: config.TEMPORAL_CONNECT_TIMEOUT_MS });
     } finally {
       await connection.close();
     }

@@ -4,7 +4,7 @@ import path from 'node:path';
 
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
 
-const isExecutable = (file: string) => {
+export const isExecutable = (file: string) => {
   try {
     fs.accessSync(file, fs.constants.X_OK);
     return fs.statSync(file).isFile();
@@ -20,7 +20,8 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-function goBin(): string | undefined {
+/** `$(go env GOPATH)/bin`, where `go install` puts what it builds; undefined without Go. */
+export function goBin(): string | undefined {
   if (!onPath('go')) return undefined;
   try {
     return path.join(execFileSync('go', ['env', 'GOPATH'], { encoding: 'utf8' }).trim(), 'bin');
@@ -49,10 +50,15 @@ export async function resolveTemporalCli(explicit: string | undefined, log: (msg
     );
   }
   log(`building the Temporal CLI with 'go install ${TEMPORAL_CLI_MODULE}' (takes a few minutes, once)...`);
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('go', ['install', TEMPORAL_CLI_MODULE], { stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install exited with ${code}`))));
-  });
+  await goInstall(TEMPORAL_CLI_MODULE);
   return path.join(bin, 'temporal');
+}
+
+/** `go install <module>`, its output on this process's stderr. */
+export function goInstall(module: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn('go', ['install', module], { stdio: ['ignore', process.stderr, process.stderr] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${module} exited with ${code}`))));
+  });
 }

@@ -119,6 +119,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const namespace = taskQueue;
   const connection = await Connection.connect({ address });
   await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+  // On a cluster with SQL visibility, a fresh namespace's attributes take a registry refresh to be usable.
   await ensureSearchAttributes(connection, namespace);
   const nativeConnection = await NativeConnection.connect({ address });
   // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.

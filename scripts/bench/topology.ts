@@ -1,0 +1,129 @@
+/**
+ * What a benchmark measures besides latency: which processes make up the engine it runs
+ * against, how much CPU each spent during the run, and how many database transactions
+ * and row writes each database took, so that per-payment costs can be read off per part.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+
+export interface Topology {
+  kind: 'cluster' | 'single';
+  /** Public API base URLs; requests are spread over them in turn. */
+  apis: string[];
+  adminUrl?: string;
+  adminToken?: string;
+  temporalAddress?: string;
+  namespace?: string;
+  /** Superuser URL of the cluster's PostgreSQL, for its statistics. */
+  adminDatabaseUrl?: string;
+  /** Part name → root process id. */
+  processes: Record<string, number>;
+}
+
+/** `npm run cluster`'s topology, from its state file. */
+export function clusterTopology(dir: string): Topology {
+  const file = path.join(path.resolve(dir), 'state.json');
+  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    ready: boolean;
+    apis: Array<{ url: string; adminUrl: string }>;
+    adminToken: string;
+    temporalAddress: string;
+    namespace: string;
+    adminDatabaseUrl: string;
+    parts: Record<string, { pid: number | null; up: boolean }>;
+  };
+  if (!state.ready) throw new Error(`the cluster in ${dir} is not ready (state.json says so)`);
+  return {
+    kind: 'cluster',
+    apis: state.apis.map((a) => a.url),
+    adminUrl: state.apis[0]!.adminUrl,
+    adminToken: state.adminToken,
+    temporalAddress: state.temporalAddress,
+    namespace: state.namespace,
+    adminDatabaseUrl: state.adminDatabaseUrl,
+    processes: Object.fromEntries(Object.entries(state.parts).filter(([, p]) => p.pid).map(([name, p]) => [name, p.pid!])),
+  };
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+function readStat(pid: number): { ppid: number; ticks: number; childTicks: number } | undefined {
+  try {
+    const raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces: split after its closing parenthesis.
+    const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is field 3 (state): ppid 4, utime 14, stime 15, cutime 16, cstime 17.
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), childTicks: Number(fields[13]) + Number(fields[14]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds spent so far by a process and everything below it: its own and its reaped
+ * children's (cutime, cstime), plus each live descendant's. PostgreSQL's backends are the
+ * postmaster's children, so its figure covers every connection.
+ */
+export function cpuSeconds(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (!stat) continue;
+    const list = children.get(stat.ppid) ?? [];
+    list.push(Number(entry));
+    children.set(stat.ppid, list);
+  }
+  let ticks = 0;
+  const stack = [root];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    const stat = readStat(pid);
+    if (!stat) continue;
+    ticks += stat.ticks + stat.childTicks;
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+export function sampleCpu(topology: Topology): Record<string, number> {
+  return Object.fromEntries(Object.entries(topology.processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+}
+
+/** Per-payment CPU milliseconds of each part between two samples, and their total. */
+export function cpuPerPayment(before: Record<string, number>, after: Record<string, number>, payments: number) {
+  const perPart = Object.fromEntries(
+    Object.keys(before).map((name) => [name, Math.round((((after[name] ?? 0) - before[name]!) * 1000 * 10) / payments) / 10]),
+  );
+  const total = Math.round(Object.values(perPart).reduce((a, b) => a + b, 0) * 10) / 10;
+  return { total_ms: total, by_part_ms: perPart };
+}
+
+export interface DbStats {
+  [database: string]: { commits: number; rows_written: number };
+}
+
+/** Transactions committed and rows inserted/updated/deleted, per database. */
+export async function sampleDatabases(url: string | undefined): Promise<DbStats | undefined> {
+  if (!url) return undefined;
+  const client = new PgClient({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string; commits: string; rows_written: string }>(
+      `select datname, xact_commit as commits, tup_inserted + tup_updated + tup_deleted as rows_written
+         from pg_stat_database where datname in ('booking', 'temporal', 'temporal_visibility')`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.datname, { commits: Number(r.commits), rows_written: Number(r.rows_written) }]));
+  } finally {
+    await client.end();
+  }
+}
+
+export function dbPerPayment(before: DbStats | undefined, after: DbStats | undefined, payments: number) {
+  if (!before || !after) return undefined;
+  const per = (a: number, b: number) => Math.round(((a - b) / payments) * 10) / 10;
+  return Object.fromEntries(
+    Object.keys(before).map((db) => [db, { commits: per(after[db]!.commits, before[db]!.commits), rows_written: per(after[db]!.rows_written, before[db]!.rows_written) }]),
+  );
+}
