@@ -182,13 +182,31 @@ export class FaultInjector {
     return rec;
   }
 
+  /** The planned point of the next fault not injected yet (1 when none is left). */
+  private next = 1;
+
+  /**
+   * How far the load may go before it waits for the next fault: a little past that fault's
+   * planned point, so that a slow recovery cannot let the load run out before the rest of
+   * the plan is injected.
+   */
+  gate = (): number => Math.min(1, this.next + 0.04);
+
   /** Runs the plan against the load's progress; whatever the load did not reach is injected after it. */
   async run(plan: Planned[], progress: () => number, loadDone: () => boolean, deadlineAt: number): Promise<void> {
-    for (const p of plan) {
+    for (const [i, p] of plan.entries()) {
+      this.next = p.at;
       while (!this.stopped && !loadDone() && progress() < p.at && Date.now() < deadlineAt) await sleep(200);
-      if (this.stopped || Date.now() >= deadlineAt) return;
+      if (this.stopped || Date.now() >= deadlineAt) {
+        this.next = 1;
+        return;
+      }
       const duringLoad = !loadDone();
-      await this.inject(p.kind, duringLoad ? progress() : 1, duringLoad);
+      const injecting = this.inject(p.kind, duringLoad ? progress() : 1, duringLoad);
+      // Once the signal is sent the load may go on towards the next fault while this part recovers.
+      await sleep(100);
+      this.next = plan[i + 1]?.at ?? 1;
+      await injecting;
       // A moment between faults, so that each one's recovery is its own.
       await sleep(1500);
     }

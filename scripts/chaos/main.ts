@@ -223,6 +223,7 @@ async function main(): Promise<number> {
   const load = new Load(http, opts, run, rnd, log);
   const injector = target.stateFile ? new FaultInjector(target.stateFile, opts, t0, log) : null;
   const plan = faultsOn ? planFaults(opts) : [];
+  if (injector && plan.length) load.gate = injector.gate;
   const tLoad = Date.now();
   const [loadStats] = (await Promise.all([
     load.runAll(loadDeadlineAt),

@@ -5,6 +5,7 @@
  * the partners kept short of credit.
  */
 import type { Http, Partner, PayRecord } from './http';
+import { sleep } from './target';
 import { toMinor } from './http';
 import type { Options, Scenario } from './options';
 import { SCENARIOS } from './options';
@@ -139,6 +140,8 @@ export interface LoadStats {
   jobs_skipped_deadline: number;
   seconds: number;
   midrun_topups: number;
+  /** Time the load held back new jobs so that the faults stay spread over it (per slot). */
+  waited_for_faults_s: number;
 }
 
 export const keyOf = (runId: string, orderId: number, suffix = '') => `chaos-${runId}-o${orderId}${suffix}`;
@@ -212,6 +215,10 @@ export class Load {
     }
   }
 
+  /** The fault plan's brake: no new job while progress is past it (bounded by the deadline). */
+  gate: () => number = () => 1;
+  private gatedMs = 0;
+
   async runAll(loadDeadlineAt: number): Promise<LoadStats> {
     const started = Date.now();
     const queue = shuffle([...this.run.orders], this.rnd);
@@ -223,6 +230,12 @@ export class Load {
           if (!topupsDone && this.progress() >= 0.5) {
             topupsDone = true;
             await this.midRunTopups();
+          }
+          if (this.progress() > this.gate() && queue.length && Date.now() < loadDeadlineAt) {
+            const t = Date.now();
+            await sleep(200);
+            this.gatedMs += Date.now() - t;
+            continue;
           }
           const o = queue.shift();
           if (!o) return;
@@ -242,6 +255,7 @@ export class Load {
       jobs_skipped_deadline: this.skipped,
       seconds: Math.round((Date.now() - started) / 100) / 10,
       midrun_topups: this.topups,
+      waited_for_faults_s: Math.round(this.gatedMs / this.opts.concurrency / 100) / 10,
     };
   }
 }
