@@ -15,7 +15,7 @@ import { FaultInjector, planFaults } from './faults';
 import { Http, type PayRecord } from './http';
 import { parseOptions, USAGE, type Options } from './options';
 import { loadTarget, readState, waitForState, waitHealthy, type Target } from './target';
-import { apiChecks, orderStatuses, reconcileCheck, settle, sqlChecks, type Finding, type SettleReport } from './verify';
+import { apiChecks, orderStatuses, reconcileCheck, settle, sqlChecks, temporalChecks, type Finding, type SettleReport } from './verify';
 import { Load, prepare, prng, type LoadStats, type RunRecord } from './workload';
 
 const t0 = Date.now();
@@ -94,6 +94,18 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
   } catch (err) {
     findings.push({ check: 'api:error', detail: `the API checks could not run: ${(err as Error).message}` });
     report.api = { error: (err as Error).message };
+  }
+  if (target.temporalAddress) {
+    try {
+      const t = await temporalChecks(target.temporalAddress, target.namespace, run);
+      findings.push(...t.findings);
+      report.temporal = { findings: t.findings.length, checked: t.checked };
+    } catch (err) {
+      findings.push({ check: 'temporal:error', detail: `the Temporal check could not run: ${(err as Error).message}` });
+      report.temporal = { error: (err as Error).message };
+    }
+  } else {
+    report.temporal = 'skipped: no Temporal address (--temporal-address)';
   }
   const rec = await reconcileCheck(target);
   report.reconcile = { exit: rec.exit, findings: rec.findings };
@@ -234,6 +246,10 @@ async function main(): Promise<number> {
   save(runFile, run);
   if (loadStats.jobs_skipped_deadline) notes.push(`${loadStats.jobs_skipped_deadline} pay job(s) not started: the load reached its share of --deadline`);
 
+  const rejectIds = new Set(run.orders.filter((o) => o.kind === 'supplier_reject').map((o) => o.id));
+  const firstAnswers = new Map<number, string>();
+  for (const p of run.pays) if (rejectIds.has(p.orderId) && !firstAnswers.has(p.orderId)) firstAnswers.set(p.orderId, p.outcome);
+  if ([...firstAnswers.values()].some((o) => o === 'completed')) notes.push('a supplier_reject pay was answered 200: the API seems to run without SANDBOX, so the scenarios did not happen');
   const findings: Finding[] = [];
   for (const f of injector?.records ?? []) if (f.error) findings.push({ check: `fault:${f.kind}`, detail: f.error });
   if (injector && plan.length > (injector.records.length ?? 0)) notes.push(`${plan.length - injector.records.length} planned fault(s) not injected: deadline`);

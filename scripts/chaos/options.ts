@@ -81,6 +81,7 @@ export interface Options extends Sizes {
   adminUrl?: string;
   adminToken?: string;
   databaseUrl?: string;
+  temporalAddress?: string;
   faults: boolean;
   scenarios: boolean;
   pgSignal: NodeJS.Signals;
@@ -114,6 +115,7 @@ target (default: the cluster's state file):
   --admin-url URL              npm-start: ADMIN_URL (default http://127.0.0.1:\$ADMIN_PORT, 8081)
   --admin-token TOKEN          npm-start: ADMIN_TOKEN (default DATA_DIR/admin-token)
   --database-url URL           npm-start on PostgreSQL: DATABASE_URL (SQL checks; none on PGlite)
+  --temporal-address H:P       npm-start: TEMPORAL_ADDRESS (default 127.0.0.1:\$TEMPORAL_DEV_PORT, 7233)
 size (preset, then overrides):
   --size full|ci               CHAOS_SIZE (full: ~1,000 pays, 10 partners; ci: ~150 pays, < 4 min)
   --partners N --tight-partners N --pays N --storms N --storm-size N --races N --race-keys N
@@ -150,6 +152,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       'admin-url': { type: 'string' },
       'admin-token': { type: 'string' },
       'database-url': { type: 'string' },
+      'temporal-address': { type: 'string' },
       size: { type: 'string' },
       partners: { type: 'string' },
       'tight-partners': { type: 'string' },
@@ -223,6 +226,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     adminUrl: (values['admin-url'] ?? env.ADMIN_URL)?.replace(/\/$/, ''),
     adminToken: values['admin-token'] ?? env.ADMIN_TOKEN,
     databaseUrl: values['database-url'] ?? env.DATABASE_URL,
+    temporalAddress: values['temporal-address'] ?? env.TEMPORAL_ADDRESS,
     faults: !values['no-faults'],
     scenarios: !values['no-scenarios'],
     pgSignal,

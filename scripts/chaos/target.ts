@@ -31,6 +31,9 @@ export interface Target {
   apis: Array<{ name: string; url: string; adminUrl: string }>;
   adminToken: string;
   databaseUrl: string | null;
+  /** Temporal frontend, for the check that no payment workflow is left running. */
+  temporalAddress: string | null;
+  namespace: string;
   /** null when the target's sandbox setting is unknown (npm start: on by default). */
   sandbox: boolean | null;
   stateFile: string | null;
@@ -59,6 +62,8 @@ export function loadTarget(opts: Options): Target {
       apis: state.apis.map((a) => ({ name: a.name, url: a.url.replace(/\/$/, ''), adminUrl: a.adminUrl.replace(/\/$/, '') })),
       adminToken: token,
       databaseUrl: opts.databaseUrl ?? state.databaseUrl ?? null,
+      temporalAddress: opts.temporalAddress ?? state.temporalAddress ?? null,
+      namespace: state.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default',
       sandbox: state.sandbox ?? null,
       stateFile: file,
       notes: [],
@@ -81,6 +86,8 @@ export function loadTarget(opts: Options): Target {
     apis: opts.apiUrls.map((url, i) => ({ name: `api-${i + 1}`, url, adminUrl })),
     adminToken: token,
     databaseUrl: opts.databaseUrl ?? null,
+    temporalAddress: opts.temporalAddress ?? `127.0.0.1:${process.env.TEMPORAL_DEV_PORT || '7233'}`,
+    namespace: process.env.TEMPORAL_NAMESPACE || 'default',
     sandbox: null,
     stateFile: null,
     notes,

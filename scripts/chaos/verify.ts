@@ -490,3 +490,33 @@ export async function reconcileCheck(target: Target): Promise<{ exit: number; fi
   return { exit: out.exit, findings: list.length, finding_list: list.slice(0, 10) };
 }
 
+
+/**
+ * Temporal's side of "nothing is stuck": no payment workflow of the run's partners is still
+ * running (a saga that never ended holds money or a lock even when its order looks settled).
+ * Visibility lags a little behind, so a non-empty answer is asked again for a few seconds.
+ */
+export async function temporalChecks(address: string, namespace: string, run: RunRecord, waitMs = 30_000): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
+  const { Client, Connection } = await import('@temporalio/client');
+  const connection = await Connection.connect({ address, connectTimeout: 10_000 });
+  try {
+    const client = new Client({ connection, namespace });
+    const ids = run.partners.map((p) => p.partner_id).join(', ');
+    const query = `WorkflowType = "payOrder" AND PartnerId IN (${ids}) AND ExecutionStatus = "Running"`;
+    const deadline = Date.now() + waitMs;
+    let running: Array<{ workflowId: string; stage: unknown }> = [];
+    for (;;) {
+      running = [];
+      for await (const w of client.workflow.list({ query })) running.push({ workflowId: w.workflowId, stage: w.searchAttributes?.Stage });
+      if (running.length === 0 || Date.now() >= deadline) break;
+      await sleep(2000);
+    }
+    const total = (await client.workflow.count(`WorkflowType = "payOrder" AND PartnerId IN (${ids})`)).count;
+    return {
+      findings: running.map((w) => ({ check: 'temporal:payment_running', detail: `${w.workflowId} still running (Stage ${JSON.stringify(w.stage)})` })),
+      checked: { payment_workflows: total },
+    };
+  } finally {
+    await connection.close();
+  }
+}
