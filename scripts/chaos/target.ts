@@ -80,7 +80,7 @@ export function loadTarget(opts: Options): Target {
     }
   }
   const notes = ['target npm-start: one process, no faults injected'];
-  if (!opts.databaseUrl) notes.push('no DATABASE_URL: the engine runs on PGlite inside its process, so no SQL checks; API and reconcile checks only');
+  if (!opts.databaseUrl) notes.push('no DATABASE_URL: the engine runs on PGlite inside its process, so no SQL checks; API, Temporal and reconcile checks only');
   return {
     kind: 'npm-start',
     apis: opts.apiUrls.map((url, i) => ({ name: `api-${i + 1}`, url, adminUrl })),
