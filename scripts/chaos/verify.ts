@@ -21,6 +21,11 @@ export interface Finding {
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/** What the SQL checks need of a client: pg's query shape (a pg.Client; PGlite in the unit test). */
+export interface Queryable {
+  query<R>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+}
+
 /** Runs the admin CLI (the operators' tool) against the target's admin API. */
 export function adminCli(target: Target, args: string[], timeoutMs = 90_000): Promise<{ exit: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -178,7 +183,7 @@ export async function settle(http: Http, target: Target, run: RunRecord, db: pg.
 
 const signed = (direction: string, amount: number) => (direction === 'credit' ? amount : -amount);
 
-function topupFindings(p: RunPartner, ledgerTopups: number, where: string): Finding[] {
+export function topupFindings(p: RunPartner, ledgerTopups: number, where: string): Finding[] {
   // Lost answers to top-ups: any subset of them may be in the books.
   const possible = new Set([p.topupsMinor]);
   for (const u of p.uncertainTopupsMinor) for (const v of [...possible]) possible.add(v + u);
@@ -187,7 +192,7 @@ function topupFindings(p: RunPartner, ledgerTopups: number, where: string): Find
 }
 
 /** The books from SQL: wallets, orders, keys, reversals, and the balance chain. */
-export async function sqlChecks(db: pg.Client, run: RunRecord): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
+export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
   const findings: Finding[] = [];
   const pids = run.partners.map((p) => p.partner_id);
   const partnerOf = new Map(run.partners.map((p) => [p.partner_id, p]));
@@ -310,7 +315,7 @@ export async function sqlChecks(db: pg.Client, run: RunRecord): Promise<{ findin
   return { findings, checked: { orders: orders.length, wallets: wallets.length, keys: keys.length, reversals: refunds.length, ledger_rows: chain.length } };
 }
 
-function chainFindings(rows: Array<{ id: number; partner_id: number; direction: string; type: string; amount: number; balance_after: number }>, where: string): Finding[] {
+export function chainFindings(rows: Array<{ id: number; partner_id: number; direction: string; type: string; amount: number; balance_after: number }>, where: string): Finding[] {
   const findings: Finding[] = [];
   let partner = -1;
   let balance = 0;
