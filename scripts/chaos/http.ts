@@ -22,9 +22,10 @@ export interface HttpStats {
   byStatus: Record<string, number>;
   /** Answers a partner should never get from a pay (500s, unknown shapes): reported, retried. */
   unexpected: Array<{ status: number | string; path: string; body: string }>;
+  unexpectedCount: number;
 }
 
-export const newStats = (): HttpStats => ({ requests: 0, retries: 0, byStatus: {}, unexpected: [] });
+export const newStats = (): HttpStats => ({ requests: 0, retries: 0, byStatus: {}, unexpected: [], unexpectedCount: 0 });
 
 export type PayOutcome =
   | { kind: 'completed'; status: 200; ledgerId: number; amountMinor: number }
@@ -74,7 +75,8 @@ export class Http {
   }
 
   private unexpected(status: number | string, path: string, body: string) {
-    if (this.stats.unexpected.length < 20) this.stats.unexpected.push({ status, path, body: body.slice(0, 300) });
+    this.stats.unexpectedCount += 1;
+    if (this.stats.unexpected.length < 50) this.stats.unexpected.push({ status, path, body: body.slice(0, 300) });
   }
 
   /** One request, no retry: status and parsed body, or a thrown connection error/timeout. */
