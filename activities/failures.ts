@@ -1,13 +1,21 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { databaseFailure } from '../src/db/errors';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import { FailureType } from '../workflows/failure-types';
 
 export { FailureType };
 
+export const DatabaseFailureType = { unavailable: 'database_unavailable', invalidData: 'invalid_data', error: 'database_error' } as const;
+
 /**
  * Business refusals become non-retryable failures whose type the workflow and the API
- * understand; everything else stays retryable (Temporal retries it with backoff).
+ * understand. Database errors are classified (src/db/errors.ts): data and integrity errors
+ * (SQLSTATE classes 22, 23) and other deterministic ones fail for good at once, since the
+ * same input fails the same way; a lost connection, a restart, a serialization or deadlock
+ * loss is retried. Either way the failure carries a message without the query's values,
+ * because it is logged and stored in the workflow's history. Everything else stays
+ * retryable (Temporal retries it with backoff).
  */
 export async function businessErrors<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
   // Heartbeats while the step runs: if this worker dies mid-call, Temporal notices within
@@ -19,6 +27,9 @@ export async function businessErrors<T>(step: () => Promise<T>, supplierType: (e
   } catch (err) {
     if (err instanceof DomainError) throw ApplicationFailure.nonRetryable(err.message, err.code);
     if (err instanceof SupplierRejectedError) throw ApplicationFailure.nonRetryable(err.message, supplierType(err));
+    const db = databaseFailure(err);
+    if (db?.kind === 'transient') throw ApplicationFailure.retryable(db.message, DatabaseFailureType.unavailable);
+    if (db) throw ApplicationFailure.nonRetryable(db.message, db.kind === 'invalid_data' ? DatabaseFailureType.invalidData : DatabaseFailureType.error);
     throw err;
   } finally {
     clearInterval(beat);

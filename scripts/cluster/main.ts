@@ -2,7 +2,7 @@
  * `npm run cluster`: the production shape on this machine, without Docker. PostgreSQL, a
  * Temporal cluster (frontend, history, matching and internal worker as four processes over
  * PostgreSQL persistence and SQL visibility, configured by scripts/cluster/temporal/config,
- * the same files docker-compose.yml mounts), the supplier simulator, CLUSTER_APIS `npm run
+ * the same files docker-compose.yml mounts), Temporal Web, the supplier simulator, CLUSTER_APIS `npm run
  * api` replicas and CLUSTER_WORKERS `npm run worker` processes. Prints where each part
  * listens, restarts any part that dies, writes CLUSTER_DIR/state.json for tools, and stops
  * everything it started on Ctrl-C.
@@ -140,13 +140,26 @@ async function main(): Promise<void> {
       ready: service === 'frontend' ? () => frontendServing(frontend) : () => tcpOpen(listenPort),
     });
     log('Temporal services: history, matching, frontend, worker (they join each other within ~20 s)');
+    // History first: on a fresh database the first service to start writes the cluster's
+    // metadata, and services starting at the same moment would race to (one loses and exits).
+    await supervisor.start([temporalService('history', port(7234), `127.0.0.1:${port(7234)}`)]);
     await supervisor.start([
-      temporalService('history', port(7234), `127.0.0.1:${port(7234)}`),
       temporalService('matching', port(7235), `127.0.0.1:${port(7235)}`),
       temporalService('frontend', port(7233), `${frontend} (gRPC), http://127.0.0.1:${port(7243)} (HTTP API)`),
       temporalService('worker', port(6939), `membership 127.0.0.1:${port(6939)}`),
     ]);
     await setup('namespace');
+    const uiPort = port(8233);
+    await supervisor.start([
+      {
+        name: 'temporal-ui',
+        command: bins.ui,
+        args: ['--root', path.join(TEMPORAL_DIR, 'ui'), '--config', '.', '--env', 'cluster', 'start'],
+        env: { ...process.env, TEMPORAL_ADDRESS: frontend, TEMPORAL_UI_PORT: String(uiPort), TEMPORAL_DEFAULT_NAMESPACE: namespace },
+        listens: `http://127.0.0.1:${uiPort} (Temporal Web)`,
+        ready: () => httpOk(`http://127.0.0.1:${uiPort}/`),
+      },
+    ]);
 
     const node = (name: string, script: string, env: NodeJS.ProcessEnv, listens: string, ready: () => Promise<boolean>): PartSpec => ({
       name,
@@ -188,6 +201,7 @@ async function main(): Promise<void> {
     supervisor.markReady();
     printTable(supervisor, { dir, adminUrl: apiUrls[0]!.adminUrl, frontend, adminUrlDb: pg.adminUrl });
   } catch (err) {
+    if (stopping) return; // Ctrl-C while starting: the parts are being stopped already.
     log(`failed: ${(err as Error).message}`);
     await stop(1);
   }
@@ -215,7 +229,7 @@ function printTable(supervisor: Supervisor, where: { dir: string; adminUrl: stri
       ...lines,
       '',
       `admin CLI:   ADMIN_URL=${where.adminUrl} DATA_DIR=${rel} npm run --silent admin -- partner create --name "Acme Travel" --topup 5000000 --json`,
-      `Temporal:    temporal workflow list --address ${where.frontend}  (no Web UI here; docker-compose.yml has one)`,
+      `Temporal:    temporal workflow list --address ${where.frontend} -q 'Stage="needs_attention"'`,
       `tests:       TEMPORAL_ADDRESS=${where.frontend} DATABASE_URL=${where.adminUrlDb} npm test`,
       `logs:        ${path.join(rel, 'logs')}/<part>.log   state: ${path.join(rel, 'state.json')}`,
       'Ctrl-C stops everything.',

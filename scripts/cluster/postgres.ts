@@ -48,7 +48,13 @@ export function clusterPostgres(dir: string, port: number): ClusterPostgres {
   if (!fs.existsSync(path.join(data, 'PG_VERSION'))) {
     fs.mkdirSync(dir, { recursive: true });
     if (user) fs.chownSync(dir, user.uid, user.gid);
-    execFileSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], { stdio: 'ignore', ...user });
+    try {
+      execFileSync(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], { stdio: ['ignore', 'ignore', 'pipe'], ...user });
+    } catch (err) {
+      const stderr = String((err as { stderr?: Buffer }).stderr ?? '').trim();
+      const hint = user ? ` (as root it runs as the postgres user, which must be able to reach ${dir}: every directory above it needs o+x)` : '';
+      throw new Error(`initdb failed${hint}: ${stderr || (err as Error).message}`);
+    }
   }
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const query = async (sql: string[]) => {

@@ -74,12 +74,15 @@ class Part {
     this.onChange();
   }
 
-  /** Waits until the part is ready, up to `timeoutMs`; false if it exited or timed out. */
+  /**
+   * Waits until the part is ready, up to `timeoutMs`, across restarts (a part that dies
+   * while starting is started again, and may well come up then); false on timeout.
+   */
   async waitReady(timeoutMs: number): Promise<boolean> {
-    const child = this.child;
     const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline && child && this.child === child && child.exitCode === null && child.signalCode === null) {
-      if (await this.spec.ready().catch(() => false)) {
+    while (Date.now() < deadline && !this.stopping) {
+      const child = this.child;
+      if (child && child.exitCode === null && child.signalCode === null && (await this.spec.ready().catch(() => false)) && this.child === child) {
         this.up = true;
         this.onChange();
         return true;

@@ -54,10 +54,11 @@ export async function resolveTemporalCli(explicit: string | undefined, log: (msg
   return path.join(bin, 'temporal');
 }
 
-/** `go install <module>`, its output on this process's stderr. */
-export function goInstall(module: string): Promise<void> {
+/** `go install <module>` (into `gobin` if given), its output on this process's stderr. */
+export function goInstall(module: string, gobin?: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn('go', ['install', module], { stdio: ['ignore', process.stderr, process.stderr] });
+    const env = gobin ? { ...process.env, GOBIN: gobin } : process.env;
+    const child = spawn('go', ['install', module], { stdio: ['ignore', process.stderr, process.stderr], env });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`go install ${module} exited with ${code}`))));
   });

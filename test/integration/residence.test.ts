@@ -210,3 +210,27 @@ describe('durable deadlines', () => {
     }
   });
 });
+
+describe('a database step fed data the database refuses (issue 12)', () => {
+  it('fails the hold workflow within seconds instead of retrying for ever, with no value in the failure, and writes nothing', async () => {
+    const { creds } = await newPartner();
+    const holdRef = `residence-hold:bad-date-${Date.now()}`;
+    const started = Date.now();
+    // Straight to the workflow: whatever the API validates, the worker must not loop on what PostgreSQL refuses.
+    const handle = await stack.client.workflow.start('reserveResidence', {
+      taskQueue: stack.taskQueue,
+      workflowId: holdRef,
+      args: [{ partnerId: creds.partner_id, holdRef, propertyId: FLEXIBLE, checkIn: '2027-02-30', checkOut: '2027-03-03', guests: 2, leadGuest, ttlMs: 600_000, autoAcceptCancelMs: null }],
+    });
+    const failure = await handle.result().then(
+      () => undefined,
+      (err: { cause?: { cause?: { type?: string; message?: string } } }) => err.cause?.cause,
+    );
+    expect(failure).toMatchObject({ type: 'invalid_data' });
+    expect(failure!.message).not.toMatch(/Sara|Ahmadi|0012345679|2027-02-30/);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const { events } = await handle.fetchHistory();
+    expect(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
+    expect(await stack.db.select().from(reservations).where(eq(reservations.holdRef, holdRef))).toEqual([]);
+  });
+});
