@@ -1,4 +1,4 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
@@ -144,11 +144,15 @@ async function awaitPayment(deps: PayDeps, handle: WorkflowHandle, order: { id: 
   };
 }
 
-/** The latest run's status (RUNNING, COMPLETED, FAILED, …), or undefined when there is none. */
+/**
+ * The latest run's status (RUNNING, COMPLETED, FAILED, …), or undefined when there is none.
+ * Any other error (Temporal unreachable) propagates: "not payable" would be a false answer.
+ */
 async function runStatus(handle: WorkflowHandle): Promise<string | undefined> {
   try {
     return (await handle.describe()).status.name;
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    throw err;
   }
 }
