@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   const workers = int('CLUSTER_WORKERS', 2);
   const port = (p: number) => p + offset;
   if (apis < 1 || workers < 1) throw new Error('CLUSTER_APIS and CLUSTER_WORKERS must be at least 1');
+  // Temporal keeps each service's membership port in a smallint column (cluster_membership).
+  if (port(6939) > 32767) throw new Error(`CLUSTER_PORT_OFFSET=${offset} puts Temporal's membership ports past 32767, which its PostgreSQL schema cannot store; use at most ${32767 - 6939}`);
 
   fs.mkdirSync(dir, { recursive: true });
   stopOrphans(path.join(dir, 'state.json'), log);
