@@ -89,6 +89,7 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop(0));
   process.once('SIGTERM', () => void stop(0));
+  process.once('SIGHUP', () => void stop(0)); // its terminal went away
 
   try {
     log(`PostgreSQL on 127.0.0.1:${port(5433)} (${path.join(dir, 'postgres')})`);
