@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
@@ -23,12 +23,17 @@ const MIGRATIONS = path.join(__dirname, 'migrations');
  * given, otherwise PGlite (embedded Postgres) stored in `dataDir`, or in memory when
  * `dataDir` is omitted (tests).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; connectTimeoutMs?: number }): Promise<Database> {
   if (opts.url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.url, max: 10 });
+    // A database that stops answering fails a request within connectTimeoutMs instead of
+    // holding it; keep-alive finds connections to a server that vanished.
+    const pool = new Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000, keepAlive: true });
+    // An idle connection the server drops (restart, network cut) errors here; the pool
+    // discards it and opens a new one when asked. Unhandled, it would stop the process.
+    pool.on('error', () => undefined);
     const db = drizzle(pool, { schema });
     // API and worker processes may start together on a fresh database: one migrates at a time.
     const lock = await pool.connect();
@@ -53,4 +58,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string }): Pr
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** The cheapest round trip: whether the database answers at all. */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
 }

@@ -1,5 +1,6 @@
 import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
+import { unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
@@ -47,7 +48,9 @@ export function businessFailure(err: unknown): { type: string; message: string }
 
 /**
  * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
- * business failure goes through `mapFailure`, which turns it into a domain error.
+ * business failure goes through `mapFailure`, which turns it into a domain error. Null too
+ * when Temporal stops answering while we wait: the workflow was started and goes on, so the
+ * caller answers "under way", never "unavailable, nothing happened".
  */
 export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, mapFailure: (f: { type: string; message: string }) => Error | null): Promise<T | null> {
   const result = handle.result() as Promise<T>;
@@ -59,6 +62,7 @@ export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, m
   try {
     return await Promise.race([result, timeout]);
   } catch (err) {
+    if (unreachablePart(err)) return null;
     const failure = businessFailure(err);
     throw (failure && mapFailure(failure)) ?? err;
   } finally {
