@@ -73,11 +73,20 @@ export function unreachablePart(err: unknown): Part | null {
   return null;
 }
 
+/**
+ * What went wrong underneath: the innermost cause's message (a lost connection, not the
+ * query that met it, whose text and parameters stay out of logs and /healthz).
+ */
+export function rootMessage(err: unknown): string {
+  const chain = causes(err);
+  return (chain[chain.length - 1] as Error | undefined)?.message ?? String(err);
+}
+
 /** The error a request should fail with: PartUnavailableError for a lost connection, else the error itself. */
 export function asUnavailable(err: unknown): unknown {
   if (err instanceof PartUnavailableError) return err;
   const part = unreachablePart(err);
-  return part ? new PartUnavailableError(part, (err as Error).message) : err;
+  return part ? new PartUnavailableError(part, rootMessage(err)) : err;
 }
 
 export type Check = () => Promise<string | void>;
@@ -150,7 +159,7 @@ export class HealthMonitor implements Health {
     if (!inFlight) {
       const done = check().then(
         (detail): CheckResult => (detail ? { ok: true, detail } : { ok: true }),
-        (err: unknown): CheckResult => ({ ok: false, detail: (err as Error).message }),
+        (err: unknown): CheckResult => ({ ok: false, detail: rootMessage(err) }),
       );
       inFlight = { since: Date.now(), done };
       this.pending.set(name, inFlight);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import type { NativeConnection, Worker } from '@temporalio/worker';
+import { Connection } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import { HealthMonitor, temporalCheck, type HealthTiming } from '../src/availability';
 import { ping, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
@@ -24,9 +25,13 @@ export async function startWorkerPresence(opts: {
   heartbeatMs: number;
   timing: HealthTiming;
   worker: () => Worker | null | undefined;
-  connection: () => NativeConnection | undefined;
+  /** The Temporal frontend the worker polls, once known. */
+  temporalAddress: () => string | undefined;
   db: () => Db | undefined;
 }): Promise<WorkerPresence> {
+  // Probed over a connection of its own: the worker's native connection retries a call for
+  // up to 10 s whatever its deadline, so it could not tell within seconds that Temporal is back.
+  let probe: Connection | undefined;
   const identity = `${process.pid}@${os.hostname()}/${crypto.randomBytes(4).toString('hex')}`;
   const health = new HealthMonitor(
     {
@@ -36,9 +41,10 @@ export async function startWorkerPresence(opts: {
         return `${state} on task queue ${opts.taskQueue}`;
       },
       temporal: async () => {
-        const connection = opts.connection();
-        if (!connection) throw new Error('not connected yet');
-        await temporalCheck(connection, opts.timing.timeoutMs)();
+        const address = opts.temporalAddress();
+        if (!address) throw new Error('not connected yet');
+        probe ??= Connection.lazy({ address });
+        await temporalCheck(probe, opts.timing.timeoutMs)();
       },
       database: async () => {
         const db = opts.db();
@@ -90,6 +96,7 @@ export async function startWorkerPresence(opts: {
       clearTimeout(timer);
       health.stop();
       await last;
+      await probe?.close().catch(() => undefined);
       const db = opts.db();
       if (forget && db) await forgetWorker(db, identity).catch(() => undefined);
     },

@@ -130,7 +130,7 @@ export function installWorkerRuntime(config: Config): string | undefined {
  */
 export async function startPresence(
   config: Config,
-  parts: { worker: () => Worker | undefined; connection: () => NativeConnection | undefined; database: () => Database | undefined },
+  parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
   stack: Stack,
 ): Promise<WorkerPresence> {
   const presence = await startWorkerPresence({
@@ -138,7 +138,7 @@ export async function startPresence(
     heartbeatMs: config.WORKER_HEARTBEAT_MS,
     timing: healthTiming(config),
     worker: parts.worker,
-    connection: parts.connection,
+    temporalAddress: parts.temporalAddress,
     db: () => parts.database()?.db,
   });
   stack.add(() => presence.stop());

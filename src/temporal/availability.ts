@@ -1,8 +1,8 @@
 import type { ClientInterceptors, Next, WorkflowClientInterceptor } from '@temporalio/client';
-import { asUnavailable, type Availability, type Part } from '../availability';
+import { asUnavailable, PARTS, type Availability, type Part } from '../availability';
 import { clientInterceptors } from './request-id';
 
-const EVERY_PART: readonly Part[] = ['database', 'temporal', 'worker'];
+const EVERY_PART: readonly Part[] = PARTS;
 
 interface Deadlines {
   withDeadline<R>(deadline: number | Date, fn: () => Promise<R>): Promise<R>;

@@ -193,7 +193,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
         heartbeatMs: WORKER_HEARTBEAT_MS,
         timing: HEALTH_TIMING,
         worker: () => worker,
-        connection: () => nativeConnection,
+        temporalAddress: () => temporalProxy?.address ?? address,
         db: () => database.db,
       });
     }
