@@ -1,5 +1,6 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
+import { unreachablePart } from '../availability';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
 import { PayFailure, type PayInput, type PayResult } from '../../workflows/pay.types';
@@ -140,7 +141,9 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
 async function completedRun(handle: WorkflowHandle): Promise<boolean> {
   try {
     return (await handle.describe()).status.name === 'COMPLETED';
-  } catch {
+  } catch (err) {
+    // Temporal down: "try again" (503), not "already completed" (400), so the retry gets its result.
+    if (unreachablePart(err)) throw err;
     return false;
   }
 }

@@ -135,7 +135,7 @@ describe('Temporal unreachable', () => {
     const p = await payer(stack);
     // A paid order, whose payment an operator inspects through Temporal.
     const paidEarlier = await p.api.productOrder();
-    expect((await p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id })).status).toBe(200);
+    expect((await p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id, idempotency_key: 'paid-before' })).status).toBe(200);
     const before = await p.money();
     await restoring('temporal', async () => {
       stack.cut('temporal');
@@ -152,6 +152,9 @@ describe('Temporal unreachable', () => {
       expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
       expect503(await timed(adminClient(stack).get(`/admin/orders/${paidEarlier.id}`)), 'admin', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
+      // A retry of a payment that succeeded is "try again" now, not "already completed".
+      const retried = await timed(p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id, idempotency_key: 'paid-before' }));
+      expect503(retried, 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
       // Reads from the database still work.
       expect((await p.api.get('/api/partners/wallet/')).status).toBe(200);
       expect(await p.money()).toEqual(before);
@@ -165,6 +168,7 @@ describe('Temporal unreachable', () => {
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ order_id: p.order.id, order_status: 'completed' });
     expect((await p.money()).ledger).toBe(before.ledger + 1);
+    expect((await p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id, idempotency_key: 'paid-before' })).status).toBe(200);
   });
 });
 
