@@ -60,7 +60,7 @@ export function createAgencyApi(deps: ApiDeps) {
     info: {
       title: 'Travel booking engine — agency API (Interface B)',
       version: '1.0',
-      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`.',
+      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/v1' }],
   });

@@ -73,7 +73,7 @@ export function createPartnerApi(deps: ApiDeps) {
       title: 'Travel booking engine — partner API (Interface A)',
       version: '1',
       description:
-        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`.',
+        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/api' }],
   });
