@@ -1,7 +1,7 @@
 /**
  * The parts the engine cannot serve without, and how a request finds out one is down.
  * Each interface answers a PartUnavailableError with 503, its own error shape and
- * Retry-After; nothing was started or moved (docs/decisions.md, "While a part is down").
+ * Retry-After (docs/decisions.md, "While a part is down").
  */
 export const PARTS = ['database', 'temporal', 'worker'] as const;
 export type Part = (typeof PARTS)[number];
@@ -15,12 +15,18 @@ const SAID: Record<Part, string> = {
   worker: 'no worker is running',
 };
 
+/**
+ * `refused`: the request was turned away before it changed anything (the part was known to
+ * be down, or a check after the failure showed nothing was started). Otherwise a connection
+ * failed under a request already under way, and the message claims no more than that.
+ */
 export class PartUnavailableError extends Error {
   constructor(
     readonly part: Part,
     readonly detail?: string,
+    readonly refused = false,
   ) {
-    super(`${SAID[part]}; nothing was changed, try again in ${RETRY_AFTER_SECONDS} s`);
+    super(`${SAID[part]}; ${refused ? 'nothing was changed' : 'the request did not complete'}, try again in ${RETRY_AFTER_SECONDS} s`);
     this.name = 'PartUnavailableError';
   }
 }
@@ -48,8 +54,10 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 const PG_CODES = /^(08...|57P0[123]|53300)$/;
 // node-postgres reports a lost or never-made connection by message only.
 const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|Query read timeout)/;
-// gRPC: 14 UNAVAILABLE (refused, reset, no route), 4 DEADLINE_EXCEEDED (our call deadline).
-const GRPC_CODES = new Set([4, 14]);
+// gRPC: 14 UNAVAILABLE (refused, reset, no route), 4 DEADLINE_EXCEEDED (our call deadline),
+// 1 CANCELLED (the SDK's retry cancelling its call when that deadline passes; the API
+// cancels no calls of its own).
+const GRPC_CODES = new Set([1, 4, 14]);
 
 function causes(err: unknown): unknown[] {
   const chain: unknown[] = [];
@@ -66,7 +74,7 @@ export function unreachablePart(err: unknown): Part | null {
     if (e instanceof PartUnavailableError) return e.part;
     const { code, metadata } = e as { code?: unknown; metadata?: unknown };
     if (typeof code === 'number' && GRPC_CODES.has(code) && metadata !== undefined) return 'temporal';
-    if ((e as Error).name === 'ServiceError' && /DEADLINE_EXCEEDED|UNAVAILABLE/.test((e as Error).message)) return 'temporal';
+    if ((e as Error).name === 'ServiceError' && /DEADLINE_EXCEEDED|UNAVAILABLE|CANCELLED/.test((e as Error).message)) return 'temporal';
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || PG_CODES.test(code))) return 'database';
     if (PG_MESSAGES.test((e as Error).message)) return 'database';
   }
@@ -143,7 +151,7 @@ export class HealthMonitor implements Health {
   require(parts: readonly Part[]): void {
     for (const part of parts) {
       const result = this.results[part];
-      if (result && !result.ok) throw new PartUnavailableError(part, result.detail);
+      if (result && !result.ok) throw new PartUnavailableError(part, result.detail, true);
     }
   }
 

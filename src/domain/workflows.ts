@@ -1,6 +1,6 @@
-import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { unreachablePart } from '../availability';
+import { PartUnavailableError, unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
@@ -17,6 +17,7 @@ export async function startOrJoin(
   /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
 ): Promise<WorkflowHandle> {
+  const sentAt = new Date();
   try {
     const requestId = currentRequestId();
     const started = await client.workflow.start(workflowType, {
@@ -28,9 +29,24 @@ export async function startOrJoin(
     } as WorkflowStartOptions);
     workflowStarts.inc({ workflow: workflowType, eager: String(started.eagerlyStarted) });
   } catch (err) {
-    if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return client.workflow.getHandle(options.workflowId);
+    if (!(err instanceof PartUnavailableError) || err.refused || err.part !== 'temporal') throw err;
+    // Sent, but no answer in time: the start may have gone through. Ask once, so that a
+    // workflow that did start is joined (never reported as "unavailable, nothing happened").
+    if (!(await startedAnyway(client, options.workflowId, sentAt, err))) throw new PartUnavailableError('temporal', err.detail, true);
   }
   return client.workflow.getHandle(options.workflowId);
+}
+
+/** Whether a run with this id is under way, or began since `sentAt` (not an earlier run that ended). */
+async function startedAnyway(client: Client, workflowId: string, sentAt: Date, failure: PartUnavailableError): Promise<boolean> {
+  try {
+    const run = await client.workflow.getHandle(workflowId).describe();
+    return run.status.name === 'RUNNING' || run.startTime.getTime() >= sentAt.getTime() - 1000;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw failure; // Temporal cannot tell either: the outcome stays unknown
+  }
 }
 
 /**

@@ -19,8 +19,8 @@ const DETECT_MS = 5_000;
 const DETECT_KILLED_WORKERS_MS = 10_000;
 /** A request needing a part /healthz already reports down. */
 const FAIL_FAST_MS = 1_000;
-/** A request caught by the failure itself: at most the 5 s Temporal call deadline (3 s for a PostgreSQL connection). */
-const CAUGHT_MS = 6_000;
+/** A request caught by the failure itself: the 5 s Temporal call deadline (3 s for a PostgreSQL connection), and a margin for a busy machine. */
+const CAUGHT_MS = 8_000;
 
 const AGENCY_ORDER = { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' } };
 
@@ -139,8 +139,9 @@ describe('Temporal unreachable', () => {
     const before = await p.money();
     await restoring('temporal', async () => {
       stack.cut('temporal');
-      // Sent before any round noticed: the start call's deadline bounds it, and nothing started.
-      expect503(await p.pay('cut-1'), 'A', CAUGHT_MS, /^the workflow service \(Temporal\) is unreachable; nothing was changed/);
+      // Sent before any round noticed: the start call's deadline bounds it. Whether the start
+      // reached Temporal nobody can tell now, so the answer claims no more (nothing did start: below).
+      expect503(await p.pay('cut-1'), 'A', CAUGHT_MS, /^the workflow service \(Temporal\) is unreachable; the request did not complete, try again in 5 s$/);
 
       const seen = await healthzUntil(stack.app, down('temporal'), DETECT_MS);
       expect(seen.body.checks.database.ok).toBe(true);
@@ -149,7 +150,7 @@ describe('Temporal unreachable', () => {
       // The worker cannot serve without Temporal: it stops its heartbeat, and the API says so too.
       await healthzUntil(stack.app, down('worker'), DETECT_MS);
 
-      expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
+      expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable; nothing was changed, try again in 5 s$/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
       expect503(await timed(adminClient(stack).get(`/admin/orders/${paidEarlier.id}`)), 'admin', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
       // A retry of a payment that succeeded is "try again" now, not "already completed".
@@ -184,13 +185,13 @@ withPostgres('PostgreSQL unreachable', () => {
     const before = await p.money();
     try {
       stack.cut('database');
-      expect503(await p.pay('db-1'), 'A', CAUGHT_MS, /^the database is unreachable; nothing was changed/);
+      expect503(await p.pay('db-1'), 'A', CAUGHT_MS, /^the database is unreachable; the request did not complete, try again in 5 s$/);
 
       const seen = await healthzUntil(stack.app, down('database'), DETECT_MS);
       expect(seen.body.checks.temporal.ok).toBe(true);
       await healthzUntil(stack.workerApp, down('database'), DETECT_MS);
 
-      expect503(await p.pay('db-2'), 'A', FAIL_FAST_MS, /^the database is unreachable/);
+      expect503(await p.pay('db-2'), 'A', FAIL_FAST_MS, /^the database is unreachable; nothing was changed, try again in 5 s$/);
       expect503(await timed(p.api.get('/api/partners/wallet/')), 'A', FAIL_FAST_MS, /^the database is unreachable/);
       expect503(await timed(p.b('GET', '/products')), 'B', FAIL_FAST_MS, /^the database is unreachable/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the database is unreachable/);

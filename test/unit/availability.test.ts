@@ -34,7 +34,9 @@ describe('which part an error says is unreachable', () => {
   it('keeps the lost connection, not the query, as the detail', () => {
     const err = asUnavailable(withCause('Failed query: select secret from t\nparams: abc', pgError('ECONNRESET', 'read ECONNRESET')));
     expect(err).toBeInstanceOf(PartUnavailableError);
-    expect(err).toMatchObject({ part: 'database', detail: 'read ECONNRESET', message: 'the database is unreachable; nothing was changed, try again in 5 s' });
+    // A connection lost under a request claims no more than that; a refusal says nothing changed.
+    expect(err).toMatchObject({ part: 'database', detail: 'read ECONNRESET', refused: false, message: 'the database is unreachable; the request did not complete, try again in 5 s' });
+    expect(new PartUnavailableError('worker', undefined, true).message).toBe('no worker is running; nothing was changed, try again in 5 s');
     expect(rootMessage(new Error('alone'))).toBe('alone');
   });
 });
