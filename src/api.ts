@@ -16,10 +16,9 @@ runProcess(
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
-    const connection = await temporalConnection(temporal.address, stack);
     // No worker in this process: readiness reads the worker processes' heartbeats.
-    const health = await startApiHealth(config, { database, connection }, stack);
-    const client = temporalClient(config, connection, health);
+    const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
+    const client = temporalClient(config, await temporalConnection(temporal.address, stack), health);
     const { api, admin: adminServer } = await serveHttp(
       config,
       { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },

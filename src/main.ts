@@ -38,7 +38,7 @@ runProcess(
     const eagerStart = config.EAGER_WORKFLOW_START === true;
     const apiConnection = await temporalConnection(temporal.address, stack, eagerStart ? connection : undefined);
     // The worker is in this process: readiness asks it directly, no heartbeat needed.
-    const health = await startApiHealth(config, { database, connection: apiConnection, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
+    const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
     const client = temporalClient(config, apiConnection, health);
 
     const { api, admin: adminServer } = await serveHttp(

@@ -61,16 +61,20 @@ const healthTiming = (config: Config) => ({ intervalMs: config.HEALTH_INTERVAL_M
 
 /**
  * The API's readiness, checked in the background from now on (src/http/health.ts): its own
- * worker in `npm start` (`workerRunning`), the workers' heartbeats otherwise.
+ * worker in `npm start` (`workerRunning`), the workers' heartbeats otherwise. Temporal is
+ * probed over a connection of its own: a worker's native connection (shared by the client
+ * in `npm start`) retries a call for about 10 s whatever its deadline.
  */
 export async function startApiHealth(
   config: Config,
-  deps: { database: Database; connection: Connection | NativeConnection; workerRunning?: () => boolean },
+  deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
   stack: Stack,
 ): Promise<Health> {
+  const probe = Connection.lazy({ address: deps.temporalAddress });
+  stack.add(() => probe.close());
   const health = apiHealthMonitor({
     db: deps.database.db,
-    connection: deps.connection,
+    connection: probe,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     timing: healthTiming(config),
     workerRunning: deps.workerRunning,

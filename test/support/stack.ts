@@ -169,9 +169,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   let running: Promise<void> | null = null;
   let presence: WorkerPresence | null = null;
   const heartbeat = opts.workerPresence === 'heartbeat';
+  // As the processes do: Temporal probed over a client connection, never the worker's native one.
   const health = apiHealthMonitor({
     db: database.db,
-    connection: clientConnection,
+    connection,
     taskQueue,
     timing: HEALTH_TIMING,
     ...(heartbeat ? {} : { workerRunning: () => worker?.getState() === 'RUNNING' }),
