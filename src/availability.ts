@@ -138,9 +138,11 @@ export class HealthMonitor implements Health {
     loop();
   }
 
-  stop(): void {
+  /** Stops checking; resolves once no check is under way, so the connections they use can close. */
+  async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await Promise.all([...this.pending.values()].map((p) => p.done));
   }
 
   report(): HealthReport {

@@ -81,8 +81,10 @@ export async function startWorkerPresence(opts: {
   const loop = () => {
     if (stopped) return;
     last = beat().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'worker heartbeat not written'));
+    // Not beating (starting, or paused): look again at the next health round, so a worker
+    // that can serve again says so within a second rather than a heartbeat interval.
     void last.finally(() => {
-      if (!stopped) timer = setTimeout(loop, opts.heartbeatMs).unref();
+      if (!stopped) timer = setTimeout(loop, beating ? opts.heartbeatMs : opts.timing.intervalMs).unref();
     });
   };
   loop();
@@ -94,7 +96,7 @@ export async function startWorkerPresence(opts: {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
-      health.stop();
+      await health.stop();
       await last;
       await probe?.close().catch(() => undefined);
       const db = opts.db();

@@ -80,7 +80,7 @@ export async function startApiHealth(
     workerRunning: deps.workerRunning,
   });
   await health.start();
-  stack.add(async () => health.stop());
+  stack.add(() => health.stop());
   return health;
 }
 

@@ -19,6 +19,8 @@ const DETECT_MS = 5_000;
 const DETECT_KILLED_WORKERS_MS = 10_000;
 /** A request needing a part /healthz already reports down. */
 const FAIL_FAST_MS = 1_000;
+/** Every /healthz is 200 again after the part returns: a pending probe's timeout, a round, a heartbeat, the API's round; and a margin. */
+const RECOVER_MS = 10_000;
 /** A request caught by the failure itself: the 5 s Temporal call deadline (3 s for a PostgreSQL connection), and a margin for a busy machine. */
 const CAUGHT_MS = 8_000;
 
@@ -97,8 +99,8 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
     await p.noWorkflow('down-1');
 
     await stack.startWorker();
-    await healthzUntil(stack.app, healthy, DETECT_MS);
-    await healthzUntil(stack.workerApp, healthy, DETECT_MS);
+    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     const paid = await p.pay('down-1');
     expect(paid.status).toBe(200);
     expect(paid.body.data).toMatchObject({ order_id: p.order.id, order_status: 'completed' });
@@ -115,7 +117,7 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
     } finally {
       await stack.startWorker();
     }
-    await healthzUntil(stack.app, healthy, DETECT_MS);
+    await healthzUntil(stack.app, healthy, RECOVER_MS);
     expect((await p.pay('stop-1')).status).toBe(200);
   });
 });
@@ -161,8 +163,8 @@ describe('Temporal unreachable', () => {
       expect(await p.money()).toEqual(before);
     });
 
-    await healthzUntil(stack.app, healthy, DETECT_MS);
-    await healthzUntil(stack.workerApp, healthy, DETECT_MS);
+    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     await p.noWorkflow('cut-1');
     await p.noWorkflow('cut-2');
     const paid = await p.pay('cut-1');
@@ -200,8 +202,8 @@ withPostgres('PostgreSQL unreachable', () => {
       stack.restore('database');
     }
 
-    await healthzUntil(stack.app, healthy, DETECT_MS);
-    await healthzUntil(stack.workerApp, healthy, DETECT_MS);
+    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     expect(await p.money()).toEqual(before);
     await p.noWorkflow('db-1');
     await p.noWorkflow('db-2');

@@ -270,7 +270,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     cut: (part) => proxyOf(part).cut(),
     restore: (part) => proxyOf(part).restore(),
     close: async () => {
-      health.stop();
+      await health.stop();
       temporalProxy?.restore();
       database.proxy?.restore();
       await stopWorker();
