@@ -173,6 +173,17 @@ describe('Temporal unreachable', () => {
     expect((await p.money()).ledger).toBe(before.ledger + 1);
     expect((await p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id, idempotency_key: 'paid-before' })).status).toBe(200);
   });
+
+  it('joins a payment whose start went through but whose answer came too late: never 503 with a payment under way', async () => {
+    const p = await payer(stack);
+    const before = await p.money();
+    // Longer than the 5 s start deadline, shorter than that and the look-up after it.
+    stack.stallClientAnswers(6_500);
+    const paid = await p.pay('late-answer');
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ order_id: p.order.id, order_status: 'completed' });
+    expect((await p.money()).ledger).toBe(before.ledger + 1);
+  });
 });
 
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;

@@ -6,6 +6,8 @@ export interface CuttableProxy {
   port: number;
   /** Drops every open connection and refuses new ones, as a part that died would. */
   cut(): void;
+  /** Holds back every answer for `ms` (requests still go through), then delivers them in order: answers lost for a while. */
+  stall(ms: number): void;
   restore(): void;
   close(): Promise<void>;
 }
@@ -16,6 +18,8 @@ export interface CuttableProxy {
  */
 export async function startProxy(target: { host: string; port: number }): Promise<CuttableProxy> {
   let open = true;
+  let stalled = false;
+  const held = new Map<net.Socket, Buffer[]>();
   const sockets = new Set<net.Socket>();
   const track = (s: net.Socket) => {
     sockets.add(s);
@@ -29,7 +33,11 @@ export async function startProxy(target: { host: string; port: number }): Promis
     }
     const upstream = net.connect(target.port, target.host);
     track(upstream);
-    client.pipe(upstream).pipe(client);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!stalled) return void client.write(chunk);
+      held.set(client, [...(held.get(client) ?? []), chunk]);
+    });
     const drop = () => {
       client.destroy();
       upstream.destroy();
@@ -45,6 +53,14 @@ export async function startProxy(target: { host: string; port: number }): Promis
     cut() {
       open = false;
       for (const s of sockets) s.destroy();
+    },
+    stall(ms) {
+      stalled = true;
+      setTimeout(() => {
+        stalled = false;
+        for (const [client, chunks] of held) for (const chunk of chunks) if (!client.destroyed) client.write(chunk);
+        held.clear();
+      }, ms);
     },
     restore() {
       open = true;

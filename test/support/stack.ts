@@ -121,6 +121,12 @@ export interface TestStack {
   startWorker(): Promise<void>;
   /** With `faults`: makes a part unreachable for the engine, and reachable again. */
   cut(part: CuttablePart): void;
+  /**
+   * With `faults`: the answers Temporal sends on the API client's own connection are held
+   * back for `ms` (the health probe and the worker keep theirs): a start that went through
+   * but whose answer came too late.
+   */
+  stallClientAnswers(ms: number): void;
   restore(part: CuttablePart): void;
   close(): Promise<void>;
 }
@@ -155,12 +161,16 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const direct = await Connection.connect({ address });
   await direct.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   await ensureSearchAttributes(direct, namespace);
+  // Two proxies: one for the API client's connection, one for everything else (health probe, worker).
   const temporalProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
+  const clientProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
   let connection = direct;
-  if (temporalProxy) {
+  if (clientProxy) {
     await direct.close();
-    connection = await Connection.connect({ address: temporalProxy.address });
+    connection = await Connection.connect({ address: clientProxy.address });
   }
+  // As the processes do: Temporal probed over a connection of its own (src/runtime/services.ts).
+  const probe = Connection.lazy({ address: temporalProxy?.address ?? address });
   const nativeConnection = await NativeConnection.connect({ address: temporalProxy?.address ?? address });
   // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.
   const clientConnection = opts.payTuning?.eagerStart ? nativeConnection : connection;
@@ -169,10 +179,9 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   let running: Promise<void> | null = null;
   let presence: WorkerPresence | null = null;
   const heartbeat = opts.workerPresence === 'heartbeat';
-  // As the processes do: Temporal probed over a client connection, never the worker's native one.
   const health = apiHealthMonitor({
     db: database.db,
-    connection,
+    connection: probe,
     taskQueue,
     timing: HEALTH_TIMING,
     ...(heartbeat ? {} : { workerRunning: () => worker?.getState() === 'RUNNING' }),
@@ -267,16 +276,29 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       await startWorker();
       await health.round();
     },
-    cut: (part) => proxyOf(part).cut(),
-    restore: (part) => proxyOf(part).restore(),
+    cut: (part) => {
+      proxyOf(part).cut();
+      if (part === 'temporal') clientProxy!.cut();
+    },
+    restore: (part) => {
+      proxyOf(part).restore();
+      if (part === 'temporal') clientProxy!.restore();
+    },
+    stallClientAnswers: (ms) => {
+      if (!clientProxy) throw new Error('no proxy in front of Temporal: start the stack with faults');
+      clientProxy.stall(ms);
+    },
     close: async () => {
       await health.stop();
       temporalProxy?.restore();
+      clientProxy?.restore();
       database.proxy?.restore();
       await stopWorker();
       await nativeConnection.close();
       await connection.close();
+      await probe.close();
       await temporalProxy?.close();
+      await clientProxy?.close();
       await simulator.close();
       await database.close();
       await database.drop();
