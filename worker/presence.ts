@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { HealthMonitor, temporalCheck, type HealthTiming } from '../src/availability';
+import { HealthMonitor, rootMessage, temporalCheck, type HealthTiming } from '../src/availability';
 import { ping, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/http/log';
@@ -77,10 +77,18 @@ export async function startWorkerPresence(opts: {
   };
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let failing = false;
   let last: Promise<void> = Promise.resolve();
   const loop = () => {
     if (stopped) return;
-    last = beat().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'worker heartbeat not written'));
+    // Once per outage, not every beat: /healthz says the rest.
+    last = beat().then(
+      () => void (failing = false),
+      (err: unknown) => {
+        if (!failing) logger.warn({ err: rootMessage(err) }, 'worker heartbeat not written');
+        failing = true;
+      },
+    );
     // Not beating (starting, or paused): look again at the next health round, so a worker
     // that can serve again says so within a second rather than a heartbeat interval.
     void last.finally(() => {

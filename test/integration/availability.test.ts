@@ -53,8 +53,9 @@ function expect503(reply: Reply & { ms: number }, shape: 'A' | 'B' | 'admin', bo
   expect(reply.ms).toBeLessThan(boundMs);
 }
 
-/** A partner with a pending product order, and what its money looks like now. */
+/** A partner with a pending product order, and what its money looks like now; each test starts from a healthy stack. */
 async function payer(stack: TestStack) {
+  await healthzUntil(stack.app, healthy, RECOVER_MS);
   const { creds, api } = await newPartner(stack, '0', '10000000');
   const order = await api.productOrder();
   const b = (method: string, path: string, body?: unknown) => call(stack.app, method, `/v1${path}`, { authorization: `Bearer ${creds.agency_key}` }, body);
@@ -149,8 +150,8 @@ describe('Temporal unreachable', () => {
       expect(seen.body.checks.database.ok).toBe(true);
       const worker = await healthzUntil(stack.workerApp, down('temporal'), DETECT_MS);
       expect(worker.body.checks.database.ok).toBe(true);
-      // The worker cannot serve without Temporal: it stops its heartbeat, and the API says so too.
-      await healthzUntil(stack.app, down('worker'), DETECT_MS);
+      // The worker cannot serve without Temporal: it removes its heartbeat once it notices, and the API says so too.
+      await healthzUntil(stack.app, down('worker'), DETECT_KILLED_WORKERS_MS);
 
       expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable; nothing was changed, try again in 5 s$/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
