@@ -3,10 +3,9 @@
  * workers. Connects to PostgreSQL (DATABASE_URL) and a Temporal cluster (TEMPORAL_ADDRESS).
  */
 import { loadConfig } from './config';
-import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, temporalClient } from './runtime/services';
+import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, startApiHealth, temporalClient, temporalConnection } from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -17,9 +16,9 @@ runProcess(
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
-    const client = await temporalClient(config, temporal.address, stack);
-    // No worker in this process: readiness asks Temporal whether one polls the task queue.
-    const health = healthCheck({ db: database.db, temporal: client, namespace: config.TEMPORAL_NAMESPACE, taskQueue: config.TEMPORAL_TASK_QUEUE });
+    // No worker in this process: readiness reads the worker processes' heartbeats.
+    const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
+    const client = temporalClient(config, await temporalConnection(temporal.address, stack), health);
     const { api, admin: adminServer } = await serveHttp(
       config,
       { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },

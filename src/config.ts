@@ -75,6 +75,20 @@ const ConfigSchema = z.object({
   SANDBOX_VISA_DECISION_MS: z.coerce.number().int().min(0).default(60 * 1000),
   PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
   /**
+   * While a part is down (docs/decisions.md, "While a part is down"): every process checks
+   * the database, Temporal and the workers in the background every HEALTH_INTERVAL_MS; a
+   * check without an answer within HEALTH_TIMEOUT_MS counts as down. Requests that need a
+   * part reported down answer 503 at once.
+   */
+  HEALTH_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** How often a worker process stamps its heartbeat; the API counts a worker gone after 3 missed ones. */
+  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool's). */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** The deadline of the API's calls that start, signal, query or describe a workflow. */
+  TEMPORAL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /**
    * How many times a payment's supplier step (ship, confirm, ticket, submit) is tried before
    * its outcome counts as unknown and the supplier is asked by client reference (then, if
    * it cannot tell, the payment parks in needs_attention). With the 1 s doubling backoff:

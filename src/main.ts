@@ -5,10 +5,19 @@
  * `npm run worker` as separate processes instead.
  */
 import { loadConfig } from './config';
-import { healthCheck } from './http/health';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { installWorkerRuntime, openMigratedDatabase, runProcess, runWorker, serveHttp, supplierUrl, temporalClient } from './runtime/services';
+import {
+  installWorkerRuntime,
+  openMigratedDatabase,
+  runProcess,
+  runWorker,
+  serveHttp,
+  startApiHealth,
+  supplierUrl,
+  temporalClient,
+  temporalConnection,
+} from './runtime/services';
 import { ensureTemporal } from './runtime/temporal';
 
 runProcess(
@@ -27,14 +36,10 @@ runProcess(
     // Eager start needs the client on the worker's own connection (the server hands the
     // first workflow task back in the start answer, to the worker that shares it).
     const eagerStart = config.EAGER_WORKFLOW_START === true;
-    const client = await temporalClient(config, temporal.address, stack, eagerStart ? connection : undefined);
-    const health = healthCheck({
-      db: database.db,
-      temporal: client,
-      namespace: config.TEMPORAL_NAMESPACE,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      workerRunning: () => worker.getState() === 'RUNNING',
-    });
+    const apiConnection = await temporalConnection(temporal.address, stack, eagerStart ? connection : undefined);
+    // The worker is in this process: readiness asks it directly, no heartbeat needed.
+    const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
+    const client = temporalClient(config, apiConnection, health);
 
     const { api, admin: adminServer } = await serveHttp(
       config,

@@ -5,10 +5,11 @@
  * Serves its Prometheus metrics (its own series and Temporal Core's) and /healthz on
  * WORKER_METRICS_HOST:WORKER_METRICS_PORT.
  */
-import type { Worker } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/http/log';
-import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker, serveWorkerMetrics } from '../src/runtime/services';
+import type { Worker } from '@temporalio/worker';
+import type { Database } from '../src/db/client';
+import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker, serveWorkerMetrics, startPresence } from '../src/runtime/services';
 import { ensureTemporal } from '../src/runtime/temporal';
 
 runProcess(
@@ -20,11 +21,17 @@ runProcess(
     const coreMetricsUrl = config.WORKER_METRICS_PORT === 0 ? undefined : installWorkerRuntime(config);
     // Up first, so a slow start (migrations, bundling the workflows) is a 503 on /healthz.
     let worker: Worker | undefined;
-    const metrics = await serveWorkerMetrics(config, { coreMetricsUrl, worker: () => worker }, stack);
+    let temporalAddress: string | undefined;
+    let database: Database | undefined;
+    const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, stack);
+    const metrics = await serveWorkerMetrics(config, { coreMetricsUrl, health: presence.health }, stack);
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
-    const database = await openMigratedDatabase(config, stack);
+    temporalAddress = temporal.address;
+    database = await openMigratedDatabase(config, stack);
     ({ worker } = await runWorker(config, temporal.address, database, supplier, stack));
+    // Stopping: the heartbeat goes first (the API sees this worker gone at once), then the worker drains.
+    stack.add(() => presence.stop());
     logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier, metrics: metrics && `${metrics.url}/metrics` });
   },
   { error: logError },

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
@@ -23,12 +23,14 @@ const MIGRATIONS = path.join(__dirname, 'migrations');
  * given, otherwise PGlite (embedded Postgres) stored in `dataDir`, or in memory when
  * `dataDir` is omitted (tests).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; onIdleError?: (err: Error) => void }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; connectTimeoutMs?: number; onIdleError?: (err: Error) => void }): Promise<Database> {
   if (opts.url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new Pool({ connectionString: opts.url, max: 10 });
+    // A database that stops answering fails a request within connectTimeoutMs instead of
+    // holding it; keep-alive finds connections to a server that vanished.
+    const pool = new Pool({ connectionString: opts.url, max: 10, connectionTimeoutMillis: opts.connectTimeoutMs ?? 3000, keepAlive: true });
     // An idle connection that PostgreSQL ends (a restart, a failover, an administrator)
     // emits 'error' on the pool; unheard, that would end the process. The pool drops the
     // connection and opens a new one for the next query; a query that was running fails
@@ -58,4 +60,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; onIdl
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/** The cheapest round trip: whether the database answers at all. */
+export async function ping(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
 }

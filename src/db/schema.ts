@@ -465,3 +465,21 @@ export const operatorActions = pgTable(
   },
   (t) => [index('operator_actions_target_idx').on(t.target, t.id)],
 );
+
+/**
+ * Worker presence: each `npm run worker` process stamps its row every WORKER_HEARTBEAT_MS
+ * while its worker runs and reaches Temporal, so an API replica can tell within seconds
+ * whether any worker serves its task queue (Temporal's poller lists linger for minutes).
+ * Times are the database's clock, so API and worker hosts need not agree on theirs.
+ */
+export const workerHeartbeats = pgTable(
+  'worker_heartbeats',
+  {
+    identity: text('identity').primaryKey(),
+    taskQueue: text('task_queue').notNull(),
+    intervalMs: integer('interval_ms').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('worker_heartbeats_queue_idx').on(t.taskQueue, t.lastSeen)],
+);

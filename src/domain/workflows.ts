@@ -1,5 +1,6 @@
-import { ApplicationFailure, WorkflowFailedError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { ApplicationFailure, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
+import { PartUnavailableError, unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
@@ -16,6 +17,7 @@ export async function startOrJoin(
   /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
 ): Promise<WorkflowHandle> {
+  const sentAt = new Date();
   try {
     const requestId = currentRequestId();
     const started = await client.workflow.start(workflowType, {
@@ -27,9 +29,24 @@ export async function startOrJoin(
     } as WorkflowStartOptions);
     workflowStarts.inc({ workflow: workflowType, eager: String(started.eagerlyStarted) });
   } catch (err) {
-    if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return client.workflow.getHandle(options.workflowId);
+    if (!(err instanceof PartUnavailableError) || err.refused || err.part !== 'temporal') throw err;
+    // Sent, but no answer in time: the start may have gone through. Ask once, so that a
+    // workflow that did start is joined (never reported as "unavailable, nothing happened").
+    if (!(await startedAnyway(client, options.workflowId, sentAt, err))) throw new PartUnavailableError('temporal', err.detail, true);
   }
   return client.workflow.getHandle(options.workflowId);
+}
+
+/** Whether a run with this id is under way, or began since `sentAt` (not an earlier run that ended). */
+async function startedAnyway(client: Client, workflowId: string, sentAt: Date, failure: PartUnavailableError): Promise<boolean> {
+  try {
+    const run = await client.workflow.getHandle(workflowId).describe();
+    return run.status.name === 'RUNNING' || run.startTime.getTime() >= sentAt.getTime() - 1000;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw failure; // Temporal cannot tell either: the outcome stays unknown
+  }
 }
 
 /**
@@ -47,7 +64,9 @@ export function businessFailure(err: unknown): { type: string; message: string }
 
 /**
  * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
- * business failure goes through `mapFailure`, which turns it into a domain error.
+ * business failure goes through `mapFailure`, which turns it into a domain error. Null too
+ * when Temporal stops answering while we wait: the workflow was started and goes on, so the
+ * caller answers "under way", never "unavailable, nothing happened".
  */
 export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, mapFailure: (f: { type: string; message: string }) => Error | null): Promise<T | null> {
   const result = handle.result() as Promise<T>;
@@ -59,6 +78,7 @@ export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, m
   try {
     return await Promise.race([result, timeout]);
   } catch (err) {
+    if (unreachablePart(err)) return null;
     const failure = businessFailure(err);
     throw (failure && mapFailure(failure)) ?? err;
   } finally {

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { httpDuration } from '../metrics';
 import { logger } from './log';
+import { healthz } from './metrics';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
@@ -17,10 +18,7 @@ export function createApp(deps: ApiDeps) {
     const seconds = end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
     logger.info({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) }, 'request');
   });
-  app.get('/healthz', async (c) => {
-    const report = await deps.health();
-    return c.json(report, report.ok ? 200 : 503);
-  });
+  app.get('/healthz', (c) => healthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
   // Hono does not carry a sub-app's notFound over through route(): shape each interface's 404 here.

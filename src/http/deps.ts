@@ -1,12 +1,10 @@
 import type { Client } from '@temporalio/client';
+import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
 import type { PayTuning } from '../domain/pay';
 import type { Suppliers } from '../suppliers';
 
-export interface HealthReport {
-  ok: boolean;
-  checks: Record<string, { ok: boolean; detail?: string }>;
-}
+export type { Health, HealthReport };
 
 /** What the HTTP layer needs; built once by the process entry point (or by a test). */
 /** The supplier adapters the API reads from (search, rate checks); changes go through workflows. */
@@ -20,5 +18,5 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   currency: string;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
-  health: () => Promise<HealthReport>;
+  health: Health;
 }

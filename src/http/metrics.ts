@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
+import { RETRY_AFTER_SECONDS } from '../availability';
 import { METRICS_CONTENT_TYPE, registryFor, renderMetrics, type MetricsRole } from '../metrics';
-import type { HealthReport } from './deps';
+import type { Health, HealthReport } from './deps';
 
 export interface MetricsSource {
   /** Which entry point this process is: it decides which of the engine's series it serves. */
@@ -18,19 +19,22 @@ export function metricsHandler(source: MetricsSource, beforeScrape?: () => Promi
   };
 }
 
+/** `GET /healthz`: the last background round; 503 with Retry-After and the failing part's detail while one is down. */
+export function healthz(c: Context, report: HealthReport) {
+  if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return c.json(report, report.ok ? 200 : 503);
+}
+
 /**
  * The worker process's only HTTP server (`npm run worker`, on WORKER_METRICS_HOST:
  * WORKER_METRICS_PORT): `/metrics` with the worker's own series and the Temporal Core
- * worker metrics in one scrape, and `/healthz` (200 while the worker runs, else 503).
+ * worker metrics in one scrape, and `/healthz`: 200 while the worker runs and reaches
+ * Temporal and the database, else 503 naming what is down (worker/presence.ts).
  */
-export function createWorkerMetricsApp(opts: { coreMetricsUrl?: string; workerState: () => string }) {
+export function createWorkerMetricsApp(opts: { coreMetricsUrl?: string; health: Health }) {
   const app = new Hono();
   app.get('/metrics', metricsHandler({ role: 'worker', coreMetricsUrl: opts.coreMetricsUrl }));
-  app.get('/healthz', (c) => {
-    const state = opts.workerState();
-    const report: HealthReport = { ok: state === 'RUNNING', checks: { worker: { ok: state === 'RUNNING', detail: state } } };
-    return c.json(report, report.ok ? 200 : 503);
-  });
+  app.get('/healthz', (c) => healthz(c, opts.health.report()));
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
   return app;
 }

@@ -1,19 +1,21 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { Availability, Health } from '../availability';
 import type { Config } from '../config';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
 import { logger } from '../http/log';
 import { createWorkerMetricsApp, type MetricsSource } from '../http/metrics';
-import type { HealthReport } from '../http/deps';
+import { apiHealthMonitor } from '../http/health';
 import { listen, type RunningServer } from '../http/listen';
 import { openDatabase, type Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import { startSimulator } from '../suppliers/simulator/app';
 import { PinoTemporalLogger } from '../temporal/logger';
-import { clientInterceptors } from '../temporal/request-id';
+import { engineClientInterceptors } from '../temporal/availability';
 import { httpSuppliers } from '../suppliers';
+import { startWorkerPresence, type WorkerPresence } from '../../worker/presence';
 import { createWorker } from '../../worker/worker';
 
 type Stop = () => Promise<unknown>;
@@ -33,6 +35,7 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     onIdleError: (err) => logger.warn({ err }, 'an idle database connection was closed by the server; the next query opens a new one'),
   });
   stack.add(() => database.close());
@@ -41,17 +44,50 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
 }
 
 /**
- * The engine's Temporal client; on `workerConnection` (the worker's own, in `npm start`)
- * when it should start workflows eagerly on that worker.
+ * The API's connection to Temporal: its own, or `workerConnection` (the worker's, in
+ * `npm start`) when it should start workflows eagerly on that worker.
  */
-export async function temporalClient(config: Config, address: string, stack: Stack, workerConnection?: NativeConnection): Promise<Client> {
-  let connection: Connection | NativeConnection | undefined = workerConnection;
-  if (!connection) {
-    const own = await Connection.connect({ address });
-    stack.add(() => own.close());
-    connection = own;
-  }
-  return new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, interceptors: clientInterceptors });
+export async function temporalConnection(address: string, stack: Stack, workerConnection?: NativeConnection): Promise<Connection | NativeConnection> {
+  if (workerConnection) return workerConnection;
+  const own = await Connection.connect({ address });
+  stack.add(() => own.close());
+  return own;
+}
+
+/** The engine's Temporal client: refuses what a part that is down cannot serve (src/temporal/availability.ts). */
+export function temporalClient(config: Config, connection: Connection | NativeConnection, availability: Availability): Client {
+  return new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: engineClientInterceptors(availability, connection, config.TEMPORAL_CALL_TIMEOUT_MS),
+  });
+}
+
+const healthTiming = (config: Config) => ({ intervalMs: config.HEALTH_INTERVAL_MS, timeoutMs: config.HEALTH_TIMEOUT_MS });
+
+/**
+ * The API's readiness, checked in the background from now on (src/http/health.ts): its own
+ * worker in `npm start` (`workerRunning`), the workers' heartbeats otherwise. Temporal is
+ * probed over a connection of its own: a worker's native connection (shared by the client
+ * in `npm start`) retries a call for about 10 s whatever its deadline.
+ */
+export async function startApiHealth(
+  config: Config,
+  deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
+  stack: Stack,
+): Promise<Health> {
+  const probe = Connection.lazy({ address: deps.temporalAddress });
+  stack.add(() => probe.close());
+  const health = apiHealthMonitor({
+    db: deps.database.db,
+    connection: probe,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    timing: healthTiming(config),
+    workerRunning: deps.workerRunning,
+  });
+  await health.start();
+  stack.add(() => health.stop());
+  return health;
 }
 
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
@@ -99,17 +135,38 @@ export function installWorkerRuntime(config: Config): string | undefined {
 }
 
 /**
+ * A worker process's presence (worker/presence.ts): its health checked in the background
+ * and its heartbeat row, from now on; the parts are getters, filled in as the process starts.
+ */
+export async function startPresence(
+  config: Config,
+  parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
+  stack: Stack,
+): Promise<WorkerPresence> {
+  const presence = await startWorkerPresence({
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    heartbeatMs: config.WORKER_HEARTBEAT_MS,
+    timing: healthTiming(config),
+    worker: parts.worker,
+    temporalAddress: parts.temporalAddress,
+    db: () => parts.database()?.db,
+  });
+  stack.add(() => presence.stop());
+  return presence;
+}
+
+/**
  * The worker process's Prometheus endpoint on WORKER_METRICS_HOST:WORKER_METRICS_PORT
  * (0: none): its prom-client series and the Core exporter's, and /healthz (503 until the
- * worker runs).
+ * worker runs, and whenever Temporal or the database does not answer).
  */
 export async function serveWorkerMetrics(
   config: Config,
-  deps: { coreMetricsUrl?: string; worker: () => Worker | undefined },
+  deps: { coreMetricsUrl?: string; health: Health },
   stack: Stack,
 ): Promise<RunningServer | undefined> {
   if (config.WORKER_METRICS_PORT === 0) return undefined;
-  const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, workerState: () => deps.worker()?.getState() ?? 'STARTING' });
+  const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, health: deps.health });
   const server = await listen(app.fetch, config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
   stack.add(() => server.close());
   return server;
@@ -155,7 +212,7 @@ export async function serveHttp(
   deps: {
     database: Database;
     temporal: TemporalClient;
-    health: () => Promise<HealthReport>;
+    health: Health;
     adminToken: string;
     supplierUrl: string;
     metrics: MetricsSource;

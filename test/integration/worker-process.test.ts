@@ -71,6 +71,16 @@ describe('npm run worker', () => {
     expect(await fetch(`http://127.0.0.1:${corePort}/metrics`).then((r) => r.text())).toContain('temporal_num_pollers');
   });
 
+  it('says on /healthz that the worker runs and reaches Temporal and its database', async () => {
+    const res = await fetch(`${metricsUrl}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      ok: true,
+      checks: { worker: { ok: true, detail: `RUNNING on task queue ${taskQueue}` }, temporal: { ok: true }, database: { ok: true } },
+      checked_at: expect.any(String),
+    });
+  });
+
   it('drains and exits 0 on SIGTERM', async () => {
     child!.kill('SIGTERM');
     expect(await exited()).toBe(0);

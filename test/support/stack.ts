@@ -4,27 +4,38 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { DefaultLogger, NativeConnection, Runtime, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
+import type { HealthMonitor, HealthReport } from '../../src/availability';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
 import type { PayTuning } from '../../src/domain/pay';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
-import { healthCheck } from '../../src/http/health';
+import { apiHealthMonitor } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/http/listen';
-import { clientInterceptors } from '../../src/temporal/request-id';
+import { createWorkerMetricsApp } from '../../src/http/metrics';
+import { engineClientInterceptors } from '../../src/temporal/availability';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { httpSuppliers } from '../../src/suppliers';
+import { startWorkerPresence, type WorkerPresence } from '../../worker/presence';
 import { createWorker } from '../../worker/worker';
+import { hostPort, startProxy, type CuttableProxy } from './proxy';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const CURRENCY = 'IRT';
 
+/** As the engine's processes have them (src/config.ts defaults). */
+export const HEALTH_TIMING = { intervalMs: 1000, timeoutMs: 2000 };
+export const WORKER_HEARTBEAT_MS = 2000;
+export const TEMPORAL_CALL_TIMEOUT_MS = 5000;
+export const DATABASE_CONNECT_TIMEOUT_MS = 3000;
+
 /**
  * A fresh database for one test file: a new PostgreSQL database when DATABASE_URL is set
- * (CI), else an in-memory PGlite. Both get the committed migrations.
+ * (CI), else an in-memory PGlite. Both get the committed migrations. With `proxy`, the
+ * engine reaches PostgreSQL through a cuttable proxy.
  */
-async function freshDatabase(): Promise<Database & { drop(): Promise<void> }> {
+async function freshDatabase(opts: { proxy: boolean }): Promise<Database & { drop(): Promise<void>; proxy?: CuttableProxy }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await openDatabase({});
@@ -37,10 +48,14 @@ async function freshDatabase(): Promise<Database & { drop(): Promise<void> }> {
   await admin.end();
   const testUrl = new URL(url);
   testUrl.pathname = `/${name}`;
-  const database = await openDatabase({ url: testUrl.toString() });
+  const proxy = opts.proxy ? await startProxy({ host: testUrl.hostname, port: Number(testUrl.port || 5432) }) : undefined;
+  if (proxy) testUrl.host = proxy.address;
+  const database = await openDatabase({ url: testUrl.toString(), connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS });
   return {
     ...database,
+    proxy,
     drop: async () => {
+      await proxy?.close();
       const c = new PgClient({ connectionString: url });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -75,7 +90,20 @@ export interface StackOptions {
   payTuning?: PayTuning;
   /** Activity interceptors for the worker, after the engine's own. */
   activityInterceptors?: ActivityInterceptorsFactory[];
+  /**
+   * Cuttable TCP proxies between the engine and Temporal (and PostgreSQL, when DATABASE_URL
+   * is set), for stack.cut / stack.restore.
+   */
+  faults?: boolean;
+  /**
+   * How the API knows that a worker serves its queue: its own worker, as `npm start`
+   * (default); or, as `npm run api` next to `npm run worker`, the worker's heartbeat rows
+   * (the stack's worker then runs a worker process's presence, and `workerApp` serves its /healthz).
+   */
+  workerPresence?: 'in-process' | 'heartbeat';
 }
+
+export type CuttablePart = 'database' | 'temporal';
 
 export interface TestStack {
   db: Db;
@@ -85,10 +113,23 @@ export interface TestStack {
   app: ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
   simulatorUrl: string;
-  /** The running worker; stopWorker/startWorker simulate a crash and a restart. */
+  /** The API's readiness, as its /healthz and its requests read it. */
+  health: HealthMonitor;
+  /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
+  workerApp: ReturnType<typeof createWorkerMetricsApp>;
+  /** The running worker; stopWorker/startWorker simulate a stop (or, with crash, a kill: no goodbye) and a restart. */
   worker(): Worker | null;
-  stopWorker(): Promise<void>;
+  stopWorker(opts?: { crash?: boolean }): Promise<void>;
   startWorker(): Promise<void>;
+  /** With `faults`: makes a part unreachable for the engine, and reachable again. */
+  cut(part: CuttablePart): void;
+  /**
+   * With `faults`: the answers Temporal sends on the API client's own connection are held
+   * back for `ms` (the health probe and the worker keep theirs): a start that went through
+   * but whose answer came too late.
+   */
+  stallClientAnswers(ms: number): void;
+  restore(part: CuttablePart): void;
   close(): Promise<void>;
 }
 
@@ -107,7 +148,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   if (!address || !bundle) throw new Error('the jest global setup did not run (TEST_TEMPORAL_ADDRESS / TEST_WORKFLOW_BUNDLE missing)');
 
   quietWorkerLogs();
-  const database = await freshDatabase();
+  const database = await freshDatabase({ proxy: opts.faults === true });
   await seedCatalog(database.db);
   const simulator: RunningServer = await listen(createSimulatorApp({
     slowMs: opts.slowMs ?? 3000,
@@ -119,16 +160,36 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // A namespace per stack: workflow ids come from database ids (order 1, booking 1), and
   // every stack has a fresh database, so stacks sharing a namespace would collide.
   const namespace = taskQueue;
-  const connection = await Connection.connect({ address });
-  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+  const direct = await Connection.connect({ address });
+  await direct.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   // On a cluster with SQL visibility, a fresh namespace's attributes take a registry refresh to be usable.
-  await ensureSearchAttributes(connection, namespace);
-  const nativeConnection = await NativeConnection.connect({ address });
+  await ensureSearchAttributes(direct, namespace);
+  // Two proxies: one for the API client's connection, one for everything else (health probe, worker).
+  const temporalProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
+  const clientProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
+  let connection = direct;
+  if (clientProxy) {
+    await direct.close();
+    connection = await Connection.connect({ address: clientProxy.address });
+  }
+  // As the processes do: Temporal probed over a connection of its own (src/runtime/services.ts).
+  const probe = Connection.lazy({ address: temporalProxy?.address ?? address });
+  const nativeConnection = await NativeConnection.connect({ address: temporalProxy?.address ?? address });
   // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.
-  const client = new Client({ connection: opts.payTuning?.eagerStart ? nativeConnection : connection, namespace, interceptors: clientInterceptors });
+  const clientConnection = opts.payTuning?.eagerStart ? nativeConnection : connection;
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
+  let presence: WorkerPresence | null = null;
+  const heartbeat = opts.workerPresence === 'heartbeat';
+  const health = apiHealthMonitor({
+    db: database.db,
+    connection: probe,
+    taskQueue,
+    timing: HEALTH_TIMING,
+    ...(heartbeat ? {} : { workerRunning: () => worker?.getState() === 'RUNNING' }),
+  });
+  const client = new Client({ connection: clientConnection, namespace, interceptors: engineClientInterceptors(health, clientConnection, TEMPORAL_CALL_TIMEOUT_MS) });
   const startWorker = async () => {
     worker = await createWorker({
       connection: nativeConnection,
@@ -140,22 +201,38 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     });
     running = worker.run();
     running.catch(() => undefined);
+    if (heartbeat && !presence) {
+      presence = await startWorkerPresence({
+        taskQueue,
+        heartbeatMs: WORKER_HEARTBEAT_MS,
+        timing: HEALTH_TIMING,
+        worker: () => worker,
+        temporalAddress: () => temporalProxy?.address ?? address,
+        db: () => database.db,
+      });
+    }
   };
-  const stopWorker = async () => {
+  const stopWorker = async ({ crash = false } = {}) => {
+    // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
+    await presence?.stop({ forget: !crash });
+    presence = null;
     if (worker && worker.getState() === 'RUNNING') worker.shutdown();
     await running?.catch(() => undefined);
     worker = null;
     running = null;
   };
   await startWorker();
-
-  const health = healthCheck({
-    db: database.db,
-    temporal: client,
-    namespace,
-    taskQueue,
-    workerRunning: () => worker?.getState() === 'RUNNING',
+  await health.start();
+  const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
+  const workerApp = createWorkerMetricsApp({
+    health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
   });
+  const proxies: Record<CuttablePart, CuttableProxy | undefined> = { database: database.proxy, temporal: temporalProxy };
+  const proxyOf = (part: CuttablePart) => {
+    const proxy = proxies[part];
+    if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
+    return proxy;
+  };
   const app = createApp({
     db: database.db,
     temporal: client,
@@ -191,13 +268,41 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     app,
     admin,
     simulatorUrl: simulator.url,
+    health,
+    workerApp,
     worker: () => worker,
-    stopWorker,
-    startWorker,
+    // The API's readiness is read from its last round: refresh it, as the next round would within a second.
+    stopWorker: async (o) => {
+      await stopWorker(o);
+      await health.round();
+    },
+    startWorker: async () => {
+      await startWorker();
+      await health.round();
+    },
+    cut: (part) => {
+      proxyOf(part).cut();
+      if (part === 'temporal') clientProxy!.cut();
+    },
+    restore: (part) => {
+      proxyOf(part).restore();
+      if (part === 'temporal') clientProxy!.restore();
+    },
+    stallClientAnswers: (ms) => {
+      if (!clientProxy) throw new Error('no proxy in front of Temporal: start the stack with faults');
+      clientProxy.stall(ms);
+    },
     close: async () => {
+      await health.stop();
+      temporalProxy?.restore();
+      clientProxy?.restore();
+      database.proxy?.restore();
       await stopWorker();
       await nativeConnection.close();
       await connection.close();
+      await probe.close();
+      await temporalProxy?.close();
+      await clientProxy?.close();
       await simulator.close();
       await database.close();
       await database.drop();

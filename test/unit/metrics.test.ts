@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HealthMonitor } from '../../src/availability';
 import { loadConfig } from '../../src/config';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
 import { listen, type RunningServer } from '../../src/http/listen';
@@ -32,9 +33,17 @@ describe('the worker metrics server', () => {
   let core: Awaited<ReturnType<typeof stubCoreExporter>>;
   let server: RunningServer;
   let state = 'STARTING';
+  const health = new HealthMonitor(
+    {
+      worker: async () => {
+        if (state !== 'RUNNING') throw new Error(`the worker is ${state}`);
+      },
+    },
+    { intervalMs: 60_000, timeoutMs: 1000 },
+  );
   beforeAll(async () => {
     core = await stubCoreExporter();
-    server = await listen(createWorkerMetricsApp({ coreMetricsUrl: core.url, workerState: () => state }).fetch, 0, '127.0.0.1');
+    server = await listen(createWorkerMetricsApp({ coreMetricsUrl: core.url, health }).fetch, 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server.close();
@@ -84,13 +93,20 @@ describe('the worker metrics server', () => {
     expect(text).toContain('saga_compensations_total');
   });
 
-  it('reports the worker state on /healthz: 503 until it runs', async () => {
+  it('reports the last health round on /healthz: 503 with Retry-After until the worker runs', async () => {
     state = 'STARTING';
+    await health.round();
     const starting = await fetch(`${server.url}/healthz`);
     expect(starting.status).toBe(503);
-    expect(await starting.json()).toEqual({ ok: false, checks: { worker: { ok: false, detail: 'STARTING' } } });
+    expect(starting.headers.get('retry-after')).toBe('5');
+    expect(await starting.json()).toEqual({ ok: false, checks: { worker: { ok: false, detail: 'the worker is STARTING' } }, checked_at: expect.any(String) });
     state = 'RUNNING';
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    // Read from the last round, not probed per request: still 503 until the next round.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(503);
+    await health.round();
+    const running = await fetch(`${server.url}/healthz`);
+    expect(running.status).toBe(200);
+    expect(running.headers.get('retry-after')).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, visaApplications, visaProducts } from '../../db/schema';
-import { notFound, validation } from '../errors';
+import { DomainError, notFound, validation } from '../errors';
 import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
@@ -88,8 +88,9 @@ export async function createApplication(
   now: Date,
   sandboxDecision: { approve: boolean; afterMs: number } | null,
 ): Promise<{ order: OrderRow; application: VisaApplicationRow; visa: VisaRow }> {
-  const visa = await visaById(db, req.visa_id).catch(() => {
-    throw validation('visa_id', `no visa product ${req.visa_id}`);
+  const visa = await visaById(db, req.visa_id).catch((err: unknown) => {
+    if (err instanceof DomainError && err.code === 'not_found') throw validation('visa_id', `no visa product ${req.visa_id}`);
+    throw err;
   });
   const today = now.toISOString().slice(0, 10);
   if (req.travel.from <= today) throw validation('travel.from', 'must be in the future');

@@ -17,9 +17,10 @@ import { isStorableId } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
-import type { HealthReport } from '../deps';
+import type { Health } from '../deps';
 import { logError } from '../log';
-import { metricsHandler, type MetricsSource } from '../metrics';
+import { unavailableAnswer } from '../unavailable';
+import { healthz, metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 
 export interface AdminDeps {
@@ -32,7 +33,7 @@ export interface AdminDeps {
   metrics: MetricsSource;
   adminToken: string;
   currency: string;
-  health: () => Promise<HealthReport>;
+  health: Health;
 }
 
 type AdminEnv = { Variables: RequestIdVariables };
@@ -97,6 +98,8 @@ export function createAdminApp(deps: AdminDeps) {
     if (err instanceof DomainError && err.code in STATUS) return c.json({ error: err.message }, STATUS[err.code as keyof typeof STATUS]);
     if (err instanceof DomainError) return c.json({ error: err.message }, 400);
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status);
+    const down = unavailableAnswer(err, c, (error) => ({ error }));
+    if (down) return down;
     logError('unhandled error on the admin API', err, { requestId: c.get('requestId') });
     return c.json({ error: `internal error; request id ${c.get('requestId')}` }, 500);
   });
@@ -106,20 +109,23 @@ export function createAdminApp(deps: AdminDeps) {
   app.get(
     '/metrics',
     metricsHandler(deps.metrics, async () => {
-      const stuck = await deps.temporal.workflow.count('Stage = "needs_attention" AND ExecutionStatus = "Running"').catch(() => null);
+      // While Temporal is down the gauge is NaN at once, not after the SDK's retries.
+      const stuck = deps.health.report().checks.temporal?.ok
+        ? await deps.temporal
+            .withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count('Stage = "needs_attention" AND ExecutionStatus = "Running"'))
+            .catch(() => null)
+        : null;
       paymentsNeedsAttention.set(stuck?.count ?? NaN);
     }),
   );
 
-  app.get('/healthz', async (c) => {
-    const report = await deps.health();
-    return c.json(report, report.ok ? 200 : 503);
-  });
+  app.get('/healthz', (c) => healthz(c, deps.health.report()));
 
   app.use('/admin/*', async (c, next) => {
     const auth = c.req.header('authorization') ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     if (!token || !sameToken(token, deps.adminToken)) return c.json({ error: 'missing or invalid admin token' }, 401);
+    deps.health.require(['database']);
     await next();
     // Every action that changed something is written down: who, when, what, why.
     if (c.req.method === 'POST' && c.res.status < 400) {

@@ -7,6 +7,7 @@ import { authenticateAgency } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { logError } from '../log';
+import { unavailableAnswer } from '../unavailable';
 import { agencyRouter, fieldDetail, type AgencyEnv } from './env';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyProductRoutes } from './products.routes';
@@ -32,6 +33,8 @@ export function agencyError(err: Error, c: Context<AgencyEnv>) {
     const detail = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
     return c.json({ detail }, err.status === 400 ? 422 : err.status);
   }
+  const down = unavailableAnswer(err, c, (detail) => ({ detail }));
+  if (down) return down;
   logError('unhandled error on Interface B', err, { requestId: c.get('requestId'), path: c.req.path });
   return c.json({ detail: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
 }
@@ -43,6 +46,8 @@ export function createAgencyApi(deps: ApiDeps) {
   app.onError(agencyError);
   app.use('*', async (c, next) => {
     if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
+    // Every route reads the database (authentication first): while it is down, say so at once.
+    deps.health.require(['database']);
     const auth = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(auth.trim());
     c.set('partner', await authenticateAgency(deps.db, match?.[1]));
@@ -55,7 +60,7 @@ export function createAgencyApi(deps: ApiDeps) {
     info: {
       title: 'Travel booking engine — agency API (Interface B)',
       version: '1.0',
-      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`.',
+      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/v1' }],
   });

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/hotels';
 import type { ApiDeps } from '../deps';
 import { agencyRouter, bError, bErrors, bJson } from './env';
@@ -139,6 +140,8 @@ export function agencyHotelRoutes(deps: ApiDeps) {
     .openapi(routes.hotel, async (c) => c.json(await agency.hotelDetail(deps.hotelSupplier, c.req.valid('param').hotel_id), 200))
     .openapi(routes.create, async (c) => {
       const h = c.req.valid('header');
+      // The booking row comes before its workflow: refuse before writing it while a part is down.
+      deps.health.require(PARTS);
       const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(h['x-sandbox-scenario']));
       return out.done ? c.json(out.booking, 201) : c.json(out.booking, 202);
     })

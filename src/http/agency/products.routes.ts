@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
 import type { ApiDeps } from '../deps';
 import { agencyRouter, bError, bErrors, bJson } from './env';
@@ -122,6 +123,8 @@ export function agencyProductRoutes(deps: ApiDeps) {
     .openapi(routes.place, async (c) => {
       const b = c.req.valid('json');
       const h = c.req.valid('header');
+      // The order row comes before its workflow: refuse before writing it while a part is down.
+      deps.health.require(PARTS);
       const out = await agency.placeOrder(
         orderDeps,
         c.get('partner'),

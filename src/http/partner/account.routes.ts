@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { unreachablePart } from '../../availability';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
@@ -164,7 +165,7 @@ export function accountRoutes(deps: ApiDeps) {
         c.get('partner'),
         { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario },
       ).catch((err: unknown) => {
-        payOutcomes.inc({ outcome: err instanceof DomainError ? err.code : 'error' });
+        payOutcomes.inc({ outcome: err instanceof DomainError ? err.code : unreachablePart(err) ? 'unavailable' : 'error' });
         throw err;
       });
       payOutcomes.inc({ outcome: outcome.state });

@@ -7,6 +7,7 @@ import { authenticatePartner } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { logError } from '../log';
+import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
 import { flightRoutes } from './flights.routes';
@@ -36,6 +37,8 @@ export function partnerError(err: Error, c: Context<PartnerEnv>) {
     const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
     return c.json({ ok: false, error: message }, err.status);
   }
+  const down = unavailableAnswer(err, c, (error) => ({ ok: false, error }));
+  if (down) return down;
   logError('unhandled error on Interface A', err, { requestId: c.get('requestId'), path: c.req.path });
   return c.json({ ok: false, error: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
 }
@@ -50,6 +53,8 @@ export function createPartnerApi(deps: ApiDeps) {
 
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
+    // Every route reads the database (authentication first): while it is down, say so at once.
+    deps.health.require(['database']);
     c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
     await next();
   });
@@ -68,7 +73,7 @@ export function createPartnerApi(deps: ApiDeps) {
       title: 'Travel booking engine — partner API (Interface A)',
       version: '1',
       description:
-        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`.',
+        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/api' }],
   });

@@ -1,0 +1,15 @@
+import type { Context } from 'hono';
+import { asUnavailable, PartUnavailableError, RETRY_AFTER_SECONDS } from '../availability';
+import { logger } from './log';
+
+/**
+ * A request that met a part that is down: 503 with Retry-After, in the interface's shape
+ * (`shape` builds its body from the message). Null when `err` is about something else.
+ */
+export function unavailableAnswer(err: unknown, c: Context, shape: (message: string) => object): Response | null {
+  const down = asUnavailable(err);
+  if (!(down instanceof PartUnavailableError)) return null;
+  logger.warn({ part: down.part, detail: down.detail, path: c.req.path }, 'answered 503: a part is down');
+  c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return c.json(shape(down.message), 503);
+}
