@@ -3,6 +3,8 @@
  * Each interface answers a PartUnavailableError with 503, its own error shape and
  * Retry-After (docs/decisions.md, "While a part is down").
  */
+import { isDatabaseConnectionError } from './db/errors';
+
 export const PARTS = ['database', 'temporal', 'worker'] as const;
 export type Part = (typeof PARTS)[number];
 
@@ -48,12 +50,6 @@ export interface Health extends Availability {
   report(): HealthReport;
 }
 
-// Node's socket errors, PostgreSQL's SQLSTATE class 08 (connection exception), 57P01-57P03
-// (admin / crash shutdown, cannot connect now) and 53300 (too many connections).
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-const PG_CODES = /^(08...|57P0[123]|53300)$/;
-// node-postgres reports a lost or never-made connection by message only.
-const PG_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|Query read timeout)/;
 // gRPC: 14 UNAVAILABLE (refused, reset, no route), 4 DEADLINE_EXCEEDED (our call deadline),
 // 1 CANCELLED (the SDK's retry cancelling its call when that deadline passes; the API
 // cancels no calls of its own).
@@ -75,8 +71,7 @@ export function unreachablePart(err: unknown): Part | null {
     const { code, metadata } = e as { code?: unknown; metadata?: unknown };
     if (typeof code === 'number' && GRPC_CODES.has(code) && metadata !== undefined) return 'temporal';
     if ((e as Error).name === 'ServiceError' && /DEADLINE_EXCEEDED|UNAVAILABLE|CANCELLED/.test((e as Error).message)) return 'temporal';
-    if (typeof code === 'string' && (SOCKET_CODES.has(code) || PG_CODES.test(code))) return 'database';
-    if (PG_MESSAGES.test((e as Error).message)) return 'database';
+    if (isDatabaseConnectionError(e)) return 'database';
   }
   return null;
 }

@@ -15,6 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,7 +44,19 @@ const tcpOpen = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-const httpOk = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+/**
+ * A 2xx within 2 s. Through node:http, not fetch: fetch refuses the "bad ports" of the Fetch
+ * standard (10080 among them, which CLUSTER_PORT_OFFSET=2000 gives the first API).
+ */
+const httpOk = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const req = http.get(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      resolve((res.statusCode ?? 500) < 300);
+    });
+    req.once('timeout', () => req.destroy());
+    req.once('error', () => resolve(false));
+  });
 
 async function main(): Promise<void> {
   const dir = path.resolve(process.env.CLUSTER_DIR || '.cluster');

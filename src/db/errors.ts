@@ -21,9 +21,24 @@ const TRANSIENT_SQLSTATES = new Set([
 ]);
 const TRANSIENT_CLASSES = ['08', '53']; // connection_exception, insufficient_resources
 
-/** Errors of the connection itself, before PostgreSQL could answer (no SQLSTATE). */
-const TRANSIENT_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
-const TRANSIENT_MESSAGES = [/Connection terminated/i, /connection timeout/i, /timeout exceeded when trying to connect/i, /Client has encountered a connection error/i];
+/** Node's socket errors: the connection could not be made, or broke. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** PostgreSQL's connection exceptions (class 08), shutdowns (57P01–57P03), too many connections (53300). */
+const CONNECTION_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+/** node-postgres reports a lost or never-made connection by message only. */
+const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
+
+/**
+ * This one error (not its causes) says the database could not be reached or the connection
+ * broke: no answer about the query itself. The API answers 503 for it (src/availability.ts),
+ * an activity retries it.
+ */
+export function isDatabaseConnectionError(e: unknown): boolean {
+  if (!(e instanceof Error)) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || CONNECTION_SQLSTATES.test(code))) return true;
+  return CONNECTION_MESSAGES.test(e.message);
+}
 
 export interface DatabaseFailure {
   /** PostgreSQL's SQLSTATE, when it answered. */
@@ -53,7 +68,7 @@ function rootOf(err: unknown): PgLike | undefined {
   let current: unknown = err;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
     const e = current as PgLike;
-    if (isSqlstate(e.code) || (e.code && TRANSIENT_NODE_CODES.has(e.code))) return e;
+    if (isSqlstate(e.code) || (e.code && SOCKET_CODES.has(e.code))) return e;
     current = e.cause;
   }
   return undefined;
@@ -71,12 +86,10 @@ function scrub(message: string, e: PgLike): string {
 export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   const root = rootOf(err);
   if (!root) {
-    if (!isDrizzleQueryError(err) && !(err instanceof Error && TRANSIENT_MESSAGES.some((re) => re.test(err.message)))) return undefined;
-    // A query that failed with no SQLSTATE below it: the connection went away mid-query.
-    const transient = err instanceof Error && TRANSIENT_MESSAGES.some((re) => re.test(err.message) || re.test(String((err.cause as Error | undefined)?.message ?? '')));
-    return transient
-      ? { kind: 'transient', message: 'the database connection failed' }
-      : { kind: 'database_error', message: 'a database query failed' };
+    // No SQLSTATE anywhere below: the connection went away (node-postgres says so in its message only).
+    const lost = isDatabaseConnectionError(err) || (err instanceof Error && isDatabaseConnectionError(err.cause));
+    if (lost) return { kind: 'transient', message: 'the database connection failed' };
+    return isDrizzleQueryError(err) ? { kind: 'database_error', message: 'a database query failed' } : undefined;
   }
   const code = root.code!;
   if (!isSqlstate(code)) return { kind: 'transient', message: `the database is unreachable (${code})` };
