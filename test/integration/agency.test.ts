@@ -108,7 +108,10 @@ describe('validation errors', () => {
     expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(expect.arrayContaining([['body', 'quantity'], ['body', 'delivery_address', 'country']]));
     const wrongType = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'text/plain' }, 'x');
     expect(wrongType.status).toBe(415);
-    expect(wrongType.body).toEqual({ detail: expect.any(String) });
+    expect(wrongType.body).toEqual({ detail: [{ loc: ['header', 'content-type'], msg: expect.any(String), type: 'content_type' }] });
+    const malformed = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' }, '{"product_id": ');
+    expect(malformed.status).toBe(422);
+    expect(malformed.body).toEqual({ detail: [{ loc: ['body'], msg: expect.stringMatching(/JSON/), type: 'json_invalid' }] });
     expect((await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id)))).toHaveLength(0);
   });
 });

@@ -21,6 +21,8 @@ const STATUS: Record<Exclude<DomainErrorCode, 'validation'>, ContentfulStatusCod
   supplier_failed: 500,
 };
 
+const detailItem = (loc: string[], msg: string, type: string) => ({ detail: [{ loc, msg, type }] });
+
 /** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
 export function agencyError(err: Error, c: Context<AgencyEnv>) {
   if (err instanceof DomainError) {
@@ -30,8 +32,10 @@ export function agencyError(err: Error, c: Context<AgencyEnv>) {
   }
   if (err instanceof SupplierUnavailableError) return c.json({ detail: 'the supplier is unavailable right now; try again shortly' }, 503);
   if (err instanceof HTTPException) {
-    const detail = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
-    return c.json({ detail }, err.status === 400 ? 422 : err.status);
+    // FastAPI's list form, as for every other invalid request (only 401, 402, 404 carry a string).
+    if (err.status === 415) return c.json(detailItem(['header', 'content-type'], 'Content-Type must be application/json', 'content_type'), 415);
+    if (err.status === 400) return c.json(detailItem(['body'], 'JSON decode error: the body is not valid JSON', 'json_invalid'), 422);
+    return c.json(detailItem(['request'], err.message || 'bad request', 'value_error'), err.status);
   }
   const down = unavailableAnswer(err, c, (detail) => ({ detail }));
   if (down) return down;
