@@ -6,6 +6,7 @@ import { DomainError, type DomainErrorCode } from '../../domain/errors';
 import { authenticatePartner } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
+import { limitBody } from '../body-limit';
 import { logError } from '../log';
 import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
@@ -50,6 +51,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
 
   app.onError(partnerError);
+  app.use('*', limitBody((c, error) => c.json({ ok: false, error }, 413)));
 
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
