@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { httpDuration } from '../metrics';
 import { logger } from './log';
 import { healthz } from './metrics';
+import { allowedMethods } from './method-not-allowed';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
@@ -21,10 +22,20 @@ export function createApp(deps: ApiDeps) {
   app.get('/healthz', (c) => healthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
-  // Hono does not carry a sub-app's notFound over through route(): shape each interface's 404 here.
+  // Hono does not carry a sub-app's notFound over through route(): shape each interface's 404
+  // here, and its 405 for a path it serves with other methods (TRACE, PUT on a GET route, …).
+  let allowed: ((path: string) => string[]) | undefined;
   app.notFound((c) => {
+    allowed ??= allowedMethods(app);
+    const methods = allowed(c.req.path);
+    const api = c.req.path.startsWith('/api/');
+    if (methods.length > 0) {
+      c.header('Allow', methods.join(', '));
+      // FastAPI answers 405 with this string detail.
+      return api ? c.json({ ok: false, error: `method ${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}` }, 405) : c.json({ detail: 'Method Not Allowed' }, 405);
+    }
     const error = `no route for ${c.req.method} ${c.req.path}`;
-    if (c.req.path.startsWith('/api/')) return c.json({ ok: false, error }, 404);
+    if (api) return c.json({ ok: false, error }, 404);
     return c.json({ detail: error }, 404);
   });
   return app;

@@ -1,0 +1,78 @@
+import http from 'node:http';
+import { eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { MAX_BODY_BYTES } from '../../src/http/body-limit';
+import { listen } from '../../src/http/listen';
+import { call, newPartner } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
+
+/** Requests the interfaces refuse before doing anything: bodies over the limit (413), methods a path does not serve (405). */
+
+let stack: TestStack;
+useStack((s) => (stack = s));
+
+const huge = (bytes: number, orderId = 1) => JSON.stringify({ product_order_id: orderId, idempotency_key: 'k', padding: 'x'.repeat(bytes) });
+
+describe('request body limit', () => {
+  it('Interface A answers 413 {ok:false,error} for a 5 MB pay body and moves no money', async () => {
+    const { creds, api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await call(stack.app, 'POST', '/api/partners/pay/', { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' }, huge(5 * 1024 * 1024, order.id));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ ok: false, error: expect.stringContaining(`${MAX_BODY_BYTES / 1024} KiB`) });
+    expect(await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, order.id))).toEqual([]);
+    // Just under the limit, the body is read and judged as usual (an order that does not exist: 400).
+    const under = await call(stack.app, 'POST', '/api/partners/pay/', { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' }, huge(MAX_BODY_BYTES - 1024, 999_999));
+    expect(under.status).toBe(400);
+  });
+
+  it('Interface B answers 413 in FastAPI list form and writes no order', async () => {
+    const { creds } = await newPartner(stack, '0', '5000000');
+    const res = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' }, huge(5 * 1024 * 1024));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: [{ loc: ['body'], msg: expect.any(String), type: 'body_too_large' }] });
+    expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
+  });
+});
+
+function rawRequest(port: number, method: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; allow: string | undefined; body: string }>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, allow: res.headers.allow, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('methods a path does not serve', () => {
+  it('answer 405 with Allow in each interface’s shape; unknown paths stay 404', async () => {
+    const { creds } = await newPartner(stack, '0', '5000000');
+    const a = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret };
+    // TRACE cannot be sent through fetch's Request: over a real socket, as a scanner sends it.
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1');
+    try {
+      const trace = await rawRequest(server.port, 'TRACE', '/api/partners/wallet/', a);
+      expect(trace.status).toBe(405);
+      expect(trace.allow).toBe('GET, HEAD');
+      expect(JSON.parse(trace.body)).toEqual({ ok: false, error: expect.stringContaining('TRACE') });
+    } finally {
+      await server.close();
+    }
+    const put = await call(stack.app, 'PUT', '/api/partners/pay/', a, {});
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST']);
+    const byId = await call(stack.app, 'PATCH', '/api/tours/3/', a, {});
+    expect([byId.status, byId.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+
+    const b = { authorization: `Bearer ${creds.agency_key}` };
+    const patch = await call(stack.app, 'PATCH', '/v1/hotels/bookings', b, {});
+    expect(patch.status).toBe(405);
+    expect(patch.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect(patch.body).toEqual({ detail: 'Method Not Allowed' });
+
+    expect((await call(stack.app, 'PUT', '/api/no/such/route/', a, {})).status).toBe(404);
+    expect((await call(stack.app, 'GET', '/v1/no-such-route', b)).status).toBe(404);
+  });
+});
