@@ -2,6 +2,7 @@ import { ApplicationFailure, WorkflowFailedError, WorkflowNotFoundError, type Cl
 import type { SearchAttributePair } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
+import { DomainError } from './errors';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 
@@ -80,10 +81,19 @@ export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, m
   } catch (err) {
     if (unreachablePart(err)) return null;
     const failure = businessFailure(err);
-    throw (failure && mapFailure(failure)) ?? err;
+    throw (failure && (mapFailure(failure) ?? refusedData(failure))) ?? err;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A step that failed because the database refused a value of the request (SQLSTATE classes
+ * 22 and 23, `invalid_data` from the activities) is the request's fault whatever the
+ * workflow: a 400/422 naming what was refused, not a 500.
+ */
+function refusedData(f: { type: string; message: string }): Error | null {
+  return f.type === 'invalid_data' ? new DomainError('validation', `a value in the request cannot be stored: ${f.message}`) : null;
 }
 
 /** The search attributes a booking workflow starts with, so operators can find it in Temporal Web. */

@@ -233,4 +233,15 @@ describe('a database step fed data the database refuses (issue 12)', () => {
     expect(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
     expect(await stack.db.select().from(reservations).where(eq(reservations.holdRef, holdRef))).toEqual([]);
   });
+
+  it('answers the partner 400 at once for the same date through the API (was a 502 after 25 s), and holds nothing', async () => {
+    const { api, creds } = await newPartner();
+    const started = Date.now();
+    const res = await api.post('/api/residence/reserve/', { ...reserveBody(FLEXIBLE, 30, 2), check_in: '2027-02-30', check_out: '2027-03-03' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ ok: false, error: expect.stringContaining('cannot be stored') });
+    expect(res.body.error).not.toMatch(/Sara|Ahmadi|0012345679/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await stack.db.select().from(reservations).where(eq(reservations.partnerId, creds.partner_id))).toEqual([]);
+  });
 });
