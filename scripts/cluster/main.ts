@@ -254,4 +254,7 @@ function printTable(supervisor: Supervisor, where: { dir: string; adminUrl: stri
   );
 }
 
-void main();
+main().catch((err: unknown) => {
+  log(`failed: ${(err as Error).message}`);
+  process.exit(1);
+});
