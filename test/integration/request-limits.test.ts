@@ -76,3 +76,29 @@ describe('methods a path does not serve', () => {
     expect((await call(stack.app, 'GET', '/v1/no-such-route', b)).status).toBe(404);
   });
 });
+
+describe('text PostgreSQL cannot store (issue 12)', () => {
+  it('a NUL in a query or body, or a lone surrogate in a body, is 400 on A and 422 on B, naming where, with nothing written', async () => {
+    const { creds, api } = await newPartner(stack, '0', '5000000');
+    const nulQuery = await api.get('/api/products/products/?search=%00');
+    expect(nulQuery.status).toBe(400);
+    expect(nulQuery.body).toEqual({ ok: false, error: expect.stringMatching(/^search: text must not contain NUL/) });
+
+    const b = { authorization: `Bearer ${creds.agency_key}` };
+    const lone = await call(stack.app, 'POST', '/v1/hotels/bookings', b,
+      '{"hotel_id":"410","room_id":"DLX-BB-FLEX","guest_name":"Ali\\ud800","guest_email":"a@example.com","check_in":"2027-03-10","check_out":"2027-03-12","guests":2}');
+    expect(lone.status).toBe(422);
+    expect(lone.body).toEqual({ detail: [{ loc: ['body', 'guest_name'], msg: expect.stringContaining('surrogate'), type: 'string_unstorable' }] });
+    const nulBody = await call(stack.app, 'POST', '/v1/products/orders', b,
+      { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr\u00001', city: 'Tehran', country: 'IR', postal_code: '1415' } });
+    expect(nulBody.status).toBe(422);
+    expect(nulBody.body.detail[0].loc).toEqual(['body', 'delivery_address', 'street']);
+    const nulSearch = await call(stack.app, 'GET', '/v1/products?category=sim%00', b);
+    expect([nulSearch.status, nulSearch.body.detail[0].loc]).toEqual([422, ['query', 'category']]);
+    expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
+
+    // Paired surrogates (an emoji) are ordinary text.
+    const emoji = await api.get(`/api/products/products/?search=${encodeURIComponent('sim 😀')}`);
+    expect(emoji.status).toBe(200);
+  });
+});
