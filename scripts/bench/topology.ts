@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
+import { readClusterState } from '../cluster/state';
 
 export interface Topology {
   kind: 'cluster' | 'single';
@@ -24,15 +25,7 @@ export interface Topology {
 /** `npm run cluster`'s topology, from its state file. */
 export function clusterTopology(dir: string): Topology {
   const file = path.join(path.resolve(dir), 'state.json');
-  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as {
-    ready: boolean;
-    apis: Array<{ url: string; adminUrl: string }>;
-    adminToken: string;
-    temporalAddress: string;
-    namespace: string;
-    adminDatabaseUrl: string;
-    parts: Record<string, { pid: number | null; up: boolean }>;
-  };
+  const state = readClusterState(file);
   if (!state.ready) throw new Error(`the cluster in ${dir} is not ready (state.json says so)`);
   return {
     kind: 'cluster',

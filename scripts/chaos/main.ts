@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { percentile } from '../bench/common';
 import { FaultInjector, planFaults } from './faults';
 import { Http, type PayRecord } from './http';
 import { parseOptions, USAGE, type Options } from './options';
@@ -21,11 +22,6 @@ import { Load, prepare, prng, type LoadStats, type RunRecord } from './workload'
 const t0 = Date.now();
 const log = (msg: string) => process.stderr.write(`[chaos +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}\n`);
 const secs = (ms: number) => Math.round(ms / 100) / 10;
-
-function percentile(sorted: number[], p: number): number | null {
-  if (!sorted.length) return null;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 function tally<T>(items: T[], key: (t: T) => string): Record<string, number> {
   const out: Record<string, number> = {};

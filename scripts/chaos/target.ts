@@ -4,27 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { adminTokenFile } from '../../src/runtime/admin-token';
+import { readClusterState, type ClusterState } from '../cluster/state';
 import type { Options } from './options';
 
-export interface PartState {
-  pid: number | null;
-  up: boolean;
-  restarts: number;
-}
-
-export interface ClusterState {
-  supervisorPid: number;
-  ready: boolean;
-  databaseUrl?: string;
-  temporalAddress?: string;
-  namespace?: string;
-  taskQueue?: string;
-  supplierUrl?: string;
-  sandbox?: boolean;
-  adminToken?: string;
-  apis: Array<{ name: string; url: string; adminUrl: string }>;
-  parts: Record<string, PartState>;
-}
+export type { ClusterState } from '../cluster/state';
 
 export interface Target {
   kind: 'cluster' | 'npm-start';
@@ -43,9 +27,7 @@ export interface Target {
 
 export const stateFileOf = (opts: Options) => path.resolve(opts.clusterDir, 'state.json');
 
-export function readState(file: string): ClusterState {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as ClusterState;
-}
+export const readState = readClusterState;
 
 export function loadTarget(opts: Options): Target {
   if (opts.target === 'cluster') {
@@ -72,7 +54,7 @@ export function loadTarget(opts: Options): Target {
   const adminUrl = opts.adminUrl ?? `http://127.0.0.1:${process.env.ADMIN_PORT || '8081'}`;
   let token = opts.adminToken;
   if (!token) {
-    const file = path.join(path.resolve(process.env.DATA_DIR || '.data'), 'admin-token');
+    const file = adminTokenFile(path.resolve(process.env.DATA_DIR || '.data'));
     try {
       token = fs.readFileSync(file, 'utf8').trim();
     } catch {

@@ -57,11 +57,12 @@ export function clusterPostgres(dir: string, port: number): ClusterPostgres {
     }
   }
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const query = async (sql: string[]) => {
+  /** One superuser connection for `fn`. */
+  const asAdmin = async <T>(fn: (client: Client) => Promise<T>): Promise<T> => {
     const client = new Client({ connectionString: adminUrl });
     await client.connect();
     try {
-      for (const statement of sql) await client.query(statement);
+      return await fn(client);
     } finally {
       await client.end();
     }
@@ -76,27 +77,22 @@ export function clusterPostgres(dir: string, port: number): ClusterPostgres {
       args: ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=400', '-c', 'shared_buffers=256MB'],
       ...user,
       listens: `127.0.0.1:${port} (engine: booking/booking db booking; Temporal: temporal/temporal)`,
-      ready: async () => {
-        await query(['select 1']);
-        return true;
-      },
+      ready: () =>
+        asAdmin(async (client) => {
+          await client.query('select 1');
+          return true;
+        }),
       stopSignal: 'SIGINT',
     },
-    provision: async () => {
-      await query([
-        `DO $$ BEGIN
-           IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'temporal') THEN CREATE ROLE temporal LOGIN CREATEDB PASSWORD 'temporal'; END IF;
-           IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'booking') THEN CREATE ROLE booking LOGIN PASSWORD 'booking'; END IF;
-         END $$`,
-      ]);
-      const client = new Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
+    provision: () =>
+      asAdmin(async (client) => {
+        await client.query(`DO $$ BEGIN
+          IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'temporal') THEN CREATE ROLE temporal LOGIN CREATEDB PASSWORD 'temporal'; END IF;
+          IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'booking') THEN CREATE ROLE booking LOGIN PASSWORD 'booking'; END IF;
+        END $$`);
+        // CREATE DATABASE cannot run inside a DO block or transaction: checked first instead.
         const { rowCount } = await client.query(`SELECT 1 FROM pg_database WHERE datname = 'booking'`);
         if (!rowCount) await client.query('CREATE DATABASE booking OWNER booking');
-      } finally {
-        await client.end();
-      }
-    },
+      }),
   };
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { readClusterState, type ClusterInfo, type ClusterState, type PartState } from './state';
 
 /** One process of the topology, and how to tell it is ready. */
 export interface PartSpec {
@@ -22,14 +23,6 @@ export interface PartSpec {
   stopTimeoutMs?: number;
 }
 
-export interface PartState {
-  pid: number | null;
-  up: boolean;
-  restarts: number;
-  listens: string;
-  /** The command line, so a later run can tell an orphan of this one from an unrelated process. */
-  command: string;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -137,7 +130,7 @@ export class Supervisor {
 
   constructor(
     readonly dir: string,
-    private readonly info: Record<string, unknown>,
+    private readonly info: ClusterInfo,
     private readonly log: (msg: string) => void,
   ) {
     this.stateFile = path.join(dir, 'state.json');
@@ -177,7 +170,7 @@ export class Supervisor {
   }
 
   private writeState(): void {
-    const state = {
+    const state: ClusterState = {
       supervisorPid: process.pid,
       ready: this.ready,
       ...this.info,
@@ -194,9 +187,9 @@ export class Supervisor {
  * processes its state file lists, if they still run the command it recorded.
  */
 export function stopOrphans(stateFile: string, log: (msg: string) => void): void {
-  let state: { supervisorPid?: number; parts?: Record<string, PartState> };
+  let state: ClusterState;
   try {
-    state = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    state = readClusterState(stateFile);
   } catch {
     return;
   }

@@ -34,14 +34,15 @@ export const UNSTORABLE_TEXT = 'text must not contain NUL characters or unpaired
 /** Refuses unstorable text with `answer` (the interface's 4xx), naming where it was. */
 export function refuseUnstorableText(answer: (c: Context, loc: Array<string | number>) => Response): MiddlewareHandler {
   return async (c, next) => {
+    const url = new URL(c.req.url);
     let path: string;
     try {
-      path = decodeURIComponent(new URL(c.req.url).pathname);
+      path = decodeURIComponent(url.pathname);
     } catch {
       return answer(c, ['path']);
     }
     if (!storable(path)) return answer(c, ['path']);
-    for (const [key, value] of new URL(c.req.url).searchParams) {
+    for (const [key, value] of url.searchParams) {
       if (!storable(key) || !storable(value)) return answer(c, ['query', key]);
     }
     if ((c.req.header('content-type') ?? '').includes('json') && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
