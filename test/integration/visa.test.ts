@@ -82,7 +82,7 @@ describe('catalogue', () => {
 
 describe('applications', () => {
   it.each([
-    [{ travel: { from: day(-1), to: day(5) } }, /^travel\.from: must be in the future/],
+    [{ travel: { from: day(-1), to: day(5) } }, /^travel\.from: must be from today \(UTC\)/],
     [{ travel: { from: day(40), to: day(40) } }, /^travel\.to: must be after travel\.from/],
     [{ travel: { from: day(40), to: day(400) } }, /^travel\.to: this visa allows at most/],
     [{ applicant: { ...applicant, passport_expiry_date: day(60) } }, /^applicant\.passport_expiry_date: the passport must be valid at least 6 months/],

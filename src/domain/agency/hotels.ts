@@ -5,6 +5,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierRate } from '../../suppliers/hotels';
 import { DomainError, notFound, validation } from '../errors';
+import { storableIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import { toNumber } from '../money';
@@ -18,8 +19,9 @@ export const roomIdOf = (r: Pick<SupplierRate, 'room_code' | 'board' | 'refundab
 const ROOM_ID = /^(STD|DLX|FAM|STE)-(RO|BB|HB)-(FLEX|NRF)$/;
 
 const hotelIdOf = (raw: string) => {
-  if (!/^[1-9]\d{0,6}$/.test(raw)) throw notFound(`hotel ${raw}`);
-  return Number(raw);
+  const id = storableIdOf(raw);
+  if (id === null) throw notFound(`hotel ${raw}`);
+  return id;
 };
 
 async function cityOf(supplier: HotelSupplier, city: string) {
@@ -235,9 +237,10 @@ export async function listBookings(db: Db, partnerId: number, q: { status?: 'act
 
 /** DELETE /v1/hotels/bookings/{booking_id}: cancel with the policy's refund; a second delete answers the same. */
 export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, rawId: string) {
-  if (!/^[1-9]\d{0,9}$/.test(rawId)) throw notFound(`booking ${rawId}`);
-  const view = await bookingView(deps.db, partner.id, Number(rawId));
-  const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, Number(rawId)));
+  const id = storableIdOf(rawId);
+  if (id === null) throw notFound(`booking ${rawId}`);
+  const view = await bookingView(deps.db, partner.id, id);
+  const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, id));
   if (!b!.orderId || view.status === 'pending') throw new DomainError('conflict', `booking ${rawId} is not confirmed`);
   if (view.status !== 'cancelled') await cancelHotelOrder(deps, partner, { order_id: b!.orderId });
   const refunds = await deps.db

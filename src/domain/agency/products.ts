@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
 import { DomainError, notFound } from '../errors';
+import { storableIdOf } from '../ids';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
@@ -69,8 +70,9 @@ async function orderView(db: Db, partnerId: number, orderId: number) {
 }
 
 export async function getOrder(db: Db, partner: Partner, rawId: string) {
-  if (!/^[1-9]\d{0,9}$/.test(rawId) || Number(rawId) > 2_147_483_647) throw notFound(`order ${rawId}`);
-  return orderView(db, partner.id, Number(rawId));
+  const id = storableIdOf(rawId);
+  if (id === null) throw notFound(`order ${rawId}`);
+  return orderView(db, partner.id, id);
 }
 
 /** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { tourDepartures, tours } from '../../db/schema';
-import { notFound, validation } from '../errors';
+import { notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { paginate } from '../pagination';
@@ -127,6 +127,3 @@ export async function searchOptions(db: DbOrTx, currency: string) {
   };
 }
 
-export function checkMonth(month: string | undefined): void {
-  if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw validation('month', 'must be YYYY-MM');
-}

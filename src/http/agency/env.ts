@@ -39,3 +39,6 @@ export const bErrors = {
   404: bError('Not found'),
   422: { content: { 'application/json': { schema: ValidationDetail } }, description: 'Validation error' },
 } as const;
+
+/** What X-Sandbox-Scenario can simulate on Interface B's bookings and orders. */
+export const AGENCY_SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;

@@ -2,13 +2,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/hotels';
 import type { ApiDeps } from '../deps';
-import { agencyRouter, bError, bErrors, bJson } from './env';
+import { calendarDate, email, opaque, queryInt, sandboxScenario, text } from '../vocabulary';
+import { AGENCY_SCENARIOS, agencyRouter, bError, bErrors, bJson } from './env';
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
+const StayDate = calendarDate('travel');
 const IdempotencyHeader = z.object({
-  'idempotency-key': z.string().min(1).max(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
-  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: 'Sandbox only: supplier_reject, supplier_flaky, supplier_slow' }),
-});
+  'idempotency-key': opaque(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
+}).extend(sandboxScenario(AGENCY_SCENARIOS).shape);
 
 const Room = z.object({
   room_id: z.string(),
@@ -46,13 +46,13 @@ const Booking = z
 
 const CreateBooking = z
   .object({
-    hotel_id: z.string().min(1),
-    room_id: z.string().min(1),
-    guest_name: z.string().trim().min(1).max(200).openapi({ description: 'Full name of the primary guest' }),
-    guest_email: z.email(),
-    check_in: IsoDate,
-    check_out: IsoDate,
-    special_requests: z.string().max(1000).optional(),
+    hotel_id: opaque(20),
+    room_id: opaque(40),
+    guest_name: text(200).openapi({ description: 'Full name of the primary guest' }),
+    guest_email: email(),
+    check_in: StayDate,
+    check_out: StayDate,
+    special_requests: text(1000, { blank: true }).optional(),
     guests: z.number().int().min(1).max(8).default(1).openapi({ description: 'Guests in the room (extension; as in the search)' }),
   })
   .openapi('BookingCreate');
@@ -69,12 +69,12 @@ const routes = {
     security: secured,
     request: {
       query: z.object({
-        city: z.string().min(1).max(100).openapi({ description: 'City name (any case) or IATA code' }),
-        check_in: IsoDate,
-        check_out: IsoDate,
-        guests: z.coerce.number().int().min(1).max(8).default(1),
-        stars: z.coerce.number().int().min(1).max(5).optional().openapi({ description: 'Minimum star rating' }),
-        limit: z.coerce.number().int().min(1).max(100).default(20),
+        city: text(100).openapi({ description: 'City name (any case) or IATA code' }),
+        check_in: StayDate,
+        check_out: StayDate,
+        guests: queryInt(1, 8).default(1),
+        stars: queryInt(1, 5).optional().openapi({ description: 'Minimum star rating' }),
+        limit: queryInt(1, 100).default(20),
       }),
     },
     responses: { 200: bJson(SearchResult, 'Hotels with bookable rooms'), 401: bErrors[401], 422: bErrors[422] },
@@ -85,7 +85,7 @@ const routes = {
     tags,
     summary: 'A hotel with its rooms, amenities and policies',
     security: secured,
-    request: { params: z.object({ hotel_id: z.string().openapi({ param: { name: 'hotel_id', in: 'path' } }) }) },
+    request: { params: z.object({ hotel_id: opaque(20).openapi({ param: { name: 'hotel_id', in: 'path' } }) }) },
     responses: { 200: bJson(z.record(z.string(), z.unknown()), 'The hotel'), 401: bErrors[401], 404: bErrors[404] },
   }),
   create: createRoute({
@@ -111,7 +111,7 @@ const routes = {
     tags,
     summary: 'The caller’s bookings',
     security: secured,
-    request: { query: z.object({ status: z.enum(['active', 'cancelled', 'completed']).optional(), from_date: IsoDate.optional() }) },
+    request: { query: z.object({ status: z.enum(['active', 'cancelled', 'completed']).optional(), from_date: calendarDate('filter').optional() }) },
     responses: { 200: bJson(z.object({ results: z.array(Booking) }), 'Bookings'), 401: bErrors[401], 422: bErrors[422] },
   }),
   cancel: createRoute({
@@ -120,7 +120,7 @@ const routes = {
     tags,
     summary: 'Cancel: refund per the rate’s policy to the wallet; repeating answers the same',
     security: secured,
-    request: { params: z.object({ booking_id: z.string().openapi({ param: { name: 'booking_id', in: 'path' } }) }) },
+    request: { params: z.object({ booking_id: opaque(20).openapi({ param: { name: 'booking_id', in: 'path' } }) }) },
     responses: {
       200: bJson(z.object({ booking_id: z.string(), status: z.literal('cancelled'), refund_amount: z.number(), currency: z.string() }), 'Cancelled'),
       401: bErrors[401],
@@ -133,7 +133,7 @@ const routes = {
 
 export function agencyHotelRoutes(deps: ApiDeps) {
   const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return agencyRouter()
     .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
     .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))

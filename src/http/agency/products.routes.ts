@@ -2,7 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
 import type { ApiDeps } from '../deps';
-import { agencyRouter, bError, bErrors, bJson } from './env';
+import { country, countryFilter, opaque, queryInt, sandboxScenario, text } from '../vocabulary';
+import { AGENCY_SCENARIOS, agencyRouter, bError, bErrors, bJson } from './env';
 
 const Product = z
   .object({
@@ -17,10 +18,10 @@ const Product = z
   .openapi('TravelProduct');
 
 const Address = z.object({
-  street: z.string().trim().min(1).max(300),
-  city: z.string().trim().min(1).max(100),
-  country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  postal_code: z.string().trim().min(1).max(20),
+  street: text(300),
+  city: text(100),
+  country: country('TR'),
+  postal_code: text(20),
 });
 
 const Order = z
@@ -51,8 +52,8 @@ const routes = {
     request: {
       query: z.object({
         category: z.enum(['modem', 'sim', 'accessory']).optional(),
-        destination: z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').optional(),
-        limit: z.coerce.number().int().min(1).max(100).default(20),
+        destination: countryFilter().optional(),
+        limit: queryInt(1, 100).default(20),
       }),
     },
     responses: { 200: bJson(z.object({ results: z.array(Product), count: z.number().int() }), 'Products'), 401: bErrors[401], 422: bErrors[422] },
@@ -63,7 +64,7 @@ const routes = {
     tags,
     summary: 'A product',
     security: secured,
-    request: { params: z.object({ product_id: z.string().openapi({ param: { name: 'product_id', in: 'path' } }) }) },
+    request: { params: z.object({ product_id: opaque(100).openapi({ param: { name: 'product_id', in: 'path' } }) }) },
     responses: { 200: bJson(Product.extend({ description: z.string(), delivery: z.string() }), 'The product'), 401: bErrors[401], 404: bErrors[404] },
   }),
   place: createRoute({
@@ -79,19 +80,20 @@ const routes = {
           'application/json': {
             schema: z
               .object({
-                product_id: z.string().min(1).max(100),
+                product_id: opaque(100),
                 quantity: z.number().int().min(1).max(100),
                 delivery_address: Address,
-                agency_ref: z.string().max(100).optional().openapi({ description: 'Your own reference, for reconciliation' }),
+                agency_ref: text(100, { blank: true }).optional().openapi({ description: 'Your own reference, for reconciliation' }),
               })
               .openapi('ProductOrderCreate'),
           },
         },
       },
-      headers: z.object({
-        'idempotency-key': z.string().min(1).max(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' } }),
-        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' } }),
-      }),
+      headers: z
+        .object({
+          'idempotency-key': opaque(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried order with the same key returns the same order (extension)' }),
+        })
+        .extend(sandboxScenario(AGENCY_SCENARIOS).shape),
     },
     responses: {
       201: bJson(Order, 'Accepted'),
@@ -108,14 +110,14 @@ const routes = {
     tags,
     summary: 'An order’s status',
     security: secured,
-    request: { params: z.object({ order_id: z.string().openapi({ param: { name: 'order_id', in: 'path' } }) }) },
+    request: { params: z.object({ order_id: opaque(20).openapi({ param: { name: 'order_id', in: 'path' } }) }) },
     responses: { 200: bJson(Order, 'The order'), 401: bErrors[401], 404: bErrors[404] },
   }),
 };
 
 export function agencyProductRoutes(deps: ApiDeps) {
   const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, localLedgerSteps: deps.payTuning?.localLedgerSteps };
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox && raw && ['supplier_reject', 'supplier_flaky', 'supplier_slow'].includes(raw) ? raw : undefined);
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return agencyRouter()
     .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
     .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))

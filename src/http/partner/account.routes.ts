@@ -4,13 +4,13 @@ import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { parsePage } from '../../domain/pagination';
-import { MAX_ID } from '../../domain/ids';
 import { pay } from '../../domain/pay';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
+import { bodyId, opaque, sandboxScenario } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
 
 const Wallet = z
@@ -40,12 +40,9 @@ const LedgerRow = z
 
 const PayRequest = z
   .object({
-    order_id: z.number().int().positive().max(MAX_ID).optional().openapi({ description: 'Travel order id' }),
-    product_order_id: z.number().int().positive().max(MAX_ID).optional().openapi({ description: 'Product order id' }),
-    idempotency_key: z
-      .string()
-      .min(1)
-      .max(128, 'must be at most 128 characters')
+    order_id: bodyId('order id').optional().openapi({ description: 'Travel order id' }),
+    product_order_id: bodyId('product order id').optional().openapi({ description: 'Product order id' }),
+    idempotency_key: opaque(128)
       .optional()
       .openapi({ description: 'Unique per payment: a retry with the same key never debits twice', example: 'pay-7f3c2a' }),
   })
@@ -107,9 +104,7 @@ const routes = {
     security: secured,
     request: {
       body: jsonBody(PayRequest),
-      headers: z.object({
-        'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: 'Sandbox only' }),
-      }),
+      headers: sandboxScenario(SCENARIOS),
     },
     responses: {
       200: json(PayResponse, 'Paid; the order is completed'),
@@ -157,9 +152,6 @@ export function accountRoutes(deps: ApiDeps) {
     .openapi(routes.pay, async (c) => {
       const body = c.req.valid('json');
       const scenario = deps.sandbox ? c.req.valid('header')['x-sandbox-scenario'] : undefined;
-      if (scenario !== undefined && !(SCENARIOS as readonly string[]).includes(scenario)) {
-        throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${SCENARIOS.join(', ')}`);
-      }
       const outcome = await pay(
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, tuning: deps.payTuning },
         c.get('partner'),

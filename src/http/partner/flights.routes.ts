@@ -1,30 +1,25 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { DomainError } from '../../domain/errors';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
-import { MAX_ID } from '../../domain/ids';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
+import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
 const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
-const DateTime = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
-  .refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
-const Id = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
-const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
-const FareCode = z.object({ fare_source_code: z.string().min(1).max(4000) });
+const Departure = calendarDateOrTime('travel');
+const Id = bodyId();
+const Country = country();
+const FareCode = z.object({ fare_source_code: opaque(4000) });
 
 const SearchBody = z
   .object({
     origin: Iata,
     destination: Iata,
-    departure_date_time: DateTime,
-    return_date_time: DateTime.optional().openapi({ description: 'Required for round_trip' }),
+    departure_date_time: Departure,
+    return_date_time: Departure.optional().openapi({ description: 'Required for round_trip' }),
     adult_count: z.number().int().min(0).max(9).default(1),
     child_count: z.number().int().min(0).max(9).default(0),
     infant_count: z.number().int().min(0).max(9).default(0),
@@ -66,20 +61,20 @@ const SearchResult = z
   .openapi('FlightSearchResult');
 
 export const Traveler = z.object({
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100),
-  birth_date: IsoDate,
+  first_name: text(100),
+  last_name: text(100),
+  birth_date: calendarDate('birth'),
   gender: z.enum(['male', 'female'], { error: 'must be male or female' }),
   passenger_type: z.enum(['ADT', 'CHD', 'INF'], { error: 'must be ADT, CHD or INF' }),
   nationality: Country,
-  national_id: z.string().optional().openapi({ description: 'Iranian travellers: 10 digits with a valid check digit' }),
-  passport_number: z.string().regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits').optional(),
-  passport_expiry_date: IsoDate.optional().openapi({ description: 'Foreign travellers: valid 6 months past departure' }),
+  national_id: nationalId().optional().openapi({ description: 'Iranian travellers: 10 digits with a valid check digit' }),
+  passport_number: passportNumber().optional(),
+  passport_expiry_date: calendarDate('document').optional().openapi({ description: 'Foreign travellers: valid 6 months past departure' }),
 });
 
 const BookingBody = FareCode.extend({
   traveler_info: z.object({
-    contact: z.object({ phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'), email: z.email() }),
+    contact: z.object({ phone_number: phone(), email: email() }),
     air_travelers: z.array(Traveler).min(1).max(18),
   }),
 }).openapi('FlightBookingRequest');
@@ -125,9 +120,7 @@ const Tickets = z
 const OrderIdBody = z.object({ order_id: Id });
 const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Flights'];
-const scenarioHeader = z.object({
-  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: ${FLIGHT_SCENARIOS.join(', ')}` }),
-});
+const scenarioHeader = sandboxScenario(FLIGHT_SCENARIOS);
 const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
 
 const routes = {
@@ -212,7 +205,7 @@ const routes = {
   }),
   refund: createRoute({
     ...post('/flights/air_refund/', 'Online refund: the airline refunds, then the wallet is credited'),
-    request: { body: jsonBody(OrderIdBody.extend({ quote_id: z.string().max(100).optional() })), headers: scenarioHeader },
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: scenarioHeader },
     responses: {
       200: json(
         z.object({ order_id: z.number().int(), status: z.string(), refund_amount: Decimal.optional(), penalty: Decimal.optional(), currency: z.string().optional(), ledger_id: z.number().int().nullable().optional(), refund_id: z.string().optional() }),
@@ -225,7 +218,7 @@ const routes = {
   }),
   refundOffline: createRoute({
     ...post('/flights/air_refund_offline/', 'Ask for a manual refund; an operator decides'),
-    request: { body: jsonBody(OrderIdBody.extend({ reason: z.string().trim().min(3).max(1000) })) },
+    request: { body: jsonBody(OrderIdBody.extend({ reason: text(1000) })) },
     responses: { 200: json(z.object({ order_id: z.number().int(), status: z.string(), reason: z.string() }), 'Requested'), ...commonErrors },
   }),
 };
@@ -233,11 +226,7 @@ const routes = {
 export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
-  const scenarioOf = (raw: string | undefined) => {
-    if (!deps.sandbox || raw === undefined) return undefined;
-    if (!(FLIGHT_SCENARIOS as readonly string[]).includes(raw)) throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${FLIGHT_SCENARIOS.join(', ')}`);
-    return raw;
-  };
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return partnerRouter()
     .openapi(routes.search, async (c) => c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200))
     .openapi(routes.revalidate, async (c) => {

@@ -1,20 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { MAX_ID } from '../../domain/ids';
 import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
-import { DomainError } from '../../domain/errors';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
+import { bodyId, calendarDate, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
-const IsoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date');
-const Id = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
-const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
+const StayDate = calendarDate('travel');
+const Id = bodyId();
+const Country = country();
 
 const RoomRequest = z
   .object({
@@ -26,8 +22,8 @@ const RoomRequest = z
 
 const SearchBody = z
   .object({
-    check_in: IsoDate,
-    check_out: IsoDate,
+    check_in: StayDate,
+    check_out: StayDate,
     city_id: Id.optional(),
     hotel_id: Id.optional(),
     nationality_id: Country.openapi({ description: 'Guest nationality; prices and rules depend on it' }),
@@ -78,15 +74,15 @@ const RateCheck = z
   .openapi('HotelRateCheck');
 
 const Guest = z.object({
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100),
+  first_name: text(100),
+  last_name: text(100),
   nationality: Country,
-  national_id: z.string().optional().openapi({ description: 'Required for Iranian nationals: 10 digits with a valid check digit' }),
-  passport_number: z.string().optional().openapi({ description: 'Required for foreign nationals' }),
+  national_id: nationalId().optional().openapi({ description: 'Required for Iranian nationals: 10 digits with a valid check digit' }),
+  passport_number: passportNumber().optional().openapi({ description: 'Required for foreign nationals' }),
 });
 const Contact = z.object({
-  phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'),
-  email: z.email(),
+  phone_number: phone(),
+  email: email(),
 });
 
 const Booking = z
@@ -115,7 +111,7 @@ const Booking = z
 
 const BookBody = z
   .object({
-    rate_key: z.string().min(1).max(4000).optional(),
+    rate_key: opaque(4000).optional(),
     booking_id: Id.optional().openapi({ description: 'A prebooked booking to give its guests' }),
     guests: z.array(z.array(Guest).min(1, 'each room needs at least one guest')).min(1).openapi({ description: 'One list of guests per room' }),
     contact: Contact,
@@ -150,9 +146,7 @@ const Cancelled = z
 const OrderIdBody = z.object({ order_id: Id });
 const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Hotels'];
-const scenarioHeader = z.object({
-  'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: ${HOTEL_SCENARIOS.join(', ')}` }),
-});
+const scenarioHeader = sandboxScenario(HOTEL_SCENARIOS);
 const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
 
 const routes = {
@@ -162,7 +156,7 @@ const routes = {
     tags,
     summary: 'Cities with hotels (extension), to find city_id',
     security: secured,
-    request: { query: z.object({ search: z.string().max(100).optional() }) },
+    request: { query: z.object({ search: text(100, { blank: true }).optional() }) },
     responses: { 200: json(z.array(z.object({ id: z.number().int(), name: z.string(), iata_code: z.string(), country: z.string(), domestic: z.boolean() })), 'Cities'), 401: commonErrors[401] },
   }),
   search: createRoute({
@@ -172,12 +166,12 @@ const routes = {
   }),
   checkRate: createRoute({
     ...post('/hotel/check_rate/', 'Confirm the current price and cancellation policy of a rate'),
-    request: { body: jsonBody(z.object({ rate_key: z.string().min(1).max(4000) })), headers: scenarioHeader },
+    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: scenarioHeader },
     responses: { 200: json(RateCheck, 'The rate now'), ...commonErrors },
   }),
   prebook: createRoute({
     ...post('/hotel/prebook/', 'Hold the room provisionally, without guest names (short hold)'),
-    request: { body: jsonBody(z.object({ rate_key: z.string().min(1).max(4000) })), headers: scenarioHeader },
+    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: scenarioHeader },
     responses: { 200: json(Booking, 'The provisional hold'), ...commonErrors },
   }),
   book: createRoute({
@@ -202,7 +196,7 @@ const routes = {
   }),
   cancel: createRoute({
     ...post('/hotel/cancel/', 'Cancel: the hotel cancels, then the refund is credited to the wallet'),
-    request: { body: jsonBody(OrderIdBody.extend({ quote_id: z.string().max(100).optional() })), headers: scenarioHeader },
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: scenarioHeader },
     responses: {
       200: json(Cancelled, 'Cancelled'),
       202: json(Cancelled, 'Still cancelling with the hotel'),
@@ -214,13 +208,7 @@ const routes = {
 
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
-  const scenarioOf = (raw: string | undefined) => {
-    if (!deps.sandbox || raw === undefined) return undefined;
-    if (!(HOTEL_SCENARIOS as readonly string[]).includes(raw)) {
-      throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${HOTEL_SCENARIOS.join(', ')}`);
-    }
-    return raw;
-  };
+  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return partnerRouter()
     .openapi(routes.cities, async (c) => c.json({ ok: true as const, data: await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search) }, 200))
     .openapi(routes.search, async (c) =>

@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { addBasketItem, checkout, getCurrentBasket, MAX_LINE_QUANTITY, removeBasketItem } from '../../domain/basket';
 import { getProduct, listCategories, listProducts } from '../../domain/catalog';
-import { MAX_ID } from '../../domain/ids';
 import { parsePage } from '../../domain/pagination';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
+import { bodyId, country, email, idString, phone, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
@@ -58,13 +58,13 @@ const Basket = z
 
 const Delivery = z
   .object({
-    recipient_name: z.string().trim().min(1).max(200),
-    phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number').optional(),
-    email: z.email().optional(),
-    street: z.string().trim().min(1).max(300),
-    city: z.string().trim().min(1).max(100),
-    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "TR"'),
-    postal_code: z.string().trim().max(20).optional(),
+    recipient_name: text(200),
+    phone_number: phone().optional(),
+    email: email().optional(),
+    street: text(300),
+    city: text(100),
+    country: country('TR'),
+    postal_code: text(20, { blank: true }).optional(),
   })
   .openapi('DeliveryDetails');
 
@@ -94,13 +94,12 @@ export const ProductOrder = z
   })
   .openapi('ProductOrder');
 
-const positiveInt = (field: string) => z.number({ error: `${field} must be an integer` }).int().positive().max(MAX_ID, `must be at most ${MAX_ID}`);
 
 const AddItem = z
   .object({
-    product: positiveInt('product').openapi({ description: 'Product id' }),
-    quantity: positiveInt('quantity').max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
-    variant: positiveInt('variant').optional().openapi({ description: 'Variant id; required when the product has variants' }),
+    product: bodyId('product id').openapi({ description: 'Product id' }),
+    quantity: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+    variant: bodyId('variant id').optional().openapi({ description: 'Variant id; required when the product has variants' }),
   })
   .openapi('BasketItemRequest');
 
@@ -115,11 +114,8 @@ const Checkout = z
   .openapi('CheckoutRequest');
 
 const ProductQuery = PageQuery.extend({
-  search: z.string().trim().max(100).optional().openapi({ description: 'Free text over the product name' }),
-  category: z
-    .string()
-    .regex(/^[1-9]\d{0,8}$/, 'must be a category id (integer)')
-    .optional()
+  search: text(100, { blank: true }).optional().openapi({ description: 'Free text over the product name' }),
+  category: idString().optional()
     .openapi({ description: 'Category id' }),
 });
 

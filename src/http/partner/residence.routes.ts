@@ -1,17 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DomainError } from '../../domain/errors';
-import { MAX_ID } from '../../domain/ids';
 import { parsePage } from '../../domain/pagination';
 import { listProperties, propertyDetail } from '../../domain/residence/reservations';
 import * as residence from '../../domain/residence/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
+import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { commonErrors, Decimal, json, jsonBody, page, PageQuery } from './schemas';
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
-const IntId = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
-const QueryId = (name: string) =>
-  z.object({ [name]: z.string().regex(/^[1-9]\d{0,9}$/, 'must be a positive integer id').openapi({ param: { name, in: 'query' } }) }) as z.ZodObject<Record<string, z.ZodString>>;
+const StayDate = calendarDate('travel');
+const IntId = bodyId();
+const QueryId = (name: string) => z.object({ [name]: idString().openapi({ param: { name, in: 'query' } }) }) as z.ZodObject<Record<string, z.ZodString>>;
 
 const Property = z
   .object({
@@ -58,19 +57,19 @@ const Reservation = z
   .openapi('Reservation');
 
 const LeadGuest = z.object({
-  first_name: z.string().trim().min(1).max(100),
-  last_name: z.string().trim().min(1).max(100),
-  nationality: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code'),
-  phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number'),
-  national_id: z.string().optional(),
-  passport_number: z.string().optional(),
+  first_name: text(100),
+  last_name: text(100),
+  nationality: country(),
+  phone_number: phone(),
+  national_id: nationalId().optional(),
+  passport_number: passportNumber().optional(),
 });
 
 const ReserveBody = z
-  .object({ property_id: IntId, check_in: IsoDate, check_out: IsoDate, guests: z.number().int().min(1).max(30), lead_guest: LeadGuest })
+  .object({ property_id: IntId, check_in: StayDate, check_out: StayDate, guests: z.number().int().min(1).max(30), lead_guest: LeadGuest })
   .openapi('ReserveRequest');
 const ReservationIdBody = z.object({ reservation_id: IntId });
-const ModifyBody = ReservationIdBody.extend({ check_in: IsoDate, check_out: IsoDate, guests: z.number().int().min(1).max(30) }).openapi('ModifyStayRequest');
+const ModifyBody = ReservationIdBody.extend({ check_in: StayDate, check_out: StayDate, guests: z.number().int().min(1).max(30) }).openapi('ModifyStayRequest');
 
 const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Residence'];
@@ -82,12 +81,12 @@ const routes = {
     ...get('/residence/properties/list/', 'Villas and apartments; with check_in and check_out, only those free then'),
     request: {
       query: PageQuery.extend({
-        city: z.string().max(100).optional(),
-        country: z.string().max(2).optional(),
-        type: z.string().max(20).optional(),
-        guests: z.string().regex(/^\d{1,2}$/, 'must be a whole number').optional(),
-        check_in: IsoDate.optional(),
-        check_out: IsoDate.optional(),
+        city: text(100, { blank: true }).optional(),
+        country: countryFilter().optional(),
+        type: text(20, { blank: true }).optional(),
+        guests: queryInt(1, 30).optional(),
+        check_in: StayDate.optional(),
+        check_out: StayDate.optional(),
       }),
     },
     responses: { 200: json(page(Property), 'A page of properties'), ...commonErrors },
@@ -177,7 +176,7 @@ export function residenceRoutes(deps: ApiDeps) {
       if ((q.check_in === undefined) !== (q.check_out === undefined)) throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
       const data = await listProperties(
         deps.db,
-        { city: q.city, country: q.country, type: q.type, guests: q.guests === undefined ? undefined : Number(q.guests), check_in: q.check_in, check_out: q.check_out, page: parsePage(q.page) },
+        { city: q.city, country: q.country, type: q.type, guests: q.guests, check_in: q.check_in, check_out: q.check_out, page: parsePage(q.page) },
         c.req.url,
         deps.currency,
       );

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { idString } from '../vocabulary';
 
 /** Interface A's success envelope around `data`. */
 export const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ ok: z.literal(true), data });
@@ -46,10 +47,7 @@ export const PageQuery = z.object({
 
 export const Id = (name: string) =>
   z.object({
-    id: z
-      .string()
-      .regex(/^[1-9]\d{0,9}$/, 'must be a positive integer id')
-      .openapi({ param: { name, in: 'path' }, example: '1' }),
+    id: idString().openapi({ param: { name, in: 'path' }, example: '1' }),
   });
 
 export const Decimal = z.string().openapi({ example: '1250000.00', description: 'Decimal amount with two decimals' });

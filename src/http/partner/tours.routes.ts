@@ -1,16 +1,15 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { MAX_ID } from '../../domain/ids';
 import { parseAmount } from '../../domain/money';
 import { parsePage } from '../../domain/pagination';
-import { checkMonth, getTour, listTours, searchOptions } from '../../domain/tours/catalog';
+import { getTour, listTours, searchOptions } from '../../domain/tours/catalog';
 import * as tours from '../../domain/tours/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { Traveler } from './flights.routes';
+import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
 
-const IntId = z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID);
-const smallInt = z.string().regex(/^\d{1,3}$/, 'must be a whole number');
+const IntId = bodyId();
 
 const TourSummary = z
   .object({
@@ -63,13 +62,13 @@ const Prebook = z
   .openapi('TourPrebook');
 
 const ListQuery = PageQuery.extend({
-  destination: z.string().max(100).optional().openapi({ description: 'City name (part) or ISO country code' }),
-  category: z.string().max(40).optional(),
-  month: z.string().optional().openapi({ description: 'YYYY-MM: tours departing that month' }),
-  min_duration: smallInt.optional(),
-  max_duration: smallInt.optional(),
-  min_price: z.string().optional().openapi({ description: 'Adult price, decimal' }),
-  max_price: z.string().optional(),
+  destination: text(100, { blank: true }).optional().openapi({ description: 'City name (part) or ISO country code' }),
+  category: text(40, { blank: true }).optional(),
+  month: month().optional().openapi({ description: 'YYYY-MM: tours departing that month' }),
+  min_duration: queryInt(0, 999).optional(),
+  max_duration: queryInt(0, 999).optional(),
+  min_price: amountQuery().optional().openapi({ description: 'Adult price, decimal' }),
+  max_price: amountQuery().optional(),
 });
 
 const secured = [{ ApiKey: [], ApiSecret: [] }];
@@ -145,15 +144,14 @@ export function tourRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      checkMonth(q.month);
       const data = await listTours(
         deps.db,
         {
           destination: q.destination || undefined,
           category: q.category || undefined,
           month: q.month,
-          min_duration: q.min_duration === undefined ? undefined : Number(q.min_duration),
-          max_duration: q.max_duration === undefined ? undefined : Number(q.max_duration),
+          min_duration: q.min_duration,
+          max_duration: q.max_duration,
           min_price: q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true }),
           max_price: q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true }),
           page: parsePage(q.page),

@@ -1,15 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { DomainError } from '../../domain/errors';
-import { MAX_ID } from '../../domain/ids';
 import { parsePage } from '../../domain/pagination';
 import { listVisas, renderVisa, visaById } from '../../domain/visa/applications';
 import * as visas from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
+import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
 
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD').refine((v) => !Number.isNaN(Date.parse(v)), 'must be a real date');
-const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code, e.g. "IR"');
+const TripDate = calendarDate('travel');
+const Country = country();
 const VISA_SCENARIOS = ['visa_approve', 'visa_reject'] as const;
 
 const Visa = z
@@ -36,21 +35,21 @@ const Visa = z
 
 const RequestBody = z
   .object({
-    visa_id: z.number({ error: 'must be an integer id' }).int().positive().max(MAX_ID),
+    visa_id: bodyId(),
     applicant: z.object({
-      first_name: z.string().trim().min(1).max(100),
-      last_name: z.string().trim().min(1).max(100),
-      birth_date: IsoDate,
+      first_name: text(100),
+      last_name: text(100),
+      birth_date: calendarDate('birth'),
       gender: z.enum(['male', 'female'], { error: 'must be male or female' }),
       nationality: Country,
-      passport_number: z.string().regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits'),
-      passport_expiry_date: IsoDate,
-      email: z.email().optional(),
-      phone_number: z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number').optional(),
+      passport_number: passportNumber(),
+      passport_expiry_date: calendarDate('document'),
+      email: email().optional(),
+      phone_number: phone().optional(),
     }),
-    travel: z.object({ from: IsoDate, to: IsoDate }),
+    travel: z.object({ from: TripDate, to: TripDate }),
     documents: z
-      .array(z.object({ type: z.string().trim().min(1).max(50), reference: z.string().trim().min(1).max(300) }))
+      .array(z.object({ type: text(50), reference: text(300) }))
       .min(1)
       .max(30)
       .openapi({ description: 'References to documents the partner holds (scans); "passport" and "photo" are always required' }),
@@ -85,7 +84,7 @@ const routes = {
     tags,
     summary: 'Visa products',
     security: secured,
-    request: { query: PageQuery.extend({ country: z.string().max(2).optional(), visa_type: z.string().max(20).optional() }) },
+    request: { query: PageQuery.extend({ country: countryFilter().optional(), visa_type: text(20, { blank: true }).optional() }) },
     responses: { 200: json(page(Visa), 'A page of visa products'), ...commonErrors },
   }),
   detail: createRoute({
@@ -106,7 +105,7 @@ const routes = {
     security: secured,
     request: {
       body: jsonBody(RequestBody),
-      headers: z.object({ 'x-sandbox-scenario': z.string().optional().openapi({ param: { name: 'x-sandbox-scenario', in: 'header' } }) }),
+      headers: sandboxScenario(VISA_SCENARIOS),
     },
     responses: { 201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'), ...commonErrors },
   }),
@@ -124,9 +123,6 @@ const routes = {
 export function visaRoutes(deps: ApiDeps) {
   const sandboxDecision = (raw: string | undefined) => {
     if (!deps.sandbox) return null;
-    if (raw !== undefined && !(VISA_SCENARIOS as readonly string[]).includes(raw)) {
-      throw new DomainError('validation', `X-Sandbox-Scenario: must be one of ${VISA_SCENARIOS.join(', ')}`);
-    }
     return { approve: raw !== 'visa_reject', afterMs: deps.holds.visaDecisionMs };
   };
   return partnerRouter()
