@@ -9,8 +9,9 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
-import { agencyRouter, fieldDetail, type AgencyEnv } from './env';
+import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyProductRoutes } from './products.routes';
 
@@ -63,7 +64,7 @@ export function createAgencyApi(deps: ApiDeps) {
   });
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
-  app.doc31('/openapi.json', {
+  publishDocument(app, '/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Travel booking engine — agency API (Interface B)',
@@ -71,7 +72,7 @@ export function createAgencyApi(deps: ApiDeps) {
       description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/v1' }],
-  });
+  }, agencyCommonResponses);
   app.get('/docs', swaggerUI({ url: '/v1/openapi.json' }));
   return app;
 }

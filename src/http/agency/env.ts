@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Partner } from '../../domain/partners';
+import { RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject } from '../openapi-document';
 import type { RequestIdVariables } from '../request-id';
 
 export type AgencyEnv = { Variables: RequestIdVariables & { partner: Partner } };
@@ -39,3 +40,23 @@ export const bErrors = {
   404: bError('Not found'),
   422: { content: { 'application/json': { schema: ValidationDetail } }, description: 'Validation error' },
 } as const;
+
+/**
+ * What Interface B's shared middleware and error handler answer on any route (src/http/agency/app.ts),
+ * added to every operation of the published document that does not state the status itself.
+ */
+const detailRef = (name: 'HTTPError' | 'HTTPValidationError', description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+export const agencyCommonResponses: CommonResponses = {
+  all: {
+    422: detailRef('HTTPValidationError', 'Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body'),
+    503: { ...detailRef('HTTPError', 'A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'), headers: RETRY_AFTER_HEADER },
+  },
+  authenticated: { 401: detailRef('HTTPError', 'Missing or invalid bearer key') },
+  withBody: {
+    413: detailRef('HTTPValidationError', 'The request body is larger than 256 KiB'),
+    415: detailRef('HTTPValidationError', 'Content-Type must be application/json'),
+  },
+};

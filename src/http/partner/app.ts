@@ -9,9 +9,11 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
+import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
@@ -71,7 +73,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
 
-  app.doc31('/openapi.json', {
+  publishDocument(app, '/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Travel booking engine — partner API (Interface A)',
@@ -80,7 +82,7 @@ export function createPartnerApi(deps: ApiDeps) {
         'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/api' }],
-  });
+  }, partnerCommonResponses);
   app.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
   return app;
 }
