@@ -9,6 +9,7 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { literalPathsFirst } from '../method-not-allowed';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
@@ -62,6 +63,8 @@ export function createAgencyApi(deps: ApiDeps) {
     c.set('partner', await authenticateAgency(deps.db, match?.[1]));
     await next();
   });
+  // GET /v1/products/orders is not product "orders": a path a literal route names answers only that route's methods.
+  app.use('*', literalPathsFirst('/v1', app));
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   publishDocument(app, '/openapi.json', {

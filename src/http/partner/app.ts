@@ -9,6 +9,7 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { literalPathsFirst } from '../method-not-allowed';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
@@ -64,6 +65,8 @@ export function createPartnerApi(deps: ApiDeps) {
     c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
     await next();
   });
+  // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
+  app.use('*', literalPathsFirst('/api', app));
 
   app.route('/', accountRoutes(deps));
   app.route('/', productRoutes(deps));
