@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { httpDuration } from '../metrics';
 import { logger } from './log';
 import { healthz } from './metrics';
-import { allowedMethods } from './method-not-allowed';
+import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
@@ -29,11 +29,7 @@ export function createApp(deps: ApiDeps) {
     allowed ??= allowedMethods(app);
     const methods = allowed(c.req.path);
     const api = c.req.path.startsWith('/api/');
-    if (methods.length > 0) {
-      c.header('Allow', methods.join(', '));
-      // FastAPI answers 405 with this string detail.
-      return api ? c.json({ ok: false, error: `method ${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(' or ')}` }, 405) : c.json({ detail: 'Method Not Allowed' }, 405);
-    }
+    if (methods.length > 0) return methodNotAllowed(c, methods);
     const error = `no route for ${c.req.method} ${c.req.path}`;
     if (api) return c.json({ ok: false, error }, 404);
     return c.json({ detail: error }, 404);

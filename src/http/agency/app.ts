@@ -9,8 +9,10 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { literalPathsFirst } from '../method-not-allowed';
+import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
-import { agencyRouter, fieldDetail, type AgencyEnv } from './env';
+import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyProductRoutes } from './products.routes';
 
@@ -61,9 +63,11 @@ export function createAgencyApi(deps: ApiDeps) {
     c.set('partner', await authenticateAgency(deps.db, match?.[1]));
     await next();
   });
+  // GET /v1/products/orders is not product "orders": a path a literal route names answers only that route's methods.
+  app.use('*', literalPathsFirst('/v1', app));
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
-  app.doc31('/openapi.json', {
+  publishDocument(app, '/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Travel booking engine — agency API (Interface B)',
@@ -71,7 +75,7 @@ export function createAgencyApi(deps: ApiDeps) {
       description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/v1' }],
-  });
+  }, agencyCommonResponses);
   app.get('/docs', swaggerUI({ url: '/v1/openapi.json' }));
   return app;
 }

@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Partner } from '../../domain/partners';
+import { RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject } from '../openapi-document';
 import type { RequestIdVariables } from '../request-id';
 
 export type AgencyEnv = { Variables: RequestIdVariables & { partner: Partner } };
@@ -42,3 +43,23 @@ export const bErrors = {
 
 /** What X-Sandbox-Scenario can simulate on Interface B's bookings and orders. */
 export const AGENCY_SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;
+
+/**
+ * What Interface B's shared middleware and error handler answer on any route (src/http/agency/app.ts),
+ * added to every operation of the published document that does not state the status itself.
+ */
+const detailRef = (name: 'HTTPError' | 'HTTPValidationError', description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+export const agencyCommonResponses: CommonResponses = {
+  all: {
+    422: detailRef('HTTPValidationError', 'Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body'),
+    503: { ...detailRef('HTTPError', 'A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'), headers: RETRY_AFTER_HEADER },
+  },
+  authenticated: { 401: detailRef('HTTPError', 'Missing or invalid bearer key') },
+  withBody: {
+    413: detailRef('HTTPValidationError', 'The request body is larger than 256 KiB'),
+    415: detailRef('HTTPValidationError', 'Content-Type must be application/json'),
+  },
+};

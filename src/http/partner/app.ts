@@ -9,9 +9,12 @@ import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
 import { logError } from '../log';
+import { literalPathsFirst } from '../method-not-allowed';
+import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
+import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
@@ -62,6 +65,8 @@ export function createPartnerApi(deps: ApiDeps) {
     c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
     await next();
   });
+  // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
+  app.use('*', literalPathsFirst('/api', app));
 
   app.route('/', accountRoutes(deps));
   app.route('/', productRoutes(deps));
@@ -71,7 +76,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
 
-  app.doc31('/openapi.json', {
+  publishDocument(app, '/openapi.json', {
     openapi: '3.1.0',
     info: {
       title: 'Travel booking engine — partner API (Interface A)',
@@ -80,7 +85,7 @@ export function createPartnerApi(deps: ApiDeps) {
         'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
     },
     servers: [{ url: '/api' }],
-  });
+  }, partnerCommonResponses);
   app.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
   return app;
 }

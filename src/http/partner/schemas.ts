@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { idString } from '../vocabulary';
+import { RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject } from '../openapi-document';
 
 /** Interface A's success envelope around `data`. */
 export const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ ok: z.literal(true), data });
@@ -16,6 +17,23 @@ export const commonErrors = {
   401: errorResponse('Missing or invalid X-API-KEY / X-API-SECRET'),
   404: errorResponse('Not found'),
 } as const;
+
+/**
+ * What Interface A's shared middleware and error handler answer on any route (src/http/partner/app.ts),
+ * added to every operation of the published document that does not state the status itself.
+ */
+const errorRef = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+export const partnerCommonResponses: CommonResponses = {
+  all: {
+    400: errorRef('Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it'),
+    503: { ...errorRef('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'), headers: RETRY_AFTER_HEADER },
+  },
+  authenticated: { 401: errorRef('Missing or invalid X-API-KEY / X-API-SECRET') },
+  withBody: {
+    413: errorRef('The request body is larger than 256 KiB'),
+    415: errorRef('Content-Type must be application/json'),
+  },
+};
 
 export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   content: { 'application/json': { schema: envelope(schema) } },

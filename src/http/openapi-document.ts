@@ -1,0 +1,64 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
+
+type OpenAPIObjectConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
+type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+
+/** A response as an OpenAPI document states it. */
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, { description: string; required?: boolean; schema: Record<string, unknown> }>;
+  content?: Record<string, { schema: Record<string, unknown> }>;
+}
+
+/**
+ * The answers an interface's shared middleware and error handler can give on every route,
+ * whatever the route's own `responses` say: each applies to every operation (`all`), to the
+ * operations a key protects (`authenticated`), or to those that take a body (`withBody`).
+ */
+export interface CommonResponses {
+  all: Record<number, ResponseObject>;
+  authenticated: Record<number, ResponseObject>;
+  withBody: Record<number, ResponseObject>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** The seconds `Retry-After` carries on a 503 while a part of the engine is down (src/http/unavailable.ts). */
+export const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable',
+    required: false,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+};
+
+/**
+ * Adds the common responses to every operation that does not state that status itself (a
+ * route's own wording of a status wins), so that no route can give an answer its document
+ * does not list (issue 12: the contract fuzzer fails on an undocumented status).
+ */
+export function withCommonResponses(doc: Document, common: CommonResponses): Document {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as Record<string, unknown>)[method] as
+        | { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown }
+        | undefined;
+      if (!op) continue;
+      const responses = (op.responses ??= {});
+      const add = (set: Record<number, ResponseObject>) => {
+        for (const [status, response] of Object.entries(set)) responses[status] ??= response;
+      };
+      add(common.all);
+      if (op.security && op.security.length > 0) add(common.authenticated);
+      if (op.requestBody) add(common.withBody);
+      op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+    }
+  }
+  return doc;
+}
+
+/** Serves the app's OpenAPI 3.1 document at `path`, with the common responses added (instead of `app.doc31`). */
+export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
+  app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));
+}
