@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { productCategories, products, productVariants } from '../db/schema';
 import { notFound } from './errors';
@@ -62,7 +62,8 @@ export async function listProducts(
 ): Promise<Page<ProductView>> {
   const filters: SQL[] = [];
   if (q.search) filters.push(ilike(products.name, likeText(q.search)));
-  if (q.category !== undefined) filters.push(eq(products.categoryId, q.category));
+  // A category id past the database's range names no category: nothing matches.
+  if (q.category !== undefined) filters.push(isStorableId(q.category) ? eq(products.categoryId, q.category) : sql`false`);
   const where = filters.length ? and(...filters) : undefined;
   return paginate(
     requestUrl,

@@ -49,7 +49,7 @@ function schemathesis(bin: string, name: string, args: string[]): Promise<Run> {
     '--report-json-path', json,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, full, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', COLUMNS: '120' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, full, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', COLUMNS: '120', SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: path.join(ROOT, 'test/contract') }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d));
     child.stderr.on('data', (d: Buffer) => (output += d));

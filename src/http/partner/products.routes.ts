@@ -181,7 +181,8 @@ const routes = {
     tags,
     summary: 'Check out the basket into a pending product order',
     security: secured,
-    request: { body: jsonBody(Checkout) },
+    // Every field has a default: the body may be left out, and the document says so.
+    request: { body: { ...jsonBody(Checkout), required: false } },
     responses: { 201: json(ProductOrder, 'The product order; data.id is the product_order_id to pay'), ...commonErrors },
   }),
 };
@@ -211,7 +212,8 @@ export function productRoutes(deps: ApiDeps) {
       return c.json({ ok: true as const, data }, 200);
     })
     .openapi(routes.checkout, async (c) => {
-      const body = c.req.valid('json');
+      // Without a JSON body the route is not validated at all: the defaults apply.
+      const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? Checkout.parse({});
       const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery }, currency);
       return c.json({ ok: true as const, data }, 201);
     });
