@@ -2,7 +2,8 @@ import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { businessErrors } from '../../activities/failures';
-import { ledgerEntries, orders } from '../../src/db/schema';
+import { ledgerEntries, orders, tourDepartures } from '../../src/db/schema';
+import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
 import { recordHistory } from '../support/histories';
@@ -21,7 +22,8 @@ import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.workf
  */
 interface Fault {
   step: string;
-  orderId: number;
+  /** The order whose step fails; any call of the step when absent. */
+  orderId?: number;
   error: () => Error;
   times?: number;
   attempts: number;
@@ -36,7 +38,7 @@ const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
   inbound: {
     async execute(input, next) {
       const orderId = (input.args[0] as { orderId?: unknown } | undefined)?.orderId;
-      const fault = faults.find((f) => f.step === ctx.info.activityType && f.orderId === orderId && (f.times === undefined || f.attempts < f.times));
+      const fault = faults.find((f) => f.step === ctx.info.activityType && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times));
       if (!fault) return next(input);
       fault.attempts += 1;
       return businessErrors(async () => {
@@ -113,6 +115,24 @@ describe('a database step that fails for good', () => {
     expect(await entries(order.id)).toEqual([]);
     expect(await statusOf(order.id)).toBe('pending');
     expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+  });
+
+  it('fails a workflow other than the payment within seconds too: a tour prebook whose seat hold meets one', async () => {
+    const { api } = await newPartner();
+    const tourId = SEED_TOURS.findIndex((t) => t.code === 'TR-IST-5D') + 1;
+    const dep = (await api.get(`/api/tours/${tourId}/`)).body.data.departures[0];
+    const seatsTaken = async () => (await stack.db.select().from(tourDepartures).where(eq(tourDepartures.id, dep.id)))[0]!.seatsTaken;
+    const before = await seatsTaken();
+    const fault = arm({ step: 'holdTourSeats', error: undefinedColumn });
+    const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+
+    const started = Date.now();
+    const res = await api.post('/api/tours/prebook/', { tour_id: tourId, departure_id: dep.id, passengers: [adult] });
+    // Failed, not "could not be held in time" (502 after the 3 s bound): an engine error, at once.
+    expect(res.status).toBe(500);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(fault.attempts).toBe(1);
+    expect(await seatsTaken()).toBe(before);
   });
 
   it('parks a payment whose reversal cannot be written, instead of failing with the money taken; retry writes it', async () => {
