@@ -4,17 +4,40 @@ import { FailureType } from './failure-types';
 /** Domain refusals (DomainError codes): retrying cannot change the answer. */
 const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
 
-/** Database steps: quick, retried until the database answers; business refusals are final. */
+/**
+ * Deterministic database failures (activities/failures.ts): the same statement fails the
+ * same way. The activities already raise them as non-retryable; listed here as well so
+ * that the policy says so too. `database_unavailable` is the retryable one.
+ */
+const DATABASE_REFUSALS = ['invalid_data', 'database_error'];
+
+/**
+ * How many times a database step is tried. With the backoff below the retries wait about
+ * 4 minutes in all (0.2 + 0.4 + … + 6.4 s, then 10 s each), about 5 with the attempts
+ * themselves (an unreachable database fails each within its 3 s connect timeout): a
+ * database restart or fail-over is ridden out, an outage longer than that ends the step,
+ * and the workflow then fails naming it or parks for an operator (docs/decisions.md,
+ * "Bounded steps and the pivot rule"). Never for ever.
+ */
+export const LEDGER_MAX_ATTEMPTS = 30;
+
+/** Database steps: quick, retried for a bounded while; business refusals and deterministic database errors are final. */
 export const LEDGER_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',
-  retry: { initialInterval: '200ms', maximumInterval: '10s', nonRetryableErrorTypes: DOMAIN_REFUSALS },
+  retry: {
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '10s',
+    maximumAttempts: LEDGER_MAX_ATTEMPTS,
+    nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...DATABASE_REFUSALS],
+  },
 };
 
 /**
  * The same database steps as local activities: run by the worker that runs the workflow,
  * recorded in its next workflow task instead of being dispatched through the server's
  * activity queue. Saves a round trip per step (docs/performance.md); retried locally for up
- * to 10 s, then by rescheduling with a timer.
+ * to 10 s, then by rescheduling with a timer; the same bounded number of attempts.
  */
 export const LOCAL_LEDGER_STEP: LocalActivityOptions = {
   startToCloseTimeout: '30s',

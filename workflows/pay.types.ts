@@ -3,6 +3,8 @@ export const PayFailure = {
   insufficientCredit: 'insufficient_credit',
   notPayable: 'not_payable',
   reversed: 'payment_reversed',
+  /** The debit itself failed (the database, not the partner): nothing was charged. */
+  debitFailed: 'debit_failed',
 } as const;
 
 export interface PayInput {
@@ -38,7 +40,13 @@ export interface FollowUp {
   args: unknown[];
 }
 
-/** What an operator decides for a payment parked in needs_attention (admin CLI: order retry|confirm|compensate). */
+/**
+ * What an operator decides for a payment parked in needs_attention (admin CLI: order
+ * retry|confirm|compensate). Which apply depends on where it is parked (PayState.parkedAt):
+ * before the supplier's answer all three; after it (`completing`) retry or confirm, both
+ * of which run the completion again, never compensate; while its debit is being reversed
+ * (`compensating`) retry or compensate, both of which run the reversal again.
+ */
 export interface OperatorDecision {
   action: 'retry' | 'confirm' | 'compensate';
   operator: string;
@@ -47,12 +55,19 @@ export interface OperatorDecision {
   supplierRef?: string;
 }
 
+/** Where a payment waits for an operator: the supplier step (outcome unknown), the completion after the supplier confirmed, or the reversal of its debit. */
+export type ParkedAt = 'finalizing' | 'completing' | 'compensating';
+
 export interface PayState {
   orderId: number;
   stage: string;
   step: string;
   lastError: string | null;
   attempts: number;
+  /** Set while step is needs_attention (payments started before it existed park only at `finalizing`). */
+  parkedAt?: ParkedAt;
+  /** The supplier's reference once it confirmed: past the pivot, the payment is never compensated. */
+  supplierRef?: string;
 }
 
 export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';

@@ -96,7 +96,7 @@ export async function orderStatuses(http: Http, run: RunRecord, db: pg.Client | 
 interface Inspect {
   order: { id: number; status: string; partner_id: number };
   ledger: Array<{ id: number; type: string; direction: string; amount: string; step: string | null; workflow_id: string | null }>;
-  payment: { workflow_id: string; status: string; state: { step: string; lastError: string | null; attempts: number } | null } | null;
+  payment: { workflow_id: string; status: string; state: { step: string; lastError: string | null; attempts: number; parkedAt?: string } | null } | null;
 }
 
 const inspect = async (http: Http, id: number) => {
@@ -120,7 +120,8 @@ export interface SettleReport {
  * Waits until none of the run's orders is processing, deciding each payment parked in
  * needs_attention through the admin CLI: `order inspect`, then `order retry` (the sandbox
  * supplier recovers after a while) or `order compensate` (half of the supplier_down ones,
- * so that both decisions are exercised; any payment that parks again after two retries).
+ * so that both decisions are exercised; any payment that parks again after two retries),
+ * never a payment parked after the supplier confirmed (the pivot rule: only retry there).
  * A compensated order is payable again: it is paid once more with a new key.
  */
 export async function settle(http: Http, target: Target, run: RunRecord, db: pg.Client | null, deadlineAt: number, log: (m: string) => void): Promise<SettleReport> {
@@ -146,9 +147,14 @@ export async function settle(http: Http, target: Target, run: RunRecord, db: pg.
       };
     }
     const parked: number[] = [];
+    // Where each is parked: past the supplier's confirmation (`completing`) or while a debit is reversed, only retry applies.
+    const parkedAt = new Map<number, string>();
     for (const id of processing) {
       const i = await inspect(http, id).catch(() => null);
-      if (i?.payment?.state?.step === 'needs_attention') parked.push(id);
+      if (i?.payment?.state?.step === 'needs_attention') {
+        parked.push(id);
+        parkedAt.set(id, i.payment.state.parkedAt ?? 'finalizing');
+      }
     }
     if (parked.length) log(`settle: ${processing.length} processing, ${parked.length} parked in needs_attention: deciding`);
     for (const id of parked) {
@@ -157,7 +163,7 @@ export async function settle(http: Http, target: Target, run: RunRecord, db: pg.
       const n = retries.get(id) ?? 0;
       // Look first, as an operator does.
       await adminCli(target, ['order', 'inspect', '--order', String(id), '--json']);
-      const compensate = n >= 2 || (n === 0 && o?.kind === 'supplier_down' && downTurn++ % 2 === 1);
+      const compensate = parkedAt.get(id) === 'finalizing' && (n >= 2 || (n === 0 && o?.kind === 'supplier_down' && downTurn++ % 2 === 1));
       const action = compensate ? 'compensate' : 'retry';
       const t0 = Date.now();
       const out = await adminCli(target, ['order', action, '--order', String(id), '--reason', `chaos ${run.runId}: ${compensate ? 'supplier confirms nothing was made' : 'supplier recovered'}`, '--json']);

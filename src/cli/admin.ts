@@ -20,7 +20,9 @@ commands:
   wallet credit-limit --partner ID --amount AMOUNT
   order inspect --order ID                                    (order, money, payment step and last error)
   order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
-                                                              (decide a payment parked in needs_attention)
+                                                              (decide a payment parked in needs_attention;
+                                                               after the supplier confirmed only retry|confirm,
+                                                               while a debit is being reversed only retry|compensate)
   reconcile                                                   (check the books; exits 1 on any finding)
   audit [--target TARGET]                                     (operator actions, newest first)
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)

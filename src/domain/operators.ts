@@ -41,15 +41,36 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number) {
 }
 
 /**
+ * The decisions that do not apply where the payment is parked (docs/decisions.md, "Bounded
+ * steps and the pivot rule"). After the supplier confirmed, the partner has what was paid
+ * for: the payment is never compensated, only completed (retry, or confirm, which does the
+ * same). While a failed payment's debit is being reversed, there is nothing to confirm.
+ */
+function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDecision['action']): void {
+  if (state.parkedAt === 'completing' && action === 'compensate') {
+    throw new DomainError(
+      'conflict',
+      `order ${orderId}: the supplier confirmed this payment (${state.supplierRef ?? 'reference recorded by the workflow'}), so it is never compensated; ` +
+        `retry the completion (order retry) once its cause (${state.lastError ?? 'see the last error'}) is fixed; to give the money back, cancel or refund the order through its service`,
+    );
+  }
+  if (state.parkedAt === 'compensating' && action === 'confirm') {
+    throw new DomainError('conflict', `order ${orderId}: this payment failed and its debit is being reversed, so there is nothing to confirm; retry the reversal (order retry)`);
+  }
+}
+
+/**
  * `admin order retry|confirm|compensate`: only for a payment parked in needs_attention;
  * the decision is signalled to its workflow, which then finishes one way or the other.
  */
 export async function decidePayment(deps: OperatorDeps, orderId: number, decision: OperatorDecision) {
   const before = await inspectOrder(deps, orderId);
-  if (before.payment?.state?.step !== 'needs_attention') {
-    throw new DomainError('validation', `order ${orderId}: its payment is not waiting for an operator (step ${before.payment?.state?.step ?? 'none'}, order ${before.order.status})`);
+  const state = before.payment?.state;
+  if (state?.step !== 'needs_attention') {
+    throw new DomainError('validation', `order ${orderId}: its payment is not waiting for an operator (step ${state?.step ?? 'none'}, order ${before.order.status})`);
   }
-  const handle = deps.temporal.workflow.getHandle(before.payment.workflow_id);
+  refuseAfterPivot(orderId, state, decision.action);
+  const handle = deps.temporal.workflow.getHandle(before.payment!.workflow_id);
   await handle.signal(OPERATOR_DECISION_SIGNAL, decision);
   // Wait (bounded) for the decision to take effect, then show the order as it is.
   const deadline = Date.now() + deps.waitMs;

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
+import { PartUnavailableError } from '../availability';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
 import { PayFailure, type PayInput, type PayResult } from '../../workflows/pay.types';
@@ -83,6 +84,8 @@ function failureOf(f: { type: string; message: string }): Error | null {
   if (f.type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', f.message);
   if (f.type === PayFailure.notPayable) return new DomainError('not_payable', f.message);
   if (f.type === PayFailure.reversed) return new DomainError('supplier_failed', f.message);
+  // The debit could not be written (the database, bounded retries spent): nothing was charged, the partner may try again.
+  if (f.type === PayFailure.debitFailed) return new PartUnavailableError('database', f.message, true);
   return null;
 }
 

@@ -1,0 +1,263 @@
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { WorkflowFailedError } from '@temporalio/client';
+import { eq } from 'drizzle-orm';
+import { businessErrors } from '../../activities/failures';
+import { ledgerEntries, orders, tourDepartures } from '../../src/db/schema';
+import { SEED_TOURS } from '../../src/db/seed/tours-data';
+import { DomainError } from '../../src/domain/errors';
+import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
+import { recordHistory } from '../support/histories';
+import { type TestStack, useStack } from '../support/stack';
+import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.workflow';
+
+/**
+ * Bounded steps and the pivot rule (issue 12): a database step that fails for good ends or
+ * parks its payment, never loops; once the supplier confirmed, the payment is never
+ * compensated, and the completion is retried or parked for an operator.
+ */
+
+/**
+ * Failure injection: an armed fault makes one step of one order fail, through the same
+ * classification the activities use (businessErrors), `times` times or until disarmed.
+ */
+interface Fault {
+  step: string;
+  /** The order whose step fails; any call of the step when absent. */
+  orderId?: number;
+  error: () => Error;
+  times?: number;
+  attempts: number;
+}
+let faults: Fault[] = [];
+const arm = (fault: Omit<Fault, 'attempts'>): Fault => {
+  const armed = { ...fault, attempts: 0 };
+  faults.push(armed);
+  return armed;
+};
+const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
+  inbound: {
+    async execute(input, next) {
+      const orderId = (input.args[0] as { orderId?: unknown } | undefined)?.orderId;
+      const fault = faults.find((f) => f.step === ctx.info.activityType && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times));
+      if (!fault) return next(input);
+      fault.attempts += 1;
+      return businessErrors(async () => {
+        throw fault.error();
+      });
+    },
+  },
+});
+
+/** What PostgreSQL and node-postgres raise: a SQLSTATE on the error. */
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, table: 'orders' });
+const undefinedColumn = () => pgError('42703', 'column "secret_column" does not exist'); // database_error: deterministic
+const adminShutdown = () => pgError('57P01', 'terminating connection due to administrator command'); // database_unavailable: transient
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 3_000, activityInterceptors: [faultInjector] });
+afterEach(() => {
+  faults = [];
+});
+
+const newPartner = () => partnerWithWallet(stack, '0', '10000000');
+const entries = async (orderId: number) =>
+  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => `${e.type}/${e.direction}`);
+const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
+
+/** Waits until the order's payment is parked in needs_attention at `where`; returns what the operator sees. */
+async function parked(orderId: number, where: string) {
+  const admin = adminClient(stack);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const inspected = await admin.get(`/admin/orders/${orderId}`);
+    const state = inspected.body.payment?.state;
+    if (state?.step === 'needs_attention' && state.parkedAt === where) return inspected.body;
+    if (Date.now() > deadline) throw new Error(`never parked at ${where}: ${JSON.stringify(inspected.body)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Whether Temporal's visibility lists the payment under Stage = "needs_attention" (it catches up within a moment). */
+async function listedAsNeedingAttention(workflowId: string): Promise<boolean> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    for await (const wf of stack.client.workflow.list({ query: `Stage = "needs_attention" AND WorkflowId = "${workflowId}"` })) {
+      if (wf.workflowId === workflowId) return true;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+describe('a database step that fails for good', () => {
+  it('fails the payment within seconds, naming the debit, when the debit meets a deterministic database error; nothing is charged', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    const fault = arm({ step: 'debitForOrder', orderId: order.id, error: undefinedColumn });
+
+    const started = Date.now();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'debit-db-error' });
+    expect(res.status).toBe(503);
+    expect(res.body.ok).toBe(false);
+
+    const handle = stack.client.workflow.getHandle(`pay:p${creds.partner_id}:key:debit-db-error`);
+    const failure = await handle.result().catch((err: unknown) => err);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({
+      type: 'debit_failed',
+      message: expect.stringMatching(new RegExp(`^the debit for order ${order.id} failed \\(database error 42703: .*\\); nothing was charged$`)),
+    });
+    // Tried once: a deterministic error is not retried.
+    expect(fault.attempts).toBe(1);
+    // No value from the failed statement reaches the history.
+    expect((failure as WorkflowFailedError).cause?.message).not.toContain('secret_column');
+    expect(await entries(order.id)).toEqual([]);
+    expect(await statusOf(order.id)).toBe('pending');
+    expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+  });
+
+  it('fails a workflow other than the payment within seconds too: a tour prebook whose seat hold meets one', async () => {
+    const { api } = await newPartner();
+    const tourId = SEED_TOURS.findIndex((t) => t.code === 'TR-IST-5D') + 1;
+    const dep = (await api.get(`/api/tours/${tourId}/`)).body.data.departures[0];
+    const seatsTaken = async () => (await stack.db.select().from(tourDepartures).where(eq(tourDepartures.id, dep.id)))[0]!.seatsTaken;
+    const before = await seatsTaken();
+    const fault = arm({ step: 'holdTourSeats', error: undefinedColumn });
+    const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+
+    const started = Date.now();
+    const res = await api.post('/api/tours/prebook/', { tour_id: tourId, departure_id: dep.id, passengers: [adult] });
+    // Failed, not "could not be held in time" (502 after the 3 s bound): an engine error, at once.
+    expect(res.status).toBe(500);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(fault.attempts).toBe(1);
+    expect(await seatsTaken()).toBe(before);
+  });
+
+  it('parks a payment whose reversal cannot be written, instead of failing with the money taken; retry writes it', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    arm({ step: 'reversePayment', orderId: order.id, error: undefinedColumn });
+
+    const res = await api.post(
+      '/api/partners/pay/',
+      { product_order_id: order.id, idempotency_key: 'reversal-db-error' },
+      { 'X-Sandbox-Scenario': 'supplier_reject' },
+    );
+    expect(res.status).toBe(202);
+    const seen = await parked(order.id, 'compensating');
+    expect(seen.payment.state.lastError).toMatch(new RegExp(`^reversing the debit of order ${order.id} failed: database error 42703`));
+    expect(seen.order.status).toBe('processing');
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+    const workflowId = `pay:p${creds.partner_id}:key:reversal-db-error`;
+    expect(await listedAsNeedingAttention(workflowId)).toBe(true);
+
+    const admin = adminClient(stack);
+    const confirm = await admin.post(`/admin/orders/${order.id}/confirm`, { reason: 'try to confirm a failed payment' });
+    expect(confirm.status).toBe(409);
+    expect(confirm.body.error).toMatch(/debit is being reversed, so there is nothing to confirm/);
+
+    faults = [];
+    const retried = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'column restored' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order).toMatchObject({ status: 'pending' });
+    expect(await entries(order.id)).toEqual(['payment/debit', 'refund/credit']);
+    expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+    await expect(stack.client.workflow.getHandle(workflowId).result()).rejects.toMatchObject({
+      cause: { type: 'payment_reversed', message: expect.stringMatching(/^the supplier could not finalize order \d+ \(.*\); the debit was reversed$/) },
+    });
+    await recordHistory(stack, workflowId, 'pay-reversal-parked-retried');
+  });
+});
+
+describe('the pivot: once the supplier confirmed, the payment is never compensated', () => {
+  it('parks a payment whose completion is refused; compensate is refused, retry completes it, and nothing is refunded', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    const fault = arm({
+      step: 'completeOrder',
+      orderId: order.id,
+      error: () => new DomainError('conflict', `order ${order.id} cannot complete from processing (injected)`),
+    });
+
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'pivot-refused' });
+    expect(res.status).toBe(202);
+    const seen = await parked(order.id, 'completing');
+    expect(fault.attempts).toBe(1); // a refusal is not retried: it parks at once
+    expect(seen.order.status).toBe('processing');
+    expect(seen.payment.state).toMatchObject({
+      supplierRef: expect.stringMatching(/^FUL-/),
+      lastError: expect.stringMatching(new RegExp(`^completing order ${order.id} failed: order ${order.id} cannot complete`)),
+    });
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+    expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+    const workflowId = `pay:p${creds.partner_id}:key:pivot-refused`;
+    expect(await listedAsNeedingAttention(workflowId)).toBe(true);
+
+    // The operator cannot give the money back: the supplier has shipped.
+    const admin = adminClient(stack);
+    const compensate = await admin.post(`/admin/orders/${order.id}/compensate`, { reason: 'undo it' });
+    expect(compensate.status).toBe(409);
+    expect(compensate.body.error).toMatch(/the supplier confirmed this payment \(FUL-[^)]+\), so it is never compensated; retry the completion/);
+    expect((await parked(order.id, 'completing')).order.status).toBe('processing');
+
+    // Still refused while the cause stays: parks again, nothing refunded.
+    const early = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'too early' });
+    expect(early.status).toBe(200);
+    await parked(order.id, 'completing');
+    expect(fault.attempts).toBe(2);
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+
+    faults = [];
+    const retried = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'order row repaired' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order).toMatchObject({ status: 'completed', supplier_ref: seen.payment.state.supplierRef });
+    expect(retried.body.ledger.map((l: { type: string }) => l.type)).toEqual(['payment']);
+    expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toMatchObject({ orderStatus: 'completed' });
+    // The partner's same-key retry gets the payment's answer.
+    const again = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'pivot-refused' });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ order_status: 'completed', new_balance: 9450000 });
+    await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried');
+  });
+
+  it('parks on a deterministic database error in the completion, and confirm completes it too', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const fault = arm({ step: 'completeOrder', orderId: order.id, error: undefinedColumn });
+    expect((await api.post('/api/partners/pay/', { product_order_id: order.id })).status).toBe(202);
+    const seen = await parked(order.id, 'completing');
+    expect(fault.attempts).toBe(1);
+    expect(seen.payment.state.lastError).toMatch(/failed: database error 42703/);
+
+    // A compensate signalled past the admin API is refused by the workflow itself: it stays parked.
+    await stack.client.workflow.getHandle(seen.payment.workflow_id).signal(operatorDecisionSignal, { action: 'compensate', operator: 'raw', reason: 'bypassing the API' });
+    let after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
+    for (const until = Date.now() + 5_000; !after.lastError?.includes('refused') && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
+    }
+    expect(after).toMatchObject({ step: 'needs_attention', parkedAt: 'completing', lastError: expect.stringMatching(/^compensate by raw refused: the supplier confirmed/) });
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+
+    faults = [];
+    const confirmed = await adminClient(stack).post(`/admin/orders/${order.id}/confirm`, { reason: 'migration applied' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.order).toMatchObject({ status: 'completed', supplier_ref: expect.stringMatching(/^FUL-/) });
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+  });
+
+  it('rides out a transient database failure in the completion: retried, completed, one debit, no refund', async () => {
+    const { api } = await newPartner();
+    const order = await api.productOrder();
+    const fault = arm({ step: 'completeOrder', orderId: order.id, error: adminShutdown, times: 3 });
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed', new_balance: 9450000 });
+    expect(fault.attempts).toBe(3);
+    expect(await statusOf(order.id)).toBe('completed');
+    expect(await entries(order.id)).toEqual(['payment/debit']);
+  });
+});
