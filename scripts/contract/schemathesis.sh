@@ -14,7 +14,8 @@ BIN="$VENV/bin/schemathesis"
 STAMP="$VENV/.requirements.sha256"
 want=$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)
 
-installed() { [ -x "$BIN" ] && [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; }
+# A virtualenv's scripts name its interpreter by absolute path: a moved or copied one does not run.
+installed() { [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ] && "$BIN" --version >/dev/null 2>&1; }
 
 if ! installed; then
   mkdir -p "$(dirname "$VENV")"

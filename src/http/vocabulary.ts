@@ -94,7 +94,8 @@ export function calendarDateOrTime(window: DateWindow) {
 const TRIMMED = ' \\t\\n\\v\\f\\r\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
 /** No NUL anywhere (PostgreSQL text cannot hold it); unpaired surrogates are refused before any route. */
 const NO_NUL = '^[^\\u0000]*$';
-const NOT_BLANK_NO_NUL = `^(?=[\\s\\S]*[^${TRIMMED}])[^\\u0000]*$`;
+/** At least one character that is neither trimmed away nor NUL (no look-ahead: generators handle it directly). */
+const NOT_BLANK_NO_NUL = `^[^\\u0000]*[^${TRIMMED}\\u0000][^\\u0000]*$`;
 const codePoints = (s: string) => [...s].length;
 
 /**

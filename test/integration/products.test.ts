@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { basketItems, baskets } from '../../src/db/schema';
 import { SEED_CATEGORIES, SEED_PRODUCTS } from '../../src/db/seed/catalog-data';
-import { newPartner as partnerWithWallet } from '../support/clients';
+import { call, newPartner as partnerWithWallet } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
 let stack: TestStack;
@@ -370,6 +370,15 @@ describe('checkout', () => {
     expect(res.body).toEqual({ ok: false, error: expect.stringContaining('empty') });
     expect((await api.get('/api/partners/product-orders/')).body.data.total_count).toBe(0);
     expect(await basketRows(creds.partner_id)).toEqual({ baskets: 0, items: [] });
+  });
+
+  it('takes a checkout without a body (every field has a default, as documented): a GATEWAY order', async () => {
+    const { creds, api } = await newPartner();
+    await api.post(ITEMS, { product: TURKEY_ESIM, variant: TR_10GB, quantity: 1 });
+    // No body and no Content-Type, as a contract fuzzer sends it (was a 500: the defaults were skipped).
+    const res = await call(stack.app, 'POST', CHECKOUT, { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'GATEWAY', delivery: null });
   });
 
   it('turns the basket into a pending PARTNER_CREDIT order and empties the basket', async () => {

@@ -212,8 +212,8 @@ export function productRoutes(deps: ApiDeps) {
       return c.json({ ok: true as const, data }, 200);
     })
     .openapi(routes.checkout, async (c) => {
-      // Without a JSON body the route is not validated at all: the defaults apply.
-      const body = (c.req.valid('json') as z.infer<typeof Checkout> | undefined) ?? Checkout.parse({});
+      // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
+      const body = Checkout.parse(c.req.valid('json') ?? {});
       const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery }, currency);
       return c.json({ ok: true as const, data }, 201);
     });
