@@ -171,3 +171,13 @@ export const month = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be 
 /** A whole number in a query string, between `min` and `max` (documented as an integer). */
 export const queryInt = (min: number, max: number) =>
   z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+/**
+ * A request object that takes exactly one of two fields, said in the document too (oneOf of
+ * the two `required`: both or neither match no branch exactly once).
+ */
+export function exactlyOneOf<T extends z.ZodObject, A extends keyof z.infer<T> & string, B extends keyof z.infer<T> & string>(schema: T, a: A, b: B) {
+  return schema
+    .refine((v: z.infer<T>) => (v[a] === undefined) !== (v[b] === undefined), { message: `give exactly one of ${a} and ${b}`, path: [a] })
+    .openapi({ oneOf: [{ required: [a] }, { required: [b] }] });
+}

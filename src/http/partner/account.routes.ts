@@ -10,7 +10,7 @@ import { payOutcomes } from '../../metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
-import { bodyId, opaque, sandboxScenario } from '../vocabulary';
+import { bodyId, exactlyOneOf, opaque, sandboxScenario } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
 
 const Wallet = z
@@ -38,19 +38,17 @@ const LedgerRow = z
   })
   .openapi('LedgerRow');
 
-const PayRequest = z
-  .object({
+const PayRequest = exactlyOneOf(
+  z.object({
     order_id: bodyId('order id').optional().openapi({ description: 'Travel order id' }),
     product_order_id: bodyId('product order id').optional().openapi({ description: 'Product order id' }),
     idempotency_key: opaque(128)
       .optional()
       .openapi({ description: 'Unique per payment: a retry with the same key never debits twice', example: 'pay-7f3c2a' }),
-  })
-  .refine((b) => (b.order_id === undefined) !== (b.product_order_id === undefined), {
-    message: 'give exactly one of order_id and product_order_id',
-    path: ['order_id'],
-  })
-  .openapi('PayRequest');
+  }),
+  'order_id',
+  'product_order_id',
+).openapi('PayRequest');
 
 const PayResponse = z
   .object({

@@ -3,7 +3,7 @@ import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { bodyId, calendarDate, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
+import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
@@ -20,8 +20,8 @@ const RoomRequest = z
   })
   .refine((r) => r.child_ages.length === r.child_count, { message: 'give one age per child (child_count)', path: ['child_ages'] });
 
-const SearchBody = z
-  .object({
+const SearchBody = exactlyOneOf(
+  z.object({
     check_in: StayDate,
     check_out: StayDate,
     city_id: Id.optional(),
@@ -29,9 +29,10 @@ const SearchBody = z
     nationality_id: Country.openapi({ description: 'Guest nationality; prices and rules depend on it' }),
     rooms: z.array(RoomRequest).min(1, 'at least one room').max(8, 'at most 8 rooms'),
     is_domestic: z.boolean().optional().openapi({ description: 'true: Iranian hotels only; false: international only; omitted: both' }),
-  })
-  .refine((b) => (b.city_id === undefined) !== (b.hotel_id === undefined), { message: 'give exactly one of city_id and hotel_id', path: ['city_id'] })
-  .openapi('HotelSearchRequest');
+  }),
+  'city_id',
+  'hotel_id',
+).openapi('HotelSearchRequest');
 
 const Policy = z.array(z.object({ from: z.string(), penalty: Decimal })).openapi({ description: 'From each moment on, this penalty applies' });
 
@@ -109,15 +110,16 @@ const Booking = z
   })
   .openapi('HotelBooking');
 
-const BookBody = z
-  .object({
+const BookBody = exactlyOneOf(
+  z.object({
     rate_key: opaque(4000).optional(),
     booking_id: Id.optional().openapi({ description: 'A prebooked booking to give its guests' }),
     guests: z.array(z.array(Guest).min(1, 'each room needs at least one guest')).min(1).openapi({ description: 'One list of guests per room' }),
     contact: Contact,
-  })
-  .refine((b) => (b.rate_key === undefined) !== (b.booking_id === undefined), { message: 'give exactly one of rate_key and booking_id', path: ['rate_key'] })
-  .openapi('HotelBookRequest');
+  }),
+  'rate_key',
+  'booking_id',
+).openapi('HotelBookRequest');
 
 const CancelQuote = z
   .object({

@@ -109,7 +109,7 @@ const Checkout = z
       .enum(['PARTNER_CREDIT', 'GATEWAY'], { error: 'must be PARTNER_CREDIT or GATEWAY' })
       .default('GATEWAY')
       .openapi({ description: 'PARTNER_CREDIT to pay from the wallet with /api/partners/pay/' }),
-    delivery: Delivery.optional(),
+    delivery: Delivery.nullish().openapi({ description: 'Where to ship physical products; null or left out for digital ones' }),
   })
   .openapi('CheckoutRequest');
 
@@ -214,7 +214,7 @@ export function productRoutes(deps: ApiDeps) {
     .openapi(routes.checkout, async (c) => {
       // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
       const body = Checkout.parse(c.req.valid('json') ?? {});
-      const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery }, currency);
+      const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined }, currency);
       return c.json({ ok: true as const, data }, 201);
     });
 }
