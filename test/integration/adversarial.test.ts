@@ -107,6 +107,29 @@ const B_CASES: Case[] = [
   { row: 'query number not a number', method: 'GET', path: '/v1/products?limit=abc', status: 422, says: ['query', 'limit'] },
 ];
 
+const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+describe('JSON nested deeper than any request, and a path that does not decode', () => {
+  it('is refused with a 4xx in each interface’s shape (a 100 000-deep array overflowed the guard’s stack: 500)', async () => {
+    const { creds } = await newPartner(stack, '0', '1000000');
+    const a = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret };
+    const b = { authorization: `Bearer ${creds.agency_key}` };
+    const deepA = await call(stack.app, 'POST', '/api/partners/pay/', a, deepArray(100_000));
+    expect([deepA.status, deepA.body]).toEqual([400, { ok: false, error: 'body: JSON must not be nested more than 32 levels deep' }]);
+    const deepB = await call(stack.app, 'POST', '/v1/products/orders', b, deepObject(40));
+    expect(deepB.status).toBe(422);
+    expect(deepB.body).toEqual({ detail: [{ loc: ['body'], msg: expect.stringContaining('32 levels'), type: 'json_too_deep' }] });
+    // Just inside the bound the body is judged by the route as usual.
+    expect((await call(stack.app, 'POST', '/v1/products/orders', b, deepObject(31))).status).toBe(422);
+    const badPath = await call(stack.app, 'GET', '/api/products/products/%E0%A4%A/', a);
+    expect([badPath.status, badPath.body]).toEqual([400, { ok: false, error: 'path: the path has a malformed percent-encoding' }]);
+    const badPathB = await call(stack.app, 'GET', '/v1/products/%ZZ', b);
+    expect([badPathB.status, badPathB.body.detail[0].type]).toEqual([422, 'path_encoding']);
+    expect(await footprint(creds.partner_id)).toEqual({ orders: 0, ledger: 1, hotelBookings: 0, reservations: 0, visaApplications: 0, tourPrebooks: 0, flightBookings: 0 });
+  });
+});
+
 /** Rows a partner owns anywhere: all must stay as they were (only the top-up in the ledger). */
 async function footprint(partnerId: number) {
   const count = async (table: typeof orders | typeof ledgerEntries | typeof hotelBookings | typeof reservations | typeof visaApplications | typeof tourPrebooks | typeof flightBookings) =>

@@ -7,7 +7,7 @@ import { authenticateAgency } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
-import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
+import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishDocument } from '../openapi-document';
@@ -53,7 +53,7 @@ export function createAgencyApi(deps: ApiDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'The agency key' });
   app.onError(agencyError);
   app.use('*', limitBody((c, msg) => c.json(detailItem(['body'], msg, 'body_too_large'), 413)));
-  app.use('*', refuseUnstorableText((c, loc) => c.json({ detail: [{ loc, msg: UNSTORABLE_TEXT, type: 'string_unstorable' }] }, 422)));
+  app.use('*', refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)));
   app.use('*', async (c, next) => {
     if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
     // Every route reads the database (authentication first): while it is down, say so at once.

@@ -7,7 +7,7 @@ import { authenticatePartner } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
-import { refuseUnstorableText, UNSTORABLE_TEXT } from '../text-guard';
+import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishDocument } from '../openapi-document';
@@ -56,7 +56,7 @@ export function createPartnerApi(deps: ApiDeps) {
 
   app.onError(partnerError);
   app.use('*', limitBody((c, error) => c.json({ ok: false, error }, 413)));
-  app.use('*', refuseUnstorableText((c, loc) => c.json({ ok: false, error: `${loc.slice(1).join('.') || loc[0]}: ${UNSTORABLE_TEXT}` }, 400)));
+  app.use('*', refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)));
 
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
