@@ -159,7 +159,7 @@ export const bodyId = (what = 'id') =>
  * An id in a path or query string: digits only. One past the database's range names nothing,
  * so the domain answers it 404 (`isStorableId`), as for any id that names nothing.
  */
-export const idString = () => z.string().regex(/^[1-9]\d{0,18}$/, 'must be a positive integer id').openapi({ example: '1' });
+export const idString = () => z.string().regex(/^[1-9]\d{0,99}$/, 'must be a positive integer id').openapi({ example: '1' });
 
 /** A money amount in a query string (a filter): decimal, at most two decimals, below 10^13. */
 export const amountQuery = () =>
@@ -168,9 +168,16 @@ export const amountQuery = () =>
 /** A month YYYY-MM. */
 export const month = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').openapi({ example: '2027-03' });
 
-/** A whole number in a query string, between `min` and `max` (documented as an integer). */
+/**
+ * A whole number in a query string, between `min` and `max` (documented as an integer). Only
+ * digits are read as a number: `0x2`, `1e0` or a blank are not integers, whatever
+ * JavaScript's Number() makes of them.
+ */
 export const queryInt = (min: number, max: number) =>
-  z.coerce.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\d{1,15}$/.test(v) ? Number(v) : v),
+    z.number({ error: 'must be a whole number' }).int('must be a whole number').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`),
+  );
 
 /**
  * A request object that takes exactly one of two fields, said in the document too (oneOf of

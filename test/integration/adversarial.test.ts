@@ -91,6 +91,8 @@ const A_CASES: Case[] = [
   { row: 'name over its limit', method: 'POST', path: '/api/residence/reserve/', body: { property_id: 1, check_in: soon, check_out: later, guests: 2, lead_guest: { ...leadGuest, last_name: 'x'.repeat(101) } }, status: 400, says: 'lead_guest.last_name: must be at most 100 characters' },
   { row: 'unknown sandbox scenario', method: 'POST', path: '/api/partners/pay/', body: { order_id: 1, idempotency_key: 'k' }, headers: { 'x-sandbox-scenario': 'make_it_free' }, status: 400, says: 'x-sandbox-scenario: must be one of' },
   { row: 'query number out of range', method: 'GET', path: '/api/tours/?min_duration=99999999', status: 400, says: 'min_duration: must be at most 999' },
+  { row: 'query number that is not digits', method: 'GET', path: '/api/tours/?min_duration=%20', status: 400, says: 'min_duration: must be a whole number' },
+  { row: 'path id of 20 digits', method: 'DELETE', path: '/api/products/basket/items/99999999999999999999/', status: 404, says: 'not found' },
 ];
 
 const B_CASES: Case[] = [
@@ -105,6 +107,7 @@ const B_CASES: Case[] = [
   { row: 'blank guest name', method: 'POST', path: '/v1/hotels/bookings', body: { ...agencyBooking(soon, later), guest_name: ' \t ' }, status: 422, says: ['body', 'guest_name'] },
   { row: 'unknown sandbox scenario', method: 'POST', path: '/v1/hotels/bookings', body: agencyBooking(soon, later), headers: { 'x-sandbox-scenario': 'make_it_free' }, status: 422, says: ['header', 'x-sandbox-scenario'] },
   { row: 'query number not a number', method: 'GET', path: '/v1/products?limit=abc', status: 422, says: ['query', 'limit'] },
+  { row: 'query number in hex', method: 'GET', path: `/v1/hotels/search?city=shiraz&check_in=${soon}&check_out=${later}&guests=0x2`, status: 422, says: ['query', 'guests'] },
 ];
 
 const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
