@@ -169,6 +169,19 @@ describe('partner create', () => {
   });
 });
 
+describe('hostile input on the admin API (issue 12)', () => {
+  it('refuses text PostgreSQL cannot store and over-large bodies with a 4xx, writing nothing (a NUL was a 500)', async () => {
+    const before = (await stack.db.select().from(partners)).length;
+    const nul = await adminRaw('POST', '/admin/partners', { ...bearer, 'content-type': 'application/json' }, JSON.stringify({ name: 'Acme\u0000' }));
+    expect([nul.status, nul.body]).toEqual([400, { error: 'body.name: text must not contain NUL characters or unpaired UTF-16 surrogates' }]);
+    const audit = await adminRaw('GET', '/admin/audit?target=%00', bearer);
+    expect(audit.status).toBe(400);
+    const big = await adminRaw('POST', '/admin/partners', { ...bearer, 'content-type': 'application/json' }, JSON.stringify({ name: 'x'.repeat(300 * 1024) }));
+    expect(big.status).toBe(413);
+    expect((await stack.db.select().from(partners)).length).toBe(before);
+  });
+});
+
 describe('wallet top-up', () => {
   it('adds a topup row and raises the balance and available', async () => {
     const { creds, api } = await newPartner({ credit_limit: '100', topup: '1000' });

@@ -14,6 +14,8 @@ import { relayVisaDecision } from '../../domain/visa/service';
 import { acceptCancel } from '../../domain/residence/service';
 import { DomainError, notFound } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
+import { limitBody } from '../body-limit';
+import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
@@ -139,6 +141,9 @@ export function createAdminApp(deps: AdminDeps) {
       });
     }
   });
+  // The same limits as the interfaces': a bounded body, no text PostgreSQL cannot store (a 400, not a 500).
+  app.use('/admin/*', limitBody((c, error) => c.json({ error }, 413)));
+  app.use('/admin/*', refuseUnstorableText((c, r) => c.json({ error: `${r.loc.join('.')}: ${r.msg}` }, 400)));
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));
