@@ -68,6 +68,8 @@ export interface PayState {
   parkedAt?: ParkedAt;
   /** The supplier's reference once it confirmed: past the pivot, the payment is never compensated. */
   supplierRef?: string;
+  /** The activity that failed for good, while parked at completing or compensating. */
+  failedStep?: string;
 }
 
 export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';
