@@ -35,7 +35,7 @@ export const payOutcomes = new Counter({
 /** Set by the admin app just before it renders a scrape (it asks Temporal for the count). */
 export const paymentsNeedsAttention = new Gauge({
   name: 'payments_needs_attention',
-  help: 'Payments parked for an operator (Stage = "needs_attention")',
+  help: 'Payments and cancellations parked for an operator (Stage = "needs_attention")',
   registers: [apiMetrics],
 });
 

@@ -6,6 +6,8 @@ export const FlightFailure = {
 } as const;
 
 export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;
+/** One online refund per order: asking again joins it. */
+export const refundWorkflowId = (partnerId: number, orderId: number) => `refund:p${partnerId}:order:${orderId}`;
 export const offlineRefundWorkflowId = (orderId: number) => `refund-offline:order:${orderId}`;
 
 /** An operator's decision on an offline refund request (admin CLI: order refund / refund-reject). */

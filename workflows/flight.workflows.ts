@@ -1,14 +1,4 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  condition,
-  defineQuery,
-  defineSignal,
-  proxyActivities,
-  setHandler,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -16,17 +6,14 @@ import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
-import { OrderStatus, Stage, type StageName } from './search-attributes';
+import { cancellationOperator, refundOrPark, setStage as stage } from './park';
+import type { CancellationState } from './park.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
 export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
-
-function stage(name: StageName, status?: string): void {
-  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
-}
 
 const failureType = (err: unknown) => (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null);
 
@@ -61,12 +48,16 @@ export async function flightTimeLimit(input: { bookingId: number; expiresAt: num
 
 /**
  * An online refund: the airline refunds the ticket, then the refund is credited to the
- * wallet and the order is refunded. If the airline refuses, nothing changes.
+ * wallet and the order is refunded. If the airline refuses, nothing changes. Once the
+ * airline refunded, the wallet's refund is written or the workflow parks for an operator.
  */
 export async function refundFlight(input: RefundFlightInput): Promise<FlightRefundResult> {
   const { workflowId, runId } = workflowInfo();
+  const state: CancellationState = { orderId: input.orderId, step: 'cancelling', stage: 'cancelling', lastError: null };
+  const operator = cancellationOperator(state);
   stage('cancelling');
   const { pnr } = await ledger.beginFlightRefund(input.orderId);
+  state.supplierRef = pnr;
   try {
     await supplier.refundAtAirline({ pnr, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
   } catch (err) {
@@ -77,14 +68,10 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
     }
     throw err;
   }
-  const result = await ledger.completeFlightRefund({
-    workflowId,
-    runId,
-    orderId: input.orderId,
-    refundMinor: input.refundMinor,
-    penaltyMinor: input.penaltyMinor,
-    how: 'online',
-  });
+  // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
+  const refund = () =>
+    ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
+  const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
   stage('done', 'refunded');
   return result;
 }
@@ -100,6 +87,8 @@ export async function offlineFlightRefund(input: { orderId: number }): Promise<{
     decision ??= d;
   });
   setHandler(refundStateQuery, () => ({ state: decision ? 'decided' : 'waiting', decision }));
+  const state: CancellationState = { orderId: input.orderId, step: 'waiting', stage: 'waiting', lastError: null };
+  const operator = cancellationOperator(state);
   stage('waiting', 'refund_requested');
   await condition(() => decision !== null);
   const d = decision as RefundDecision | null;
@@ -108,14 +97,9 @@ export async function offlineFlightRefund(input: { orderId: number }): Promise<{
     stage('done', 'completed');
     return { approved: false, result: null };
   }
-  const result = await ledger.completeFlightRefund({
-    workflowId,
-    runId,
-    orderId: input.orderId,
-    refundMinor: d.amountMinor ?? 0,
-    penaltyMinor: 0,
-    how: 'offline',
-  });
+  // The operator settled it with the airline: the wallet's refund must be written.
+  const refund = () => ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: d.amountMinor ?? 0, penaltyMinor: 0, how: 'offline' });
+  const result = await refundOrPark(`writing the offline refund of flight order ${input.orderId}`, refund, state, operator);
   stage('done', 'refunded');
   return { approved: true, result };
 }

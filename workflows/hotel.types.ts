@@ -7,6 +7,8 @@ export const HotelFailure = {
 } as const;
 
 export const holdExpiryWorkflowId = (bookingId: number) => `hotel-hold-expiry:b${bookingId}`;
+/** One cancellation per order: asking again joins it. */
+export const cancelWorkflowId = (partnerId: number, orderId: number) => `cancel:p${partnerId}:order:${orderId}`;
 
 export interface CancelHotelInput {
   orderId: number;

@@ -1,10 +1,4 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  proxyActivities,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -12,19 +6,11 @@ import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
-import { OrderStatus, Stage, type StageName } from './search-attributes';
+import { cancellationOperator, failureOf, refundOrPark, setStage as stage } from './park';
+import type { CancellationState } from './park.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
-
-function stage(name: StageName, status?: string): void {
-  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
-}
-
-const failureOf = (err: unknown): { type?: string; message: string } =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-    ? { type: err.cause.type ?? undefined, message: err.cause.message }
-    : { message: String(err) };
 
 /**
  * Places a hotel hold (or gives it its guests), then makes sure a durable timer will
@@ -65,12 +51,16 @@ export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: num
 /**
  * Cancels a hotel order: a paid reservation is cancelled at the hotel and then the refund
  * is credited; an unpaid hold is released with no money moving. If the hotel refuses,
- * nothing changes and the workflow fails so that the cancellation can be asked again.
+ * nothing changes and the workflow fails so that the cancellation can be asked again. Once
+ * the hotel cancelled, the refund is written or the workflow parks for an operator.
  */
 export async function cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult> {
   const { workflowId, runId } = workflowInfo();
+  const state: CancellationState = { orderId: input.orderId, step: 'cancelling', stage: 'cancelling', lastError: null };
+  const operator = cancellationOperator(state);
   stage('cancelling');
   const start = await ledger.beginHotelCancellation(input.orderId);
+  state.supplierRef = start.confirmationNumber ?? start.supplierHoldId ?? undefined;
   if (start.kind === 'paid' && start.confirmationNumber) {
     try {
       await supplier.cancelAtSupplier({ confirmationNumber: start.confirmationNumber, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
@@ -85,14 +75,17 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
   } else if (start.supplierHoldId) {
     await supplier.releaseHotelHold(start.supplierHoldId);
   }
-  const result = await ledger.completeHotelCancellation({
-    workflowId,
-    runId,
-    orderId: input.orderId,
-    kind: start.kind,
-    refundMinor: start.kind === 'paid' ? input.refundMinor : 0,
-    penaltyMinor: start.kind === 'paid' ? input.penaltyMinor : 0,
-  });
+  // The pivot: the hotel has cancelled (or the hold is released); the refund must be written.
+  const refund = () =>
+    ledger.completeHotelCancellation({
+      workflowId,
+      runId,
+      orderId: input.orderId,
+      kind: start.kind,
+      refundMinor: start.kind === 'paid' ? input.refundMinor : 0,
+      penaltyMinor: start.kind === 'paid' ? input.penaltyMinor : 0,
+    });
+  const result = await refundOrPark(`writing the refund of cancelled hotel order ${input.orderId}`, refund, state, operator);
   stage('done', 'cancelled');
   return result;
 }

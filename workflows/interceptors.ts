@@ -16,6 +16,7 @@ import {
   type WorkflowInternalsInterceptor,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
+import { failedWorkflow } from './park';
 import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
 
 /**
@@ -28,6 +29,8 @@ import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
  * before the header existed). While a signal or update handler that arrived with a request
  * id of its own runs (an operator's decision, a partner's stay change), what it schedules
  * carries that id instead.
+ *
+ * A workflow that fails is marked on its way out (workflows/park.ts, failedWorkflow).
  *
  * Deterministic: headers do not take part in replay's command matching, and the id comes
  * from the history (start headers, memo, signal headers), never from outside.
@@ -45,9 +48,14 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   };
 
   const inbound: WorkflowInboundCallsInterceptor = {
-    execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>) {
+    async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>) {
       started = requestIdFromHeaders(input.headers) ?? memoRequestId();
-      return next(input);
+      try {
+        return await next(input);
+      } catch (err) {
+        // A workflow that fails ends in Stage = "failed", its failure naming the step.
+        throw failedWorkflow(err);
+      }
     },
     handleSignal: (input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>) => inHandler(input.headers, () => next(input)),
     handleUpdate: (input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>) => inHandler(input.headers, () => next(input)),

@@ -42,7 +42,8 @@ export interface FollowUp {
 
 /**
  * What an operator decides for a payment parked in needs_attention (admin CLI: order
- * retry|confirm|compensate). Which apply depends on where it is parked (PayState.parkedAt):
+ * retry|confirm|compensate); a parked cancellation takes the same signal, retry only
+ * (workflows/park.ts). Which apply depends on where it is parked (PayState.parkedAt):
  * before the supplier's answer all three; after it (`completing`) retry or confirm, both
  * of which run the completion again, never compensate; while its debit is being reversed
  * (`compensating`) retry or compensate, both of which run the reversal again.
@@ -68,6 +69,8 @@ export interface PayState {
   parkedAt?: ParkedAt;
   /** The supplier's reference once it confirmed: past the pivot, the payment is never compensated. */
   supplierRef?: string;
+  /** The activity that failed for good, while parked at completing or compensating. */
+  failedStep?: string;
 }
 
 export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';

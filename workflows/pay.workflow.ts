@@ -1,24 +1,20 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
-  condition,
   defineQuery,
-  defineSignal,
   setHandler,
   log,
   patched,
   proxyActivities,
   proxyLocalActivities,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
+import { failureOf, operatorDecisionSignal, parkUntilOperator, setStage, untilDoneOrParked, type OperatorInbox } from './park';
 import {
-  OPERATOR_DECISION_SIGNAL,
   PAY_STATE_QUERY,
   PayFailure,
   type FollowUp,
@@ -28,14 +24,13 @@ import {
   type PayResult,
   type PayState,
 } from './pay.types';
-import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 
-export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
+export { operatorDecisionSignal };
 export const payStateQuery = defineQuery<PayState>(PAY_STATE_QUERY);
 
 /**
@@ -57,7 +52,7 @@ async function finalizeOrPark(
   input: PayInput,
   clientReference: string,
   state: PayState,
-  operator: { decision: OperatorDecision | null },
+  operator: OperatorInbox,
 ): Promise<{ supplierRef: string; followUp?: FollowUp }> {
   for (;;) {
     state.step = 'finalizing';
@@ -74,18 +69,7 @@ async function finalizeOrPark(
         .catch(() => ({ state: 'unknown' as const }));
       if (found.state === 'done') return { supplierRef: found.supplierRef, followUp: found.followUp };
       if (found.state === 'absent') throw err;
-      state.step = 'needs_attention';
-      state.stage = 'needs_attention';
-      state.parkedAt = 'finalizing';
-      stage('needs_attention');
-      log.warn('payment needs an operator', { orderId: input.orderId, lastError: state.lastError });
-      await condition(() => operator.decision !== null);
-      const d = operator.decision!;
-      operator.decision = null;
-      state.parkedAt = undefined;
-      state.lastError = `${d.action} by ${d.operator}: ${d.reason}`;
-      stage('finalizing');
-      state.stage = 'finalizing';
+      const d = await parkUntilOperator(state, 'finalizing', operator, { resume: 'finalizing', refuse: () => null, context: { orderId: input.orderId } });
       if (d.action === 'confirm') return { supplierRef: d.supplierRef ?? `confirmed-by-operator:${d.operator}` };
       if (d.action === 'compensate') throw ApplicationFailure.nonRetryable(`compensated by operator ${d.operator}: ${d.reason}`, 'operator_compensated');
       // retry: go round again.
@@ -98,66 +82,27 @@ const STEP_NAMES: Record<Exclude<ParkedAt, 'finalizing'>, (orderId: number) => s
   compensating: (orderId) => `reversing the debit of order ${orderId}`,
 };
 
+/** The decision that does not apply where a payment is parked, and why. */
+const REFUSED: Record<Exclude<ParkedAt, 'finalizing'>, { action: OperatorDecision['action']; why: string }> = {
+  completing: { action: 'compensate', why: 'the supplier confirmed; the payment is never compensated' },
+  compensating: { action: 'confirm', why: 'the payment failed; its debit is being reversed' },
+};
+
 /**
  * A step that must happen and has no alternative: the completion after the supplier
- * confirmed (the pivot), or the reversal of a debit. Tried with its bounded retries; when
- * it still fails, the payment parks in needs_attention and waits for an operator, then
- * tries again. It never gives up by itself and never turns into another outcome, so a
- * decision that would (compensate after the pivot, confirm during a reversal) is refused
- * and the payment stays parked.
+ * confirmed (the pivot), or the reversal of a debit. Retried, then parked for an operator
+ * (workflows/park.ts); a decision that would turn it into another outcome (compensate after
+ * the pivot, confirm during a reversal) is refused and the payment stays parked.
  */
-async function untilDoneOrParked(
-  at: Exclude<ParkedAt, 'finalizing'>,
-  step: () => Promise<unknown>,
-  orderId: number,
-  state: PayState,
-  operator: { decision: OperatorDecision | null },
-): Promise<void> {
-  const refused: OperatorDecision['action'] = at === 'completing' ? 'compensate' : 'confirm';
-  for (;;) {
-    state.step = at;
-    try {
-      await step();
-      return;
-    } catch (err) {
-      state.lastError = `${STEP_NAMES[at](orderId)} failed: ${failureOf(err).message}`;
-      state.step = 'needs_attention';
-      state.stage = 'needs_attention';
-      state.parkedAt = at;
-      stage('needs_attention');
-      log.warn('payment needs an operator', { orderId, parkedAt: at, lastError: state.lastError });
-      for (;;) {
-        await condition(() => operator.decision !== null);
-        const d = operator.decision!;
-        operator.decision = null;
-        if (d.action !== refused) {
-          state.lastError = `${d.action} by ${d.operator}: ${d.reason}`;
-          break;
-        }
-        // The admin API refuses it before signalling; a signal sent some other way lands here.
-        state.lastError = `${d.action} by ${d.operator} refused: ${at === 'completing' ? 'the supplier confirmed; the payment is never compensated' : 'the payment failed; its debit is being reversed'}`;
-        log.warn('operator decision refused', { orderId, parkedAt: at, action: d.action });
-      }
-      state.parkedAt = undefined;
-      state.stage = at;
-      stage(at);
-    }
-  }
+function mustHappen(at: Exclude<ParkedAt, 'finalizing'>, step: () => Promise<unknown>, orderId: number, state: PayState, operator: OperatorInbox) {
+  const refused = REFUSED[at];
+  return untilDoneOrParked(at, STEP_NAMES[at](orderId), step, state, operator, {
+    resume: at,
+    refuse: (d) => (d.action === refused.action ? refused.why : null),
+    context: { orderId },
+  });
 }
 
-function stage(name: StageName, status?: string): void {
-  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
-}
-
-/**
- * What a step failed with: an activity's failure arrives wrapped in an ActivityFailure; a
- * local activity's (the ledger steps by default) and the workflow's own arrive bare.
- */
-const failureOf = (err: unknown): { type?: string; message: string } => {
-  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
-  return { message: cause instanceof Error ? cause.message : String(cause) };
-};
 const businessType = (err: unknown): string | undefined => failureOf(err).type;
 
 /**
@@ -176,7 +121,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // Each undo gets why it runs when it runs, not what was known when it was registered.
   const compensations: Array<(why: { reason: string; releaseTo: 'pending' | 'failed' }) => Promise<unknown>> = [];
   const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, attempts: 0 };
-  const operator: { decision: OperatorDecision | null } = { decision: null };
+  const operator: OperatorInbox = { decision: null };
   setHandler(payStateQuery, () => state);
   setHandler(operatorDecisionSignal, (d) => {
     // Only a payment waiting for one takes a decision; anything else is ignored (and the admin API refuses it).
@@ -191,36 +136,36 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   let debit: Awaited<ReturnType<BookingActivities['debitForOrder']>>;
   let finalized: { supplierRef: string; followUp?: FollowUp };
   try {
-    stage('debiting', 'processing');
+    setStage('debiting', 'processing');
     state.step = 'debiting';
     // Registered before the step: a debit that committed but whose answer was lost must still be undone.
     compensations.push((why) => ledger.reversePayment({ ...run, orderId: input.orderId, ...why }));
     debit = await ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
 
     failedStep = 'finalize';
-    stage('finalizing');
+    setStage('finalizing');
     finalized = await finalizeOrPark(input, `${workflowId}/${runId}`, state, operator);
 
     if (!pivotRule) {
       // Runs started before the pivot rule: a failed completion was compensated like any other step.
       failedStep = 'complete';
-      stage('completing');
+      setStage('completing');
       await complete(finalized.supplierRef, finalized.followUp);
     }
   } catch (err) {
     const type = businessType(err);
     const { message } = failureOf(err);
     const why = { reason: message, releaseTo: type === FailureType.supplierGone ? ('failed' as const) : ('pending' as const) };
-    stage('compensating');
+    setStage('compensating');
     state.step = 'compensating';
     log.warn('payment failed; compensating', { orderId: input.orderId, step: failedStep, type, message });
     await CancellationScope.nonCancellable(async () => {
       for (const undo of compensations.reverse()) {
-        if (pivotRule) await untilDoneOrParked('compensating', () => undo(why), input.orderId, state, operator);
+        if (pivotRule) await mustHappen('compensating', () => undo(why), input.orderId, state, operator);
         else await undo(why);
       }
     });
-    stage('failed');
+    setStage('failed');
     state.step = 'failed';
     if (type === PayFailure.insufficientCredit || type === PayFailure.notPayable) {
       throw ApplicationFailure.nonRetryable(message, type);
@@ -238,12 +183,12 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     // The pivot: the supplier has confirmed, so the partner has what was paid for. From here
     // the debit stands whatever happens; nothing (not even cancelling this workflow) undoes it.
     state.supplierRef = finalized.supplierRef;
-    stage('completing');
+    setStage('completing');
     await CancellationScope.nonCancellable(() =>
-      untilDoneOrParked('completing', () => complete(finalized.supplierRef, finalized.followUp), input.orderId, state, operator),
+      mustHappen('completing', () => complete(finalized.supplierRef, finalized.followUp), input.orderId, state, operator),
     );
   }
-  stage('done', 'completed');
+  setStage('done', 'completed');
   state.step = 'done';
   return {
     orderId: debit.orderId,

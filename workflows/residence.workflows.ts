@@ -14,6 +14,8 @@ import type { HoldDatesInput, ModificationResult } from '../src/domain/residence
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { reservationWorkflowId, type ReservationInput, type StayChange } from './residence.types';
+import { cancellationOperator, refundOrPark } from './park';
+import type { CancellationState } from './park.types';
 import { OrderStatus, Stage } from './search-attributes';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -55,6 +57,8 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
 
   setHandler(reservationStateQuery, () => phase);
+  const cancellation: CancellationState = { orderId: null, reservationId: id, step: 'cancelling', stage: 'cancelling', lastError: null };
+  const operator = cancellationOperator(cancellation);
   setHandler(
     modifyStayUpdate,
     async (change) => {
@@ -135,7 +139,10 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     if (input.autoAcceptCancelMs !== null) await condition(() => cancelAccepted, input.autoAcceptCancelMs);
     else await condition(() => cancelAccepted);
     if (confirmationNumber) await supplier.cancelAtHost({ confirmationNumber });
-    await ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });
+    // The pivot: the host has cancelled; the refund must be written.
+    cancellation.supplierRef = confirmationNumber ?? undefined;
+    const settle = () => ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });
+    await refundOrPark(`writing the refund of cancelled residence reservation ${id}`, settle, cancellation, operator);
     stage('done', 'cancelled');
     return finish({ outcome: 'cancelled' as const });
   }

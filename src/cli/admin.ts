@@ -18,11 +18,13 @@ commands:
   wallet show --partner ID
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
-  order inspect --order ID                                    (order, money, payment step and last error)
+  needs-attention                                             (payments and cancellations parked for an operator)
+  order inspect --order ID                                    (order, money, payment and cancellation step and last error)
   order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
-                                                              (decide a payment parked in needs_attention;
+                                                              (decide a payment or cancellation parked in needs_attention;
                                                                after the supplier confirmed only retry|confirm,
-                                                               while a debit is being reversed only retry|compensate)
+                                                               while a debit is being reversed only retry|compensate,
+                                                               a cancellation whose refund failed only retry)
   reconcile                                                   (check the books; exits 1 on any finding)
   audit [--target TARGET]                                     (operator actions, newest first)
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
@@ -115,6 +117,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       };
     case 'reconcile':
       return { json, command: { method: 'GET', path: '/admin/reconcile' } };
+    case 'needs-attention':
+      return { json, command: { method: 'GET', path: '/admin/needs-attention' } };
     case 'audit':
       return { json, command: { method: 'GET', path: `/admin/audit${values.target ? `?target=${encodeURIComponent(String(values.target))}` : ''}` } };
     case 'order refund':

@@ -1,8 +1,13 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { ledgerEntries } from '../db/schema';
+import { ledgerEntries, reservations } from '../db/schema';
 import { OPERATOR_DECISION_SIGNAL, PAY_STATE_QUERY, type OperatorDecision, type PayState } from '../../workflows/pay.types';
+import { CANCELLATION_REFUSALS, CANCELLATION_STATE_QUERY, type CancellationState } from '../../workflows/park.types';
+import { cancelWorkflowId } from '../../workflows/hotel.types';
+import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
+import { reservationWorkflowId } from '../../workflows/residence.types';
+import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
 import { isStorableId } from './ids';
 import { formatDecimal } from './money';
@@ -14,13 +19,15 @@ export interface OperatorDeps {
   waitMs: number;
 }
 
-async function paymentOf(temporal: Client, workflowId: string | null) {
+/** A workflow as an operator sees it: its status and, while it runs, the state its query answers. */
+async function workflowOf<S>(temporal: Client, workflowId: string | null, query: string) {
   if (!workflowId) return null;
   const handle = temporal.workflow.getHandle(workflowId);
   try {
     const d = await handle.describe();
     const running = d.status.name === 'RUNNING';
-    const state = running ? await handle.query<PayState>(PAY_STATE_QUERY) : null;
+    // A run made before the query existed (a residence stay booked earlier) does not answer it.
+    const state = running ? await handle.query<S>(query).catch(() => null) : null;
     return { workflow_id: workflowId, run_id: d.runId, status: d.status.name, state };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return { workflow_id: workflowId, run_id: null, status: 'NOT_FOUND', state: null };
@@ -28,7 +35,31 @@ async function paymentOf(temporal: Client, workflowId: string | null) {
   }
 }
 
-/** `admin order inspect`: the order, its money, and where its payment workflow stands (step, last error). */
+/** The workflows that cancel or refund an order, by service (their ids are derived from the order). */
+async function cancellationIds(db: Db, order: { id: number; partnerId: number; service: string }): Promise<string[]> {
+  if (order.service === 'hotel') return [cancelWorkflowId(order.partnerId, order.id)];
+  if (order.service === 'flight') return [refundWorkflowId(order.partnerId, order.id), offlineRefundWorkflowId(order.id)];
+  if (order.service === 'residence') {
+    const [r] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.orderId, order.id));
+    return r ? [reservationWorkflowId(r.id)] : [];
+  }
+  return [];
+}
+
+/** The order's cancellation or refund, if one was started: the one parked first, else the one running, else the last found. */
+async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId: number; service: string }) {
+  const found = [];
+  for (const id of await cancellationIds(deps.db, order)) {
+    const wf = await workflowOf<CancellationState>(deps.temporal, id, CANCELLATION_STATE_QUERY);
+    if (wf && wf.status !== 'NOT_FOUND') found.push(wf);
+  }
+  return found.find((w) => w.state?.step === 'needs_attention') ?? found.find((w) => w.status === 'RUNNING') ?? found.at(-1) ?? null;
+}
+
+/**
+ * `admin order inspect`: the order, its money, and where its payment workflow stands (step,
+ * last error), and its cancellation or refund workflow's if it has one.
+ */
 export async function inspectOrder(deps: OperatorDeps, orderId: number) {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order) throw notFound(`order ${orderId}`);
@@ -36,7 +67,8 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number) {
   return {
     order: { ...renderTravelOrder(order), partner_id: order.partnerId },
     ledger: ledger.map((l) => ({ id: l.id, type: l.type, direction: l.direction, amount: formatDecimal(l.amount, order.currency), step: l.step, workflow_id: l.workflowId, at: l.createdAt.toISOString() })),
-    payment: await paymentOf(deps.temporal, order.paymentWorkflowId),
+    payment: await workflowOf<PayState>(deps.temporal, order.paymentWorkflowId, PAY_STATE_QUERY),
+    cancellation: await cancellationOf(deps, order),
   };
 }
 
@@ -60,24 +92,71 @@ function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDeci
 }
 
 /**
- * `admin order retry|confirm|compensate`: only for a payment parked in needs_attention;
- * the decision is signalled to its workflow, which then finishes one way or the other.
+ * `admin order retry|confirm|compensate`: only for a payment, or a cancellation, parked in
+ * needs_attention; the decision is signalled to its workflow, which then finishes one way or
+ * the other. A parked cancellation (the supplier cancelled, the refund could not be written)
+ * takes only retry: confirm and compensate are refused (409), saying why.
  */
 export async function decidePayment(deps: OperatorDeps, orderId: number, decision: OperatorDecision) {
   const before = await inspectOrder(deps, orderId);
   const state = before.payment?.state;
-  if (state?.step !== 'needs_attention') {
-    throw new DomainError('validation', `order ${orderId}: its payment is not waiting for an operator (step ${state?.step ?? 'none'}, order ${before.order.status})`);
+  const cancellation = before.cancellation;
+  let workflowId: string;
+  if (state?.step === 'needs_attention') {
+    refuseAfterPivot(orderId, state, decision.action);
+    workflowId = before.payment!.workflow_id;
+  } else if (cancellation?.state?.step === 'needs_attention') {
+    if (decision.action !== 'retry') {
+      throw new DomainError(
+        'conflict',
+        `order ${orderId}: its cancellation is parked after the supplier cancelled (${cancellation.state.supplierRef ?? 'see the workflow'}): ` +
+          `${CANCELLATION_REFUSALS[decision.action]} (order retry) once its cause (${cancellation.state.lastError ?? 'see the last error'}) is fixed`,
+      );
+    }
+    workflowId = cancellation.workflow_id;
+  } else {
+    throw new DomainError(
+      'validation',
+      `order ${orderId}: neither its payment nor a cancellation is waiting for an operator (payment step ${state?.step ?? 'none'}, order ${before.order.status})`,
+    );
   }
-  refuseAfterPivot(orderId, state, decision.action);
-  const handle = deps.temporal.workflow.getHandle(before.payment!.workflow_id);
-  await handle.signal(OPERATOR_DECISION_SIGNAL, decision);
+  await deps.temporal.workflow.getHandle(workflowId).signal(OPERATOR_DECISION_SIGNAL, decision);
   // Wait (bounded) for the decision to take effect, then show the order as it is.
   const deadline = Date.now() + deps.waitMs;
   for (;;) {
     const now = await inspectOrder(deps, orderId);
-    const settled = now.order.status !== 'processing' || now.payment?.state?.step !== 'needs_attention';
-    if ((settled && now.order.status !== 'processing') || Date.now() > deadline) return { action: decision.action, ...now };
+    if (now.order.status !== before.order.status || Date.now() > deadline) return { action: decision.action, ...now };
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** What Temporal lists as parked: running workflows in `Stage = "needs_attention"`. */
+export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionStatus = "Running"';
+
+/**
+ * `admin needs-attention`: every workflow parked for an operator, payments and cancellations
+ * alike, with where and why each waits (its query's state). At most 100, oldest first as
+ * Temporal lists them; Temporal's visibility may lag a parking by a moment.
+ */
+export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>) {
+  const results = [];
+  for await (const wf of deps.temporal.workflow.list({ query: NEEDS_ATTENTION_QUERY, pageSize: 100 })) {
+    const query = wf.type === 'payOrder' ? PAY_STATE_QUERY : CANCELLATION_STATE_QUERY;
+    const state = await deps.temporal.workflow
+      .getHandle(wf.workflowId, wf.runId)
+      .query<PayState | CancellationState>(query)
+      .catch(() => null);
+    results.push({
+      workflow_id: wf.workflowId,
+      workflow_type: wf.type,
+      kind: wf.type === 'payOrder' ? ('payment' as const) : ('cancellation' as const),
+      order_id: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
+      partner_id: wf.typedSearchAttributes.get(PartnerId) ?? null,
+      service: wf.typedSearchAttributes.get(Service) ?? null,
+      started_at: wf.startTime.toISOString(),
+      state,
+    });
+    if (results.length >= 100) break;
+  }
+  return { count: results.length, results };
 }

@@ -1,11 +1,10 @@
-import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
-import { businessErrors } from '../../activities/failures';
 import { ledgerEntries, orders, tourDepartures } from '../../src/db/schema';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
+import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.workflow';
@@ -16,48 +15,9 @@ import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.workf
  * compensated, and the completion is retried or parked for an operator.
  */
 
-/**
- * Failure injection: an armed fault makes one step of one order fail, through the same
- * classification the activities use (businessErrors), `times` times or until disarmed.
- */
-interface Fault {
-  step: string;
-  /** The order whose step fails; any call of the step when absent. */
-  orderId?: number;
-  error: () => Error;
-  times?: number;
-  attempts: number;
-}
-let faults: Fault[] = [];
-const arm = (fault: Omit<Fault, 'attempts'>): Fault => {
-  const armed = { ...fault, attempts: 0 };
-  faults.push(armed);
-  return armed;
-};
-const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
-  inbound: {
-    async execute(input, next) {
-      const orderId = (input.args[0] as { orderId?: unknown } | undefined)?.orderId;
-      const fault = faults.find((f) => f.step === ctx.info.activityType && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times));
-      if (!fault) return next(input);
-      fault.attempts += 1;
-      return businessErrors(async () => {
-        throw fault.error();
-      });
-    },
-  },
-});
-
-/** What PostgreSQL and node-postgres raise: a SQLSTATE on the error. */
-const pgError = (code: string, message: string) => Object.assign(new Error(message), { code, table: 'orders' });
-const undefinedColumn = () => pgError('42703', 'column "secret_column" does not exist'); // database_error: deterministic
-const adminShutdown = () => pgError('57P01', 'terminating connection due to administrator command'); // database_unavailable: transient
-
 let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 3_000, activityInterceptors: [faultInjector] });
-afterEach(() => {
-  faults = [];
-});
+afterEach(disarmAll);
 
 const newPartner = () => partnerWithWallet(stack, '0', '10000000');
 const entries = async (orderId: number) =>
@@ -158,7 +118,7 @@ describe('a database step that fails for good', () => {
     expect(confirm.status).toBe(409);
     expect(confirm.body.error).toMatch(/debit is being reversed, so there is nothing to confirm/);
 
-    faults = [];
+    disarmAll();
     const retried = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'column restored' });
     expect(retried.status).toBe(200);
     expect(retried.body.order).toMatchObject({ status: 'pending' });
@@ -209,7 +169,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(fault.attempts).toBe(2);
     expect(await entries(order.id)).toEqual(['payment/debit']);
 
-    faults = [];
+    disarmAll();
     const retried = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'order row repaired' });
     expect(retried.status).toBe(200);
     expect(retried.body.order).toMatchObject({ status: 'completed', supplier_ref: seen.payment.state.supplierRef });
@@ -242,7 +202,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(after).toMatchObject({ step: 'needs_attention', parkedAt: 'completing', lastError: expect.stringMatching(/^compensate by raw refused: the supplier confirmed/) });
     expect(await entries(order.id)).toEqual(['payment/debit']);
 
-    faults = [];
+    disarmAll();
     const confirmed = await adminClient(stack).post(`/admin/orders/${order.id}/confirm`, { reason: 'migration applied' });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.order).toMatchObject({ status: 'completed', supplier_ref: expect.stringMatching(/^FUL-/) });

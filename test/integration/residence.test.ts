@@ -222,10 +222,13 @@ describe('a database step fed data the database refuses (issue 12)', () => {
       workflowId: holdRef,
       args: [{ partnerId: creds.partner_id, holdRef, propertyId: FLEXIBLE, checkIn: '2027-02-30', checkOut: '2027-03-03', guests: 2, leadGuest, ttlMs: 600_000, autoAcceptCancelMs: null }],
     });
-    const failure = await handle.result().then(
+    // The workflow's failure names the step; the activity's typed failure is its cause's cause.
+    const failed = await handle.result().then(
       () => undefined,
-      (err: { cause?: { cause?: { type?: string; message?: string } } }) => err.cause?.cause,
+      (err: { cause?: { message?: string; cause?: { cause?: { type?: string; message?: string } } } }) => err.cause,
     );
+    expect(failed?.message).toMatch(/^holdResidenceDates failed: /);
+    const failure = failed?.cause?.cause;
     expect(failure).toMatchObject({ type: 'invalid_data' });
     expect(failure!.message).not.toMatch(/Sara|Ahmadi|0012345679|2027-02-30/);
     expect(Date.now() - started).toBeLessThan(15_000);

@@ -3,7 +3,7 @@ import type { BookedFlight } from '../../../activities';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Leg, Traveler } from '../../suppliers/flights';
-import { FlightFailure, offlineRefundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
+import { FlightFailure, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
@@ -239,7 +239,7 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
 export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string) {
   const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
   const args: RefundFlightInput = { orderId: input.order_id, refundMinor: terms.refundMinor, penaltyMinor: terms.penaltyMinor, ...(scenario ? { scenario } : {}) };
-  const workflowId = `refund:p${partner.id}:order:${input.order_id}`;
+  const workflowId = refundWorkflowId(partner.id, input.order_id);
   const handle = await startOrJoin(deps.temporal, 'refundFlight', {
     workflowId,
     taskQueue: deps.taskQueue,

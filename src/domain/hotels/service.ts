@@ -3,7 +3,7 @@ import type { PlacedHold, PlaceHoldInput } from '../../../activities';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';
-import { HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
+import { cancelWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
 import type { CancellationResult } from './cancellation';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
@@ -207,7 +207,7 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     penaltyMinor: terms.penaltyMinor,
     ...(scenario ? { scenario } : {}),
   };
-  const workflowId = `cancel:p${partner.id}:order:${input.order_id}`;
+  const workflowId = cancelWorkflowId(partner.id, input.order_id);
   const handle = await startOrJoin(deps.temporal, 'cancelHotelOrder', {
     workflowId,
     taskQueue: deps.taskQueue,

@@ -7,7 +7,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { operatorActions } from '../../db/schema';
 import { decideOfflineRefund } from '../../domain/flights/operator';
-import { decidePayment, inspectOrder } from '../../domain/operators';
+import { decidePayment, inspectOrder, NEEDS_ATTENTION_QUERY, needsAttention } from '../../domain/operators';
 import { reconcile } from '../../domain/reconcile';
 import { paymentsNeedsAttention } from '../../metrics';
 import { relayVisaDecision } from '../../domain/visa/service';
@@ -114,7 +114,7 @@ export function createAdminApp(deps: AdminDeps) {
       // While Temporal is down the gauge is NaN at once, not after the SDK's retries.
       const stuck = deps.health.report().checks.temporal?.ok
         ? await deps.temporal
-            .withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count('Stage = "needs_attention" AND ExecutionStatus = "Running"'))
+            .withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count(NEEDS_ATTENTION_QUERY))
             .catch(() => null)
         : null;
       paymentsNeedsAttention.set(stuck?.count ?? NaN);
@@ -194,6 +194,7 @@ export function createAdminApp(deps: AdminDeps) {
     return c.json(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator: operatorOf(c), reason: b.reason }));
   });
   app.get('/admin/orders/:id', async (c) => c.json(await inspectOrder(temporalDeps, orderId(c))));
+  app.get('/admin/needs-attention', async (c) => c.json(await needsAttention(temporalDeps)));
   for (const action of ['retry', 'confirm', 'compensate'] as const) {
     app.post(`/admin/orders/:id/${action}`, async (c) => {
       const id = orderId(c);

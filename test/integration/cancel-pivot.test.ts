@@ -1,0 +1,210 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { and, eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { toCommand } from '../../src/cli/admin';
+import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
+import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
+import { recordHistory } from '../support/histories';
+import { type TestStack, useStack } from '../support/stack';
+import { operatorDecisionSignal } from '../../workflows/park';
+import { Stage } from '../../workflows/search-attributes';
+
+/**
+ * A cancellation's pivot (issue 12): once the supplier cancelled or refunded, the partner's
+ * refund is written or the workflow parks for an operator's retry; it never fails with the
+ * partner un-refunded. And a workflow that fails ends in Stage = "failed", naming its step.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 3_000, activityInterceptors: [faultInjector] });
+afterEach(disarmAll);
+
+type Api = ReturnType<typeof partnerClient>;
+const TOPUP = '500000000';
+const newPartner = () => partnerWithWallet(stack, '0', TOPUP);
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const iranian = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' };
+const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
+const adult = { ...iranian, first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT' };
+
+const refunds = async (orderId: number) =>
+  stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
+const paid = async (api: Api, orderId: number) => expect((await api.post('/api/partners/pay/', { order_id: orderId })).status).toBe(200);
+
+/** A paid, refundable hotel order. */
+async function paidHotelOrder(api: Api): Promise<number> {
+  const search = { check_in: day(40), check_out: day(42), nationality_id: 'IR', rooms: [{ adult_count: 2 }], city_id: 1 };
+  const hotels = (await api.post('/api/hotel/search_hotels/', search)).body.data.results;
+  const rate = hotels.flatMap((h: { rates: Array<{ refundable: boolean; rate_key: string }> }) => h.rates).find((r: { refundable: boolean }) => r.refundable);
+  const booked = await api.post('/api/hotel/book/', { rate_key: rate.rate_key, guests: [[iranian]], contact });
+  const ordered = await api.post('/api/hotel/order/', { booking_id: booked.body.data.booking_id });
+  await paid(api, ordered.body.data.id);
+  return ordered.body.data.id;
+}
+
+/** A paid, ticketed flight order. */
+async function paidFlightOrder(api: Api): Promise<number> {
+  const search = { origin: 'THR', destination: 'MHD', departure_date_time: `${day(30)}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' };
+  const offers = (await api.post('/api/flights/search_flights/', search)).body.data.results;
+  const fare = offers.find((o: { fare_family: string }) => o.fare_family === 'Standard');
+  const booked = await api.post('/api/flights/air_booking/', { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } });
+  await paid(api, booked.body.data.id);
+  return booked.body.data.id;
+}
+
+/** Waits until the order's cancellation is parked after the supplier cancelled; returns what the operator sees. */
+async function parked(orderId: number) {
+  const admin = adminClient(stack);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const inspected = await admin.get(`/admin/orders/${orderId}`);
+    const state = inspected.body.cancellation?.state;
+    if (state?.step === 'needs_attention' && state.parkedAt === 'refunding') return inspected.body;
+    if (Date.now() > deadline) throw new Error(`never parked: ${JSON.stringify(inspected.body)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The operator's list of parked workflows, once Temporal's visibility shows this one. */
+async function listed(workflowId: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const list = await adminClient(stack).get('/admin/needs-attention');
+    const found = list.body.results.find((r: { workflow_id: string }) => r.workflow_id === workflowId);
+    if (found || Date.now() > deadline) return found;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/**
+ * The operator's part, the same for every cancellation: confirm and compensate are refused,
+ * a raw compensate signal leaves it parked, retry writes the refund once.
+ */
+async function operatorRetries(orderId: number, workflowId: string) {
+  const admin = adminClient(stack);
+  for (const action of ['confirm', 'compensate']) {
+    const refused = await admin.post(`/admin/orders/${orderId}/${action}`, { reason: `try ${action}` });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/the supplier already cancelled.*retry writes the refund/);
+  }
+  await stack.client.workflow.getHandle(workflowId).signal(operatorDecisionSignal, { action: 'compensate', operator: 'raw', reason: 'bypassing the API' });
+  await new Promise((r) => setTimeout(r, 500));
+  expect((await parked(orderId)).cancellation.state.lastError).toMatch(/^compensate by raw refused: the supplier already cancelled/);
+  expect(await refunds(orderId)).toEqual([]);
+
+  disarmAll();
+  const retried = await admin.post(`/admin/orders/${orderId}/retry`, { reason: 'column restored' });
+  expect(retried.status).toBe(200);
+  expect(retried.body.cancellation).toMatchObject({ workflow_id: workflowId });
+  return retried.body;
+}
+
+describe('a cancellation whose refund cannot be written after the supplier cancelled', () => {
+  it('hotel: parks with the hotel confirmation and the failed step, is listed, and an operator retry refunds once and cancels', async () => {
+    const { api, creds } = await newPartner();
+    const orderId = await paidHotelOrder(api);
+    const balancePaid = (await api.wallet()).balance;
+    const fault = arm({ step: 'completeHotelCancellation', orderId, error: undefinedColumn });
+
+    const res = await api.post('/api/hotel/cancel/', { order_id: orderId });
+    expect(res.status).toBe(202);
+    const seen = await parked(orderId);
+    expect(fault.attempts).toBe(1);
+    expect(seen.order.status).toBe('completed');
+    expect(seen.cancellation.state).toMatchObject({
+      orderId,
+      supplierRef: expect.stringMatching(/^CNF-/),
+      failedStep: 'completeHotelCancellation',
+      lastError: expect.stringMatching(new RegExp(`^writing the refund of cancelled hotel order ${orderId} failed: database error 42703`)),
+    });
+    const workflowId = `cancel:p${creds.partner_id}:order:${orderId}`;
+    expect(await listed(workflowId)).toMatchObject({ kind: 'cancellation', workflow_type: 'cancelHotelOrder', order_id: orderId, state: { parkedAt: 'refunding' } });
+    // Asking again joins the parked cancellation; nothing is lost or written twice.
+    expect((await api.post('/api/hotel/cancel/', { order_id: orderId })).status).toBe(202);
+    expect(await refunds(orderId)).toEqual([]);
+    expect((await api.wallet()).balance).toBe(balancePaid);
+
+    const after = await operatorRetries(orderId, workflowId);
+    expect(after.order.status).toBe('cancelled');
+    expect(await refunds(orderId)).toHaveLength(1);
+    expect(await api.wallet()).toMatchObject({ balance: `${TOPUP}.00` });
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toMatchObject({ orderId });
+    expect((await api.post('/api/hotel/booking_data/', { order_id: orderId })).body.data.booking.status).toBe('cancelled');
+    await recordHistory(stack, workflowId, 'hotel-cancel-parked-retried');
+  });
+
+  it('flight: an online refund parks with the PNR after the airline refunded; retry refunds once', async () => {
+    const { api, creds } = await newPartner();
+    const orderId = await paidFlightOrder(api);
+    arm({ step: 'completeFlightRefund', orderId, error: undefinedColumn });
+
+    expect((await api.post('/api/flights/air_refund/', { order_id: orderId })).status).toBe(202);
+    const seen = await parked(orderId);
+    expect(seen.cancellation.state).toMatchObject({ supplierRef: expect.stringMatching(/^[A-Z0-9]{6}$/), failedStep: 'completeFlightRefund' });
+    const workflowId = `refund:p${creds.partner_id}:order:${orderId}`;
+
+    const after = await operatorRetries(orderId, workflowId);
+    expect(after.order.status).toBe('refunded');
+    expect(await refunds(orderId)).toHaveLength(1);
+    await recordHistory(stack, workflowId, 'flight-refund-parked-retried');
+  });
+
+  it('residence: the settle step parks after the host cancelled; retry refunds once and the stay ends cancelled', async () => {
+    const { api } = await newPartner();
+    const property = SEED_PROPERTIES.findIndex((p) => p.code === 'RS-RMSR-02') + 1; // flexible
+    const held = await api.post('/api/residence/reserve/', {
+      property_id: property,
+      check_in: day(120),
+      check_out: day(122),
+      guests: 2,
+      lead_guest: { ...iranian, phone_number: contact.phone_number },
+    });
+    expect(held.status).toBe(200);
+    const reservationId = held.body.data.reservation_id;
+    const order = await api.post('/api/residence/reserve/book/', { reservation_id: reservationId });
+    const orderId = order.body.data.id;
+    await paid(api, orderId);
+    arm({ step: 'settleResidenceCancel', error: undefinedColumn });
+
+    expect((await api.post('/api/residence/bookings/cancel/', { reservation_id: reservationId })).body.data.status).toBe('cancel_requested');
+    await adminClient(stack).post(`/admin/reservations/${reservationId}/accept-cancel`);
+    const seen = await parked(orderId);
+    expect(seen.cancellation.state).toMatchObject({ reservationId, supplierRef: expect.stringMatching(/^HOST-/), failedStep: 'settleResidenceCancel' });
+    const workflowId = `residence-reservation:r${reservationId}`;
+
+    const after = await operatorRetries(orderId, workflowId);
+    expect(after.order.status).toBe('cancelled');
+    expect(await refunds(orderId)).toHaveLength(1);
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
+    await recordHistory(stack, workflowId, 'residence-cancel-parked-retried');
+  });
+});
+
+describe('a workflow that fails', () => {
+  it('ends in Stage = "failed" with a failure naming the step, and the API answers as before', async () => {
+    const { api, creds } = await newPartner();
+    const orderId = await paidHotelOrder(api);
+    arm({ step: 'beginHotelCancellation', orderId, error: undefinedColumn });
+
+    const res = await api.post('/api/hotel/cancel/', { order_id: orderId });
+    expect(res.status).toBe(500);
+    const workflowId = `cancel:p${creds.partner_id}:order:${orderId}`;
+    const handle = stack.client.workflow.getHandle(workflowId);
+    const failure = await handle.result().catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause?.message).toMatch(/^beginHotelCancellation failed: database error 42703/);
+    expect((await handle.describe()).typedSearchAttributes.get(Stage)).toBe('failed');
+    expect(await statusOf(orderId)).toBe('completed');
+    await recordHistory(stack, workflowId, 'hotel-cancel-failed');
+
+    // Nothing changed: the cancellation can be asked again (a failed run's id is reused).
+    disarmAll();
+    expect((await api.post('/api/hotel/cancel/', { order_id: orderId })).status).toBe(200);
+  });
+
+  it('the CLI lists parked workflows', () => {
+    expect(toCommand(['needs-attention']).command).toEqual({ method: 'GET', path: '/admin/needs-attention' });
+  });
+});

@@ -1,0 +1,172 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  defineQuery,
+  defineSignal,
+  isCancellation,
+  log,
+  patched,
+  setHandler,
+  TemporalFailure,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { CANCELLATION_REFUSALS, CANCELLATION_STATE_QUERY, type CancellationParkedAt, type CancellationState } from './park.types';
+import { OPERATOR_DECISION_SIGNAL, type OperatorDecision } from './pay.types';
+import { OrderStatus, Stage, type StageName } from './search-attributes';
+
+/** An operator's decision for a workflow parked in needs_attention (admin API: order retry|confirm|compensate). */
+export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
+export const cancellationStateQuery = defineQuery<CancellationState>(CANCELLATION_STATE_QUERY);
+
+export function setStage(name: StageName, status?: string): void {
+  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
+}
+
+/**
+ * What a step failed with: an activity's failure arrives wrapped in an ActivityFailure; a
+ * local activity's (the ledger steps by default) and the workflow's own arrive bare.
+ */
+export const failureOf = (err: unknown): { type?: string; message: string } => {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
+  return { message: cause instanceof Error ? cause.message : String(cause) };
+};
+
+/** What a workflow that can park shows while it waits: its query's state. */
+export interface Parkable<P extends string> {
+  step: string;
+  stage: string;
+  lastError: string | null;
+  parkedAt?: P;
+  failedStep?: string;
+}
+
+/** Where an operator's decision lands: set by the signal handler while parked, taken by the waiting workflow. */
+export interface OperatorInbox {
+  decision: OperatorDecision | null;
+}
+
+export interface ParkOptions {
+  /** The stage the workflow goes back to once an operator decided. */
+  resume: StageName;
+  /** Why a decision does not apply here (null when it does); a refused one leaves the workflow parked. */
+  refuse: (d: OperatorDecision) => string | null;
+  /** For the log lines: what is parked (order or reservation id). */
+  context: Record<string, unknown>;
+}
+
+/**
+ * Parks the workflow in `Stage = "needs_attention"` (its state says where and why) until an
+ * operator's decision that applies arrives, then puts it back at `resume` and returns the
+ * decision. Refused decisions are written into the state's last error and waited past.
+ */
+export async function parkUntilOperator<P extends string>(state: Parkable<P>, at: P, operator: OperatorInbox, o: ParkOptions): Promise<OperatorDecision> {
+  state.step = 'needs_attention';
+  state.stage = 'needs_attention';
+  state.parkedAt = at;
+  setStage('needs_attention');
+  log.warn('workflow parked for an operator', { ...o.context, parkedAt: at, lastError: state.lastError });
+  for (;;) {
+    await condition(() => operator.decision !== null);
+    const d = operator.decision!;
+    operator.decision = null;
+    const refused = o.refuse(d);
+    if (refused === null) {
+      state.lastError = `${d.action} by ${d.operator}: ${d.reason}`;
+      state.parkedAt = undefined;
+      state.failedStep = undefined;
+      state.stage = o.resume;
+      setStage(o.resume);
+      return d;
+    }
+    // The admin API refuses it before signalling; a signal sent some other way lands here.
+    state.lastError = `${d.action} by ${d.operator} refused: ${refused}`;
+    log.warn('operator decision refused', { ...o.context, parkedAt: at, action: d.action });
+  }
+}
+
+/**
+ * A step that must happen and has no alternative (a completion after the supplier
+ * confirmed, a reversal, a refund after the supplier cancelled): tried with its bounded
+ * retries; when it still fails, the workflow parks for an operator, then tries again. It
+ * never gives up by itself and never turns into another outcome.
+ */
+export async function untilDoneOrParked<T, P extends string>(
+  at: P,
+  what: string,
+  step: () => Promise<T>,
+  state: Parkable<P>,
+  operator: OperatorInbox,
+  o: ParkOptions,
+): Promise<T> {
+  for (;;) {
+    state.step = at;
+    try {
+      return await step();
+    } catch (err) {
+      state.lastError = `${what} failed: ${failureOf(err).message}`;
+      if (err instanceof ActivityFailure) state.failedStep = err.activityType;
+      await parkUntilOperator(state, at, operator, o);
+    }
+  }
+}
+
+/**
+ * Runs started from here on write a cancellation's refund under the pivot rule: once the
+ * supplier cancelled or refunded, a refund that cannot be written parks the workflow for an
+ * operator's retry instead of failing it. Runs started before replay the way they were made.
+ */
+export const REFUND_PIVOT_PATCH = 'refund-pivot-rule';
+
+/**
+ * The operator's side of a cancellation: its state query and the decision signal (taken only
+ * while parked). Registers no command, so it is safe for runs made before it.
+ */
+export function cancellationOperator(state: CancellationState): OperatorInbox {
+  const operator: OperatorInbox = { decision: null };
+  setHandler(cancellationStateQuery, () => state);
+  setHandler(operatorDecisionSignal, (d) => {
+    if (state.step === 'needs_attention') operator.decision = d;
+  });
+  return operator;
+}
+
+/**
+ * A cancellation's pivot: the supplier has cancelled (or refunded), so the partner's refund
+ * must be written. Under the patch it is retried with its bounded policy and, when it still
+ * fails, parks at `refunding` for an operator's retry (confirm and compensate do not apply);
+ * runs made before the patch write it once and fail as they did.
+ */
+export async function refundOrPark<T>(what: string, write: () => Promise<T>, state: CancellationState, operator: OperatorInbox): Promise<T> {
+  if (!patched(REFUND_PIVOT_PATCH)) return write();
+  const refuse = (d: OperatorDecision) => (d.action === 'retry' ? null : CANCELLATION_REFUSALS[d.action]);
+  const at: CancellationParkedAt = 'refunding';
+  const result = await untilDoneOrParked(at, what, write, state, operator, { resume: 'cancelling', refuse, context: { orderId: state.orderId, reservationId: state.reservationId } });
+  state.step = 'done';
+  state.stage = 'done';
+  return result;
+}
+
+/**
+ * Runs started from here on end, when they fail, in `Stage = "failed"` with a failure that
+ * names the step; see failedWorkflow.
+ */
+export const FAILED_STAGE_PATCH = 'failed-stage';
+
+/**
+ * What a workflow that fails ends with (its interceptor, workflows/interceptors.ts): the
+ * Stage becomes `failed`, so an operator finds every failed booking by Stage, and a step's
+ * failure escaping the workflow (an ActivityFailure) is wrapped in one whose message names
+ * the step. The wrapper has no type, so whoever reads the failure's typed cause (the API's
+ * answers) finds the same one as before. Cancellation and continue-as-new pass untouched.
+ */
+export function failedWorkflow(err: unknown): unknown {
+  // What fails a workflow (anything else fails its task, or is a cancellation).
+  const fails = err instanceof TemporalFailure && !isCancellation(err);
+  if (!fails || !patched(FAILED_STAGE_PATCH)) return err;
+  if (workflowInfo().typedSearchAttributes.get(Stage) !== 'failed') setStage('failed');
+  if (!(err instanceof ActivityFailure)) return err;
+  return ApplicationFailure.create({ message: `${err.activityType} failed: ${failureOf(err).message}`, nonRetryable: true, cause: err });
+}
