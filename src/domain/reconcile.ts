@@ -3,7 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { formatDecimal } from './money';
 
 export interface Finding {
-  kind: 'wallet_balance' | 'wallet_credit_limit' | 'order_payment' | 'payment_without_outcome';
+  kind: 'wallet_balance' | 'wallet_credit_limit' | 'order_payment' | 'payment_without_outcome' | 'hold_past_expiry';
   partner_id: number;
   order_id?: number;
   detail: string;
@@ -14,8 +14,9 @@ const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 /**
  * The books must add up: every wallet's balance is the sum of its signed movements and its
  * credit limit the sum of its grants; a completed order was paid exactly its price (net of
- * reversals and price changes); an order that did not complete keeps nothing; and no
- * payment stays under way longer than `stuckAfterMs`.
+ * reversals and price changes); an order that did not complete keeps nothing; no payment
+ * stays under way longer than `stuckAfterMs`; and no unpaid hold (a room, a PNR, tour
+ * seats, villa dates) outlives its deadline by more than that: its expiry timer failed.
  */
 export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Promise<{ findings: Finding[]; checked: { wallets: number; orders: number } }> {
   const findings: Finding[] = [];
@@ -69,6 +70,36 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
         detail: `payment under way since ${new Date(o.updated_at).toISOString()} (workflow ${o.payment_workflow_id}); see Stage = "needs_attention" in Temporal Web`,
       });
     }
+  }
+  // Unpaid holds past their deadline: the expiry workflow should have released them. One
+  // being paid (processing) or paid (completed) is not unpaid.
+  const stale = rows<{ what: string; id: number; partner_id: number; order_id: number | null; deadline: string }>(
+    await db.execute(sql`
+      select 'hotel booking' as what, h.id, h.partner_id, h.order_id, h.expires_at as deadline from hotel_bookings h
+        left join orders o on o.id = h.order_id
+        where h.status in ('prebooked', 'held') and h.expires_at is not null and (o.status is null or o.status in ('pending', 'failed', 'expired'))
+      union all
+      select 'flight booking', f.id, f.partner_id, f.order_id, f.ticket_time_limit from flight_bookings f
+        left join orders o on o.id = f.order_id
+        where f.status = 'booked' and f.ticket_time_limit is not null and (o.status is null or o.status in ('pending', 'failed', 'expired'))
+      union all
+      select 'tour prebook', t.id, t.partner_id, t.order_id, t.expires_at from tour_prebooks t
+        left join orders o on o.id = t.order_id
+        where t.status = 'held' and (o.status is null or o.status in ('pending', 'failed', 'expired'))
+      union all
+      select 'villa reservation', r.id, r.partner_id, r.order_id, r.expires_at from reservations r
+        left join orders o on o.id = r.order_id
+        where r.status = 'held' and (o.status is null or o.status in ('pending', 'failed', 'expired'))`),
+  );
+  for (const h of stale) {
+    const deadline = new Date(h.deadline);
+    if (now.getTime() - deadline.getTime() <= stuckAfterMs) continue;
+    findings.push({
+      kind: 'hold_past_expiry',
+      partner_id: h.partner_id,
+      ...(h.order_id === null ? {} : { order_id: h.order_id }),
+      detail: `${h.what} ${h.id} is still held, unpaid, ${Math.round((now.getTime() - deadline.getTime()) / 60_000)} min past its deadline ${deadline.toISOString()}: its expiry workflow did not release it`,
+    });
   }
   return { findings, checked: { wallets: wallets.length, orders: orders.length } };
 }

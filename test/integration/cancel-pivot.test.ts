@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { toCommand } from '../../src/cli/admin';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
-import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { adminClient, call, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
@@ -206,5 +206,28 @@ describe('a workflow that fails', () => {
 
   it('the CLI lists parked workflows', () => {
     expect(toCommand(['needs-attention']).command).toEqual({ method: 'GET', path: '/admin/needs-attention' });
+  });
+});
+
+describe('Interface B: DELETE while the hotel cancellation is parked', () => {
+  it('answers 202 cancelling with the refund so far (it said cancelled before), then 200 cancelled once an operator retried', async () => {
+    const { creds } = await newPartner();
+    const b = { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' };
+    const booking = { hotel_id: '410', room_id: 'STD-RO-FLEX', guest_name: 'Sara Ahmadi', guest_email: 'sara@example.com', check_in: day(40), check_out: day(42) };
+    const created = await call(stack.app, 'POST', '/v1/hotels/bookings', b, booking);
+    expect(created.status).toBe(201);
+    const [row] = await stack.db.select().from(orders).where(and(eq(orders.partnerId, creds.partner_id), eq(orders.service, 'hotel')));
+    arm({ step: 'completeHotelCancellation', orderId: row!.id, error: undefinedColumn });
+
+    const first = await call(stack.app, 'DELETE', `/v1/hotels/bookings/${created.body.booking_id}`, b);
+    expect([first.status, first.body]).toEqual([202, { booking_id: created.body.booking_id, status: 'cancelling', refund_amount: 0, currency: 'IRT' }]);
+    await parked(row!.id);
+    disarmAll();
+    expect((await adminClient(stack).post(`/admin/orders/${row!.id}/retry`, { reason: 'column restored' })).status).toBe(200);
+    const second = await call(stack.app, 'DELETE', `/v1/hotels/bookings/${created.body.booking_id}`, b);
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ status: 'cancelled', refund_amount: expect.any(Number) });
+    expect(second.body.refund_amount).toBeGreaterThan(0);
+    expect(await refunds(row!.id)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
-import { ledgerEntries, orders, wallets } from '../../src/db/schema';
+import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schema';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { typedTwice } from '../support/metrics';
@@ -108,6 +108,31 @@ describe('reconcile', () => {
       await stack.db.update(orders).set({ totalPrice: sql`${orders.totalPrice} - 100` }).where(and(eq(orders.id, order.id)));
     }
     expect((await admin.get('/admin/reconcile')).body.ok).toBe(true);
+  });
+
+  it('names an unpaid hold its expiry workflow did not release', async () => {
+    const { api, creds } = await newPartner();
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    const lead = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', phone_number: '+98 912 000 0000' };
+    const held = await api.post('/api/residence/reserve/', { property_id: 1, check_in: day(60), check_out: day(63), guests: 2, lead_guest: lead });
+    expect(held.status).toBe(200);
+    const id = held.body.data.reservation_id;
+    const admin = adminClient(stack);
+    expect((await admin.get('/admin/reconcile')).body.findings.filter((f: { kind: string }) => f.kind === 'hold_past_expiry')).toEqual([]);
+    // As if its timer had failed: the row says the deadline passed an hour ago and it is still held.
+    const [row] = await stack.db.select().from(reservations).where(eq(reservations.id, id));
+    await stack.db.update(reservations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(reservations.id, id));
+    try {
+      const dirty = await admin.get('/admin/reconcile');
+      expect(dirty.body.ok).toBe(false);
+      expect(dirty.body.findings).toContainEqual({
+        kind: 'hold_past_expiry',
+        partner_id: creds.partner_id,
+        detail: expect.stringMatching(new RegExp(`^villa reservation ${id} is still held, unpaid, 60 min past its deadline`)),
+      });
+    } finally {
+      await stack.db.update(reservations).set({ expiresAt: row!.expiresAt }).where(eq(reservations.id, id));
+    }
   });
 
   it('is reachable from the CLI', () => {

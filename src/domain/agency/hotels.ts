@@ -242,12 +242,14 @@ export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, r
   const view = await bookingView(deps.db, partner.id, id);
   const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, id));
   if (!b!.orderId || view.status === 'pending') throw new DomainError('conflict', `booking ${rawId} is not confirmed`);
-  if (view.status !== 'cancelled') await cancelHotelOrder(deps, partner, { order_id: b!.orderId });
+  // Still with the hotel (slow, or parked for an operator): say so, with what is refunded so far.
+  const done = view.status === 'cancelled' || (await cancelHotelOrder(deps, partner, { order_id: b!.orderId })).done;
   const refunds = await deps.db
     .select({ amount: ledgerEntries.amount })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, b!.orderId), eq(ledgerEntries.type, 'refund'), eq(ledgerEntries.step, 'cancel-refund')));
   const refund = refunds.reduce((n, r) => n + r.amount, 0);
-  return { booking_id: rawId, status: 'cancelled' as const, refund_amount: toNumber(refund, b!.currency), currency: b!.currency };
+  const answer = { booking_id: rawId, refund_amount: toNumber(refund, b!.currency), currency: b!.currency };
+  return done ? { done, answer: { ...answer, status: 'cancelled' as const } } : { done, answer: { ...answer, status: 'cancelling' as const } };
 }
 

@@ -57,6 +57,8 @@ const CreateBooking = z
   })
   .openapi('BookingCreate');
 
+const CancelResult = z.object({ booking_id: z.string(), refund_amount: z.number(), currency: z.string() });
+
 const secured = [{ Bearer: [] }];
 const tags = ['Hotel Booking'];
 
@@ -122,7 +124,11 @@ const routes = {
     security: secured,
     request: { params: z.object({ booking_id: opaque(20).openapi({ param: { name: 'booking_id', in: 'path' } }) }) },
     responses: {
-      200: bJson(z.object({ booking_id: z.string(), status: z.literal('cancelled'), refund_amount: z.number(), currency: z.string() }), 'Cancelled'),
+      200: bJson(CancelResult.extend({ status: z.literal('cancelled') }), 'Cancelled'),
+      202: bJson(
+        CancelResult.extend({ status: z.literal('cancelling') }),
+        'Still cancelling with the hotel (extension): refund_amount is what was credited so far; repeat the DELETE or list the bookings for the outcome',
+      ),
       401: bErrors[401],
       404: bErrors[404],
       409: bError('Not confirmed (yet)'),
@@ -145,5 +151,8 @@ export function agencyHotelRoutes(deps: ApiDeps) {
       const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(h['x-sandbox-scenario']));
       return out.done ? c.json(out.booking, 201) : c.json(out.booking, 202);
     })
-    .openapi(routes.cancel, async (c) => c.json(await agency.cancelBooking(bookingDeps, c.get('partner'), c.req.valid('param').booking_id), 200));
+    .openapi(routes.cancel, async (c) => {
+      const out = await agency.cancelBooking(bookingDeps, c.get('partner'), c.req.valid('param').booking_id);
+      return out.done ? c.json(out.answer, 200) : c.json(out.answer, 202);
+    });
 }
