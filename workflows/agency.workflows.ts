@@ -1,9 +1,9 @@
-import { ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { placeHotelHold } from './hotel.workflows';
 import { payOrder } from './pay.workflow';
-import { Stage } from './search-attributes';
+import { setStage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
@@ -37,7 +37,7 @@ async function pay(input: AgencyPayment, orderId: number) {
  * compensation already gave the money back; this one fails the order and releases the room.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
-  upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
+  setStage('holding');
   try {
     await executeChild(placeHotelHold, {
       workflowId: `hotel-hold:b${input.bookingId}:create`,
@@ -51,15 +51,15 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
     await pay(input, orderId);
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
-    upsertSearchAttributes([{ key: Stage, value: 'compensating' }]);
+    setStage('compensating');
     await CancellationScope.nonCancellable(async () => {
       const { supplierHoldId } = await ledger.abandonOrder(orderId);
       if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
     });
-    upsertSearchAttributes([{ key: Stage, value: 'failed' }]);
+    setStage('failed');
     throw childFailure(err) ?? err;
   }
-  upsertSearchAttributes([{ key: Stage, value: 'done' }]);
+  setStage('done');
   return { bookingId: input.bookingId, orderId };
 }
 

@@ -1,5 +1,5 @@
-import { sleep, upsertSearchAttributes } from '@temporalio/workflow';
-import { OrderStatus, Stage } from './search-attributes';
+import { sleep } from '@temporalio/workflow';
+import { setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -16,7 +16,7 @@ export async function expireAtDeadline(
   check: () => Promise<DeadlineCheck>,
   release: (ref: string) => Promise<unknown>,
 ): Promise<{ expired: boolean }> {
-  upsertSearchAttributes([{ key: Stage, value: 'waiting' }]);
+  setStage('waiting');
   for (;;) {
     await sleep(Math.max(0, deadline - Date.now()) + GRACE_MS);
     const result = await check();
@@ -25,13 +25,10 @@ export async function expireAtDeadline(
       continue;
     }
     if (result.release) {
-      upsertSearchAttributes([
-        { key: Stage, value: 'releasing' },
-        { key: OrderStatus, value: 'expired' },
-      ]);
+      setStage('releasing', 'expired');
       await release(result.release);
     }
-    upsertSearchAttributes([{ key: Stage, value: 'done' }]);
+    setStage('done');
     return { expired: result.release !== null };
   }
 }

@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -6,16 +6,15 @@ import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
-import { cancellationOperator, refundOrPark, setStage as stage } from './park';
+import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
+import { failureOf, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
 export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
-
-const failureType = (err: unknown) => (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null);
 
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
 export async function bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight> {
@@ -24,9 +23,9 @@ export async function bookFlight(input: { bookingId: number; clientReference: st
   try {
     booked = await supplier.createAirBooking(input);
   } catch (err) {
-    const f = failureType(err);
+    const f = failureOf(err);
     stage('failed');
-    if (f?.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, FlightFailure.bookingRefused);
+    if (f.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, FlightFailure.bookingRefused);
     throw err;
   }
   await startAbandoned(flightTimeLimit, timeLimitWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }]);
@@ -61,9 +60,9 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   try {
     await supplier.refundAtAirline({ pnr, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
   } catch (err) {
-    const f = failureType(err);
+    const f = failureOf(err);
     stage('failed');
-    if (f?.type === FailureType.refundRejected) {
+    if (f.type === FailureType.refundRejected) {
       throw ApplicationFailure.nonRetryable(`the airline refused the refund (${f.message}); nothing was refunded and the ticket stands`, FlightFailure.refundRejected);
     }
     throw err;

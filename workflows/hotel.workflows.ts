@@ -6,8 +6,9 @@ import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
-import { cancellationOperator, failureOf, refundOrPark, setStage as stage } from './park';
+import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
+import { failureOf, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);

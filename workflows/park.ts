@@ -9,30 +9,16 @@ import {
   patched,
   setHandler,
   TemporalFailure,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { CANCELLATION_REFUSALS, CANCELLATION_STATE_QUERY, type CancellationParkedAt, type CancellationState } from './park.types';
 import { OPERATOR_DECISION_SIGNAL, type OperatorDecision } from './pay.types';
-import { OrderStatus, Stage, type StageName } from './search-attributes';
+import { Stage, type StageName } from './search-attributes';
+import { failureOf, setStage } from './steps';
 
 /** An operator's decision for a workflow parked in needs_attention (admin API: order retry|confirm|compensate). */
 export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
 export const cancellationStateQuery = defineQuery<CancellationState>(CANCELLATION_STATE_QUERY);
-
-export function setStage(name: StageName, status?: string): void {
-  upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
-}
-
-/**
- * What a step failed with: an activity's failure arrives wrapped in an ActivityFailure; a
- * local activity's (the ledger steps by default) and the workflow's own arrive bare.
- */
-export const failureOf = (err: unknown): { type?: string; message: string } => {
-  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
-  if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
-  return { message: cause instanceof Error ? cause.message : String(cause) };
-};
 
 /** What a workflow that can park shows while it waits: its query's state. */
 export interface Parkable<P extends string> {

@@ -13,7 +13,7 @@ import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
-import { failureOf, operatorDecisionSignal, parkUntilOperator, setStage, untilDoneOrParked, type OperatorInbox } from './park';
+import { operatorDecisionSignal, parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
 import {
   PAY_STATE_QUERY,
   PayFailure,
@@ -24,6 +24,7 @@ import {
   type PayResult,
   type PayState,
 } from './pay.types';
+import { failureOf, setStage } from './steps';
 
 const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);

@@ -6,7 +6,6 @@ import {
   defineUpdate,
   proxyActivities,
   setHandler,
-  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
@@ -16,7 +15,7 @@ import { startAbandoned } from './children';
 import { reservationWorkflowId, type ReservationInput, type StayChange } from './residence.types';
 import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
-import { OrderStatus, Stage } from './search-attributes';
+import { setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
@@ -53,8 +52,6 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   let cancelAccepted = false;
   let changes = 0;
   let confirmationNumber: string | null = null;
-  const stage = (name: 'waiting' | 'cancelling' | 'done', status?: string) =>
-    upsertSearchAttributes([{ key: Stage, value: name }, ...(status ? [{ key: OrderStatus, value: status }] : [])]);
 
   setHandler(reservationStateQuery, () => phase);
   const cancellation: CancellationState = { orderId: null, reservationId: id, step: 'cancelling', stage: 'cancelling', lastError: null };

@@ -1,10 +1,10 @@
-import { proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, HeldTourSeats } from '../activities';
 import type { PrebookRequest } from '../src/domain/tours/prebooks';
 import { LEDGER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
-import { Stage } from './search-attributes';
+import { setStage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 
@@ -12,10 +12,10 @@ export const tourPrebookExpiryWorkflowId = (prebookId: number) => `tour-prebook-
 
 /** Holds tour seats for a prebook, then starts the timer that gives them back if nobody pays. */
 export async function prebookTour(input: PrebookRequest): Promise<HeldTourSeats> {
-  upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
+  setStage('holding');
   const held = await ledger.holdTourSeats(input);
   await startAbandoned(tourPrebookExpiry, tourPrebookExpiryWorkflowId(held.prebookId), [{ prebookId: held.prebookId, expiresAt: held.expiresAt }]);
-  upsertSearchAttributes([{ key: Stage, value: 'done' }]);
+  setStage('done');
   return held;
 }
 

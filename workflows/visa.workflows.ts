@@ -1,8 +1,8 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { VisaDecisionResult } from '../src/domain/visa/applications';
 import { LEDGER_STEP } from './activity-options';
-import { OrderStatus, Stage } from './search-attributes';
+import { setStage } from './steps';
 import type { VisaApplicationInput, VisaDecision } from './visa.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -24,10 +24,7 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
   setHandler(visaStateQuery, () => ({ state: decision ? 'decided' : 'under_review', decision }));
 
   await ledger.markVisaUnderReview(input.applicationId);
-  upsertSearchAttributes([
-    { key: Stage, value: 'waiting' },
-    { key: OrderStatus, value: 'under_review' },
-  ]);
+  setStage('waiting', 'under_review');
   if (input.sandbox) await condition(() => decision !== null, input.sandbox.afterMs);
   else await condition(() => decision !== null);
   const d: VisaDecision = decision ?? {
@@ -36,9 +33,6 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
     operator: 'sandbox',
   };
   const result = await ledger.decideVisa({ workflowId, runId, applicationId: input.applicationId, approve: d.approve, reason: d.reason, decidedBy: d.operator });
-  upsertSearchAttributes([
-    { key: Stage, value: 'done' },
-    { key: OrderStatus, value: result.status },
-  ]);
+  setStage('done', result.status);
   return result;
 }
