@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -8,7 +8,7 @@ import { FailureType } from './failure-types';
 import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
-import { failureOf, setStage as stage } from './steps';
+import { refusable, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
@@ -19,15 +19,7 @@ export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; deci
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
 export async function bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight> {
   stage('holding');
-  let booked: BookedFlight;
-  try {
-    booked = await supplier.createAirBooking(input);
-  } catch (err) {
-    const f = failureOf(err);
-    stage('failed');
-    if (f.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, FlightFailure.bookingRefused);
-    throw err;
-  }
+  const booked = await refusable(() => supplier.createAirBooking(input), { type: FailureType.holdRefused, as: FlightFailure.bookingRefused });
   await startAbandoned(flightTimeLimit, timeLimitWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }]);
   stage('done', 'pending');
   return booked;
@@ -57,16 +49,11 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   stage('cancelling');
   const { pnr } = await ledger.beginFlightRefund(input.orderId);
   state.supplierRef = pnr;
-  try {
-    await supplier.refundAtAirline({ pnr, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
-  } catch (err) {
-    const f = failureOf(err);
-    stage('failed');
-    if (f.type === FailureType.refundRejected) {
-      throw ApplicationFailure.nonRetryable(`the airline refused the refund (${f.message}); nothing was refunded and the ticket stands`, FlightFailure.refundRejected);
-    }
-    throw err;
-  }
+  await refusable(() => supplier.refundAtAirline({ pnr, clientReference: `${workflowId}/${runId}`, scenario: input.scenario }), {
+    type: FailureType.refundRejected,
+    as: FlightFailure.refundRejected,
+    message: (m) => `the airline refused the refund (${m}); nothing was refunded and the ticket stands`,
+  });
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>
     ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });

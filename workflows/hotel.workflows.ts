@@ -1,4 +1,4 @@
-import { ApplicationFailure, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -8,7 +8,7 @@ import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
 import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
-import { failureOf, setStage as stage } from './steps';
+import { refusable, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
@@ -19,15 +19,7 @@ const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
  */
 export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold> {
   stage('holding');
-  let placed: PlacedHold;
-  try {
-    placed = await supplier.placeHotelHold(input);
-  } catch (err) {
-    const f = failureOf(err);
-    stage('failed');
-    if (f.type === FailureType.holdRefused) throw ApplicationFailure.nonRetryable(f.message, HotelFailure.holdRefused);
-    throw err;
-  }
+  const placed = await refusable(() => supplier.placeHotelHold(input), { type: FailureType.holdRefused, as: HotelFailure.holdRefused });
   // Adding guests to a prebooked hold: its timer already runs and will read the new deadline.
   await startAbandoned(hotelHoldExpiry, holdExpiryWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: placed.expiresAt }]);
   stage('done', placed.status);
@@ -63,16 +55,12 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
   const start = await ledger.beginHotelCancellation(input.orderId);
   state.supplierRef = start.confirmationNumber ?? start.supplierHoldId ?? undefined;
   if (start.kind === 'paid' && start.confirmationNumber) {
-    try {
-      await supplier.cancelAtSupplier({ confirmationNumber: start.confirmationNumber, clientReference: `${workflowId}/${runId}`, scenario: input.scenario });
-    } catch (err) {
-      const f = failureOf(err);
-      stage('failed');
-      if (f.type === FailureType.cancelRejected) {
-        throw ApplicationFailure.nonRetryable(`the hotel refused the cancellation (${f.message}); nothing was refunded and the booking stands`, HotelFailure.cancelRejected);
-      }
-      throw err;
-    }
+    const cancel = { confirmationNumber: start.confirmationNumber, clientReference: `${workflowId}/${runId}`, scenario: input.scenario };
+    await refusable(() => supplier.cancelAtSupplier(cancel), {
+      type: FailureType.cancelRejected,
+      as: HotelFailure.cancelRejected,
+      message: (m) => `the hotel refused the cancellation (${m}); nothing was refunded and the booking stands`,
+    });
   } else if (start.supplierHoldId) {
     await supplier.releaseHotelHold(start.supplierHoldId);
   }

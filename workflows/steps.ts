@@ -18,3 +18,26 @@ export const failureOf = (err: unknown): { type?: string; message: string } => {
   if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
   return { message: cause instanceof Error ? cause.message : String(cause) };
 };
+
+/** A refusal that is an answer: the failure type a step raises, the workflow's own it becomes, and what it says. */
+export interface Refusal {
+  type: string;
+  as: string;
+  message?: (supplierMessage: string) => string;
+}
+
+/**
+ * A step whose refusal is an answer (a hold or a cancellation the supplier refused): when
+ * it fails the workflow ends at Stage `failed`; its refusal is raised as the workflow's own
+ * typed failure, anything else as it came.
+ */
+export async function refusable<T>(step: () => Promise<T>, refusal: Refusal): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    const f = failureOf(err);
+    setStage('failed');
+    if (f.type === refusal.type) throw ApplicationFailure.nonRetryable(refusal.message ? refusal.message(f.message) : f.message, refusal.as);
+    throw err;
+  }
+}
