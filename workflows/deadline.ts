@@ -6,6 +6,17 @@ const GRACE_MS = 250;
 
 export type DeadlineCheck = { done: true; release: string | null } | { done: false; expiresAt: number };
 
+/** What a hold's check answers: done, naming what to give back under `key` (its hold id, its PNR), or held until later. */
+export type HoldCheck<K extends string> = ({ done: true } & { [k in K]: string | null }) | { done: false; expiresAt: number };
+
+/** A hold's check as a deadline's: what it names under `key` is what to release. */
+export const releasing =
+  <K extends string>(key: K, check: () => Promise<HoldCheck<K>>) =>
+  async (): Promise<DeadlineCheck> => {
+    const result = await check();
+    return result.done ? { done: true, release: (result as { [k in K]: string | null })[key] } : result;
+  };
+
 /**
  * A durable deadline: sleeps until it, asks `check` whether the thing held (a hotel hold,
  * an unticketed PNR) is now expired, and if so gives it back with `release`. A deadline

@@ -3,10 +3,10 @@ import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { expireAtDeadline } from './deadline';
+import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
 import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
-import { cancellationOperator, refundOrPark } from './park';
+import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
 
@@ -27,14 +27,8 @@ export async function bookFlight(input: { bookingId: number; clientReference: st
 
 /** Unpaid bookings expire at the ticket time limit: the order becomes expired and the PNR is cancelled (seats back). */
 export async function flightTimeLimit(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
-  return expireAtDeadline(
-    input.expiresAt,
-    async () => {
-      const check = await ledger.expireFlightBooking(input.bookingId);
-      return check.done ? { done: true, release: check.pnr } : check;
-    },
-    (pnr) => supplier.cancelAirBooking(pnr),
-  );
+  const check = releasing('pnr', () => ledger.expireFlightBooking(input.bookingId));
+  return expireAtDeadline(input.expiresAt, check, (pnr) => supplier.cancelAirBooking(pnr));
 }
 
 /**
@@ -43,20 +37,17 @@ export async function flightTimeLimit(input: { bookingId: number; expiresAt: num
  * airline refunded, the wallet's refund is written or the workflow parks for an operator.
  */
 export async function refundFlight(input: RefundFlightInput): Promise<FlightRefundResult> {
-  const { workflowId, runId } = workflowInfo();
-  const state: CancellationState = { orderId: input.orderId, step: 'cancelling', stage: 'cancelling', lastError: null };
-  const operator = cancellationOperator(state);
-  stage('cancelling');
+  const { state, operator, run, clientReference } = openCancellation(input.orderId);
   const { pnr } = await ledger.beginFlightRefund(input.orderId);
   state.supplierRef = pnr;
-  await refusable(() => supplier.refundAtAirline({ pnr, clientReference: `${workflowId}/${runId}`, scenario: input.scenario }), {
+  await refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario }), {
     type: FailureType.refundRejected,
     as: FlightFailure.refundRejected,
     message: (m) => `the airline refused the refund (${m}); nothing was refunded and the ticket stands`,
   });
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>
-    ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
+    ledger.completeFlightRefund({ ...run, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
   const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
   stage('done', 'refunded');
   return result;

@@ -1,13 +1,12 @@
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { expireAtDeadline } from './deadline';
+import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
-import { cancellationOperator, refundOrPark } from './park';
-import type { CancellationState } from './park.types';
+import { openCancellation, refundOrPark } from './park';
 import { refusable, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -31,14 +30,8 @@ export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>
  * back; a deadline moved later (guests added) is slept again.
  */
 export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
-  return expireAtDeadline(
-    input.expiresAt,
-    async () => {
-      const check = await ledger.expireHotelHold(input.bookingId);
-      return check.done ? { done: true, release: check.supplierHoldId } : check;
-    },
-    (holdId) => supplier.releaseHotelHold(holdId),
-  );
+  const check = releasing('supplierHoldId', () => ledger.expireHotelHold(input.bookingId));
+  return expireAtDeadline(input.expiresAt, check, (holdId) => supplier.releaseHotelHold(holdId));
 }
 
 /**
@@ -48,14 +41,11 @@ export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: num
  * the hotel cancelled, the refund is written or the workflow parks for an operator.
  */
 export async function cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult> {
-  const { workflowId, runId } = workflowInfo();
-  const state: CancellationState = { orderId: input.orderId, step: 'cancelling', stage: 'cancelling', lastError: null };
-  const operator = cancellationOperator(state);
-  stage('cancelling');
+  const { state, operator, run, clientReference } = openCancellation(input.orderId);
   const start = await ledger.beginHotelCancellation(input.orderId);
   state.supplierRef = start.confirmationNumber ?? start.supplierHoldId ?? undefined;
   if (start.kind === 'paid' && start.confirmationNumber) {
-    const cancel = { confirmationNumber: start.confirmationNumber, clientReference: `${workflowId}/${runId}`, scenario: input.scenario };
+    const cancel = { confirmationNumber: start.confirmationNumber, clientReference, scenario: input.scenario };
     await refusable(() => supplier.cancelAtSupplier(cancel), {
       type: FailureType.cancelRejected,
       as: HotelFailure.cancelRejected,
@@ -67,8 +57,7 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
   // The pivot: the hotel has cancelled (or the hold is released); the refund must be written.
   const refund = () =>
     ledger.completeHotelCancellation({
-      workflowId,
-      runId,
+      ...run,
       orderId: input.orderId,
       kind: start.kind,
       refundMinor: start.kind === 'paid' ? input.refundMinor : 0,

@@ -120,6 +120,19 @@ export function cancellationOperator(state: CancellationState): OperatorInbox {
 }
 
 /**
+ * A cancellation of an order under way: its state (queried), the operator's inbox, Stage
+ * `cancelling`; and this run, which keys its steps (the supplier's client reference, the
+ * refund's ledger entry).
+ */
+export function openCancellation(orderId: number) {
+  const { workflowId, runId } = workflowInfo();
+  const state: CancellationState = { orderId, step: 'cancelling', stage: 'cancelling', lastError: null };
+  const operator = cancellationOperator(state);
+  setStage('cancelling');
+  return { state, operator, run: { workflowId, runId }, clientReference: `${workflowId}/${runId}` };
+}
+
+/**
  * A cancellation's pivot: the supplier has cancelled (or refunded), so the partner's refund
  * must be written. Under the patch it is retried with its bounded policy and, when it still
  * fails, parks at `refunding` for an operator's retry (confirm and compensate do not apply);
