@@ -24,6 +24,7 @@ import {
   type PayResult,
   type PayState,
 } from './pay.types';
+import { Saga } from './saga';
 import { failureOf, setStage } from './steps';
 
 const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -106,12 +107,31 @@ function mustHappen(at: Exclude<ParkedAt, 'finalizing'>, step: () => Promise<unk
 
 const businessType = (err: unknown): string | undefined => failureOf(err).type;
 
+/** The payment's steps before its pivot, named in its failure. */
+type PayStep = 'debit' | 'finalize' | 'complete';
+/** Why the debit is reversed, told to the reversal when it runs. */
+type Reversal = { reason: string; releaseTo: 'pending' | 'failed' };
+
+/** How a payment that was compensated fails: by the partner's answer, else by the step that failed. */
+function paymentFailure(orderId: number, step: PayStep | undefined, type: string | undefined, message: string): ApplicationFailure {
+  if (type === PayFailure.insufficientCredit || type === PayFailure.notPayable) return ApplicationFailure.nonRetryable(message, type);
+  switch (step) {
+    case undefined:
+    case 'debit':
+      return ApplicationFailure.nonRetryable(`the debit for order ${orderId} failed (${message}); nothing was charged`, PayFailure.debitFailed);
+    case 'complete':
+      return ApplicationFailure.nonRetryable(`completing order ${orderId} failed (${message}); the debit was reversed`, PayFailure.reversed);
+    default:
+      return ApplicationFailure.nonRetryable(`the supplier could not finalize order ${orderId} (${message}); the debit was reversed`, PayFailure.reversed);
+  }
+}
+
 /**
- * The payment saga: debit the wallet → finalize with the supplier (the pivot) → complete
- * the order. If the debit or the supplier step fails for good, the compensation runs and
- * the workflow fails naming the step, so its id (derived from the idempotency key) can be
- * used again. Once the supplier confirmed, the payment is never compensated: the
- * completion is retried until it succeeds or parks for an operator.
+ * The payment saga: debit the wallet (undo: reverse it) → finalize with the supplier (the
+ * pivot) → complete the order. If the debit or the supplier step fails for good, the
+ * compensation runs and the workflow fails naming the step, so its id (derived from the
+ * idempotency key) can be used again. Once the supplier confirmed, the payment is never
+ * compensated: the completion is retried until it succeeds or parks for an operator.
  */
 export async function payOrder(input: PayInput): Promise<PayResult> {
   const { workflowId, runId } = workflowInfo();
@@ -119,8 +139,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   const run = { workflowId, runId };
   // Decided once, at the start: a run started before the rule keeps the old path throughout.
   const pivotRule = patched(PIVOT_RULE_PATCH);
-  // Each undo gets why it runs when it runs, not what was known when it was registered.
-  const compensations: Array<(why: { reason: string; releaseTo: 'pending' | 'failed' }) => Promise<unknown>> = [];
+  const saga = new Saga<PayStep, Reversal>();
   const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, attempts: 0 };
   const operator: OperatorInbox = { decision: null };
   setHandler(payStateQuery, () => state);
@@ -129,7 +148,6 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     if (state.step === 'needs_attention') operator.decision = d;
   });
 
-  let failedStep: 'debit' | 'finalize' | 'complete' = 'debit';
   const complete = async (supplierRef: string, followUp?: FollowUp) => {
     await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef });
     if (followUp) await startAbandoned(followUp.workflowType, followUp.workflowId, followUp.args);
@@ -139,45 +157,31 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   try {
     setStage('debiting', 'processing');
     state.step = 'debiting';
-    // Registered before the step: a debit that committed but whose answer was lost must still be undone.
-    compensations.push((why) => ledger.reversePayment({ ...run, orderId: input.orderId, ...why }));
-    debit = await ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
+    // The reversal is registered before the debit runs: a debit that committed but whose answer was lost must still be undone.
+    debit = await saga.step(
+      'debit',
+      () => ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId }),
+      (why) => ledger.reversePayment({ ...run, orderId: input.orderId, ...why }),
+    );
 
-    failedStep = 'finalize';
     setStage('finalizing');
-    finalized = await finalizeOrPark(input, `${workflowId}/${runId}`, state, operator);
+    finalized = await saga.step('finalize', () => finalizeOrPark(input, `${workflowId}/${runId}`, state, operator));
 
     if (!pivotRule) {
       // Runs started before the pivot rule: a failed completion was compensated like any other step.
-      failedStep = 'complete';
       setStage('completing');
-      await complete(finalized.supplierRef, finalized.followUp);
+      await saga.step('complete', () => complete(finalized.supplierRef, finalized.followUp));
     }
   } catch (err) {
-    const type = businessType(err);
-    const { message } = failureOf(err);
-    const why = { reason: message, releaseTo: type === FailureType.supplierGone ? ('failed' as const) : ('pending' as const) };
+    const { type, message } = failureOf(err);
     setStage('compensating');
     state.step = 'compensating';
-    log.warn('payment failed; compensating', { orderId: input.orderId, step: failedStep, type, message });
-    await CancellationScope.nonCancellable(async () => {
-      for (const undo of compensations.reverse()) {
-        if (pivotRule) await mustHappen('compensating', () => undo(why), input.orderId, state, operator);
-        else await undo(why);
-      }
-    });
+    log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
+    const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
+    await saga.compensate(why, pivotRule ? (undo) => mustHappen('compensating', undo, input.orderId, state, operator) : undefined);
     setStage('failed');
     state.step = 'failed';
-    if (type === PayFailure.insufficientCredit || type === PayFailure.notPayable) {
-      throw ApplicationFailure.nonRetryable(message, type);
-    }
-    if (failedStep === 'debit') {
-      throw ApplicationFailure.nonRetryable(`the debit for order ${input.orderId} failed (${message}); nothing was charged`, PayFailure.debitFailed);
-    }
-    if (failedStep === 'complete') {
-      throw ApplicationFailure.nonRetryable(`completing order ${input.orderId} failed (${message}); the debit was reversed`, PayFailure.reversed);
-    }
-    throw ApplicationFailure.nonRetryable(`the supplier could not finalize order ${input.orderId} (${message}); the debit was reversed`, PayFailure.reversed);
+    throw paymentFailure(input.orderId, saga.failedStep, type, message);
   }
 
   if (pivotRule) {
