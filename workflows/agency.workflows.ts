@@ -1,19 +1,20 @@
-import { ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { placeHotelHold } from './hotel.workflows';
 import { payOrder } from './pay.workflow';
+import { Saga } from './saga';
 import { setStage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
-/** The typed business failure inside a child's failure, re-raised as this workflow's own. */
-function childFailure(err: unknown): ApplicationFailure | null {
+/** A child's failure raised as this workflow's own: the typed business failure inside it, else as it came. */
+function raiseAsOwn(err: unknown): never {
   for (let cause: unknown = err; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
-    if (cause instanceof ApplicationFailure && cause.type) return ApplicationFailure.nonRetryable(cause.message, cause.type);
+    if (cause instanceof ApplicationFailure && cause.type) throw ApplicationFailure.nonRetryable(cause.message, cause.type);
   }
-  return null;
+  throw err;
 }
 
 /** What both of Interface B's workflows start with; the payment's part is handed to its child. */
@@ -32,45 +33,53 @@ async function pay(input: AgencyPayment, orderId: number) {
 }
 
 /**
- * Interface B creates a hotel booking settled at once: hold the room → create the order →
- * pay it (the payment saga: debit → confirm with the hotel). If the payment fails, its own
- * compensation already gave the money back; this one fails the order and releases the room.
+ * Interface B creates a hotel booking settled at once, a saga: hold the room → create the
+ * order (undo: fail the order and release the room) → pay it (the payment saga, a child:
+ * debit → confirm with the hotel). A failed payment has already given the money back; this
+ * one then undoes the order and the hold and fails with the payment's failure.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
+  const saga = new Saga<'hold' | 'order' | 'pay'>();
   setStage('holding');
+  await saga
+    .step('hold', () =>
+      executeChild(placeHotelHold, {
+        workflowId: `hotel-hold:b${input.bookingId}:create`,
+        args: [{ mode: 'create', bookingId: input.bookingId, clientReference: `hotel-hold:b${input.bookingId}` }],
+      }),
+    )
+    .catch(raiseAsOwn);
+  const { orderId } = await saga.step('order', () => ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
+  // Its undo needs the order: the order fails, and the room it held (if still held) is released.
+  saga.undo(async () => {
+    const { supplierHoldId } = await ledger.abandonOrder(orderId);
+    if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
+  });
   try {
-    await executeChild(placeHotelHold, {
-      workflowId: `hotel-hold:b${input.bookingId}:create`,
-      args: [{ mode: 'create', bookingId: input.bookingId, clientReference: `hotel-hold:b${input.bookingId}` }],
-    });
-  } catch (err) {
-    throw childFailure(err) ?? err;
-  }
-  const { orderId } = await ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId });
-  try {
-    await pay(input, orderId);
+    await saga.step('pay', () => pay(input, orderId));
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     setStage('compensating');
-    await CancellationScope.nonCancellable(async () => {
-      const { supplierHoldId } = await ledger.abandonOrder(orderId);
-      if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
-    });
+    await saga.compensate();
     setStage('failed');
-    throw childFailure(err) ?? err;
+    raiseAsOwn(err);
   }
   setStage('done');
   return { bookingId: input.bookingId, orderId };
 }
 
-/** Interface B's product order, settled at once: pay it (debit → fulfilment); a failed payment fails the order. */
+/**
+ * Interface B's product order, settled at once, a saga of one step: pay it (the payment
+ * saga: debit → fulfilment; undo: fail the order).
+ */
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
+  const saga = new Saga<'pay'>();
   try {
-    await pay(input, input.orderId);
+    await saga.step('pay', () => pay(input, input.orderId), () => ledger.abandonOrder(input.orderId));
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
-    await CancellationScope.nonCancellable(() => ledger.abandonOrder(input.orderId));
-    throw childFailure(err) ?? err;
+    await saga.compensate();
+    raiseAsOwn(err);
   }
   return { orderId: input.orderId };
 }
