@@ -111,11 +111,11 @@ export const USAGE = `usage: npm run chaos -- [options]
 target (default: the cluster's state file):
   --target cluster|npm-start   CHAOS_TARGET; cluster reads \${CLUSTER_DIR:-.cluster}/state.json
   --cluster-dir DIR            CLUSTER_DIR
-  --api-url URL[,URL]          npm-start: API_URL (default http://127.0.0.1:\$PORT, 8080)
-  --admin-url URL              npm-start: ADMIN_URL (default http://127.0.0.1:\$ADMIN_PORT, 8081)
+  --api-url URL[,URL]          npm-start: API_URL (default http://127.0.0.1:$PORT, 8080)
+  --admin-url URL              npm-start: ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT, 8081)
   --admin-token TOKEN          npm-start: ADMIN_TOKEN (default DATA_DIR/admin-token)
   --database-url URL           npm-start on PostgreSQL: DATABASE_URL (SQL checks; none on PGlite)
-  --temporal-address H:P       npm-start: TEMPORAL_ADDRESS (default 127.0.0.1:\$TEMPORAL_DEV_PORT, 7233)
+  --temporal-address H:P       npm-start: TEMPORAL_ADDRESS (default 127.0.0.1:$TEMPORAL_DEV_PORT, 7233)
 size (preset, then overrides):
   --size full|ci               CHAOS_SIZE (full: ~1,000 pays, 10 partners; ci: ~150 pays, < 4 min)
   --partners N --tight-partners N --pays N --storms N --storm-size N --races N --race-keys N
