@@ -8,7 +8,7 @@ import { DomainError } from './errors';
 import { toNumber } from './money';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from './workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../temporal/workflows';
 
 export interface PayDeps {
   db: Db;

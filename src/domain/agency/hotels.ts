@@ -10,7 +10,7 @@ import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
 export const AGENCY_NATIONALITY = 'IR';

@@ -6,7 +6,7 @@ import { DomainError, notFound } from '../errors';
 import { storableIdOf } from '../ids';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 
 /**

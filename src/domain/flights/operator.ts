@@ -5,7 +5,7 @@ import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder } from '../orders';
-import { awaitWorkflow } from '../workflows';
+import { awaitWorkflow } from '../../temporal/workflows';
 import type { FlightRefundResult } from './refunds';
 
 /**

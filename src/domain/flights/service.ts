@@ -8,7 +8,7 @@ import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
 import type { FlightRefundResult } from './refunds';
 import { termsForRefund } from './refunds';

@@ -12,7 +12,7 @@ import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 
 export interface HotelDeps {
   db: Db;

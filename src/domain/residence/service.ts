@@ -10,7 +10,7 @@ import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { bookReservation, checkStay, renderReservation, reservationOf, type ModificationResult } from './reservations';
 
 export interface ResidenceDeps {

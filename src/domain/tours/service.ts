@@ -6,7 +6,7 @@ import type { Traveler } from '../../suppliers/flights';
 import { DomainError } from '../errors';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { checkPrebook, finalizePrebook, prebookOf, renderPrebook } from './prebooks';
 
 export interface TourDeps {

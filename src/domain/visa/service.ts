@@ -6,7 +6,7 @@ import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder, renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow } from '../workflows';
+import { awaitWorkflow } from '../../temporal/workflows';
 import { applicationOfOrder, createApplication, renderApplication, type VisaDecisionResult, type VisaRequest } from './applications';
 
 /** POST /api/visa/request/. */

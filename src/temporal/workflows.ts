@@ -2,7 +2,7 @@ import { ApplicationFailure, WorkflowFailedError, WorkflowNotFoundError, type Cl
 import type { SearchAttributePair } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
-import { DomainError } from './errors';
+import { DomainError } from '../domain/errors';
 import { currentRequestId } from '../request-context';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 
