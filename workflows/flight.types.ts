@@ -1,3 +1,4 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { FailureType } from './failure-types';
 
 export const FlightFailure = {
@@ -24,3 +25,7 @@ export interface RefundFlightInput {
   penaltyMinor: number;
   scenario?: string;
 }
+
+/** An operator's decision for a waiting offline refund (signal-with-start: it starts the workflow if need be). */
+export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
+export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');

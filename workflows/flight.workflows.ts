@@ -1,19 +1,16 @@
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { FailureType } from './failure-types';
-import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
+import { FlightFailure, refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { cancellationOperator, refundOrPark, setStage as stage } from './park';
 import type { CancellationState } from './park.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
-
-export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
-export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
 
 const failureType = (err: unknown) => (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : null);
 

@@ -1,3 +1,5 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
 /** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
 export const PayFailure = {
   insufficientCredit: 'insufficient_credit',
@@ -73,5 +75,7 @@ export interface PayState {
   failedStep?: string;
 }
 
-export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';
-export const PAY_STATE_QUERY = 'payState';
+/** An operator's decision for a parked payment or cancellation (the pay workflow and workflows/park.ts handle it). */
+export const operatorDecisionSignal = defineSignal<[OperatorDecision]>('operatorDecision');
+/** Where a payment stands (admin order inspect). */
+export const payStateQuery = defineQuery<PayState>('payState');

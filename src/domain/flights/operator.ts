@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import { offlineRefundWorkflowId, type RefundDecision } from '../../../workflows/flight.types';
+import { offlineRefundWorkflowId, refundDecisionSignal, type RefundDecision } from '../../../workflows/flight.types';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
@@ -28,7 +28,7 @@ export async function decideOfflineRefund(
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ orderId }],
-    signal: 'refundDecision',
+    signal: refundDecisionSignal,
     signalArgs: [decision],
   });
   const outcome = await awaitWorkflow<{ approved: boolean; result: FlightRefundResult | null }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, () => null);

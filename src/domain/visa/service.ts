@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import { visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
+import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
@@ -31,7 +31,7 @@ export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs
     throw new DomainError('validation', `order ${orderId}: the application is ${application?.status ?? 'missing'}, not under review (is it paid?)`);
   }
   const handle = deps.temporal.workflow.getHandle(visaWorkflowId(orderId));
-  await handle.signal('visaDecision', decision);
+  await handle.signal(visaDecisionSignal, decision);
   const result = await awaitWorkflow<VisaDecisionResult>(handle, deps.waitMs, () => null);
   if (!result) return { order_id: orderId, status: 'deciding' };
   return { order_id: orderId, status: result.status, refund_amount: formatDecimal(result.refundMinor, order.currency), ledger_id: result.ledgerId, decided_by: decision.operator };
