@@ -1,7 +1,9 @@
 import { ApplicationFailure, CancellationScope, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
+import { payWorkflowId } from './pay.types';
 import { payOrder } from './pay.workflow';
 import { Stage } from './search-attributes';
 
@@ -26,7 +28,7 @@ interface AgencyPayment {
 
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
-    workflowId: `pay:p${input.partnerId}:order:${orderId}`,
+    workflowId: payWorkflowId(input.partnerId, { orderId }),
     args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
   });
 }
@@ -40,7 +42,7 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
   upsertSearchAttributes([{ key: Stage, value: 'holding' }]);
   try {
     await executeChild(placeHotelHold, {
-      workflowId: `hotel-hold:b${input.bookingId}:create`,
+      workflowId: holdWorkflowId(input.bookingId, 'create'),
       args: [{ mode: 'create', bookingId: input.bookingId, clientReference: `hotel-hold:b${input.bookingId}` }],
     });
   } catch (err) {

@@ -6,6 +6,8 @@ export const FlightFailure = {
   refundRejected: FailureType.refundRejected,
 } as const;
 
+/** One booking workflow per flight booking; also the client reference the airline gets. */
+export const bookFlightWorkflowId = (bookingId: number) => `flight-book:b${bookingId}`;
 export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;
 /** One online refund per order: asking again joins it. */
 export const refundWorkflowId = (partnerId: number, orderId: number) => `refund:p${partnerId}:order:${orderId}`;

@@ -7,6 +7,7 @@ import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState }
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
 import { reservationWorkflowId } from '../../workflows/residence.types';
+import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
 import { isStorableId } from './ids';
@@ -138,16 +139,19 @@ export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionSta
  * alike, with where and why each waits (its query's state). At most 100, oldest first as
  * Temporal lists them; Temporal's visibility may lag a parking by a moment.
  */
+/** The pay workflow's type, as Temporal lists it: its parked runs answer payStateQuery, every other one cancellationStateQuery. */
+const PAY_WORKFLOW: WorkflowType = 'payOrder';
+
 export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>) {
   const results = [];
   for await (const wf of deps.temporal.workflow.list({ query: NEEDS_ATTENTION_QUERY, pageSize: 100 })) {
     const handle = deps.temporal.workflow.getHandle(wf.workflowId, wf.runId);
-    const asked: Promise<PayState | CancellationState> = wf.type === 'payOrder' ? handle.query(payStateQuery) : handle.query(cancellationStateQuery);
+    const asked: Promise<PayState | CancellationState> = wf.type === PAY_WORKFLOW ? handle.query(payStateQuery) : handle.query(cancellationStateQuery);
     const state = await asked.catch(() => null);
     results.push({
       workflow_id: wf.workflowId,
       workflow_type: wf.type,
-      kind: wf.type === 'payOrder' ? ('payment' as const) : ('cancellation' as const),
+      kind: wf.type === PAY_WORKFLOW ? ('payment' as const) : ('cancellation' as const),
       order_id: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
       partner_id: wf.typedSearchAttributes.get(PartnerId) ?? null,
       service: wf.typedSearchAttributes.get(Service) ?? null,

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
-import type { HeldDates } from '../../../activities';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
 import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
@@ -11,6 +10,7 @@ import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { Workflows } from '../../../workflows/registry.types';
 import { bookReservation, checkStay, renderReservation, reservationOf } from './reservations';
 
 export interface ResidenceDeps {
@@ -69,7 +69,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
-  const held = await awaitWorkflow<HeldDates>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');
   return renderReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId), new Date());
 }
@@ -103,7 +103,7 @@ export async function cancel(deps: ResidenceDeps, partner: Partner, id: number) 
 export async function acceptCancel(deps: ResidenceDeps, reservationId: number, partnerId: number | null, operator: string) {
   const r = partnerId === null ? await reservationAny(deps.db, reservationId) : await reservationOf(deps.db, partnerId, reservationId);
   if (r.status !== 'cancel_requested') throw validation('reservation_id', `reservation ${r.id} is ${r.status}, not cancel_requested`);
-  const handle = deps.temporal.workflow.getHandle(reservationWorkflowId(r.id));
+  const handle = deps.temporal.workflow.getHandle<Workflows['residenceReservation']>(reservationWorkflowId(r.id));
   await handle.signal(acceptCancelSignal, { operator });
   await awaitWorkflow(handle, deps.waitMs, () => null);
   return renderReservation(deps.db, await reservationAny(deps.db, r.id), new Date());
