@@ -5,8 +5,8 @@
 import { loadConfig } from './config';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, startApiHealth, temporalClient, temporalConnection } from './runtime/services';
-import { ensureTemporal } from './runtime/temporal';
+import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, startApiHealth } from './runtime/services';
+import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
 
 runProcess(
   'the API',

@@ -101,6 +101,12 @@ export interface HealthTiming {
   timeoutMs: number;
 }
 
+/** The health timing a process is configured with (HEALTH_INTERVAL_MS, HEALTH_TIMEOUT_MS). */
+export const healthTiming = (config: { HEALTH_INTERVAL_MS: number; HEALTH_TIMEOUT_MS: number }): HealthTiming => ({
+  intervalMs: config.HEALTH_INTERVAL_MS,
+  timeoutMs: config.HEALTH_TIMEOUT_MS,
+});
+
 /**
  * Readiness, checked in the background every `intervalMs` and kept: `/healthz` and every
  * request that needs a part read the last round instead of probing, so neither waits for a

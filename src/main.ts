@@ -7,18 +7,10 @@
 import { loadConfig } from './config';
 import { logError, logInfo } from './http/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import {
-  installWorkerRuntime,
-  openMigratedDatabase,
-  runProcess,
-  runWorker,
-  serveHttp,
-  startApiHealth,
-  supplierUrl,
-  temporalClient,
-  temporalConnection,
-} from './runtime/services';
-import { ensureTemporal } from './runtime/temporal';
+import { openMigratedDatabase, runProcess, serveHttp, startApiHealth, supplierUrl } from './runtime/services';
+import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
+import { installWorkerRuntime } from '../worker/runtime';
+import { runWorker } from '../worker/worker';
 
 runProcess(
   'the engine',

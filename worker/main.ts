@@ -9,8 +9,12 @@ import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/http/log';
 import type { Worker } from '@temporalio/worker';
 import type { Database } from '../src/db/client';
-import { installWorkerRuntime, openMigratedDatabase, requireSupplierUrl, runProcess, runWorker, serveWorkerMetrics, startPresence } from '../src/runtime/services';
-import { ensureTemporal } from '../src/runtime/temporal';
+import { openMigratedDatabase, requireSupplierUrl, runProcess } from '../src/runtime/services';
+import { ensureTemporal } from '../src/temporal/connection';
+import { serveWorkerMetrics } from './metrics';
+import { startPresence } from './presence';
+import { installWorkerRuntime } from './runtime';
+import { runWorker } from './worker';
 
 runProcess(
   'the worker',

@@ -2,10 +2,12 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
-import { HealthMonitor, rootMessage, temporalCheck, type HealthTiming } from '../src/availability';
-import { ping, type Db } from '../src/db/client';
+import type { Config } from '../src/config';
+import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTiming } from '../src/availability';
+import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/http/log';
+import type { Stack } from '../src/runtime/services';
 
 export interface WorkerPresence {
   /** The worker process's readiness (its /healthz): the worker runs, Temporal and the database answer. */
@@ -111,4 +113,25 @@ export async function startWorkerPresence(opts: {
       if (forget && db) await forgetWorker(db, identity).catch(() => undefined);
     },
   };
+}
+
+/**
+ * A worker process's presence (startWorkerPresence, above): its health checked in the background
+ * and its heartbeat row, from now on; the parts are getters, filled in as the process starts.
+ */
+export async function startPresence(
+  config: Config,
+  parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
+  stack: Stack,
+): Promise<WorkerPresence> {
+  const presence = await startWorkerPresence({
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    heartbeatMs: config.WORKER_HEARTBEAT_MS,
+    timing: healthTiming(config),
+    worker: parts.worker,
+    temporalAddress: parts.temporalAddress,
+    db: () => parts.database()?.db,
+  });
+  stack.add(() => presence.stop());
+  return presence;
 }

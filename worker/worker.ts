@@ -1,5 +1,9 @@
 import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import type { Config } from '../src/config';
+import type { Database } from '../src/db/client';
+import type { Stack } from '../src/runtime/services';
+import { httpSuppliers } from '../src/suppliers';
 import { requestIdActivityInterceptors } from './interceptors';
 
 export interface WorkerConfig {
@@ -33,4 +37,38 @@ export function createWorker(cfg: WorkerConfig): Promise<Worker> {
       ? { workflowBundle: cfg.workflowBundle, interceptors: { activity } }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
   });
+}
+
+/** Starts a worker polling the engine's task queue; stopping drains it. */
+export async function runWorker(
+  config: Config,
+  address: string,
+  database: Database,
+  supplier: string,
+  stack: Stack,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address });
+  stack.add(() => connection.close());
+  const worker = await createWorker({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: {
+      db: database.db,
+      ...httpSuppliers(supplier),
+      finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
+    },
+    tuning: {
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
+      maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
+    },
+  });
+  const running = worker.run();
+  stack.add(async () => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    await running;
+  });
+  running.catch(() => undefined);
+  return { worker, connection };
 }

@@ -1,7 +1,9 @@
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
+import { payWorkflowId } from './pay.types';
 import { payOrder } from './pay.workflow';
 import { Saga } from './saga';
 import { setStage } from './steps';
@@ -27,7 +29,7 @@ interface AgencyPayment {
 
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
-    workflowId: `pay:p${input.partnerId}:order:${orderId}`,
+    workflowId: payWorkflowId(input.partnerId, { orderId }),
     args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
   });
 }
@@ -44,7 +46,7 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
   await saga
     .step('hold', () =>
       executeChild(placeHotelHold, {
-        workflowId: `hotel-hold:b${input.bookingId}:create`,
+        workflowId: holdWorkflowId(input.bookingId, 'create'),
         args: [{ mode: 'create', bookingId: input.bookingId, clientReference: `hotel-hold:b${input.bookingId}` }],
       }),
     )

@@ -1,3 +1,4 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { FailureType } from './failure-types';
 
 export const FlightFailure = {
@@ -5,6 +6,8 @@ export const FlightFailure = {
   refundRejected: FailureType.refundRejected,
 } as const;
 
+/** One booking workflow per flight booking; also the client reference the airline gets. */
+export const bookFlightWorkflowId = (bookingId: number) => `flight-book:b${bookingId}`;
 export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;
 /** One online refund per order: asking again joins it. */
 export const refundWorkflowId = (partnerId: number, orderId: number) => `refund:p${partnerId}:order:${orderId}`;
@@ -24,3 +27,7 @@ export interface RefundFlightInput {
   penaltyMinor: number;
   scenario?: string;
 }
+
+/** An operator's decision for a waiting offline refund (signal-with-start: it starts the workflow if need be). */
+export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
+export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');

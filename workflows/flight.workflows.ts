@@ -1,20 +1,17 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
-import { FlightFailure, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
+import { FlightFailure, refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
-
-export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
-export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
 
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
 export async function bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight> {

@@ -1,3 +1,4 @@
+import type { PlaceHoldInput } from '../activities';
 import { FailureType } from './failure-types';
 
 /** Failure types the hotel workflows end with; the API maps each to a status. */
@@ -6,6 +7,8 @@ export const HotelFailure = {
   cancelRejected: FailureType.cancelRejected,
 } as const;
 
+/** One hold workflow per booking and step (prebook, book, create): asking again joins it. */
+export const holdWorkflowId = (bookingId: number, mode: PlaceHoldInput['mode']) => `hotel-hold:b${bookingId}:${mode}`;
 export const holdExpiryWorkflowId = (bookingId: number) => `hotel-hold-expiry:b${bookingId}`;
 /** One cancellation per order: asking again joins it. */
 export const cancelWorkflowId = (partnerId: number, orderId: number) => `cancel:p${partnerId}:order:${orderId}`;

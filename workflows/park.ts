@@ -2,8 +2,6 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
-  defineQuery,
-  defineSignal,
   isCancellation,
   log,
   patched,
@@ -11,14 +9,10 @@ import {
   TemporalFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import { CANCELLATION_REFUSALS, CANCELLATION_STATE_QUERY, type CancellationParkedAt, type CancellationState } from './park.types';
-import { OPERATOR_DECISION_SIGNAL, type OperatorDecision } from './pay.types';
+import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
+import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
 import { failureOf, setStage } from './steps';
-
-/** An operator's decision for a workflow parked in needs_attention (admin API: order retry|confirm|compensate). */
-export const operatorDecisionSignal = defineSignal<[OperatorDecision]>(OPERATOR_DECISION_SIGNAL);
-export const cancellationStateQuery = defineQuery<CancellationState>(CANCELLATION_STATE_QUERY);
 
 /** What a workflow that can park shows while it waits: its query's state. */
 export interface Parkable<P extends string> {

@@ -1,9 +1,4 @@
-/**
- * What a cancellation or refund workflow (hotel cancellation, flight refund, a residence
- * stay's cancellation) shows an operator: where it stands and, when parked, why. Readable by
- * the API (no workflow imports).
- */
-export const CANCELLATION_STATE_QUERY = 'cancellationState';
+import { defineQuery } from '@temporalio/workflow';
 
 /**
  * Where a cancellation waits for an operator: after the supplier cancelled or refunded (its
@@ -26,6 +21,13 @@ export interface CancellationState {
   /** The activity that failed for good, while parked. */
   failedStep?: string;
 }
+
+/**
+ * What a cancellation or refund workflow (hotel cancellation, flight refund, a residence
+ * stay's cancellation) shows an operator: where it stands and, when parked, why. Readable by
+ * the API (no workflow bodies imported).
+ */
+export const cancellationStateQuery = defineQuery<CancellationState>('cancellationState');
 
 /** Why an operator decision other than retry does not apply to a parked cancellation. */
 export const CANCELLATION_REFUSALS = {

@@ -1,3 +1,6 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { Workflows, WorkflowType } from './registry.types';
+
 /** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
 export const PayFailure = {
   insufficientCredit: 'insufficient_credit',
@@ -6,6 +9,14 @@ export const PayFailure = {
   /** The debit itself failed (the database, not the partner): nothing was charged. */
   debitFailed: 'debit_failed',
 } as const;
+
+/**
+ * The workflow id is the payment's identity: the partner's idempotency key, or the order
+ * when no key is given. Temporal refuses a second live run with the same id, so a
+ * repeated request joins the payment already under way instead of paying again.
+ */
+export const payWorkflowId = (partnerId: number, req: { idempotencyKey?: string; orderId: number }) =>
+  req.idempotencyKey ? `pay:p${partnerId}:key:${req.idempotencyKey}` : `pay:p${partnerId}:order:${req.orderId}`;
 
 export interface PayInput {
   partnerId: number;
@@ -32,13 +43,10 @@ export interface PayResult {
 
 /**
  * Work that goes on after the payment (a visa application under review): the pay
- * workflow starts it as a workflow of its own that outlives the payment.
+ * workflow starts it as a workflow of its own that outlives the payment. An activity's
+ * result, so it names the workflow by type (checked against the registered workflows).
  */
-export interface FollowUp {
-  workflowType: string;
-  workflowId: string;
-  args: unknown[];
-}
+export type FollowUp = { [K in WorkflowType]: { workflowType: K; workflowId: string; args: Parameters<Workflows[K]> } }[WorkflowType];
 
 /**
  * What an operator decides for a payment parked in needs_attention (admin CLI: order
@@ -73,5 +81,7 @@ export interface PayState {
   failedStep?: string;
 }
 
-export const OPERATOR_DECISION_SIGNAL = 'operatorDecision';
-export const PAY_STATE_QUERY = 'payState';
+/** An operator's decision for a parked payment or cancellation (the pay workflow and workflows/park.ts handle it). */
+export const operatorDecisionSignal = defineSignal<[OperatorDecision]>('operatorDecision');
+/** Where a payment stands (admin order inspect). */
+export const payStateQuery = defineQuery<PayState>('payState');

@@ -1,7 +1,6 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  defineQuery,
   setHandler,
   log,
   patched,
@@ -13,10 +12,11 @@ import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
-import { operatorDecisionSignal, parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
+import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
 import {
-  PAY_STATE_QUERY,
+  operatorDecisionSignal,
   PayFailure,
+  payStateQuery,
   type FollowUp,
   type OperatorDecision,
   type ParkedAt,
@@ -31,9 +31,6 @@ const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
-
-export { operatorDecisionSignal };
-export const payStateQuery = defineQuery<PayState>(PAY_STATE_QUERY);
 
 /**
  * Runs started from here on follow the pivot rule: once the supplier confirmed, a step

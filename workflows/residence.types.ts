@@ -1,3 +1,6 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ModificationResult } from '../src/domain/residence/reservations';
+
 export const reservationWorkflowId = (reservationId: number) => `residence-reservation:r${reservationId}`;
 
 export interface ReservationInput {
@@ -12,3 +15,11 @@ export interface StayChange {
   checkOut: string;
   guests: number;
 }
+
+/** The partner changes the stay's dates or guests: re-priced, the difference through the wallet. */
+export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');
+/** The partner cancels: an unpaid hold is released at once, a paid stay waits for the host. */
+export const requestCancelUpdate = defineUpdate<{ kind: 'released' | 'requested'; refundMinor: number }, []>('requestCancel');
+/** The host accepts a requested cancellation (an operator, or the sandbox partner standing in). */
+export const acceptCancelSignal = defineSignal<[{ operator: string }]>('acceptCancel');
+export const reservationStateQuery = defineQuery<string>('reservationState');

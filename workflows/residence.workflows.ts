@@ -1,29 +1,29 @@
 import {
   allHandlersFinished,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   proxyActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
-import type { HoldDatesInput, ModificationResult } from '../src/domain/residence/reservations';
+import type { HoldDatesInput } from '../src/domain/residence/reservations';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { reservationWorkflowId, type ReservationInput, type StayChange } from './residence.types';
+import {
+  acceptCancelSignal,
+  modifyStayUpdate,
+  requestCancelUpdate,
+  reservationStateQuery,
+  reservationWorkflowId,
+  type ReservationInput,
+  type StayChange,
+} from './residence.types';
 import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
-
-export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');
-export const requestCancelUpdate = defineUpdate<{ kind: 'released' | 'requested'; refundMinor: number }, []>('requestCancel');
-export const acceptCancelSignal = defineSignal<[{ operator: string }]>('acceptCancel');
-export const reservationStateQuery = defineQuery<string>('reservationState');
 
 const GRACE_MS = 250;
 const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);

@@ -5,10 +5,9 @@ import { LEDGER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { setStage } from './steps';
+import { tourPrebookExpiryWorkflowId } from './tour.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
-
-export const tourPrebookExpiryWorkflowId = (prebookId: number) => `tour-prebook-expiry:p${prebookId}`;
 
 /** Holds tour seats for a prebook, then starts the timer that gives them back if nobody pays. */
 export async function prebookTour(input: PrebookRequest): Promise<HeldTourSeats> {

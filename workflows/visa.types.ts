@@ -1,3 +1,5 @@
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+
 export const visaWorkflowId = (orderId: number) => `visa-application:order:${orderId}`;
 
 /** An embassy decision, relayed by an operator (admin CLI: visa decide). */
@@ -13,3 +15,7 @@ export interface VisaApplicationInput {
   /** Sandbox only: decide by itself after this long, the way the partner asked. */
   sandbox: { approve: boolean; afterMs: number } | null;
 }
+
+/** The embassy's decision, relayed by an operator to the application's workflow. */
+export const visaDecisionSignal = defineSignal<[VisaDecision]>('visaDecision');
+export const visaStateQuery = defineQuery<{ state: 'under_review' | 'decided'; decision: VisaDecision | null }>('visaState');

@@ -1,14 +1,11 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { VisaDecisionResult } from '../src/domain/visa/applications';
 import { LEDGER_STEP } from './activity-options';
 import { setStage } from './steps';
-import type { VisaApplicationInput, VisaDecision } from './visa.types';
+import { visaDecisionSignal, visaStateQuery, type VisaApplicationInput, type VisaDecision } from './visa.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
-
-export const visaDecisionSignal = defineSignal<[VisaDecision]>('visaDecision');
-export const visaStateQuery = defineQuery<{ state: 'under_review' | 'decided'; decision: VisaDecision | null }>('visaState');
 
 /**
  * A paid, submitted visa application under review: it waits, for as long as the embassy

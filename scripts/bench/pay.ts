@@ -17,6 +17,7 @@
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { admin, api, args, percentile, round, useTarget, type Partner } from './common';
+import { payWorkflowId } from '../../workflows/pay.types';
 import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, type Topology } from './topology';
 
 const opts = args({
@@ -113,7 +114,7 @@ async function historyLength(t: Topology | undefined, job: { partner: Partner; o
   const connection = await Connection.connect({ address });
   try {
     const client = new Client({ connection, namespace: t?.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default' });
-    const history = await client.workflow.getHandle(`pay:p${job.partner.partner_id}:key:bench-${job.orderId}`).fetchHistory();
+    const history = await client.workflow.getHandle(payWorkflowId(job.partner.partner_id, { idempotencyKey: `bench-${job.orderId}`, orderId: job.orderId })).fetchHistory();
     return history.events?.length;
   } finally {
     await connection.close();

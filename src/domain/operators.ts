@@ -1,12 +1,13 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type QueryDefinition } from '@temporalio/client';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ledgerEntries, reservations } from '../db/schema';
-import { OPERATOR_DECISION_SIGNAL, PAY_STATE_QUERY, type OperatorDecision, type PayState } from '../../workflows/pay.types';
-import { CANCELLATION_REFUSALS, CANCELLATION_STATE_QUERY, type CancellationState } from '../../workflows/park.types';
+import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type PayState } from '../../workflows/pay.types';
+import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState } from '../../workflows/park.types';
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
 import { reservationWorkflowId } from '../../workflows/residence.types';
+import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
 import { isStorableId } from './ids';
@@ -20,14 +21,14 @@ export interface OperatorDeps {
 }
 
 /** A workflow as an operator sees it: its status and, while it runs, the state its query answers. */
-async function workflowOf<S>(temporal: Client, workflowId: string | null, query: string) {
+async function workflowOf<S>(temporal: Client, workflowId: string | null, query: QueryDefinition<S>) {
   if (!workflowId) return null;
   const handle = temporal.workflow.getHandle(workflowId);
   try {
     const d = await handle.describe();
     const running = d.status.name === 'RUNNING';
     // A run made before the query existed (a residence stay booked earlier) does not answer it.
-    const state = running ? await handle.query<S>(query).catch(() => null) : null;
+    const state = running ? await handle.query(query).catch(() => null) : null;
     return { workflow_id: workflowId, run_id: d.runId, status: d.status.name, state };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return { workflow_id: workflowId, run_id: null, status: 'NOT_FOUND', state: null };
@@ -50,7 +51,7 @@ async function cancellationIds(db: Db, order: { id: number; partnerId: number; s
 async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId: number; service: string }) {
   const found = [];
   for (const id of await cancellationIds(deps.db, order)) {
-    const wf = await workflowOf<CancellationState>(deps.temporal, id, CANCELLATION_STATE_QUERY);
+    const wf = await workflowOf(deps.temporal, id, cancellationStateQuery);
     if (wf && wf.status !== 'NOT_FOUND') found.push(wf);
   }
   return found.find((w) => w.state?.step === 'needs_attention') ?? found.find((w) => w.status === 'RUNNING') ?? found.at(-1) ?? null;
@@ -67,7 +68,7 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number) {
   return {
     order: { ...renderTravelOrder(order), partner_id: order.partnerId },
     ledger: ledger.map((l) => ({ id: l.id, type: l.type, direction: l.direction, amount: formatDecimal(l.amount, order.currency), step: l.step, workflow_id: l.workflowId, at: l.createdAt.toISOString() })),
-    payment: await workflowOf<PayState>(deps.temporal, order.paymentWorkflowId, PAY_STATE_QUERY),
+    payment: await workflowOf(deps.temporal, order.paymentWorkflowId, payStateQuery),
     cancellation: await cancellationOf(deps, order),
   };
 }
@@ -120,7 +121,7 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
       `order ${orderId}: neither its payment nor a cancellation is waiting for an operator (payment step ${state?.step ?? 'none'}, order ${before.order.status})`,
     );
   }
-  await deps.temporal.workflow.getHandle(workflowId).signal(OPERATOR_DECISION_SIGNAL, decision);
+  await deps.temporal.workflow.getHandle(workflowId).signal(operatorDecisionSignal, decision);
   // Wait (bounded) for the decision to take effect, then show the order as it is.
   const deadline = Date.now() + deps.waitMs;
   for (;;) {
@@ -138,18 +139,19 @@ export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionSta
  * alike, with where and why each waits (its query's state). At most 100, oldest first as
  * Temporal lists them; Temporal's visibility may lag a parking by a moment.
  */
+/** The pay workflow's type, as Temporal lists it: its parked runs answer payStateQuery, every other one cancellationStateQuery. */
+const PAY_WORKFLOW: WorkflowType = 'payOrder';
+
 export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>) {
   const results = [];
   for await (const wf of deps.temporal.workflow.list({ query: NEEDS_ATTENTION_QUERY, pageSize: 100 })) {
-    const query = wf.type === 'payOrder' ? PAY_STATE_QUERY : CANCELLATION_STATE_QUERY;
-    const state = await deps.temporal.workflow
-      .getHandle(wf.workflowId, wf.runId)
-      .query<PayState | CancellationState>(query)
-      .catch(() => null);
+    const handle = deps.temporal.workflow.getHandle(wf.workflowId, wf.runId);
+    const asked: Promise<PayState | CancellationState> = wf.type === PAY_WORKFLOW ? handle.query(payStateQuery) : handle.query(cancellationStateQuery);
+    const state = await asked.catch(() => null);
     results.push({
       workflow_id: wf.workflowId,
       workflow_type: wf.type,
-      kind: wf.type === 'payOrder' ? ('payment' as const) : ('cancellation' as const),
+      kind: wf.type === PAY_WORKFLOW ? ('payment' as const) : ('cancellation' as const),
       order_id: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
       partner_id: wf.typedSearchAttributes.get(PartnerId) ?? null,
       service: wf.typedSearchAttributes.get(Service) ?? null,

@@ -3,12 +3,13 @@ import { and, eq } from 'drizzle-orm';
 import { PartUnavailableError } from '../availability';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
-import { PayFailure, type PayInput, type PayResult } from '../../workflows/pay.types';
+import { PayFailure, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError } from './errors';
 import { toNumber } from './money';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from './workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../temporal/workflows';
+import type { Workflows } from '../../workflows/registry.types';
 
 export interface PayDeps {
   db: Db;
@@ -47,14 +48,6 @@ export type PayOutcome =
   | { state: 'processing'; data: { order_id: number; order_status: 'processing'; amount: number; payment_id: string } };
 
 const notPayable = (message: string) => new DomainError('not_payable', message);
-
-/**
- * The workflow id is the payment's identity: the partner's idempotency key, or the order
- * when no key is given. Temporal refuses a second live run with the same id, so a
- * repeated request joins the payment already under way instead of paying again.
- */
-export const payWorkflowId = (partnerId: number, req: { idempotencyKey?: string; orderId: number }) =>
-  req.idempotencyKey ? `pay:p${partnerId}:key:${req.idempotencyKey}` : `pay:p${partnerId}:order:${req.orderId}`;
 
 /** Binds an idempotency key to the first order it paid; the same key for another order is refused. */
 async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<void> {
@@ -107,7 +100,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (req.idempotencyKey) await bindKey(deps.db, partner.id, req.idempotencyKey, order.id);
 
   const workflowId = payWorkflowId(partner.id, { idempotencyKey: req.idempotencyKey, orderId: order.id });
-  const handle = deps.temporal.workflow.getHandle(workflowId);
+  const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(workflowId);
 
   if (order.status !== 'pending' && order.status !== 'processing') {
     // A retry with the key of a payment that succeeded, or is succeeding (the order is
@@ -138,8 +131,8 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
 }
 
 /** The payment's outcome within the pay bound, or 202 processing with its id. */
-async function awaitPayment(deps: PayDeps, handle: WorkflowHandle, order: { id: number; totalPrice: number; currency: string }): Promise<PayOutcome> {
-  const result = await awaitWorkflow<PayResult>(handle, deps.payWaitMs, failureOf);
+async function awaitPayment(deps: PayDeps, handle: WorkflowHandle<Workflows['payOrder']>, order: { id: number; totalPrice: number; currency: string }): Promise<PayOutcome> {
+  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf);
   if (result) return { state: 'completed', data: render(result) };
   return {
     state: 'processing',

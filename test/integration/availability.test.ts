@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
-import { payWorkflowId } from '../../src/domain/pay';
+import { payWorkflowId } from '../../workflows/pay.types';
 import { adminClient, call, newPartner, type Reply } from '../support/clients';
 import { type CuttablePart, type TestStack, useStack } from '../support/stack';
 

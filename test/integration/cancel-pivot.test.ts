@@ -7,7 +7,7 @@ import { adminClient, call, newPartner as partnerWithWallet, type partnerClient 
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
-import { operatorDecisionSignal } from '../../workflows/park';
+import { operatorDecisionSignal } from '../../workflows/pay.types';
 import { Stage } from '../../workflows/search-attributes';
 
 /**

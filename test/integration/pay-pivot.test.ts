@@ -7,7 +7,7 @@ import { adminClient, newPartner as partnerWithWallet } from '../support/clients
 import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
-import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.workflow';
+import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.types';
 
 /**
  * Bounded steps and the pivot rule (issue 12): a database step that fails for good ends or

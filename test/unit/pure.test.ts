@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
 import { isStorableId, MAX_ID } from '../../src/domain/ids';
 import { parsePage } from '../../src/domain/pagination';
-import { payWorkflowId } from '../../src/domain/pay';
+import { payWorkflowId } from '../../workflows/pay.types';
 
 describe('parsePage', () => {
   it('defaults to 1 and accepts positive integers', () => {

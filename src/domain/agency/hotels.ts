@@ -10,7 +10,8 @@ import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -168,14 +169,14 @@ export async function createBooking(deps: AgencyBookingDeps, partner: Partner, i
     });
   }
   // One workflow per booking, never re-run: a retry with the same key gets the first outcome again.
-  const workflowId = `agency-booking:b${bookingId}`;
+  const workflowId = agencyBookingWorkflowId(bookingId);
   const handle = await startOrJoin(deps.temporal, 'agencyHotelBooking', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   }, 'keep_outcome');
-  const done = await awaitWorkflow<{ bookingId: number; orderId: number }>(handle, deps.waitMs, (f) => {
+  const done = await awaitWorkflow(handle, deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
     if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
     if (f.type === 'hold_refused') return validation('room_id', f.message);

@@ -6,7 +6,9 @@ import { DomainError, notFound } from '../errors';
 import { storableIdOf } from '../ids';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import { agencyOrderWorkflowId } from '../../../workflows/agency.types';
+import type { Workflows } from '../../../workflows/registry.types';
 import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 
 /**
@@ -87,14 +89,14 @@ export async function placeOrder(
   const order = await createAgencyProductOrder(deps.db, partner.id, input, currency, idempotencyKey);
   const id = order.id;
   // One workflow per order, never re-run: a retry with the same key gets the first outcome again.
-  const workflowId = `agency-order:o${id}`;
+  const workflowId = agencyOrderWorkflowId(id);
   await startOrJoin(deps.temporal, 'agencyProductOrder', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
   }, 'keep_outcome');
-  const done = await awaitWorkflow<{ orderId: number }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, (f) => {
+  const done = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['agencyProductOrder']>(workflowId), deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
     if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
     return null;

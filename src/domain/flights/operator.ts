@@ -1,12 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import { offlineRefundWorkflowId, type RefundDecision } from '../../../workflows/flight.types';
+import { offlineRefundWorkflowId, refundDecisionSignal, type RefundDecision } from '../../../workflows/flight.types';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder } from '../orders';
-import { awaitWorkflow } from '../workflows';
-import type { FlightRefundResult } from './refunds';
+import { awaitWorkflow, signalWithStart } from '../../temporal/workflows';
+import type { Workflows } from '../../../workflows/registry.types';
 
 /**
  * An operator's decision on an offline refund: signals the waiting workflow (starting it
@@ -24,14 +24,14 @@ export async function decideOfflineRefund(
     throw new DomainError('validation', `amount: at most what the order cost, ${formatDecimal(order.totalPrice, order.currency)}`);
   }
   const workflowId = offlineRefundWorkflowId(orderId);
-  await deps.temporal.workflow.signalWithStart('offlineFlightRefund', {
+  await signalWithStart(deps.temporal, 'offlineFlightRefund', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ orderId }],
-    signal: 'refundDecision',
+    signal: refundDecisionSignal,
     signalArgs: [decision],
   });
-  const outcome = await awaitWorkflow<{ approved: boolean; result: FlightRefundResult | null }>(deps.temporal.workflow.getHandle(workflowId), deps.waitMs, () => null);
+  const outcome = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['offlineFlightRefund']>(workflowId), deps.waitMs, () => null);
   if (!outcome) return { order_id: orderId, status: 'deciding', workflow_id: workflowId };
   return {
     order_id: orderId,

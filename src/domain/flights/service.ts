@@ -1,16 +1,14 @@
 import type { Client } from '@temporalio/client';
-import type { BookedFlight } from '../../../activities';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Leg, Traveler } from '../../suppliers/flights';
-import { FlightFailure, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
+import { bookFlightWorkflowId, FlightFailure, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
-import type { FlightRefundResult } from './refunds';
 import { termsForRefund } from './refunds';
 import { validateTravelers } from './travelers';
 
@@ -161,13 +159,14 @@ export async function bookFlight(
     contact: input.traveler_info.contact,
     currency,
   });
+  const workflowId = bookFlightWorkflowId(booking.id);
   const handle = await startOrJoin(deps.temporal, 'bookFlight', {
-    workflowId: `flight-book:b${booking.id}`,
+    workflowId,
     taskQueue: deps.taskQueue,
-    args: [{ bookingId: booking.id, clientReference: `flight-book:b${booking.id}` }],
+    args: [{ bookingId: booking.id, clientReference: workflowId }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
-  const booked = await awaitWorkflow<BookedFlight>(handle, deps.waitMs, (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null));
+  const booked = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null));
   if (!booked) throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
   const order = await flightOrderOf(deps.db, partner.id, booked.orderId);
   return { ...renderTravelOrder(order), booking_id: booking.id, pnr: booked.pnr, ticket_time_limit: new Date(booked.ticketTimeLimit).toISOString() };
@@ -246,7 +245,7 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
     args: [args],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'flight', stage: 'cancelling' }),
   });
-  const result = await awaitWorkflow<FlightRefundResult>(handle, deps.waitMs, (f) =>
+  const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null,
   );
   const c = terms.order.currency;

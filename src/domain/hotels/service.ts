@@ -1,10 +1,9 @@
 import type { Client } from '@temporalio/client';
-import type { PlacedHold, PlaceHoldInput } from '../../../activities';
+import type { PlaceHoldInput } from '../../../activities';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';
-import { cancelWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
-import type { CancellationResult } from './cancellation';
+import { cancelWorkflowId, holdWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
 import { validateGuests } from './guests';
@@ -12,7 +11,7 @@ import { DomainError, validation } from '../errors';
 import { formatDecimal } from '../money';
 import { renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 
 export interface HotelDeps {
   db: Db;
@@ -142,12 +141,12 @@ const holdFailure = (field: string) => (f: { type: string; message: string }) =>
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
 async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string) {
   const handle = await startOrJoin(deps.temporal, 'placeHotelHold', {
-    workflowId: `hotel-hold:b${input.bookingId}:${input.mode}`,
+    workflowId: holdWorkflowId(input.bookingId, input.mode),
     taskQueue: deps.taskQueue,
     args: [input],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
-  const placed = await awaitWorkflow<PlacedHold>(handle, deps.waitMs, holdFailure(field));
+  const placed = await awaitWorkflow(handle, deps.waitMs, holdFailure(field));
   const booking = await bookingOf(deps.db, partner.id, input.bookingId);
   return { placed: placed !== null, booking: renderBooking(booking) };
 }
@@ -214,7 +213,7 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     args: [args],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'hotel', stage: 'cancelling' }),
   });
-  const result = await awaitWorkflow<CancellationResult>(handle, deps.waitMs, (f) =>
+  const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
   );
   const c = terms.order.currency;

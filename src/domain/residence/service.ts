@@ -1,17 +1,17 @@
 import crypto from 'node:crypto';
 import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
-import type { HeldDates } from '../../../activities';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
-import { reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
+import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
-import { bookReservation, checkStay, renderReservation, reservationOf, type ModificationResult } from './reservations';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { Workflows } from '../../../workflows/registry.types';
+import { bookReservation, checkStay, renderReservation, reservationOf } from './reservations';
 
 export interface ResidenceDeps {
   db: Db;
@@ -69,7 +69,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
-  const held = await awaitWorkflow<HeldDates>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');
   return renderReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId), new Date());
 }
@@ -87,8 +87,7 @@ export async function book(db: Db, partner: Partner, id: number) {
 export async function cancel(deps: ResidenceDeps, partner: Partner, id: number) {
   const r = await reservationOf(deps.db, partner.id, id);
   try {
-    const out = await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate('requestCancel', { args: [] });
-    const result = out as { kind: 'released' | 'requested'; refundMinor: number };
+    const result = await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate(requestCancelUpdate, { args: [] });
     return {
       reservation_id: r.id,
       status: result.kind === 'released' ? 'cancelled' : 'cancel_requested',
@@ -104,8 +103,8 @@ export async function cancel(deps: ResidenceDeps, partner: Partner, id: number) 
 export async function acceptCancel(deps: ResidenceDeps, reservationId: number, partnerId: number | null, operator: string) {
   const r = partnerId === null ? await reservationAny(deps.db, reservationId) : await reservationOf(deps.db, partnerId, reservationId);
   if (r.status !== 'cancel_requested') throw validation('reservation_id', `reservation ${r.id} is ${r.status}, not cancel_requested`);
-  const handle = deps.temporal.workflow.getHandle(reservationWorkflowId(r.id));
-  await handle.signal('acceptCancel', { operator });
+  const handle = deps.temporal.workflow.getHandle<Workflows['residenceReservation']>(reservationWorkflowId(r.id));
+  await handle.signal(acceptCancelSignal, { operator });
   await awaitWorkflow(handle, deps.waitMs, () => null);
   return renderReservation(deps.db, await reservationAny(deps.db, r.id), new Date());
 }
@@ -120,7 +119,7 @@ async function reservationAny(db: Db, id: number) {
 export async function modify(deps: ResidenceDeps, partner: Partner, id: number, change: StayChange) {
   const r = await reservationOf(deps.db, partner.id, id);
   try {
-    const result = (await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate('modifyStay', { args: [change] })) as ModificationResult;
+    const result = await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate(modifyStayUpdate, { args: [change] });
     const c = result.currency;
     return {
       reservation_id: r.id,

@@ -1,12 +1,11 @@
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { HeldTourSeats } from '../../../activities';
 import type { Db } from '../../db/client';
 import type { Traveler } from '../../suppliers/flights';
 import { DomainError } from '../errors';
 import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { checkPrebook, finalizePrebook, prebookOf, renderPrebook } from './prebooks';
 
 export interface TourDeps {
@@ -37,7 +36,7 @@ export async function prebook(deps: TourDeps, partner: Partner, input: { tour_id
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'tour', stage: 'holding' }),
   });
-  const held = await awaitWorkflow<HeldTourSeats>(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
   return renderPrebook(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));
 }

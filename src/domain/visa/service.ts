@@ -1,13 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
-import { visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
+import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder, renderTravelOrder, serviceOrderOf } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow } from '../workflows';
-import { applicationOfOrder, createApplication, renderApplication, type VisaDecisionResult, type VisaRequest } from './applications';
+import { awaitWorkflow } from '../../temporal/workflows';
+import type { Workflows } from '../../../workflows/registry.types';
+import { applicationOfOrder, createApplication, renderApplication, type VisaRequest } from './applications';
 
 /** POST /api/visa/request/. */
 export async function requestVisa(db: Db, partner: Partner, req: VisaRequest, currency: string, sandbox: { approve: boolean; afterMs: number } | null) {
@@ -30,9 +31,9 @@ export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs
   if (!application || (application.status !== 'submitted' && application.status !== 'under_review')) {
     throw new DomainError('validation', `order ${orderId}: the application is ${application?.status ?? 'missing'}, not under review (is it paid?)`);
   }
-  const handle = deps.temporal.workflow.getHandle(visaWorkflowId(orderId));
-  await handle.signal('visaDecision', decision);
-  const result = await awaitWorkflow<VisaDecisionResult>(handle, deps.waitMs, () => null);
+  const handle = deps.temporal.workflow.getHandle<Workflows['visaApplication']>(visaWorkflowId(orderId));
+  await handle.signal(visaDecisionSignal, decision);
+  const result = await awaitWorkflow(handle, deps.waitMs, () => null);
   if (!result) return { order_id: orderId, status: 'deciding' };
   return { order_id: orderId, status: result.status, refund_amount: formatDecimal(result.refundMinor, order.currency), ledger_id: result.ledgerId, decided_by: decision.operator };
 }

@@ -1,9 +1,12 @@
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import type { Availability } from '../availability';
 import type { Config } from '../config';
-import { resolveTemporalCli } from '../temporal/cli';
-import { startDevServer } from '../temporal/dev-server';
-import { ensureSearchAttributes } from '../temporal/search-attributes';
+import { engineClientInterceptors } from './availability';
+import { resolveTemporalCli } from './cli';
+import { startDevServer } from './dev-server';
+import { ensureSearchAttributes } from './search-attributes';
 
 export interface TemporalEndpoint {
   address: string;
@@ -70,5 +73,25 @@ export async function ensureTemporal(config: Config, log: (msg: string) => void)
     log,
     sqlitePragmas: config.TEMPORAL_DEV_SQLITE_PRAGMAS,
     dynamicConfig: config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [],
+  });
+}
+
+/**
+ * The API's connection to Temporal: its own, or `workerConnection` (the worker's, in
+ * `npm start`) when it should start workflows eagerly on that worker.
+ */
+export async function temporalConnection(address: string, stack: { add(stop: () => Promise<unknown>): void }, workerConnection?: NativeConnection): Promise<Connection | NativeConnection> {
+  if (workerConnection) return workerConnection;
+  const own = await Connection.connect({ address });
+  stack.add(() => own.close());
+  return own;
+}
+
+/** The engine's Temporal client: refuses what a part that is down cannot serve (./availability.ts). */
+export function temporalClient(config: Config, connection: Connection | NativeConnection, availability: Availability): Client {
+  return new Client({
+    connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: engineClientInterceptors(availability, connection, config.TEMPORAL_CALL_TIMEOUT_MS),
   });
 }

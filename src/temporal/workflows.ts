@@ -1,23 +1,34 @@
-import { ApplicationFailure, WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
+import {
+  ApplicationFailure,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WithWorkflowArgs,
+  type WorkflowHandle,
+  type WorkflowSignalWithStartOptions,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
+import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../availability';
 import { workflowStarts } from '../metrics';
-import { DomainError } from './errors';
+import { DomainError } from '../domain/errors';
 import { currentRequestId } from '../request-context';
+import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 
 /**
  * Starts a workflow, or joins it when one with the same id is running (or completed and
  * keeps its id): the workflow id is the operation's identity, so a repeated request never
- * does the work twice.
+ * does the work twice. The workflow is named by its type, checked against the registered
+ * workflows (workflows/registry.types.ts), and so are its arguments and the handle's result.
  */
-export async function startOrJoin(
+export async function startOrJoin<K extends WorkflowType>(
   client: Client,
-  workflowType: string,
-  options: Omit<WorkflowStartOptions, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+  workflowType: K,
+  options: Omit<WorkflowStartOptions<Workflows[K]>, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
   /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
-): Promise<WorkflowHandle> {
+): Promise<WorkflowHandle<Workflows[K]>> {
   const sentAt = new Date();
   try {
     const requestId = currentRequestId();
@@ -30,13 +41,22 @@ export async function startOrJoin(
     } as WorkflowStartOptions);
     workflowStarts.inc({ workflow: workflowType, eager: String(started.eagerlyStarted) });
   } catch (err) {
-    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return client.workflow.getHandle(options.workflowId);
+    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return client.workflow.getHandle<Workflows[K]>(options.workflowId);
     if (!(err instanceof PartUnavailableError) || err.refused || err.part !== 'temporal') throw err;
     // Sent, but no answer in time: the start may have gone through. Ask once, so that a
     // workflow that did start is joined (never reported as "unavailable, nothing happened").
     if (!(await startedAnyway(client, options.workflowId, sentAt, err))) throw new PartUnavailableError('temporal', err.detail, true);
   }
-  return client.workflow.getHandle(options.workflowId);
+  return client.workflow.getHandle<Workflows[K]>(options.workflowId);
+}
+
+/** Signals a workflow, starting it first when none runs with that id; named by its type, as startOrJoin. */
+export function signalWithStart<K extends WorkflowType, A extends unknown[]>(
+  client: Client,
+  workflowType: K,
+  options: WithWorkflowArgs<Workflows[K], WorkflowSignalWithStartOptions<A>>,
+): Promise<WorkflowHandle<Workflows[K]>> {
+  return client.workflow.signalWithStart<Workflows[K], A>(workflowType, options);
 }
 
 /** Whether a run with this id is under way, or began since `sentAt` (not an earlier run that ended). */
@@ -69,8 +89,12 @@ export function businessFailure(err: unknown): { type: string; message: string }
  * when Temporal stops answering while we wait: the workflow was started and goes on, so the
  * caller answers "under way", never "unavailable, nothing happened".
  */
-export async function awaitWorkflow<T>(handle: WorkflowHandle, waitMs: number, mapFailure: (f: { type: string; message: string }) => Error | null): Promise<T | null> {
-  const result = handle.result() as Promise<T>;
+export async function awaitWorkflow<W extends Workflow>(
+  handle: WorkflowHandle<W>,
+  waitMs: number,
+  mapFailure: (f: { type: string; message: string }) => Error | null,
+): Promise<WorkflowResultType<W> | null> {
+  const result = handle.result();
   result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<null>((resolve) => {

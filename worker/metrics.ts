@@ -1,0 +1,22 @@
+import type { Health } from '../src/availability';
+import type { Config } from '../src/config';
+import { createWorkerMetricsApp } from '../src/http/metrics';
+import { listen, type RunningServer } from '../src/http/listen';
+import type { Stack } from '../src/runtime/services';
+
+/**
+ * The worker process's Prometheus endpoint on WORKER_METRICS_HOST:WORKER_METRICS_PORT
+ * (0: none): its prom-client series and the Core exporter's, and /healthz (503 until the
+ * worker runs, and whenever Temporal or the database does not answer).
+ */
+export async function serveWorkerMetrics(
+  config: Config,
+  deps: { coreMetricsUrl?: string; health: Health },
+  stack: Stack,
+): Promise<RunningServer | undefined> {
+  if (config.WORKER_METRICS_PORT === 0) return undefined;
+  const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, health: deps.health });
+  const server = await listen(app.fetch, config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
+  stack.add(() => server.close());
+  return server;
+}
