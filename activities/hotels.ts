@@ -1,7 +1,8 @@
 import type { Db } from '../src/db/client';
 import * as cancellation from '../src/domain/hotels/cancellation';
 import { bookingById, expireHoldIfDue, markBookingFailed, recordHold, type HoldCheck } from '../src/domain/hotels/bookings';
-import type { Contact, GuestDetails } from '../src/domain/hotels/guests';
+import type { GuestDetails } from '../src/domain/hotels/guests';
+import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier } from '../src/suppliers/hotels';
 import { FailureType, businessErrors } from './failures';
@@ -14,9 +15,6 @@ export interface PlacedHold {
   currency: string;
 }
 
-export type PlaceHoldInput =
-  | { mode: 'create'; bookingId: number; clientReference: string; scenario?: string }
-  | { mode: 'guests'; bookingId: number; guests: GuestDetails[][]; contact: Contact };
 
 const refused = () => FailureType.holdRefused;
 

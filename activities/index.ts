@@ -31,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
 
 export type BookingActivities = ReturnType<typeof createActivities>;
 export type { BookedFlight } from './flights';
-export type { PlacedHold, PlaceHoldInput } from './hotels';
+export type { PlacedHold } from './hotels';
+export type { PlaceHoldInput } from '../workflows/hotel.types';
 export type { HeldTourSeats } from './tours';
 export type { HeldDates } from './residence';

@@ -1,4 +1,4 @@
-import type { PlaceHoldInput } from '../activities';
+import type { Contact, GuestDetails } from '../src/domain/hotels/guests';
 import { FailureType } from './failure-types';
 
 /** Failure types the hotel workflows end with; the API maps each to a status. */
@@ -6,6 +6,11 @@ export const HotelFailure = {
   holdRefused: FailureType.holdRefused,
   cancelRejected: FailureType.cancelRejected,
 } as const;
+
+/** The hold workflow's input: a new hold, or guests for a prebooked one. */
+export type PlaceHoldInput =
+  | { mode: 'create'; bookingId: number; clientReference: string; scenario?: string }
+  | { mode: 'guests'; bookingId: number; guests: GuestDetails[][]; contact: Contact };
 
 /** One hold workflow per booking and step (prebook, book, create): asking again joins it. */
 export const holdWorkflowId = (bookingId: number, mode: PlaceHoldInput['mode']) => `hotel-hold:b${bookingId}:${mode}`;

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { PlaceHoldInput } from '../../../activities';
+import type { PlaceHoldInput } from '../../../workflows/hotel.types';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';

@@ -1,0 +1,71 @@
+/**
+ * The layers (issue 13, docs/structure in the README): imports only point down.
+ *
+ *   entry points   src/main.ts, src/api.ts, worker/main.ts, src/cli, scripts/
+ *   interfaces     src/http (API), worker/ (Temporal worker side)
+ *   steps          activities/
+ *   business       src/domain
+ *   parts          src/db, src/suppliers, src/temporal (client side)
+ *   shared         src/platform (logging, request context, metrics, config types)
+ *
+ * workflows/ is replayed code: it depends on itself and, for types only, on the engine.
+ * `npm run deps` checks it; .ci/run runs it.
+ */
+const LAYERS = {
+  http: '^src/http/',
+  worker: '^worker/',
+  activities: '^activities/',
+  domain: '^src/domain/',
+  db: '^src/db/',
+  suppliers: '^src/suppliers/',
+  temporal: '^src/temporal/',
+  workflows: '^workflows/',
+  entry: '^(src/(main|api)\\.ts|src/cli/|scripts/)',
+};
+
+/** `from` may not import `to` (code; type-only imports are checked by `typeOnlyToo`). */
+const forbid = (name, from, to, comment, typeOnlyToo = true) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: typeOnlyToo ? { path: to } : { path: to, dependencyTypesNot: ['type-only'] },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle makes two modules one; break it by moving what both need down a layer.',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    forbid('workflows-only-types', LAYERS.workflows, '^(src|activities|worker|scripts)/', 'Workflow code is replayed: from the engine it imports types only.', false),
+    forbid('nothing-imports-entry-points', '^(src/(?!main\\.ts|api\\.ts|cli/)|activities/|workflows/|worker/(?!main\\.ts))', LAYERS.entry, 'Entry points are the top: nothing imports them.'),
+    forbid('domain-not-up', LAYERS.domain, `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}`, 'The domain does not know its callers (HTTP, the worker, activities).'),
+    forbid('parts-not-up', `${LAYERS.db}|${LAYERS.suppliers}|${LAYERS.temporal}`, `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, 'The database, suppliers and the Temporal client side sit below the domain.'),
+    forbid('activities-not-up', LAYERS.activities, `${LAYERS.http}|${LAYERS.worker}`, 'Activities are called by the worker; they do not reach back into it or into HTTP.'),
+    forbid('http-not-worker', LAYERS.http, `${LAYERS.worker}|${LAYERS.activities}`, 'The API side does not run workflow steps.'),
+    {
+      name: 'engine-uses-workflow-contracts-only',
+      comment:
+        'The engine starts, signals and reads workflows through their contracts (workflows/*.types.ts, search attributes, failure types, ' +
+        'activity options, the request-id header), never through a workflow body (types aside: a checked name has its function type).',
+      severity: 'error',
+      from: { path: '^(src|activities|worker)/' },
+      to: {
+        path: LAYERS.workflows,
+        pathNot: '^workflows/([\\w-]+\\.types|search-attributes|failure-types|activity-options|request-id)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|test|drizzle|\\.tmp|\\.data|\\.cluster)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
