@@ -21,11 +21,7 @@ export abstract class Records<T extends { client_reference: string; status: stri
   /** Lazy expiry: run at the start of every synchronous section, so state is current before use. */
   sweep(now = Date.now()): void {
     for (const record of this.open) {
-      if (now >= this.deadline(record)) {
-        this.open.delete(record);
-        (record as { status: string }).status = 'expired';
-        this.giveBack(record);
-      }
+      if (now >= this.deadline(record)) this.giveUp(record, 'expired' as T['status']);
     }
   }
 
@@ -46,9 +42,16 @@ export abstract class Records<T extends { client_reference: string; status: stri
     return reference ? this.byReference.get(reference) : undefined;
   }
 
-  /** The record is final (made, cancelled, released): it no longer expires. */
+  /** The record is made (ticketed, confirmed): it no longer expires. */
   protected close(record: T): void {
     this.open.delete(record);
+  }
+
+  /** An open record given up (expired, cancelled, released): it no longer expires, and what it held goes back. */
+  protected giveUp(record: T, status: T['status']): void {
+    record.status = status;
+    this.close(record);
+    this.giveBack(record);
   }
 }
 

@@ -133,11 +133,7 @@ export class AirBookings extends Records<StoredBooking> {
    */
   cancel(b: StoredBooking): boolean {
     if (b.status === 'ticketed' || b.status === 'refunded') return false;
-    if (b.status === 'booked') {
-      b.status = 'cancelled';
-      this.close(b);
-      this.giveBack(b);
-    }
+    if (b.status === 'booked') this.giveUp(b, 'cancelled');
     return true;
   }
 

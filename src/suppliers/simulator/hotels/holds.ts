@@ -99,11 +99,7 @@ export class HotelHolds extends Records<StoredHold> {
    */
   release(hold: StoredHold): boolean {
     if (hold.status === 'confirmed' || hold.status === 'cancelled') return false;
-    if (hold.status === 'prebooked' || hold.status === 'held') {
-      hold.status = 'released';
-      this.close(hold);
-      this.giveBack(hold);
-    }
+    if (hold.status === 'prebooked' || hold.status === 'held') this.giveUp(hold, 'released');
     return true;
   }
 
