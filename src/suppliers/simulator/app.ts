@@ -60,6 +60,7 @@ export interface SimulatorOptions {
 export function createSimulatorApp(opts: SimulatorOptions) {
   const fulfilments = new Map<string, StoredFulfilment>();
   const attempts = new Attempts();
+  const scenarioOptions = { slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES };
   let sequence = 0;
 
   const app = new Hono();
@@ -73,7 +74,6 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     if (known) return c.json(known, 200);
 
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
-    const scenarioOptions = { slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES };
     const refused = refusal(c, scenario, attempts.next(req.client_reference), scenarioOptions, 'fulfilment rejected by the supplier: item not deliverable to this destination');
     if (refused) return refused;
     if (scenario === 'supplier_slow') await pause(opts.slowMs);
@@ -96,15 +96,15 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.get('/products/fulfilments', (c) => {
     const ref = c.req.query('client_reference');
-    const down = ref ? lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, { downFailures: DOWN_FAILURES }) : null;
+    const down = ref ? lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, scenarioOptions) : null;
     if (down) return down;
     const found = ref ? fulfilments.get(ref) : undefined;
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
   });
 
-  app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
-  app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
-  app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
+  app.route('/', hotelRoutes({ ...opts, ...scenarioOptions }));
+  app.route('/', airRoutes({ ...opts, ...scenarioOptions }));
+  app.route('/', confirmationRoutes(scenarioOptions));
 
   return app;
 }
