@@ -62,3 +62,24 @@ export function withCommonResponses(doc: Document, common: CommonResponses): Doc
 export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
   app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));
 }
+
+/** Which schemes an operation needs, as the document states it (OpenAPI security requirements). */
+export type Security = Array<Record<string, string[]>>;
+
+/**
+ * The first fields of an interface's routes under one tag: method, path, tags, summary, an
+ * optional description and the interface's security requirement, in the document's order.
+ */
+export const operationHeads = (security: Security) => (tags: string[]) => {
+  const head =
+    <M extends 'get' | 'post' | 'delete'>(method: M) =>
+    <P extends string>(path: P, summary: string, description?: string) => ({
+      method,
+      path,
+      tags,
+      summary,
+      ...(description === undefined ? {} : { description }),
+      security,
+    });
+  return { get: head('get'), post: head('post'), del: head('delete') };
+};

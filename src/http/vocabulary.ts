@@ -132,6 +132,10 @@ export const sandboxScenario = <T extends readonly [string, ...string[]]>(scenar
       .openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: the supplier's behaviour to simulate (${scenarios.join(', ')})` }),
   });
 
+/** The scenario a request's X-Sandbox-Scenario header asks for: honoured only when the engine runs as a sandbox. */
+export const scenarioOf = <S extends string>(deps: { sandbox: boolean }, headers: { 'x-sandbox-scenario'?: S }): S | undefined =>
+  deps.sandbox ? headers['x-sandbox-scenario'] : undefined;
+
 /** A code or token from a fixed alphabet (ids of rooms, products, quotes): `pattern` says it all. */
 export const token = (pattern: RegExp, message: string) => z.string().regex(pattern, message);
 

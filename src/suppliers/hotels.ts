@@ -63,8 +63,8 @@ export interface AvailabilityRequest {
   domestic?: boolean;
 }
 
-export interface RateCheck {
-  rate_key: string;
+/** The room and stay a rate check or a hold is for. */
+interface Stay {
   hotel_id: number;
   hotel_name: string;
   city_id: number;
@@ -73,8 +73,12 @@ export interface RateCheck {
   refundable: boolean;
   check_in: string;
   check_out: string;
-  nationality: string;
   rooms: Occupancy[];
+}
+
+export interface RateCheck extends Stay {
+  rate_key: string;
+  nationality: string;
   total_price_minor: number;
   original_price_minor: number;
   price_changed: boolean;
@@ -83,22 +87,13 @@ export interface RateCheck {
   expires_at: string;
 }
 
-export interface SupplierHold {
+export interface SupplierHold extends Stay {
   hold_id: string;
   client_reference: string;
   status: 'prebooked' | 'held' | 'confirmed' | 'released' | 'expired' | 'cancelled';
   expires_at: string;
   total_price_minor: number;
   currency: string;
-  hotel_id: number;
-  hotel_name: string;
-  city_id: number;
-  room_name: string;
-  board: string;
-  refundable: boolean;
-  check_in: string;
-  check_out: string;
-  rooms: Occupancy[];
   cancellation_policy: PolicyStep[];
   confirmation_number: string | null;
 }

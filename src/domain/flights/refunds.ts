@@ -3,17 +3,11 @@ import type { DbOrTx } from '../../db/client';
 import { flightBookings } from '../../db/schema';
 import { DomainError } from '../errors';
 import { formatDecimal } from '../money';
-import type { OrderRow } from '../orders';
 import type { PaymentRun } from '../payments';
-import { issueQuote, redeemQuote } from '../quotes';
-import { settleRefund } from '../refunds';
+import { creditRefund, quoteTerms, withQuote, type RefundResult, type RefundTerms } from '../refund-terms';
 import { flightBookingOfOrder, flightOrderOf } from './bookings';
 
-export interface RefundTerms {
-  order: OrderRow;
-  penaltyMinor: number;
-  refundMinor: number;
-}
+export type { RefundTerms } from '../refund-terms';
 
 /** An online refund per the fare rules: ticketed, not yet flown, total minus the fare's refund penalty. */
 export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<RefundTerms> {
@@ -32,48 +26,30 @@ export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number
 export async function quoteRefund(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
   const terms = await refundTerms(db, partnerId, orderId, now);
   const booking = await flightBookingOfOrder(db, orderId);
-  const quote = await issueQuote(db, {
-    partnerId,
-    orderId,
-    penaltyMinor: terms.penaltyMinor,
-    refundMinor: terms.refundMinor,
-    now,
-    notAfter: booking!.departureAt.getTime(),
-  });
+  const quote = await quoteTerms(db, partnerId, orderId, terms, now, booking!.departureAt.getTime());
   const c = terms.order.currency;
   return {
     order_id: orderId,
     refundable_amount: formatDecimal(terms.refundMinor, c),
     penalty: formatDecimal(terms.penaltyMinor, c),
     currency: c,
-    quote_id: quote.id,
-    expires_at: quote.expiresAt.toISOString(),
+    ...quote,
   };
 }
 
+/** The terms the refund applies: the quote's when one is given (and still valid), else today's. */
 export async function termsForRefund(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<RefundTerms> {
-  const terms = await refundTerms(db, partnerId, orderId, now);
-  return quoteId ? { ...terms, ...(await redeemQuote(db, partnerId, orderId, quoteId, now)) } : terms;
+  return withQuote(db, partnerId, orderId, quoteId, now, await refundTerms(db, partnerId, orderId, now));
 }
 
-export interface FlightRefundResult {
-  orderId: number;
-  refundMinor: number;
-  penaltyMinor: number;
-  ledgerId: number | null;
-  currency: string;
-}
+export type FlightRefundResult = RefundResult;
 
 /** Credits a flight refund (online, or an operator's offline decision) and marks order and booking refunded. */
 export async function completeFlightRefund(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; refundMinor: number; penaltyMinor: number; how: 'online' | 'offline' },
 ): Promise<FlightRefundResult> {
-  const settled = await settleRefund(db, {
-    workflowId: input.workflowId,
-    runId: input.runId,
-    orderId: input.orderId,
-    amountMinor: input.refundMinor,
+  return creditRefund(db, input, {
     step: 'flight-refund',
     settledStatus: 'refunded',
     note: `${input.how} refund of flight order ${input.orderId}`,
@@ -81,5 +57,4 @@ export async function completeFlightRefund(
       await tx.update(flightBookings).set({ status: 'refunded', updatedAt: new Date() }).where(eq(flightBookings.orderId, order.id));
     },
   });
-  return { orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, ledgerId: settled.ledgerId, currency: settled.currency };
 }

@@ -4,10 +4,9 @@ import { hotelBookings, orders } from '../../db/schema';
 import type { PolicyStep } from '../../suppliers/hotels';
 import { DomainError, notFound } from '../errors';
 import { formatDecimal } from '../money';
-import { serviceOrderOf, type OrderRow } from '../orders';
+import { serviceOrderOf } from '../orders';
 import type { PaymentRun } from '../payments';
-import { issueQuote, redeemQuote } from '../quotes';
-import { settleRefund } from '../refunds';
+import { creditRefund, quoteTerms, withQuote, type RefundResult, type RefundTerms } from '../refund-terms';
 import { bookingOfOrder } from './bookings';
 
 /** The penalty in force at `now`: the last policy step that has begun, capped at the price. */
@@ -25,11 +24,8 @@ function nextStepAfter(policy: PolicyStep[], now: Date): number | null {
 
 export type CancellationKind = 'paid' | 'unpaid';
 
-export interface CancellationTerms {
-  order: OrderRow;
+export interface CancellationTerms extends RefundTerms {
   kind: CancellationKind;
-  penaltyMinor: number;
-  refundMinor: number;
 }
 
 /**
@@ -54,14 +50,7 @@ export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: 
   const terms = await cancellationTerms(db, partnerId, orderId, now);
   const booking = await bookingOfOrder(db, orderId);
   // A quote never outlives the penalty it shows.
-  const quote = await issueQuote(db, {
-    partnerId,
-    orderId,
-    penaltyMinor: terms.penaltyMinor,
-    refundMinor: terms.refundMinor,
-    now,
-    notAfter: nextStepAfter(booking?.cancellationPolicy ?? [], now),
-  });
+  const quote = await quoteTerms(db, partnerId, orderId, terms, now, nextStepAfter(booking?.cancellationPolicy ?? [], now));
   const c = terms.order.currency;
   return {
     order_id: orderId,
@@ -69,17 +58,15 @@ export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: 
     penalty: formatDecimal(terms.penaltyMinor, c),
     refund_amount: formatDecimal(terms.refundMinor, c),
     currency: c,
-    quote_id: quote.id,
-    expires_at: quote.expiresAt.toISOString(),
+    ...quote,
   };
 }
 
 /** The terms cancel applies: the quote's when one is given (and still valid), else today's. */
 export async function termsForCancel(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<CancellationTerms> {
   const terms = await cancellationTerms(db, partnerId, orderId, now);
-  if (!quoteId) return terms;
-  const quoted = await redeemQuote(db, partnerId, orderId, quoteId, now);
-  return terms.kind === 'unpaid' ? terms : { ...terms, ...quoted };
+  // An unpaid order has nothing to refund: the quote is checked, its amounts are not used.
+  return withQuote(db, partnerId, orderId, quoteId, now, terms, terms.kind === 'paid');
 }
 
 export interface CancellationStart {
@@ -98,13 +85,7 @@ export async function beginCancellation(db: DbOrTx, orderId: number): Promise<Ca
   return { kind, confirmationNumber: booking?.confirmationNumber ?? null, supplierHoldId: booking?.supplierHoldId ?? null };
 }
 
-export interface CancellationResult {
-  orderId: number;
-  refundMinor: number;
-  penaltyMinor: number;
-  ledgerId: number | null;
-  currency: string;
-}
+export type CancellationResult = RefundResult;
 
 /**
  * Last step: credits the refund (a `refund` ledger row naming the order) and marks the
@@ -114,12 +95,8 @@ export async function completeCancellation(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; kind: CancellationKind; refundMinor: number; penaltyMinor: number },
 ): Promise<CancellationResult> {
-  const refundMinor = input.kind === 'paid' ? input.refundMinor : 0;
-  const settled = await settleRefund(db, {
-    workflowId: input.workflowId,
-    runId: input.runId,
-    orderId: input.orderId,
-    amountMinor: refundMinor,
+  const paid = input.kind === 'paid';
+  return creditRefund(db, { ...input, refundMinor: paid ? input.refundMinor : 0, penaltyMinor: paid ? input.penaltyMinor : 0 }, {
     step: 'cancel-refund',
     settledStatus: 'cancelled',
     note: `cancellation of hotel order ${input.orderId}`,
@@ -127,5 +104,4 @@ export async function completeCancellation(
       await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(hotelBookings.orderId, order.id));
     },
   });
-  return { orderId: input.orderId, refundMinor, penaltyMinor: input.kind === 'paid' ? input.penaltyMinor : 0, ledgerId: settled.ledgerId, currency: settled.currency };
 }

@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Partner } from '../../domain/partners';
-import { RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject } from '../openapi-document';
+import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
 import type { RequestIdVariables } from '../request-id';
 
 export type AgencyEnv = { Variables: RequestIdVariables & { partner: Partner } };
@@ -32,6 +32,11 @@ export const agencyRouter = () =>
       if (!result.success) return c.json(validationDetail(result.target, result.error.issues), 422);
     },
   });
+
+/** Interface B's security requirement: the agency key as a bearer token. */
+export const secured: Security = [{ Bearer: [] }];
+/** The heads of Interface B's routes under a tag: `agencyOperations(['Hotel Booking']).get(path, summary)`. */
+export const agencyOperations = operationHeads(secured);
 
 export const bError = (description: string) => ({ content: { 'application/json': { schema: MessageDetail } }, description });
 export const bJson = <T extends z.ZodTypeAny>(schema: T, description: string) => ({ content: { 'application/json': { schema } }, description });

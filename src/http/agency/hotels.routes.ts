@@ -2,8 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/hotels';
 import type { ApiDeps } from '../deps';
-import { calendarDate, email, opaque, queryInt, sandboxScenario, text } from '../vocabulary';
-import { AGENCY_SCENARIOS, agencyRouter, bError, bErrors, bJson } from './env';
+import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const StayDate = calendarDate('travel');
 const IdempotencyHeader = z.object({
@@ -59,16 +59,12 @@ const CreateBooking = z
 
 const CancelResult = z.object({ booking_id: z.string(), refund_amount: z.number(), currency: z.string() });
 
-const secured = [{ Bearer: [] }];
 const tags = ['Hotel Booking'];
+const { del, get, post } = agencyOperations(tags);
 
 const routes = {
   search: createRoute({
-    method: 'get',
-    path: '/hotels/search',
-    tags,
-    summary: 'Search hotels in a city',
-    security: secured,
+    ...get('/hotels/search', 'Search hotels in a city'),
     request: {
       query: z.object({
         city: text(100).openapi({ description: 'City name (any case) or IATA code' }),
@@ -82,20 +78,12 @@ const routes = {
     responses: { 200: bJson(SearchResult, 'Hotels with bookable rooms'), 401: bErrors[401], 422: bErrors[422] },
   }),
   hotel: createRoute({
-    method: 'get',
-    path: '/hotels/{hotel_id}',
-    tags,
-    summary: 'A hotel with its rooms, amenities and policies',
-    security: secured,
+    ...get('/hotels/{hotel_id}', 'A hotel with its rooms, amenities and policies'),
     request: { params: z.object({ hotel_id: opaque(20).openapi({ param: { name: 'hotel_id', in: 'path' } }) }) },
     responses: { 200: bJson(z.record(z.string(), z.unknown()), 'The hotel'), 401: bErrors[401], 404: bErrors[404] },
   }),
   create: createRoute({
-    method: 'post',
-    path: '/hotels/bookings',
-    tags,
-    summary: 'Book: reserve → debit the wallet → confirm; 201 only when confirmed',
-    security: secured,
+    ...post('/hotels/bookings', 'Book: reserve → debit the wallet → confirm; 201 only when confirmed'),
     request: { body: { required: true, content: { 'application/json': { schema: CreateBooking } } }, headers: IdempotencyHeader },
     responses: {
       201: bJson(Booking, 'Confirmed'),
@@ -108,20 +96,12 @@ const routes = {
     },
   }),
   list: createRoute({
-    method: 'get',
-    path: '/hotels/bookings',
-    tags,
-    summary: 'The caller’s bookings',
-    security: secured,
+    ...get('/hotels/bookings', 'The caller’s bookings'),
     request: { query: z.object({ status: z.enum(['active', 'cancelled', 'completed']).optional(), from_date: calendarDate('filter').optional() }) },
     responses: { 200: bJson(z.object({ results: z.array(Booking) }), 'Bookings'), 401: bErrors[401], 422: bErrors[422] },
   }),
   cancel: createRoute({
-    method: 'delete',
-    path: '/hotels/bookings/{booking_id}',
-    tags,
-    summary: 'Cancel: refund per the rate’s policy to the wallet; repeating answers the same',
-    security: secured,
+    ...del('/hotels/bookings/{booking_id}', 'Cancel: refund per the rate’s policy to the wallet; repeating answers the same'),
     request: { params: z.object({ booking_id: opaque(20).openapi({ param: { name: 'booking_id', in: 'path' } }) }) },
     responses: {
       200: bJson(CancelResult.extend({ status: z.literal('cancelled') }), 'Cancelled'),
@@ -139,7 +119,6 @@ const routes = {
 
 export function agencyHotelRoutes(deps: ApiDeps) {
   const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return agencyRouter()
     .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
     .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))
@@ -148,7 +127,7 @@ export function agencyHotelRoutes(deps: ApiDeps) {
       const h = c.req.valid('header');
       // The booking row comes before its workflow: refuse before writing it while a part is down.
       deps.health.require(PARTS);
-      const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(h['x-sandbox-scenario']));
+      const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(deps, h));
       return out.done ? c.json(out.booking, 201) : c.json(out.booking, 202);
     })
     .openapi(routes.cancel, async (c) => {

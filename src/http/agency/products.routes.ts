@@ -2,8 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
 import type { ApiDeps } from '../deps';
-import { country, countryFilter, opaque, queryInt, sandboxScenario, text } from '../vocabulary';
-import { AGENCY_SCENARIOS, agencyRouter, bError, bErrors, bJson } from './env';
+import { country, countryFilter, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const Product = z
   .object({
@@ -39,16 +39,12 @@ const Order = z
   })
   .openapi('ProductOrder');
 
-const secured = [{ Bearer: [] }];
 const tags = ['Travel Products'];
+const { get, post } = agencyOperations(tags);
 
 const routes = {
   list: createRoute({
-    method: 'get',
-    path: '/products',
-    tags,
-    summary: 'Travel products (each data plan or rental period is a product)',
-    security: secured,
+    ...get('/products', 'Travel products (each data plan or rental period is a product)'),
     request: {
       query: z.object({
         category: z.enum(['modem', 'sim', 'accessory']).optional(),
@@ -59,20 +55,12 @@ const routes = {
     responses: { 200: bJson(z.object({ results: z.array(Product), count: z.number().int() }), 'Products'), 401: bErrors[401], 422: bErrors[422] },
   }),
   detail: createRoute({
-    method: 'get',
-    path: '/products/{product_id}',
-    tags,
-    summary: 'A product',
-    security: secured,
+    ...get('/products/{product_id}', 'A product'),
     request: { params: z.object({ product_id: opaque(100).openapi({ param: { name: 'product_id', in: 'path' } }) }) },
     responses: { 200: bJson(Product.extend({ description: z.string(), delivery: z.string() }), 'The product'), 401: bErrors[401], 404: bErrors[404] },
   }),
   place: createRoute({
-    method: 'post',
-    path: '/products/orders',
-    tags,
-    summary: 'Order: debit the wallet → fulfilment; 201 only when accepted by the supplier',
-    security: secured,
+    ...post('/products/orders', 'Order: debit the wallet → fulfilment; 201 only when accepted by the supplier'),
     request: {
       body: {
         required: true,
@@ -105,11 +93,7 @@ const routes = {
     },
   }),
   order: createRoute({
-    method: 'get',
-    path: '/products/orders/{order_id}',
-    tags,
-    summary: 'An order’s status',
-    security: secured,
+    ...get('/products/orders/{order_id}', 'An order’s status'),
     request: { params: z.object({ order_id: opaque(20).openapi({ param: { name: 'order_id', in: 'path' } }) }) },
     responses: { 200: bJson(Order, 'The order'), 401: bErrors[401], 404: bErrors[404] },
   }),
@@ -117,7 +101,6 @@ const routes = {
 
 export function agencyProductRoutes(deps: ApiDeps) {
   const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, localLedgerSteps: deps.payTuning?.localLedgerSteps };
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return agencyRouter()
     .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
     .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))
@@ -133,7 +116,7 @@ export function agencyProductRoutes(deps: ApiDeps) {
         { productId: b.product_id, quantity: b.quantity, deliveryAddress: b.delivery_address, agencyRef: b.agency_ref },
         deps.currency,
         h['idempotency-key'],
-        scenarioOf(h['x-sandbox-scenario']),
+        scenarioOf(deps, h),
       );
       return out.done ? c.json(out.order, 201) : c.json(out.order, 202);
     });

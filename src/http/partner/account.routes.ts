@@ -10,8 +10,8 @@ import { payOutcomes } from '../../metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
-import { bodyId, exactlyOneOf, opaque, sandboxScenario } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
+import { bodyId, exactlyOneOf, opaque, sandboxScenario, scenarioOf } from '../vocabulary';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, partnerOperations, TravelOrder } from './schemas';
 
 const Wallet = z
   .object({
@@ -70,36 +70,26 @@ const PayAccepted = z
   })
   .openapi('PayAccepted');
 
-const secured = [{ ApiKey: [], ApiSecret: [] }];
+const { get, post } = partnerOperations(['Credit and wallet']);
 
 const routes = {
   wallet: createRoute({
-    method: 'get',
-    path: '/partners/wallet/',
-    tags: ['Credit and wallet'],
-    summary: 'The partner’s wallet',
-    security: secured,
+    ...get('/partners/wallet/', 'The partner’s wallet'),
     responses: { 200: json(Wallet, 'The wallet'), 401: commonErrors[401] },
   }),
   ledger: createRoute({
-    method: 'get',
-    path: '/partners/ledger/',
-    tags: ['Credit and wallet'],
-    summary: 'Ledger rows, newest first (15 a page)',
-    security: secured,
+    ...get('/partners/ledger/', 'Ledger rows, newest first (15 a page)'),
     request: { query: PageQuery },
     responses: { 200: json(page(LedgerRow), 'A page of ledger rows'), ...commonErrors },
   }),
   pay: createRoute({
-    method: 'post',
-    path: '/partners/pay/',
-    tags: ['Credit and wallet'],
-    summary: 'Pay a pending order from credit',
-    description:
+    ...post(
+      '/partners/pay/',
+      'Pay a pending order from credit',
       'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
-      'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
-      'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.',
-    security: secured,
+        'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
+        'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.',
+    ),
     request: {
       body: jsonBody(PayRequest),
       headers: sandboxScenario(SCENARIOS),
@@ -113,20 +103,12 @@ const routes = {
     },
   }),
   orders: createRoute({
-    method: 'get',
-    path: '/partners/orders/',
-    tags: ['Credit and wallet'],
-    summary: 'Travel orders, newest first',
-    security: secured,
+    ...get('/partners/orders/', 'Travel orders, newest first'),
     request: { query: PageQuery },
     responses: { 200: json(page(TravelOrder), 'A page of travel orders'), ...commonErrors },
   }),
   productOrders: createRoute({
-    method: 'get',
-    path: '/partners/product-orders/',
-    tags: ['Credit and wallet'],
-    summary: 'Product orders, newest first',
-    security: secured,
+    ...get('/partners/product-orders/', 'Product orders, newest first'),
     request: { query: PageQuery },
     responses: { 200: json(page(ProductOrder), 'A page of product orders'), ...commonErrors },
   }),
@@ -149,7 +131,7 @@ export function accountRoutes(deps: ApiDeps) {
     })
     .openapi(routes.pay, async (c) => {
       const body = c.req.valid('json');
-      const scenario = deps.sandbox ? c.req.valid('header')['x-sandbox-scenario'] : undefined;
+      const scenario = scenarioOf(deps, c.req.valid('header'));
       const outcome = await pay(
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, tuning: deps.payTuning },
         c.get('partner'),

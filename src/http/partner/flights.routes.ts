@@ -3,8 +3,8 @@ import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
+import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
@@ -118,10 +118,9 @@ const Tickets = z
   .openapi('FlightTickets');
 
 const OrderIdBody = z.object({ order_id: Id });
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Flights'];
+const { post } = partnerOperations(tags);
 const scenarioHeader = sandboxScenario(FLIGHT_SCENARIOS);
-const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
 
 const routes = {
   search: createRoute({
@@ -226,11 +225,10 @@ const routes = {
 export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return partnerRouter()
     .openapi(routes.search, async (c) => c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200))
     .openapi(routes.revalidate, async (c) => {
-      const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(deps, c.req.valid('header')));
       return c.json({ ok: true as const, data }, 200);
     })
     .openapi(routes.rules, async (c) => c.json({ ok: true as const, data: await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency) }, 200))
@@ -243,7 +241,7 @@ export function flightRoutes(deps: ApiDeps) {
     .openapi(routes.bookingData, async (c) => c.json({ ok: true as const, data: await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200))
     .openapi(routes.refundDisplay, async (c) => c.json({ ok: true as const, data: await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200))
     .openapi(routes.refund, async (c) => {
-      const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
       return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
     })
     .openapi(routes.refundOffline, async (c) => c.json({ ok: true as const, data: await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json')) }, 200));

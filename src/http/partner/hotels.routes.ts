@@ -3,8 +3,8 @@ import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, TravelOrder } from './schemas';
+import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
@@ -146,18 +146,13 @@ const Cancelled = z
   .openapi('HotelCancellation');
 
 const OrderIdBody = z.object({ order_id: Id });
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Hotels'];
+const { get, post } = partnerOperations(tags);
 const scenarioHeader = sandboxScenario(HOTEL_SCENARIOS);
-const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
 
 const routes = {
   cities: createRoute({
-    method: 'get',
-    path: '/hotel/cities/',
-    tags,
-    summary: 'Cities with hotels (extension), to find city_id',
-    security: secured,
+    ...get('/hotel/cities/', 'Cities with hotels (extension), to find city_id'),
     request: { query: z.object({ search: text(100, { blank: true }).optional() }) },
     responses: { 200: json(z.array(z.object({ id: z.number().int(), name: z.string(), iata_code: z.string(), country: z.string(), domestic: z.boolean() })), 'Cities'), 401: commonErrors[401] },
   }),
@@ -210,22 +205,21 @@ const routes = {
 
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
-  const scenarioOf = (raw: string | undefined) => (deps.sandbox ? raw : undefined);
   return partnerRouter()
     .openapi(routes.cities, async (c) => c.json({ ok: true as const, data: await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search) }, 200))
     .openapi(routes.search, async (c) =>
       c.json({ ok: true as const, data: await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date()) }, 200),
     )
     .openapi(routes.checkRate, async (c) => {
-      const data = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const data = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
       return c.json({ ok: true as const, data }, 200);
     })
     .openapi(routes.prebook, async (c) => {
-      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
       return c.json({ ok: true as const, data: out.booking }, 200);
     })
     .openapi(routes.book, async (c) => {
-      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(deps, c.req.valid('header')));
       return c.json({ ok: true as const, data: out.booking }, 200);
     })
     .openapi(routes.order, async (c) => c.json({ ok: true as const, data: await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id) }, 201))
@@ -236,7 +230,7 @@ export function hotelRoutes(deps: ApiDeps) {
       c.json({ ok: true as const, data: await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200),
     )
     .openapi(routes.cancel, async (c) => {
-      const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(c.req.valid('header')['x-sandbox-scenario']));
+      const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
       return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
     });
 }

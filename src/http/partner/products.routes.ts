@@ -5,7 +5,7 @@ import { parsePage } from '../../domain/pagination';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
 
@@ -119,68 +119,40 @@ const ProductQuery = PageQuery.extend({
     .openapi({ description: 'Category id' }),
 });
 
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Travel products'];
+const { del, get, post } = partnerOperations(tags);
 
 const routes = {
   list: createRoute({
-    method: 'get',
-    path: '/products/products/',
-    tags,
-    summary: 'Browse products',
-    security: secured,
+    ...get('/products/products/', 'Browse products'),
     request: { query: ProductQuery },
     responses: { 200: json(page(Product), 'A page of products'), ...commonErrors },
   }),
   detail: createRoute({
-    method: 'get',
-    path: '/products/products/{id}/',
-    tags,
-    summary: 'Product detail with its variants',
-    security: secured,
+    ...get('/products/products/{id}/', 'Product detail with its variants'),
     request: { params: Id('id') },
     responses: { 200: json(Product, 'The product'), ...commonErrors },
   }),
   categories: createRoute({
-    method: 'get',
-    path: '/products/product-categories/',
-    tags,
-    summary: 'Product categories',
-    security: secured,
+    ...get('/products/product-categories/', 'Product categories'),
     responses: { 200: json(z.array(Category), 'The categories'), 401: commonErrors[401] },
   }),
   addItem: createRoute({
-    method: 'post',
-    path: '/products/basket/items/',
-    tags,
-    summary: 'Add a product to the current basket',
-    security: secured,
+    ...post('/products/basket/items/', 'Add a product to the current basket'),
     request: { body: jsonBody(AddItem) },
     responses: { 201: json(z.object({ item: BasketLine, basket: Basket }), 'The item and the basket'), ...commonErrors },
   }),
   basket: createRoute({
-    method: 'get',
-    path: '/products/basket/current',
-    tags,
-    summary: 'The current basket',
-    security: secured,
+    ...get('/products/basket/current', 'The current basket'),
     responses: { 200: json(Basket, 'The basket'), 401: commonErrors[401] },
   }),
   removeItem: createRoute({
-    method: 'delete',
-    path: '/products/basket/items/{id}/',
-    tags,
-    summary: 'Remove an item from the current basket',
-    security: secured,
+    ...del('/products/basket/items/{id}/', 'Remove an item from the current basket'),
     request: { params: Id('id') },
     responses: { 200: json(Basket, 'The basket without the item'), ...commonErrors },
   }),
   checkout: createRoute({
-    method: 'post',
-    path: '/products/checkout/',
-    tags,
-    summary: 'Check out the basket into a pending product order',
-    security: secured,
+    ...post('/products/checkout/', 'Check out the basket into a pending product order'),
     // Every field has a default: the body may be left out, and the document says so.
     request: { body: { ...jsonBody(Checkout), required: false } },
     responses: { 201: json(ProductOrder, 'The product order; data.id is the product_order_id to pay'), ...commonErrors },

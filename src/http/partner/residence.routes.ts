@@ -6,7 +6,7 @@ import * as residence from '../../domain/residence/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
-import { commonErrors, Decimal, json, jsonBody, page, PageQuery } from './schemas';
+import { commonErrors, Decimal, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
 const StayDate = calendarDate('travel');
 const IntId = bodyId();
@@ -71,10 +71,8 @@ const ReserveBody = z
 const ReservationIdBody = z.object({ reservation_id: IntId });
 const ModifyBody = ReservationIdBody.extend({ check_in: StayDate, check_out: StayDate, guests: z.number().int().min(1).max(30) }).openapi('ModifyStayRequest');
 
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Residence'];
-const post = <P extends string>(path: P, summary: string) => ({ method: 'post' as const, path, tags, summary, security: secured });
-const get = <P extends string>(path: P, summary: string) => ({ method: 'get' as const, path, tags, summary, security: secured });
+const { get, post } = partnerOperations(tags);
 
 const routes = {
   list: createRoute({

@@ -1,6 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { idString } from '../vocabulary';
-import { RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject } from '../openapi-document';
+import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
+
+/** Interface A's security requirement: the key pair, on every route but the published contract. */
+export const secured: Security = [{ ApiKey: [], ApiSecret: [] }];
+/** The heads of Interface A's routes under a tag: `partnerOperations(['Tours']).get(path, summary)`. */
+export const partnerOperations = operationHeads(secured);
 
 /** Interface A's success envelope around `data`. */
 export const envelope = <T extends z.ZodTypeAny>(data: T) => z.object({ ok: z.literal(true), data });

@@ -7,7 +7,7 @@ import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, TravelOrder } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations, TravelOrder } from './schemas';
 
 const IntId = bodyId();
 
@@ -71,25 +71,17 @@ const ListQuery = PageQuery.extend({
   max_price: amountQuery().optional(),
 });
 
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Tours'];
+const { get, post } = partnerOperations(tags);
 
 const routes = {
   list: createRoute({
-    method: 'get',
-    path: '/tours/',
-    tags,
-    summary: 'Tours with upcoming departures',
-    security: secured,
+    ...get('/tours/', 'Tours with upcoming departures'),
     request: { query: ListQuery },
     responses: { 200: json(page(TourSummary), 'A page of tours'), ...commonErrors },
   }),
   options: createRoute({
-    method: 'get',
-    path: '/tours/search-options/',
-    tags,
-    summary: 'Values of the list filters',
-    security: secured,
+    ...get('/tours/search-options/', 'Values of the list filters'),
     responses: {
       200: json(
         z.object({
@@ -105,29 +97,17 @@ const routes = {
     },
   }),
   detail: createRoute({
-    method: 'get',
-    path: '/tours/{id}/',
-    tags,
-    summary: 'Tour details: itinerary, departures, seats left and prices per passenger type',
-    security: secured,
+    ...get('/tours/{id}/', 'Tour details: itinerary, departures, seats left and prices per passenger type'),
     request: { params: Id('id') },
     responses: { 200: json(TourDetail, 'The tour'), ...commonErrors },
   }),
   prebook: createRoute({
-    method: 'post',
-    path: '/tours/prebook/',
-    tags,
-    summary: 'Hold seats on a departure for named passengers',
-    security: secured,
+    ...post('/tours/prebook/', 'Hold seats on a departure for named passengers'),
     request: { body: jsonBody(z.object({ tour_id: IntId, departure_id: IntId, passengers: z.array(Traveler).min(1).max(20) }).openapi('TourPrebookRequest')) },
     responses: { 200: json(Prebook, 'The hold (expires_at)'), ...commonErrors },
   }),
   finalize: createRoute({
-    method: 'post',
-    path: '/tours/finalize/',
-    tags,
-    summary: 'Turn a prebook into a travel order to pay',
-    security: secured,
+    ...post('/tours/finalize/', 'Turn a prebook into a travel order to pay'),
     request: { body: jsonBody(z.object({ prebook_id: IntId })) },
     responses: {
       201: json(

@@ -5,7 +5,7 @@ import * as visas from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
 const TripDate = calendarDate('travel');
 const Country = country();
@@ -74,35 +74,26 @@ const Application = z
   })
   .openapi('VisaApplication');
 
-const secured = [{ ApiKey: [], ApiSecret: [] }];
 const tags = ['Visa'];
+const { get, post } = partnerOperations(tags);
 
 const routes = {
   list: createRoute({
-    method: 'get',
-    path: '/visa/',
-    tags,
-    summary: 'Visa products',
-    security: secured,
+    ...get('/visa/', 'Visa products'),
     request: { query: PageQuery.extend({ country: countryFilter().optional(), visa_type: text(20, { blank: true }).optional() }) },
     responses: { 200: json(page(Visa), 'A page of visa products'), ...commonErrors },
   }),
   detail: createRoute({
-    method: 'get',
-    path: '/visa/{id}/',
-    tags,
-    summary: 'A visa product',
-    security: secured,
+    ...get('/visa/{id}/', 'A visa product'),
     request: { params: Id('id') },
     responses: { 200: json(Visa, 'The product'), ...commonErrors },
   }),
   request: createRoute({
-    method: 'post',
-    path: '/visa/request/',
-    tags,
-    summary: 'Apply: creates the travel order to pay; paying submits the application',
-    description: 'Sandbox: X-Sandbox-Scenario visa_approve (default) or visa_reject decides the application automatically after a short delay.',
-    security: secured,
+    ...post(
+      '/visa/request/',
+      'Apply: creates the travel order to pay; paying submits the application',
+      'Sandbox: X-Sandbox-Scenario visa_approve (default) or visa_reject decides the application automatically after a short delay.',
+    ),
     request: {
       body: jsonBody(RequestBody),
       headers: sandboxScenario(VISA_SCENARIOS),
@@ -110,11 +101,7 @@ const routes = {
     responses: { 201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'), ...commonErrors },
   }),
   status: createRoute({
-    method: 'get',
-    path: '/visa/requests/{id}/',
-    tags,
-    summary: 'An application’s status by its order id (extension)',
-    security: secured,
+    ...get('/visa/requests/{id}/', 'An application’s status by its order id (extension)'),
     request: { params: Id('id') },
     responses: { 200: json(Application, 'The application'), ...commonErrors },
   }),

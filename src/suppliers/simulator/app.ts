@@ -5,7 +5,8 @@ import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
-import { downAnswer } from './unreachable';
+import { jsonBody } from './requests';
+import { Attempts, lookupDownAnswer, pause, refusal } from './scenarios';
 
 /**
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
@@ -58,31 +59,24 @@ export interface SimulatorOptions {
  */
 export function createSimulatorApp(opts: SimulatorOptions) {
   const fulfilments = new Map<string, StoredFulfilment>();
-  const attempts = new Map<string, number>();
+  const attempts = new Attempts();
+  const scenarioOptions = { slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES };
   let sequence = 0;
 
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ ok: true }));
 
   app.post('/products/fulfilments', async (c) => {
-    const parsed = FulfilmentBody.safeParse(await c.req.json().catch(() => null));
+    const parsed = FulfilmentBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: `invalid fulfilment request: ${parsed.error.issues[0]?.message}` }, 400);
     const req = parsed.data;
     const known = fulfilments.get(req.client_reference);
     if (known) return c.json(known, 200);
 
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
-    const attempt = (attempts.get(req.client_reference) ?? 0) + 1;
-    attempts.set(req.client_reference, attempt);
-    if (scenario === 'supplier_reject') {
-      return c.json({ error: 'fulfilment rejected by the supplier: item not deliverable to this destination' }, 422);
-    }
-    const down = downAnswer(c, scenario, attempt, { downFailures: DOWN_FAILURES });
-    if (down) return down;
-    if (scenario === 'supplier_flaky' && attempt <= FLAKY_FAILURES) {
-      return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
-    }
-    if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
+    const refused = refusal(c, scenario, attempts.next(req.client_reference), scenarioOptions, 'fulfilment rejected by the supplier: item not deliverable to this destination');
+    if (refused) return refused;
+    if (scenario === 'supplier_slow') await pause(opts.slowMs);
 
     // A slow duplicate may have finished meanwhile: still one fulfilment per reference.
     const raced = fulfilments.get(req.client_reference);
@@ -102,18 +96,15 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.get('/products/fulfilments', (c) => {
     const ref = c.req.query('client_reference');
-    if (ref && c.req.header(SANDBOX_SCENARIO_HEADER) === 'supplier_down') {
-      const attempt = (attempts.get(ref) ?? 0) + 1;
-      attempts.set(ref, attempt);
-      if (attempt <= DOWN_FAILURES) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
-    }
+    const down = ref ? lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, scenarioOptions) : null;
+    if (down) return down;
     const found = ref ? fulfilments.get(ref) : undefined;
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);
   });
 
-  app.route('/', hotelRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
-  app.route('/', airRoutes({ ...opts, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
-  app.route('/', confirmationRoutes({ slowMs: opts.slowMs, flakyFailures: FLAKY_FAILURES, downFailures: DOWN_FAILURES }));
+  app.route('/', hotelRoutes({ ...opts, ...scenarioOptions }));
+  app.route('/', airRoutes({ ...opts, ...scenarioOptions }));
+  app.route('/', confirmationRoutes(scenarioOptions));
 
   return app;
 }

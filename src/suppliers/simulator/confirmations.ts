@@ -6,10 +6,11 @@
  * (made, but every answer to the request is a 504: only a look-up tells) on create;
  * cancel_reject on cancel.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { z } from 'zod';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
-import { downAnswer, madeAnswer } from './unreachable';
+import { jsonBody } from './requests';
+import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, type ScenarioOptions } from './scenarios';
 
 interface Confirmation {
   reference: string;
@@ -23,28 +24,23 @@ interface Confirmation {
 const CreateBody = z.object({ client_reference: z.string().min(1).max(300) }).passthrough();
 
 /** One confirming supplier under `/<path>`: POST creates, POST /:ref/amend changes, POST /:ref/cancel cancels. */
-function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number; flakyFailures: number; downFailures: number }) {
+function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions) {
   const byClientRef = new Map<string, Confirmation>();
   const byRef = new Map<string, Confirmation>();
-  const attempts = new Map<string, number>();
+  const attempts = new Attempts();
   let sequence = 0;
   const app = new Hono();
-  const body = async (c: Context) => c.req.json().catch(() => null);
 
   app.post(`/${path}`, async (c) => {
-    const parsed = CreateBody.safeParse(await body(c));
+    const parsed = CreateBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: `invalid request: ${parsed.error.issues[0]?.message}` }, 400);
     const ref = parsed.data.client_reference;
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
     const known = byClientRef.get(ref);
     if (known) return madeAnswer(c, scenario, () => c.json(known, 200));
-    const attempt = (attempts.get(ref) ?? 0) + 1;
-    attempts.set(ref, attempt);
-    if (scenario === 'supplier_reject') return c.json({ error: `the ${path.split('/')[0]} supplier refused the request` }, 422);
-    const down = downAnswer(c, scenario, attempt, opts);
-    if (down) return down;
-    if (scenario === 'supplier_flaky' && attempt <= opts.flakyFailures) return c.json({ error: `temporarily unavailable (attempt ${attempt})` }, 503);
-    if (scenario === 'supplier_slow') await new Promise((r) => setTimeout(r, opts.slowMs));
+    const refused = refusal(c, scenario, attempts.next(ref), opts, `the ${path.split('/')[0]} supplier refused the request`);
+    if (refused) return refused;
+    if (scenario === 'supplier_slow') await pause(opts.slowMs);
     const raced = byClientRef.get(ref);
     if (raced) return c.json(raced, 200);
     sequence += 1;
@@ -64,11 +60,8 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
 
   app.get(`/${path}`, (c) => {
     const ref = c.req.query('client_reference') ?? '';
-    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'supplier_down') {
-      const attempt = (attempts.get(ref) ?? 0) + 1;
-      attempts.set(ref, attempt);
-      if (attempt <= opts.downFailures) return c.json({ error: `supplier unavailable (call ${attempt})` }, 503);
-    }
+    const down = lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, opts);
+    if (down) return down;
     const found = byClientRef.get(ref);
     return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
   });
@@ -77,7 +70,7 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
     const found = byRef.get(c.req.param('reference'));
     if (!found) return c.json({ error: 'unknown reference' }, 404);
     if (found.status !== 'confirmed') return c.json({ error: `it is ${found.status}` }, 409);
-    found.amendments.push(await body(c));
+    found.amendments.push(await jsonBody(c));
     return c.json(found);
   });
 
@@ -91,7 +84,7 @@ function confirmingSupplier(path: string, prefix: string, opts: { slowMs: number
   return app;
 }
 
-export function confirmationRoutes(opts: { slowMs: number; flakyFailures: number; downFailures: number }) {
+export function confirmationRoutes(opts: ScenarioOptions) {
   const app = new Hono();
   app.route('/', confirmingSupplier('tours/bookings', 'TOUR', opts));
   app.route('/', confirmingSupplier('residence/bookings', 'HOST', opts));

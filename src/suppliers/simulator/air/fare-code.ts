@@ -1,15 +1,14 @@
 /**
- * Fare source codes: the offer itself, signed, so that the simulator keeps no search state
- * and a client cannot change the price, the flights or the passengers.
- * base64url(JSON) + '.' + base64url(HMAC-SHA256).
+ * Fare source codes: the offer itself, signed (see ../signed-offer.ts), so that the
+ * simulator keeps no search state and a client cannot change the price, the flights or the
+ * passengers; and the itinerary a code names, opened again.
  */
-import crypto from 'node:crypto';
 import { z } from 'zod';
-import { CABINS } from './inventory';
-import { FARE_FAMILIES } from './pricing';
-
-/** Per process: a code from one run is worthless in the next, as with a real GDS session. */
-const SECRET = crypto.randomBytes(32);
+import { parseDate } from '../hotels/pricing';
+import { signedOffers } from '../signed-offer';
+import { CABINS, findFlight } from './inventory';
+import { FAMILIES, FARE_FAMILIES } from './pricing';
+import { segmentOn, type Leg, type Segment } from './schedule';
 
 const FareCodePayload = z.object({
   /** Flight numbers and UTC departure dates, per leg (outbound, then return). */
@@ -27,35 +26,30 @@ const FareCodePayload = z.object({
 });
 export type FareCodePayload = z.infer<typeof FareCodePayload>;
 
-function mac(payloadJson: string): Buffer {
-  return crypto.createHmac('sha256', SECRET).update(payloadJson).digest();
+export const { sign: signFareCode, verify: verifyFareCode } = signedOffers(FareCodePayload, 'fare_source_code');
+
+/** The flights and dates of an itinerary, as a code carries them. */
+export function legsPayload(legs: Leg[]): FareCodePayload['legs'] {
+  return legs.map((leg) => ({ segments: leg.map((s) => ({ flight_number: s.flight.flight_number, date: s.date })) }));
 }
 
-export function signFareCode(payload: FareCodePayload): string {
-  const json = JSON.stringify(payload);
-  return `${Buffer.from(json).toString('base64url')}.${mac(json).toString('base64url')}`;
-}
+export type Fare = { payload: FareCodePayload; legs: Leg[] };
 
-export type VerifiedFareCode =
-  | { ok: true; payload: FareCodePayload }
-  | { ok: false; error: 'invalid fare_source_code' | 'fare_source_code expired' };
-
-export function verifyFareCode(code: string, ttlMs: number, now: number): VerifiedFareCode {
-  const parts = code.split('.');
-  if (parts.length !== 2) return { ok: false, error: 'invalid fare_source_code' };
-  const [body = '', signature = ''] = parts;
-  const json = Buffer.from(body, 'base64url').toString('utf8');
-  const given = Buffer.from(signature, 'base64url');
-  const expected = mac(json);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return { ok: false, error: 'invalid fare_source_code' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return { ok: false, error: 'invalid fare_source_code' };
+/** A code verified (signature, age) and its flights found again: the fare, or why not. */
+export function openFareCode(code: string, ttlMs: number, now: number): Fare | { error: string } {
+  const verified = verifyFareCode(code, ttlMs, now);
+  if (!verified.ok) return { error: verified.error };
+  const p = verified.payload;
+  if (FAMILIES[p.fare_family].cabin !== p.cabin) return { error: 'invalid fare_source_code' };
+  const legs: Leg[] = [];
+  for (const leg of p.legs) {
+    const segments: Segment[] = [];
+    for (const s of leg.segments) {
+      const flight = findFlight(s.flight_number);
+      if (!flight || !flight.cabins.includes(p.cabin) || parseDate(s.date) === null) return { error: 'invalid fare_source_code' };
+      segments.push(segmentOn(flight, s.date));
+    }
+    legs.push(segments);
   }
-  const payload = FareCodePayload.safeParse(parsed);
-  if (!payload.success) return { ok: false, error: 'invalid fare_source_code' };
-  if (now - payload.data.issued_at > ttlMs) return { ok: false, error: 'fare_source_code expired' };
-  return { ok: true, payload: payload.data };
+  return { payload: p, legs };
 }

@@ -5,6 +5,7 @@
  */
 import { AIRLINES, type Cabin } from './inventory';
 import { isDomesticLeg, type Leg } from './schedule';
+import { applyPercents } from '../percents';
 
 export const FARE_FAMILIES = ['Saver', 'Standard', 'Flex', 'Premium', 'Business', 'First'] as const;
 export type FareFamily = (typeof FARE_FAMILIES)[number];
@@ -86,17 +87,6 @@ const TAX_PERCENT: Record<PassengerType, number> = { ADT: 12, CHD: 12, INF: 5 };
 const DOMESTIC_FEE_MINOR = 50_000 * 100;
 const INTERNATIONAL_FEE_MINOR = 300_000 * 100;
 const INFANT_FEE_MINOR = 10_000 * 100;
-
-/** base × Π(percent / 100), rounded half up to a whole minor unit (BigInt: no precision loss). */
-export function applyPercents(base: number, percents: number[]): number {
-  let num = BigInt(base);
-  let den = 1n;
-  for (const p of percents) {
-    num *= BigInt(p);
-    den *= 100n;
-  }
-  return Number((num * 2n + den) / (2n * den));
-}
 
 /** The economy fare of an itinerary per adult before date factors: the route fare at the carrier's level; 80% of both for a connection. */
 export function legBaseMinor(leg: Leg): number {

@@ -4,6 +4,7 @@
  * price never depends on floating-point order of operations.
  */
 import type { Hotel, RoomType } from './inventory';
+import { applyPercents } from '../percents';
 
 export const BOARDS = ['RO', 'BB', 'HB'] as const;
 export type Board = (typeof BOARDS)[number];
@@ -70,17 +71,6 @@ export function boardPercent(board: Board): number {
 
 export function refundabilityPercent(refundable: boolean): number {
   return refundable ? 100 : 88;
-}
-
-/** base × Π(percent / 100), rounded half up to a whole minor unit (BigInt: no precision loss). */
-function applyPercents(base: number, percents: number[]): number {
-  let num = BigInt(base);
-  let den = 1n;
-  for (const p of percents) {
-    num *= BigInt(p);
-    den *= 100n;
-  }
-  return Number((num * 2n + den) / (2n * den));
 }
 
 export interface QuoteInput {

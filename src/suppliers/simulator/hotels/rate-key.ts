@@ -1,13 +1,12 @@
 /**
- * Rate keys: the offer itself, signed, so that the simulator keeps no search state and a
- * client cannot change the price or the stay. base64url(JSON) + '.' + base64url(HMAC).
+ * Rate keys: the offer itself, signed (see ../signed-offer.ts), so that the simulator keeps
+ * no search state and a client cannot change the price or the stay; and the offer a key
+ * names, opened again and priced now.
  */
-import crypto from 'node:crypto';
 import { z } from 'zod';
-import { BOARDS } from './pricing';
-
-/** Per process: a key from one run is worthless in the next, as with a real supplier's session. */
-const SECRET = crypto.randomBytes(32);
+import { signedOffers } from '../signed-offer';
+import { findHotel, findRoom, type Hotel, type RoomType } from './inventory';
+import { BOARDS, cancellationPolicy, changedPrice, quote, stayNights } from './pricing';
 
 const RateKeyPayload = z.object({
   hotel_id: z.number().int(),
@@ -23,33 +22,37 @@ const RateKeyPayload = z.object({
 });
 export type RateKeyPayload = z.infer<typeof RateKeyPayload>;
 
-function mac(payloadJson: string): Buffer {
-  return crypto.createHmac('sha256', SECRET).update(payloadJson).digest();
+export const { sign: signRateKey, verify: verifyRateKey } = signedOffers(RateKeyPayload, 'rate_key');
+
+/** The stay a key prices: board, refundability, dates, nationality and rooms. */
+export const stayOf = (p: RateKeyPayload) => ({
+  board: p.board,
+  refundable: p.refundable,
+  check_in: p.check_in,
+  check_out: p.check_out,
+  nationality: p.nationality,
+  rooms: p.rooms,
+});
+
+export type Offer = { payload: RateKeyPayload; hotel: Hotel; room: RoomType; nights: string[] };
+
+/** A key verified (signature, age) and its hotel and room found again: the offer, or why not. */
+export function openRateKey(rateKey: string, ttlMs: number, now: number): { offer: Offer } | { error: string } {
+  const verified = verifyRateKey(rateKey, ttlMs, now);
+  if (!verified.ok) return { error: verified.error };
+  const payload = verified.payload;
+  const hotel = findHotel(payload.hotel_id);
+  const room = hotel && findRoom(hotel, payload.room_code);
+  if (!hotel || !room) return { error: 'invalid rate_key' };
+  return { offer: { payload, hotel, room, nights: stayNights(payload.check_in, payload.check_out) } };
 }
 
-export function signRateKey(payload: RateKeyPayload): string {
-  const json = JSON.stringify(payload);
-  return `${Buffer.from(json).toString('base64url')}.${mac(json).toString('base64url')}`;
-}
-
-export type VerifiedRateKey = { ok: true; payload: RateKeyPayload } | { ok: false; error: 'invalid rate_key' | 'rate_key expired' };
-
-export function verifyRateKey(rateKey: string, ttlMs: number, now: number): VerifiedRateKey {
-  const parts = rateKey.split('.');
-  if (parts.length !== 2) return { ok: false, error: 'invalid rate_key' };
-  const [body = '', signature = ''] = parts;
-  const json = Buffer.from(body, 'base64url').toString('utf8');
-  const given = Buffer.from(signature, 'base64url');
-  const expected = mac(json);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return { ok: false, error: 'invalid rate_key' };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(json);
-  } catch {
-    return { ok: false, error: 'invalid rate_key' };
-  }
-  const payload = RateKeyPayload.safeParse(parsed);
-  if (!payload.success) return { ok: false, error: 'invalid rate_key' };
-  if (now - payload.data.issued_at > ttlMs) return { ok: false, error: 'rate_key expired' };
-  return { ok: true, payload: payload.data };
+/** The offer's price now (7% more under price_changed) and its cancellation policy. */
+export function priceNow(offer: Offer, priceChanged: boolean, now: number) {
+  const p = offer.payload;
+  const original = p.total_price_minor;
+  const firstNight = quote({ ...p, hotel: offer.hotel, room: offer.room }).first_night_minor;
+  const total = priceChanged ? changedPrice(original) : original;
+  const penaltyFirstNight = priceChanged ? changedPrice(firstNight) : firstNight;
+  return { original, total, policy: cancellationPolicy(p.refundable, p.check_in, total, penaltyFirstNight, now) };
 }

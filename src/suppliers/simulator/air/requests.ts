@@ -1,0 +1,71 @@
+/** The requests the simulated airline takes: their schemas, and the travelers' check against the fare. */
+import { z } from 'zod';
+import { CalendarDate, ClientReference, Contact, Nationality, PersonName } from '../requests';
+import { CABINS } from './inventory';
+import { PASSENGER_TYPES, passengerCount, type Passengers } from './pricing';
+
+/** Adults + children on one booking (infants sit on laps and do not count). */
+export const MAX_SEATED_PASSENGERS = 9;
+
+const AirportCode = z.string().regex(/^[A-Z]{3}$/, 'airport codes are 3 uppercase letters (IATA)');
+const FareSourceCode = z.string().min(1).max(10_000);
+
+export const SearchBody = z
+  .object({
+    origin: AirportCode,
+    destination: AirportCode,
+    departure_date: CalendarDate,
+    return_date: CalendarDate.optional(),
+    adults: z.number().int().min(1),
+    children: z.number().int().min(0).default(0),
+    infants: z.number().int().min(0).default(0),
+    cabin: z.enum(CABINS),
+  })
+  .superRefine((b, ctx) => {
+    if (b.return_date !== undefined && b.return_date < b.departure_date) {
+      ctx.addIssue({ code: 'custom', path: ['return_date'], message: 'return_date must not be before departure_date' });
+    }
+    if (b.infants > b.adults) ctx.addIssue({ code: 'custom', path: ['infants'], message: 'every infant needs an adult: infants must not outnumber adults' });
+    if (b.adults + b.children > MAX_SEATED_PASSENGERS) {
+      ctx.addIssue({ code: 'custom', path: ['children'], message: `at most ${MAX_SEATED_PASSENGERS} adults and children on one booking` });
+    }
+  });
+export type SearchRequest = z.infer<typeof SearchBody>;
+
+export const FareCodeBody = z.object({ fare_source_code: FareSourceCode });
+
+const Traveler = PersonName.extend({
+  birth_date: CalendarDate,
+  gender: z.enum(['male', 'female']),
+  passenger_type: z.enum(PASSENGER_TYPES),
+  nationality: Nationality,
+  national_id: z.string().trim().min(1).max(30).optional(),
+  passport_number: z.string().trim().min(1).max(30).optional(),
+  passport_expiry_date: CalendarDate.optional(),
+});
+export type Traveler = z.infer<typeof Traveler>;
+
+export const BookingBody = z.object({
+  fare_source_code: FareSourceCode,
+  client_reference: ClientReference,
+  travelers: z.array(Traveler).min(1).max(MAX_SEATED_PASSENGERS * 2),
+  contact: Contact,
+});
+
+export const SeatsBody = z.object({
+  flight_number: z.string().min(1),
+  date: CalendarDate,
+  cabin: z.enum(CABINS),
+  count: z.number().int().min(0),
+});
+
+export function travelersProblem(travelers: Traveler[], passengers: Passengers): string | null {
+  for (const type of PASSENGER_TYPES) {
+    const given = travelers.filter((t) => t.passenger_type === type).length;
+    const expected = passengerCount(passengers, type);
+    if (given !== expected) {
+      return `travelers must match the fare: ${passengers.adults} ADT, ${passengers.children} CHD, ${passengers.infants} INF (got ${given} ${type})`;
+    }
+  }
+  return null;
+}
