@@ -6,7 +6,7 @@
  *   steps          activities/
  *   business       src/domain
  *   parts          src/db, src/suppliers, src/temporal (client side)
- *   shared         src/platform (logging, request context, metrics, config types)
+ *   shared         src/platform (logging, the HTTP listener, request context, metrics)
  *
  * workflows/ is replayed code: it depends on itself and, for types only, on the engine.
  * `npm run deps` checks it; .ci/run runs it.
@@ -43,8 +43,18 @@ module.exports = {
     },
     forbid('workflows-only-types', LAYERS.workflows, '^(src|activities|worker|scripts)/', 'Workflow code is replayed: from the engine it imports types only.', false),
     forbid('nothing-imports-entry-points', '^(src/(?!main\\.ts|api\\.ts|cli/)|activities/|workflows/|worker/(?!main\\.ts))', LAYERS.entry, 'Entry points are the top: nothing imports them.'),
+    forbid('platform-at-the-bottom', '^src/platform/', '^(src/(?!platform/)|activities/|workflows/|worker/|scripts/)', 'Shared concerns (logging, the listener, request context, metrics) depend on nothing of the engine.'),
     forbid('domain-not-up', LAYERS.domain, `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}`, 'The domain does not know its callers (HTTP, the worker, activities).'),
-    forbid('parts-not-up', `${LAYERS.db}|${LAYERS.suppliers}|${LAYERS.temporal}`, `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, 'The database, suppliers and the Temporal client side sit below the domain.'),
+    forbid('parts-not-up', `${LAYERS.db}|${LAYERS.suppliers}`, `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, 'The database and the suppliers sit below the domain.'),
+    {
+      name: 'temporal-client-not-up',
+      comment:
+        'The Temporal client side sits below the domain; it knows one thing of it, the error vocabulary (DomainError), ' +
+        'into which it turns a workflow refused for the request\'s own data.',
+      severity: 'error',
+      from: { path: LAYERS.temporal },
+      to: { path: `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, pathNot: '^src/domain/errors\\.ts$' },
+    },
     forbid('activities-not-up', LAYERS.activities, `${LAYERS.http}|${LAYERS.worker}`, 'Activities are called by the worker; they do not reach back into it or into HTTP.'),
     forbid('http-not-worker', LAYERS.http, `${LAYERS.worker}|${LAYERS.activities}`, 'The API side does not run workflow steps.'),
     {

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { databaseFailure } from '../src/db/errors';
+import { databaseFailure } from '../src/platform/database-errors';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import { FailureType } from '../workflows/failure-types';

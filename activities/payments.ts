@@ -1,6 +1,6 @@
 import type { Db } from '../src/db/client';
 import * as payments from '../src/domain/payments';
-import { sagaCompensations, timed, walletDebitDuration } from '../src/metrics';
+import { sagaCompensations, timed, walletDebitDuration } from '../src/platform/metrics';
 import { businessErrors } from './failures';
 
 /** The money steps of every payment saga: debit, reverse, complete. */

@@ -3,7 +3,7 @@
  * workers. Connects to PostgreSQL (DATABASE_URL) and a Temporal cluster (TEMPORAL_ADDRESS).
  */
 import { loadConfig } from './config';
-import { logError, logInfo } from './http/log';
+import { logError, logInfo } from './platform/log';
 import { ensureAdminToken } from './runtime/admin-token';
 import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, startApiHealth } from './runtime/services';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';

@@ -3,7 +3,7 @@
  * Each interface answers a PartUnavailableError with 503, its own error shape and
  * Retry-After (docs/decisions.md, "While a part is down").
  */
-import { isDatabaseConnectionError } from './db/errors';
+import { isDatabaseConnectionError } from './platform/database-errors';
 
 export const PARTS = ['database', 'temporal', 'worker'] as const;
 export type Part = (typeof PARTS)[number];

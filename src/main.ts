@@ -5,7 +5,7 @@
  * `npm run worker` as separate processes instead.
  */
 import { loadConfig } from './config';
-import { logError, logInfo } from './http/log';
+import { logError, logInfo } from './platform/log';
 import { ensureAdminToken } from './runtime/admin-token';
 import { openMigratedDatabase, runProcess, serveHttp, startApiHealth, supplierUrl } from './runtime/services';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';

@@ -7,7 +7,7 @@ import type {
   GetLogAttributesInput,
   Next,
 } from '@temporalio/worker';
-import { withLogContext } from '../src/request-context';
+import { withLogContext } from '../src/platform/request-context';
 import { requestIdFromHeaders } from '../workflows/request-id';
 
 /**

@@ -1,5 +1,5 @@
 import type { Logger, LogLevel, LogMetadata } from '@temporalio/common';
-import { logger } from '../src/http/log';
+import { logger } from '../src/platform/log';
 
 const LEVELS = { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const;
 

@@ -6,7 +6,7 @@
  * WORKER_METRICS_HOST:WORKER_METRICS_PORT.
  */
 import { loadConfig } from '../src/config';
-import { logError, logInfo } from '../src/http/log';
+import { logError, logInfo } from '../src/platform/log';
 import type { Worker } from '@temporalio/worker';
 import type { Database } from '../src/db/client';
 import { openMigratedDatabase, requireSupplierUrl, runProcess } from '../src/runtime/services';

@@ -1,7 +1,7 @@
 import type { Health } from '../src/availability';
 import type { Config } from '../src/config';
 import { createWorkerMetricsApp } from '../src/http/metrics';
-import { listen, type RunningServer } from '../src/http/listen';
+import { listen, type RunningServer } from '../src/platform/listen';
 import type { Stack } from '../src/runtime/services';
 
 /**

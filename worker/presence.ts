@@ -6,7 +6,7 @@ import type { Config } from '../src/config';
 import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTiming } from '../src/availability';
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
-import { logger } from '../src/http/log';
+import { logger } from '../src/platform/log';
 import type { Stack } from '../src/runtime/services';
 
 export interface WorkerPresence {

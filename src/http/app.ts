@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { httpDuration } from '../metrics';
-import { logger } from './log';
+import { httpDuration } from '../platform/metrics';
+import { logger } from '../platform/log';
 import { healthz } from './metrics';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';

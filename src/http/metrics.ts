@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { RETRY_AFTER_SECONDS } from '../availability';
-import { METRICS_CONTENT_TYPE, registryFor, renderMetrics, type MetricsRole } from '../metrics';
+import { METRICS_CONTENT_TYPE, registryFor, renderMetrics, type MetricsRole } from '../platform/metrics';
 import type { Health, HealthReport } from './deps';
 
 export interface MetricsSource {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { withRequestId } from '../request-context';
+import { withRequestId } from '../platform/request-context';
 
 export type RequestIdVariables = { requestId: string };
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { asUnavailable, PartUnavailableError, RETRY_AFTER_SECONDS } from '../availability';
-import { logger } from './log';
+import { logger } from '../platform/log';
 
 /**
  * A request that met a part that is down: 503 with Retry-After, in the interface's shape

@@ -1,5 +1,5 @@
-import { logger } from '../http/log';
-import { inActivity } from '../request-context';
+import { logger } from '../platform/log';
+import { inActivity } from '../platform/request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
 export const SANDBOX_SCENARIO_HEADER = 'X-Sandbox-Scenario';

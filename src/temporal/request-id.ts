@@ -1,5 +1,5 @@
 import type { ClientInterceptors, Next, WorkflowClientInterceptor } from '@temporalio/client';
-import { currentRequestId } from '../request-context';
+import { currentRequestId } from '../platform/request-context';
 import { withRequestIdHeader } from '../../workflows/request-id';
 
 /**

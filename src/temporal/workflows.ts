@@ -10,9 +10,9 @@ import {
 } from '@temporalio/client';
 import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../availability';
-import { workflowStarts } from '../metrics';
+import { workflowStarts } from '../platform/metrics';
 import { DomainError } from '../domain/errors';
-import { currentRequestId } from '../request-context';
+import { currentRequestId } from '../platform/request-context';
 import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 

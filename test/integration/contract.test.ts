@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { listen, type RunningServer } from '../../src/http/listen';
+import { listen, type RunningServer } from '../../src/platform/listen';
 import { adminClient, type PartnerCredentials } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 

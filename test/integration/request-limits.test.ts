@@ -2,7 +2,7 @@ import http from 'node:http';
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { MAX_BODY_BYTES } from '../../src/http/body-limit';
-import { listen } from '../../src/http/listen';
+import { listen } from '../../src/platform/listen';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client as PgClient } from 'pg';
-import { listen, type RunningServer } from '../../src/http/listen';
+import { listen, type RunningServer } from '../../src/platform/listen';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { freePort } from '../support/global-setup';
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
-import { apiMetrics } from '../../src/metrics';
+import { apiMetrics } from '../../src/platform/metrics';
 import { newPartner } from '../support/clients';
 import { recordHistory, scheduledActivities } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';

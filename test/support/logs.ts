@@ -1,5 +1,5 @@
 import type { Level } from 'pino';
-import { addLogDestination } from '../../src/http/log';
+import { addLogDestination } from '../../src/platform/log';
 
 export type LogRecord = Record<string, unknown> & { msg?: string };
 

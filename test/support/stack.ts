@@ -11,7 +11,7 @@ import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { apiHealthMonitor } from '../../src/http/health';
-import { listen, type RunningServer } from '../../src/http/listen';
+import { listen, type RunningServer } from '../../src/platform/listen';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
 import { engineClientInterceptors } from '../../src/temporal/availability';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../../src/db/client';
-import { databaseFailure } from '../../src/db/errors';
+import { databaseFailure } from '../../src/platform/database-errors';
 
 /**
  * Real errors from a real PostgreSQL (PGlite, with the engine's migrations) through drizzle,

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../../src/db/client';
-import { addLogDestination, logError, logger } from '../../src/http/log';
+import { addLogDestination, logError, logger } from '../../src/platform/log';
 
 /** Logs carry no personal data or secrets: not in fields, not in errors, not in a database error's text. */
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { HealthMonitor } from '../../src/availability';
 import { loadConfig } from '../../src/config';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
-import { listen, type RunningServer } from '../../src/http/listen';
-import { httpDuration, registryFor, renderMetrics, sagaCompensations } from '../../src/metrics';
+import { listen, type RunningServer } from '../../src/platform/listen';
+import { httpDuration, registryFor, renderMetrics, sagaCompensations } from '../../src/platform/metrics';
 import { typedFamilies, typedTwice } from '../support/metrics';
 
 /** A stand-in for the Temporal Core exporter: serves whatever `body` holds at /metrics. */

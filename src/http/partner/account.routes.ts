@@ -6,7 +6,7 @@ import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { parsePage } from '../../domain/pagination';
 import { pay } from '../../domain/pay';
 import { SCENARIOS } from '../../suppliers/simulator/app';
-import { payOutcomes } from '../../metrics';
+import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';

@@ -8,7 +8,7 @@ import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
-import { logError } from '../log';
+import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { listen, type RunningServer } from '../../http/listen';
+import { listen, type RunningServer } from '../../platform/listen';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';

@@ -1,6 +1,6 @@
 /** `npm run simulator`: the supplier simulator as its own HTTP service (docker-compose runs it so). */
 import { z } from 'zod';
-import { listen } from '../../http/listen';
+import { listen } from '../../platform/listen';
 import { createSimulatorApp } from './app';
 
 const env = z

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { databaseFailure } from '../db/errors';
-import { logContext } from '../request-context';
+import { databaseFailure } from './database-errors';
+import { logContext } from './request-context';
 
 const LEVEL = (process.env.LOG_LEVEL || 'info') as pino.LevelWithSilent;
 
