@@ -1,5 +1,13 @@
 import type { Db } from '../src/db/client';
-import { expireFlightIfDue, flightBookingById, flightBookingOfOrder, markFlightBookingFailed, recordAirBooking, rejectOfflineRefund, type TimeLimitCheck } from '../src/domain/flights/bookings';
+import {
+  expireFlightIfDue,
+  flightBookingById,
+  flightBookingOfOrder,
+  markFlightBookingFailed,
+  recordAirBooking,
+  rejectOfflineRefund,
+  type TimeLimitCheck,
+} from '../src/domain/flights/bookings';
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
@@ -30,7 +38,13 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
               contact: booking.contact,
             });
             const { order } = await recordAirBooking(db, booking.id, air);
-            return { bookingId: booking.id, orderId: order.id, pnr: air.pnr, ticketTimeLimit: Date.parse(air.ticket_time_limit), totalPriceMinor: air.total_price_minor };
+            return {
+              bookingId: booking.id,
+              orderId: order.id,
+              pnr: air.pnr,
+              ticketTimeLimit: Date.parse(air.ticket_time_limit),
+              totalPriceMinor: air.total_price_minor,
+            };
           } catch (err) {
             if (err instanceof SupplierRejectedError) await markFlightBookingFailed(db, booking.id, err.message);
             throw err;

@@ -15,7 +15,6 @@ export interface PlacedHold {
   currency: string;
 }
 
-
 const refused = () => FailureType.holdRefused;
 
 /** Hotel holds and cancellations: every call that changes something at the bedbank. */

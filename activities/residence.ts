@@ -28,8 +28,11 @@ export function residenceActivities(db: Db, host: ConfirmingSupplier) {
         await host.amend(input.confirmationNumber, { check_in: input.checkIn, check_out: input.checkOut, guests: input.guests });
       }),
     cancelAtHost: (input: { confirmationNumber: string }) =>
-      businessErrors(async () => {
-        await host.cancel(input.confirmationNumber);
-      }, () => FailureType.cancelRejected),
+      businessErrors(
+        async () => {
+          await host.cancel(input.confirmationNumber);
+        },
+        () => FailureType.cancelRejected,
+      ),
   };
 }

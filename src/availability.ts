@@ -179,7 +179,10 @@ export class HealthMonitor implements Health {
     const waited = Date.now() - inFlight.since;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<CheckResult>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${Date.now() - inFlight.since} ms` }), Math.max(0, this.timing.timeoutMs - waited));
+      timer = setTimeout(
+        () => resolve({ ok: false, detail: `no answer within ${Date.now() - inFlight.since} ms` }),
+        Math.max(0, this.timing.timeoutMs - waited),
+      );
     });
     try {
       return await Promise.race([inFlight.done, late]);
@@ -190,10 +193,13 @@ export class HealthMonitor implements Health {
 }
 
 /** Temporal answers: its frontend's system info, within the check's timeout. */
-export function temporalCheck(connection: {
-  withDeadline<R>(deadline: number, fn: () => Promise<R>): Promise<R>;
-  workflowService: { getSystemInfo(req: object): Promise<unknown> };
-}, timeoutMs: number): Check {
+export function temporalCheck(
+  connection: {
+    withDeadline<R>(deadline: number, fn: () => Promise<R>): Promise<R>;
+    workflowService: { getSystemInfo(req: object): Promise<unknown> };
+  },
+  timeoutMs: number,
+): Check {
   return async () => {
     await connection.withDeadline(Date.now() + timeoutMs, () => connection.workflowService.getSystemInfo({}));
   };

@@ -5,9 +5,7 @@ import { ORDER_SERVICES } from './db/schema';
 
 type Service = (typeof ORDER_SERVICES)[number];
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
-  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPTS);
 
@@ -15,110 +13,152 @@ const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPT
  * Every setting the engine reads, parsed once at start-up. Defaults make
  * `npm start` work on a fresh clone; production overrides them.
  */
-const ConfigSchema = z.object({
-  PORT: port.default(8080),
-  ADMIN_PORT: port.default(8081),
-  ADMIN_HOST: z.string().default('127.0.0.1'),
-  ADMIN_TOKEN: z.string().min(16).optional(),
-  DATA_DIR: z.string().default('.data'),
-  DATABASE_URL: z.string().url().optional(),
-  TEMPORAL_ADDRESS: z.string().optional(),
-  TEMPORAL_NAMESPACE: z.string().default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),
-  TEMPORAL_CLI_PATH: z.string().optional(),
-  /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
-  TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
-  TEMPORAL_DEV_PORT: port.default(7233),
-  TEMPORAL_UI_PORT: port.default(8233),
-  SUPPLIER_URL: z.string().url().optional(),
-  /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */
-  WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
-  WORKER_METRICS_PORT: port.default(9464),
-  /** The Temporal Core exporter inside a worker process, on loopback, read by that process only; 0: off. */
-  TEMPORAL_CORE_METRICS_PORT: port.default(9465),
-  /**
-   * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated,
-   * or `none` for the Temporal CLI's own. The default (write-ahead log, fsync at
-   * checkpoints) made payments 1.65× faster (docs/performance.md); a crash of the machine
-   * may lose the last moments of the dev server's history, a crash of the process does not.
-   */
-  TEMPORAL_DEV_SQLITE_PRAGMAS: z
-    .string()
-    .default('journal_mode=wal,synchronous=normal')
-    .transform((v, ctx) => {
-      if (v.trim() === 'none') return [];
-      const pragmas = v.split(',').map((p) => p.trim()).filter(Boolean);
-      const bad = pragmas.find((p) => !/^[a-z_]+=[A-Za-z0-9_-]+$/.test(p));
-      if (bad) {
-        ctx.addIssue({ code: 'custom', message: `"${bad}" is not name=value` });
-        return z.NEVER;
-      }
-      return pragmas;
-    }),
-  /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
-  WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
-  WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
-  /** Run new payments' database steps (debit, complete, reverse) as local activities (1.6× the payments/s). */
-  PAY_LOCAL_LEDGER_STEPS: bool.default(true),
-  /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
-  EAGER_WORKFLOW_START: bool.default(true),
-  SIMULATOR_PORT: port.default(8090),
-  SANDBOX: bool.optional(),
-  SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),
-  SIMULATOR_HOLD_TTL_MS: z.coerce.number().int().min(1000).default(15 * 60 * 1000),
-  SIMULATOR_PREBOOK_TTL_MS: z.coerce.number().int().min(1000).default(5 * 60 * 1000),
-  SIMULATOR_TICKET_TIME_LIMIT_MS: z.coerce.number().int().min(1000).default(2 * 60 * 60 * 1000),
-  TOUR_PREBOOK_TTL_MS: z.coerce.number().int().min(1000).default(20 * 60 * 1000),
-  RESIDENCE_HOLD_TTL_MS: z.coerce.number().int().min(1000).default(15 * 60 * 1000),
-  SANDBOX_HOST_ACCEPT_MS: z.coerce.number().int().min(0).default(30 * 1000),
-  SANDBOX_VISA_DECISION_MS: z.coerce.number().int().min(0).default(60 * 1000),
-  PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
-  /**
-   * While a part is down (docs/decisions.md, "While a part is down"): every process checks
-   * the database, Temporal and the workers in the background every HEALTH_INTERVAL_MS; a
-   * check without an answer within HEALTH_TIMEOUT_MS counts as down. Requests that need a
-   * part reported down answer 503 at once.
-   */
-  HEALTH_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  /** How often a worker process stamps its heartbeat; the API counts a worker gone after 3 missed ones. */
-  WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
-  /** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool's). */
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-  /** The deadline of the API's calls that start, signal, query or describe a workflow. */
-  TEMPORAL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  /**
-   * How many times a payment's supplier step (ship, confirm, ticket, submit) is tried before
-   * its outcome counts as unknown and the supplier is asked by client reference (then, if
-   * it cannot tell, the payment parks in needs_attention). With the 1 s doubling backoff:
-   * 3 ≈ 3 s, 5 ≈ 15 s, 7 ≈ 75 s, 10 ≈ 2.5 min. FINALIZE_ATTEMPTS_BY_SERVICE overrides it
-   * per service, e.g. `flight:8,product:3`.
-   */
-  FINALIZE_ATTEMPTS: finalizeAttempts.default(DEFAULT_FINALIZE_ATTEMPTS),
-  FINALIZE_ATTEMPTS_BY_SERVICE: z
-    .string()
-    .default('')
-    .transform((v, ctx) => {
-      const budget: Partial<Record<Service, number>> = {};
-      for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
-        const [service, n] = part.split(':').map((x) => x.trim());
-        const attempts = finalizeAttempts.safeParse(n);
-        if (!ORDER_SERVICES.includes(service as Service) || !attempts.success) {
-          ctx.addIssue({ code: 'custom', message: `"${part}" is not <service>:<attempts> with a service of ${ORDER_SERVICES.join('|')} and 1..${MAX_FINALIZE_ATTEMPTS} attempts` });
+const ConfigSchema = z
+  .object({
+    PORT: port.default(8080),
+    ADMIN_PORT: port.default(8081),
+    ADMIN_HOST: z.string().default('127.0.0.1'),
+    ADMIN_TOKEN: z.string().min(16).optional(),
+    DATA_DIR: z.string().default('.data'),
+    DATABASE_URL: z.string().url().optional(),
+    TEMPORAL_ADDRESS: z.string().optional(),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),
+    TEMPORAL_CLI_PATH: z.string().optional(),
+    /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
+    TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+    TEMPORAL_DEV_PORT: port.default(7233),
+    TEMPORAL_UI_PORT: port.default(8233),
+    SUPPLIER_URL: z.string().url().optional(),
+    /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */
+    WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
+    WORKER_METRICS_PORT: port.default(9464),
+    /** The Temporal Core exporter inside a worker process, on loopback, read by that process only; 0: off. */
+    TEMPORAL_CORE_METRICS_PORT: port.default(9465),
+    /**
+     * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated,
+     * or `none` for the Temporal CLI's own. The default (write-ahead log, fsync at
+     * checkpoints) made payments 1.65× faster (docs/performance.md); a crash of the machine
+     * may lose the last moments of the dev server's history, a crash of the process does not.
+     */
+    TEMPORAL_DEV_SQLITE_PRAGMAS: z
+      .string()
+      .default('journal_mode=wal,synchronous=normal')
+      .transform((v, ctx) => {
+        if (v.trim() === 'none') return [];
+        const pragmas = v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
+        const bad = pragmas.find((p) => !/^[a-z_]+=[A-Za-z0-9_-]+$/.test(p));
+        if (bad) {
+          ctx.addIssue({ code: 'custom', message: `"${bad}" is not name=value` });
           return z.NEVER;
         }
-        budget[service as Service] = attempts.data;
-      }
-      return budget;
-    }),
-  CURRENCY: z.string().regex(/^[A-Z]{3}$/, 'a three-letter currency code').default('IRT'),
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-}).refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
-  path: ['TEMPORAL_CORE_METRICS_PORT'],
-  message: 'must differ from WORKER_METRICS_PORT (the worker serves its metrics there and reads Core from here)',
-});
+        return pragmas;
+      }),
+    /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
+    WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
+    WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
+    /** Run new payments' database steps (debit, complete, reverse) as local activities (1.6× the payments/s). */
+    PAY_LOCAL_LEDGER_STEPS: bool.default(true),
+    /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
+    EAGER_WORKFLOW_START: bool.default(true),
+    SIMULATOR_PORT: port.default(8090),
+    SANDBOX: bool.optional(),
+    SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),
+    SIMULATOR_HOLD_TTL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(15 * 60 * 1000),
+    SIMULATOR_PREBOOK_TTL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5 * 60 * 1000),
+    SIMULATOR_TICKET_TIME_LIMIT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(2 * 60 * 60 * 1000),
+    TOUR_PREBOOK_TTL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(20 * 60 * 1000),
+    RESIDENCE_HOLD_TTL_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(15 * 60 * 1000),
+    SANDBOX_HOST_ACCEPT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(30 * 1000),
+    SANDBOX_VISA_DECISION_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(60 * 1000),
+    PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
+    /**
+     * While a part is down (docs/decisions.md, "While a part is down"): every process checks
+     * the database, Temporal and the workers in the background every HEALTH_INTERVAL_MS; a
+     * check without an answer within HEALTH_TIMEOUT_MS counts as down. Requests that need a
+     * part reported down answer 503 at once.
+     */
+    HEALTH_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+    HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    /** How often a worker process stamps its heartbeat; the API counts a worker gone after 3 missed ones. */
+    WORKER_HEARTBEAT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    /** How long a request waits for a PostgreSQL connection (a new one, or a free one of the pool's). */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+    /** The deadline of the API's calls that start, signal, query or describe a workflow. */
+    TEMPORAL_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    /**
+     * How many times a payment's supplier step (ship, confirm, ticket, submit) is tried before
+     * its outcome counts as unknown and the supplier is asked by client reference (then, if
+     * it cannot tell, the payment parks in needs_attention). With the 1 s doubling backoff:
+     * 3 ≈ 3 s, 5 ≈ 15 s, 7 ≈ 75 s, 10 ≈ 2.5 min. FINALIZE_ATTEMPTS_BY_SERVICE overrides it
+     * per service, e.g. `flight:8,product:3`.
+     */
+    FINALIZE_ATTEMPTS: finalizeAttempts.default(DEFAULT_FINALIZE_ATTEMPTS),
+    FINALIZE_ATTEMPTS_BY_SERVICE: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const budget: Partial<Record<Service, number>> = {};
+        for (const part of v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const [service, n] = part.split(':').map((x) => x.trim());
+          const attempts = finalizeAttempts.safeParse(n);
+          if (!ORDER_SERVICES.includes(service as Service) || !attempts.success) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${part}" is not <service>:<attempts> with a service of ${ORDER_SERVICES.join('|')} and 1..${MAX_FINALIZE_ATTEMPTS} attempts`,
+            });
+            return z.NEVER;
+          }
+          budget[service as Service] = attempts.data;
+        }
+        return budget;
+      }),
+    CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'a three-letter currency code')
+      .default('IRT'),
+    PUBLIC_BASE_URL: z.string().url().optional(),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
+    path: ['TEMPORAL_CORE_METRICS_PORT'],
+    message: 'must differ from WORKER_METRICS_PORT (the worker serves its metrics there and reads Core from here)',
+  });
 
 export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean };
 

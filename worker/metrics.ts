@@ -9,11 +9,7 @@ import type { Stack } from '../src/runtime/services';
  * (0: none): its prom-client series and the Core exporter's, and /healthz (503 until the
  * worker runs, and whenever Temporal or the database does not answer).
  */
-export async function serveWorkerMetrics(
-  config: Config,
-  deps: { coreMetricsUrl?: string; health: Health },
-  stack: Stack,
-): Promise<RunningServer | undefined> {
+export async function serveWorkerMetrics(config: Config, deps: { coreMetricsUrl?: string; health: Health }, stack: Stack): Promise<RunningServer | undefined> {
   if (config.WORKER_METRICS_PORT === 0) return undefined;
   const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, health: deps.health });
   const server = await listen(app.fetch, config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);

@@ -30,7 +30,14 @@ interface AgencyPayment {
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
     workflowId: payWorkflowId(input.partnerId, { orderId }),
-    args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
+    args: [
+      {
+        partnerId: input.partnerId,
+        orderId,
+        ...(input.scenario ? { scenario: input.scenario } : {}),
+        ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}),
+      },
+    ],
   });
 }
 
@@ -77,7 +84,11 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
   const saga = new Saga<'pay'>();
   try {
-    await saga.step('pay', () => pay(input, input.orderId), () => ledger.abandonOrder(input.orderId));
+    await saga.step(
+      'pay',
+      () => pay(input, input.orderId),
+      () => ledger.abandonOrder(input.orderId),
+    );
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     await saga.compensate();

@@ -72,7 +72,8 @@ export async function offlineFlightRefund(input: { orderId: number }): Promise<{
     return { approved: false, result: null };
   }
   // The operator settled it with the airline: the wallet's refund must be written.
-  const refund = () => ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: d.amountMinor ?? 0, penaltyMinor: 0, how: 'offline' });
+  const refund = () =>
+    ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: d.amountMinor ?? 0, penaltyMinor: 0, how: 'offline' });
   const result = await refundOrPark(`writing the offline refund of flight order ${input.orderId}`, refund, state, operator);
   stage('done', 'refunded');
   return { approved: true, result };

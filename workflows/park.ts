@@ -1,14 +1,4 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  condition,
-  isCancellation,
-  log,
-  patched,
-  setHandler,
-  TemporalFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, isCancellation, log, patched, setHandler, TemporalFailure, workflowInfo } from '@temporalio/workflow';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
 import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
@@ -136,7 +126,11 @@ export async function refundOrPark<T>(what: string, write: () => Promise<T>, sta
   if (!patched(REFUND_PIVOT_PATCH)) return write();
   const refuse = (d: OperatorDecision) => (d.action === 'retry' ? null : CANCELLATION_REFUSALS[d.action]);
   const at: CancellationParkedAt = 'refunding';
-  const result = await untilDoneOrParked(at, what, write, state, operator, { resume: 'cancelling', refuse, context: { orderId: state.orderId, reservationId: state.reservationId } });
+  const result = await untilDoneOrParked(at, what, write, state, operator, {
+    resume: 'cancelling',
+    refuse,
+    context: { orderId: state.orderId, reservationId: state.reservationId },
+  });
   state.step = 'done';
   state.stage = 'done';
   return result;

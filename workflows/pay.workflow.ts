@@ -1,13 +1,4 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  setHandler,
-  log,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, setHandler, log, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';

@@ -1,10 +1,4 @@
-import {
-  allHandlersFinished,
-  condition,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { allHandlersFinished, condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/reservations';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';

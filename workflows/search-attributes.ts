@@ -14,14 +14,4 @@ export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWO
 export const SEARCH_ATTRIBUTES = [PartnerId, OrderId, Service, OrderStatus, Stage];
 
 export type StageName =
-  | 'debiting'
-  | 'finalizing'
-  | 'completing'
-  | 'compensating'
-  | 'holding'
-  | 'waiting'
-  | 'releasing'
-  | 'cancelling'
-  | 'needs_attention'
-  | 'done'
-  | 'failed';
+  'debiting' | 'finalizing' | 'completing' | 'compensating' | 'holding' | 'waiting' | 'releasing' | 'cancelling' | 'needs_attention' | 'done' | 'failed';

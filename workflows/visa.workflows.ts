@@ -29,7 +29,14 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
     reason: input.sandbox!.approve ? 'approved (sandbox)' : 'rejected (sandbox)',
     operator: 'sandbox',
   };
-  const result = await ledger.decideVisa({ workflowId, runId, applicationId: input.applicationId, approve: d.approve, reason: d.reason, decidedBy: d.operator });
+  const result = await ledger.decideVisa({
+    workflowId,
+    runId,
+    applicationId: input.applicationId,
+    approve: d.approve,
+    reason: d.reason,
+    decidedBy: d.operator,
+  });
   setStage('done', result.status);
   return result;
 }

@@ -56,7 +56,9 @@ async function payAll(jobs: Array<{ partner: Partner; orderId: number }>) {
       while (next < jobs.length) {
         const job = jobs[next++]!;
         const t0 = performance.now();
-        const res = await api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }).catch(() => ({ status: 0 }));
+        const res = await api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }).catch(
+          () => ({ status: 0 }),
+        );
         latencies.push(performance.now() - t0);
         if (res.status !== 200) errors += 1;
       }
@@ -90,7 +92,11 @@ async function baseline(n: number) {
         }
       }),
     );
-    return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), database: database.kind === 'postgres' ? 'DATABASE_URL' : 'pglite-memory' };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      latencies: latencies.sort((a, b) => a - b),
+      database: database.kind === 'postgres' ? 'DATABASE_URL' : 'pglite-memory',
+    };
   } finally {
     await database.close();
   }
@@ -99,11 +105,15 @@ async function baseline(n: number) {
 function topology(): Topology | undefined {
   if (opts.cluster) return clusterTopology(process.env.CLUSTER_DIR || '.cluster');
   if (!opts.pids) return undefined;
-  const processes = Object.fromEntries(String(opts.pids).split(',').map((kv) => {
-    const [name, pid] = kv.split('=');
-    if (!name || !Number.isInteger(Number(pid))) throw new Error(`--pids takes name=pid,…, not ${kv}`);
-    return [name, Number(pid)];
-  }));
+  const processes = Object.fromEntries(
+    String(opts.pids)
+      .split(',')
+      .map((kv) => {
+        const [name, pid] = kv.split('=');
+        if (!name || !Number.isInteger(Number(pid))) throw new Error(`--pids takes name=pid,…, not ${kv}`);
+        return [name, Number(pid)];
+      }),
+  );
   return { kind: 'single', apis: [], processes };
 }
 
@@ -114,7 +124,9 @@ async function historyLength(t: Topology | undefined, job: { partner: Partner; o
   const connection = await Connection.connect({ address });
   try {
     const client = new Client({ connection, namespace: t?.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default' });
-    const history = await client.workflow.getHandle(payWorkflowId(job.partner.partner_id, { idempotencyKey: `bench-${job.orderId}`, orderId: job.orderId })).fetchHistory();
+    const history = await client.workflow
+      .getHandle(payWorkflowId(job.partner.partner_id, { idempotencyKey: `bench-${job.orderId}`, orderId: job.orderId }))
+      .fetchHistory();
     return history.events?.length;
   } finally {
     await connection.close();
@@ -126,7 +138,9 @@ const rates = (a: Record<string, number>, b: Record<string, number>, seconds: nu
 
 type DbStats = NonNullable<Awaited<ReturnType<typeof sampleDatabases>>>;
 const scaleDb = (a: DbStats, b: DbStats, seconds: number): DbStats =>
-  Object.fromEntries(Object.keys(a).map((d) => [d, { commits: (b[d]!.commits - a[d]!.commits) / seconds, rows_written: (b[d]!.rows_written - a[d]!.rows_written) / seconds }]));
+  Object.fromEntries(
+    Object.keys(a).map((d) => [d, { commits: (b[d]!.commits - a[d]!.commits) / seconds, rows_written: (b[d]!.rows_written - a[d]!.rows_written) / seconds }]),
+  );
 
 async function main() {
   const t = topology();
@@ -171,12 +185,18 @@ async function main() {
       result.idle_per_second = { cpu_ms: Object.fromEntries(Object.entries(idle.cpu).map(([k, v]) => [k, round(v * 1000)])), db: idle.db };
       result.marginal_per_payment = {
         cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, cpuAfter![k]! - cpuBefore![k]! - idleCpu[k]!])), total),
-        db: idle.db && dbBefore && dbAfter
-          ? Object.fromEntries(Object.keys(dbBefore).map((d) => [d, {
-              commits: round((dbAfter[d]!.commits - dbBefore[d]!.commits - idle.db![d]!.commits * span) / total),
-              rows_written: round((dbAfter[d]!.rows_written - dbBefore[d]!.rows_written - idle.db![d]!.rows_written * span) / total),
-            }]))
-          : undefined,
+        db:
+          idle.db && dbBefore && dbAfter
+            ? Object.fromEntries(
+                Object.keys(dbBefore).map((d) => [
+                  d,
+                  {
+                    commits: round((dbAfter[d]!.commits - dbBefore[d]!.commits - idle.db![d]!.commits * span) / total),
+                    rows_written: round((dbAfter[d]!.rows_written - dbBefore[d]!.rows_written - idle.db![d]!.rows_written * span) / total),
+                  },
+                ]),
+              )
+            : undefined,
       };
     }
   }
@@ -191,7 +211,10 @@ async function main() {
       p95_ms: round(percentile(b.latencies, 95), 2),
       p99_ms: round(percentile(b.latencies, 99), 2),
     };
-    result.orchestration_overhead = { throughput_ratio: round((total / b.seconds) / (total / run.seconds), 1), p50_ratio: round(percentile(run.latencies, 50) / percentile(b.latencies, 50), 1) };
+    result.orchestration_overhead = {
+      throughput_ratio: round(total / b.seconds / (total / run.seconds), 1),
+      p50_ratio: round(percentile(run.latencies, 50) / percentile(b.latencies, 50), 1),
+    };
   }
   console.log(JSON.stringify(result));
 }

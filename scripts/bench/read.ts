@@ -37,7 +37,13 @@ async function main() {
     ...(await load('wallet', '/api/partners/wallet/', partner)),
     ...(await load('ledger_page', '/api/partners/ledger/', partner)),
     ...(await load('product_list', '/api/products/products/', partner)),
-    ...(await load('hotel_search', '/api/hotel/search_hotels/', partner, { city_id: 1, check_in: day(30), check_out: day(32), nationality_id: 'IR', rooms: [{ adult_count: 2 }] })),
+    ...(await load('hotel_search', '/api/hotel/search_hotels/', partner, {
+      city_id: 1,
+      check_in: day(30),
+      check_out: day(32),
+      nationality_id: 'IR',
+      rooms: [{ adult_count: 2 }],
+    })),
   };
   console.log(JSON.stringify({ connections: Number(opts.connections), duration_s: Number(opts.duration), endpoints: results }));
 }

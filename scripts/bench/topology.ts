@@ -35,7 +35,11 @@ export function clusterTopology(dir: string): Topology {
     temporalAddress: state.temporalAddress,
     namespace: state.namespace,
     adminDatabaseUrl: state.adminDatabaseUrl,
-    processes: Object.fromEntries(Object.entries(state.parts).filter(([, p]) => p.pid).map(([name, p]) => [name, p.pid!])),
+    processes: Object.fromEntries(
+      Object.entries(state.parts)
+        .filter(([, p]) => p.pid)
+        .map(([name, p]) => [name, p.pid!]),
+    ),
   };
 }
 
@@ -86,9 +90,7 @@ export function sampleCpu(topology: Topology): Record<string, number> {
 
 /** Per-payment CPU milliseconds of each part between two samples, and their total. */
 export function cpuPerPayment(before: Record<string, number>, after: Record<string, number>, payments: number) {
-  const perPart = Object.fromEntries(
-    Object.keys(before).map((name) => [name, Math.round((((after[name] ?? 0) - before[name]!) * 1000 * 10) / payments) / 10]),
-  );
+  const perPart = Object.fromEntries(Object.keys(before).map((name) => [name, Math.round((((after[name] ?? 0) - before[name]!) * 1000 * 10) / payments) / 10]));
   const total = Math.round(Object.values(perPart).reduce((a, b) => a + b, 0) * 10) / 10;
   return { total_ms: total, by_part_ms: perPart };
 }
@@ -117,6 +119,9 @@ export function dbPerPayment(before: DbStats | undefined, after: DbStats | undef
   if (!before || !after) return undefined;
   const per = (a: number, b: number) => Math.round(((a - b) / payments) * 10) / 10;
   return Object.fromEntries(
-    Object.keys(before).map((db) => [db, { commits: per(after[db]!.commits, before[db]!.commits), rows_written: per(after[db]!.rows_written, before[db]!.rows_written) }]),
+    Object.keys(before).map((db) => [
+      db,
+      { commits: per(after[db]!.commits, before[db]!.commits), rows_written: per(after[db]!.rows_written, before[db]!.rows_written) },
+    ]),
   );
 }

@@ -68,7 +68,9 @@ async function waitHealthy(url: string, engine: ChildProcess): Promise<void> {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (engine.exitCode !== null) throw new Error(`the engine exited with ${engine.exitCode}`);
-    const ok = await fetch(url).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(url)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }

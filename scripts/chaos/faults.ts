@@ -30,7 +30,14 @@ async function serving(kind: FaultKind, part: string, state: ClusterState): Prom
     }
     if (kind === 'temporal-history' || kind === 'temporal-matching') {
       // The API's readiness asks the frontend and the task queue's pollers (matching).
-      const res = await Promise.all(state.apis.map((a) => fetch(`${a.url}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.status === 200, () => false)));
+      const res = await Promise.all(
+        state.apis.map((a) =>
+          fetch(`${a.url}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+            (r) => r.status === 200,
+            () => false,
+          ),
+        ),
+      );
       return res.some(Boolean);
     }
     return true;

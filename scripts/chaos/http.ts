@@ -129,7 +129,12 @@ export class Http {
   }
 
   /** Admin API (any replica's admin port): read calls retried, writes once per replica on connection refusal only. */
-  async admin<T = Record<string, unknown>>(method: 'GET' | 'POST', route: string, body?: unknown, opts: { attempts?: number; timeoutMs?: number } = {}): Promise<{ status: number; json: T }> {
+  async admin<T = Record<string, unknown>>(
+    method: 'GET' | 'POST',
+    route: string,
+    body?: unknown,
+    opts: { attempts?: number; timeoutMs?: number } = {},
+  ): Promise<{ status: number; json: T }> {
     const attempts = opts.attempts ?? 6;
     let last = '';
     for (let i = 0; i < attempts; i++) {
@@ -187,7 +192,8 @@ export class Http {
         const r = await this.once(api.url, 'POST', '/api/partners/pay/', headers, body);
         const data = (r.json?.data ?? null) as Record<string, unknown> | null;
         const error = typeof r.json?.error === 'string' ? r.json.error : r.text.slice(0, 300);
-        if (r.status === 200 && data) return done({ kind: 'completed', status: 200, ledgerId: Number(data.ledger_id), amountMinor: toMinor(String(data.amount)) });
+        if (r.status === 200 && data)
+          return done({ kind: 'completed', status: 200, ledgerId: Number(data.ledger_id), amountMinor: toMinor(String(data.amount)) });
         if (r.status === 202) return done({ kind: 'processing', status: 202 });
         if (r.status === 402) return done({ kind: 'insufficient', status: 402, error });
         if (r.status === 400) return done({ kind: 'not_payable', status: 400, error });

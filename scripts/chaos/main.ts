@@ -110,7 +110,11 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
   }
   const rec = await reconcileCheck(target);
   report.reconcile = { exit: rec.exit, findings: rec.findings };
-  if (rec.exit !== 0) findings.push({ check: 'reconcile', detail: `admin reconcile exited ${rec.exit} with ${rec.findings} finding(s): ${JSON.stringify(rec.finding_list).slice(0, 600)}` });
+  if (rec.exit !== 0)
+    findings.push({
+      check: 'reconcile',
+      detail: `admin reconcile exited ${rec.exit} with ${rec.findings} finding(s): ${JSON.stringify(rec.finding_list).slice(0, 600)}`,
+    });
   return { findings, warnings, report };
 }
 
@@ -127,7 +131,13 @@ function summary(run: RunRecord, statuses: Map<number, string> | null) {
     pay_outcomes_by_kind: Object.fromEntries(
       Object.entries(tally(run.orders, (o) => o.kind)).map(([kind]) => {
         const ids = new Set(run.orders.filter((o) => o.kind === kind).map((o) => o.id));
-        return [kind, tally(pays.filter((p: PayRecord) => ids.has(p.orderId)), (p) => p.outcome)];
+        return [
+          kind,
+          tally(
+            pays.filter((p: PayRecord) => ids.has(p.orderId)),
+            (p) => p.outcome,
+          ),
+        ];
       }),
     ),
     pay_attempts: pays.reduce((n, p) => n + p.attempts, 0),
@@ -243,14 +253,17 @@ async function main(): Promise<number> {
     injector && plan.length ? injector.run(plan, load.progress, () => load.done, deadlineAt - (opts.settleS + 30) * 1000) : Promise.resolve(),
   ])) as [LoadStats, void];
   const loadMs = Date.now() - tLoad;
-  log(`load done: ${loadStats.answered_requests}/${loadStats.planned_requests} pay requests in ${secs(loadMs)} s; faults injected: ${injector?.records.length ?? 0}`);
+  log(
+    `load done: ${loadStats.answered_requests}/${loadStats.planned_requests} pay requests in ${secs(loadMs)} s; faults injected: ${injector?.records.length ?? 0}`,
+  );
   save(runFile, run);
   if (loadStats.jobs_skipped_deadline) notes.push(`${loadStats.jobs_skipped_deadline} pay job(s) not started: the load reached its share of --deadline`);
 
   const rejectIds = new Set(run.orders.filter((o) => o.kind === 'supplier_reject').map((o) => o.id));
   const firstAnswers = new Map<number, string>();
   for (const p of run.pays) if (rejectIds.has(p.orderId) && !firstAnswers.has(p.orderId)) firstAnswers.set(p.orderId, p.outcome);
-  if ([...firstAnswers.values()].some((o) => o === 'completed')) notes.push('a supplier_reject pay was answered 200: the API seems to run without SANDBOX, so the scenarios did not happen');
+  if ([...firstAnswers.values()].some((o) => o === 'completed'))
+    notes.push('a supplier_reject pay was answered 200: the API seems to run without SANDBOX, so the scenarios did not happen');
   const findings: Finding[] = [];
   for (const f of injector?.records ?? []) if (f.error) findings.push({ check: `fault:${f.kind}`, detail: f.error });
   if (injector && plan.length > (injector.records.length ?? 0)) notes.push(`${plan.length - injector.records.length} planned fault(s) not injected: deadline`);
@@ -267,7 +280,11 @@ async function main(): Promise<number> {
           return null;
         }
       })();
-      const down = s ? Object.entries(s.parts).filter(([, p]) => !p.up).map(([n]) => n) : ['?'];
+      const down = s
+        ? Object.entries(s.parts)
+            .filter(([, p]) => !p.up)
+            .map(([n]) => n)
+        : ['?'];
       findings.push({ check: 'topology:not_recovered', detail: `after the load, part(s) still down: ${down.join(', ')}` });
     }
   }
@@ -283,7 +300,9 @@ async function main(): Promise<number> {
     const settleDeadline = Math.min(Date.now() + opts.settleS * 1000, deadlineAt - 20_000);
     settled = await settle(http, target, run, db, Math.max(settleDeadline, Date.now() + 10_000), log);
     save(runFile, run);
-    log(`settled in ${settled.seconds} s: ${settled.parked} parked, decisions ${JSON.stringify(settled.decisions)}, still processing ${settled.still_processing.length}`);
+    log(
+      `settled in ${settled.seconds} s: ${settled.parked} parked, decisions ${JSON.stringify(settled.decisions)}, still processing ${settled.still_processing.length}`,
+    );
     // --- Checks --------------------------------------------------------------------------
     checks = await verifyAll(http, target, run, db);
     statuses = await orderStatuses(http, run, db).catch(() => null);
@@ -308,7 +327,10 @@ async function main(): Promise<number> {
         if (n > 0) collateral[name] = n;
       }
       if (Object.keys(collateral).length) {
-        checks.warnings.push({ check: 'topology:collateral_restarts', detail: `part(s) exited without being signalled and were restarted: ${JSON.stringify(collateral)} (see their logs)` });
+        checks.warnings.push({
+          check: 'topology:collateral_restarts',
+          detail: `part(s) exited without being signalled and were restarted: ${JSON.stringify(collateral)} (see their logs)`,
+        });
       }
     } catch {
       collateral = null;
@@ -330,7 +352,10 @@ async function main(): Promise<number> {
     faults: {
       planned: plan.length,
       injected: faults.filter((f) => !f.error).length,
-      by_kind: tally(faults.filter((f) => !f.error), (f) => f.kind),
+      by_kind: tally(
+        faults.filter((f) => !f.error),
+        (f) => f.kind,
+      ),
       during_load: faults.filter((f) => f.during_load && !f.error).length,
       collateral_restarts: collateral,
       list: faults,

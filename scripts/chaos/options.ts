@@ -222,7 +222,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     size,
     target,
     clusterDir: values['cluster-dir'] ?? env.CLUSTER_DIR ?? '.cluster',
-    apiUrls: apiUrl.split(',').map((u) => u.trim().replace(/\/$/, '')).filter(Boolean),
+    apiUrls: apiUrl
+      .split(',')
+      .map((u) => u.trim().replace(/\/$/, ''))
+      .filter(Boolean),
     adminUrl: (values['admin-url'] ?? env.ADMIN_URL)?.replace(/\/$/, ''),
     adminToken: values['admin-token'] ?? env.ADMIN_TOKEN,
     databaseUrl: values['database-url'] ?? env.DATABASE_URL,

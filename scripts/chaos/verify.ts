@@ -124,7 +124,14 @@ export interface SettleReport {
  * never a payment parked after the supplier confirmed (the pivot rule: only retry there).
  * A compensated order is payable again: it is paid once more with a new key.
  */
-export async function settle(http: Http, target: Target, run: RunRecord, db: pg.Client | null, deadlineAt: number, log: (m: string) => void): Promise<SettleReport> {
+export async function settle(
+  http: Http,
+  target: Target,
+  run: RunRecord,
+  db: pg.Client | null,
+  deadlineAt: number,
+  log: (m: string) => void,
+): Promise<SettleReport> {
   const started = Date.now();
   const byId = new Map(run.orders.map((o) => [o.id, o]));
   const retries = new Map<number, number>();
@@ -166,7 +173,15 @@ export async function settle(http: Http, target: Target, run: RunRecord, db: pg.
       const compensate = parkedAt.get(id) === 'finalizing' && (n >= 2 || (n === 0 && o?.kind === 'supplier_down' && downTurn++ % 2 === 1));
       const action = compensate ? 'compensate' : 'retry';
       const t0 = Date.now();
-      const out = await adminCli(target, ['order', action, '--order', String(id), '--reason', `chaos ${run.runId}: ${compensate ? 'supplier confirms nothing was made' : 'supplier recovered'}`, '--json']);
+      const out = await adminCli(target, [
+        'order',
+        action,
+        '--order',
+        String(id),
+        '--reason',
+        `chaos ${run.runId}: ${compensate ? 'supplier confirms nothing was made' : 'supplier recovered'}`,
+        '--json',
+      ]);
       let after = '?';
       try {
         after = (JSON.parse(out.stdout) as { order?: { status?: string } }).order?.status ?? '?';
@@ -194,7 +209,13 @@ export function topupFindings(p: RunPartner, ledgerTopups: number, where: string
   const possible = new Set([p.topupsMinor]);
   for (const u of p.uncertainTopupsMinor) for (const v of [...possible]) possible.add(v + u);
   if (possible.has(ledgerTopups)) return [];
-  return [{ check: `${where}:topups`, partner_id: p.partner_id, detail: `the ledger has ${ledgerTopups} in top-ups, the operator made ${[...possible].join(' or ')} (minor units)` }];
+  return [
+    {
+      check: `${where}:topups`,
+      partner_id: p.partner_id,
+      detail: `the ledger has ${ledgerTopups} in top-ups, the operator made ${[...possible].join(' or ')} (minor units)`,
+    },
+  ];
 }
 
 /** The books from SQL: wallets, orders, keys, reversals, and the balance chain. */
@@ -222,24 +243,47 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
     const net = Number(o.net);
     const unreversed = Number(o.unreversed);
     const mine = runOrders.get(id);
-    if (!mine) findings.push({ check: 'sql:order_unknown', partner_id: o.partner_id, order_id: id, detail: `order ${id} (${o.status}) was not made by this run` });
-    else if (mine.totalMinor !== total) findings.push({ check: 'sql:order_total', partner_id: o.partner_id, order_id: id, detail: `total ${total} but checkout said ${mine.totalMinor}` });
+    if (!mine)
+      findings.push({ check: 'sql:order_unknown', partner_id: o.partner_id, order_id: id, detail: `order ${id} (${o.status}) was not made by this run` });
+    else if (mine.totalMinor !== total)
+      findings.push({ check: 'sql:order_total', partner_id: o.partner_id, order_id: id, detail: `total ${total} but checkout said ${mine.totalMinor}` });
     if (o.status === 'completed') {
       completedTotal.set(o.partner_id, (completedTotal.get(o.partner_id) ?? 0) + total);
       if (net !== total || unreversed !== 1) {
-        findings.push({ check: 'sql:completed_paid_once', partner_id: o.partner_id, order_id: id, detail: `completed for ${total} but paid ${net} net in ${unreversed} unreversed debit(s) of ${o.debits}` });
+        findings.push({
+          check: 'sql:completed_paid_once',
+          partner_id: o.partner_id,
+          order_id: id,
+          detail: `completed for ${total} but paid ${net} net in ${unreversed} unreversed debit(s) of ${o.debits}`,
+        });
       }
     } else if (o.status === 'processing') {
       findings.push({ check: 'sql:stuck', partner_id: o.partner_id, order_id: id, detail: `still processing (net ${net} taken)` });
     } else if (net !== 0 || unreversed !== 0) {
-      findings.push({ check: 'sql:not_completed_kept_money', partner_id: o.partner_id, order_id: id, detail: `${o.status} but ${net} net taken (${unreversed} unreversed debit(s))` });
+      findings.push({
+        check: 'sql:not_completed_kept_money',
+        partner_id: o.partner_id,
+        order_id: id,
+        detail: `${o.status} but ${net} net taken (${unreversed} unreversed debit(s))`,
+      });
     }
   }
   const seen = new Set(orders.map((o) => Number(o.id)));
-  for (const o of run.orders) if (!seen.has(o.id)) findings.push({ check: 'sql:order_missing', order_id: o.id, detail: `order ${o.id} made by this run is not in the database` });
+  for (const o of run.orders)
+    if (!seen.has(o.id)) findings.push({ check: 'sql:order_missing', order_id: o.id, detail: `order ${o.id} made by this run is not in the database` });
 
   const wallets = (
-    await db.query<{ partner_id: number; balance: string; credit: string; ledger_balance: string; ledger_credit: string; topups: string; payments: string; refunds: string; adjustments: string }>(
+    await db.query<{
+      partner_id: number;
+      balance: string;
+      credit: string;
+      ledger_balance: string;
+      ledger_credit: string;
+      topups: string;
+      payments: string;
+      refunds: string;
+      adjustments: string;
+    }>(
       `select w.partner_id, w.balance_minor as balance, w.credit_limit_minor as credit,
          coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_balance,
          coalesce(sum(case when l.type = 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_credit,
@@ -257,16 +301,27 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
     const balance = Number(w.balance);
     const topups = Number(w.topups);
     const netPayments = Number(w.payments) - Number(w.refunds);
-    if (balance !== Number(w.ledger_balance)) findings.push({ check: 'sql:wallet_vs_ledger', partner_id: w.partner_id, detail: `balance ${balance} but the ledger adds up to ${w.ledger_balance}` });
-    if (Number(w.credit) !== Number(w.ledger_credit)) findings.push({ check: 'sql:credit_vs_grants', partner_id: w.partner_id, detail: `credit limit ${w.credit} but grants add up to ${w.ledger_credit}` });
-    if (Number(w.credit) !== p.creditLimitMinor) findings.push({ check: 'sql:credit_limit', partner_id: w.partner_id, detail: `credit limit ${w.credit}, the operator set ${p.creditLimitMinor}` });
-    if (Number(w.adjustments) !== 0) findings.push({ check: 'sql:adjustments', partner_id: w.partner_id, detail: `${w.adjustments} adjustment row(s): nobody made one` });
-    if (balance !== topups - netPayments) findings.push({ check: 'sql:wallet_equation', partner_id: w.partner_id, detail: `balance ${balance} ≠ top-ups ${topups} − net payments ${netPayments}` });
+    if (balance !== Number(w.ledger_balance))
+      findings.push({ check: 'sql:wallet_vs_ledger', partner_id: w.partner_id, detail: `balance ${balance} but the ledger adds up to ${w.ledger_balance}` });
+    if (Number(w.credit) !== Number(w.ledger_credit))
+      findings.push({ check: 'sql:credit_vs_grants', partner_id: w.partner_id, detail: `credit limit ${w.credit} but grants add up to ${w.ledger_credit}` });
+    if (Number(w.credit) !== p.creditLimitMinor)
+      findings.push({ check: 'sql:credit_limit', partner_id: w.partner_id, detail: `credit limit ${w.credit}, the operator set ${p.creditLimitMinor}` });
+    if (Number(w.adjustments) !== 0)
+      findings.push({ check: 'sql:adjustments', partner_id: w.partner_id, detail: `${w.adjustments} adjustment row(s): nobody made one` });
+    if (balance !== topups - netPayments)
+      findings.push({ check: 'sql:wallet_equation', partner_id: w.partner_id, detail: `balance ${balance} ≠ top-ups ${topups} − net payments ${netPayments}` });
     findings.push(...topupFindings(p, topups, 'sql'));
     const completed = completedTotal.get(w.partner_id) ?? 0;
-    if (netPayments !== completed) findings.push({ check: 'sql:net_payments_vs_completed', partner_id: w.partner_id, detail: `net payments ${netPayments} but completed orders are worth ${completed}` });
+    if (netPayments !== completed)
+      findings.push({
+        check: 'sql:net_payments_vs_completed',
+        partner_id: w.partner_id,
+        detail: `net payments ${netPayments} but completed orders are worth ${completed}`,
+      });
   }
-  if (wallets.length !== pids.length) findings.push({ check: 'sql:wallet_missing', detail: `${pids.length - wallets.length} of the run's wallets are missing` });
+  if (wallets.length !== pids.length)
+    findings.push({ check: 'sql:wallet_missing', detail: `${pids.length - wallets.length} of the run's wallets are missing` });
 
   // Idempotency keys: per key (the workflow id), at most one debit not reversed, one order, one debit per run.
   const keys = (
@@ -278,9 +333,18 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
     )
   ).rows;
   for (const k of keys) {
-    if (k.workflow_id === null) findings.push({ check: 'sql:debit_without_payment', partner_id: k.partner_id, detail: `${k.debits} payment row(s) written outside any payment workflow` });
+    if (k.workflow_id === null)
+      findings.push({
+        check: 'sql:debit_without_payment',
+        partner_id: k.partner_id,
+        detail: `${k.debits} payment row(s) written outside any payment workflow`,
+      });
     else if (Number(k.unreversed) > 1 || Number(k.orders) !== 1 || Number(k.debits) !== Number(k.runs)) {
-      findings.push({ check: 'sql:key_debited_twice', partner_id: k.partner_id, detail: `${k.workflow_id}: ${k.debits} debit(s) in ${k.runs} run(s) for ${k.orders} order(s), ${k.unreversed} not reversed` });
+      findings.push({
+        check: 'sql:key_debited_twice',
+        partner_id: k.partner_id,
+        detail: `${k.workflow_id}: ${k.debits} debit(s) in ${k.runs} run(s) for ${k.orders} order(s), ${k.unreversed} not reversed`,
+      });
     }
   }
   const rebound = (
@@ -291,11 +355,26 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
       [pids],
     )
   ).rows;
-  for (const r of rebound) findings.push({ check: 'sql:key_other_order', order_id: r.order_id, detail: `${r.workflow_id} debited order ${r.order_id}, its key is bound to order ${r.bound}` });
+  for (const r of rebound)
+    findings.push({
+      check: 'sql:key_other_order',
+      order_id: r.order_id,
+      detail: `${r.workflow_id} debited order ${r.order_id}, its key is bound to order ${r.bound}`,
+    });
 
   // Reversals: each gives back one payment of the same order, the same amount, once.
   const refunds = (
-    await db.query<{ id: number; partner_id: number; order_id: number | null; amount: string; reverses: number | null; p_type: string | null; p_order: number | null; p_amount: string | null; n: string }>(
+    await db.query<{
+      id: number;
+      partner_id: number;
+      order_id: number | null;
+      amount: string;
+      reverses: number | null;
+      p_type: string | null;
+      p_order: number | null;
+      p_amount: string | null;
+      n: string;
+    }>(
       `select r.id, r.partner_id, r.order_id, r.amount_minor as amount, r.reverses_entry_id as reverses, p.type as p_type, p.order_id as p_order, p.amount_minor as p_amount,
          count(*) over (partition by r.reverses_entry_id) as n
        from ledger_entries r left join ledger_entries p on p.id = r.reverses_entry_id
@@ -305,7 +384,12 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
   ).rows;
   for (const r of refunds) {
     if (r.p_type !== 'payment' || r.p_order !== r.order_id || r.p_amount !== r.amount || Number(r.n) !== 1) {
-      findings.push({ check: 'sql:bad_reversal', partner_id: r.partner_id, order_id: r.order_id ?? undefined, detail: `refund row ${r.id} of ${r.amount} reverses ${r.reverses ?? 'nothing'} (${r.p_type ?? '-'} of ${r.p_amount ?? '-'} for order ${r.p_order ?? '-'}; ${r.n} reversal(s) of it)` });
+      findings.push({
+        check: 'sql:bad_reversal',
+        partner_id: r.partner_id,
+        order_id: r.order_id ?? undefined,
+        detail: `refund row ${r.id} of ${r.amount} reverses ${r.reverses ?? 'nothing'} (${r.p_type ?? '-'} of ${r.p_amount ?? '-'} for order ${r.p_order ?? '-'}; ${r.n} reversal(s) of it)`,
+      });
     }
   }
 
@@ -317,11 +401,26 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
       [pids],
     )
   ).rows;
-  findings.push(...chainFindings(chain.map((r) => ({ id: Number(r.id), partner_id: r.partner_id, direction: r.direction, type: r.type, amount: Number(r.amount), balance_after: Number(r.balance_after) })), 'sql'));
+  findings.push(
+    ...chainFindings(
+      chain.map((r) => ({
+        id: Number(r.id),
+        partner_id: r.partner_id,
+        direction: r.direction,
+        type: r.type,
+        amount: Number(r.amount),
+        balance_after: Number(r.balance_after),
+      })),
+      'sql',
+    ),
+  );
   return { findings, checked: { orders: orders.length, wallets: wallets.length, keys: keys.length, reversals: refunds.length, ledger_rows: chain.length } };
 }
 
-export function chainFindings(rows: Array<{ id: number; partner_id: number; direction: string; type: string; amount: number; balance_after: number }>, where: string): Finding[] {
+export function chainFindings(
+  rows: Array<{ id: number; partner_id: number; direction: string; type: string; amount: number; balance_after: number }>,
+  where: string,
+): Finding[] {
   const findings: Finding[] = [];
   let partner = -1;
   let balance = 0;
@@ -332,7 +431,11 @@ export function chainFindings(rows: Array<{ id: number; partner_id: number; dire
     }
     const expected = r.type === 'credit_grant' ? balance : balance + signed(r.direction, r.amount);
     if (r.balance_after !== expected) {
-      findings.push({ check: `${where}:balance_chain`, partner_id: r.partner_id, detail: `ledger row ${r.id} (${r.type} ${r.direction} ${r.amount}) says balance ${r.balance_after}, the rows before it make ${expected}` });
+      findings.push({
+        check: `${where}:balance_chain`,
+        partner_id: r.partner_id,
+        detail: `ledger row ${r.id} (${r.type} ${r.direction} ${r.amount}) says balance ${r.balance_after}, the rows before it make ${expected}`,
+      });
     }
     balance = r.balance_after;
   }
@@ -358,15 +461,42 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
     const wallet = w.json!.data as { balance: string; credit_limit: string; available: string };
     const balance = toMinor(wallet.balance);
     const creditLimit = toMinor(wallet.credit_limit);
-    if (toMinor(wallet.available) !== balance + creditLimit) findings.push({ check: 'api:available', partner_id: p.partner_id, detail: `available ${wallet.available} ≠ balance ${wallet.balance} + credit_limit ${wallet.credit_limit}` });
-    if (creditLimit !== p.creditLimitMinor) findings.push({ check: 'api:credit_limit', partner_id: p.partner_id, detail: `credit limit ${creditLimit}, the operator set ${p.creditLimitMinor}` });
+    if (toMinor(wallet.available) !== balance + creditLimit)
+      findings.push({
+        check: 'api:available',
+        partner_id: p.partner_id,
+        detail: `available ${wallet.available} ≠ balance ${wallet.balance} + credit_limit ${wallet.credit_limit}`,
+      });
+    if (creditLimit !== p.creditLimitMinor)
+      findings.push({ check: 'api:credit_limit', partner_id: p.partner_id, detail: `credit limit ${creditLimit}, the operator set ${p.creditLimitMinor}` });
 
-    const ledger = (await allPages<ApiLedgerRow>(http, p, '/api/partners/ledger/')).map((r) => ({ ...r, amountMinor: toMinor(r.amount), balanceAfterMinor: toMinor(r.balance_after) }));
+    const ledger = (await allPages<ApiLedgerRow>(http, p, '/api/partners/ledger/')).map((r) => ({
+      ...r,
+      amountMinor: toMinor(r.amount),
+      balanceAfterMinor: toMinor(r.balance_after),
+    }));
     ledgerRows += ledger.length;
     const ids = new Set(ledger.map((r) => r.id));
-    if (ids.size !== ledger.length) findings.push({ check: 'api:ledger_pages', partner_id: p.partner_id, detail: `the ledger's pages repeat rows (${ledger.length} rows, ${ids.size} distinct)` });
+    if (ids.size !== ledger.length)
+      findings.push({
+        check: 'api:ledger_pages',
+        partner_id: p.partner_id,
+        detail: `the ledger's pages repeat rows (${ledger.length} rows, ${ids.size} distinct)`,
+      });
     ledger.sort((a, b) => a.id - b.id);
-    findings.push(...chainFindings(ledger.map((r) => ({ id: r.id, partner_id: p.partner_id, direction: r.direction, type: r.type, amount: r.amountMinor, balance_after: r.balanceAfterMinor })), 'api'));
+    findings.push(
+      ...chainFindings(
+        ledger.map((r) => ({
+          id: r.id,
+          partner_id: p.partner_id,
+          direction: r.direction,
+          type: r.type,
+          amount: r.amountMinor,
+          balance_after: r.balanceAfterMinor,
+        })),
+        'api',
+      ),
+    );
     let sum = 0;
     let grants = 0;
     let topups = 0;
@@ -386,19 +516,32 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
         if (order !== null) netByOrder.set(order, (netByOrder.get(order) ?? 0) - r.amountMinor);
         const target = r.reverses === null ? undefined : byId.get(r.reverses);
         if (!target || target.type !== 'payment' || (target.product_order ?? target.order) !== order || target.amountMinor !== r.amountMinor) {
-          findings.push({ check: 'api:bad_reversal', partner_id: p.partner_id, order_id: order ?? undefined, detail: `refund row ${r.id} of ${r.amount} reverses ${r.reverses ?? 'nothing'}` });
+          findings.push({
+            check: 'api:bad_reversal',
+            partner_id: p.partner_id,
+            order_id: order ?? undefined,
+            detail: `refund row ${r.id} of ${r.amount} reverses ${r.reverses ?? 'nothing'}`,
+          });
         }
         if (r.reverses !== null) reversed.set(r.reverses, (reversed.get(r.reverses) ?? 0) + 1);
       }
-      if (r.type === 'adjustment') findings.push({ check: 'api:adjustment', partner_id: p.partner_id, detail: `ledger row ${r.id}: an adjustment nobody made` });
+      if (r.type === 'adjustment')
+        findings.push({ check: 'api:adjustment', partner_id: p.partner_id, detail: `ledger row ${r.id}: an adjustment nobody made` });
     }
-    for (const [id, n] of reversed) if (n > 1) findings.push({ check: 'api:reversed_twice', partner_id: p.partner_id, detail: `payment row ${id} reversed ${n} times` });
+    for (const [id, n] of reversed)
+      if (n > 1) findings.push({ check: 'api:reversed_twice', partner_id: p.partner_id, detail: `payment row ${id} reversed ${n} times` });
     for (const r of ledger) {
       const order = r.product_order ?? r.order;
       if (r.type === 'payment' && order !== null && !reversed.has(r.id)) unreversedDebit.set(order, [...(unreversedDebit.get(order) ?? []), r.id]);
     }
-    if (sum !== balance) findings.push({ check: 'api:wallet_vs_ledger', partner_id: p.partner_id, detail: `wallet balance ${balance} but the partner's ledger adds up to ${sum}` });
-    if (grants !== creditLimit) findings.push({ check: 'api:credit_vs_grants', partner_id: p.partner_id, detail: `credit limit ${creditLimit} but the grants add up to ${grants}` });
+    if (sum !== balance)
+      findings.push({
+        check: 'api:wallet_vs_ledger',
+        partner_id: p.partner_id,
+        detail: `wallet balance ${balance} but the partner's ledger adds up to ${sum}`,
+      });
+    if (grants !== creditLimit)
+      findings.push({ check: 'api:credit_vs_grants', partner_id: p.partner_id, detail: `credit limit ${creditLimit} but the grants add up to ${grants}` });
     findings.push(...topupFindings(p, topups, 'api'));
 
     const orders = await allPages<ApiOrder>(http, p, '/api/partners/product-orders/');
@@ -409,11 +552,19 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       const net = netByOrder.get(o.id) ?? 0;
       const unrev = unreversedDebit.get(o.id)?.length ?? 0;
       const mine = runOrders.get(o.id);
-      if (!mine) findings.push({ check: 'api:order_unknown', partner_id: p.partner_id, order_id: o.id, detail: `order ${o.id} (${o.status}) was not made by this run` });
-      else if (mine.totalMinor !== total) findings.push({ check: 'api:order_total', partner_id: p.partner_id, order_id: o.id, detail: `total ${total}, checkout said ${mine.totalMinor}` });
+      if (!mine)
+        findings.push({ check: 'api:order_unknown', partner_id: p.partner_id, order_id: o.id, detail: `order ${o.id} (${o.status}) was not made by this run` });
+      else if (mine.totalMinor !== total)
+        findings.push({ check: 'api:order_total', partner_id: p.partner_id, order_id: o.id, detail: `total ${total}, checkout said ${mine.totalMinor}` });
       if (o.status === 'completed') {
         completedWorth += total;
-        if (net !== total || unrev !== 1) findings.push({ check: 'api:completed_paid_once', partner_id: p.partner_id, order_id: o.id, detail: `completed for ${total}, paid ${net} net in ${unrev} unreversed debit(s)` });
+        if (net !== total || unrev !== 1)
+          findings.push({
+            check: 'api:completed_paid_once',
+            partner_id: p.partner_id,
+            order_id: o.id,
+            detail: `completed for ${total}, paid ${net} net in ${unrev} unreversed debit(s)`,
+          });
       } else if (o.status === 'processing') {
         findings.push({ check: 'api:stuck', partner_id: p.partner_id, order_id: o.id, detail: 'still processing' });
       } else if (net !== 0 || unrev !== 0) {
@@ -421,16 +572,27 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       }
     }
     for (const [order, net] of netByOrder) {
-      if (!orders.some((o) => o.id === order) && net !== 0) findings.push({ check: 'api:money_for_unlisted_order', partner_id: p.partner_id, order_id: order, detail: `${net} net taken for an order not in the partner's list` });
+      if (!orders.some((o) => o.id === order) && net !== 0)
+        findings.push({
+          check: 'api:money_for_unlisted_order',
+          partner_id: p.partner_id,
+          order_id: order,
+          detail: `${net} net taken for an order not in the partner's list`,
+        });
     }
     // The wallet, from the partner's side: what the operator put in, minus what was bought.
     const possible = new Set([p.topupsMinor]);
     for (const u of p.uncertainTopupsMinor) for (const v of [...possible]) possible.add(v + u);
     if (![...possible].some((t) => t - completedWorth === balance)) {
-      findings.push({ check: 'api:wallet_equation', partner_id: p.partner_id, detail: `balance ${balance} ≠ top-ups ${[...possible].join('|')} − completed orders ${completedWorth}` });
+      findings.push({
+        check: 'api:wallet_equation',
+        partner_id: p.partner_id,
+        detail: `balance ${balance} ≠ top-ups ${[...possible].join('|')} − completed orders ${completedWorth}`,
+      });
     }
   }
-  for (const o of run.orders) if (!finalStatus.has(o.id)) findings.push({ check: 'api:order_missing', order_id: o.id, detail: `order ${o.id} is not in its partner's list` });
+  for (const o of run.orders)
+    if (!finalStatus.has(o.id)) findings.push({ check: 'api:order_missing', order_id: o.id, detail: `order ${o.id} is not in its partner's list` });
 
   // Keys, through the operator's eyes: for an order debited more than once, each payment workflow (key) keeps at most one debit.
   for (const [order, rows] of allPayments) {
@@ -444,7 +606,8 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       const d = l.type === 'payment' ? 1 : l.type === 'refund' ? -1 : 0;
       per.set(l.workflow_id, (per.get(l.workflow_id) ?? 0) + d);
     }
-    for (const [wf, n] of per) if (n > 1) findings.push({ check: 'api:key_debited_twice', order_id: order, detail: `${wf}: ${n} debits not given back (admin order inspect)` });
+    for (const [wf, n] of per)
+      if (n > 1) findings.push({ check: 'api:key_debited_twice', order_id: order, detail: `${wf}: ${n} debits not given back (admin order inspect)` });
   }
 
   // What the API answered during the run.
@@ -456,14 +619,28 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
     answers.set(k, (answers.get(k) ?? new Set()).add(r.ledgerId));
     perOrder.set(r.orderId, (perOrder.get(r.orderId) ?? new Set()).add(r.ledgerId));
   }
-  for (const [k, ids] of answers) if (ids.size > 1) findings.push({ check: 'answers:same_key_different_payments', detail: `${k} answered ${ids.size} different payments (ledger ${[...ids].join(', ')})` });
+  for (const [k, ids] of answers)
+    if (ids.size > 1)
+      findings.push({ check: 'answers:same_key_different_payments', detail: `${k} answered ${ids.size} different payments (ledger ${[...ids].join(', ')})` });
   for (const [order, ids] of perOrder) {
     const status = finalStatus.get(order);
-    if (ids.size > 1) findings.push({ check: 'answers:order_paid_twice', order_id: order, detail: `answered paid by ${ids.size} different payments (ledger ${[...ids].join(', ')})` });
-    if (status !== 'completed') findings.push({ check: 'answers:paid_but_not_completed', order_id: order, detail: `answered 200 (paid) but the order is ${status}` });
+    if (ids.size > 1)
+      findings.push({
+        check: 'answers:order_paid_twice',
+        order_id: order,
+        detail: `answered paid by ${ids.size} different payments (ledger ${[...ids].join(', ')})`,
+      });
+    if (status !== 'completed')
+      findings.push({ check: 'answers:paid_but_not_completed', order_id: order, detail: `answered 200 (paid) but the order is ${status}` });
     else {
       const unrev = unreversedDebit.get(order) ?? [];
-      for (const id of ids) if (!unrev.includes(id)) findings.push({ check: 'answers:paid_by_another_row', order_id: order, detail: `answered paid by ledger row ${id}, but the order's standing debit is ${unrev.join(', ') || 'none'}` });
+      for (const id of ids)
+        if (!unrev.includes(id))
+          findings.push({
+            check: 'answers:paid_by_another_row',
+            order_id: order,
+            detail: `answered paid by ledger row ${id}, but the order's standing debit is ${unrev.join(', ') || 'none'}`,
+          });
     }
   }
   // A key refused (400) although its own payment holds the order's debit: the partner was
@@ -477,16 +654,26 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
     inspected += 1;
     const i = await inspect(http, id);
     const per = new Map<string, number>();
-    for (const l of i.ledger) if (l.workflow_id) per.set(l.workflow_id, (per.get(l.workflow_id) ?? 0) + (l.type === 'payment' ? 1 : l.type === 'refund' ? -1 : 0));
+    for (const l of i.ledger)
+      if (l.workflow_id) per.set(l.workflow_id, (per.get(l.workflow_id) ?? 0) + (l.type === 'payment' ? 1 : l.type === 'refund' ? -1 : 0));
     const holder = [...per].find(([, n]) => n > 0)?.[0];
     const pid = run.partners[o.partner]!.partner_id;
     for (const r of refused.filter((x) => x.orderId === id)) {
       if (holder === `pay:p${pid}:key:${r.key}`) {
-        warnings.push({ check: 'answers:same_key_refused', partner_id: pid, order_id: id, detail: `key ${r.key} paid the order, yet a request with it was answered 400 "${r.error}" (after ${r.attempts} attempt(s))` });
+        warnings.push({
+          check: 'answers:same_key_refused',
+          partner_id: pid,
+          order_id: id,
+          detail: `key ${r.key} paid the order, yet a request with it was answered 400 "${r.error}" (after ${r.attempts} attempt(s))`,
+        });
       }
     }
   }
-  return { findings, warnings, checked: { partners: run.partners.length, orders: finalStatus.size, ledger_rows: ledgerRows, inspected_orders: inspected, answers: run.pays.length } };
+  return {
+    findings,
+    warnings,
+    checked: { partners: run.partners.length, orders: finalStatus.size, ledger_rows: ledgerRows, inspected_orders: inspected, answers: run.pays.length },
+  };
 }
 
 /** `npm run admin -- reconcile`: the engine's own check of all the books; exit 0 when clean. */
@@ -501,13 +688,17 @@ export async function reconcileCheck(target: Target): Promise<{ exit: number; fi
   return { exit: out.exit, findings: list.length, finding_list: list.slice(0, 10) };
 }
 
-
 /**
  * Temporal's side of "nothing is stuck": no payment workflow of the run's partners is still
  * running (a saga that never ended holds money or a lock even when its order looks settled).
  * Visibility lags a little behind, so a non-empty answer is asked again for a few seconds.
  */
-export async function temporalChecks(address: string, namespace: string, run: RunRecord, waitMs = 30_000): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
+export async function temporalChecks(
+  address: string,
+  namespace: string,
+  run: RunRecord,
+  waitMs = 30_000,
+): Promise<{ findings: Finding[]; checked: Record<string, number> }> {
   const { Client, Connection } = await import('@temporalio/client');
   const connection = await Connection.connect({ address, connectTimeout: 10_000 });
   try {

@@ -205,7 +205,12 @@ export class Load {
       const total = this.run.orders.filter((o) => o.partner === p.index).reduce((s, o) => s + o.totalMinor, 0);
       const amount = Math.round(total * 0.1);
       try {
-        const r = await this.http.admin('POST', `/admin/partners/${p.partner_id}/topup`, { amount: (amount / 100).toFixed(2), note: `chaos ${this.run.runId} mid-run` }, { attempts: 3 });
+        const r = await this.http.admin(
+          'POST',
+          `/admin/partners/${p.partner_id}/topup`,
+          { amount: (amount / 100).toFixed(2), note: `chaos ${this.run.runId} mid-run` },
+          { attempts: 3 },
+        );
         if (r.status === 200) p.topupsMinor += amount;
         else if (r.status >= 500) p.uncertainTopupsMinor.push(amount);
         this.topups += 1;

@@ -58,7 +58,15 @@ export async function resolveTemporalBinaries(log: (msg: string) => void): Promi
   const server = await resolve('the Temporal server', process.env.TEMPORAL_SERVER_PATH, 'server', TEMPORAL_SERVER_MODULE, v, log);
   const sqlTool = await resolve('the Temporal SQL schema tool', process.env.TEMPORAL_SQL_TOOL_PATH, 'sql', TEMPORAL_SQL_TOOL_MODULE, v, log);
   // The ui-server's binary is called `server` too: it gets a directory of its own.
-  const ui = await resolve('Temporal Web (ui-server)', process.env.TEMPORAL_UI_SERVER_PATH, 'server', TEMPORAL_UI_SERVER_MODULE, TEMPORAL_UI_VERSION, log, `temporal-ui-v${TEMPORAL_UI_VERSION}`);
+  const ui = await resolve(
+    'Temporal Web (ui-server)',
+    process.env.TEMPORAL_UI_SERVER_PATH,
+    'server',
+    TEMPORAL_UI_SERVER_MODULE,
+    TEMPORAL_UI_VERSION,
+    log,
+    `temporal-ui-v${TEMPORAL_UI_VERSION}`,
+  );
   const cli = await resolveTemporalCli(process.env.TEMPORAL_CLI_PATH, log);
   return { server, sqlTool, cli, ui };
 }

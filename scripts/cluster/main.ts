@@ -66,7 +66,10 @@ async function main(): Promise<void> {
   const port = (p: number) => p + offset;
   if (apis < 1 || workers < 1) throw new Error('CLUSTER_APIS and CLUSTER_WORKERS must be at least 1');
   // Temporal keeps each service's membership port in a smallint column (cluster_membership).
-  if (port(6939) > 32767) throw new Error(`CLUSTER_PORT_OFFSET=${offset} puts Temporal's membership ports past 32767, which its PostgreSQL schema cannot store; use at most ${32767 - 6939}`);
+  if (port(6939) > 32767)
+    throw new Error(
+      `CLUSTER_PORT_OFFSET=${offset} puts Temporal's membership ports past 32767, which its PostgreSQL schema cannot store; use at most ${32767 - 6939}`,
+    );
 
   fs.mkdirSync(dir, { recursive: true });
   stopOrphans(path.join(dir, 'state.json'), log);
@@ -89,7 +92,17 @@ async function main(): Promise<void> {
 
   const supervisor = new Supervisor(
     dir,
-    { databaseUrl: pg.engineUrl, adminDatabaseUrl: pg.adminUrl, temporalAddress: frontend, namespace, taskQueue, supplierUrl, sandbox: true, adminToken: admin.token, apis: apiUrls },
+    {
+      databaseUrl: pg.engineUrl,
+      adminDatabaseUrl: pg.adminUrl,
+      temporalAddress: frontend,
+      namespace,
+      taskQueue,
+      supplierUrl,
+      sandbox: true,
+      adminToken: admin.token,
+      apis: apiUrls,
+    },
     log,
   );
   let stopping = false;
@@ -201,15 +214,23 @@ async function main(): Promise<void> {
     };
     const worker = (i: number): PartSpec => {
       const metrics = port(9464 + 2 * i);
-      return node(`worker-${i + 1}`, 'worker/main.ts',
+      return node(
+        `worker-${i + 1}`,
+        'worker/main.ts',
         { ...engineEnv, DATA_DIR: path.join(dir, `worker-${i + 1}`), WORKER_METRICS_PORT: String(metrics), TEMPORAL_CORE_METRICS_PORT: String(metrics + 1) },
-        `metrics and /healthz http://127.0.0.1:${metrics}`, () => httpOk(`http://127.0.0.1:${metrics}/healthz`));
+        `metrics and /healthz http://127.0.0.1:${metrics}`,
+        () => httpOk(`http://127.0.0.1:${metrics}/healthz`),
+      );
     };
     const api = (i: number): PartSpec => {
       const { name, url, adminUrl } = apiUrls[i]!;
-      return node(name, 'src/api.ts',
+      return node(
+        name,
+        'src/api.ts',
         { ...engineEnv, DATA_DIR: path.join(dir, name), PORT: String(port(8080 + 2 * i)), ADMIN_PORT: String(port(8081 + 2 * i)), ADMIN_HOST: '127.0.0.1' },
-        `${url}/api/ (admin ${adminUrl})`, () => httpOk(`${url}/healthz`));
+        `${url}/api/ (admin ${adminUrl})`,
+        () => httpOk(`${url}/healthz`),
+      );
     };
     // The first worker migrates the engine's database alone; the rest start together.
     await supervisor.start([worker(0)]);
@@ -237,7 +258,12 @@ async function frontendServing(address: string): Promise<boolean> {
 function printTable(supervisor: Supervisor, where: { dir: string; adminUrl: string; frontend: string; adminUrlDb: string }): void {
   const rows = [['part', 'pid', 'where'], ...supervisor.table()];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const lines = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd(),
+  );
   const rel = path.relative(process.cwd(), where.dir) || '.';
   console.log(
     [

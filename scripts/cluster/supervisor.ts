@@ -23,7 +23,6 @@ export interface PartSpec {
   stopTimeoutMs?: number;
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class Part {
@@ -194,7 +193,9 @@ export function stopOrphans(stateFile: string, log: (msg: string) => void): void
     return;
   }
   if (state.supervisorPid && isAlive(state.supervisorPid)) {
-    throw new Error(`a cluster is already running from ${path.dirname(stateFile)} (supervisor pid ${state.supervisorPid}); stop it first (Ctrl-C, or kill ${state.supervisorPid})`);
+    throw new Error(
+      `a cluster is already running from ${path.dirname(stateFile)} (supervisor pid ${state.supervisorPid}); stop it first (Ctrl-C, or kill ${state.supervisorPid})`,
+    );
   }
   for (const [name, part] of Object.entries(state.parts ?? {})) {
     if (!part.pid || !isAlive(part.pid)) continue;

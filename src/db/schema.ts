@@ -1,19 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  date,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 // Money is integer minor units (1/100 of the wallet currency) everywhere in the
 // database; `mode: 'number'` is exact up to 2^53 minor units, far beyond any wallet.
@@ -28,14 +14,18 @@ export const partners = pgTable('partners', {
   apiKey: text('api_key').notNull().unique(),
   secretHash: text('secret_hash').notNull(),
   agencyKeyHash: text('agency_key_hash').notNull().unique(),
-  status: text('status', { enum: ['active', 'disabled'] }).notNull().default('active'),
+  status: text('status', { enum: ['active', 'disabled'] })
+    .notNull()
+    .default('active'),
   createdAt: createdAt(),
 });
 
 export const wallets = pgTable(
   'wallets',
   {
-    partnerId: integer('partner_id').primaryKey().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .primaryKey()
+      .references(() => partners.id),
     balance: money('balance_minor').notNull().default(0),
     creditLimit: money('credit_limit_minor').notNull().default(0),
     currency: text('currency').notNull(),
@@ -51,16 +41,7 @@ export const wallets = pgTable(
 
 export const ORDER_SERVICES = ['product', 'hotel', 'flight', 'tour', 'residence', 'visa'] as const;
 export type OrderService = (typeof ORDER_SERVICES)[number];
-export const ORDER_STATUSES = [
-  'pending',
-  'processing',
-  'completed',
-  'failed',
-  'expired',
-  'cancelled',
-  'refunded',
-  'refund_requested',
-] as const;
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired', 'cancelled', 'refunded', 'refund_requested'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_METHODS = ['PARTNER_CREDIT', 'GATEWAY'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -69,7 +50,9 @@ export const orders = pgTable(
   'orders',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     // 'product' orders are Interface A's product orders; every other service is a travel order.
     service: text('service', { enum: ORDER_SERVICES }).notNull(),
     status: text('status', { enum: ORDER_STATUSES }).notNull().default('pending'),
@@ -98,7 +81,9 @@ export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     direction: text('direction', { enum: ['debit', 'credit'] }).notNull(),
     type: text('type', { enum: ['payment', 'refund', 'topup', 'credit_grant', 'adjustment'] }).notNull(),
     amount: money('amount_minor').notNull(),
@@ -123,9 +108,13 @@ export const ledgerEntries = pgTable(
 export const paymentKeys = pgTable(
   'payment_keys',
   {
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     idempotencyKey: text('idempotency_key').notNull(),
-    orderId: integer('order_id').notNull().references(() => orders.id),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.partnerId, t.idempotencyKey] })],
@@ -141,7 +130,9 @@ export const products = pgTable('products', {
   id: serial('id').primaryKey(),
   sku: text('sku').notNull().unique(),
   name: text('name').notNull(),
-  categoryId: integer('category_id').notNull().references(() => productCategories.id),
+  categoryId: integer('category_id')
+    .notNull()
+    .references(() => productCategories.id),
   description: text('description').notNull(),
   destinations: jsonb('destinations').$type<string[]>().notNull().default([]),
   price: money('price_minor').notNull(),
@@ -151,7 +142,9 @@ export const products = pgTable('products', {
 
 export const productVariants = pgTable('product_variants', {
   id: serial('id').primaryKey(),
-  productId: integer('product_id').notNull().references(() => products.id),
+  productId: integer('product_id')
+    .notNull()
+    .references(() => products.id),
   sku: text('sku').notNull().unique(),
   name: text('name').notNull(),
   price: money('price_minor').notNull(),
@@ -163,18 +156,30 @@ export const baskets = pgTable(
   'baskets',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
-    status: text('status', { enum: ['open', 'checked_out'] }).notNull().default('open'),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    status: text('status', { enum: ['open', 'checked_out'] })
+      .notNull()
+      .default('open'),
     createdAt: createdAt(),
   },
   // One current basket per partner.
-  (t) => [uniqueIndex('baskets_one_open_uq').on(t.partnerId).where(sql`${t.status} = 'open'`)],
+  (t) => [
+    uniqueIndex('baskets_one_open_uq')
+      .on(t.partnerId)
+      .where(sql`${t.status} = 'open'`),
+  ],
 );
 
 export const basketItems = pgTable('basket_items', {
   id: serial('id').primaryKey(),
-  basketId: integer('basket_id').notNull().references(() => baskets.id),
-  productId: integer('product_id').notNull().references(() => products.id),
+  basketId: integer('basket_id')
+    .notNull()
+    .references(() => baskets.id),
+  productId: integer('product_id')
+    .notNull()
+    .references(() => products.id),
   variantId: integer('variant_id').references(() => productVariants.id),
   quantity: integer('quantity').notNull(),
   createdAt: createdAt(),
@@ -182,8 +187,12 @@ export const basketItems = pgTable('basket_items', {
 
 export const orderItems = pgTable('order_items', {
   id: serial('id').primaryKey(),
-  orderId: integer('order_id').notNull().references(() => orders.id),
-  productId: integer('product_id').notNull().references(() => products.id),
+  orderId: integer('order_id')
+    .notNull()
+    .references(() => orders.id),
+  productId: integer('product_id')
+    .notNull()
+    .references(() => products.id),
   variantId: integer('variant_id').references(() => productVariants.id),
   // Snapshot at checkout: what the supplier is asked to deliver, whatever the catalogue becomes.
   sku: text('sku').notNull(),
@@ -205,7 +214,9 @@ export const hotelBookings = pgTable(
   'hotel_bookings',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     status: text('status', { enum: HOTEL_BOOKING_STATUSES }).notNull().default('placing'),
     rateKey: text('rate_key').notNull(),
     supplierHoldId: text('supplier_hold_id'),
@@ -244,8 +255,12 @@ export const hotelBookings = pgTable(
 /** A cancellation quote: the penalty shown by cancel_display, honoured by cancel until it expires. */
 export const cancelQuotes = pgTable('cancel_quotes', {
   id: text('id').primaryKey(),
-  partnerId: integer('partner_id').notNull().references(() => partners.id),
-  orderId: integer('order_id').notNull().references(() => orders.id),
+  partnerId: integer('partner_id')
+    .notNull()
+    .references(() => partners.id),
+  orderId: integer('order_id')
+    .notNull()
+    .references(() => orders.id),
   penalty: money('penalty_minor').notNull(),
   refund: money('refund_minor').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -263,7 +278,9 @@ export const flightBookings = pgTable(
   'flight_bookings',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     status: text('status', { enum: FLIGHT_BOOKING_STATUSES }).notNull().default('booking'),
     fareSourceCode: text('fare_source_code').notNull(),
     pnr: text('pnr'),
@@ -308,7 +325,9 @@ export const tourDepartures = pgTable(
   'tour_departures',
   {
     id: serial('id').primaryKey(),
-    tourId: integer('tour_id').notNull().references(() => tours.id),
+    tourId: integer('tour_id')
+      .notNull()
+      .references(() => tours.id),
     code: text('code').notNull().unique(),
     startDate: date('start_date').notNull(),
     capacity: integer('capacity').notNull(),
@@ -327,10 +346,14 @@ export const tourPrebooks = pgTable(
   'tour_prebooks',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     // The workflow that placed it: a retried activity finds its row instead of holding seats twice.
     holdRef: text('hold_ref').notNull().unique(),
-    departureId: integer('departure_id').notNull().references(() => tourDepartures.id),
+    departureId: integer('departure_id')
+      .notNull()
+      .references(() => tourDepartures.id),
     passengers: jsonb('passengers').$type<Array<Record<string, unknown>>>().notNull(),
     seats: integer('seats').notNull(),
     totalPrice: money('total_price_minor').notNull(),
@@ -371,7 +394,9 @@ export const properties = pgTable('properties', {
 /** Nights the host keeps for itself: [start, end). */
 export const propertyBlocks = pgTable('property_blocks', {
   id: serial('id').primaryKey(),
-  propertyId: integer('property_id').notNull().references(() => properties.id),
+  propertyId: integer('property_id')
+    .notNull()
+    .references(() => properties.id),
   startDate: date('start_date').notNull(),
   endDate: date('end_date').notNull(),
 });
@@ -385,9 +410,13 @@ export const reservations = pgTable(
   'reservations',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
     holdRef: text('hold_ref').notNull().unique(),
-    propertyId: integer('property_id').notNull().references(() => properties.id),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => properties.id),
     checkIn: date('check_in').notNull(),
     checkOut: date('check_out').notNull(),
     guests: integer('guests').notNull(),
@@ -431,8 +460,12 @@ export const visaApplications = pgTable(
   'visa_applications',
   {
     id: serial('id').primaryKey(),
-    partnerId: integer('partner_id').notNull().references(() => partners.id),
-    visaProductId: integer('visa_product_id').notNull().references(() => visaProducts.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    visaProductId: integer('visa_product_id')
+      .notNull()
+      .references(() => visaProducts.id),
     orderId: integer('order_id').references(() => orders.id),
     applicant: jsonb('applicant').$type<Record<string, unknown>>().notNull(),
     travelFrom: date('travel_from').notNull(),

@@ -76,24 +76,28 @@ function renderBasket(basketId: number | null, lines: PricedLine[], currency: st
     id: basketId,
     items: lines.map((l) => renderLine(l, currency)),
     item_count: lines.reduce((n, l) => n + l.quantity, 0),
-    total_price: formatDecimal(sum(lines.map((l) => l.lineTotal), currency), currency),
+    total_price: formatDecimal(
+      sum(
+        lines.map((l) => l.lineTotal),
+        currency,
+      ),
+      currency,
+    ),
     currency,
   };
 }
 
 export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string) {
-  const [basket] = await db.select().from(baskets).where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
+  const [basket] = await db
+    .select()
+    .from(baskets)
+    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
   if (!basket) return renderBasket(null, [], currency);
   return renderBasket(basket.id, await pricedLines(db, basket.id, currency), currency);
 }
 
 /** Adds a product (or more of one already there) to the partner's current basket. */
-export async function addBasketItem(
-  db: DbOrTx,
-  partnerId: number,
-  input: { product: number; quantity: number; variant?: number },
-  currency: string,
-) {
+export async function addBasketItem(db: DbOrTx, partnerId: number, input: { product: number; quantity: number; variant?: number }, currency: string) {
   return db.transaction(async (tx) => {
     const [product] = await tx.select().from(products).where(eq(products.id, input.product));
     if (!product) throw validation('product', `no product with id ${input.product}`);
@@ -129,7 +133,13 @@ export async function addBasketItem(
       itemId = row!.id;
     }
     const lines = await pricedLines(tx, basket.id, currency);
-    return { item: renderLine(lines.find((l) => l.id === itemId)!, currency), basket: renderBasket(basket.id, lines, currency) };
+    return {
+      item: renderLine(
+        lines.find((l) => l.id === itemId)!,
+        currency,
+      ),
+      basket: renderBasket(basket.id, lines, currency),
+    };
   });
 }
 
@@ -147,12 +157,7 @@ export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: nu
 }
 
 /** Turns the current basket into a pending product order, priced now; the basket is then closed. */
-export async function checkout(
-  db: DbOrTx,
-  partnerId: number,
-  input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails },
-  currency: string,
-) {
+export async function checkout(db: DbOrTx, partnerId: number, input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails }, currency: string) {
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
     const lines = await pricedLines(tx, basket.id, currency);
@@ -160,7 +165,15 @@ export async function checkout(
     const outOfStock = await tx
       .select({ id: products.id })
       .from(products)
-      .where(and(inArray(products.id, lines.map((l) => l.productId)), eq(products.stock, 0)));
+      .where(
+        and(
+          inArray(
+            products.id,
+            lines.map((l) => l.productId),
+          ),
+          eq(products.stock, 0),
+        ),
+      );
     if (outOfStock.length > 0) throw validation('basket', `product ${outOfStock[0]!.id} went out of stock; remove it to check out`);
 
     const [order] = await tx
@@ -168,7 +181,10 @@ export async function checkout(
       .values({
         partnerId,
         service: 'product',
-        totalPrice: sum(lines.map((l) => l.lineTotal), currency),
+        totalPrice: sum(
+          lines.map((l) => l.lineTotal),
+          currency,
+        ),
         currency,
         paymentMethod: input.paymentMethod,
         details: { basket_id: basket.id, delivery: input.delivery ?? null },

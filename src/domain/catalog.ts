@@ -78,7 +78,10 @@ export async function listProducts(
         .orderBy(asc(products.id))
         .limit(limit)
         .offset(offset);
-      const variants = await variantsOf(db, rows.map((r) => r.p.id));
+      const variants = await variantsOf(
+        db,
+        rows.map((r) => r.p.id),
+      );
       return rows.map((r) => renderProduct(r.p, r.c, variants.get(r.p.id) ?? [], currency));
     },
   );

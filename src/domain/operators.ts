@@ -67,7 +67,15 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number) {
   const ledger = await deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id));
   return {
     order: { ...renderTravelOrder(order), partner_id: order.partnerId },
-    ledger: ledger.map((l) => ({ id: l.id, type: l.type, direction: l.direction, amount: formatDecimal(l.amount, order.currency), step: l.step, workflow_id: l.workflowId, at: l.createdAt.toISOString() })),
+    ledger: ledger.map((l) => ({
+      id: l.id,
+      type: l.type,
+      direction: l.direction,
+      amount: formatDecimal(l.amount, order.currency),
+      step: l.step,
+      workflow_id: l.workflowId,
+      at: l.createdAt.toISOString(),
+    })),
     payment: await workflowOf(deps.temporal, order.paymentWorkflowId, payStateQuery),
     cancellation: await cancellationOf(deps, order),
   };
@@ -88,7 +96,10 @@ function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDeci
     );
   }
   if (state.parkedAt === 'compensating' && action === 'confirm') {
-    throw new DomainError('conflict', `order ${orderId}: this payment failed and its debit is being reversed, so there is nothing to confirm; retry the reversal (order retry)`);
+    throw new DomainError(
+      'conflict',
+      `order ${orderId}: this payment failed and its debit is being reversed, so there is nothing to confirm; retry the reversal (order retry)`,
+    );
   }
 }
 

@@ -75,8 +75,7 @@ export async function listTravelOrders(db: DbOrTx, partnerId: number, page: numb
     requestUrl,
     page,
     async () => (await db.select({ n: count() }).from(orders).where(where))[0]!.n,
-    async (offset, limit) =>
-      (await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset)).map(renderTravelOrder),
+    async (offset, limit) => (await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset)).map(renderTravelOrder),
   );
 }
 
@@ -89,9 +88,23 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
     async (offset, limit) => {
       const rows = await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset);
       const items = rows.length
-        ? await db.select().from(orderItems).where(inArray(orderItems.orderId, rows.map((r) => r.id))).orderBy(asc(orderItems.id))
+        ? await db
+            .select()
+            .from(orderItems)
+            .where(
+              inArray(
+                orderItems.orderId,
+                rows.map((r) => r.id),
+              ),
+            )
+            .orderBy(asc(orderItems.id))
         : [];
-      return rows.map((o) => renderProductOrder(o, items.filter((i) => i.orderId === o.id)));
+      return rows.map((o) =>
+        renderProductOrder(
+          o,
+          items.filter((i) => i.orderId === o.id),
+        ),
+      );
     },
   );
 }
@@ -99,7 +112,10 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
 /** This partner's order of one service, or 404: another partner's order does not exist for the caller. */
 export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: number, service: OrderRow['service']): Promise<OrderRow> {
   const [order] = isStorableId(orderId)
-    ? await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, service)))
+    ? await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, service)))
     : [];
   if (!order) throw notFound(`${service} order ${orderId}`);
   return order;

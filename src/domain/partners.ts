@@ -58,7 +58,10 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
 /** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
 export async function authenticateAgency(db: DbOrTx, bearer: string | undefined): Promise<Partner> {
   if (!bearer) throw unauthorized('missing bearer key');
-  const [row] = await db.select().from(partners).where(eq(partners.agencyKeyHash, digest(bearer)));
+  const [row] = await db
+    .select()
+    .from(partners)
+    .where(eq(partners.agencyKeyHash, digest(bearer)));
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
   return { id: row.id, name: row.name };
@@ -73,14 +76,20 @@ async function requirePartner(db: DbOrTx, partnerId: number) {
 export async function rotateSecret(db: Db, partnerId: number): Promise<{ partner_id: number; api_key: string; api_secret: string }> {
   const row = await requirePartner(db, partnerId);
   const apiSecret = newApiSecret();
-  await db.update(partners).set({ secretHash: digest(apiSecret) }).where(eq(partners.id, partnerId));
+  await db
+    .update(partners)
+    .set({ secretHash: digest(apiSecret) })
+    .where(eq(partners.id, partnerId));
   return { partner_id: partnerId, api_key: row.apiKey, api_secret: apiSecret };
 }
 
 export async function rotateAgencyKey(db: Db, partnerId: number): Promise<{ partner_id: number; agency_key: string }> {
   await requirePartner(db, partnerId);
   const agencyKey = newAgencyKey();
-  await db.update(partners).set({ agencyKeyHash: digest(agencyKey) }).where(eq(partners.id, partnerId));
+  await db
+    .update(partners)
+    .set({ agencyKeyHash: digest(agencyKey) })
+    .where(eq(partners.id, partnerId));
   return { partner_id: partnerId, agency_key: agencyKey };
 }
 

@@ -131,7 +131,11 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
 }
 
 /** The payment's outcome within the pay bound, or 202 processing with its id. */
-async function awaitPayment(deps: PayDeps, handle: WorkflowHandle<Workflows['payOrder']>, order: { id: number; totalPrice: number; currency: string }): Promise<PayOutcome> {
+async function awaitPayment(
+  deps: PayDeps,
+  handle: WorkflowHandle<Workflows['payOrder']>,
+  order: { id: number; totalPrice: number; currency: string },
+): Promise<PayOutcome> {
   const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf);
   if (result) return { state: 'completed', data: render(result) };
   return {

@@ -62,7 +62,10 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
     }
     if (order.partnerId !== input.partnerId) throw new DomainError('not_payable', `order ${order.id} is not one of your orders`);
     if (order.paymentMethod !== 'PARTNER_CREDIT') {
-      throw new DomainError('not_payable', `order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from the wallet`);
+      throw new DomainError(
+        'not_payable',
+        `order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from the wallet`,
+      );
     }
     if (order.status === 'processing') throw new DomainError('not_payable', `order ${order.id} is being paid by another request`);
     if (order.status !== 'pending') throw new DomainError('not_payable', `order ${order.id} is not payable: it is ${order.status}`);
@@ -145,10 +148,7 @@ export async function completeOrder(db: DbOrTx, input: PaymentRun & { orderId: n
     if (!heldBy(order, input)) throw new DomainError('conflict', `order ${order.id} is not held by payment ${input.workflowId}`);
     if (order.status === 'processing') {
       const now = new Date();
-      await tx
-        .update(orders)
-        .set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now })
-        .where(eq(orders.id, order.id));
+      await tx.update(orders).set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
     } else if (order.status !== 'completed') {
       throw new DomainError('conflict', `order ${order.id} cannot complete from ${order.status}`);
     }

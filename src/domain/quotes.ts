@@ -16,12 +16,20 @@ export async function issueQuote(
 ): Promise<{ id: string; expiresAt: Date }> {
   const expiresAt = new Date(Math.min(input.now.getTime() + QUOTE_TTL_MS, input.notAfter ?? Number.POSITIVE_INFINITY));
   const id = `q_${crypto.randomBytes(12).toString('hex')}`;
-  await db.insert(cancelQuotes).values({ id, partnerId: input.partnerId, orderId: input.orderId, penalty: input.penaltyMinor, refund: input.refundMinor, expiresAt });
+  await db
+    .insert(cancelQuotes)
+    .values({ id, partnerId: input.partnerId, orderId: input.orderId, penalty: input.penaltyMinor, refund: input.refundMinor, expiresAt });
   return { id, expiresAt };
 }
 
 /** The quote's amounts, if it is this partner's, for this order, and still valid. */
-export async function redeemQuote(db: DbOrTx, partnerId: number, orderId: number, quoteId: string, now: Date): Promise<{ penaltyMinor: number; refundMinor: number }> {
+export async function redeemQuote(
+  db: DbOrTx,
+  partnerId: number,
+  orderId: number,
+  quoteId: string,
+  now: Date,
+): Promise<{ penaltyMinor: number; refundMinor: number }> {
   const [quote] = await db.select().from(cancelQuotes).where(eq(cancelQuotes.id, quoteId));
   if (!quote || quote.partnerId !== partnerId || quote.orderId !== orderId) {
     throw new DomainError('validation', `quote_id: no quote ${quoteId} for order ${orderId}`);

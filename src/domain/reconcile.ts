@@ -45,7 +45,16 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
     }
   }
 
-  const orders = rows<{ id: number; partner_id: number; status: string; total: string; currency: string; paid: string; updated_at: string; payment_workflow_id: string | null }>(
+  const orders = rows<{
+    id: number;
+    partner_id: number;
+    status: string;
+    total: string;
+    currency: string;
+    paid: string;
+    updated_at: string;
+    payment_workflow_id: string | null;
+  }>(
     await db.execute(sql`
       select o.id, o.partner_id, o.status, o.total_price_minor as total, o.currency, o.updated_at, o.payment_workflow_id,
         coalesce(sum(case when l.type = 'payment' then l.amount_minor when l.type = 'refund' then -l.amount_minor else 0 end), 0) as paid

@@ -54,6 +54,12 @@ export async function creditRefund(
   input: PaymentRun & { orderId: number; refundMinor: number; penaltyMinor: number },
   settle: Pick<RefundInput, 'step' | 'settledStatus' | 'note' | 'onSettled'>,
 ): Promise<RefundResult> {
-  const settled = await settleRefund(db, { workflowId: input.workflowId, runId: input.runId, orderId: input.orderId, amountMinor: input.refundMinor, ...settle });
+  const settled = await settleRefund(db, {
+    workflowId: input.workflowId,
+    runId: input.runId,
+    orderId: input.orderId,
+    amountMinor: input.refundMinor,
+    ...settle,
+  });
   return { orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, ledgerId: settled.ledgerId, currency: settled.currency };
 }

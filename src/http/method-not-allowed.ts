@@ -25,9 +25,7 @@ function patternOf(path: string): RegExp {
 
 /** The app's routes (middleware, registered for every method, does not count), under `prefix`. */
 function routesOf(routes: RouteList, prefix = ''): Route[] {
-  return routes
-    .filter((r) => r.method !== 'ALL')
-    .map((r) => ({ method: r.method, pattern: patternOf(prefix + r.path), literal: !/[:*]/.test(r.path) }));
+  return routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, pattern: patternOf(prefix + r.path), literal: !/[:*]/.test(r.path) }));
 }
 
 /**

@@ -41,9 +41,7 @@ export const RETRY_AFTER_HEADER = {
 export function withCommonResponses(doc: Document, common: CommonResponses): Document {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of METHODS) {
-      const op = (item as Record<string, unknown>)[method] as
-        | { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown }
-        | undefined;
+      const op = (item as Record<string, unknown>)[method] as { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown } | undefined;
       if (!op) continue;
       const responses = (op.responses ??= {});
       const add = (set: Record<number, ResponseObject>) => {

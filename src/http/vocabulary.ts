@@ -75,7 +75,8 @@ export function calendarDateOrTime(window: DateWindow) {
     .superRefine((v, ctx) => {
       const m = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/.exec(v);
       const timeOk = !m || m[2] === undefined || (+m[2] < 24 && +m[3]! < 60 && +(m[4] ?? 0) < 60 && +(m[5] ?? 0) < 24 && +(m[6] ?? 0) < 60);
-      if (!m || !isCalendarDate(m[1]!) || !timeOk) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2027-03-10 or 2027-03-10T08:00' });
+      if (!m || !isCalendarDate(m[1]!) || !timeOk)
+        return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 date or date-time, e.g. 2027-03-10 or 2027-03-10T08:00' });
       const today = todayUtc();
       const [from, to] = [w.from(today), w.to(today)];
       if (m[1]! < from || m[1]! > to) ctx.addIssue({ code: 'custom', message: `must be ${w.says}: ${from} to ${to}` });
@@ -129,7 +130,10 @@ export const sandboxScenario = <T extends readonly [string, ...string[]]>(scenar
     'x-sandbox-scenario': z
       .enum(scenarios, { error: `must be one of ${scenarios.join(', ')}` })
       .optional()
-      .openapi({ param: { name: 'x-sandbox-scenario', in: 'header' }, description: `Sandbox only: the supplier's behaviour to simulate (${scenarios.join(', ')})` }),
+      .openapi({
+        param: { name: 'x-sandbox-scenario', in: 'header' },
+        description: `Sandbox only: the supplier's behaviour to simulate (${scenarios.join(', ')})`,
+      }),
   });
 
 /** The scenario a request's X-Sandbox-Scenario header asks for: honoured only when the engine runs as a sandbox. */
@@ -148,29 +152,63 @@ const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[a-zA-Z0-9](?:[a-zA-Z0-9-]
 export const email = () => z.string().max(254).regex(EMAIL, 'must be an email address').openapi({ example: 'ops@acme.example' });
 
 export const country = (example = 'IR') =>
-  z.string().regex(/^[A-Z]{2}$/, `must be an ISO 3166-1 alpha-2 code, e.g. "${example}"`).openapi({ example });
+  z
+    .string()
+    .regex(/^[A-Z]{2}$/, `must be an ISO 3166-1 alpha-2 code, e.g. "${example}"`)
+    .openapi({ example });
 /** A country in a list filter: any case. */
-export const countryFilter = () => z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code').openapi({ example: 'TR' });
-export const phone = () => z.string().regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number').openapi({ example: '+98 912 000 0000' });
-export const passportNumber = () => z.string().regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits').openapi({ example: 'P1234567' });
-export const nationalId = () => z.string().regex(/^\d{10}$/, 'must be 10 digits').openapi({ example: '0012345679' });
+export const countryFilter = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166-1 alpha-2 code')
+    .openapi({ example: 'TR' });
+export const phone = () =>
+  z
+    .string()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, 'must be a phone number')
+    .openapi({ example: '+98 912 000 0000' });
+export const passportNumber = () =>
+  z
+    .string()
+    .regex(/^[A-Z0-9]{6,20}$/, 'must be 6 to 20 capital letters or digits')
+    .openapi({ example: 'P1234567' });
+export const nationalId = () =>
+  z
+    .string()
+    .regex(/^\d{10}$/, 'must be 10 digits')
+    .openapi({ example: '0012345679' });
 
 /** An id in a JSON body: a positive integer the database can hold. */
 export const bodyId = (what = 'id') =>
-  z.number({ error: `must be an integer ${what}` }).int(`must be an integer ${what}`).min(1, `must be a positive ${what}`).max(MAX_ID, `must be at most ${MAX_ID}`);
+  z
+    .number({ error: `must be an integer ${what}` })
+    .int(`must be an integer ${what}`)
+    .min(1, `must be a positive ${what}`)
+    .max(MAX_ID, `must be at most ${MAX_ID}`);
 
 /**
  * An id in a path or query string: digits only. One past the database's range names nothing,
  * so the domain answers it 404 (`isStorableId`), as for any id that names nothing.
  */
-export const idString = () => z.string().regex(/^[1-9]\d{0,99}$/, 'must be a positive integer id').openapi({ example: '1' });
+export const idString = () =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,99}$/, 'must be a positive integer id')
+    .openapi({ example: '1' });
 
 /** A money amount in a query string (a filter): decimal, at most two decimals, below 10^13. */
 export const amountQuery = () =>
-  z.string().regex(/^(0|[1-9]\d{0,12})(\.\d{1,2})?$/, 'must be a non-negative decimal amount with at most two decimals, e.g. "500000" or "500000.00"').openapi({ example: '500000.00' });
+  z
+    .string()
+    .regex(/^(0|[1-9]\d{0,12})(\.\d{1,2})?$/, 'must be a non-negative decimal amount with at most two decimals, e.g. "500000" or "500000.00"')
+    .openapi({ example: '500000.00' });
 
 /** A month YYYY-MM. */
-export const month = () => z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM').openapi({ example: '2027-03' });
+export const month = () =>
+  z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be YYYY-MM')
+    .openapi({ example: '2027-03' });
 
 /**
  * A whole number in a query string, between `min` and `max` (documented as an integer). Only

@@ -93,7 +93,9 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   }
   const code = root.code!;
   if (!isSqlstate(code)) return { kind: 'transient', message: `the database is unreachable (${code})` };
-  const where = [root.table && `table ${root.table}`, root.column && `column ${root.column}`, root.constraint && `constraint ${root.constraint}`].filter(Boolean).join(', ');
+  const where = [root.table && `table ${root.table}`, root.column && `column ${root.column}`, root.constraint && `constraint ${root.constraint}`]
+    .filter(Boolean)
+    .join(', ');
   const message = `database error ${code}: ${scrub(root.message ?? '', root)}${where ? ` (${where})` : ''}`;
   if (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_CLASSES.includes(code.slice(0, 2))) return { sqlstate: code, kind: 'transient', message };
   if (code.startsWith('22') || code.startsWith('23')) return { sqlstate: code, kind: 'invalid_data', message };

@@ -109,7 +109,10 @@ export async function serveHttp(
       payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart },
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
-      holds: { tourPrebookMs: config.TOUR_PREBOOK_TTL_MS, residenceMs: config.RESIDENCE_HOLD_TTL_MS, visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
+      holds: {
+        tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
+        residenceMs: config.RESIDENCE_HOLD_TTL_MS,
+        visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
         hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
       },
       ...httpSuppliers(deps.supplierUrl),

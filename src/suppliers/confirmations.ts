@@ -22,8 +22,7 @@ export interface ConfirmingSupplier {
 export function httpConfirmingSupplier(baseUrl: string, path: 'tours/bookings' | 'residence/bookings' | 'visa/applications'): ConfirmingSupplier {
   const url = (suffix = '') => `${baseUrl}/${path}${suffix}`;
   return {
-    confirm: (clientReference, request, scenario) =>
-      callSupplier(url(), { method: 'POST', body: { ...request, client_reference: clientReference }, scenario }),
+    confirm: (clientReference, request, scenario) => callSupplier(url(), { method: 'POST', body: { ...request, client_reference: clientReference }, scenario }),
     amend: (reference, change) => callSupplier(url(`/${encodeURIComponent(reference)}/amend`), { method: 'POST', body: change }),
     cancel: (reference, scenario) => callSupplier(url(`/${encodeURIComponent(reference)}/cancel`), { method: 'POST', body: {}, scenario }),
     lookup: async (clientReference, scenario) => {

@@ -8,10 +8,7 @@ export const SANDBOX_SCENARIO_HEADER = 'X-Sandbox-Scenario';
  * One JSON call to a supplier: 2xx is the answer, 4xx a rejection (final), 5xx or no
  * answer at all is transient. The scenario header only means something to the simulator.
  */
-export async function callSupplier<T>(
-  url: string,
-  init: { method: 'GET' | 'POST'; body?: unknown; scenario?: string; timeoutMs?: number },
-): Promise<T> {
+export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST'; body?: unknown; scenario?: string; timeoutMs?: number }): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (init.scenario) headers[SANDBOX_SCENARIO_HEADER] = init.scenario;
   const started = performance.now();

@@ -33,7 +33,10 @@ export function httpProductSupplier(baseUrl: string): ProductSupplier {
       }),
     lookup: async (clientReference, scenario) => {
       try {
-        return await callSupplier<Fulfilment>(`${baseUrl}/products/fulfilments?client_reference=${encodeURIComponent(clientReference)}`, { method: 'GET', scenario });
+        return await callSupplier<Fulfilment>(`${baseUrl}/products/fulfilments?client_reference=${encodeURIComponent(clientReference)}`, {
+          method: 'GET',
+          scenario,
+        });
       } catch (err) {
         if (err instanceof SupplierRejectedError && err.status === 404) return null;
         throw err;

@@ -37,7 +37,8 @@ async function connectToCluster(address: string, namespace: string, timeoutMs: n
             `\`temporal operator namespace create -n ${namespace} --retention 72h --address ${address}\` (or scripts/cluster/temporal/setup.sh namespace)`,
         );
       }
-      if (Date.now() > deadline) throw new Error(`the Temporal cluster at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`the Temporal cluster at ${address} did not answer within ${Math.round(timeoutMs / 1000)} s: ${(err as Error).message}`);
       if (!waiting) log(`waiting for the Temporal cluster at ${address}: ${(err as Error).message}`);
       waiting = true;
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -80,7 +81,11 @@ export async function ensureTemporal(config: Config, log: (msg: string) => void)
  * The API's connection to Temporal: its own, or `workerConnection` (the worker's, in
  * `npm start`) when it should start workflows eagerly on that worker.
  */
-export async function temporalConnection(address: string, stack: { add(stop: () => Promise<unknown>): void }, workerConnection?: NativeConnection): Promise<Connection | NativeConnection> {
+export async function temporalConnection(
+  address: string,
+  stack: { add(stop: () => Promise<unknown>): void },
+  workerConnection?: NativeConnection,
+): Promise<Connection | NativeConnection> {
   if (workerConnection) return workerConnection;
   const own = await Connection.connect({ address });
   stack.add(() => own.close());

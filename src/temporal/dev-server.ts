@@ -34,7 +34,9 @@ async function assertPortFree(port: number, what: string): Promise<void> {
     probe.once('error', (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'EADDRINUSE'
-          ? new Error(`${what} port 127.0.0.1:${port} is already in use: stop what runs there, set TEMPORAL_ADDRESS to use it, or choose another TEMPORAL_DEV_PORT / TEMPORAL_UI_PORT`)
+          ? new Error(
+              `${what} port 127.0.0.1:${port} is already in use: stop what runs there, set TEMPORAL_ADDRESS to use it, or choose another TEMPORAL_DEV_PORT / TEMPORAL_UI_PORT`,
+            )
           : err,
       ),
     );
@@ -104,6 +106,14 @@ async function stopChild(child: ChildProcess, exited: Promise<number | null>): P
 }
 
 function searchAttributeCliType(type: string): string {
-  const names: Record<string, string> = { INT: 'Int', KEYWORD: 'Keyword', TEXT: 'Text', BOOL: 'Bool', DOUBLE: 'Double', DATETIME: 'Datetime', KEYWORD_LIST: 'KeywordList' };
+  const names: Record<string, string> = {
+    INT: 'Int',
+    KEYWORD: 'Keyword',
+    TEXT: 'Text',
+    BOOL: 'Bool',
+    DOUBLE: 'Double',
+    DATETIME: 'Datetime',
+    KEYWORD_LIST: 'KeywordList',
+  };
   return names[type] ?? type;
 }

@@ -324,14 +324,19 @@ describe('partner ids', () => {
   it.each(routes)('%s /admin/partners/x/%s answers 400 naming the partner', async (method, suffix, payload) => {
     for (const id of ['x', '0', '-1', '1.5', '01']) {
       const res =
-        method === 'GET' ? await adminClient(stack).get(`/admin/partners/${id}/${suffix}`) : await adminClient(stack).post(`/admin/partners/${id}/${suffix}`, payload);
+        method === 'GET'
+          ? await adminClient(stack).get(`/admin/partners/${id}/${suffix}`)
+          : await adminClient(stack).post(`/admin/partners/${id}/${suffix}`, payload);
       expect({ id, status: res.status }).toEqual({ id, status: 400 });
       expect(res.body).toEqual({ error: expect.stringMatching(/^partner: /) });
     }
   });
 
   it.each(routes)('%s /admin/partners/999999/%s answers 404', async (method, suffix, payload) => {
-    const res = method === 'GET' ? await adminClient(stack).get(`/admin/partners/999999/${suffix}`) : await adminClient(stack).post(`/admin/partners/999999/${suffix}`, payload);
+    const res =
+      method === 'GET'
+        ? await adminClient(stack).get(`/admin/partners/999999/${suffix}`)
+        : await adminClient(stack).post(`/admin/partners/999999/${suffix}`, payload);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: expect.stringMatching(/999999.*not found/) });
   });
@@ -415,7 +420,10 @@ describe('admin CLI: toCommand', () => {
     expect(toCommand(['wallet', 'show', '--partner', '4']).command).toEqual({ method: 'GET', path: '/admin/partners/4/wallet' });
     expect(toCommand(['partner', 'rotate-secret', '--partner', '4']).command).toEqual({ method: 'POST', path: '/admin/partners/4/rotate-secret' });
     expect(toCommand(['partner', 'rotate-agency-key', '--partner', '4']).command).toEqual({ method: 'POST', path: '/admin/partners/4/rotate-agency-key' });
-    expect(toCommand(['partner', 'disable', '--partner', '4', '--json'])).toEqual({ json: true, command: { method: 'POST', path: '/admin/partners/4/disable' } });
+    expect(toCommand(['partner', 'disable', '--partner', '4', '--json'])).toEqual({
+      json: true,
+      command: { method: 'POST', path: '/admin/partners/4/disable' },
+    });
   });
 
   it('throws without --partner', () => {

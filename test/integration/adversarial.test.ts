@@ -61,53 +61,249 @@ const agencyBooking = (checkIn: string, checkOut: string) => ({
 
 const A_CASES: Case[] = [
   // An impossible calendar date that matches YYYY-MM-DD.
-  { row: 'impossible date: hotel search', method: 'POST', path: '/api/hotel/search_hotels/', body: { city_id: 4, check_in: '2027-02-30', check_out: '2027-03-03', nationality_id: 'IR', rooms: [{ adult_count: 2 }] }, status: 400, says: 'check_in: must be a real calendar date' },
-  { row: 'impossible date: villa list', method: 'GET', path: '/api/residence/properties/list/?check_in=2027-02-30&check_out=2027-03-03', status: 400, says: 'check_in: must be a real calendar date' },
-  { row: 'date 0000-00-00: villa list', method: 'GET', path: '/api/residence/properties/list/?check_in=0000-00-00&check_out=2027-03-03', status: 400, says: 'check_in: must be a real calendar date' },
-  { row: 'impossible date: villa hold', method: 'POST', path: '/api/residence/reserve/', body: { property_id: 1, check_in: '2027-02-30', check_out: '2027-03-03', guests: 2, lead_guest: leadGuest }, status: 400, says: 'check_in: must be a real calendar date' },
-  { row: 'impossible date: visa request', method: 'POST', path: '/api/visa/request/', body: visaBody({ from: '2027-02-30' }), status: 400, says: 'travel.from: must be a real calendar date' },
-  { row: 'impossible birth date: visa applicant', method: 'POST', path: '/api/visa/request/', body: visaBody({ birth_date: '1990-02-30' }), status: 400, says: 'applicant.birth_date: must be a real calendar date' },
-  { row: 'birth date in the future: visa applicant', method: 'POST', path: '/api/visa/request/', body: visaBody({ birth_date: soon }), status: 400, says: 'applicant.birth_date: must be from 1900-01-01 to yesterday' },
-  { row: 'impossible departure: flight search', method: 'POST', path: '/api/flights/search_flights/', body: { origin: 'IKA', destination: 'IST', departure_date_time: '2027-02-30T08:00', cabin_type: 'economy', air_trip_type: 'one_way' }, status: 400, says: 'departure_date_time: must be an ISO 8601 date or date-time' },
-  { row: 'impossible time: flight search', method: 'POST', path: '/api/flights/search_flights/', body: { origin: 'IKA', destination: 'IST', departure_date_time: `${soon}T25:00`, cabin_type: 'economy', air_trip_type: 'one_way' }, status: 400, says: 'departure_date_time: must be an ISO 8601 date or date-time' },
-  { row: 'impossible birth date: flight traveller', method: 'POST', path: '/api/flights/air_booking/', body: { fare_source_code: 'x', traveler_info: { contact: { phone_number: '+98 912 000 0000', email: 'a@b.co' }, air_travelers: [{ ...traveler, birth_date: '1990-02-30' }] } }, status: 400, says: 'air_travelers.0.birth_date: must be a real calendar date' },
-  { row: 'impossible birth date: tour passenger', method: 'POST', path: '/api/tours/prebook/', body: { tour_id: 1, departure_id: 1, passengers: [{ ...traveler, birth_date: '2001-02-29' }] }, status: 400, says: 'passengers.0.birth_date: must be a real calendar date' },
+  {
+    row: 'impossible date: hotel search',
+    method: 'POST',
+    path: '/api/hotel/search_hotels/',
+    body: { city_id: 4, check_in: '2027-02-30', check_out: '2027-03-03', nationality_id: 'IR', rooms: [{ adult_count: 2 }] },
+    status: 400,
+    says: 'check_in: must be a real calendar date',
+  },
+  {
+    row: 'impossible date: villa list',
+    method: 'GET',
+    path: '/api/residence/properties/list/?check_in=2027-02-30&check_out=2027-03-03',
+    status: 400,
+    says: 'check_in: must be a real calendar date',
+  },
+  {
+    row: 'date 0000-00-00: villa list',
+    method: 'GET',
+    path: '/api/residence/properties/list/?check_in=0000-00-00&check_out=2027-03-03',
+    status: 400,
+    says: 'check_in: must be a real calendar date',
+  },
+  {
+    row: 'impossible date: villa hold',
+    method: 'POST',
+    path: '/api/residence/reserve/',
+    body: { property_id: 1, check_in: '2027-02-30', check_out: '2027-03-03', guests: 2, lead_guest: leadGuest },
+    status: 400,
+    says: 'check_in: must be a real calendar date',
+  },
+  {
+    row: 'impossible date: visa request',
+    method: 'POST',
+    path: '/api/visa/request/',
+    body: visaBody({ from: '2027-02-30' }),
+    status: 400,
+    says: 'travel.from: must be a real calendar date',
+  },
+  {
+    row: 'impossible birth date: visa applicant',
+    method: 'POST',
+    path: '/api/visa/request/',
+    body: visaBody({ birth_date: '1990-02-30' }),
+    status: 400,
+    says: 'applicant.birth_date: must be a real calendar date',
+  },
+  {
+    row: 'birth date in the future: visa applicant',
+    method: 'POST',
+    path: '/api/visa/request/',
+    body: visaBody({ birth_date: soon }),
+    status: 400,
+    says: 'applicant.birth_date: must be from 1900-01-01 to yesterday',
+  },
+  {
+    row: 'impossible departure: flight search',
+    method: 'POST',
+    path: '/api/flights/search_flights/',
+    body: { origin: 'IKA', destination: 'IST', departure_date_time: '2027-02-30T08:00', cabin_type: 'economy', air_trip_type: 'one_way' },
+    status: 400,
+    says: 'departure_date_time: must be an ISO 8601 date or date-time',
+  },
+  {
+    row: 'impossible time: flight search',
+    method: 'POST',
+    path: '/api/flights/search_flights/',
+    body: { origin: 'IKA', destination: 'IST', departure_date_time: `${soon}T25:00`, cabin_type: 'economy', air_trip_type: 'one_way' },
+    status: 400,
+    says: 'departure_date_time: must be an ISO 8601 date or date-time',
+  },
+  {
+    row: 'impossible birth date: flight traveller',
+    method: 'POST',
+    path: '/api/flights/air_booking/',
+    body: {
+      fare_source_code: 'x',
+      traveler_info: { contact: { phone_number: '+98 912 000 0000', email: 'a@b.co' }, air_travelers: [{ ...traveler, birth_date: '1990-02-30' }] },
+    },
+    status: 400,
+    says: 'air_travelers.0.birth_date: must be a real calendar date',
+  },
+  {
+    row: 'impossible birth date: tour passenger',
+    method: 'POST',
+    path: '/api/tours/prebook/',
+    body: { tour_id: 1, departure_id: 1, passengers: [{ ...traveler, birth_date: '2001-02-29' }] },
+    status: 400,
+    says: 'passengers.0.birth_date: must be a real calendar date',
+  },
   // No upper bound on dates: year 9999.
-  { row: 'year 9999: hotel search', method: 'POST', path: '/api/hotel/search_hotels/', body: { city_id: 4, check_in: far, check_out: farOut, nationality_id: 'IR', rooms: [{ adult_count: 2 }] }, status: 400, says: 'check_in: must be from today (UTC) to 548 days' },
-  { row: 'year 9999: villa hold', method: 'POST', path: '/api/residence/reserve/', body: { property_id: 1, check_in: far, check_out: farOut, guests: 2, lead_guest: leadGuest }, status: 400, says: 'check_in: must be from today (UTC) to 548 days' },
-  { row: 'year 9999: visa trip', method: 'POST', path: '/api/visa/request/', body: visaBody({ from: far, to: farOut }), status: 400, says: 'travel.from: must be from today (UTC) to 548 days' },
-  { row: 'year 9999: passport expiry', method: 'POST', path: '/api/visa/request/', body: visaBody({ passport_expiry_date: far }), status: 400, says: 'applicant.passport_expiry_date: must be from today (UTC) to 20 years ahead' },
-  { row: 'year 9999: flight search', method: 'POST', path: '/api/flights/search_flights/', body: { origin: 'IKA', destination: 'IST', departure_date_time: far, cabin_type: 'economy', air_trip_type: 'one_way' }, status: 400, says: 'departure_date_time: must be from today (UTC) to 548 days' },
-  { row: 'stay in the past: hotel search', method: 'POST', path: '/api/hotel/search_hotels/', body: { city_id: 4, check_in: '2020-01-01', check_out: '2020-01-03', nationality_id: 'IR', rooms: [{ adult_count: 2 }] }, status: 400, says: 'check_in: must be from today' },
+  {
+    row: 'year 9999: hotel search',
+    method: 'POST',
+    path: '/api/hotel/search_hotels/',
+    body: { city_id: 4, check_in: far, check_out: farOut, nationality_id: 'IR', rooms: [{ adult_count: 2 }] },
+    status: 400,
+    says: 'check_in: must be from today (UTC) to 548 days',
+  },
+  {
+    row: 'year 9999: villa hold',
+    method: 'POST',
+    path: '/api/residence/reserve/',
+    body: { property_id: 1, check_in: far, check_out: farOut, guests: 2, lead_guest: leadGuest },
+    status: 400,
+    says: 'check_in: must be from today (UTC) to 548 days',
+  },
+  {
+    row: 'year 9999: visa trip',
+    method: 'POST',
+    path: '/api/visa/request/',
+    body: visaBody({ from: far, to: farOut }),
+    status: 400,
+    says: 'travel.from: must be from today (UTC) to 548 days',
+  },
+  {
+    row: 'year 9999: passport expiry',
+    method: 'POST',
+    path: '/api/visa/request/',
+    body: visaBody({ passport_expiry_date: far }),
+    status: 400,
+    says: 'applicant.passport_expiry_date: must be from today (UTC) to 20 years ahead',
+  },
+  {
+    row: 'year 9999: flight search',
+    method: 'POST',
+    path: '/api/flights/search_flights/',
+    body: { origin: 'IKA', destination: 'IST', departure_date_time: far, cabin_type: 'economy', air_trip_type: 'one_way' },
+    status: 400,
+    says: 'departure_date_time: must be from today (UTC) to 548 days',
+  },
+  {
+    row: 'stay in the past: hotel search',
+    method: 'POST',
+    path: '/api/hotel/search_hotels/',
+    body: { city_id: 4, check_in: '2020-01-01', check_out: '2020-01-03', nationality_id: 'IR', rooms: [{ adult_count: 2 }] },
+    status: 400,
+    says: 'check_in: must be from today',
+  },
   // Ids beyond the database's integer range: not found in a path, a validation error in a body.
   { row: 'id past int4: product', method: 'GET', path: '/api/products/products/2147483648/', status: 404, says: 'product 2147483648 not found' },
   { row: 'id of 19 digits: tour', method: 'GET', path: '/api/tours/9223372036854775807/', status: 404, says: 'not found' },
   { row: 'id past int4: visa status', method: 'GET', path: '/api/visa/requests/2147483648/', status: 404, says: 'not found' },
   { row: 'id past int4: reservation query', method: 'GET', path: '/api/residence/reserve/detail/?reservation_id=2147483648', status: 404, says: 'not found' },
-  { row: 'id past int4: pay body', method: 'POST', path: '/api/partners/pay/', body: { order_id: 2147483648, idempotency_key: 'k' }, status: 400, says: 'order_id: must be at most 2147483647' },
-  { row: 'id past int4: basket item', method: 'POST', path: '/api/products/basket/items/', body: { product: 2147483648, quantity: 1 }, status: 400, says: 'product: must be at most 2147483647' },
+  {
+    row: 'id past int4: pay body',
+    method: 'POST',
+    path: '/api/partners/pay/',
+    body: { order_id: 2147483648, idempotency_key: 'k' },
+    status: 400,
+    says: 'order_id: must be at most 2147483647',
+  },
+  {
+    row: 'id past int4: basket item',
+    method: 'POST',
+    path: '/api/products/basket/items/',
+    body: { product: 2147483648, quantity: 1 },
+    status: 400,
+    says: 'product: must be at most 2147483647',
+  },
   // Text: blank, too long (counted in characters, as JSON Schema counts), an unknown sandbox scenario.
-  { row: 'blank name', method: 'POST', path: '/api/residence/reserve/', body: { property_id: 1, check_in: soon, check_out: later, guests: 2, lead_guest: { ...leadGuest, first_name: '   ' } }, status: 400, says: 'lead_guest.first_name: must not be blank' },
-  { row: 'name over its limit', method: 'POST', path: '/api/residence/reserve/', body: { property_id: 1, check_in: soon, check_out: later, guests: 2, lead_guest: { ...leadGuest, last_name: 'x'.repeat(101) } }, status: 400, says: 'lead_guest.last_name: must be at most 100 characters' },
-  { row: 'unknown sandbox scenario', method: 'POST', path: '/api/partners/pay/', body: { order_id: 1, idempotency_key: 'k' }, headers: { 'x-sandbox-scenario': 'make_it_free' }, status: 400, says: 'x-sandbox-scenario: must be one of' },
+  {
+    row: 'blank name',
+    method: 'POST',
+    path: '/api/residence/reserve/',
+    body: { property_id: 1, check_in: soon, check_out: later, guests: 2, lead_guest: { ...leadGuest, first_name: '   ' } },
+    status: 400,
+    says: 'lead_guest.first_name: must not be blank',
+  },
+  {
+    row: 'name over its limit',
+    method: 'POST',
+    path: '/api/residence/reserve/',
+    body: { property_id: 1, check_in: soon, check_out: later, guests: 2, lead_guest: { ...leadGuest, last_name: 'x'.repeat(101) } },
+    status: 400,
+    says: 'lead_guest.last_name: must be at most 100 characters',
+  },
+  {
+    row: 'unknown sandbox scenario',
+    method: 'POST',
+    path: '/api/partners/pay/',
+    body: { order_id: 1, idempotency_key: 'k' },
+    headers: { 'x-sandbox-scenario': 'make_it_free' },
+    status: 400,
+    says: 'x-sandbox-scenario: must be one of',
+  },
   { row: 'query number out of range', method: 'GET', path: '/api/tours/?min_duration=99999999', status: 400, says: 'min_duration: must be at most 999' },
   { row: 'query number that is not digits', method: 'GET', path: '/api/tours/?min_duration=%20', status: 400, says: 'min_duration: must be a whole number' },
   { row: 'path id of 20 digits', method: 'DELETE', path: '/api/products/basket/items/99999999999999999999/', status: 404, says: 'not found' },
 ];
 
 const B_CASES: Case[] = [
-  { row: 'impossible date: hotel search', method: 'GET', path: '/v1/hotels/search?city=shiraz&check_in=2027-02-30&check_out=2027-03-03', status: 422, says: ['query', 'check_in'] },
-  { row: 'year 9999: hotel search', method: 'GET', path: `/v1/hotels/search?city=shiraz&check_in=${far}&check_out=${farOut}`, status: 422, says: ['query', 'check_in'] },
-  { row: 'impossible date: booking', method: 'POST', path: '/v1/hotels/bookings', body: agencyBooking('2027-02-30', '2027-03-03'), status: 422, says: ['body', 'check_in'] },
+  {
+    row: 'impossible date: hotel search',
+    method: 'GET',
+    path: '/v1/hotels/search?city=shiraz&check_in=2027-02-30&check_out=2027-03-03',
+    status: 422,
+    says: ['query', 'check_in'],
+  },
+  {
+    row: 'year 9999: hotel search',
+    method: 'GET',
+    path: `/v1/hotels/search?city=shiraz&check_in=${far}&check_out=${farOut}`,
+    status: 422,
+    says: ['query', 'check_in'],
+  },
+  {
+    row: 'impossible date: booking',
+    method: 'POST',
+    path: '/v1/hotels/bookings',
+    body: agencyBooking('2027-02-30', '2027-03-03'),
+    status: 422,
+    says: ['body', 'check_in'],
+  },
   { row: 'year 9999: booking', method: 'POST', path: '/v1/hotels/bookings', body: agencyBooking(far, farOut), status: 422, says: ['body', 'check_in'] },
   { row: 'impossible date: bookings filter', method: 'GET', path: '/v1/hotels/bookings?from_date=2027-02-30', status: 422, says: ['query', 'from_date'] },
   { row: 'id past int4: cancel', method: 'DELETE', path: '/v1/hotels/bookings/2147483648', status: 404, says: 'booking 2147483648 not found' },
   { row: 'id past int4: product order', method: 'GET', path: '/v1/products/orders/99999999999', status: 404, says: 'order 99999999999 not found' },
   { row: 'id past int4: hotel', method: 'GET', path: '/v1/hotels/9999999999', status: 404, says: 'hotel 9999999999 not found' },
-  { row: 'blank guest name', method: 'POST', path: '/v1/hotels/bookings', body: { ...agencyBooking(soon, later), guest_name: ' \t ' }, status: 422, says: ['body', 'guest_name'] },
-  { row: 'unknown sandbox scenario', method: 'POST', path: '/v1/hotels/bookings', body: agencyBooking(soon, later), headers: { 'x-sandbox-scenario': 'make_it_free' }, status: 422, says: ['header', 'x-sandbox-scenario'] },
+  {
+    row: 'blank guest name',
+    method: 'POST',
+    path: '/v1/hotels/bookings',
+    body: { ...agencyBooking(soon, later), guest_name: ' \t ' },
+    status: 422,
+    says: ['body', 'guest_name'],
+  },
+  {
+    row: 'unknown sandbox scenario',
+    method: 'POST',
+    path: '/v1/hotels/bookings',
+    body: agencyBooking(soon, later),
+    headers: { 'x-sandbox-scenario': 'make_it_free' },
+    status: 422,
+    says: ['header', 'x-sandbox-scenario'],
+  },
   { row: 'query number not a number', method: 'GET', path: '/v1/products?limit=abc', status: 422, says: ['query', 'limit'] },
-  { row: 'query number in hex', method: 'GET', path: `/v1/hotels/search?city=shiraz&check_in=${soon}&check_out=${later}&guests=0x2`, status: 422, says: ['query', 'guests'] },
+  {
+    row: 'query number in hex',
+    method: 'GET',
+    path: `/v1/hotels/search?city=shiraz&check_in=${soon}&check_out=${later}&guests=0x2`,
+    status: 422,
+    says: ['query', 'guests'],
+  },
 ];
 
 const deepArray = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
@@ -129,14 +325,24 @@ describe('JSON nested deeper than any request, and a path that does not decode',
     expect([badPath.status, badPath.body]).toEqual([400, { ok: false, error: 'path: the path has a malformed percent-encoding' }]);
     const badPathB = await call(stack.app, 'GET', '/v1/products/%ZZ', b);
     expect([badPathB.status, badPathB.body.detail[0].type]).toEqual([422, 'path_encoding']);
-    expect(await footprint(creds.partner_id)).toEqual({ orders: 0, ledger: 1, hotelBookings: 0, reservations: 0, visaApplications: 0, tourPrebooks: 0, flightBookings: 0 });
+    expect(await footprint(creds.partner_id)).toEqual({
+      orders: 0,
+      ledger: 1,
+      hotelBookings: 0,
+      reservations: 0,
+      visaApplications: 0,
+      tourPrebooks: 0,
+      flightBookings: 0,
+    });
   });
 });
 
 /** Rows a partner owns anywhere: all must stay as they were (only the top-up in the ledger). */
 async function footprint(partnerId: number) {
-  const count = async (table: typeof orders | typeof ledgerEntries | typeof hotelBookings | typeof reservations | typeof visaApplications | typeof tourPrebooks | typeof flightBookings) =>
-    (await stack.db.select().from(table).where(eq(table.partnerId, partnerId))).length;
+  const count = async (
+    table:
+      typeof orders | typeof ledgerEntries | typeof hotelBookings | typeof reservations | typeof visaApplications | typeof tourPrebooks | typeof flightBookings,
+  ) => (await stack.db.select().from(table).where(eq(table.partnerId, partnerId))).length;
   return {
     orders: await count(orders),
     ledger: await count(ledgerEntries),
@@ -176,7 +382,10 @@ describe('adversarial requests (issue 12): a 4xx in the interface’s shape, not
       B_CASES.map((c) => ({
         row: c.row,
         status: c.status,
-        body: typeof c.says === 'string' ? { detail: c.says } : { detail: expect.arrayContaining([{ loc: c.says, msg: expect.any(String), type: expect.any(String) }]) },
+        body:
+          typeof c.says === 'string'
+            ? { detail: c.says }
+            : { detail: expect.arrayContaining([{ loc: c.says, msg: expect.any(String), type: expect.any(String) }]) },
       })),
     );
     expect(await footprint(creds.partner_id)).toEqual(before);

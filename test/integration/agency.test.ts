@@ -80,7 +80,9 @@ describe('authentication', () => {
   it('publishes its OpenAPI document and docs without a key', async () => {
     const doc = await call(stack.app, 'GET', '/v1/openapi.json', {});
     expect(doc.status).toBe(200);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/hotels/search', '/hotels/bookings', '/hotels/bookings/{booking_id}', '/products', '/products/orders']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(['/hotels/search', '/hotels/bookings', '/hotels/bookings/{booking_id}', '/products', '/products/orders']),
+    );
     expect((await call(stack.app, 'GET', '/v1/docs', {})).status).toBe(200);
   });
 });
@@ -103,16 +105,31 @@ describe('validation errors', () => {
 
   it('answers 422 for bad bodies and 415 for a wrong content type, writing nothing', async () => {
     const { creds, b } = await newAgency();
-    const res = await b.post('/products/orders', { product_id: 'ACC-ADAPTER', quantity: 0, delivery_address: { street: 'x', city: 'y', country: 'Iran', postal_code: '1' } });
+    const res = await b.post('/products/orders', {
+      product_id: 'ACC-ADAPTER',
+      quantity: 0,
+      delivery_address: { street: 'x', city: 'y', country: 'Iran', postal_code: '1' },
+    });
     expect(res.status).toBe(422);
-    expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(expect.arrayContaining([['body', 'quantity'], ['body', 'delivery_address', 'country']]));
+    expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(
+      expect.arrayContaining([
+        ['body', 'quantity'],
+        ['body', 'delivery_address', 'country'],
+      ]),
+    );
     const wrongType = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'text/plain' }, 'x');
     expect(wrongType.status).toBe(415);
     expect(wrongType.body).toEqual({ detail: [{ loc: ['header', 'content-type'], msg: expect.any(String), type: 'content_type' }] });
-    const malformed = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' }, '{"product_id": ');
+    const malformed = await call(
+      stack.app,
+      'POST',
+      '/v1/products/orders',
+      { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' },
+      '{"product_id": ',
+    );
     expect(malformed.status).toBe(422);
     expect(malformed.body).toEqual({ detail: [{ loc: ['body'], msg: expect.stringMatching(/JSON/), type: 'json_invalid' }] });
-    expect((await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id)))).toHaveLength(0);
+    expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toHaveLength(0);
   });
 });
 
@@ -167,7 +184,10 @@ describe('hotel booking', () => {
     const again = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(again.body).toEqual(cancelled.body);
     await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking');
-    const refunds = await stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.partnerId, creds.partner_id), eq(ledgerEntries.type, 'refund')));
+    const refunds = await stack.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.partnerId, creds.partner_id), eq(ledgerEntries.type, 'refund')));
     expect(refunds).toHaveLength(1);
     expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
     expect((await b.get('/hotels/bookings?status=cancelled')).body.results[0]).toMatchObject({ booking_id: created.body.booking_id, status: 'cancelled' });
@@ -177,11 +197,17 @@ describe('hotel booking', () => {
     const { b, creds } = await newAgency();
     const { hotel, room } = await roomToBook(b);
     const headers = { 'Idempotency-Key': 'agency-booking-1' };
-    const [first, second] = await Promise.all([b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), headers), b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), headers)]);
+    const [first, second] = await Promise.all([
+      b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), headers),
+      b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), headers),
+    ]);
     const third = await b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), headers);
     expect([first.status, second.status, third.status]).toEqual([201, 201, 201]);
     expect(new Set([first.body.booking_id, second.body.booking_id, third.body.booking_id]).size).toBe(1);
-    const payments = await stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.partnerId, creds.partner_id), eq(ledgerEntries.type, 'payment')));
+    const payments = await stack.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.partnerId, creds.partner_id), eq(ledgerEntries.type, 'payment')));
     expect(payments).toHaveLength(1);
   });
 
@@ -228,10 +254,23 @@ describe('travel products', () => {
   it('orders (debit → fulfilment), shows the order in B and in A, and isolates agencies', async () => {
     const { b, api } = await newAgency();
     const { b: other } = await newAgency();
-    const body = { product_id: 'ESIM-TR-10GB-15D', quantity: 2, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' }, agency_ref: 'ACME-77' };
+    const body = {
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 2,
+      delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
+      agency_ref: 'ACME-77',
+    };
     const placed = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-1' });
     expect(placed.status).toBe(201);
-    expect(placed.body).toMatchObject({ order_id: expect.any(String), status: 'completed', product_id: 'ESIM-TR-10GB-15D', quantity: 2, total_price: 2400000, agency_ref: 'ACME-77', delivery_address: body.delivery_address });
+    expect(placed.body).toMatchObject({
+      order_id: expect.any(String),
+      status: 'completed',
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 2,
+      total_price: 2400000,
+      agency_ref: 'ACME-77',
+      delivery_address: body.delivery_address,
+    });
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
     await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order');
     const again = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-1' });
@@ -239,7 +278,11 @@ describe('travel products', () => {
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
     expect((await b.get(`/products/orders/${placed.body.order_id}`)).body).toEqual(placed.body);
     expect((await other.get(`/products/orders/${placed.body.order_id}`)).status).toBe(404);
-    expect((await api.get('/api/partners/product-orders/')).body.data.results[0]).toMatchObject({ id: Number(placed.body.order_id), status: 'completed', total_price_irt: '2400000.00' });
+    expect((await api.get('/api/partners/product-orders/')).body.data.results[0]).toMatchObject({
+      id: Number(placed.body.order_id),
+      status: 'completed',
+      total_price_irt: '2400000.00',
+    });
     expect((await b.post('/products/orders', { ...body, product_id: 'NOPE' })).status).toBe(422);
   });
 
@@ -257,7 +300,11 @@ describe('travel products', () => {
     }
     // The child payment has no memo of its own: the id reached it as a header from its parent.
     expect(logs.records.filter((r) => r.msg === 'supplier call' && r.path === '/products/fulfilments')).toEqual([
-      expect.objectContaining({ requestId: 'agency-req-456', workflowId: expect.stringMatching(new RegExp(`^pay:p\\d+:order:${orderId}$`)), activityType: 'finalizeOrder' }),
+      expect.objectContaining({
+        requestId: 'agency-req-456',
+        workflowId: expect.stringMatching(new RegExp(`^pay:p\\d+:order:${orderId}$`)),
+        activityType: 'finalizeOrder',
+      }),
     ]);
   });
 });

@@ -24,7 +24,11 @@ const RECOVER_MS = 10_000;
 /** A request caught by the failure itself: the 5 s Temporal call deadline (3 s for a PostgreSQL connection), and a margin for a busy machine. */
 const CAUGHT_MS = 8_000;
 
-const AGENCY_ORDER = { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' } };
+const AGENCY_ORDER = {
+  product_id: 'ESIM-TR-10GB-15D',
+  quantity: 1,
+  delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
+};
 
 async function timed(request: Promise<Reply>): Promise<Reply & { ms: number }> {
   const started = Date.now();
@@ -155,7 +159,12 @@ describe('Temporal unreachable', () => {
 
       expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable; nothing was changed, try again in 5 s$/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
-      expect503(await timed(adminClient(stack).get(`/admin/orders/${paidEarlier.id}`)), 'admin', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
+      expect503(
+        await timed(adminClient(stack).get(`/admin/orders/${paidEarlier.id}`)),
+        'admin',
+        FAIL_FAST_MS,
+        /^the workflow service \(Temporal\) is unreachable/,
+      );
       // A retry of a payment that succeeded is "try again" now, not "already completed".
       const retried = await timed(p.api.post('/api/partners/pay/', { product_order_id: paidEarlier.id, idempotency_key: 'paid-before' }));
       expect503(retried, 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);

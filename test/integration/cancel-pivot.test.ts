@@ -29,7 +29,10 @@ const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
 const adult = { ...iranian, first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT' };
 
 const refunds = async (orderId: number) =>
-  stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+  stack.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 const paid = async (api: Api, orderId: number) => expect((await api.post('/api/partners/pay/', { order_id: orderId })).status).toBe(200);
 
@@ -46,7 +49,14 @@ async function paidHotelOrder(api: Api): Promise<number> {
 
 /** A paid, ticketed flight order. */
 async function paidFlightOrder(api: Api): Promise<number> {
-  const search = { origin: 'THR', destination: 'MHD', departure_date_time: `${day(30)}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' };
+  const search = {
+    origin: 'THR',
+    destination: 'MHD',
+    departure_date_time: `${day(30)}T00:00:00Z`,
+    adult_count: 1,
+    cabin_type: 'economy',
+    air_trip_type: 'one_way',
+  };
   const offers = (await api.post('/api/flights/search_flights/', search)).body.data.results;
   const fare = offers.find((o: { fare_family: string }) => o.fare_family === 'Standard');
   const booked = await api.post('/api/flights/air_booking/', { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } });
@@ -120,7 +130,12 @@ describe('a cancellation whose refund cannot be written after the supplier cance
       lastError: expect.stringMatching(new RegExp(`^writing the refund of cancelled hotel order ${orderId} failed: database error 42703`)),
     });
     const workflowId = `cancel:p${creds.partner_id}:order:${orderId}`;
-    expect(await listed(workflowId)).toMatchObject({ kind: 'cancellation', workflow_type: 'cancelHotelOrder', order_id: orderId, state: { parkedAt: 'refunding' } });
+    expect(await listed(workflowId)).toMatchObject({
+      kind: 'cancellation',
+      workflow_type: 'cancelHotelOrder',
+      order_id: orderId,
+      state: { parkedAt: 'refunding' },
+    });
     // Asking again joins the parked cancellation; nothing is lost or written twice.
     expect((await api.post('/api/hotel/cancel/', { order_id: orderId })).status).toBe(202);
     expect(await refunds(orderId)).toEqual([]);
@@ -213,10 +228,20 @@ describe('Interface B: DELETE while the hotel cancellation is parked', () => {
   it('answers 202 cancelling with the refund so far (it said cancelled before), then 200 cancelled once an operator retried', async () => {
     const { creds } = await newPartner();
     const b = { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' };
-    const booking = { hotel_id: '410', room_id: 'STD-RO-FLEX', guest_name: 'Sara Ahmadi', guest_email: 'sara@example.com', check_in: day(40), check_out: day(42) };
+    const booking = {
+      hotel_id: '410',
+      room_id: 'STD-RO-FLEX',
+      guest_name: 'Sara Ahmadi',
+      guest_email: 'sara@example.com',
+      check_in: day(40),
+      check_out: day(42),
+    };
     const created = await call(stack.app, 'POST', '/v1/hotels/bookings', b, booking);
     expect(created.status).toBe(201);
-    const [row] = await stack.db.select().from(orders).where(and(eq(orders.partnerId, creds.partner_id), eq(orders.service, 'hotel')));
+    const [row] = await stack.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.partnerId, creds.partner_id), eq(orders.service, 'hotel')));
     arm({ step: 'completeHotelCancellation', orderId: row!.id, error: undefinedColumn });
 
     const first = await call(stack.app, 'DELETE', `/v1/hotels/bookings/${created.body.booking_id}`, b);

@@ -41,16 +41,28 @@ function schemathesis(bin: string, name: string, args: string[]): Promise<Run> {
   fs.mkdirSync(dir, { recursive: true });
   const json = path.join(dir, 'report.json');
   const full = [
-    '--config-file', CONFIG, 'run', ...args,
-    '--max-examples', String(MAX_EXAMPLES),
+    '--config-file',
+    CONFIG,
+    'run',
+    ...args,
+    '--max-examples',
+    String(MAX_EXAMPLES),
     // One worker: with two, CPython 3.11 failed once compiling in two threads at once ("AST constructor recursion depth mismatch").
-    '--workers', '1',
-    '--report', 'junit,json',
-    '--report-junit-path', path.join(dir, 'junit.xml'),
-    '--report-json-path', json,
+    '--workers',
+    '1',
+    '--report',
+    'junit,json',
+    '--report-junit-path',
+    path.join(dir, 'junit.xml'),
+    '--report-json-path',
+    json,
   ];
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, full, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', COLUMNS: '120', SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: path.join(ROOT, 'test/contract') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, full, {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', COLUMNS: '120', SCHEMATHESIS_HOOKS: 'hooks', PYTHONPATH: path.join(ROOT, 'test/contract') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d));
     child.stderr.on('data', (d: Buffer) => (output += d));
@@ -74,9 +86,7 @@ function findings(run: Run): string {
 function expectClean(run: Run, reportDir: string): void {
   const summary = (run.report?.failures ?? []).map((f) => `${f.code} ${f.title}: ${f.operations.join(', ')}`);
   if (run.code !== 0 || summary.length > 0 || (run.report?.errors.length ?? 0) > 0) {
-    throw new Error(
-      `Schemathesis found ${summary.length} problem(s) (exit ${run.code}; reports in ${reportDir}):\n${summary.join('\n')}\n\n${findings(run)}`,
-    );
+    throw new Error(`Schemathesis found ${summary.length} problem(s) (exit ${run.code}; reports in ${reportDir}):\n${summary.join('\n')}\n\n${findings(run)}`);
   }
   // A run that generated nothing proves nothing.
   expect(run.report?.test_cases?.generated ?? 0).toBeGreaterThan(0);
@@ -102,17 +112,16 @@ describe('contract fuzzing (Schemathesis)', () => {
   it('Interface A (/api/openapi.json): no 5xx, schema violation, undocumented status or accepted invalid input', async () => {
     const run = await schemathesis(bin, 'partner-api', [
       `${server.url}/api/openapi.json`,
-      '--header', `X-API-KEY: ${creds.api_key}`,
-      '--header', `X-API-SECRET: ${creds.api_secret}`,
+      '--header',
+      `X-API-KEY: ${creds.api_key}`,
+      '--header',
+      `X-API-SECRET: ${creds.api_secret}`,
     ]);
     expectClean(run, path.join(REPORTS, 'partner-api'));
   }, 240_000);
 
   it('Interface B (/v1/openapi.json): the same', async () => {
-    const run = await schemathesis(bin, 'agency-api', [
-      `${server.url}/v1/openapi.json`,
-      '--header', `Authorization: Bearer ${creds.agency_key}`,
-    ]);
+    const run = await schemathesis(bin, 'agency-api', [`${server.url}/v1/openapi.json`, '--header', `Authorization: Bearer ${creds.agency_key}`]);
     expectClean(run, path.join(REPORTS, 'agency-api'));
   }, 240_000);
 });

@@ -20,7 +20,15 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const DEPARTURE = day(30);
 const yearsBefore = (years: number, date = DEPARTURE) => `${Number(date.slice(0, 4)) - years}${date.slice(4)}`;
 
-const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+const adult = {
+  first_name: 'Reza',
+  last_name: 'Karimi',
+  birth_date: '1985-04-12',
+  gender: 'male',
+  passenger_type: 'ADT',
+  nationality: 'IR',
+  national_id: '0012345679',
+};
 const child = {
   first_name: 'Mia',
   last_name: 'Weber',
@@ -56,7 +64,11 @@ async function book(api: Api, fare_source_code: string, travelers: unknown[] = [
   return api.post('/api/flights/air_booking/', { fare_source_code, traveler_info: { contact, air_travelers: travelers } });
 }
 
-const refundsOf = (orderId: number) => stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+const refundsOf = (orderId: number) =>
+  stack.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
 const orderStatus = async (id: number) => (await stack.db.select().from(orders).where(eq(orders.id, id)))[0]!.status;
 
 describe('search', () => {
@@ -68,13 +80,22 @@ describe('search', () => {
     expect(prices.length).toBeGreaterThan(2);
     expect([...prices].sort((a, b) => a - b)).toEqual(prices);
     const first = res.body.data.results[0];
-    expect(first.legs[0].segments[0]).toMatchObject({ flight_number: expect.any(String), airline: expect.any(String), origin: 'THR', destination: 'MHD', cabin: 'economy' });
+    expect(first.legs[0].segments[0]).toMatchObject({
+      flight_number: expect.any(String),
+      airline: expect.any(String),
+      origin: 'THR',
+      destination: 'MHD',
+      cabin: 'economy',
+    });
     expect(first.price_breakdown.map((p: { passenger_type: string; count: number }) => [p.passenger_type, p.count])).toEqual([
       ['ADT', 2],
       ['CHD', 1],
       ['INF', 1],
     ]);
-    const total = first.price_breakdown.reduce((sum: number, p: { count: number; base: string; tax: string }) => sum + p.count * (Number(p.base) + Number(p.tax)), 0);
+    const total = first.price_breakdown.reduce(
+      (sum: number, p: { count: number; base: string; tax: string }) => sum + p.count * (Number(p.base) + Number(p.tax)),
+      0,
+    );
     expect(total).toBeCloseTo(Number(first.total_price), 2);
   });
 
@@ -122,7 +143,12 @@ describe('the whole chain', () => {
 
     const booked = await book(api, fare.fare_source_code, [adult, child]);
     expect(booked.status).toBe(201);
-    expect(booked.body.data).toMatchObject({ service: 'flight', status: 'pending', total_price: fare.total_price, pnr: expect.stringMatching(/^[A-Z0-9]{6}$/) });
+    expect(booked.body.data).toMatchObject({
+      service: 'flight',
+      status: 'pending',
+      total_price: fare.total_price,
+      pnr: expect.stringMatching(/^[A-Z0-9]{6}$/),
+    });
     expect(Date.parse(booked.body.data.ticket_time_limit)).toBeGreaterThan(Date.now());
     const orderId = booked.body.data.id;
 
@@ -139,7 +165,10 @@ describe('the whole chain', () => {
     const tickets = await api.post('/api/flights/air_order_ticket/', { order_id: orderId });
     expect(tickets.status).toBe(200);
     expect(tickets.body.data).toMatchObject({ status: 'completed', ticketing: 'issued', pnr: booked.body.data.pnr });
-    expect(tickets.body.data.tickets.map((t: { ticket_number: string }) => t.ticket_number)).toEqual([expect.stringMatching(/^\d{13}$/), expect.stringMatching(/^\d{13}$/)]);
+    expect(tickets.body.data.tickets.map((t: { ticket_number: string }) => t.ticket_number)).toEqual([
+      expect.stringMatching(/^\d{13}$/),
+      expect.stringMatching(/^\d{13}$/),
+    ]);
 
     const data = await api.post('/api/flights/air_booking_data/', { order_id: orderId });
     expect(data.body.data.order).toMatchObject({ id: orderId, status: 'completed', supplier_ref: booked.body.data.pnr });
@@ -160,7 +189,11 @@ describe('the whole chain', () => {
     expect(refunded.body.data).toMatchObject({ status: 'refunded', refund_amount: quote.body.data.refundable_amount, ledger_id: expect.any(Number) });
     const wallet = await api.wallet();
     expect(minor(wallet.balance)).toBe(TOPUP * 100 - minor(penalty));
-    expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'refund', amount: quote.body.data.refundable_amount, order: orderId });
+    expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({
+      type: 'refund',
+      amount: quote.body.data.refundable_amount,
+      order: orderId,
+    });
     expect(await orderStatus(orderId)).toBe('refunded');
 
     const again = await api.post('/api/flights/air_refund/', { order_id: orderId });
@@ -202,8 +235,14 @@ describe('travellers', () => {
     [[{ ...adult, birth_date: past(10) }], /^traveler_info\.air_travelers\.0\.passenger_type: a traveller aged 10 .* travels as CHD, not ADT/],
     [[{ ...adult, national_id: undefined }], /^traveler_info\.air_travelers\.0\.national_id: is required/],
     [[{ ...adult, national_id: '0012345678' }], /^traveler_info\.air_travelers\.0\.national_id: is not a valid/],
-    [[{ ...child, passenger_type: 'ADT', birth_date: '1990-01-01', passport_expiry_date: day(60) }], /^traveler_info\.air_travelers\.0\.passport_expiry_date: the passport must be valid at least 6 months/],
-    [[{ ...child, passenger_type: 'ADT', birth_date: '1990-01-01', passport_number: undefined }], /^traveler_info\.air_travelers\.0\.passport_number: is required/],
+    [
+      [{ ...child, passenger_type: 'ADT', birth_date: '1990-01-01', passport_expiry_date: day(60) }],
+      /^traveler_info\.air_travelers\.0\.passport_expiry_date: the passport must be valid at least 6 months/,
+    ],
+    [
+      [{ ...child, passenger_type: 'ADT', birth_date: '1990-01-01', passport_number: undefined }],
+      /^traveler_info\.air_travelers\.0\.passport_number: is required/,
+    ],
     [[{ ...adult, gender: 'x' }], /^traveler_info\.air_travelers\.0\.gender: /],
     [[{ ...adult, birth_date: '1985-13-40' }], /^traveler_info\.air_travelers\.0\.birth_date: /],
   ])('refuses %j with 400 and books nothing', async (travelers, message) => {
@@ -272,7 +311,11 @@ describe('failures and operators', () => {
     expect(rejected.body).toMatchObject({ status: 'completed', refund_amount: '0.00' });
     expect(await orderStatus(second.body.data.id)).toBe('completed');
     expect(await refundsOf(second.body.data.id)).toHaveLength(0);
-    expect(toCommand(['order', 'refund', '--order', '7', '--amount', '500000']).command).toEqual({ method: 'POST', path: '/admin/orders/7/refund', body: { amount: '500000', reason: undefined } });
+    expect(toCommand(['order', 'refund', '--order', '7', '--amount', '500000']).command).toEqual({
+      method: 'POST',
+      path: '/admin/orders/7/refund',
+      body: { amount: '500000', reason: undefined },
+    });
     expect(() => toCommand(['order', 'refund-reject'])).toThrow(/--order is required/);
   });
 

@@ -46,7 +46,11 @@ async function bookAndOrder(api: Api, rateKey: string, guests: Array<Array<Recor
   return { booking: booked.body.data, order: ordered.body.data };
 }
 
-const refundsOf = (orderId: number) => stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+const refundsOf = (orderId: number) =>
+  stack.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
 const orderStatus = async (id: number) => (await stack.db.select().from(orders).where(eq(orders.id, id)))[0]!.status;
 
 /** Tells the simulated hotel to have `count` rooms of every type left (its sandbox control endpoint). */
@@ -71,7 +75,9 @@ describe('search', () => {
     const { api } = await newPartner();
     const all = await api.get('/api/hotel/cities/');
     expect(all.body.data).toHaveLength(12);
-    expect((await api.get('/api/hotel/cities/?search=ist')).body.data).toEqual([{ id: ISTANBUL, name: 'Istanbul', iata_code: 'IST', country: 'TR', domestic: false }]);
+    expect((await api.get('/api/hotel/cities/?search=ist')).body.data).toEqual([
+      { id: ISTANBUL, name: 'Istanbul', iata_code: 'IST', country: 'TR', domestic: false },
+    ]);
     expect((await api.get('/api/hotel/cities/?search=SYZ')).body.data[0].name).toBe('Shiraz');
   });
 
@@ -82,8 +88,21 @@ describe('search', () => {
     const foreign = await search(api, { city_id: TEHRAN, ...stay(40, 1), nationality_id: 'DE' });
     const first = oneNight.body.data.results[0];
     expect(oneNight.body.data.search_id).toEqual(expect.any(String));
-    expect(first).toMatchObject({ hotel_id: expect.any(Number), name: expect.any(String), stars: expect.any(Number), city_id: TEHRAN, address: expect.any(String) });
-    expect(first.rates[0]).toMatchObject({ rate_key: expect.any(String), room_name: expect.any(String), board: expect.stringMatching(/^(RO|BB|HB)$/), currency: 'IRT', refundable: expect.any(Boolean), rooms: 1 });
+    expect(first).toMatchObject({
+      hotel_id: expect.any(Number),
+      name: expect.any(String),
+      stars: expect.any(Number),
+      city_id: TEHRAN,
+      address: expect.any(String),
+    });
+    expect(first.rates[0]).toMatchObject({
+      rate_key: expect.any(String),
+      room_name: expect.any(String),
+      board: expect.stringMatching(/^(RO|BB|HB)$/),
+      currency: 'IRT',
+      refundable: expect.any(Boolean),
+      rooms: 1,
+    });
     const price = (res: typeof oneNight, hotelId: number, i = 0) =>
       Number(res.body.data.results.find((h: { hotel_id: number }) => h.hotel_id === hotelId).rates[i].total_price);
     expect(price(twoRooms, first.hotel_id)).toBeCloseTo(2 * price(oneNight, first.hotel_id), 2);
@@ -140,11 +159,23 @@ describe('the whole chain', () => {
     expect(data.body.data.order.supplier_ref).toBe(data.body.data.booking.confirmation_number);
 
     const quote = await api.post('/api/hotel/cancel_display/', { order_id: order.id });
-    expect(quote.body.data).toMatchObject({ order_id: order.id, penalty: '0.00', refund_amount: rate.total_price, currency: 'IRT', quote_id: expect.any(String) });
+    expect(quote.body.data).toMatchObject({
+      order_id: order.id,
+      penalty: '0.00',
+      refund_amount: rate.total_price,
+      currency: 'IRT',
+      quote_id: expect.any(String),
+    });
 
     const cancelled = await api.post('/api/hotel/cancel/', { order_id: order.id, quote_id: quote.body.data.quote_id });
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.data).toMatchObject({ order_id: order.id, status: 'cancelled', penalty: '0.00', refund_amount: rate.total_price, ledger_id: expect.any(Number) });
+    expect(cancelled.body.data).toMatchObject({
+      order_id: order.id,
+      status: 'cancelled',
+      penalty: '0.00',
+      refund_amount: rate.total_price,
+      ledger_id: expect.any(Number),
+    });
     expect(await api.wallet()).toMatchObject({ balance: '100000000.00' });
     const ledger = (await api.get('/api/partners/ledger/')).body.data.results;
     expect(ledger[0]).toMatchObject({ type: 'refund', direction: 'credit', amount: rate.total_price, order: order.id, balance_after: '100000000.00' });
@@ -154,7 +185,11 @@ describe('the whole chain', () => {
     expect(again.status).toBe(400);
     expect(again.body.error).toMatch(/already cancelled/);
     expect(await refundsOf(order.id)).toHaveLength(1);
-    await recordHistory(stack, `cancel:p${(await stack.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.partnerId}:order:${order.id}`, 'hotel-cancel');
+    await recordHistory(
+      stack,
+      `cancel:p${(await stack.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.partnerId}:order:${order.id}`,
+      'hotel-cancel',
+    );
   });
 
   it('keeps the whole price as penalty on a non-refundable rate', async () => {

@@ -123,10 +123,7 @@ describe('ledger pagination', () => {
   });
 
   it('renders every row with balance_after equal to the running balance', async () => {
-    const rows = [
-      ...((await api().get(LEDGER)).body.data.results as Row[]),
-      ...((await api().get(`${LEDGER}?page=2`)).body.data.results as Row[]),
-    ].reverse(); // oldest first
+    const rows = [...((await api().get(LEDGER)).body.data.results as Row[]), ...((await api().get(`${LEDGER}?page=2`)).body.data.results as Row[])].reverse(); // oldest first
     expect(rows).toHaveLength(22);
     let balance = 0;
     for (const row of rows) {

@@ -17,14 +17,32 @@ type Api = ReturnType<typeof partnerClient>;
 const partner = () => newPartner(stack, '0', '500000000');
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
-const traveller = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+const traveller = {
+  first_name: 'Reza',
+  last_name: 'Karimi',
+  birth_date: '1985-04-12',
+  gender: 'male',
+  passenger_type: 'ADT',
+  nationality: 'IR',
+  national_id: '0012345679',
+};
 
 const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
 
 async function hotelOrder(api: Api): Promise<number> {
-  const found = await api.post('/api/hotel/search_hotels/', { city_id: 1, check_in: day(40), check_out: day(42), nationality_id: 'IR', rooms: [{ adult_count: 1 }] });
+  const found = await api.post('/api/hotel/search_hotels/', {
+    city_id: 1,
+    check_in: day(40),
+    check_out: day(42),
+    nationality_id: 'IR',
+    rooms: [{ adult_count: 1 }],
+  });
   const rateKey = found.body.data.results[0].rates[0].rate_key;
-  const booked = await api.post('/api/hotel/book/', { rate_key: rateKey, guests: [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' }]], contact });
+  const booked = await api.post('/api/hotel/book/', {
+    rate_key: rateKey,
+    guests: [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' }]],
+    contact,
+  });
   expect(booked.status).toBe(200);
   const ordered = await api.post('/api/hotel/order/', { booking_id: booked.body.data.booking_id });
   expect(ordered.status).toBe(201);
@@ -32,9 +50,19 @@ async function hotelOrder(api: Api): Promise<number> {
 }
 
 async function flightOrder(api: Api): Promise<number> {
-  const search = { origin: 'THR', destination: 'MHD', departure_date_time: `${day(30)}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' };
+  const search = {
+    origin: 'THR',
+    destination: 'MHD',
+    departure_date_time: `${day(30)}T00:00:00Z`,
+    adult_count: 1,
+    cabin_type: 'economy',
+    air_trip_type: 'one_way',
+  };
   const offer = (await api.post('/api/flights/search_flights/', search)).body.data.results[0];
-  const booked = await api.post('/api/flights/air_booking/', { fare_source_code: offer.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } });
+  const booked = await api.post('/api/flights/air_booking/', {
+    fare_source_code: offer.fare_source_code,
+    traveler_info: { contact, air_travelers: [traveller] },
+  });
   expect(booked.status).toBe(201);
   return booked.body.data.id;
 }

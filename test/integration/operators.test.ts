@@ -38,7 +38,10 @@ describe('payments that cannot finish on their own', () => {
     // What the operator sees: the order processing, one debit, the step and the last error.
     expect(toConfirm.inspected.order).toMatchObject({ status: 'processing', service: 'product' });
     expect(toConfirm.inspected.ledger.map((l: { type: string }) => l.type)).toEqual(['payment']);
-    expect(toConfirm.inspected.payment).toMatchObject({ status: 'RUNNING', state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/) } });
+    expect(toConfirm.inspected.payment).toMatchObject({
+      status: 'RUNNING',
+      state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/) },
+    });
 
     // Temporal Web's query finds them (visibility catches up within a moment).
     const deadline = Date.now() + 15_000;
@@ -54,7 +57,10 @@ describe('payments that cannot finish on their own', () => {
     expect(stuck.sort()).toEqual([toConfirm.orderId, toCompensate.orderId, toRetry.orderId].sort());
 
     const admin = adminClient(stack);
-    const confirmed = await admin.post(`/admin/orders/${toConfirm.orderId}/confirm`, { reason: 'supplier portal shows the shipment', supplier_ref: 'FUL-MANUAL-7' });
+    const confirmed = await admin.post(`/admin/orders/${toConfirm.orderId}/confirm`, {
+      reason: 'supplier portal shows the shipment',
+      supplier_ref: 'FUL-MANUAL-7',
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.order).toMatchObject({ status: 'completed', supplier_ref: 'FUL-MANUAL-7' });
     expect((await entries(toConfirm.orderId)).map((e) => e.type)).toEqual(['payment']);
@@ -92,8 +98,14 @@ describe('reconcile', () => {
     expect(clean.body).toMatchObject({ ok: true, findings: [] });
     expect(clean.body.checked.wallets).toBeGreaterThan(0);
 
-    await stack.db.update(wallets).set({ balance: sql`${wallets.balance} + 1` }).where(eq(wallets.partnerId, creds.partner_id));
-    await stack.db.update(orders).set({ totalPrice: sql`${orders.totalPrice} + 100` }).where(eq(orders.id, order.id));
+    await stack.db
+      .update(wallets)
+      .set({ balance: sql`${wallets.balance} + 1` })
+      .where(eq(wallets.partnerId, creds.partner_id));
+    await stack.db
+      .update(orders)
+      .set({ totalPrice: sql`${orders.totalPrice} + 100` })
+      .where(eq(orders.id, order.id));
     try {
       const dirty = await admin.get('/admin/reconcile');
       expect(dirty.body.ok).toBe(false);
@@ -104,8 +116,14 @@ describe('reconcile', () => {
         ]),
       );
     } finally {
-      await stack.db.update(wallets).set({ balance: sql`${wallets.balance} - 1` }).where(eq(wallets.partnerId, creds.partner_id));
-      await stack.db.update(orders).set({ totalPrice: sql`${orders.totalPrice} - 100` }).where(and(eq(orders.id, order.id)));
+      await stack.db
+        .update(wallets)
+        .set({ balance: sql`${wallets.balance} - 1` })
+        .where(eq(wallets.partnerId, creds.partner_id));
+      await stack.db
+        .update(orders)
+        .set({ totalPrice: sql`${orders.totalPrice} - 100` })
+        .where(and(eq(orders.id, order.id)));
     }
     expect((await admin.get('/admin/reconcile')).body.ok).toBe(true);
   });
@@ -121,7 +139,10 @@ describe('reconcile', () => {
     expect((await admin.get('/admin/reconcile')).body.findings.filter((f: { kind: string }) => f.kind === 'hold_past_expiry')).toEqual([]);
     // As if its timer had failed: the row says the deadline passed an hour ago and it is still held.
     const [row] = await stack.db.select().from(reservations).where(eq(reservations.id, id));
-    await stack.db.update(reservations).set({ expiresAt: new Date(Date.now() - 3_600_000) }).where(eq(reservations.id, id));
+    await stack.db
+      .update(reservations)
+      .set({ expiresAt: new Date(Date.now() - 3_600_000) })
+      .where(eq(reservations.id, id));
     try {
       const dirty = await admin.get('/admin/reconcile');
       expect(dirty.body.ok).toBe(false);
@@ -177,7 +198,15 @@ describe('asking the supplier before parking', () => {
     const { api } = await partnerWithWallet(stack, '0', '1000000000');
     const tour = (await api.get('/api/tours/1/')).body.data;
     const dep = tour.departures[0];
-    const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+    const adult = {
+      first_name: 'Reza',
+      last_name: 'Karimi',
+      birth_date: '1985-04-12',
+      gender: 'male',
+      passenger_type: 'ADT',
+      nationality: 'IR',
+      national_id: '0012345679',
+    };
     const pre = await api.post('/api/tours/prebook/', { tour_id: 1, departure_id: dep.id, passengers: [adult] });
     const order = await api.post('/api/tours/finalize/', { prebook_id: pre.body.data.prebook_id });
     const res = await api.post('/api/partners/pay/', { order_id: order.body.data.id }, { 'X-Sandbox-Scenario': 'supplier_lost_response' });

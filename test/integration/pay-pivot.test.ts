@@ -84,7 +84,15 @@ describe('a database step that fails for good', () => {
     const seatsTaken = async () => (await stack.db.select().from(tourDepartures).where(eq(tourDepartures.id, dep.id)))[0]!.seatsTaken;
     const before = await seatsTaken();
     const fault = arm({ step: 'holdTourSeats', error: undefinedColumn });
-    const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
+    const adult = {
+      first_name: 'Reza',
+      last_name: 'Karimi',
+      birth_date: '1985-04-12',
+      gender: 'male',
+      passenger_type: 'ADT',
+      nationality: 'IR',
+      national_id: '0012345679',
+    };
 
     const started = Date.now();
     const res = await api.post('/api/tours/prebook/', { tour_id: tourId, departure_id: dep.id, passengers: [adult] });
@@ -193,13 +201,19 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(seen.payment.state.lastError).toMatch(/failed: database error 42703/);
 
     // A compensate signalled past the admin API is refused by the workflow itself: it stays parked.
-    await stack.client.workflow.getHandle(seen.payment.workflow_id).signal(operatorDecisionSignal, { action: 'compensate', operator: 'raw', reason: 'bypassing the API' });
+    await stack.client.workflow
+      .getHandle(seen.payment.workflow_id)
+      .signal(operatorDecisionSignal, { action: 'compensate', operator: 'raw', reason: 'bypassing the API' });
     let after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
-    for (const until = Date.now() + 5_000; !after.lastError?.includes('refused') && Date.now() < until; ) {
+    for (const until = Date.now() + 5_000; !after.lastError?.includes('refused') && Date.now() < until;) {
       await new Promise((r) => setTimeout(r, 100));
       after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
     }
-    expect(after).toMatchObject({ step: 'needs_attention', parkedAt: 'completing', lastError: expect.stringMatching(/^compensate by raw refused: the supplier confirmed/) });
+    expect(after).toMatchObject({
+      step: 'needs_attention',
+      parkedAt: 'completing',
+      lastError: expect.stringMatching(/^compensate by raw refused: the supplier confirmed/),
+    });
     expect(await entries(order.id)).toEqual(['payment/debit']);
 
     disarmAll();

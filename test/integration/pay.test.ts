@@ -33,7 +33,10 @@ useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, activityInterce
 const newPartner = (credit_limit?: string, topup?: string) => partnerWithWallet(stack, credit_limit, topup);
 
 const paymentsOf = (orderId: number) =>
-  stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'payment')));
+  stack.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'payment')));
 const entriesOf = (orderId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
@@ -145,9 +148,7 @@ describe('POST /api/partners/pay/', () => {
   it('debits once when two different keys pay one order at once; the other gets 400', async () => {
     const { api } = await newPartner();
     const order = await api.productOrder();
-    const replies = await Promise.all(
-      ['race-a', 'race-b'].map((key) => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key })),
-    );
+    const replies = await Promise.all(['race-a', 'race-b'].map((key) => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
     const refused = replies.find((r) => r.status === 400)!;
     expect(refused.body).toEqual({ ok: false, error: expect.stringMatching(/being paid|already completed/) });
@@ -172,7 +173,7 @@ describe('POST /api/partners/pay/', () => {
     expect(await statusOf(beyond.id)).toBe('pending');
 
     // After a top-up the same key may pay: the failed attempt released it.
-    await adminClient(stack).post(`/admin/partners/${(await paymentsOfPartner(other))}/topup`, { amount: '1' });
+    await adminClient(stack).post(`/admin/partners/${await paymentsOfPartner(other)}/topup`, { amount: '1' });
     const paid = await other.post('/api/partners/pay/', { product_order_id: beyond.id, idempotency_key: 'short-1' });
     expect(paid.status).toBe(200);
   });

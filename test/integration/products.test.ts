@@ -412,7 +412,15 @@ describe('checkout', () => {
         unit_price: '1200000.00',
         line_total: '2400000.00',
       },
-      { product: ADAPTER, variant: null, sku: 'ACC-ADAPTER-UNIVERSAL', name: 'Universal Travel Adapter', quantity: 1, unit_price: '650000.00', line_total: '650000.00' },
+      {
+        product: ADAPTER,
+        variant: null,
+        sku: 'ACC-ADAPTER-UNIVERSAL',
+        name: 'Universal Travel Adapter',
+        quantity: 1,
+        unit_price: '650000.00',
+        line_total: '650000.00',
+      },
     ]);
 
     const after = await api.get(CURRENT);

@@ -17,18 +17,36 @@ describe('request body limit', () => {
   it('Interface A answers 413 {ok:false,error} for a 5 MB pay body and moves no money', async () => {
     const { creds, api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
-    const res = await call(stack.app, 'POST', '/api/partners/pay/', { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' }, huge(5 * 1024 * 1024, order.id));
+    const res = await call(
+      stack.app,
+      'POST',
+      '/api/partners/pay/',
+      { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' },
+      huge(5 * 1024 * 1024, order.id),
+    );
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ ok: false, error: expect.stringContaining(`${MAX_BODY_BYTES / 1024} KiB`) });
     expect(await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, order.id))).toEqual([]);
     // Just under the limit, the body is read and judged as usual (an order that does not exist: 400).
-    const under = await call(stack.app, 'POST', '/api/partners/pay/', { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' }, huge(MAX_BODY_BYTES - 1024, 999_999));
+    const under = await call(
+      stack.app,
+      'POST',
+      '/api/partners/pay/',
+      { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' },
+      huge(MAX_BODY_BYTES - 1024, 999_999),
+    );
     expect(under.status).toBe(400);
   });
 
   it('Interface B answers 413 in FastAPI list form and writes no order', async () => {
     const { creds } = await newPartner(stack, '0', '5000000');
-    const res = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' }, huge(5 * 1024 * 1024));
+    const res = await call(
+      stack.app,
+      'POST',
+      '/v1/products/orders',
+      { authorization: `Bearer ${creds.agency_key}`, 'content-type': 'application/json' },
+      huge(5 * 1024 * 1024),
+    );
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: [{ loc: ['body'], msg: expect.any(String), type: 'body_too_large' }] });
     expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
@@ -85,12 +103,20 @@ describe('text PostgreSQL cannot store (issue 12)', () => {
     expect(nulQuery.body).toEqual({ ok: false, error: expect.stringMatching(/^search: text must not contain NUL/) });
 
     const b = { authorization: `Bearer ${creds.agency_key}` };
-    const lone = await call(stack.app, 'POST', '/v1/hotels/bookings', b,
-      '{"hotel_id":"410","room_id":"DLX-BB-FLEX","guest_name":"Ali\\ud800","guest_email":"a@example.com","check_in":"2027-03-10","check_out":"2027-03-12","guests":2}');
+    const lone = await call(
+      stack.app,
+      'POST',
+      '/v1/hotels/bookings',
+      b,
+      '{"hotel_id":"410","room_id":"DLX-BB-FLEX","guest_name":"Ali\\ud800","guest_email":"a@example.com","check_in":"2027-03-10","check_out":"2027-03-12","guests":2}',
+    );
     expect(lone.status).toBe(422);
     expect(lone.body).toEqual({ detail: [{ loc: ['body', 'guest_name'], msg: expect.stringContaining('surrogate'), type: 'string_unstorable' }] });
-    const nulBody = await call(stack.app, 'POST', '/v1/products/orders', b,
-      { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr\u00001', city: 'Tehran', country: 'IR', postal_code: '1415' } });
+    const nulBody = await call(stack.app, 'POST', '/v1/products/orders', b, {
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 1,
+      delivery_address: { street: 'Valiasr\u00001', city: 'Tehran', country: 'IR', postal_code: '1415' },
+    });
     expect(nulBody.status).toBe(422);
     expect(nulBody.body.detail[0].loc).toEqual(['body', 'delivery_address', 'street']);
     const nulSearch = await call(stack.app, 'GET', '/v1/products?category=sim%00', b);

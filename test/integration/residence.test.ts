@@ -21,7 +21,13 @@ const FLEXIBLE = propertyId('RS-RMSR-02'); // flexible, min 1 night, sleeps 5, n
 const STRICT = propertyId('RS-CHLS-01'); // strict, min 2 nights
 
 const leadGuest = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679', phone_number: '+989121234567' };
-const reserveBody = (property: number, from: number, nights: number, guests = 2) => ({ property_id: property, check_in: day(from), check_out: day(from + nights), guests, lead_guest: leadGuest });
+const reserveBody = (property: number, from: number, nights: number, guests = 2) => ({
+  property_id: property,
+  check_in: day(from),
+  check_out: day(from + nights),
+  guests,
+  lead_guest: leadGuest,
+});
 
 async function reservePayConfirm(api: Api, property: number, from: number, nights: number) {
   const held = await api.post('/api/residence/reserve/', reserveBody(property, from, nights));
@@ -73,7 +79,10 @@ describe('reserve', () => {
 
   it('never double-books: two partners reserving overlapping dates at once, one wins', async () => {
     const [{ api: a }, { api: b }] = await Promise.all([newPartner(), newPartner()]);
-    const replies = await Promise.all([a.post('/api/residence/reserve/', reserveBody(FLEXIBLE, 60, 3)), b.post('/api/residence/reserve/', reserveBody(FLEXIBLE, 61, 3))]);
+    const replies = await Promise.all([
+      a.post('/api/residence/reserve/', reserveBody(FLEXIBLE, 60, 3)),
+      b.post('/api/residence/reserve/', reserveBody(FLEXIBLE, 61, 3)),
+    ]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(replies.find((r) => r.status === 400)!.body.error).toMatch(/^check_in: the property is booked/);
     const ok = replies.find((r) => r.status === 200)!.body.data;
@@ -90,7 +99,12 @@ describe('a paid stay', () => {
     expect(held.body.data).toMatchObject({ status: 'held', nights: 2, seconds_left: expect.any(Number) });
     const time = await api.get(`/api/residence/reserve/time/?reservation_id=${held.body.data.reservation_id}`);
     expect(time.body.data.seconds_left).toBeGreaterThan(0);
-    const early = await api.post('/api/residence/bookings/modify/', { reservation_id: held.body.data.reservation_id, check_in: day(90), check_out: day(93), guests: 2 });
+    const early = await api.post('/api/residence/bookings/modify/', {
+      reservation_id: held.body.data.reservation_id,
+      check_in: day(90),
+      check_out: day(93),
+      guests: 2,
+    });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatch(/not paid yet/);
 
@@ -107,7 +121,12 @@ describe('a paid stay', () => {
     expect(minor(longer.body.data.difference)).toBe(minor(longer.body.data.new_total) - minor(held.body.data.total_price));
     expect(minor(longer.body.data.difference)).toBeGreaterThan(0);
     expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100 - minor(longer.body.data.new_total));
-    expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'payment', direction: 'debit', amount: longer.body.data.difference, order: order.body.data.id });
+    expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({
+      type: 'payment',
+      direction: 'debit',
+      amount: longer.body.data.difference,
+      order: order.body.data.id,
+    });
 
     const shorter = await api.post('/api/residence/bookings/modify/', { reservation_id: id, check_in: day(91), check_out: day(92), guests: 2 });
     expect(minor(shorter.body.data.difference)).toBeLessThan(0);
@@ -202,7 +221,10 @@ describe('durable deadlines', () => {
         s = (await api.get(`/api/residence/reserve/detail/?reservation_id=${again.body.data.reservation_id}`)).body.data.status;
       }
       expect(s).toBe('cancelled');
-      const refunds = await quick.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, o2.body.data.id), eq(ledgerEntries.type, 'refund')));
+      const refunds = await quick.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.orderId, o2.body.data.id), eq(ledgerEntries.type, 'refund')));
       expect(refunds).toHaveLength(1);
       expect(await api.wallet()).toMatchObject({ balance: `${TOPUP}.00` });
     } finally {
@@ -220,7 +242,19 @@ describe('a database step fed data the database refuses (issue 12)', () => {
     const handle = await stack.client.workflow.start('reserveResidence', {
       taskQueue: stack.taskQueue,
       workflowId: holdRef,
-      args: [{ partnerId: creds.partner_id, holdRef, propertyId: FLEXIBLE, checkIn: '2027-02-30', checkOut: '2027-03-03', guests: 2, leadGuest, ttlMs: 600_000, autoAcceptCancelMs: null }],
+      args: [
+        {
+          partnerId: creds.partner_id,
+          holdRef,
+          propertyId: FLEXIBLE,
+          checkIn: '2027-02-30',
+          checkOut: '2027-03-03',
+          guests: 2,
+          leadGuest,
+          ttlMs: 600_000,
+          autoAcceptCancelMs: null,
+        },
+      ],
     });
     // The workflow's failure names the step; the activity's typed failure is its cause's cause.
     const failed = await handle.result().then(

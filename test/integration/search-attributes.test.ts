@@ -60,6 +60,8 @@ describe('ensureSearchAttributes', () => {
       namespace: clashing,
       searchAttributes: { OrderId: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD },
     });
-    await expect(ensureSearchAttributes(connection, clashing)).rejects.toThrow(/OrderId is registered in namespace .* as INDEXED_VALUE_TYPE_KEYWORD, the engine needs INT/);
+    await expect(ensureSearchAttributes(connection, clashing)).rejects.toThrow(
+      /OrderId is registered in namespace .* as INDEXED_VALUE_TYPE_KEYWORD, the engine needs INT/,
+    );
   });
 });

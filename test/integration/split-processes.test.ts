@@ -34,7 +34,10 @@ function run(script: string, env: NodeJS.ProcessEnv): Proc {
   const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const exited = () => new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+  const exited = () =>
+    new Promise<number | null>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+    );
   return { child, output: () => output, exited };
 }
 
@@ -120,7 +123,11 @@ withPostgres('npm run api + npm run worker: every worker killed', () => {
 
   it('sees the killed worker within seconds, answers pays 503 at once without moving money, and pays again once a worker is back', async () => {
     const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
-    const created = await fetch(`${adminUrl}/admin/partners`, { method: 'POST', headers: adminAuth, body: JSON.stringify({ name: 'Split Agency', topup: '10000000' }) });
+    const created = await fetch(`${adminUrl}/admin/partners`, {
+      method: 'POST',
+      headers: adminAuth,
+      body: JSON.stringify({ name: 'Split Agency', topup: '10000000' }),
+    });
     expect(created.status).toBe(201);
     const creds = (await created.json()) as { partner_id: number; api_key: string; api_secret: string };
     const auth = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' };
@@ -136,10 +143,14 @@ withPostgres('npm run api + npm run worker: every worker killed', () => {
 
     worker!.child.kill('SIGKILL');
     await worker!.exited();
-    const detected = await until('the API reports no worker', async () => {
-      const h = await healthz(apiUrl);
-      return h.status === 503 && h.body.checks.worker.ok === false;
-    }, DETECT_KILLED_WORKERS_MS);
+    const detected = await until(
+      'the API reports no worker',
+      async () => {
+        const h = await healthz(apiUrl);
+        return h.status === 503 && h.body.checks.worker.ok === false;
+      },
+      DETECT_KILLED_WORKERS_MS,
+    );
     expect(detected).toBeLessThan(DETECT_KILLED_WORKERS_MS);
 
     const started = Date.now();

@@ -14,8 +14,22 @@ type Api = ReturnType<typeof partnerClient>;
 const newPartner = () => partnerWithWallet(stack, '0', '1000000000');
 const tourId = (code: string) => SEED_TOURS.findIndex((t) => t.code === code) + 1;
 
-const adult = { first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT', nationality: 'IR', national_id: '0012345679' };
-const childOn = (start: string) => ({ ...adult, first_name: 'Sara', birth_date: `${Number(start.slice(0, 4)) - 8}${start.slice(4)}`, passenger_type: 'CHD', gender: 'female' });
+const adult = {
+  first_name: 'Reza',
+  last_name: 'Karimi',
+  birth_date: '1985-04-12',
+  gender: 'male',
+  passenger_type: 'ADT',
+  nationality: 'IR',
+  national_id: '0012345679',
+};
+const childOn = (start: string) => ({
+  ...adult,
+  first_name: 'Sara',
+  birth_date: `${Number(start.slice(0, 4)) - 8}${start.slice(4)}`,
+  passenger_type: 'CHD',
+  gender: 'female',
+});
 const infantOn = (start: string) => ({ ...adult, first_name: 'Ali', birth_date: `${Number(start.slice(0, 4)) - 1}${start.slice(4)}`, passenger_type: 'INF' });
 
 async function departureOf(api: Api, code: string, index = 0) {
@@ -31,7 +45,12 @@ describe('browse', () => {
     const all = await api.get('/api/tours/');
     expect(all.status).toBe(200);
     expect(all.body.data.total_count).toBe(SEED_TOURS.length);
-    expect(all.body.data.results[0]).toMatchObject({ id: 1, code: SEED_TOURS[0]!.code, price_from: expect.stringMatching(/^\d+\.\d{2}$/), next_departure: expect.any(String) });
+    expect(all.body.data.results[0]).toMatchObject({
+      id: 1,
+      code: SEED_TOURS[0]!.code,
+      price_from: expect.stringMatching(/^\d+\.\d{2}$/),
+      next_departure: expect.any(String),
+    });
 
     const options = await api.get('/api/tours/search-options/');
     expect(options.body.data.categories).toEqual(expect.arrayContaining(['cultural', 'pilgrimage', 'beach']));
@@ -57,7 +76,10 @@ describe('browse', () => {
     const res = await api.get(`/api/tours/${tourId('TR-EVN-5D')}/`);
     expect(res.body.data).toMatchObject({ code: 'TR-EVN-5D', itinerary: expect.any(Array), includes: expect.any(Array) });
     expect(res.body.data.itinerary).toHaveLength(res.body.data.duration_days);
-    expect(res.body.data.departures[0]).toMatchObject({ seats_left: expect.any(Number), prices: { ADT: expect.any(String), CHD: expect.any(String), INF: expect.any(String) } });
+    expect(res.body.data.departures[0]).toMatchObject({
+      seats_left: expect.any(Number),
+      prices: { ADT: expect.any(String), CHD: expect.any(String), INF: expect.any(String) },
+    });
     expect((await api.get('/api/tours/9999/')).status).toBe(404);
   });
 });

@@ -81,7 +81,9 @@ describe('payments with local ledger steps and eager start', () => {
   it('keeps one debit when 20 identical pays race', async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'race-1' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'race-1' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(await ledgerOf(order.id)).toEqual(['payment']);
     expect(await api.wallet()).toMatchObject({ balance: '4450000.00' });

@@ -107,7 +107,12 @@ describe('applications', () => {
 
     const review = await waitFor(api, orderId, 'under_review');
     expect(review).toMatchObject({ status: 'under_review', order_status: 'completed', supplier_reference: expect.stringMatching(/^VSA-/) });
-    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ id: orderId, service: 'visa', status: 'completed', service_status: 'under_review' });
+    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({
+      id: orderId,
+      service: 'visa',
+      status: 'completed',
+      service_status: 'under_review',
+    });
 
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'approve', reason: 'issued' });
     expect(decided.status).toBe(200);
@@ -132,7 +137,10 @@ describe('applications', () => {
     expect(decided.body).toMatchObject({ status: 'rejected', ledger_id: expect.any(Number) });
     expect(minor(decided.body.refund_amount)).toBe(refund);
     expect(minor((await api.wallet()).balance)).toBe(minor(before.balance) + refund);
-    const refunds = await stack.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
+    const refunds = await stack.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
     expect(refunds.map((r) => r.amount)).toEqual([refund]);
     expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'refunded', service_status: 'rejected' });
   });

@@ -18,7 +18,8 @@ describe('npm run worker', () => {
   let metricsUrl: string;
   let corePort: number;
   const taskQueue = `worker-process-${crypto.randomBytes(4).toString('hex')}`;
-  const exited = () => new Promise<number | null>((resolve) => (child!.exitCode !== null ? resolve(child!.exitCode) : child!.once('exit', (code) => resolve(code))));
+  const exited = () =>
+    new Promise<number | null>((resolve) => (child!.exitCode !== null ? resolve(child!.exitCode) : child!.once('exit', (code) => resolve(code))));
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bte-worker-'));
@@ -42,9 +43,13 @@ describe('npm run worker', () => {
 
     const deadline = Date.now() + 90_000;
     for (;;) {
-      const status = await fetch(`${metricsUrl}/healthz`).then((r) => r.status, () => 0);
+      const status = await fetch(`${metricsUrl}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) break;
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the worker did not become healthy (exit ${child.exitCode}):\n${output.slice(-4000)}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the worker did not become healthy (exit ${child.exitCode}):\n${output.slice(-4000)}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }, 120_000);

@@ -32,7 +32,9 @@ export const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
     async execute(input, next) {
       const arg = input.args[0];
       const orderId = typeof arg === 'object' && arg !== null ? (arg as { orderId?: unknown }).orderId : arg;
-      const fault = faults.find((f) => f.step === ctx.info.activityType && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times));
+      const fault = faults.find(
+        (f) => f.step === ctx.info.activityType && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times),
+      );
       if (!fault) return next(input);
       fault.attempts += 1;
       return businessErrors(async () => {

@@ -28,7 +28,12 @@ export default async function globalSetup(): Promise<void> {
   const log = (msg: string) => process.stderr.write(`[test setup] ${msg}\n`);
   if (!process.env.TEMPORAL_ADDRESS) {
     const cli = await resolveTemporalCli(process.env.TEMPORAL_CLI_PATH, log);
-    const server: DevServer = await startDevServer({ cli, port: await freePort(), uiPort: null, namespace: 'default', log,
+    const server: DevServer = await startDevServer({
+      cli,
+      port: await freePort(),
+      uiPort: null,
+      namespace: 'default',
+      log,
       // As `npm start` does with EAGER_WORKFLOW_START (test/integration/tuning.test.ts uses it).
       dynamicConfig: ['system.enableEagerWorkflowStart=true'],
     });

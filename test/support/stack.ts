@@ -150,12 +150,16 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   quietWorkerLogs();
   const database = await freshDatabase({ proxy: opts.faults === true });
   await seedCatalog(database.db);
-  const simulator: RunningServer = await listen(createSimulatorApp({
-    slowMs: opts.slowMs ?? 3000,
-    holdTtlMs: opts.holdTtlMs,
-    prebookTtlMs: opts.prebookTtlMs,
-    ticketTimeLimitMs: opts.ticketTimeLimitMs,
-  }).fetch, 0, '127.0.0.1');
+  const simulator: RunningServer = await listen(
+    createSimulatorApp({
+      slowMs: opts.slowMs ?? 3000,
+      holdTtlMs: opts.holdTtlMs,
+      prebookTtlMs: opts.prebookTtlMs,
+      ticketTimeLimitMs: opts.ticketTimeLimitMs,
+    }).fetch,
+    0,
+    '127.0.0.1',
+  );
   const taskQueue = `test-${crypto.randomBytes(6).toString('hex')}`;
   // A namespace per stack: workflow ids come from database ids (order 1, booking 1), and
   // every stack has a fresh database, so stacks sharing a namespace would collide.
@@ -189,7 +193,11 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     timing: HEALTH_TIMING,
     ...(heartbeat ? {} : { workerRunning: () => worker?.getState() === 'RUNNING' }),
   });
-  const client = new Client({ connection: clientConnection, namespace, interceptors: engineClientInterceptors(health, clientConnection, TEMPORAL_CALL_TIMEOUT_MS) });
+  const client = new Client({
+    connection: clientConnection,
+    namespace,
+    interceptors: engineClientInterceptors(health, clientConnection, TEMPORAL_CALL_TIMEOUT_MS),
+  });
   const startWorker = async () => {
     worker = await createWorker({
       connection: nativeConnection,
@@ -241,7 +249,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     payTuning: opts.payTuning ?? { localLedgerSteps: true },
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
-    holds: { tourPrebookMs: opts.tourPrebookMs ?? 600_000, residenceMs: opts.residenceHoldMs ?? 600_000, visaDecisionMs: opts.visaDecisionMs ?? 600_000,
+    holds: {
+      tourPrebookMs: opts.tourPrebookMs ?? 600_000,
+      residenceMs: opts.residenceHoldMs ?? 600_000,
+      visaDecisionMs: opts.visaDecisionMs ?? 600_000,
       hostAcceptMs: opts.hostAcceptMs ?? 600_000,
     },
     ...httpSuppliers(simulator.url),

@@ -35,7 +35,12 @@ describe('which part an error says is unreachable', () => {
     const err = asUnavailable(withCause('Failed query: select secret from t\nparams: abc', pgError('ECONNRESET', 'read ECONNRESET')));
     expect(err).toBeInstanceOf(PartUnavailableError);
     // A connection lost under a request claims no more than that; a refusal says nothing changed.
-    expect(err).toMatchObject({ part: 'database', detail: 'read ECONNRESET', refused: false, message: 'the database is unreachable; the request did not complete, try again in 5 s' });
+    expect(err).toMatchObject({
+      part: 'database',
+      detail: 'read ECONNRESET',
+      refused: false,
+      message: 'the database is unreachable; the request did not complete, try again in 5 s',
+    });
     expect(new PartUnavailableError('worker', undefined, true).message).toBe('no worker is running; nothing was changed, try again in 5 s');
     expect(rootMessage(new Error('alone'))).toBe('alone');
   });
@@ -79,7 +84,10 @@ describe('the health monitor', () => {
   });
 
   it('reports the failing check’s own reason', async () => {
-    const monitor = new HealthMonitor({ temporal: () => Promise.reject(withCause('Failed', grpcError(14))), worker: async () => 'one worker' }, { intervalMs: 60_000, timeoutMs: 200 });
+    const monitor = new HealthMonitor(
+      { temporal: () => Promise.reject(withCause('Failed', grpcError(14))), worker: async () => 'one worker' },
+      { intervalMs: 60_000, timeoutMs: 200 },
+    );
     await monitor.round();
     expect(monitor.report()).toMatchObject({ ok: false, checks: { temporal: { ok: false, detail: '14 grpc' }, worker: { ok: true, detail: 'one worker' } } });
     expect(() => monitor.require(['worker'])).not.toThrow();

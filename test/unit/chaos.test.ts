@@ -38,8 +38,17 @@ describe('chaos helpers', () => {
   });
 
   test('the balance chain finds a lost update', () => {
-    const row = (id: number, direction: string, amount: number, balance_after: number, type = 'payment') => ({ id, partner_id: 1, direction, type, amount, balance_after });
-    expect(chainFindings([row(1, 'credit', 100, 100, 'topup'), row(2, 'debit', 30, 70), row(3, 'credit', 50, 70, 'credit_grant'), row(4, 'debit', 20, 50)], 't')).toEqual([]);
+    const row = (id: number, direction: string, amount: number, balance_after: number, type = 'payment') => ({
+      id,
+      partner_id: 1,
+      direction,
+      type,
+      amount,
+      balance_after,
+    });
+    expect(
+      chainFindings([row(1, 'credit', 100, 100, 'topup'), row(2, 'debit', 30, 70), row(3, 'credit', 50, 70, 'credit_grant'), row(4, 'debit', 20, 50)], 't'),
+    ).toEqual([]);
     // Two debits computed from the same balance: the second one's balance_after is wrong.
     expect(chainFindings([row(1, 'credit', 100, 100, 'topup'), row(2, 'debit', 30, 70), row(3, 'debit', 20, 80)], 't')).toHaveLength(1);
   });
@@ -62,7 +71,18 @@ describe('chaos SQL checks on the real schema', () => {
     decisions: [],
   };
 
-  const ledger = (id: number, direction: string, type: string, amount: number, after: number, order: number | null, wf: string | null, runId: string | null, step: string | null, reverses: number | null = null) =>
+  const ledger = (
+    id: number,
+    direction: string,
+    type: string,
+    amount: number,
+    after: number,
+    order: number | null,
+    wf: string | null,
+    runId: string | null,
+    step: string | null,
+    reverses: number | null = null,
+  ) =>
     db.query(
       `insert into ledger_entries (id, partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, reverses_entry_id) values ($1, 1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [id, direction, type, amount, after, order, wf, runId, step, reverses],

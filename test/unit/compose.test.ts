@@ -221,7 +221,11 @@ describe('docker-compose.yml', () => {
 
   it('lets api and worker scale: no host port, no container name, one proxy publishing the api', () => {
     for (const name of ['api', 'worker']) {
-      expect({ name, ports: services[name]?.ports, container_name: services[name]?.container_name }).toEqual({ name, ports: undefined, container_name: undefined });
+      expect({ name, ports: services[name]?.ports, container_name: services[name]?.container_name }).toEqual({
+        name,
+        ports: undefined,
+        container_name: undefined,
+      });
       expect(services[name]?.healthcheck).toBeDefined();
     }
     expect(services['api-proxy']?.ports).toEqual(['8080:8080', '127.0.0.1:8081:8081']);

@@ -49,7 +49,9 @@ describe('databaseFailure', () => {
 
   it('connection failures are transient; errors that are not the database are not classified', () => {
     expect(databaseFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toMatchObject({ kind: 'transient' });
-    expect(databaseFailure(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toMatchObject({ kind: 'transient' });
+    expect(databaseFailure(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toMatchObject({
+      kind: 'transient',
+    });
     expect(databaseFailure(new Error('Connection terminated unexpectedly'))).toMatchObject({ kind: 'transient' });
     expect(databaseFailure(new TypeError('x is undefined'))).toBeUndefined();
   });

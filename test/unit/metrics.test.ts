@@ -64,7 +64,9 @@ describe('the worker metrics server', () => {
     expect(text).toContain(`\nsaga_compensations_total ${before + 1}\n`);
     expect(text).toContain('wallet_debit_duration_seconds_count 0');
     expect(text).toContain('process_cpu_seconds_total');
-    expect(text).toContain('temporal_worker_task_slots_available{namespace="default",service_name="temporal-core-sdk",task_queue="q",worker_type="ActivityWorker"} 100');
+    expect(text).toContain(
+      'temporal_worker_task_slots_available{namespace="default",service_name="temporal-core-sdk",task_queue="q",worker_type="ActivityWorker"} 100',
+    );
     expect(text).toContain('temporal_request_total{operation="GetSystemInfo"');
     expect(typedTwice(text)).toEqual([]);
   });
@@ -117,7 +119,9 @@ describe('which process serves which series', () => {
     const api = await families('api');
     const worker = await families('worker');
     const all = await families('all-in-one');
-    expect(api).toEqual(expect.arrayContaining(['http_request_duration_seconds', 'pay_outcomes_total', 'payments_needs_attention', 'process_cpu_seconds_total']));
+    expect(api).toEqual(
+      expect.arrayContaining(['http_request_duration_seconds', 'pay_outcomes_total', 'payments_needs_attention', 'process_cpu_seconds_total']),
+    );
     expect(api).not.toContain('saga_compensations_total');
     expect(worker).toEqual(expect.arrayContaining(['saga_compensations_total', 'wallet_debit_duration_seconds', 'process_cpu_seconds_total']));
     expect(worker).not.toContain('http_request_duration_seconds');

@@ -1,25 +1,28 @@
 export type CategorySlug = 'modem' | 'sim' | 'accessory';
 
-export interface SeedCategory { slug: CategorySlug; name: string; }
+export interface SeedCategory {
+  slug: CategorySlug;
+  name: string;
+}
 
 export interface SeedVariant {
-  sku: string;            // globally unique, UPPER-KEBAB e.g. 'ESIM-TR-10GB-15D'
-  name: string;           // e.g. '10 GB / 15 days'
-  price_minor: number;    // integer minor units (1/100 Toman)
-  data_gb?: number;       // for data plans (omit for unlimited or non-data)
+  sku: string; // globally unique, UPPER-KEBAB e.g. 'ESIM-TR-10GB-15D'
+  name: string; // e.g. '10 GB / 15 days'
+  price_minor: number; // integer minor units (1/100 Toman)
+  data_gb?: number; // for data plans (omit for unlimited or non-data)
   validity_days?: number; // for plans and rentals
 }
 
 export interface SeedProduct {
-  sku: string;                 // globally unique, UPPER-KEBAB
-  name: string;                // human-readable, searchable (e.g. 'Turkey eSIM')
+  sku: string; // globally unique, UPPER-KEBAB
+  name: string; // human-readable, searchable (e.g. 'Turkey eSIM')
   category: CategorySlug;
-  description: string;         // one or two sentences
-  destinations: string[];      // ISO 3166-1 alpha-2 codes where it works; [] for accessories usable anywhere
-  price_minor: number;         // base price; for products with variants, the cheapest variant's price
+  description: string; // one or two sentences
+  destinations: string[]; // ISO 3166-1 alpha-2 codes where it works; [] for accessories usable anywhere
+  price_minor: number; // base price; for products with variants, the cheapest variant's price
   delivery: 'digital' | 'physical'; // eSIMs digital (QR by email); SIM cards, modems, accessories physical
-  stock: number;               // units on hand, 0 allowed for one or two items (out of stock)
-  variants: SeedVariant[];     // data plans / rental periods; [] when the product has a single price
+  stock: number; // units on hand, 0 allowed for one or two items (out of stock)
+  variants: SeedVariant[]; // data plans / rental periods; [] when the product has a single price
 }
 
 export const SEED_CATEGORIES: SeedCategory[] = [
@@ -211,7 +214,8 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     sku: 'SIM-IR',
     name: 'Iran Tourist SIM Card',
     category: 'sim',
-    description: 'Local Iranian tourist SIM card with mobile data and a local number, registered with the visitor\'s passport. Collected at the agency or delivered to the hotel.',
+    description:
+      "Local Iranian tourist SIM card with mobile data and a local number, registered with the visitor's passport. Collected at the agency or delivered to the hotel.",
     destinations: ['IR'],
     price_minor: 35000000,
     delivery: 'physical',
@@ -272,7 +276,8 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     sku: 'MODEM-TR',
     name: 'Turkey Pocket WiFi',
     category: 'modem',
-    description: 'Rental 4G pocket WiFi modem with unlimited data across Turkey, sharing one connection with up to 5 devices. Picked up before departure and returned after the trip.',
+    description:
+      'Rental 4G pocket WiFi modem with unlimited data across Turkey, sharing one connection with up to 5 devices. Picked up before departure and returned after the trip.',
     destinations: ['TR'],
     price_minor: 220000000,
     delivery: 'physical',
@@ -304,7 +309,8 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     sku: 'MODEM-GLOBAL',
     name: 'Global Multi-Country Pocket WiFi',
     category: 'modem',
-    description: 'Rental pocket WiFi modem that switches networks automatically across the region\'s most visited countries. One device for multi-stop itineraries.',
+    description:
+      "Rental pocket WiFi modem that switches networks automatically across the region's most visited countries. One device for multi-stop itineraries.",
     destinations: ['TR', 'AE', 'GE', 'AM', 'AZ', 'TH', 'MY', 'CN', 'RU', 'OM', 'DE', 'FR', 'IT', 'ES', 'NL'],
     price_minor: 350000000,
     delivery: 'physical',

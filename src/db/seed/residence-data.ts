@@ -2,20 +2,20 @@ export type PropertyType = 'villa' | 'apartment' | 'cottage' | 'suite';
 export type CancellationPolicy = 'flexible' | 'moderate' | 'strict';
 
 export interface SeedProperty {
-  code: string;              // unique, e.g. 'RS-RMSR-01'
+  code: string; // unique, e.g. 'RS-RMSR-01'
   name: string;
   type: PropertyType;
   city: string;
   province_or_region: string;
-  country: string;           // ISO 3166-1 alpha-2
+  country: string; // ISO 3166-1 alpha-2
   address: string;
   description: string;
-  bedrooms: number;          // 1..6
-  max_guests: number;        // 2..14
-  nightly_price_minor: number;  // integer minor units (1/100 Toman)
-  weekend_price_minor: number;  // Thu/Fri nights, higher
-  cleaning_fee_minor: number;   // once per stay
-  min_nights: number;        // 1..3
+  bedrooms: number; // 1..6
+  max_guests: number; // 2..14
+  nightly_price_minor: number; // integer minor units (1/100 Toman)
+  weekend_price_minor: number; // Thu/Fri nights, higher
+  cleaning_fee_minor: number; // once per stay
+  min_nights: number; // 1..3
   amenities: string[];
   house_rules: string[];
   // flexible: full refund until 1 day before; moderate: until 5 days; strict: 50% until 14 days, then none
@@ -40,7 +40,16 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     weekend_price_minor: 1550000000,
     cleaning_fee_minor: 150000000,
     min_nights: 2,
-    amenities: ['Sea view', 'Terrace with barbecue', 'Fully equipped kitchen', 'Wi-Fi', 'Air conditioning', 'Fireplace', 'Private parking for 3 cars', 'Washing machine'],
+    amenities: [
+      'Sea view',
+      'Terrace with barbecue',
+      'Fully equipped kitchen',
+      'Wi-Fi',
+      'Air conditioning',
+      'Fireplace',
+      'Private parking for 3 cars',
+      'Washing machine',
+    ],
     house_rules: ['No smoking indoors', 'Check-in after 14:00', 'Check-out before 12:00', 'Quiet hours 23:00-08:00', 'No parties or events'],
     cancellation_policy: 'moderate',
     blocked_offsets: [
@@ -83,8 +92,25 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     weekend_price_minor: 2100000000,
     cleaning_fee_minor: 200000000,
     min_nights: 2,
-    amenities: ['Indoor heated pool', 'Sauna and jacuzzi', 'Garden', 'Barbecue', 'Fully equipped kitchen', 'Wi-Fi', 'Air conditioning', 'Smart TV', 'Private parking for 4 cars'],
-    house_rules: ['No smoking indoors', 'Check-in after 15:00', 'Check-out before 12:00', 'Quiet hours 23:00-08:00', 'Children in the pool only with an adult', 'No pets'],
+    amenities: [
+      'Indoor heated pool',
+      'Sauna and jacuzzi',
+      'Garden',
+      'Barbecue',
+      'Fully equipped kitchen',
+      'Wi-Fi',
+      'Air conditioning',
+      'Smart TV',
+      'Private parking for 4 cars',
+    ],
+    house_rules: [
+      'No smoking indoors',
+      'Check-in after 15:00',
+      'Check-out before 12:00',
+      'Quiet hours 23:00-08:00',
+      'Children in the pool only with an adult',
+      'No pets',
+    ],
     cancellation_policy: 'strict',
     blocked_offsets: [{ from_offset_days: 20, nights: 4 }],
   },
@@ -136,7 +162,7 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     province_or_region: 'Gilan',
     country: 'IR',
     address: 'Khanehbar Quarter, below the bazaar steps, Masuleh, Fuman County, Gilan',
-    description: 'A yellow-clay house in the car-free stepped village of Masuleh, whose roof is the neighbours\' courtyard, with a view over the misty valley.',
+    description: "A yellow-clay house in the car-free stepped village of Masuleh, whose roof is the neighbours' courtyard, with a view over the misty valley.",
     bedrooms: 1,
     max_guests: 3,
     nightly_price_minor: 320000000,
@@ -144,7 +170,13 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     cleaning_fee_minor: 40000000,
     min_nights: 1,
     amenities: ['Valley view', 'Traditional floor seating', 'Kitchenette', 'Heating', 'Wi-Fi'],
-    house_rules: ['No smoking indoors', 'Check-in after 14:00', 'Check-out before 12:00', 'Quiet hours 22:00-08:00', 'Cars must be left in the public car park below the village'],
+    house_rules: [
+      'No smoking indoors',
+      'Check-in after 14:00',
+      'Check-out before 12:00',
+      'Quiet hours 22:00-08:00',
+      'Cars must be left in the public car park below the village',
+    ],
     cancellation_policy: 'flexible',
     blocked_offsets: [{ from_offset_days: 30, nights: 7 }],
   },
@@ -221,15 +253,31 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     province_or_region: 'Isfahan',
     country: 'IR',
     address: 'Alavi Street, Sultan Amir Ahmad Quarter, Kashan, Isfahan',
-    description: 'An entire 200-year-old traditional house with a sunken courtyard, a pool, wind towers and six rooms around it, rented whole for groups and family gatherings.',
+    description:
+      'An entire 200-year-old traditional house with a sunken courtyard, a pool, wind towers and six rooms around it, rented whole for groups and family gatherings.',
     bedrooms: 6,
     max_guests: 14,
     nightly_price_minor: 1400000000,
     weekend_price_minor: 1700000000,
     cleaning_fee_minor: 180000000,
     min_nights: 1,
-    amenities: ['Sunken courtyard with pool', 'Wind towers', 'Traditional rooms with carpets', 'Shared kitchen', 'Wi-Fi', 'Air conditioning', 'Breakfast on request'],
-    house_rules: ['No smoking indoors', 'Check-in after 14:00', 'Check-out before 12:00', 'Quiet hours 22:00-08:00', 'No shoes in carpeted rooms', 'No music after 22:00 in the courtyard'],
+    amenities: [
+      'Sunken courtyard with pool',
+      'Wind towers',
+      'Traditional rooms with carpets',
+      'Shared kitchen',
+      'Wi-Fi',
+      'Air conditioning',
+      'Breakfast on request',
+    ],
+    house_rules: [
+      'No smoking indoors',
+      'Check-in after 14:00',
+      'Check-out before 12:00',
+      'Quiet hours 22:00-08:00',
+      'No shoes in carpeted rooms',
+      'No music after 22:00 in the courtyard',
+    ],
     cancellation_policy: 'strict',
     blocked_offsets: [{ from_offset_days: 25, nights: 3 }],
   },
@@ -241,7 +289,8 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     province_or_region: 'Isfahan',
     country: 'IR',
     address: 'Fazel Naraghi Street, near Boroujerdi House, Kashan, Isfahan',
-    description: 'The shahneshin (royal room) of a Qajar-era traditional house, with mirror-work ceiling and windows opening onto a courtyard of pomegranate trees.',
+    description:
+      'The shahneshin (royal room) of a Qajar-era traditional house, with mirror-work ceiling and windows opening onto a courtyard of pomegranate trees.',
     bedrooms: 1,
     max_guests: 3,
     nightly_price_minor: 350000000,
@@ -331,7 +380,14 @@ export const SEED_PROPERTIES: SeedProperty[] = [
     cleaning_fee_minor: 350000000,
     min_nights: 3,
     amenities: ['Private pool', 'Garden', 'Barbecue', 'Fully equipped kitchen', 'Wi-Fi', 'Air conditioning', 'Private parking', 'Dishwasher'],
-    house_rules: ['No smoking indoors', 'Check-in after 16:00', 'Check-out before 10:00', 'Quiet hours 23:00-08:00', 'No parties or events', 'Refundable security deposit on arrival'],
+    house_rules: [
+      'No smoking indoors',
+      'Check-in after 16:00',
+      'Check-out before 10:00',
+      'Quiet hours 23:00-08:00',
+      'No parties or events',
+      'Refundable security deposit on arrival',
+    ],
     cancellation_policy: 'strict',
     blocked_offsets: [
       { from_offset_days: 18, nights: 7 },

@@ -112,7 +112,10 @@ export async function seedTravelCatalogue(db: Db, now = new Date()): Promise<voi
       };
       const inserted = await tx.insert(properties).values(values).onConflictDoNothing({ target: properties.code }).returning({ id: properties.id });
       if (inserted.length === 0) {
-        await tx.update(properties).set(values).where(sql`${properties.code} = ${p.code}`);
+        await tx
+          .update(properties)
+          .set(values)
+          .where(sql`${properties.code} = ${p.code}`);
         continue;
       }
       for (const b of p.blocked_offsets) {

@@ -1,22 +1,22 @@
 export type TourCategory = 'cultural' | 'nature' | 'beach' | 'city' | 'pilgrimage' | 'adventure';
 
 export interface SeedTourDeparture {
-  code: string;               // globally unique, e.g. 'TR-IST-5D-D1'
-  start_offset_days: number;  // departure date = seeding day + this many days (10..240)
-  capacity: number;           // seats, 8..40 (exactly one departure has capacity 2, for overbooking tests)
-  price_adult_minor: number;  // integer minor units (1/100 Toman)
-  price_child_minor: number;  // ~70-80% of adult
+  code: string; // globally unique, e.g. 'TR-IST-5D-D1'
+  start_offset_days: number; // departure date = seeding day + this many days (10..240)
+  capacity: number; // seats, 8..40 (exactly one departure has capacity 2, for overbooking tests)
+  price_adult_minor: number; // integer minor units (1/100 Toman)
+  price_child_minor: number; // ~70-80% of adult
   price_infant_minor: number; // ~10% of adult
 }
 
 export interface SeedTour {
-  code: string;               // unique, e.g. 'TR-IST-5D'
+  code: string; // unique, e.g. 'TR-IST-5D'
   title: string;
   destination_city: string;
   destination_country: string; // ISO 3166-1 alpha-2
   category: TourCategory;
   duration_days: number;
-  description: string;        // 1-2 sentences
+  description: string; // 1-2 sentences
   itinerary: Array<{ day: number; title: string; description: string }>; // one entry per day, days 1..duration_days
   includes: string[];
   departures: SeedTourDeparture[]; // 2..4 per tour, increasing start_offset_days
@@ -31,12 +31,25 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'TR',
     category: 'city',
     duration_days: 5,
-    description: 'Five days in Istanbul between Europe and Asia: the Old City mosques and palaces, a Bosphorus cruise and free time for the Grand Bazaar and Istiklal Street.',
+    description:
+      'Five days in Istanbul between Europe and Asia: the Old City mosques and palaces, a Bosphorus cruise and free time for the Grand Bazaar and Istiklal Street.',
     itinerary: [
-      { day: 1, title: 'Arrival in Istanbul', description: 'Flight from Tehran to Istanbul Airport, transfer to the hotel in Sisli and an evening walk to Taksim Square.' },
-      { day: 2, title: 'Old City', description: 'Guided visit of Hagia Sophia, the Blue Mosque, the Hippodrome and Topkapi Palace, then the Basilica Cistern.' },
-      { day: 3, title: 'Bosphorus cruise', description: 'Morning cruise on the Bosphorus past Dolmabahce Palace and the Rumeli Fortress, afternoon at the Spice Bazaar and Galata Tower.' },
-      { day: 4, title: 'Free day', description: 'Free day for shopping at the Grand Bazaar, Istinye Park or a ferry trip to the Princes\' Islands.' },
+      {
+        day: 1,
+        title: 'Arrival in Istanbul',
+        description: 'Flight from Tehran to Istanbul Airport, transfer to the hotel in Sisli and an evening walk to Taksim Square.',
+      },
+      {
+        day: 2,
+        title: 'Old City',
+        description: 'Guided visit of Hagia Sophia, the Blue Mosque, the Hippodrome and Topkapi Palace, then the Basilica Cistern.',
+      },
+      {
+        day: 3,
+        title: 'Bosphorus cruise',
+        description: 'Morning cruise on the Bosphorus past Dolmabahce Palace and the Rumeli Fortress, afternoon at the Spice Bazaar and Galata Tower.',
+      },
+      { day: 4, title: 'Free day', description: "Free day for shopping at the Grand Bazaar, Istinye Park or a ferry trip to the Princes' Islands." },
       { day: 5, title: 'Departure', description: 'Breakfast, check-out and transfer to Istanbul Airport for the return flight to Tehran.' },
     ],
     includes: [
@@ -49,10 +62,38 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-IST-5D-D1', start_offset_days: 14, capacity: 40, price_adult_minor: 4200000000, price_child_minor: 3150000000, price_infant_minor: 420000000 },
-      { code: 'TR-IST-5D-D2', start_offset_days: 45, capacity: 35, price_adult_minor: 4450000000, price_child_minor: 3340000000, price_infant_minor: 445000000 },
-      { code: 'TR-IST-5D-D3', start_offset_days: 90, capacity: 40, price_adult_minor: 4700000000, price_child_minor: 3530000000, price_infant_minor: 470000000 },
-      { code: 'TR-IST-5D-D4', start_offset_days: 160, capacity: 30, price_adult_minor: 4300000000, price_child_minor: 3230000000, price_infant_minor: 430000000 },
+      {
+        code: 'TR-IST-5D-D1',
+        start_offset_days: 14,
+        capacity: 40,
+        price_adult_minor: 4200000000,
+        price_child_minor: 3150000000,
+        price_infant_minor: 420000000,
+      },
+      {
+        code: 'TR-IST-5D-D2',
+        start_offset_days: 45,
+        capacity: 35,
+        price_adult_minor: 4450000000,
+        price_child_minor: 3340000000,
+        price_infant_minor: 445000000,
+      },
+      {
+        code: 'TR-IST-5D-D3',
+        start_offset_days: 90,
+        capacity: 40,
+        price_adult_minor: 4700000000,
+        price_child_minor: 3530000000,
+        price_infant_minor: 470000000,
+      },
+      {
+        code: 'TR-IST-5D-D4',
+        start_offset_days: 160,
+        capacity: 30,
+        price_adult_minor: 4300000000,
+        price_child_minor: 3230000000,
+        price_infant_minor: 430000000,
+      },
     ],
   },
   {
@@ -64,9 +105,21 @@ export const SEED_TOURS: SeedTour[] = [
     duration_days: 4,
     description: 'Hike the fairy-chimney valleys of Cappadocia, explore an underground city and float over Goreme at sunrise in a hot-air balloon.',
     itinerary: [
-      { day: 1, title: 'Arrival in Cappadocia', description: 'Flight via Istanbul to Kayseri, transfer to a cave hotel in Goreme and sunset at Lovers\' Valley viewpoint.' },
-      { day: 2, title: 'Balloon flight and Red Tour', description: 'Sunrise hot-air balloon flight, then the Goreme Open-Air Museum, Uchisar Castle and Pasabag fairy chimneys.' },
-      { day: 3, title: 'Green Tour and valley hike', description: 'Derinkuyu underground city, a 4 km hike through Ihlara Valley and lunch by the river at Belisirma.' },
+      {
+        day: 1,
+        title: 'Arrival in Cappadocia',
+        description: "Flight via Istanbul to Kayseri, transfer to a cave hotel in Goreme and sunset at Lovers' Valley viewpoint.",
+      },
+      {
+        day: 2,
+        title: 'Balloon flight and Red Tour',
+        description: 'Sunrise hot-air balloon flight, then the Goreme Open-Air Museum, Uchisar Castle and Pasabag fairy chimneys.',
+      },
+      {
+        day: 3,
+        title: 'Green Tour and valley hike',
+        description: 'Derinkuyu underground city, a 4 km hike through Ihlara Valley and lunch by the river at Belisirma.',
+      },
       { day: 4, title: 'Departure', description: 'Morning ATV ride in the Rose Valley (optional), transfer to Kayseri Airport and flights back to Tehran.' },
     ],
     includes: [
@@ -78,9 +131,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-NAV-4D-D1', start_offset_days: 21, capacity: 16, price_adult_minor: 4800000000, price_child_minor: 3600000000, price_infant_minor: 480000000 },
-      { code: 'TR-NAV-4D-D2', start_offset_days: 60, capacity: 20, price_adult_minor: 5200000000, price_child_minor: 3900000000, price_infant_minor: 520000000 },
-      { code: 'TR-NAV-4D-D3', start_offset_days: 120, capacity: 16, price_adult_minor: 4900000000, price_child_minor: 3680000000, price_infant_minor: 490000000 },
+      {
+        code: 'TR-NAV-4D-D1',
+        start_offset_days: 21,
+        capacity: 16,
+        price_adult_minor: 4800000000,
+        price_child_minor: 3600000000,
+        price_infant_minor: 480000000,
+      },
+      {
+        code: 'TR-NAV-4D-D2',
+        start_offset_days: 60,
+        capacity: 20,
+        price_adult_minor: 5200000000,
+        price_child_minor: 3900000000,
+        price_infant_minor: 520000000,
+      },
+      {
+        code: 'TR-NAV-4D-D3',
+        start_offset_days: 120,
+        capacity: 16,
+        price_adult_minor: 4900000000,
+        price_child_minor: 3680000000,
+        price_infant_minor: 490000000,
+      },
     ],
   },
   {
@@ -94,7 +168,11 @@ export const SEED_TOURS: SeedTour[] = [
     itinerary: [
       { day: 1, title: 'Arrival in Antalya', description: 'Direct charter flight from Tehran to Antalya and transfer to the resort in Lara.' },
       { day: 2, title: 'Beach day', description: 'Free day at the resort beach, pools and aqua park.' },
-      { day: 3, title: 'Kaleici and Duden Waterfalls', description: 'Half-day tour of the old harbour, Hadrian\'s Gate and the Lower Duden Waterfall dropping into the sea.' },
+      {
+        day: 3,
+        title: 'Kaleici and Duden Waterfalls',
+        description: "Half-day tour of the old harbour, Hadrian's Gate and the Lower Duden Waterfall dropping into the sea.",
+      },
       { day: 4, title: 'Beach day', description: 'Free day at the resort; optional Turkish bath and spa.' },
       { day: 5, title: 'Boat trip', description: 'Full-day pirate-boat trip along the coast with swimming stops and lunch on board.' },
       { day: 6, title: 'Free day', description: 'Free day for the beach or an optional excursion to Perge and Aspendos.' },
@@ -110,9 +188,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-AYT-7D-D1', start_offset_days: 30, capacity: 40, price_adult_minor: 6800000000, price_child_minor: 5100000000, price_infant_minor: 680000000 },
-      { code: 'TR-AYT-7D-D2', start_offset_days: 75, capacity: 40, price_adult_minor: 7400000000, price_child_minor: 5550000000, price_infant_minor: 740000000 },
-      { code: 'TR-AYT-7D-D3', start_offset_days: 130, capacity: 35, price_adult_minor: 7900000000, price_child_minor: 5930000000, price_infant_minor: 790000000 },
+      {
+        code: 'TR-AYT-7D-D1',
+        start_offset_days: 30,
+        capacity: 40,
+        price_adult_minor: 6800000000,
+        price_child_minor: 5100000000,
+        price_infant_minor: 680000000,
+      },
+      {
+        code: 'TR-AYT-7D-D2',
+        start_offset_days: 75,
+        capacity: 40,
+        price_adult_minor: 7400000000,
+        price_child_minor: 5550000000,
+        price_infant_minor: 740000000,
+      },
+      {
+        code: 'TR-AYT-7D-D3',
+        start_offset_days: 130,
+        capacity: 35,
+        price_adult_minor: 7900000000,
+        price_child_minor: 5930000000,
+        price_infant_minor: 790000000,
+      },
     ],
   },
   // --------------------------------------------------------------------- UAE
@@ -126,9 +225,17 @@ export const SEED_TOURS: SeedTour[] = [
     description: 'Modern Dubai in five days: Burj Khalifa, a desert safari with barbecue dinner, a Dubai Creek dhow cruise and time for the malls.',
     itinerary: [
       { day: 1, title: 'Arrival in Dubai', description: 'Flight from Tehran to Dubai, transfer to the hotel in Deira and evening at Dubai Festival City.' },
-      { day: 2, title: 'City tour', description: 'Jumeirah Mosque, Burj Al Arab photo stop, Palm Jumeirah and the 124th-floor observation deck of Burj Khalifa.' },
+      {
+        day: 2,
+        title: 'City tour',
+        description: 'Jumeirah Mosque, Burj Al Arab photo stop, Palm Jumeirah and the 124th-floor observation deck of Burj Khalifa.',
+      },
       { day: 3, title: 'Desert safari', description: 'Free morning, afternoon dune bashing, camel ride and barbecue dinner with a show at a desert camp.' },
-      { day: 4, title: 'Old Dubai and dhow cruise', description: 'Al Fahidi district, abra ride to the Gold and Spice Souks and an evening dinner cruise on Dubai Creek.' },
+      {
+        day: 4,
+        title: 'Old Dubai and dhow cruise',
+        description: 'Al Fahidi district, abra ride to the Gold and Spice Souks and an evening dinner cruise on Dubai Creek.',
+      },
       { day: 5, title: 'Departure', description: 'Free morning for shopping, then transfer to Dubai International Airport.' },
     ],
     includes: [
@@ -142,10 +249,38 @@ export const SEED_TOURS: SeedTour[] = [
       'Persian-speaking tour leader',
     ],
     departures: [
-      { code: 'TR-DXB-5D-D1', start_offset_days: 12, capacity: 30, price_adult_minor: 5500000000, price_child_minor: 4130000000, price_infant_minor: 550000000 },
-      { code: 'TR-DXB-5D-D2', start_offset_days: 40, capacity: 30, price_adult_minor: 5800000000, price_child_minor: 4350000000, price_infant_minor: 580000000 },
-      { code: 'TR-DXB-5D-D3', start_offset_days: 100, capacity: 40, price_adult_minor: 6200000000, price_child_minor: 4650000000, price_infant_minor: 620000000 },
-      { code: 'TR-DXB-5D-D4', start_offset_days: 200, capacity: 25, price_adult_minor: 5600000000, price_child_minor: 4200000000, price_infant_minor: 560000000 },
+      {
+        code: 'TR-DXB-5D-D1',
+        start_offset_days: 12,
+        capacity: 30,
+        price_adult_minor: 5500000000,
+        price_child_minor: 4130000000,
+        price_infant_minor: 550000000,
+      },
+      {
+        code: 'TR-DXB-5D-D2',
+        start_offset_days: 40,
+        capacity: 30,
+        price_adult_minor: 5800000000,
+        price_child_minor: 4350000000,
+        price_infant_minor: 580000000,
+      },
+      {
+        code: 'TR-DXB-5D-D3',
+        start_offset_days: 100,
+        capacity: 40,
+        price_adult_minor: 6200000000,
+        price_child_minor: 4650000000,
+        price_infant_minor: 620000000,
+      },
+      {
+        code: 'TR-DXB-5D-D4',
+        start_offset_days: 200,
+        capacity: 25,
+        price_adult_minor: 5600000000,
+        price_child_minor: 4200000000,
+        price_infant_minor: 560000000,
+      },
     ],
   },
   // ----------------------------------------------------------------- Caucasus
@@ -156,13 +291,26 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'GE',
     category: 'nature',
     duration_days: 6,
-    description: 'Old Tbilisi with its sulphur baths and balconies, then the Georgian Military Road to Kazbegi and the Gergeti Trinity Church under Mount Kazbek.',
+    description:
+      'Old Tbilisi with its sulphur baths and balconies, then the Georgian Military Road to Kazbegi and the Gergeti Trinity Church under Mount Kazbek.',
     itinerary: [
       { day: 1, title: 'Arrival in Tbilisi', description: 'Flight from Tehran to Tbilisi, transfer to the hotel and an evening walk along Rustaveli Avenue.' },
       { day: 2, title: 'Old Tbilisi', description: 'Narikala Fortress by cable car, the Abanotubani sulphur baths, the Bridge of Peace and Metekhi Church.' },
-      { day: 3, title: 'Georgian Military Road', description: 'Drive past Ananuri Fortress and Zhinvali Reservoir to Gudauri and on to Stepantsminda (Kazbegi); overnight in the mountains.' },
-      { day: 4, title: 'Gergeti and Dariali', description: '4x4 ride up to Gergeti Trinity Church, then Dariali Gorge and Gveleti waterfall before returning to Tbilisi.' },
-      { day: 5, title: 'Mtskheta', description: 'Half-day trip to Mtskheta, the old capital, with Jvari Monastery and Svetitskhoveli Cathedral; free evening.' },
+      {
+        day: 3,
+        title: 'Georgian Military Road',
+        description: 'Drive past Ananuri Fortress and Zhinvali Reservoir to Gudauri and on to Stepantsminda (Kazbegi); overnight in the mountains.',
+      },
+      {
+        day: 4,
+        title: 'Gergeti and Dariali',
+        description: '4x4 ride up to Gergeti Trinity Church, then Dariali Gorge and Gveleti waterfall before returning to Tbilisi.',
+      },
+      {
+        day: 5,
+        title: 'Mtskheta',
+        description: 'Half-day trip to Mtskheta, the old capital, with Jvari Monastery and Svetitskhoveli Cathedral; free evening.',
+      },
       { day: 6, title: 'Departure', description: 'Breakfast and transfer to Tbilisi Airport for the flight back to Tehran.' },
     ],
     includes: [
@@ -175,9 +323,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-TBS-6D-D1', start_offset_days: 18, capacity: 25, price_adult_minor: 3800000000, price_child_minor: 2850000000, price_infant_minor: 380000000 },
-      { code: 'TR-TBS-6D-D2', start_offset_days: 55, capacity: 25, price_adult_minor: 4100000000, price_child_minor: 3080000000, price_infant_minor: 410000000 },
-      { code: 'TR-TBS-6D-D3', start_offset_days: 110, capacity: 20, price_adult_minor: 3950000000, price_child_minor: 2960000000, price_infant_minor: 395000000 },
+      {
+        code: 'TR-TBS-6D-D1',
+        start_offset_days: 18,
+        capacity: 25,
+        price_adult_minor: 3800000000,
+        price_child_minor: 2850000000,
+        price_infant_minor: 380000000,
+      },
+      {
+        code: 'TR-TBS-6D-D2',
+        start_offset_days: 55,
+        capacity: 25,
+        price_adult_minor: 4100000000,
+        price_child_minor: 3080000000,
+        price_infant_minor: 410000000,
+      },
+      {
+        code: 'TR-TBS-6D-D3',
+        start_offset_days: 110,
+        capacity: 20,
+        price_adult_minor: 3950000000,
+        price_child_minor: 2960000000,
+        price_infant_minor: 395000000,
+      },
     ],
   },
   {
@@ -187,13 +356,30 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'GE',
     category: 'cultural',
     duration_days: 6,
-    description: 'Georgia\'s 8,000-year wine tradition: qvevri cellars and family wineries in Kakheti, the walled town of Sighnaghi and a supra feast with polyphonic singing.',
+    description:
+      "Georgia's 8,000-year wine tradition: qvevri cellars and family wineries in Kakheti, the walled town of Sighnaghi and a supra feast with polyphonic singing.",
     itinerary: [
       { day: 1, title: 'Arrival in Tbilisi', description: 'Flight from Tehran to Tbilisi, transfer to the hotel and welcome dinner in the old town.' },
-      { day: 2, title: 'Tbilisi and wine bars', description: 'Walking tour of Old Tbilisi and a guided tasting of natural qvevri wines in a Sololaki wine bar.' },
-      { day: 3, title: 'To Kakheti', description: 'Drive over the Gombori Pass to Telavi, visit the Alaverdi Monastery cellar and a family qvevri winery with lunch.' },
-      { day: 4, title: 'Tsinandali and Napareuli', description: 'Tsinandali Estate museum and tasting, then a workshop on Georgian bread and churchkhela at a village house.' },
-      { day: 5, title: 'Sighnaghi', description: 'Bodbe Monastery and the walled town of Sighnaghi, then a farewell supra with a polyphonic choir; return to Tbilisi.' },
+      {
+        day: 2,
+        title: 'Tbilisi and wine bars',
+        description: 'Walking tour of Old Tbilisi and a guided tasting of natural qvevri wines in a Sololaki wine bar.',
+      },
+      {
+        day: 3,
+        title: 'To Kakheti',
+        description: 'Drive over the Gombori Pass to Telavi, visit the Alaverdi Monastery cellar and a family qvevri winery with lunch.',
+      },
+      {
+        day: 4,
+        title: 'Tsinandali and Napareuli',
+        description: 'Tsinandali Estate museum and tasting, then a workshop on Georgian bread and churchkhela at a village house.',
+      },
+      {
+        day: 5,
+        title: 'Sighnaghi',
+        description: 'Bodbe Monastery and the walled town of Sighnaghi, then a farewell supra with a polyphonic choir; return to Tbilisi.',
+      },
       { day: 6, title: 'Departure', description: 'Breakfast and transfer to Tbilisi Airport.' },
     ],
     includes: [
@@ -206,9 +392,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-KAK-6D-D1', start_offset_days: 45, capacity: 14, price_adult_minor: 4600000000, price_child_minor: 3450000000, price_infant_minor: 460000000 },
-      { code: 'TR-KAK-6D-D2', start_offset_days: 150, capacity: 16, price_adult_minor: 4900000000, price_child_minor: 3680000000, price_infant_minor: 490000000 },
-      { code: 'TR-KAK-6D-D3', start_offset_days: 210, capacity: 12, price_adult_minor: 4700000000, price_child_minor: 3530000000, price_infant_minor: 470000000 },
+      {
+        code: 'TR-KAK-6D-D1',
+        start_offset_days: 45,
+        capacity: 14,
+        price_adult_minor: 4600000000,
+        price_child_minor: 3450000000,
+        price_infant_minor: 460000000,
+      },
+      {
+        code: 'TR-KAK-6D-D2',
+        start_offset_days: 150,
+        capacity: 16,
+        price_adult_minor: 4900000000,
+        price_child_minor: 3680000000,
+        price_infant_minor: 490000000,
+      },
+      {
+        code: 'TR-KAK-6D-D3',
+        start_offset_days: 210,
+        capacity: 12,
+        price_adult_minor: 4700000000,
+        price_child_minor: 3530000000,
+        price_infant_minor: 470000000,
+      },
     ],
   },
   {
@@ -218,12 +425,20 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'AM',
     category: 'cultural',
     duration_days: 5,
-    description: 'Yerevan\'s pink-stone boulevards and Cascade, the pagan temple of Garni, Geghard Monastery and the blue waters of Lake Sevan.',
+    description: "Yerevan's pink-stone boulevards and Cascade, the pagan temple of Garni, Geghard Monastery and the blue waters of Lake Sevan.",
     itinerary: [
-      { day: 1, title: 'Arrival in Yerevan', description: 'Flight from Tehran to Yerevan, transfer to the hotel and an evening at Republic Square\'s singing fountains.' },
+      {
+        day: 1,
+        title: 'Arrival in Yerevan',
+        description: "Flight from Tehran to Yerevan, transfer to the hotel and an evening at Republic Square's singing fountains.",
+      },
       { day: 2, title: 'Yerevan city tour', description: 'The Cascade, Matenadaran manuscript museum, the Blue Mosque and the Vernissage market.' },
       { day: 3, title: 'Garni and Geghard', description: 'The Hellenistic Garni Temple and Symphony of Stones, then the rock-cut Geghard Monastery.' },
-      { day: 4, title: 'Lake Sevan and Dilijan', description: 'Sevanavank Monastery on the lake peninsula, fish lunch by the shore and the old town of Dilijan.' },
+      {
+        day: 4,
+        title: 'Lake Sevan and Dilijan',
+        description: 'Sevanavank Monastery on the lake peninsula, fish lunch by the shore and the old town of Dilijan.',
+      },
       { day: 5, title: 'Departure', description: 'Free morning and transfer to Zvartnots Airport.' },
     ],
     includes: [
@@ -237,7 +452,14 @@ export const SEED_TOURS: SeedTour[] = [
     departures: [
       // Capacity 2 on purpose: the only tiny departure, used by overbooking tests.
       { code: 'TR-EVN-5D-D1', start_offset_days: 25, capacity: 2, price_adult_minor: 3200000000, price_child_minor: 2400000000, price_infant_minor: 320000000 },
-      { code: 'TR-EVN-5D-D2', start_offset_days: 85, capacity: 24, price_adult_minor: 3400000000, price_child_minor: 2550000000, price_infant_minor: 340000000 },
+      {
+        code: 'TR-EVN-5D-D2',
+        start_offset_days: 85,
+        capacity: 24,
+        price_adult_minor: 3400000000,
+        price_child_minor: 2550000000,
+        price_infant_minor: 340000000,
+      },
     ],
   },
   {
@@ -250,8 +472,16 @@ export const SEED_TOURS: SeedTour[] = [
     description: 'The walled Icherisheher, the Caspian boulevard and the Flame Towers, plus the fire temple of Ateshgah and the mud volcanoes of Gobustan.',
     itinerary: [
       { day: 1, title: 'Arrival in Baku', description: 'Flight from Tehran to Baku, transfer to the hotel and an evening stroll on the Caspian boulevard.' },
-      { day: 2, title: 'Old City', description: 'Maiden Tower, the Palace of the Shirvanshahs, the Heydar Aliyev Center and the Highland Park view over the Flame Towers.' },
-      { day: 3, title: 'Absheron and Gobustan', description: 'Gobustan rock carvings and mud volcanoes, then Yanar Dag burning hillside and the Ateshgah fire temple.' },
+      {
+        day: 2,
+        title: 'Old City',
+        description: 'Maiden Tower, the Palace of the Shirvanshahs, the Heydar Aliyev Center and the Highland Park view over the Flame Towers.',
+      },
+      {
+        day: 3,
+        title: 'Absheron and Gobustan',
+        description: 'Gobustan rock carvings and mud volcanoes, then Yanar Dag burning hillside and the Ateshgah fire temple.',
+      },
       { day: 4, title: 'Departure', description: 'Free morning for shopping on Nizami Street and transfer to Heydar Aliyev Airport.' },
     ],
     includes: [
@@ -264,9 +494,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-GYD-4D-D1', start_offset_days: 16, capacity: 20, price_adult_minor: 3600000000, price_child_minor: 2700000000, price_infant_minor: 360000000 },
-      { code: 'TR-GYD-4D-D2', start_offset_days: 70, capacity: 25, price_adult_minor: 3850000000, price_child_minor: 2890000000, price_infant_minor: 385000000 },
-      { code: 'TR-GYD-4D-D3', start_offset_days: 140, capacity: 20, price_adult_minor: 3700000000, price_child_minor: 2780000000, price_infant_minor: 370000000 },
+      {
+        code: 'TR-GYD-4D-D1',
+        start_offset_days: 16,
+        capacity: 20,
+        price_adult_minor: 3600000000,
+        price_child_minor: 2700000000,
+        price_infant_minor: 360000000,
+      },
+      {
+        code: 'TR-GYD-4D-D2',
+        start_offset_days: 70,
+        capacity: 25,
+        price_adult_minor: 3850000000,
+        price_child_minor: 2890000000,
+        price_infant_minor: 385000000,
+      },
+      {
+        code: 'TR-GYD-4D-D3',
+        start_offset_days: 140,
+        capacity: 20,
+        price_adult_minor: 3700000000,
+        price_child_minor: 2780000000,
+        price_infant_minor: 370000000,
+      },
     ],
   },
   // ----------------------------------------------------------------- Domestic Iran
@@ -277,11 +528,25 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'IR',
     category: 'cultural',
     duration_days: 4,
-    description: 'The Safavid splendour of Naqsh-e Jahan Square and the bridges of the Zayandeh Rud, with a stop in Kashan for its historic houses and the Fin Garden.',
+    description:
+      'The Safavid splendour of Naqsh-e Jahan Square and the bridges of the Zayandeh Rud, with a stop in Kashan for its historic houses and the Fin Garden.',
     itinerary: [
-      { day: 1, title: 'Tehran to Kashan', description: 'Morning bus from Tehran, visit the Tabatabaei and Boroujerdi houses, the Sultan Amir Ahmad Bathhouse and the Fin Garden; continue to Isfahan.' },
-      { day: 2, title: 'Naqsh-e Jahan Square', description: 'Imam Mosque, Sheikh Lotfollah Mosque, Ali Qapu Palace and the Qeysarieh Bazaar; evening at Si-o-se Pol.' },
-      { day: 3, title: 'Isfahan palaces and Jolfa', description: 'Chehel Sotoun Palace, Jameh Mosque of Isfahan, then Vank Cathedral in the Armenian quarter and Khaju Bridge at sunset.' },
+      {
+        day: 1,
+        title: 'Tehran to Kashan',
+        description:
+          'Morning bus from Tehran, visit the Tabatabaei and Boroujerdi houses, the Sultan Amir Ahmad Bathhouse and the Fin Garden; continue to Isfahan.',
+      },
+      {
+        day: 2,
+        title: 'Naqsh-e Jahan Square',
+        description: 'Imam Mosque, Sheikh Lotfollah Mosque, Ali Qapu Palace and the Qeysarieh Bazaar; evening at Si-o-se Pol.',
+      },
+      {
+        day: 3,
+        title: 'Isfahan palaces and Jolfa',
+        description: 'Chehel Sotoun Palace, Jameh Mosque of Isfahan, then Vank Cathedral in the Armenian quarter and Khaju Bridge at sunset.',
+      },
       { day: 4, title: 'Return to Tehran', description: 'Free morning for handicraft shopping, then return by VIP bus to Tehran.' },
     ],
     includes: [
@@ -293,9 +558,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-IFN-4D-D1', start_offset_days: 10, capacity: 30, price_adult_minor: 1400000000, price_child_minor: 1050000000, price_infant_minor: 140000000 },
-      { code: 'TR-IFN-4D-D2', start_offset_days: 35, capacity: 35, price_adult_minor: 1550000000, price_child_minor: 1160000000, price_infant_minor: 155000000 },
-      { code: 'TR-IFN-4D-D3', start_offset_days: 95, capacity: 30, price_adult_minor: 1450000000, price_child_minor: 1090000000, price_infant_minor: 145000000 },
+      {
+        code: 'TR-IFN-4D-D1',
+        start_offset_days: 10,
+        capacity: 30,
+        price_adult_minor: 1400000000,
+        price_child_minor: 1050000000,
+        price_infant_minor: 140000000,
+      },
+      {
+        code: 'TR-IFN-4D-D2',
+        start_offset_days: 35,
+        capacity: 35,
+        price_adult_minor: 1550000000,
+        price_child_minor: 1160000000,
+        price_infant_minor: 155000000,
+      },
+      {
+        code: 'TR-IFN-4D-D3',
+        start_offset_days: 95,
+        capacity: 30,
+        price_adult_minor: 1450000000,
+        price_child_minor: 1090000000,
+        price_infant_minor: 145000000,
+      },
     ],
   },
   {
@@ -305,11 +591,19 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'IR',
     category: 'cultural',
     duration_days: 4,
-    description: 'The gardens and poets\' tombs of Shiraz and a full day at Persepolis, Naqsh-e Rostam and Pasargadae, the heart of the Achaemenid empire.',
+    description: "The gardens and poets' tombs of Shiraz and a full day at Persepolis, Naqsh-e Rostam and Pasargadae, the heart of the Achaemenid empire.",
     itinerary: [
-      { day: 1, title: 'Arrival in Shiraz', description: 'Flight from Tehran to Shiraz, visit the Karim Khan Citadel and Vakil Bazaar, evening at the Tomb of Hafez.' },
+      {
+        day: 1,
+        title: 'Arrival in Shiraz',
+        description: 'Flight from Tehran to Shiraz, visit the Karim Khan Citadel and Vakil Bazaar, evening at the Tomb of Hafez.',
+      },
       { day: 2, title: 'Shiraz', description: 'Early visit to the Nasir al-Molk (Pink) Mosque, then Eram Garden, Narenjestan-e Qavam and the Tomb of Saadi.' },
-      { day: 3, title: 'Persepolis and Pasargadae', description: 'Full-day trip to Persepolis, the royal tombs of Naqsh-e Rostam and the Tomb of Cyrus at Pasargadae.' },
+      {
+        day: 3,
+        title: 'Persepolis and Pasargadae',
+        description: 'Full-day trip to Persepolis, the royal tombs of Naqsh-e Rostam and the Tomb of Cyrus at Pasargadae.',
+      },
       { day: 4, title: 'Return to Tehran', description: 'Shah Cheragh shrine and Vakil Mosque in the morning, then flight back to Tehran.' },
     ],
     includes: [
@@ -321,9 +615,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Licensed Persian-speaking guide',
     ],
     departures: [
-      { code: 'TR-SYZ-4D-D1', start_offset_days: 20, capacity: 30, price_adult_minor: 1500000000, price_child_minor: 1130000000, price_infant_minor: 150000000 },
-      { code: 'TR-SYZ-4D-D2', start_offset_days: 50, capacity: 30, price_adult_minor: 1650000000, price_child_minor: 1240000000, price_infant_minor: 165000000 },
-      { code: 'TR-SYZ-4D-D3', start_offset_days: 125, capacity: 25, price_adult_minor: 1550000000, price_child_minor: 1160000000, price_infant_minor: 155000000 },
+      {
+        code: 'TR-SYZ-4D-D1',
+        start_offset_days: 20,
+        capacity: 30,
+        price_adult_minor: 1500000000,
+        price_child_minor: 1130000000,
+        price_infant_minor: 150000000,
+      },
+      {
+        code: 'TR-SYZ-4D-D2',
+        start_offset_days: 50,
+        capacity: 30,
+        price_adult_minor: 1650000000,
+        price_child_minor: 1240000000,
+        price_infant_minor: 165000000,
+      },
+      {
+        code: 'TR-SYZ-4D-D3',
+        start_offset_days: 125,
+        capacity: 25,
+        price_adult_minor: 1550000000,
+        price_child_minor: 1160000000,
+        price_infant_minor: 155000000,
+      },
     ],
   },
   {
@@ -335,9 +650,21 @@ export const SEED_TOURS: SeedTour[] = [
     duration_days: 3,
     description: 'A three-day pilgrimage to the Holy Shrine of Imam Reza in Mashhad with a hotel within walking distance of the haram.',
     itinerary: [
-      { day: 1, title: 'Arrival and ziyarat', description: 'Flight from Tehran to Mashhad, check-in near the shrine and an evening ziyarat at the Holy Shrine of Imam Reza.' },
-      { day: 2, title: 'Shrine and Tus', description: 'Morning prayers at the haram and the shrine museum, afternoon trip to the Tomb of Ferdowsi in Tus and Kuhsangi Park.' },
-      { day: 3, title: 'Farewell ziyarat and return', description: 'Farewell ziyarat, time at the Reza Bazaar for saffron and turquoise, then flight back to Tehran.' },
+      {
+        day: 1,
+        title: 'Arrival and ziyarat',
+        description: 'Flight from Tehran to Mashhad, check-in near the shrine and an evening ziyarat at the Holy Shrine of Imam Reza.',
+      },
+      {
+        day: 2,
+        title: 'Shrine and Tus',
+        description: 'Morning prayers at the haram and the shrine museum, afternoon trip to the Tomb of Ferdowsi in Tus and Kuhsangi Park.',
+      },
+      {
+        day: 3,
+        title: 'Farewell ziyarat and return',
+        description: 'Farewell ziyarat, time at the Reza Bazaar for saffron and turquoise, then flight back to Tehran.',
+      },
     ],
     includes: [
       'Return domestic flights Tehran-Mashhad',
@@ -363,8 +690,12 @@ export const SEED_TOURS: SeedTour[] = [
     description: 'Coral beaches, the Greek Ship at sunset and water sports on Kish Island in the Persian Gulf, with a seafront hotel.',
     itinerary: [
       { day: 1, title: 'Arrival on Kish', description: 'Flight from Tehran to Kish, check-in at the seafront hotel and sunset at the Greek Ship.' },
-      { day: 2, title: 'Island tour', description: 'Island tour by bus: the ancient town of Harireh, the underground Kariz qanat, Coral Beach and the Dolphin Park.' },
-      { day: 3, title: 'Sea day', description: 'Free day for the women\'s and men\'s beaches, jet ski, parasailing or a glass-bottom boat ride.' },
+      {
+        day: 2,
+        title: 'Island tour',
+        description: 'Island tour by bus: the ancient town of Harireh, the underground Kariz qanat, Coral Beach and the Dolphin Park.',
+      },
+      { day: 3, title: 'Sea day', description: "Free day for the women's and men's beaches, jet ski, parasailing or a glass-bottom boat ride." },
       { day: 4, title: 'Departure', description: 'Morning at the Pardis and Marjan shopping centres, then flight back to Tehran.' },
     ],
     includes: [
@@ -375,9 +706,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Persian-speaking tour leader',
     ],
     departures: [
-      { code: 'TR-KIH-4D-D1', start_offset_days: 15, capacity: 30, price_adult_minor: 1800000000, price_child_minor: 1350000000, price_infant_minor: 180000000 },
-      { code: 'TR-KIH-4D-D2', start_offset_days: 65, capacity: 40, price_adult_minor: 2100000000, price_child_minor: 1580000000, price_infant_minor: 210000000 },
-      { code: 'TR-KIH-4D-D3', start_offset_days: 135, capacity: 30, price_adult_minor: 1900000000, price_child_minor: 1430000000, price_infant_minor: 190000000 },
+      {
+        code: 'TR-KIH-4D-D1',
+        start_offset_days: 15,
+        capacity: 30,
+        price_adult_minor: 1800000000,
+        price_child_minor: 1350000000,
+        price_infant_minor: 180000000,
+      },
+      {
+        code: 'TR-KIH-4D-D2',
+        start_offset_days: 65,
+        capacity: 40,
+        price_adult_minor: 2100000000,
+        price_child_minor: 1580000000,
+        price_infant_minor: 210000000,
+      },
+      {
+        code: 'TR-KIH-4D-D3',
+        start_offset_days: 135,
+        capacity: 30,
+        price_adult_minor: 1900000000,
+        price_child_minor: 1430000000,
+        price_infant_minor: 190000000,
+      },
     ],
   },
   {
@@ -389,9 +741,17 @@ export const SEED_TOURS: SeedTour[] = [
     duration_days: 4,
     description: 'The UNESCO Qeshm Geopark: the Valley of Stars, Chahkooh canyon, the Hara mangrove forest and Namakdan salt cave.',
     itinerary: [
-      { day: 1, title: 'Arrival on Qeshm', description: 'Flight from Tehran to Qeshm, check-in at an eco-lodge and a walk through the fishing village of Laft with its wind towers.' },
+      {
+        day: 1,
+        title: 'Arrival on Qeshm',
+        description: 'Flight from Tehran to Qeshm, check-in at an eco-lodge and a walk through the fishing village of Laft with its wind towers.',
+      },
       { day: 2, title: 'West of the island', description: 'Chahkooh canyon, Namakdan salt cave and the Valley of Statues.' },
-      { day: 3, title: 'Mangroves and Hengam', description: 'Boat trip in the Hara mangrove forest, then Hengam Island to see dolphins; sunset at the Valley of Stars.' },
+      {
+        day: 3,
+        title: 'Mangroves and Hengam',
+        description: 'Boat trip in the Hara mangrove forest, then Hengam Island to see dolphins; sunset at the Valley of Stars.',
+      },
       { day: 4, title: 'Departure', description: 'Morning at the Portuguese Castle and local market, then flight back to Tehran.' },
     ],
     includes: [
@@ -403,8 +763,22 @@ export const SEED_TOURS: SeedTour[] = [
       'Local Persian-speaking nature guide',
     ],
     departures: [
-      { code: 'TR-GSM-4D-D1', start_offset_days: 28, capacity: 18, price_adult_minor: 1650000000, price_child_minor: 1240000000, price_infant_minor: 165000000 },
-      { code: 'TR-GSM-4D-D2', start_offset_days: 100, capacity: 20, price_adult_minor: 1750000000, price_child_minor: 1310000000, price_infant_minor: 175000000 },
+      {
+        code: 'TR-GSM-4D-D1',
+        start_offset_days: 28,
+        capacity: 18,
+        price_adult_minor: 1650000000,
+        price_child_minor: 1240000000,
+        price_infant_minor: 165000000,
+      },
+      {
+        code: 'TR-GSM-4D-D2',
+        start_offset_days: 100,
+        capacity: 20,
+        price_adult_minor: 1750000000,
+        price_child_minor: 1310000000,
+        price_infant_minor: 175000000,
+      },
     ],
   },
   {
@@ -414,17 +788,30 @@ export const SEED_TOURS: SeedTour[] = [
     destination_country: 'IR',
     category: 'cultural',
     duration_days: 10,
-    description: 'Ten days through Iran\'s classic cities, from Tehran via Kashan, Isfahan and desert Yazd to Shiraz and Persepolis, travelling overland by private coach.',
+    description:
+      "Ten days through Iran's classic cities, from Tehran via Kashan, Isfahan and desert Yazd to Shiraz and Persepolis, travelling overland by private coach.",
     itinerary: [
       { day: 1, title: 'Tehran', description: 'Golestan Palace, the National Museum and the Tajrish Bazaar; welcome dinner.' },
-      { day: 2, title: 'Tehran to Kashan', description: 'Drive to Kashan, visit the Fin Garden and the Tabatabaei and Boroujerdi historic houses; overnight in a traditional house.' },
+      {
+        day: 2,
+        title: 'Tehran to Kashan',
+        description: 'Drive to Kashan, visit the Fin Garden and the Tabatabaei and Boroujerdi historic houses; overnight in a traditional house.',
+      },
       { day: 3, title: 'Abyaneh to Isfahan', description: 'The red-clay village of Abyaneh in the Karkas mountains, then on to Isfahan.' },
-      { day: 4, title: 'Isfahan', description: 'Naqsh-e Jahan Square with the Imam and Sheikh Lotfollah Mosques and Ali Qapu Palace; evening on the old bridges.' },
+      {
+        day: 4,
+        title: 'Isfahan',
+        description: 'Naqsh-e Jahan Square with the Imam and Sheikh Lotfollah Mosques and Ali Qapu Palace; evening on the old bridges.',
+      },
       { day: 5, title: 'Isfahan', description: 'Chehel Sotoun, the Jameh Mosque and Vank Cathedral in New Jolfa.' },
-      { day: 6, title: 'Nain to Yazd', description: 'Drive through the desert via Nain\'s ancient mosque to Yazd; sunset over the wind towers.' },
+      { day: 6, title: 'Nain to Yazd', description: "Drive through the desert via Nain's ancient mosque to Yazd; sunset over the wind towers." },
       { day: 7, title: 'Yazd', description: 'The Zoroastrian Fire Temple and Towers of Silence, Amir Chakhmaq complex and the old adobe town.' },
-      { day: 8, title: 'Pasargadae to Shiraz', description: 'Drive via Abarkuh\'s cypress and the Tomb of Cyrus at Pasargadae to Shiraz.' },
-      { day: 9, title: 'Persepolis and Shiraz', description: 'Persepolis and Naqsh-e Rostam in the morning, the Tomb of Hafez and Vakil Bazaar in the evening.' },
+      { day: 8, title: 'Pasargadae to Shiraz', description: "Drive via Abarkuh's cypress and the Tomb of Cyrus at Pasargadae to Shiraz." },
+      {
+        day: 9,
+        title: 'Persepolis and Shiraz',
+        description: 'Persepolis and Naqsh-e Rostam in the morning, the Tomb of Hafez and Vakil Bazaar in the evening.',
+      },
       { day: 10, title: 'Departure', description: 'Nasir al-Molk Mosque at sunrise and flight from Shiraz back to Tehran.' },
     ],
     includes: [
@@ -437,9 +824,30 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-THR-10D-D1', start_offset_days: 50, capacity: 20, price_adult_minor: 3800000000, price_child_minor: 2850000000, price_infant_minor: 380000000 },
-      { code: 'TR-THR-10D-D2', start_offset_days: 120, capacity: 24, price_adult_minor: 4200000000, price_child_minor: 3150000000, price_infant_minor: 420000000 },
-      { code: 'TR-THR-10D-D3', start_offset_days: 240, capacity: 20, price_adult_minor: 4000000000, price_child_minor: 3000000000, price_infant_minor: 400000000 },
+      {
+        code: 'TR-THR-10D-D1',
+        start_offset_days: 50,
+        capacity: 20,
+        price_adult_minor: 3800000000,
+        price_child_minor: 2850000000,
+        price_infant_minor: 380000000,
+      },
+      {
+        code: 'TR-THR-10D-D2',
+        start_offset_days: 120,
+        capacity: 24,
+        price_adult_minor: 4200000000,
+        price_child_minor: 3150000000,
+        price_infant_minor: 420000000,
+      },
+      {
+        code: 'TR-THR-10D-D3',
+        start_offset_days: 240,
+        capacity: 20,
+        price_adult_minor: 4000000000,
+        price_child_minor: 3000000000,
+        price_infant_minor: 400000000,
+      },
     ],
   },
   // -------------------------------------------------------------------- Oman
@@ -457,7 +865,11 @@ export const SEED_TOURS: SeedTour[] = [
       { day: 3, title: 'Coast and wadis', description: 'Bimmah Sinkhole and a hike and swim in Wadi Shab, then on to Sur and its dhow yards.' },
       { day: 4, title: 'Wahiba Sands', description: 'Wadi Bani Khalid oasis, then into the Wahiba Sands for dune driving and a night in a desert camp.' },
       { day: 5, title: 'Nizwa', description: 'Drive to Nizwa, the fort and souq, and the abandoned mud village of Birkat Al Mouz.' },
-      { day: 6, title: 'Jebel Shams', description: 'Jebel Shams, the "Grand Canyon of Arabia", the balcony walk and the village of Misfat Al Abriyeen; return to Muscat.' },
+      {
+        day: 6,
+        title: 'Jebel Shams',
+        description: 'Jebel Shams, the "Grand Canyon of Arabia", the balcony walk and the village of Misfat Al Abriyeen; return to Muscat.',
+      },
       { day: 7, title: 'Departure', description: 'Free morning and transfer to Muscat International Airport.' },
     ],
     includes: [
@@ -470,8 +882,22 @@ export const SEED_TOURS: SeedTour[] = [
       'Travel insurance',
     ],
     departures: [
-      { code: 'TR-MCT-7D-D1', start_offset_days: 35, capacity: 16, price_adult_minor: 7800000000, price_child_minor: 5850000000, price_infant_minor: 780000000 },
-      { code: 'TR-MCT-7D-D2', start_offset_days: 170, capacity: 18, price_adult_minor: 8200000000, price_child_minor: 6150000000, price_infant_minor: 820000000 },
+      {
+        code: 'TR-MCT-7D-D1',
+        start_offset_days: 35,
+        capacity: 16,
+        price_adult_minor: 7800000000,
+        price_child_minor: 5850000000,
+        price_infant_minor: 780000000,
+      },
+      {
+        code: 'TR-MCT-7D-D2',
+        start_offset_days: 170,
+        capacity: 18,
+        price_adult_minor: 8200000000,
+        price_child_minor: 6150000000,
+        price_infant_minor: 820000000,
+      },
     ],
   },
 ];

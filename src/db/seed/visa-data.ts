@@ -1,16 +1,16 @@
 export type VisaType = 'tourist' | 'business' | 'transit' | 'e-visa' | 'student';
 
 export interface SeedVisa {
-  code: string;               // unique, e.g. 'VISA-TR-EVISA'
-  country: string;            // ISO 3166-1 alpha-2 of the destination
+  code: string; // unique, e.g. 'VISA-TR-EVISA'
+  country: string; // ISO 3166-1 alpha-2 of the destination
   country_name: string;
   visa_type: VisaType;
   title: string;
-  processing_days: number;    // 1..45
+  processing_days: number; // 1..45
   validity_days: number;
   max_stay_days: number;
   entries: 'single' | 'multiple';
-  service_fee_minor: number;  // our fee, integer minor units (1/100 Toman); the partner price includes it
+  service_fee_minor: number; // our fee, integer minor units (1/100 Toman); the partner price includes it
   government_fee_minor: number; // passed through to the embassy/authority, never refunded
   refund_on_rejection_percent: number; // 0..100: share of service_fee refunded if rejected
   required_documents: string[];
@@ -43,7 +43,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Travel insurance (EUR 30,000 cover)',
       'Birth certificate (translated)',
     ],
-    description: 'Short-stay Schengen C visa applied for at the German embassy in Tehran. The service covers appointment booking, form filling, translation checks and a document review before the interview.',
+    description:
+      'Short-stay Schengen C visa applied for at the German embassy in Tehran. The service covers appointment booking, form filling, translation checks and a document review before the interview.',
   },
   {
     code: 'VISA-FR-SCHENGEN',
@@ -68,7 +69,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Return ticket reservation',
       'Travel insurance (EUR 30,000 cover)',
     ],
-    description: 'Schengen C visa through the French visa centre, for tourism or family visits. Applicants with previous Schengen visas are often issued multiple-entry visas.',
+    description:
+      'Schengen C visa through the French visa centre, for tourism or family visits. Applicants with previous Schengen visas are often issued multiple-entry visas.',
   },
   {
     code: 'VISA-IT-SCHENGEN',
@@ -142,7 +144,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Hotel reservation',
       'Travel insurance (EUR 30,000 cover)',
     ],
-    description: 'Schengen C business visa for trade fairs, meetings and negotiations in the Netherlands. Frequent travellers with a good travel history can receive a one-year multiple-entry visa.',
+    description:
+      'Schengen C business visa for trade fairs, meetings and negotiations in the Netherlands. Frequent travellers with a good travel history can receive a one-year multiple-entry visa.',
   },
   // ------------------------------------------------------- UK / Canada / AU
   {
@@ -167,7 +170,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Travel itinerary',
       'Hotel reservation or invitation letter',
     ],
-    description: 'UK Standard Visitor visa for tourism, family visits and short business trips. Biometrics are taken at a visa application centre outside Iran (usually Istanbul or Abu Dhabi); the service includes the online form and appointment.',
+    description:
+      'UK Standard Visitor visa for tourism, family visits and short business trips. Biometrics are taken at a visa application centre outside Iran (usually Istanbul or Abu Dhabi); the service includes the online form and appointment.',
   },
   {
     code: 'VISA-CA-VISITOR',
@@ -192,7 +196,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Family information form (IMM 5707)',
       'Travel history (previous visas)',
     ],
-    description: 'Canadian temporary resident visa filed online; the government fee includes biometrics (CAD 100 + CAD 85), taken at a visa application centre outside Iran. Processing times vary and may exceed the estimate.',
+    description:
+      'Canadian temporary resident visa filed online; the government fee includes biometrics (CAD 100 + CAD 85), taken at a visa application centre outside Iran. Processing times vary and may exceed the estimate.',
   },
   {
     code: 'VISA-AU-VISITOR',
@@ -216,7 +221,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Travel itinerary',
       'Health examination (if requested)',
     ],
-    description: 'Australian Visitor visa (subclass 600, tourist stream) lodged online via ImmiAccount, with biometrics collected at an overseas centre if requested.',
+    description:
+      'Australian Visitor visa (subclass 600, tourist stream) lodged online via ImmiAccount, with biometrics collected at an overseas centre if requested.',
   },
   // -------------------------------------------------------------------- Asia
   {
@@ -241,7 +247,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Hotel reservation',
       'Return ticket reservation',
     ],
-    description: 'Short-term tourist visa applied for at the Embassy of Japan in Tehran. The service covers the application form, the schedule of stay and passport submission and collection.',
+    description:
+      'Short-term tourist visa applied for at the Embassy of Japan in Tehran. The service covers the application form, the schedule of stay and passport submission and collection.',
   },
   {
     code: 'VISA-CN-TOURIST',
@@ -287,7 +294,8 @@ export const SEED_VISAS: SeedVisa[] = [
       'Previous Chinese visas (if any)',
       'Bank statement (3 months)',
     ],
-    description: 'Chinese M visa for trade, the Canton Fair and supplier visits. A multiple-entry visa is usually granted to applicants who have visited China before.',
+    description:
+      'Chinese M visa for trade, the Canton Fair and supplier visits. A multiple-entry visa is usually granted to applicants who have visited China before.',
   },
   {
     code: 'VISA-RU-EVISA',
@@ -302,12 +310,9 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 350000000,
     government_fee_minor: 620000000,
     refund_on_rejection_percent: 100,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Digital photo 3.5x4.5 white background',
-      'Travel insurance valid in Russia',
-    ],
-    description: 'Electronic visa for tourism, business or guest visits to Russia, issued online; no invitation is needed. Print the notification and carry it with the passport.',
+    required_documents: ['Passport scan (valid 6 months)', 'Digital photo 3.5x4.5 white background', 'Travel insurance valid in Russia'],
+    description:
+      'Electronic visa for tourism, business or guest visits to Russia, issued online; no invitation is needed. Print the notification and carry it with the passport.',
   },
   {
     code: 'VISA-IN-EVISA',
@@ -322,11 +327,7 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 280000000,
     government_fee_minor: 310000000,
     refund_on_rejection_percent: 100,
-    required_documents: [
-      'Passport scan (valid 6 months, 2 blank pages)',
-      'Digital photo with white background',
-      'Return ticket reservation',
-    ],
+    required_documents: ['Passport scan (valid 6 months, 2 blank pages)', 'Digital photo with white background', 'Return ticket reservation'],
     description: 'Indian e-Tourist visa valid for 30 days from arrival with two entries, accepted at designated airports and seaports.',
   },
   {
@@ -342,12 +343,7 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 250000000,
     government_fee_minor: 620000000,
     refund_on_rejection_percent: 100,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Photo 4x6 white background',
-      'Hotel reservation',
-      'Return ticket',
-    ],
+    required_documents: ['Passport scan (valid 6 months)', 'Photo 4x6 white background', 'Hotel reservation', 'Return ticket'],
     description: 'Omani tourist e-visa issued by the Royal Oman Police portal for up to 30 days in the Sultanate.',
   },
   {
@@ -385,13 +381,7 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 300000000,
     government_fee_minor: 1150000000,
     refund_on_rejection_percent: 0,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Photo 4x6 white background',
-      'National ID card scan',
-      'Return ticket',
-      'Hotel reservation',
-    ],
+    required_documents: ['Passport scan (valid 6 months)', 'Photo 4x6 white background', 'National ID card scan', 'Return ticket', 'Hotel reservation'],
     description: 'UAE 30-day tourist visa sponsored through a licensed Dubai travel agency and sent by email; the visa must be used within 58 days of issue.',
   },
   {
@@ -407,12 +397,9 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 150000000,
     government_fee_minor: 330000000,
     refund_on_rejection_percent: 100,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Photo 4x6 white background',
-      'Confirmed onward ticket to a third country',
-    ],
-    description: 'Short transit visa for a stopover of up to 96 hours in Dubai or Abu Dhabi, for travellers connecting on Emirates, flydubai, Etihad or Air Arabia.',
+    required_documents: ['Passport scan (valid 6 months)', 'Photo 4x6 white background', 'Confirmed onward ticket to a third country'],
+    description:
+      'Short transit visa for a stopover of up to 96 hours in Dubai or Abu Dhabi, for travellers connecting on Emirates, flydubai, Etihad or Air Arabia.',
   },
   {
     code: 'VISA-QA-TOURIST',
@@ -427,12 +414,7 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 250000000,
     government_fee_minor: 330000000,
     refund_on_rejection_percent: 50,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Digital photo with white background',
-      'Hotel reservation (Discover Qatar)',
-      'Return ticket',
-    ],
+    required_documents: ['Passport scan (valid 6 months)', 'Digital photo with white background', 'Hotel reservation (Discover Qatar)', 'Return ticket'],
     description: 'Qatari tourist visa applied for through the Hayya platform, with the hotel booking confirmed before submission.',
   },
   // -------------------------------------------------------- South-East Asia
@@ -472,13 +454,7 @@ export const SEED_VISAS: SeedVisa[] = [
     service_fee_minor: 250000000,
     government_fee_minor: 300000000,
     refund_on_rejection_percent: 0,
-    required_documents: [
-      'Passport scan (valid 6 months)',
-      'Photo 3.5x5 white background',
-      'Bank statement (3 months)',
-      'Hotel reservation',
-      'Return ticket',
-    ],
+    required_documents: ['Passport scan (valid 6 months)', 'Photo 3.5x5 white background', 'Bank statement (3 months)', 'Hotel reservation', 'Return ticket'],
     description: 'Malaysian single-entry eVISA for tourism, for travellers staying longer than the visa-free period or whose nationality requires a visa.',
   },
   {
@@ -503,6 +479,7 @@ export const SEED_VISAS: SeedVisa[] = [
       'Medical examination report',
       'Bank statement (6 months) of sponsor',
     ],
-    description: 'Student pass and visa approval letter (eVAL) processed by Education Malaysia Global Services for degree programmes at Malaysian universities; the pass is renewed yearly.',
+    description:
+      'Student pass and visa approval letter (eVAL) processed by Education Malaysia Global Services for degree programmes at Malaysian universities; the pass is renewed yearly.',
   },
 ];

@@ -137,10 +137,20 @@ export interface AgencyBookingInput {
  * POST /v1/hotels/bookings: reserve → debit → confirm as one workflow, answered only
  * once confirmed. With an Idempotency-Key, a retried request joins the first booking.
  */
-export async function createBooking(deps: AgencyBookingDeps, partner: Partner, input: AgencyBookingInput, currency: string, idempotencyKey?: string, scenario?: string) {
+export async function createBooking(
+  deps: AgencyBookingDeps,
+  partner: Partner,
+  input: AgencyBookingInput,
+  currency: string,
+  idempotencyKey?: string,
+  scenario?: string,
+) {
   let bookingId: number | undefined;
   if (idempotencyKey) {
-    const [same] = await deps.db.select().from(hotelBookings).where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
+    const [same] = await deps.db
+      .select()
+      .from(hotelBookings)
+      .where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
     bookingId = same?.id;
   }
   if (bookingId === undefined) {
@@ -149,7 +159,13 @@ export async function createBooking(deps: AgencyBookingDeps, partner: Partner, i
     checkStay(input.check_in, input.check_out, new Date().toISOString().slice(0, 10));
     let found;
     try {
-      found = await deps.supplier.availability({ hotel_id: hotelId, check_in: input.check_in, check_out: input.check_out, nationality: AGENCY_NATIONALITY, rooms: [{ adults: input.guests, children_ages: [] }] });
+      found = await deps.supplier.availability({
+        hotel_id: hotelId,
+        check_in: input.check_in,
+        check_out: input.check_out,
+        nationality: AGENCY_NATIONALITY,
+        rooms: [{ adults: input.guests, children_ages: [] }],
+      });
     } catch (err) {
       if (err instanceof SupplierRejectedError && err.status === 404) throw notFound(`hotel ${input.hotel_id}`);
       throw err;
@@ -170,12 +186,17 @@ export async function createBooking(deps: AgencyBookingDeps, partner: Partner, i
   }
   // One workflow per booking, never re-run: a retry with the same key gets the first outcome again.
   const workflowId = agencyBookingWorkflowId(bookingId);
-  const handle = await startOrJoin(deps.temporal, 'agencyHotelBooking', {
-    workflowId,
-    taskQueue: deps.taskQueue,
-    args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
-  }, 'keep_outcome');
+  const handle = await startOrJoin(
+    deps.temporal,
+    'agencyHotelBooking',
+    {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
+      typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
+    },
+    'keep_outcome',
+  );
   const done = await awaitWorkflow(handle, deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
     if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
@@ -204,7 +225,10 @@ async function newAgencyBooking(
     .onConflictDoNothing()
     .returning({ id: hotelBookings.id });
   if (row) return row.id;
-  const [same] = await db.select().from(hotelBookings).where(and(eq(hotelBookings.partnerId, input.partnerId), eq(hotelBookings.idempotencyKey, input.idempotencyKey!)));
+  const [same] = await db
+    .select()
+    .from(hotelBookings)
+    .where(and(eq(hotelBookings.partnerId, input.partnerId), eq(hotelBookings.idempotencyKey, input.idempotencyKey!)));
   return same!.id;
 }
 
@@ -253,4 +277,3 @@ export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, r
   const answer = { booking_id: rawId, refund_amount: toNumber(refund, b!.currency), currency: b!.currency };
   return done ? { done, answer: { ...answer, status: 'cancelled' as const } } : { done, answer: { ...answer, status: 'cancelling' as const } };
 }
-

@@ -53,7 +53,10 @@ export async function createAgencyProductOrder(
   idempotencyKey?: string,
 ): Promise<OrderRow> {
   if (idempotencyKey) {
-    const [same] = await db.select().from(orders).where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey)));
+    const [same] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey)));
     if (same) return same;
   }
   const [variant] = await db
@@ -63,10 +66,24 @@ export async function createAgencyProductOrder(
     .where(eq(productVariants.sku, input.productId));
   let line: { productId: number; variantId: number | null; sku: string; name: string; unit: number; stock: number };
   if (variant) {
-    line = { productId: variant.p.id, variantId: variant.v.id, sku: variant.v.sku, name: `${variant.p.name} (${variant.v.name})`, unit: variant.v.price, stock: variant.p.stock };
+    line = {
+      productId: variant.p.id,
+      variantId: variant.v.id,
+      sku: variant.v.sku,
+      name: `${variant.p.name} (${variant.v.name})`,
+      unit: variant.v.price,
+      stock: variant.p.stock,
+    };
   } else {
     const [p] = await db.select().from(products).where(eq(products.sku, input.productId));
-    const hasVariants = p ? (await db.select({ id: productVariants.id }).from(productVariants).where(and(eq(productVariants.productId, p.id)))).length > 0 : false;
+    const hasVariants = p
+      ? (
+          await db
+            .select({ id: productVariants.id })
+            .from(productVariants)
+            .where(and(eq(productVariants.productId, p.id)))
+        ).length > 0
+      : false;
     if (!p || hasVariants) throw validation('product_id', `no product ${input.productId}`);
     line = { productId: p.id, variantId: null, sku: p.sku, name: p.name, unit: p.price, stock: p.stock };
   }
@@ -88,7 +105,10 @@ export async function createAgencyProductOrder(
       .returning();
     // A concurrent request with the same key won the insert: answer its order.
     if (!order) {
-      const [same] = await tx.select().from(orders).where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey!)));
+      const [same] = await tx
+        .select()
+        .from(orders)
+        .where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey!)));
       return same!;
     }
     await tx.insert(orderItems).values({

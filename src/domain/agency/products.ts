@@ -53,7 +53,10 @@ export async function productDetail(db: Db, productId: string, currency: string)
 }
 
 async function orderView(db: Db, partnerId: number, orderId: number) {
-  const [order] = await db.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'product')));
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'product')));
   if (!order) throw notFound(`order ${orderId}`);
   const [item] = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
   const details = order.details as { delivery_address?: unknown; agency_ref?: string | null };
@@ -90,12 +93,17 @@ export async function placeOrder(
   const id = order.id;
   // One workflow per order, never re-run: a retry with the same key gets the first outcome again.
   const workflowId = agencyOrderWorkflowId(id);
-  await startOrJoin(deps.temporal, 'agencyProductOrder', {
-    workflowId,
-    taskQueue: deps.taskQueue,
-    args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
-  }, 'keep_outcome');
+  await startOrJoin(
+    deps.temporal,
+    'agencyProductOrder',
+    {
+      workflowId,
+      taskQueue: deps.taskQueue,
+      args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
+      typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
+    },
+    'keep_outcome',
+  );
   const done = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['agencyProductOrder']>(workflowId), deps.waitMs, (f) => {
     if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
     if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);

@@ -9,7 +9,14 @@ export type FlightBookingRow = typeof flightBookings.$inferSelect;
 
 export async function newFlightBooking(
   db: DbOrTx,
-  input: { partnerId: number; fareSourceCode: string; departureAt: Date; travelers: Traveler[]; contact: { phone_number: string; email: string }; currency: string },
+  input: {
+    partnerId: number;
+    fareSourceCode: string;
+    departureAt: Date;
+    travelers: Traveler[];
+    contact: { phone_number: string; email: string };
+    currency: string;
+  },
 ): Promise<FlightBookingRow> {
   const [row] = await db
     .insert(flightBookings)
@@ -119,13 +126,21 @@ export const flightOrderOf = (db: DbOrTx, partnerId: number, orderId: number): P
 /** POST /api/flights/air_refund_offline/: a ticketed order waits for an operator's decision. */
 export async function requestOfflineRefund(db: DbOrTx, partnerId: number, orderId: number, reason: string): Promise<OrderRow> {
   return db.transaction(async (tx) => {
-    const [order] = await tx.select().from(orders).where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId))).for('update');
+    const [order] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId)))
+      .for('update');
     if (!order || order.service !== 'flight') throw notFound(`flight order ${orderId}`);
     if (order.status === 'refund_requested') return order;
-    if (order.status !== 'completed') throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
+    if (order.status !== 'completed')
+      throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
     const now = new Date();
     const [updated] = await tx.update(orders).set({ status: 'refund_requested', updatedAt: now }).where(eq(orders.id, orderId)).returning();
-    await tx.update(flightBookings).set({ status: 'refund_requested', refundReason: reason.slice(0, 1000), updatedAt: now }).where(eq(flightBookings.orderId, orderId));
+    await tx
+      .update(flightBookings)
+      .set({ status: 'refund_requested', refundReason: reason.slice(0, 1000), updatedAt: now })
+      .where(eq(flightBookings.orderId, orderId));
     return updated!;
   });
 }

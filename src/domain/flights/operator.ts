@@ -12,11 +12,7 @@ import type { Workflows } from '../../../workflows/registry.types';
  * An operator's decision on an offline refund: signals the waiting workflow (starting it
  * if the request's workflow was never started, e.g. after a crash) and waits for it.
  */
-export async function decideOfflineRefund(
-  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number },
-  orderId: number,
-  decision: RefundDecision,
-) {
+export async function decideOfflineRefund(deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number }, orderId: number, decision: RefundDecision) {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order || order.service !== 'flight') throw notFound(`flight order ${orderId}`);
   if (order.status !== 'refund_requested') throw new DomainError('validation', `order ${orderId} is ${order.status}, not refund_requested`);

@@ -24,7 +24,6 @@ export const CABINS = ['economy', 'premium_economy', 'business', 'first'] as con
 export const TRIP_TYPES = ['one_way', 'round_trip'] as const;
 export const MAX_SEATS = 9;
 
-
 export interface FlightSearchInput {
   origin: string;
   destination: string;
@@ -167,7 +166,8 @@ export async function bookFlight(
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
   const booked = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null));
-  if (!booked) throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
+  if (!booked)
+    throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
   const order = await flightOrderOf(deps.db, partner.id, booked.orderId);
   return { ...renderTravelOrder(order), booking_id: booking.id, pnr: booked.pnr, ticket_time_limit: new Date(booked.ticketTimeLimit).toISOString() };
 }
@@ -214,10 +214,18 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
   const booking = await flightBookingOfOrder(deps.db, order.id);
   if (order.status === 'pending') throw validation('order_id', `order ${orderId} is not paid yet; pay it to issue the tickets`);
   if (order.status === 'processing') {
-    const running = order.paymentWorkflowId
-      ? (await deps.temporal.workflow.getHandle(order.paymentWorkflowId).describe()).status.name === 'RUNNING'
-      : false;
-    return { done: false as const, data: { order_id: order.id, status: 'processing', pnr: booking?.pnr ?? null, ticketing: (running ? 'in_progress' : 'stalled') as 'in_progress' | 'stalled', payment_id: order.paymentWorkflowId, tickets: [] } };
+    const running = order.paymentWorkflowId ? (await deps.temporal.workflow.getHandle(order.paymentWorkflowId).describe()).status.name === 'RUNNING' : false;
+    return {
+      done: false as const,
+      data: {
+        order_id: order.id,
+        status: 'processing',
+        pnr: booking?.pnr ?? null,
+        ticketing: (running ? 'in_progress' : 'stalled') as 'in_progress' | 'stalled',
+        payment_id: order.paymentWorkflowId,
+        tickets: [],
+      },
+    };
   }
   if (!booking?.tickets?.length) throw validation('order_id', `order ${orderId} is ${order.status} and has no tickets`);
   const view = renderFlightBooking(booking);
@@ -229,7 +237,12 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
       pnr: booking.pnr,
       ticketing: 'issued' as const,
       payment_id: order.paymentWorkflowId,
-      tickets: view.passengers.map((p) => ({ first_name: p.first_name, last_name: p.last_name, passenger_type: p.passenger_type, ticket_number: p.ticket_number })),
+      tickets: view.passengers.map((p) => ({
+        first_name: p.first_name,
+        last_name: p.last_name,
+        passenger_type: p.passenger_type,
+        ticket_number: p.ticket_number,
+      })),
     },
   };
 }
@@ -237,7 +250,12 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
 /** POST /api/flights/air_refund/: the refund workflow, awaited up to the bound. */
 export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string) {
   const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
-  const args: RefundFlightInput = { orderId: input.order_id, refundMinor: terms.refundMinor, penaltyMinor: terms.penaltyMinor, ...(scenario ? { scenario } : {}) };
+  const args: RefundFlightInput = {
+    orderId: input.order_id,
+    refundMinor: terms.refundMinor,
+    penaltyMinor: terms.penaltyMinor,
+    ...(scenario ? { scenario } : {}),
+  };
   const workflowId = refundWorkflowId(partner.id, input.order_id);
   const handle = await startOrJoin(deps.temporal, 'refundFlight', {
     workflowId,
@@ -252,7 +270,14 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
   if (!result) return { done: false as const, data: { order_id: input.order_id, status: 'refunding', refund_id: workflowId } };
   return {
     done: true as const,
-    data: { order_id: result.orderId, status: 'refunded', refund_amount: formatDecimal(result.refundMinor, c), penalty: formatDecimal(result.penaltyMinor, c), currency: c, ledger_id: result.ledgerId },
+    data: {
+      order_id: result.orderId,
+      status: 'refunded',
+      refund_amount: formatDecimal(result.refundMinor, c),
+      penalty: formatDecimal(result.penaltyMinor, c),
+      currency: c,
+      ledger_id: result.ledgerId,
+    },
   };
 }
 

@@ -29,11 +29,7 @@ export const PASSPORT_VALIDITY_MONTHS = 6;
  * each of the age of their type on the departure day; Iranians identify with a valid
  * national_id, foreigners with a passport valid six months past departure.
  */
-export function validateTravelers(
-  travelers: Traveler[],
-  priced: { adults: number; children: number; infants: number },
-  departureDay: string,
-): void {
+export function validateTravelers(travelers: Traveler[], priced: { adults: number; children: number; infants: number }, departureDay: string): void {
   const count = (t: PassengerType) => travelers.filter((x) => x.passenger_type === t).length;
   const expected: Record<PassengerType, number> = { ADT: priced.adults, CHD: priced.children, INF: priced.infants };
   for (const type of ['ADT', 'CHD', 'INF'] as const) {
@@ -60,7 +56,8 @@ export function validateTraveler(t: Traveler, at: string, departureDay: string):
   }
   if (t.nationality === 'IR') {
     if (!t.national_id) throw validation(`${at}.national_id`, 'is required for Iranian travellers');
-    if (!isValidIranianNationalId(t.national_id)) throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
+    if (!isValidIranianNationalId(t.national_id))
+      throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
     return;
   }
   if (!t.passport_number) throw validation(`${at}.passport_number`, 'is required for foreign travellers');

@@ -11,7 +11,10 @@ export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 /** A booking of this partner, or 404: another partner's booking does not exist for the caller. */
 export async function bookingOf(db: DbOrTx, partnerId: number, bookingId: number): Promise<HotelBookingRow> {
   const [row] = isStorableId(bookingId)
-    ? await db.select().from(hotelBookings).where(and(eq(hotelBookings.id, bookingId), eq(hotelBookings.partnerId, partnerId)))
+    ? await db
+        .select()
+        .from(hotelBookings)
+        .where(and(eq(hotelBookings.id, bookingId), eq(hotelBookings.partnerId, partnerId)))
     : [];
   if (!row) throw notFound(`booking ${bookingId}`);
   return row;
@@ -90,7 +93,8 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
       : [];
     if (!booking) throw notFound(`booking ${bookingId}`);
     if (booking.orderId !== null) throw new DomainError('validation', `booking_id: booking ${bookingId} is already order ${booking.orderId}`);
-    if (booking.status === 'prebooked') throw new DomainError('validation', `booking_id: booking ${bookingId} has no guests yet; add them with /api/hotel/book/`);
+    if (booking.status === 'prebooked')
+      throw new DomainError('validation', `booking_id: booking ${bookingId} has no guests yet; add them with /api/hotel/book/`);
     if (booking.status !== 'held' || isExpired(booking, new Date())) {
       throw new DomainError('validation', `booking_id: booking ${bookingId} is ${booking.status === 'held' ? 'expired' : booking.status}`);
     }
@@ -141,8 +145,5 @@ export async function expireHoldIfDue(db: DbOrTx, bookingId: number, now: Date):
 }
 
 export async function recordConfirmation(db: DbOrTx, bookingId: number, confirmationNumber: string): Promise<void> {
-  await db
-    .update(hotelBookings)
-    .set({ status: 'confirmed', confirmationNumber, updatedAt: new Date() })
-    .where(eq(hotelBookings.id, bookingId));
+  await db.update(hotelBookings).set({ status: 'confirmed', confirmationNumber, updatedAt: new Date() }).where(eq(hotelBookings.id, bookingId));
 }

@@ -96,12 +96,16 @@ export async function completeCancellation(
   input: PaymentRun & { orderId: number; kind: CancellationKind; refundMinor: number; penaltyMinor: number },
 ): Promise<CancellationResult> {
   const paid = input.kind === 'paid';
-  return creditRefund(db, { ...input, refundMinor: paid ? input.refundMinor : 0, penaltyMinor: paid ? input.penaltyMinor : 0 }, {
-    step: 'cancel-refund',
-    settledStatus: 'cancelled',
-    note: `cancellation of hotel order ${input.orderId}`,
-    onSettled: async (tx, order) => {
-      await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(hotelBookings.orderId, order.id));
+  return creditRefund(
+    db,
+    { ...input, refundMinor: paid ? input.refundMinor : 0, penaltyMinor: paid ? input.penaltyMinor : 0 },
+    {
+      step: 'cancel-refund',
+      settledStatus: 'cancelled',
+      note: `cancellation of hotel order ${input.orderId}`,
+      onSettled: async (tx, order) => {
+        await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(hotelBookings.orderId, order.id));
+      },
     },
-  });
+  );
 }

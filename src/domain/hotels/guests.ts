@@ -33,7 +33,8 @@ export function validateGuests(guests: GuestDetails[][], rooms: Occupancy[]): vo
       const at = `guests.${r}.${i}`;
       if (g.nationality === 'IR') {
         if (!g.national_id) throw validation(`${at}.national_id`, 'is required for Iranian nationals');
-        if (!isValidIranianNationalId(g.national_id)) throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
+        if (!isValidIranianNationalId(g.national_id))
+          throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');
       } else {
         if (!g.passport_number) throw validation(`${at}.passport_number`, 'is required for foreign nationals');
         if (!PASSPORT.test(g.passport_number)) throw validation(`${at}.passport_number`, 'must be 6 to 20 capital letters or digits');

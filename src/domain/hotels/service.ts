@@ -24,7 +24,6 @@ export interface HotelDeps {
 const DAY_MS = 86_400_000;
 export const MAX_NIGHTS = 30;
 
-
 const policyView = (policy: PolicyStep[] | null, currency: string) =>
   (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
 
@@ -135,8 +134,7 @@ export function renderBooking(b: HotelBookingRow) {
   };
 }
 
-const holdFailure = (field: string) => (f: { type: string; message: string }) =>
-  f.type === HotelFailure.holdRefused ? validation(field, f.message) : null;
+const holdFailure = (field: string) => (f: { type: string; message: string }) => (f.type === HotelFailure.holdRefused ? validation(field, f.message) : null);
 
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
 async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string) {
@@ -230,4 +228,3 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     },
   };
 }
-

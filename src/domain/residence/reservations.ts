@@ -50,7 +50,10 @@ async function takenRanges(db: DbOrTx, propertyId: number, from: string, to: str
     gt(reservations.checkOut, from),
   ];
   if (exceptReservation !== undefined) conditions.push(sql`${reservations.id} <> ${exceptReservation}`);
-  const booked = await db.select({ start: reservations.checkIn, end: reservations.checkOut }).from(reservations).where(and(...conditions));
+  const booked = await db
+    .select({ start: reservations.checkIn, end: reservations.checkOut })
+    .from(reservations)
+    .where(and(...conditions));
   return [...blocks.map((b) => ({ ...b, reason: 'blocked' as const })), ...booked.map((b) => ({ ...b, reason: 'booked' as const }))];
 }
 
@@ -167,7 +170,12 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<Rese
 }
 
 export async function reservationOf(db: DbOrTx, partnerId: number, id: number): Promise<ReservationRow> {
-  const [r] = isStorableId(id) ? await db.select().from(reservations).where(and(eq(reservations.id, id), eq(reservations.partnerId, partnerId))) : [];
+  const [r] = isStorableId(id)
+    ? await db
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.id, id), eq(reservations.partnerId, partnerId)))
+    : [];
   if (!r) throw notFound(`reservation ${id}`);
   return r;
 }
@@ -205,15 +213,33 @@ export async function renderReservation(db: DbOrTx, r: ReservationRow, now: Date
 /** POST /api/residence/reserve/book/: the held dates become a pending travel order. */
 export async function bookReservation(db: DbOrTx, partnerId: number, id: number): Promise<{ order: OrderRow; reservation: ReservationRow }> {
   return db.transaction(async (tx) => {
-    const [r] = isStorableId(id) ? await tx.select().from(reservations).where(and(eq(reservations.id, id), eq(reservations.partnerId, partnerId))).for('update') : [];
+    const [r] = isStorableId(id)
+      ? await tx
+          .select()
+          .from(reservations)
+          .where(and(eq(reservations.id, id), eq(reservations.partnerId, partnerId)))
+          .for('update')
+      : [];
     if (!r) throw notFound(`reservation ${id}`);
     if (r.orderId !== null) throw validation('reservation_id', `reservation ${id} is already order ${r.orderId}`);
-    if (r.status !== 'held' || r.expiresAt.getTime() <= Date.now()) throw validation('reservation_id', `reservation ${id} is ${r.status === 'held' ? 'expired' : r.status}`);
+    if (r.status !== 'held' || r.expiresAt.getTime() <= Date.now())
+      throw validation('reservation_id', `reservation ${id} is ${r.status === 'held' ? 'expired' : r.status}`);
     const [order] = await tx
       .insert(orders)
-      .values({ partnerId, service: 'residence', totalPrice: r.totalPrice, currency: r.currency, paymentMethod: 'PARTNER_CREDIT', details: { reservation_id: r.id } })
+      .values({
+        partnerId,
+        service: 'residence',
+        totalPrice: r.totalPrice,
+        currency: r.currency,
+        paymentMethod: 'PARTNER_CREDIT',
+        details: { reservation_id: r.id },
+      })
       .returning();
-    const [updated] = await tx.update(reservations).set({ status: 'booked', orderId: order!.id, updatedAt: new Date() }).where(eq(reservations.id, r.id)).returning();
+    const [updated] = await tx
+      .update(reservations)
+      .set({ status: 'booked', orderId: order!.id, updatedAt: new Date() })
+      .where(eq(reservations.id, r.id))
+      .returning();
     return { order: order!, reservation: updated! };
   });
 }
@@ -258,7 +284,8 @@ export async function requestCancel(db: DbOrTx, id: number, now: Date): Promise<
   return db.transaction(async (tx) => {
     const { r, order } = await lockReservation(tx, id);
     if (r.status === 'cancel_requested') return { kind: 'requested', refundMinor: r.cancelRefund ?? 0, confirmationNumber: r.confirmationNumber };
-    if (order?.status === 'processing') throw new DomainError('validation', `reservation_id: reservation ${id} is being paid; cancel once the payment finished`);
+    if (order?.status === 'processing')
+      throw new DomainError('validation', `reservation_id: reservation ${id} is being paid; cancel once the payment finished`);
     if (r.status === 'held' || r.status === 'booked') {
       await tx.update(reservations).set({ status: 'cancelled', updatedAt: now }).where(eq(reservations.id, r.id));
       if (order) await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, order.id));
@@ -291,7 +318,10 @@ export async function settleCancellation(db: DbOrTx, input: PaymentRun & { reser
 }
 
 export async function completeStay(db: DbOrTx, id: number): Promise<void> {
-  await db.update(reservations).set({ status: 'completed', updatedAt: new Date() }).where(and(eq(reservations.id, id), eq(reservations.status, 'confirmed')));
+  await db
+    .update(reservations)
+    .set({ status: 'completed', updatedAt: new Date() })
+    .where(and(eq(reservations.id, id), eq(reservations.status, 'confirmed')));
 }
 
 export interface Modification {
@@ -339,15 +369,36 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
       const available = wallet.balance + wallet.creditLimit;
       if (difference > available) throw insufficientCredit(available, difference, wallet.currency);
       ledgerId = (
-        await applyMovement(tx, wallet, { direction: 'debit', type: 'payment', amount: difference, orderId: order.id, workflowId: input.workflowId, runId: input.runId, step, note: `change of residence reservation ${r.id}` })
+        await applyMovement(tx, wallet, {
+          direction: 'debit',
+          type: 'payment',
+          amount: difference,
+          orderId: order.id,
+          workflowId: input.workflowId,
+          runId: input.runId,
+          step,
+          note: `change of residence reservation ${r.id}`,
+        })
       ).id;
     } else if (difference < 0) {
       ledgerId = (
-        await applyMovement(tx, wallet, { direction: 'credit', type: 'refund', amount: -difference, orderId: order.id, workflowId: input.workflowId, runId: input.runId, step, note: `change of residence reservation ${r.id}` })
+        await applyMovement(tx, wallet, {
+          direction: 'credit',
+          type: 'refund',
+          amount: -difference,
+          orderId: order.id,
+          workflowId: input.workflowId,
+          runId: input.runId,
+          step,
+          note: `change of residence reservation ${r.id}`,
+        })
       ).id;
     }
     const now = new Date();
-    await tx.update(reservations).set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now }).where(eq(reservations.id, r.id));
+    await tx
+      .update(reservations)
+      .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now })
+      .where(eq(reservations.id, r.id));
     await tx.update(orders).set({ totalPrice: newTotal, updatedAt: now }).where(eq(orders.id, order.id));
     return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
   });

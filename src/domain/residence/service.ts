@@ -38,7 +38,10 @@ function updateFailure(err: unknown): unknown {
     if (cause instanceof ApplicationFailure) {
       if (cause.type === 'insufficient_credit') return new DomainError('insufficient_credit', cause.message);
       if (cause.type === 'not_found') return new DomainError('not_found', cause.message);
-      return new DomainError('validation', cause.message.startsWith('reservation_id') || cause.message.includes(': ') ? cause.message : `reservation_id: ${cause.message}`);
+      return new DomainError(
+        'validation',
+        cause.message.startsWith('reservation_id') || cause.message.includes(': ') ? cause.message : `reservation_id: ${cause.message}`,
+      );
     }
   }
   return err;

@@ -61,7 +61,10 @@ export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, 
   if (f.month) departureFilters.push(sql`to_char(${tourDepartures.startDate}, 'YYYY-MM') = ${f.month}`);
   if (f.min_price !== undefined) departureFilters.push(gte(tourDepartures.priceAdult, f.min_price));
   if (f.max_price !== undefined) departureFilters.push(lte(tourDepartures.priceAdult, f.max_price));
-  const matching = db.select({ id: tourDepartures.tourId }).from(tourDepartures).where(and(...departureFilters));
+  const matching = db
+    .select({ id: tourDepartures.tourId })
+    .from(tourDepartures)
+    .where(and(...departureFilters));
 
   const tourFilters: SQL[] = [inArray(tours.id, matching)];
   if (f.destination) {
@@ -83,7 +86,15 @@ export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, 
         ? await db
             .select()
             .from(tourDepartures)
-            .where(and(inArray(tourDepartures.tourId, rows.map((r) => r.id)), ...departureFilters))
+            .where(
+              and(
+                inArray(
+                  tourDepartures.tourId,
+                  rows.map((r) => r.id),
+                ),
+                ...departureFilters,
+              ),
+            )
             .orderBy(asc(tourDepartures.startDate))
         : [];
       return rows.map((t) => renderSummary(t, deps, currency));
@@ -126,4 +137,3 @@ export async function searchOptions(db: DbOrTx, currency: string) {
     price: { min: formatDecimal(Math.min(...prices), currency), max: formatDecimal(Math.max(...prices), currency), currency },
   };
 }
-

@@ -23,7 +23,10 @@ export interface PrebookRequest {
 /** Validates what can be checked without taking seats: the departure, and each passenger on its start date. */
 export async function checkPrebook(db: DbOrTx, input: Omit<PrebookRequest, 'holdRef' | 'ttlMs' | 'partnerId' | 'currency'>) {
   const [departure] = isStorableId(input.departureId)
-    ? await db.select().from(tourDepartures).where(and(eq(tourDepartures.id, input.departureId), eq(tourDepartures.tourId, input.tourId)))
+    ? await db
+        .select()
+        .from(tourDepartures)
+        .where(and(eq(tourDepartures.id, input.departureId), eq(tourDepartures.tourId, input.tourId)))
     : [];
   if (!departure) throw validation('departure_id', `tour ${input.tourId} has no departure ${input.departureId}`);
   if (departure.startDate <= new Date().toISOString().slice(0, 10)) throw validation('departure_id', `departure ${departure.id} has already left`);
@@ -65,7 +68,10 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<
         departureId: departure.id,
         passengers: input.passengers as unknown as Array<Record<string, unknown>>,
         seats,
-        totalPrice: sum(input.passengers.map((p) => price[p.passenger_type]), input.currency),
+        totalPrice: sum(
+          input.passengers.map((p) => price[p.passenger_type]),
+          input.currency,
+        ),
         currency: input.currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })
@@ -76,7 +82,10 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<
 
 export async function prebookOf(db: DbOrTx, partnerId: number, prebookId: number): Promise<TourPrebookRow> {
   const [row] = isStorableId(prebookId)
-    ? await db.select().from(tourPrebooks).where(and(eq(tourPrebooks.id, prebookId), eq(tourPrebooks.partnerId, partnerId)))
+    ? await db
+        .select()
+        .from(tourPrebooks)
+        .where(and(eq(tourPrebooks.id, prebookId), eq(tourPrebooks.partnerId, partnerId)))
     : [];
   if (!row) throw notFound(`prebook ${prebookId}`);
   return row;
@@ -114,7 +123,11 @@ export async function renderPrebook(db: DbOrTx, p: TourPrebookRow) {
 export async function finalizePrebook(db: DbOrTx, partnerId: number, prebookId: number): Promise<{ order: OrderRow; prebook: TourPrebookRow }> {
   return db.transaction(async (tx) => {
     const [p] = isStorableId(prebookId)
-      ? await tx.select().from(tourPrebooks).where(and(eq(tourPrebooks.id, prebookId), eq(tourPrebooks.partnerId, partnerId))).for('update')
+      ? await tx
+          .select()
+          .from(tourPrebooks)
+          .where(and(eq(tourPrebooks.id, prebookId), eq(tourPrebooks.partnerId, partnerId)))
+          .for('update')
       : [];
     if (!p) throw notFound(`prebook ${prebookId}`);
     if (p.orderId !== null) throw validation('prebook_id', `prebook ${prebookId} is already order ${p.orderId}`);
@@ -154,4 +167,3 @@ export async function expirePrebookIfDue(db: DbOrTx, prebookId: number, now: Dat
 export async function recordTourConfirmation(db: DbOrTx, prebookId: number, confirmationNumber: string): Promise<void> {
   await db.update(tourPrebooks).set({ status: 'confirmed', confirmationNumber, updatedAt: new Date() }).where(eq(tourPrebooks.id, prebookId));
 }
-

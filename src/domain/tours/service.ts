@@ -46,4 +46,3 @@ export async function finalize(db: Db, partner: Partner, prebookId: number) {
   const { order, prebook: p } = await finalizePrebook(db, partner.id, prebookId);
   return { ...renderTravelOrder(order), prebook_id: p.id, hold_expires_at: p.expiresAt.toISOString() };
 }
-

@@ -44,7 +44,8 @@ export async function listVisas(db: DbOrTx, q: { country?: string; visa_type?: s
     requestUrl,
     q.page,
     async () => (await db.select({ n: count() }).from(visaProducts).where(where))[0]!.n,
-    async (offset, limit) => (await db.select().from(visaProducts).where(where).orderBy(asc(visaProducts.id)).limit(limit).offset(offset)).map((v) => renderVisa(v, currency)),
+    async (offset, limit) =>
+      (await db.select().from(visaProducts).where(where).orderBy(asc(visaProducts.id)).limit(limit).offset(offset)).map((v) => renderVisa(v, currency)),
   );
 }
 
@@ -101,7 +102,10 @@ export async function createApplication(
   if (req.applicant.birth_date >= today) throw validation('applicant.birth_date', 'must be in the past');
   const needed = addMonths(req.travel.to, PASSPORT_VALIDITY_MONTHS);
   if (req.applicant.passport_expiry_date < needed) {
-    throw validation('applicant.passport_expiry_date', `the passport must be valid at least ${PASSPORT_VALIDITY_MONTHS} months after the trip (until ${needed})`);
+    throw validation(
+      'applicant.passport_expiry_date',
+      `the passport must be valid at least ${PASSPORT_VALIDITY_MONTHS} months after the trip (until ${needed})`,
+    );
   }
   const types = new Set(req.documents.map((d) => d.type));
   const missing = ALWAYS_REQUIRED_DOCUMENTS.filter((t) => !types.has(t));
@@ -144,7 +148,10 @@ export async function applicationOfOrder(db: DbOrTx, orderId: number): Promise<V
 /** The application's status, kept on the order too so that order lists show it. */
 async function setStatus(tx: DbOrTx, application: VisaApplicationRow, status: VisaApplicationRow['status'], extra: Partial<VisaApplicationRow> = {}) {
   const now = new Date();
-  await tx.update(visaApplications).set({ status, ...extra, updatedAt: now }).where(eq(visaApplications.id, application.id));
+  await tx
+    .update(visaApplications)
+    .set({ status, ...extra, updatedAt: now })
+    .where(eq(visaApplications.id, application.id));
   await tx
     .update(orders)
     .set({ details: sql`jsonb_set(${orders.details}, '{service_status}', ${JSON.stringify(status)}::jsonb)`, updatedAt: now })

@@ -35,5 +35,11 @@ export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs
   await handle.signal(visaDecisionSignal, decision);
   const result = await awaitWorkflow(handle, deps.waitMs, () => null);
   if (!result) return { order_id: orderId, status: 'deciding' };
-  return { order_id: orderId, status: result.status, refund_amount: formatDecimal(result.refundMinor, order.currency), ledger_id: result.ledgerId, decided_by: decision.operator };
+  return {
+    order_id: orderId,
+    status: result.status,
+    refund_amount: formatDecimal(result.refundMinor, order.currency),
+    ledger_id: result.ledgerId,
+    decided_by: decision.operator,
+  };
 }

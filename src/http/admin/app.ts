@@ -72,7 +72,10 @@ async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.in
 }
 
 const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
-const PaymentDecision = z.object({ reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000), supplier_ref: z.string().max(200).optional() });
+const PaymentDecision = z.object({
+  reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000),
+  supplier_ref: z.string().max(200).optional(),
+});
 const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
 function orderId(c: Context): number {
@@ -113,9 +116,7 @@ export function createAdminApp(deps: AdminDeps) {
     metricsHandler(deps.metrics, async () => {
       // While Temporal is down the gauge is NaN at once, not after the SDK's retries.
       const stuck = deps.health.report().checks.temporal?.ok
-        ? await deps.temporal
-            .withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count(NEEDS_ATTENTION_QUERY))
-            .catch(() => null)
+        ? await deps.temporal.withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count(NEEDS_ATTENTION_QUERY)).catch(() => null)
         : null;
       paymentsNeedsAttention.set(stuck?.count ?? NaN);
     }),
@@ -142,8 +143,14 @@ export function createAdminApp(deps: AdminDeps) {
     }
   });
   // The same limits as the interfaces': a bounded body, no text PostgreSQL cannot store (a 400, not a 500).
-  app.use('/admin/*', limitBody((c, error) => c.json({ error }, 413)));
-  app.use('/admin/*', refuseUnstorableText((c, r) => c.json({ error: `${r.loc.join('.')}: ${r.msg}` }, 400)));
+  app.use(
+    '/admin/*',
+    limitBody((c, error) => c.json({ error }, 413)),
+  );
+  app.use(
+    '/admin/*',
+    refuseUnstorableText((c, r) => c.json({ error: `${r.loc.join('.')}: ${r.msg}` }, 400)),
+  );
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));

@@ -52,8 +52,14 @@ export function createAgencyApi(deps: ApiDeps) {
   const app = agencyRouter();
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'The agency key' });
   app.onError(agencyError);
-  app.use('*', limitBody((c, msg) => c.json(detailItem(['body'], msg, 'body_too_large'), 413)));
-  app.use('*', refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)));
+  app.use(
+    '*',
+    limitBody((c, msg) => c.json(detailItem(['body'], msg, 'body_too_large'), 413)),
+  );
+  app.use(
+    '*',
+    refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),
+  );
   app.use('*', async (c, next) => {
     if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
     // Every route reads the database (authentication first): while it is down, say so at once.
@@ -67,15 +73,21 @@ export function createAgencyApi(deps: ApiDeps) {
   app.use('*', literalPathsFirst('/v1', app));
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
-  publishDocument(app, '/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Travel booking engine — agency API (Interface B)',
-      version: '1.0',
-      description: 'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
+  publishDocument(
+    app,
+    '/openapi.json',
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Travel booking engine — agency API (Interface B)',
+        version: '1.0',
+        description:
+          'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
+      },
+      servers: [{ url: '/v1' }],
     },
-    servers: [{ url: '/v1' }],
-  }, agencyCommonResponses);
+    agencyCommonResponses,
+  );
   app.get('/docs', swaggerUI({ url: '/v1/openapi.json' }));
   return app;
 }

@@ -14,7 +14,13 @@ export const MessageDetail = z.object({ detail: z.string() }).openapi('HTTPError
 const SOURCE: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
 
 export function validationDetail(target: string, issues: z.core.$ZodIssue[]) {
-  return { detail: issues.map((i) => ({ loc: [SOURCE[target] ?? target, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], msg: i.message, type: i.code })) };
+  return {
+    detail: issues.map((i) => ({
+      loc: [SOURCE[target] ?? target, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))],
+      msg: i.message,
+      type: i.code,
+    })),
+  };
 }
 
 /** One detail for a field the domain refused (it names the field as "field.path: message"). */
@@ -60,7 +66,10 @@ const detailRef = (name: 'HTTPError' | 'HTTPValidationError', description: strin
 export const agencyCommonResponses: CommonResponses = {
   all: {
     422: detailRef('HTTPValidationError', 'Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body'),
-    503: { ...detailRef('HTTPError', 'A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'), headers: RETRY_AFTER_HEADER },
+    503: {
+      ...detailRef('HTTPError', 'A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
+      headers: RETRY_AFTER_HEADER,
+    },
   },
   authenticated: { 401: detailRef('HTTPError', 'Missing or invalid bearer key') },
   withBody: {

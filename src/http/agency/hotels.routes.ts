@@ -6,9 +6,13 @@ import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, tex
 import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const StayDate = calendarDate('travel');
-const IdempotencyHeader = z.object({
-  'idempotency-key': opaque(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
-}).extend(sandboxScenario(AGENCY_SCENARIOS).shape);
+const IdempotencyHeader = z
+  .object({
+    'idempotency-key': opaque(128)
+      .optional()
+      .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
+  })
+  .extend(sandboxScenario(AGENCY_SCENARIOS).shape);
 
 const Room = z.object({
   room_id: z.string(),
@@ -22,7 +26,9 @@ const Room = z.object({
 });
 const SearchResult = z
   .object({
-    results: z.array(z.object({ hotel_id: z.string(), name: z.string(), stars: z.number().int(), city: z.string(), address: z.string(), rooms: z.array(Room) })),
+    results: z.array(
+      z.object({ hotel_id: z.string(), name: z.string(), stars: z.number().int(), city: z.string(), address: z.string(), rooms: z.array(Room) }),
+    ),
     count: z.number().int(),
   })
   .openapi('HotelSearchResponse');
@@ -118,7 +124,14 @@ const routes = {
 };
 
 export function agencyHotelRoutes(deps: ApiDeps) {
-  const bookingDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
+  const bookingDeps = {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    waitMs: deps.payWaitMs,
+    supplier: deps.hotelSupplier,
+    localLedgerSteps: deps.payTuning?.localLedgerSteps,
+  };
   return agencyRouter()
     .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
     .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))

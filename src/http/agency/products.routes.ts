@@ -79,7 +79,9 @@ const routes = {
       },
       headers: z
         .object({
-          'idempotency-key': opaque(128).optional().openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried order with the same key returns the same order (extension)' }),
+          'idempotency-key': opaque(128)
+            .optional()
+            .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried order with the same key returns the same order (extension)' }),
         })
         .extend(sandboxScenario(AGENCY_SCENARIOS).shape),
     },
@@ -100,7 +102,13 @@ const routes = {
 };
 
 export function agencyProductRoutes(deps: ApiDeps) {
-  const orderDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, localLedgerSteps: deps.payTuning?.localLedgerSteps };
+  const orderDeps = {
+    db: deps.db,
+    temporal: deps.temporal,
+    taskQueue: deps.taskQueue,
+    waitMs: deps.payWaitMs,
+    localLedgerSteps: deps.payTuning?.localLedgerSteps,
+  };
   return agencyRouter()
     .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
     .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))

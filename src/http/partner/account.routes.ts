@@ -42,9 +42,7 @@ const PayRequest = exactlyOneOf(
   z.object({
     order_id: bodyId('order id').optional().openapi({ description: 'Travel order id' }),
     product_order_id: bodyId('product order id').optional().openapi({ description: 'Product order id' }),
-    idempotency_key: opaque(128)
-      .optional()
-      .openapi({ description: 'Unique per payment: a retry with the same key never debits twice', example: 'pay-7f3c2a' }),
+    idempotency_key: opaque(128).optional().openapi({ description: 'Unique per payment: a retry with the same key never debits twice', example: 'pay-7f3c2a' }),
   }),
   'order_id',
   'product_order_id',

@@ -55,8 +55,14 @@ export function createPartnerApi(deps: ApiDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
 
   app.onError(partnerError);
-  app.use('*', limitBody((c, error) => c.json({ ok: false, error }, 413)));
-  app.use('*', refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)));
+  app.use(
+    '*',
+    limitBody((c, error) => c.json({ ok: false, error }, 413)),
+  );
+  app.use(
+    '*',
+    refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
+  );
 
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
@@ -76,16 +82,21 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
 
-  publishDocument(app, '/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Travel booking engine — partner API (Interface A)',
-      version: '1',
-      description:
-        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
+  publishDocument(
+    app,
+    '/openapi.json',
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Travel booking engine — partner API (Interface A)',
+        version: '1',
+        description:
+          'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
+      },
+      servers: [{ url: '/api' }],
     },
-    servers: [{ url: '/api' }],
-  }, partnerCommonResponses);
+    partnerCommonResponses,
+  );
   app.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
   return app;
 }

@@ -3,7 +3,20 @@ import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import {
+  bodyId,
+  calendarDate,
+  calendarDateOrTime,
+  country,
+  email,
+  nationalId,
+  opaque,
+  passportNumber,
+  phone,
+  sandboxScenario,
+  scenarioOf,
+  text,
+} from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
@@ -133,7 +146,15 @@ const routes = {
     request: { body: jsonBody(FareCode), headers: scenarioHeader },
     responses: {
       200: json(
-        z.object({ is_valid: z.boolean(), fare_source_code: z.string(), total_price: Decimal, previous_price: Decimal, price_changed: z.boolean(), currency: z.string(), seats_left: z.number().int() }),
+        z.object({
+          is_valid: z.boolean(),
+          fare_source_code: z.string(),
+          total_price: Decimal,
+          previous_price: Decimal,
+          price_changed: z.boolean(),
+          currency: z.string(),
+          seats_left: z.number().int(),
+        }),
         'The offer now; book with the fare_source_code returned here',
       ),
       ...commonErrors,
@@ -198,7 +219,17 @@ const routes = {
     ...post('/flights/air_refund_display/', 'Refundable amount per the fare rules, as a quote'),
     request: { body: jsonBody(OrderIdBody) },
     responses: {
-      200: json(z.object({ order_id: z.number().int(), refundable_amount: Decimal, penalty: Decimal, currency: z.string(), quote_id: z.string(), expires_at: z.string() }), 'Quote'),
+      200: json(
+        z.object({
+          order_id: z.number().int(),
+          refundable_amount: Decimal,
+          penalty: Decimal,
+          currency: z.string(),
+          quote_id: z.string(),
+          expires_at: z.string(),
+        }),
+        'Quote',
+      ),
       ...commonErrors,
     },
   }),
@@ -207,7 +238,15 @@ const routes = {
     request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: scenarioHeader },
     responses: {
       200: json(
-        z.object({ order_id: z.number().int(), status: z.string(), refund_amount: Decimal.optional(), penalty: Decimal.optional(), currency: z.string().optional(), ledger_id: z.number().int().nullable().optional(), refund_id: z.string().optional() }),
+        z.object({
+          order_id: z.number().int(),
+          status: z.string(),
+          refund_amount: Decimal.optional(),
+          penalty: Decimal.optional(),
+          currency: z.string().optional(),
+          ledger_id: z.number().int().nullable().optional(),
+          refund_id: z.string().optional(),
+        }),
         'Refunded',
       ),
       202: json(z.object({ order_id: z.number().int(), status: z.string(), refund_id: z.string() }), 'Still refunding with the airline'),
@@ -226,23 +265,35 @@ export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
   return partnerRouter()
-    .openapi(routes.search, async (c) => c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200))
+    .openapi(routes.search, async (c) =>
+      c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200),
+    )
     .openapi(routes.revalidate, async (c) => {
       const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(deps, c.req.valid('header')));
       return c.json({ ok: true as const, data }, 200);
     })
-    .openapi(routes.rules, async (c) => c.json({ ok: true as const, data: await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency) }, 200))
+    .openapi(routes.rules, async (c) =>
+      c.json({ ok: true as const, data: await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency) }, 200),
+    )
     .openapi(routes.baggage, async (c) => c.json({ ok: true as const, data: await flights.baggage(sup, c.req.valid('json').fare_source_code) }, 200))
-    .openapi(routes.book, async (c) => c.json({ ok: true as const, data: await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 201))
+    .openapi(routes.book, async (c) =>
+      c.json({ ok: true as const, data: await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 201),
+    )
     .openapi(routes.ticket, async (c) => {
       const out = await flights.orderTicket(flightDeps, c.get('partner'), c.req.valid('json').order_id);
       return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
     })
-    .openapi(routes.bookingData, async (c) => c.json({ ok: true as const, data: await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200))
-    .openapi(routes.refundDisplay, async (c) => c.json({ ok: true as const, data: await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200))
+    .openapi(routes.bookingData, async (c) =>
+      c.json({ ok: true as const, data: await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200),
+    )
+    .openapi(routes.refundDisplay, async (c) =>
+      c.json({ ok: true as const, data: await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200),
+    )
     .openapi(routes.refund, async (c) => {
       const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
       return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
     })
-    .openapi(routes.refundOffline, async (c) => c.json({ ok: true as const, data: await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json')) }, 200));
+    .openapi(routes.refundOffline, async (c) =>
+      c.json({ ok: true as const, data: await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json')) }, 200),
+    );
 }

@@ -3,7 +3,20 @@ import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
-import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, sandboxScenario, scenarioOf, text } from '../vocabulary';
+import {
+  bodyId,
+  calendarDate,
+  country,
+  email,
+  exactlyOneOf,
+  nationalId,
+  opaque,
+  passportNumber,
+  phone,
+  sandboxScenario,
+  scenarioOf,
+  text,
+} from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
@@ -48,7 +61,9 @@ const Rate = z.object({
 const SearchResult = z
   .object({
     search_id: z.string(),
-    results: z.array(z.object({ hotel_id: z.number().int(), name: z.string(), stars: z.number().int(), city_id: z.number().int(), address: z.string(), rates: z.array(Rate) })),
+    results: z.array(
+      z.object({ hotel_id: z.number().int(), name: z.string(), stars: z.number().int(), city_id: z.number().int(), address: z.string(), rates: z.array(Rate) }),
+    ),
   })
   .openapi('HotelSearchResult');
 
@@ -154,7 +169,10 @@ const routes = {
   cities: createRoute({
     ...get('/hotel/cities/', 'Cities with hotels (extension), to find city_id'),
     request: { query: z.object({ search: text(100, { blank: true }).optional() }) },
-    responses: { 200: json(z.array(z.object({ id: z.number().int(), name: z.string(), iata_code: z.string(), country: z.string(), domestic: z.boolean() })), 'Cities'), 401: commonErrors[401] },
+    responses: {
+      200: json(z.array(z.object({ id: z.number().int(), name: z.string(), iata_code: z.string(), country: z.string(), domestic: z.boolean() })), 'Cities'),
+      401: commonErrors[401],
+    },
   }),
   search: createRoute({
     ...post('/hotel/search_hotels/', 'Search hotels with rates priced for the whole stay'),
@@ -179,7 +197,10 @@ const routes = {
   order: createRoute({
     ...post('/hotel/order/', 'Turn a held booking into a travel order to pay'),
     request: { body: jsonBody(z.object({ booking_id: Id })) },
-    responses: { 201: json(TravelOrder.extend({ booking_id: z.number().int(), hold_expires_at: z.string().nullable() }), 'The pending travel order'), ...commonErrors },
+    responses: {
+      201: json(TravelOrder.extend({ booking_id: z.number().int(), hold_expires_at: z.string().nullable() }), 'The pending travel order'),
+      ...commonErrors,
+    },
   }),
   bookingData: createRoute({
     ...post('/hotel/booking_data/', 'Current data of a hotel order'),

@@ -94,11 +94,14 @@ export const ProductOrder = z
   })
   .openapi('ProductOrder');
 
-
 const AddItem = z
   .object({
     product: bodyId('product id').openapi({ description: 'Product id' }),
-    quantity: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
+    quantity: z
+      .number({ error: 'must be an integer' })
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
     variant: bodyId('variant id').optional().openapi({ description: 'Variant id; required when the product has variants' }),
   })
   .openapi('BasketItemRequest');
@@ -115,8 +118,7 @@ const Checkout = z
 
 const ProductQuery = PageQuery.extend({
   search: text(100, { blank: true }).optional().openapi({ description: 'Free text over the product name' }),
-  category: idString().optional()
-    .openapi({ description: 'Category id' }),
+  category: idString().optional().openapi({ description: 'Category id' }),
 });
 
 const tags = ['Travel products'];

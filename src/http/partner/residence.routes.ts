@@ -94,7 +94,12 @@ const routes = {
     request: { query: QueryId('property_id') },
     responses: {
       200: json(
-        Property.extend({ description: z.string(), amenities: z.array(z.string()), house_rules: z.array(z.string()), unavailable: z.array(z.object({ from: z.string(), to: z.string() })) }),
+        Property.extend({
+          description: z.string(),
+          amenities: z.array(z.string()),
+          house_rules: z.array(z.string()),
+          unavailable: z.array(z.object({ from: z.string(), to: z.string() })),
+        }),
         'The property',
       ),
       ...commonErrors,
@@ -108,7 +113,10 @@ const routes = {
   time: createRoute({
     ...get('/residence/reserve/time/', 'Seconds left on a hold'),
     request: { query: QueryId('reservation_id') },
-    responses: { 200: json(z.object({ reservation_id: z.number().int(), status: z.string(), expires_at: z.string(), seconds_left: z.number().int() }), 'Time left'), ...commonErrors },
+    responses: {
+      200: json(z.object({ reservation_id: z.number().int(), status: z.string(), expires_at: z.string(), seconds_left: z.number().int() }), 'Time left'),
+      ...commonErrors,
+    },
   }),
   reserveDetail: createRoute({
     ...get('/residence/reserve/detail/', 'A reservation’s state'),
@@ -120,7 +128,17 @@ const routes = {
     request: { body: jsonBody(ReservationIdBody) },
     responses: {
       201: json(
-        z.object({ id: z.number().int(), service: z.string(), status: z.string(), total_price: Decimal, currency: z.string(), reservation_id: z.number().int(), hold_expires_at: z.string() }).passthrough(),
+        z
+          .object({
+            id: z.number().int(),
+            service: z.string(),
+            status: z.string(),
+            total_price: Decimal,
+            currency: z.string(),
+            reservation_id: z.number().int(),
+            hold_expires_at: z.string(),
+          })
+          .passthrough(),
         'The pending order',
       ),
       ...commonErrors,
@@ -129,7 +147,10 @@ const routes = {
   cancel: createRoute({
     ...post('/residence/bookings/cancel/', 'Cancel: an unpaid hold is released; a paid stay waits for the host'),
     request: { body: jsonBody(ReservationIdBody) },
-    responses: { 200: json(z.object({ reservation_id: z.number().int(), status: z.string(), refund_amount: Decimal, currency: z.string() }), 'Cancelled or requested'), ...commonErrors },
+    responses: {
+      200: json(z.object({ reservation_id: z.number().int(), status: z.string(), refund_amount: Decimal, currency: z.string() }), 'Cancelled or requested'),
+      ...commonErrors,
+    },
   }),
   acceptCancel: createRoute({
     ...post('/residence/bookings/accept-cancel/', 'The host accepts a cancellation (sandbox: the partner stands in for the host)'),
@@ -171,7 +192,8 @@ export function residenceRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      if ((q.check_in === undefined) !== (q.check_out === undefined)) throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
+      if ((q.check_in === undefined) !== (q.check_out === undefined))
+        throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
       const data = await listProperties(
         deps.db,
         { city: q.city, country: q.country, type: q.type, guests: q.guests, check_in: q.check_in, check_out: q.check_out, page: parsePage(q.page) },
@@ -180,18 +202,40 @@ export function residenceRoutes(deps: ApiDeps) {
       );
       return c.json({ ok: true as const, data }, 200);
     })
-    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date()) }, 200))
-    .openapi(routes.reserve, async (c) => c.json({ ok: true as const, data: await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200))
+    .openapi(routes.detail, async (c) =>
+      c.json({ ok: true as const, data: await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date()) }, 200),
+    )
+    .openapi(routes.reserve, async (c) =>
+      c.json({ ok: true as const, data: await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200),
+    )
     .openapi(routes.time, async (c) => {
       const r = await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'));
-      return c.json({ ok: true as const, data: { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left } }, 200);
+      return c.json(
+        { ok: true as const, data: { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left } },
+        200,
+      );
     })
-    .openapi(routes.reserveDetail, async (c) => c.json({ ok: true as const, data: await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')) }, 200))
-    .openapi(routes.book, async (c) => c.json({ ok: true as const, data: await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id) }, 201))
-    .openapi(routes.cancel, async (c) => c.json({ ok: true as const, data: await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id) }, 200))
+    .openapi(routes.reserveDetail, async (c) =>
+      c.json({ ok: true as const, data: await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')) }, 200),
+    )
+    .openapi(routes.book, async (c) =>
+      c.json({ ok: true as const, data: await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id) }, 201),
+    )
+    .openapi(routes.cancel, async (c) =>
+      c.json({ ok: true as const, data: await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id) }, 200),
+    )
     .openapi(routes.acceptCancel, async (c) => {
-      if (!deps.sandbox) throw new DomainError('validation', 'reservation_id: the host accepts cancellations; in production an operator relays it (admin CLI: residence accept-cancel)');
-      const data = await residence.acceptCancel(resDeps, c.req.valid('json').reservation_id, c.get('partner').id, `sandbox host (partner ${c.get('partner').id})`);
+      if (!deps.sandbox)
+        throw new DomainError(
+          'validation',
+          'reservation_id: the host accepts cancellations; in production an operator relays it (admin CLI: residence accept-cancel)',
+        );
+      const data = await residence.acceptCancel(
+        resDeps,
+        c.req.valid('json').reservation_id,
+        c.get('partner').id,
+        `sandbox host (partner ${c.get('partner').id})`,
+      );
       return c.json({ ok: true as const, data }, 200);
     })
     .openapi(routes.modify, async (c) => {

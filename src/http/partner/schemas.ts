@@ -27,11 +27,19 @@ export const commonErrors = {
  * What Interface A's shared middleware and error handler answer on any route (src/http/partner/app.ts),
  * added to every operation of the published document that does not state the status itself.
  */
-const errorRef = (description: string): ResponseObject => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+const errorRef = (description: string): ResponseObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
 export const partnerCommonResponses: CommonResponses = {
   all: {
-    400: errorRef('Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it'),
-    503: { ...errorRef('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'), headers: RETRY_AFTER_HEADER },
+    400: errorRef(
+      'Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it',
+    ),
+    503: {
+      ...errorRef('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
+      headers: RETRY_AFTER_HEADER,
+    },
   },
   authenticated: { 401: errorRef('Missing or invalid X-API-KEY / X-API-SECRET') },
   withBody: {

@@ -110,10 +110,7 @@ const routes = {
     ...post('/tours/finalize/', 'Turn a prebook into a travel order to pay'),
     request: { body: jsonBody(z.object({ prebook_id: IntId })) },
     responses: {
-      201: json(
-        TravelOrder.extend({ prebook_id: z.number().int(), hold_expires_at: z.string() }),
-        'The pending travel order',
-      ),
+      201: json(TravelOrder.extend({ prebook_id: z.number().int(), hold_expires_at: z.string() }), 'The pending travel order'),
       ...commonErrors,
     },
   }),
@@ -143,6 +140,10 @@ export function tourRoutes(deps: ApiDeps) {
     })
     .openapi(routes.options, async (c) => c.json({ ok: true as const, data: await searchOptions(deps.db, deps.currency) }, 200))
     .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await getTour(deps.db, Number(c.req.valid('param').id), deps.currency) }, 200))
-    .openapi(routes.prebook, async (c) => c.json({ ok: true as const, data: await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200))
-    .openapi(routes.finalize, async (c) => c.json({ ok: true as const, data: await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id) }, 201));
+    .openapi(routes.prebook, async (c) =>
+      c.json({ ok: true as const, data: await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200),
+    )
+    .openapi(routes.finalize, async (c) =>
+      c.json({ ok: true as const, data: await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id) }, 201),
+    );
 }

@@ -98,7 +98,10 @@ const routes = {
       body: jsonBody(RequestBody),
       headers: sandboxScenario(VISA_SCENARIOS),
     },
-    responses: { 201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'), ...commonErrors },
+    responses: {
+      201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'),
+      ...commonErrors,
+    },
   }),
   status: createRoute({
     ...get('/visa/requests/{id}/', 'An application’s status by its order id (extension)'),
@@ -115,12 +118,28 @@ export function visaRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      return c.json({ ok: true as const, data: await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) }, c.req.url, deps.currency) }, 200);
+      return c.json(
+        {
+          ok: true as const,
+          data: await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) }, c.req.url, deps.currency),
+        },
+        200,
+      );
     })
-    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency) }, 200))
+    .openapi(routes.detail, async (c) =>
+      c.json({ ok: true as const, data: renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency) }, 200),
+    )
     .openapi(routes.request, async (c) => {
-      const data = await visas.requestVisa(deps.db, c.get('partner'), c.req.valid('json'), deps.currency, sandboxDecision(c.req.valid('header')['x-sandbox-scenario']));
+      const data = await visas.requestVisa(
+        deps.db,
+        c.get('partner'),
+        c.req.valid('json'),
+        deps.currency,
+        sandboxDecision(c.req.valid('header')['x-sandbox-scenario']),
+      );
       return c.json({ ok: true as const, data }, 201);
     })
-    .openapi(routes.status, async (c) => c.json({ ok: true as const, data: await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)) }, 200));
+    .openapi(routes.status, async (c) =>
+      c.json({ ok: true as const, data: await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)) }, 200),
+    );
 }

@@ -74,7 +74,13 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     if (known) return c.json(known, 200);
 
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
-    const refused = refusal(c, scenario, attempts.next(req.client_reference), scenarioOptions, 'fulfilment rejected by the supplier: item not deliverable to this destination');
+    const refused = refusal(
+      c,
+      scenario,
+      attempts.next(req.client_reference),
+      scenarioOptions,
+      'fulfilment rejected by the supplier: item not deliverable to this destination',
+    );
     if (refused) return refused;
     if (scenario === 'supplier_slow') await pause(opts.slowMs);
 

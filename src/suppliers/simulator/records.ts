@@ -56,7 +56,13 @@ export abstract class Records<T extends { client_reference: string; status: stri
 }
 
 /** GET <path>?client_reference=… and GET <path>/:id: a record (called `noun`) in the current state, or 404. */
-export function lookupRoutes<T extends { client_reference: string; status: string }>(app: Hono, path: string, noun: string, records: Records<T>, view: (record: T) => object): void {
+export function lookupRoutes<T extends { client_reference: string; status: string }>(
+  app: Hono,
+  path: string,
+  noun: string,
+  records: Records<T>,
+  view: (record: T) => object,
+): void {
   app.get(path, (c) => {
     records.sweep();
     const record = records.byClientReference(c.req.query('client_reference'));

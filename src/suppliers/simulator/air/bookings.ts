@@ -52,7 +52,16 @@ export interface StoredBooking {
 /** What a new booking is made of; the rest is the airline's. */
 export type NewBooking = Pick<
   StoredBooking,
-  'client_reference' | 'ticket_time_limit_ms' | 'total_price_minor' | 'base_total_minor' | 'cabin' | 'fare_family' | 'refund_penalty_minor' | 'legs' | 'travelers' | 'contact'
+  | 'client_reference'
+  | 'ticket_time_limit_ms'
+  | 'total_price_minor'
+  | 'base_total_minor'
+  | 'cabin'
+  | 'fare_family'
+  | 'refund_penalty_minor'
+  | 'legs'
+  | 'travelers'
+  | 'contact'
 >;
 
 /** 6 base-36 characters: a bijection of the counter, so PNRs look unrelated yet never repeat. */

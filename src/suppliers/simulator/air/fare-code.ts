@@ -13,7 +13,14 @@ import { segmentOn, type Leg, type Segment } from './schedule';
 const FareCodePayload = z.object({
   /** Flight numbers and UTC departure dates, per leg (outbound, then return). */
   legs: z
-    .array(z.object({ segments: z.array(z.object({ flight_number: z.string(), date: z.string() })).min(1).max(2) }))
+    .array(
+      z.object({
+        segments: z
+          .array(z.object({ flight_number: z.string(), date: z.string() }))
+          .min(1)
+          .max(2),
+      }),
+    )
     .min(1)
     .max(2),
   cabin: z.enum(CABINS),

@@ -164,7 +164,10 @@ function buildFlights(): Flight[] {
     const spacing = Math.floor(DEPARTURE_WINDOW_MINUTES / perDay);
     for (let slot = 0; slot < perDay; slot++) {
       const airline = carriers[slot % carriers.length] as AirlineCode;
-      for (const [direction, origin, destination] of [[0, a, b], [1, b, a]] as const) {
+      for (const [direction, origin, destination] of [
+        [0, a, b],
+        [1, b, a],
+      ] as const) {
         const jitter = 5 * (stableHash(`departure:${a}-${b}:${slot}:${direction}`) % Math.floor((spacing - 30) / 5));
         const number = (domestic ? 1000 : 100) + index * 8 + slot * 2 + direction;
         flights.push({

@@ -41,34 +41,70 @@ interface FamilyRules {
 
 export const FAMILIES: Record<FareFamily, FamilyRules> = {
   Saver: {
-    cabin: 'economy', booking_class: 'V', percent: 100, refundable: false,
-    refund_percent: 100, change_percent: 25, no_show_percent: 100,
-    checked: { pieces: 1, weight_kg: 20 }, cabin_bag: { pieces: 1, weight_kg: 7 },
+    cabin: 'economy',
+    booking_class: 'V',
+    percent: 100,
+    refundable: false,
+    refund_percent: 100,
+    change_percent: 25,
+    no_show_percent: 100,
+    checked: { pieces: 1, weight_kg: 20 },
+    cabin_bag: { pieces: 1, weight_kg: 7 },
   },
   Standard: {
-    cabin: 'economy', booking_class: 'M', percent: 120, refundable: true,
-    refund_percent: 30, change_percent: 10, no_show_percent: 40,
-    checked: { pieces: 1, weight_kg: 30 }, cabin_bag: { pieces: 1, weight_kg: 7 },
+    cabin: 'economy',
+    booking_class: 'M',
+    percent: 120,
+    refundable: true,
+    refund_percent: 30,
+    change_percent: 10,
+    no_show_percent: 40,
+    checked: { pieces: 1, weight_kg: 30 },
+    cabin_bag: { pieces: 1, weight_kg: 7 },
   },
   Flex: {
-    cabin: 'economy', booking_class: 'Y', percent: 140, refundable: true,
-    refund_percent: 10, change_percent: 0, no_show_percent: 20,
-    checked: { pieces: 2, weight_kg: 23 }, cabin_bag: { pieces: 1, weight_kg: 7 },
+    cabin: 'economy',
+    booking_class: 'Y',
+    percent: 140,
+    refundable: true,
+    refund_percent: 10,
+    change_percent: 0,
+    no_show_percent: 20,
+    checked: { pieces: 2, weight_kg: 23 },
+    cabin_bag: { pieces: 1, weight_kg: 7 },
   },
   Premium: {
-    cabin: 'premium_economy', booking_class: 'W', percent: 100, refundable: true,
-    refund_percent: 20, change_percent: 5, no_show_percent: 30,
-    checked: { pieces: 2, weight_kg: 23 }, cabin_bag: { pieces: 1, weight_kg: 10 },
+    cabin: 'premium_economy',
+    booking_class: 'W',
+    percent: 100,
+    refundable: true,
+    refund_percent: 20,
+    change_percent: 5,
+    no_show_percent: 30,
+    checked: { pieces: 2, weight_kg: 23 },
+    cabin_bag: { pieces: 1, weight_kg: 10 },
   },
   Business: {
-    cabin: 'business', booking_class: 'J', percent: 100, refundable: true,
-    refund_percent: 5, change_percent: 0, no_show_percent: 10,
-    checked: { pieces: 2, weight_kg: 32 }, cabin_bag: { pieces: 2, weight_kg: 7 },
+    cabin: 'business',
+    booking_class: 'J',
+    percent: 100,
+    refundable: true,
+    refund_percent: 5,
+    change_percent: 0,
+    no_show_percent: 10,
+    checked: { pieces: 2, weight_kg: 32 },
+    cabin_bag: { pieces: 2, weight_kg: 7 },
   },
   First: {
-    cabin: 'first', booking_class: 'F', percent: 100, refundable: true,
-    refund_percent: 0, change_percent: 0, no_show_percent: 0,
-    checked: { pieces: 3, weight_kg: 32 }, cabin_bag: { pieces: 2, weight_kg: 7 },
+    cabin: 'first',
+    booking_class: 'F',
+    percent: 100,
+    refundable: true,
+    refund_percent: 0,
+    change_percent: 0,
+    no_show_percent: 0,
+    checked: { pieces: 3, weight_kg: 32 },
+    cabin_bag: { pieces: 2, weight_kg: 7 },
   },
 };
 
@@ -136,10 +172,7 @@ export function quote(legs: Leg[], cabin: Cabin, family: FareFamily, passengers:
     for (const leg of legs) {
       const [weekend, lastMinute] = datePercents(leg[0]?.date ?? today, isDomesticLeg(leg), today);
       const legBase = applyPercents(legBaseMinor(leg), [CABIN_PERCENT[cabin], FAMILIES[family].percent, weekend, lastMinute, PASSENGER_PERCENT[type]]);
-      const fees = leg.reduce(
-        (acc, s) => acc + (type === 'INF' ? INFANT_FEE_MINOR : s.flight.domestic ? DOMESTIC_FEE_MINOR : INTERNATIONAL_FEE_MINOR),
-        0,
-      );
+      const fees = leg.reduce((acc, s) => acc + (type === 'INF' ? INFANT_FEE_MINOR : s.flight.domestic ? DOMESTIC_FEE_MINOR : INTERNATIONAL_FEE_MINOR), 0);
       base += legBase;
       tax += applyPercents(legBase, [TAX_PERCENT[type]]) + fees;
     }

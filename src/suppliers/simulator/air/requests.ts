@@ -48,7 +48,10 @@ export type Traveler = z.infer<typeof Traveler>;
 export const BookingBody = z.object({
   fare_source_code: FareSourceCode,
   client_reference: ClientReference,
-  travelers: z.array(Traveler).min(1).max(MAX_SEATED_PASSENGERS * 2),
+  travelers: z
+    .array(Traveler)
+    .min(1)
+    .max(MAX_SEATED_PASSENGERS * 2),
   contact: Contact,
 });
 

@@ -92,13 +92,7 @@ function candidateLegs(originCityId: number, destinationCityId: number, date: st
  * direct flight flies the cabin or where the connection is cheaper (by `baseOf`, the
  * itinerary's base fare) than the cheapest direct flight.
  */
-export function legsFor(
-  originCityId: number,
-  destinationCityId: number,
-  date: string,
-  cabin: Cabin,
-  baseOf: (leg: Leg) => number,
-): Leg[] {
+export function legsFor(originCityId: number, destinationCityId: number, date: string, cabin: Cabin, baseOf: (leg: Leg) => number): Leg[] {
   const { direct, connecting } = candidateLegs(originCityId, destinationCityId, date, cabin);
   const cheapestDirect = Math.min(...direct.map(baseOf));
   return [...direct, ...connecting.filter((leg) => baseOf(leg) < cheapestDirect)].sort(

@@ -205,7 +205,18 @@ const HOTEL_SEEDS: Record<number, readonly HotelSeed[]> = {
 const STAR_BASE_TOMAN: Record<Stars, number> = { 1: 700_000, 2: 1_300_000, 3: 2_500_000, 4: 4_500_000, 5: 8_000_000 };
 /** Each city's price level against Tehran's, in percent. */
 const CITY_PRICE_PERCENT: Record<number, number> = {
-  1: 100, 2: 90, 3: 95, 4: 90, 5: 120, 6: 80, 7: 140, 8: 190, 9: 130, 10: 100, 11: 95, 12: 115,
+  1: 100,
+  2: 90,
+  3: 95,
+  4: 90,
+  5: 120,
+  6: 80,
+  7: 140,
+  8: 190,
+  9: 130,
+  10: 100,
+  11: 95,
+  12: 115,
 };
 
 interface RoomTemplate {
@@ -259,9 +270,7 @@ function buildHotel(city: City, n: number, seed: HotelSeed): Hotel {
   };
 }
 
-export const HOTELS: readonly Hotel[] = CITIES.flatMap((city) =>
-  (HOTEL_SEEDS[city.id] ?? []).map((seed, i) => buildHotel(city, i + 1, seed)),
-);
+export const HOTELS: readonly Hotel[] = CITIES.flatMap((city) => (HOTEL_SEEDS[city.id] ?? []).map((seed, i) => buildHotel(city, i + 1, seed)));
 
 const hotelsById = new Map(HOTELS.map((h) => [h.hotel_id, h]));
 const citiesById = new Map(CITIES.map((c) => [c.id, c]));

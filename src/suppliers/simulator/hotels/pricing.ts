@@ -120,13 +120,7 @@ export interface PenaltyStep {
  * Refundable: free until 12:00Z three days before check-in, then the first night, then
  * everything from 12:00Z on the check-in day. Non-refundable: everything from `now`.
  */
-export function cancellationPolicy(
-  refundable: boolean,
-  checkIn: string,
-  totalMinor: number,
-  firstNightMinor: number,
-  now: number,
-): PenaltyStep[] {
+export function cancellationPolicy(refundable: boolean, checkIn: string, totalMinor: number, firstNightMinor: number, now: number): PenaltyStep[] {
   if (!refundable) return [{ from: new Date(now).toISOString(), penalty_minor: totalMinor }];
   const steps: PenaltyStep[] = [
     { from: `${addDays(checkIn, -3)}T12:00:00.000Z`, penalty_minor: firstNightMinor },
