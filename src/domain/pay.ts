@@ -5,7 +5,6 @@ import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
 import { PayFailure, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError } from './errors';
-import { toNumber } from './money';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../temporal/workflows';
@@ -34,18 +33,19 @@ export interface PayRequest {
   scenario?: string;
 }
 
-export interface PayResponse {
-  ledger_id: number;
-  amount: number;
-  new_balance: number;
-  available: number;
-  order_status: string;
-  order_id: number;
+/** A payment still finalizing with the supplier after the pay bound: the order's amount (minor units) and the payment's id. */
+export interface PaymentUnderWay {
+  state: 'processing';
+  orderId: number;
+  amountMinor: number;
+  currency: string;
+  paymentId: string;
 }
 
-export type PayOutcome =
-  | { state: 'completed'; data: PayResponse }
-  | { state: 'processing'; data: { order_id: number; order_status: 'processing'; amount: number; payment_id: string } };
+/** The payment's outcome: done (the workflow's result, amounts in minor units), or still under way. */
+export type PayOutcome = { state: 'completed'; result: PayResult } | PaymentUnderWay;
+
+export type { PayResult };
 
 const notPayable = (message: string) => new DomainError('not_payable', message);
 
@@ -59,17 +59,6 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
   if (bound && bound.orderId !== orderId) {
     throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
   }
-}
-
-function render(r: PayResult): PayResponse {
-  return {
-    ledger_id: r.ledgerId,
-    amount: toNumber(r.amountMinor, r.currency),
-    new_balance: toNumber(r.balanceAfterMinor, r.currency),
-    available: toNumber(r.availableAfterMinor, r.currency),
-    order_status: r.orderStatus,
-    order_id: r.orderId,
-  };
 }
 
 /** Maps the workflow's business failure to the domain error the interfaces render. */
@@ -137,11 +126,8 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
 ): Promise<PayOutcome> {
   const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf);
-  if (result) return { state: 'completed', data: render(result) };
-  return {
-    state: 'processing',
-    data: { order_id: order.id, order_status: 'processing', amount: toNumber(order.totalPrice, order.currency), payment_id: handle.workflowId },
-  };
+  if (result) return { state: 'completed', result };
+  return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }
 
 /**

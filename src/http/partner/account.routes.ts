@@ -4,7 +4,8 @@ import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { parsePage } from '../../domain/pagination';
-import { pay } from '../../domain/pay';
+import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
+import { toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
@@ -67,6 +68,22 @@ const PayAccepted = z
     payment_id: z.string().openapi({ description: 'The payment workflow id, for support' }),
   })
   .openapi('PayAccepted');
+
+/** The pay answers, rendered from the payment's outcome: amounts as JSON numbers in currency units. */
+function renderPaid(r: PayResult): z.infer<typeof PayResponse> {
+  return {
+    ledger_id: r.ledgerId,
+    amount: toNumber(r.amountMinor, r.currency),
+    new_balance: toNumber(r.balanceAfterMinor, r.currency),
+    available: toNumber(r.availableAfterMinor, r.currency),
+    order_status: r.orderStatus,
+    order_id: r.orderId,
+  };
+}
+
+function renderPayAccepted(o: PaymentUnderWay): z.infer<typeof PayAccepted> {
+  return { order_id: o.orderId, order_status: 'processing', amount: toNumber(o.amountMinor, o.currency), payment_id: o.paymentId };
+}
 
 const { get, post } = partnerOperations(['Credit and wallet']);
 
@@ -139,7 +156,7 @@ export function accountRoutes(deps: ApiDeps) {
         throw err;
       });
       payOutcomes.inc({ outcome: outcome.state });
-      if (outcome.state === 'processing') return c.json({ ok: true as const, data: outcome.data }, 202);
-      return c.json({ ok: true as const, data: outcome.data }, 200);
+      if (outcome.state === 'processing') return c.json({ ok: true as const, data: renderPayAccepted(outcome) }, 202);
+      return c.json({ ok: true as const, data: renderPaid(outcome.result) }, 200);
     });
 }
