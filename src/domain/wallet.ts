@@ -1,6 +1,6 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { ledgerEntries, orders, wallets } from '../db/schema';
+import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
 import { paginate, type Page } from './pagination';
@@ -74,52 +74,34 @@ export async function recordCreditGrant(tx: Tx, partnerId: number, newLimit: num
   return entry!;
 }
 
-export function renderWallet(w: WalletRow) {
-  return {
-    balance: formatDecimal(w.balance, w.currency),
-    credit_limit: formatDecimal(w.creditLimit, w.currency),
-    available: formatDecimal(w.balance + w.creditLimit, w.currency),
-    currency: w.currency,
-    updated_at: w.updatedAt.toISOString(),
-  };
-}
-export type WalletView = ReturnType<typeof renderWallet>;
-
-export async function getWallet(db: DbOrTx, partnerId: number): Promise<WalletView> {
+/** The partner's wallet: balance and credit limit in minor units. */
+export async function getWallet(db: DbOrTx, partnerId: number): Promise<WalletRow> {
   const [row] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
   if (!row) throw notFound(`wallet of partner ${partnerId}`);
-  return renderWallet(row);
+  return row;
 }
 
-export async function topUp(db: DbOrTx, partnerId: number, amount: number, note?: string) {
+/** Credits the wallet; answers the wallet after it. */
+export async function topUp(db: DbOrTx, partnerId: number, amount: number, note?: string): Promise<WalletRow> {
   return db.transaction(async (tx) => {
     await recordTopUp(tx, partnerId, amount, note);
-    return renderWallet(await lockWallet(tx, partnerId));
+    return lockWallet(tx, partnerId);
   });
 }
 
-export async function setCreditLimit(db: DbOrTx, partnerId: number, newLimit: number, note?: string) {
+/** Sets the credit limit; answers the wallet after it. */
+export async function setCreditLimit(db: DbOrTx, partnerId: number, newLimit: number, note?: string): Promise<WalletRow> {
   return db.transaction(async (tx) => {
     await recordCreditGrant(tx, partnerId, newLimit, note);
-    return renderWallet(await lockWallet(tx, partnerId));
+    return lockWallet(tx, partnerId);
   });
 }
 
-export interface LedgerView {
-  id: number;
-  direction: 'debit' | 'credit';
-  type: LedgerRow['type'];
-  amount: string;
-  balance_after: string;
-  order: number | null;
-  product_order: number | null;
-  reverses: number | null;
-  note: string | null;
-  created_at: string;
-}
+/** A ledger row with what reading it needs: the wallet's currency and the service of the order it concerns (null without one). */
+export type LedgerEntry = LedgerRow & { currency: string; orderService: OrderService | null };
 
 /** Newest first, page size 15. */
-export async function listLedger(db: DbOrTx, partnerId: number, page: number, requestUrl: string): Promise<Page<LedgerView>> {
+export async function listLedger(db: DbOrTx, partnerId: number, page: number, requestUrl: string): Promise<Page<LedgerEntry>> {
   const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
   if (!wallet) throw notFound(`wallet of partner ${partnerId}`);
   const mine = eq(ledgerEntries.partnerId, partnerId);
@@ -136,18 +118,7 @@ export async function listLedger(db: DbOrTx, partnerId: number, page: number, re
         .orderBy(desc(ledgerEntries.id))
         .limit(limit)
         .offset(offset);
-      return rows.map(({ entry: e, service }) => ({
-        id: e.id,
-        direction: e.direction,
-        type: e.type,
-        amount: formatDecimal(e.amount, wallet.currency),
-        balance_after: formatDecimal(e.balanceAfter, wallet.currency),
-        order: e.orderId !== null && service !== 'product' ? e.orderId : null,
-        product_order: e.orderId !== null && service === 'product' ? e.orderId : null,
-        reverses: e.reversesEntryId,
-        note: e.note,
-        created_at: e.createdAt.toISOString(),
-      }));
+      return rows.map(({ entry, service }) => ({ ...entry, currency: wallet.currency, orderService: service }));
     },
   );
 }

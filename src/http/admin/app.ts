@@ -19,6 +19,8 @@ import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+// The operator API answers a wallet in Interface A's shape.
+import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
 import { unavailableAnswer } from '../unavailable';
@@ -177,16 +179,16 @@ export function createAdminApp(deps: AdminDeps) {
     });
     return c.json(created, 201);
   });
-  app.get('/admin/partners/:id/wallet', async (c) => c.json(await getWallet(db, partnerId(c))));
+  app.get('/admin/partners/:id/wallet', async (c) => c.json(renderWallet(await getWallet(db, partnerId(c)))));
   app.post('/admin/partners/:id/topup', async (c) => {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
-    return c.json(await topUp(db, id, parseAmount('amount', b.amount), b.note ?? 'operator top-up'));
+    return c.json(renderWallet(await topUp(db, id, parseAmount('amount', b.amount), b.note ?? 'operator top-up')));
   });
   app.post('/admin/partners/:id/credit-limit', async (c) => {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
-    return c.json(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator'));
+    return c.json(renderWallet(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator')));
   });
   app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(await rotateSecret(db, partnerId(c))));
   app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(await rotateAgencyKey(db, partnerId(c))));

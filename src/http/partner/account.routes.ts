@@ -1,28 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { unreachablePart } from '../../availability';
 import { DomainError } from '../../domain/errors';
-import { listLedger, getWallet } from '../../domain/wallet';
+import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { parsePage } from '../../domain/pagination';
 import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
-import { toNumber } from '../../domain/money';
+import { formatDecimal, toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
 import { bodyId, exactlyOneOf, opaque, sandboxScenario, scenarioOf } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, partnerOperations, TravelOrder } from './schemas';
-
-const Wallet = z
-  .object({
-    balance: Decimal,
-    credit_limit: Decimal,
-    available: Decimal.openapi({ description: 'balance + credit_limit' }),
-    currency: z.string().openapi({ example: 'IRT' }),
-    updated_at: z.string().openapi({ example: '2026-11-22T08:00:00.000Z' }),
-  })
-  .openapi('Wallet');
+import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, partnerOperations, renderWallet, TravelOrder, Wallet } from './schemas';
 
 const LedgerRow = z
   .object({
@@ -38,6 +28,22 @@ const LedgerRow = z
     created_at: z.string(),
   })
   .openapi('LedgerRow');
+
+/** A ledger row as Interface A answers it: decimal strings, and the order under `order` or `product_order` by its service. */
+function renderLedgerRow(e: LedgerEntry): z.infer<typeof LedgerRow> {
+  return {
+    id: e.id,
+    direction: e.direction,
+    type: e.type,
+    amount: formatDecimal(e.amount, e.currency),
+    balance_after: formatDecimal(e.balanceAfter, e.currency),
+    order: e.orderId !== null && e.orderService !== 'product' ? e.orderId : null,
+    product_order: e.orderId !== null && e.orderService === 'product' ? e.orderId : null,
+    reverses: e.reversesEntryId,
+    note: e.note,
+    created_at: e.createdAt.toISOString(),
+  };
+}
 
 const PayRequest = exactlyOneOf(
   z.object({
@@ -131,10 +137,10 @@ const routes = {
 
 export function accountRoutes(deps: ApiDeps) {
   return partnerRouter()
-    .openapi(routes.wallet, async (c) => c.json({ ok: true as const, data: await getWallet(deps.db, c.get('partner').id) }, 200))
+    .openapi(routes.wallet, async (c) => c.json({ ok: true as const, data: renderWallet(await getWallet(deps.db, c.get('partner').id)) }, 200))
     .openapi(routes.ledger, async (c) => {
-      const data = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return c.json({ ok: true as const, data }, 200);
+      const ledger = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
+      return c.json({ ok: true as const, data: { ...ledger, results: ledger.results.map(renderLedgerRow) } }, 200);
     })
     .openapi(routes.orders, async (c) => {
       const data = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);

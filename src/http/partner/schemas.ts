@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { formatDecimal } from '../../domain/money';
+import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
 import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
 
@@ -82,6 +84,27 @@ export const Id = (name: string) =>
   });
 
 export const Decimal = z.string().openapi({ example: '1250000.00', description: 'Decimal amount with two decimals' });
+
+export const Wallet = z
+  .object({
+    balance: Decimal,
+    credit_limit: Decimal,
+    available: Decimal.openapi({ description: 'balance + credit_limit' }),
+    currency: z.string().openapi({ example: 'IRT' }),
+    updated_at: z.string().openapi({ example: '2026-11-22T08:00:00.000Z' }),
+  })
+  .openapi('Wallet');
+
+/** The wallet as Interface A answers it (and the operator API, src/http/admin, in the same shape). */
+export function renderWallet(w: WalletRow): z.infer<typeof Wallet> {
+  return {
+    balance: formatDecimal(w.balance, w.currency),
+    credit_limit: formatDecimal(w.creditLimit, w.currency),
+    available: formatDecimal(w.balance + w.creditLimit, w.currency),
+    currency: w.currency,
+    updated_at: w.updatedAt.toISOString(),
+  };
+}
 
 /** A travel order as every service answers it (flight, hotel, tour, residence, visa). */
 export const TravelOrder = z
