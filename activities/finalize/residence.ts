@@ -1,4 +1,5 @@
-import { recordHostConfirmation, reservationOfOrder } from '../../src/domain/residence/reservations';
+import { recordHostConfirmation } from '../../src/domain/residence/booking';
+import { reservationOfOrder } from '../../src/domain/residence/reservations';
 import { confirming, gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
 /** Residences: the host confirms the dates held before payment. */
