@@ -47,27 +47,17 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     const newTotal = priceStay(p, input.checkIn, input.checkOut).totalMinor;
     const difference = newTotal - r.totalPrice;
     let ledgerId: number | null = null;
-    if (difference > 0) {
-      const available = wallet.balance + wallet.creditLimit;
-      if (difference > available) throw insufficientCredit(available, difference, wallet.currency);
+    if (difference !== 0) {
+      // More costs a debit (within the credit available), less is refunded: one ledger row either way.
+      if (difference > 0) {
+        const available = wallet.balance + wallet.creditLimit;
+        if (difference > available) throw insufficientCredit(available, difference, wallet.currency);
+      }
       ledgerId = (
         await applyMovement(tx, wallet, {
-          direction: 'debit',
-          type: 'payment',
-          amount: difference,
-          orderId: order.id,
-          workflowId: input.workflowId,
-          runId: input.runId,
-          step,
-          note: `change of residence reservation ${r.id}`,
-        })
-      ).id;
-    } else if (difference < 0) {
-      ledgerId = (
-        await applyMovement(tx, wallet, {
-          direction: 'credit',
-          type: 'refund',
-          amount: -difference,
+          direction: difference > 0 ? 'debit' : 'credit',
+          type: difference > 0 ? 'payment' : 'refund',
+          amount: Math.abs(difference),
           orderId: order.id,
           workflowId: input.workflowId,
           runId: input.runId,
