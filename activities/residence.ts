@@ -1,5 +1,9 @@
 import type { Db } from '../src/db/client';
-import * as res from '../src/domain/residence/reservations';
+import { completeStay } from '../src/domain/residence/booking';
+import { requestCancel, settleCancellation } from '../src/domain/residence/cancellation';
+import { expireHoldIfDue } from '../src/domain/residence/expiry';
+import { holdDates, type HoldDatesInput } from '../src/domain/residence/holds';
+import { modifyStay } from '../src/domain/residence/modification';
 import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';
 import { businessErrors } from './failures';
@@ -12,16 +16,16 @@ export interface HeldDates {
 /** Residence reservations: our date holds (database) and what the host is told. */
 export function residenceActivities(db: Db, host: ConfirmingSupplier) {
   return {
-    holdResidenceDates: (input: res.HoldDatesInput) =>
+    holdResidenceDates: (input: HoldDatesInput) =>
       businessErrors(async (): Promise<HeldDates> => {
-        const r = await res.holdDates(db, input);
+        const r = await holdDates(db, input);
         return { reservationId: r.id, expiresAt: r.expiresAt.getTime() };
       }),
-    expireResidenceHold: (id: number) => businessErrors(() => res.expireHoldIfDue(db, id, new Date())),
-    requestResidenceCancel: (id: number) => businessErrors(() => res.requestCancel(db, id, new Date())),
-    settleResidenceCancel: (input: Parameters<typeof res.settleCancellation>[1]) => businessErrors(() => res.settleCancellation(db, input)),
-    completeResidenceStay: (id: number) => businessErrors(() => res.completeStay(db, id)),
-    modifyResidenceStay: (input: Parameters<typeof res.modifyStay>[1]) => businessErrors(() => res.modifyStay(db, input)),
+    expireResidenceHold: (id: number) => businessErrors(() => expireHoldIfDue(db, id, new Date())),
+    requestResidenceCancel: (id: number) => businessErrors(() => requestCancel(db, id, new Date())),
+    settleResidenceCancel: (input: Parameters<typeof settleCancellation>[1]) => businessErrors(() => settleCancellation(db, input)),
+    completeResidenceStay: (id: number) => businessErrors(() => completeStay(db, id)),
+    modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => businessErrors(() => modifyStay(db, input)),
     /** Tells the host about a change of dates or guests. */
     amendAtHost: (input: { confirmationNumber: string; checkIn: string; checkOut: string; guests: number }) =>
       businessErrors(async () => {

@@ -5,7 +5,12 @@
 import { loadConfig } from './config';
 import { logError, logInfo } from './platform/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, requireSupplierUrl, runProcess, serveHttp, startApiHealth } from './runtime/services';
+import { seedCatalog } from './db/seed/seed';
+import { startApiHealth } from './runtime/api-health';
+import { openMigratedDatabase } from './runtime/database';
+import { runProcess } from './runtime/process';
+import { serveHttp } from './runtime/serve-http';
+import { requireSupplierUrl } from './runtime/supplier-url';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
 
 runProcess(
@@ -16,6 +21,7 @@ runProcess(
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     const database = await openMigratedDatabase(config, stack);
+    await seedCatalog(database.db);
     // No worker in this process: readiness reads the worker processes' heartbeats.
     const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
     const client = temporalClient(config, await temporalConnection(temporal.address, stack), health);

@@ -7,7 +7,12 @@
 import { loadConfig } from './config';
 import { logError, logInfo } from './platform/log';
 import { ensureAdminToken } from './runtime/admin-token';
-import { openMigratedDatabase, runProcess, serveHttp, startApiHealth, supplierUrl } from './runtime/services';
+import { seedCatalog } from './db/seed/seed';
+import { startApiHealth } from './runtime/api-health';
+import { openMigratedDatabase } from './runtime/database';
+import { runProcess } from './runtime/process';
+import { serveHttp } from './runtime/serve-http';
+import { supplierUrl } from './runtime/supplier-url';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
 import { installWorkerRuntime } from '../worker/runtime';
 import { runWorker } from '../worker/worker';
@@ -21,6 +26,7 @@ runProcess(
     stack.add(() => temporal.stop());
 
     const database = await openMigratedDatabase(config, stack);
+    await seedCatalog(database.db);
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
     const coreMetricsUrl = installWorkerRuntime(config);

@@ -9,7 +9,10 @@ import { loadConfig } from '../src/config';
 import { logError, logInfo } from '../src/platform/log';
 import type { Worker } from '@temporalio/worker';
 import type { Database } from '../src/db/client';
-import { openMigratedDatabase, requireSupplierUrl, runProcess } from '../src/runtime/services';
+import { seedCatalog } from '../src/db/seed/seed';
+import { openMigratedDatabase } from '../src/runtime/database';
+import { runProcess } from '../src/runtime/process';
+import { requireSupplierUrl } from '../src/runtime/supplier-url';
 import { ensureTemporal } from '../src/temporal/connection';
 import { serveWorkerMetrics } from './metrics';
 import { startPresence } from './presence';
@@ -32,7 +35,9 @@ runProcess(
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
     stack.add(() => temporal.stop());
     temporalAddress = temporal.address;
-    database = await openMigratedDatabase(config, stack);
+    const opened = await openMigratedDatabase(config, stack);
+    await seedCatalog(opened.db);
+    database = opened;
     ({ worker } = await runWorker(config, temporal.address, database, supplier, stack));
     // Stopping: the heartbeat goes first (the API sees this worker gone at once), then the worker drains.
     stack.add(() => presence.stop());

@@ -2,7 +2,7 @@ import type { Health } from '../src/availability';
 import type { Config } from '../src/config';
 import { createWorkerMetricsApp } from '../src/http/metrics';
 import { listen, type RunningServer } from '../src/platform/listen';
-import type { Stack } from '../src/runtime/services';
+import type { Stack } from '../src/runtime/stack';
 
 /**
  * The worker process's Prometheus endpoint on WORKER_METRICS_HOST:WORKER_METRICS_PORT

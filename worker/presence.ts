@@ -7,7 +7,7 @@ import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTim
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';
-import type { Stack } from '../src/runtime/services';
+import type { Stack } from '../src/runtime/stack';
 
 export interface WorkerPresence {
   /** The worker process's readiness (its /healthz): the worker runs, Temporal and the database answer. */

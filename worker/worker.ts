@@ -2,7 +2,7 @@ import { NativeConnection, Worker, type ActivityInterceptorsFactory, type Worker
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../src/config';
 import type { Database } from '../src/db/client';
-import type { Stack } from '../src/runtime/services';
+import type { Stack } from '../src/runtime/stack';
 import { httpSuppliers } from '../src/suppliers';
 import { requestIdActivityInterceptors } from './interceptors';
 

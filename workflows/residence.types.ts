@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ModificationResult } from '../src/domain/residence/reservations';
+import type { ModificationResult } from '../src/domain/residence/modification';
 
 export const reservationWorkflowId = (reservationId: number) => `residence-reservation:r${reservationId}`;
 

@@ -1,6 +1,6 @@
 import { allHandlersFinished, condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
-import type { HoldDatesInput } from '../src/domain/residence/reservations';
+import type { HoldDatesInput } from '../src/domain/residence/holds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import {

@@ -22,7 +22,8 @@ export interface DebitResult {
 const STEP_DEBIT = 'debit';
 const STEP_REVERSAL = 'reversal';
 
-async function entryOf(db: DbOrTx, run: PaymentRun, step: string): Promise<LedgerRow | undefined> {
+/** The ledger row a workflow run wrote for `step`, if any: the idempotency look-up of every money step. */
+export async function ledgerEntryOf(db: DbOrTx, run: PaymentRun, step: string): Promise<LedgerRow | undefined> {
   const [row] = await db
     .select()
     .from(ledgerEntries)
@@ -49,7 +50,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     const wallet = await lockWallet(tx, input.partnerId);
-    const done = await entryOf(tx, input, STEP_DEBIT);
+    const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
     if (done) {
       return {
         ledgerId: done.id,
@@ -110,11 +111,11 @@ export async function reversePayment(
 ): Promise<{ reversalLedgerId: number | null }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
-    const debit = await entryOf(tx, input, STEP_DEBIT);
+    const debit = await ledgerEntryOf(tx, input, STEP_DEBIT);
     let reversalLedgerId: number | null = null;
     if (debit) {
       const wallet = await lockWallet(tx, debit.partnerId);
-      const already = await entryOf(tx, input, STEP_REVERSAL);
+      const already = await ledgerEntryOf(tx, input, STEP_REVERSAL);
       reversalLedgerId = already
         ? already.id
         : (

@@ -1,9 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { ledgerEntries, orders, type OrderStatus } from '../db/schema';
+import { orders, type OrderStatus } from '../db/schema';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
-import type { PaymentRun } from './payments';
+import { ledgerEntryOf, type PaymentRun } from './payments';
 import { applyMovement, lockWallet } from './wallet';
 
 export interface RefundInput extends PaymentRun {
@@ -28,10 +28,7 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for('update');
     if (!order) throw notFound(`order ${input.orderId}`);
     const wallet = await lockWallet(tx, order.partnerId);
-    const [done] = await tx
-      .select()
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.workflowId, input.workflowId), eq(ledgerEntries.runId, input.runId), eq(ledgerEntries.step, input.step)));
+    const done = await ledgerEntryOf(tx, input, input.step);
     if (done) return { ledgerId: done.id, currency: order.currency };
     if (order.status === input.settledStatus) return { ledgerId: null, currency: order.currency };
     if (input.amountMinor < 0 || input.amountMinor > order.totalPrice) {

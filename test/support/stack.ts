@@ -176,7 +176,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     await direct.close();
     connection = await Connection.connect({ address: clientProxy.address });
   }
-  // As the processes do: Temporal probed over a connection of its own (src/runtime/services.ts).
+  // As the processes do: Temporal probed over a connection of its own (src/runtime/api-health.ts).
   const probe = Connection.lazy({ address: temporalProxy?.address ?? address });
   const nativeConnection = await NativeConnection.connect({ address: temporalProxy?.address ?? address });
   // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.

@@ -11,7 +11,10 @@ import { renderTravelOrder } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
-import { bookReservation, checkStay, renderReservation, reservationOf } from './reservations';
+import { bookReservation } from './booking';
+import { reservationOf } from './reservations';
+import { checkStay } from './stay-rules';
+import { renderReservation } from './view';
 
 export interface ResidenceDeps {
   db: Db;

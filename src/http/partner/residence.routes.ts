@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DomainError } from '../../domain/errors';
 import { parsePage } from '../../domain/pagination';
-import { listProperties, propertyDetail } from '../../domain/residence/reservations';
+import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
 import type { ApiDeps } from '../deps';
 import { partnerRouter } from './env';

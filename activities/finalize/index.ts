@@ -1,0 +1,69 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { DomainError } from '../../src/domain/errors';
+import { getOrder, type OrderRow } from '../../src/domain/orders';
+import { SupplierRejectedError } from '../../src/suppliers/errors';
+import { OUTCOME_UNKNOWN } from '../../workflows/failure-types';
+import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';
+import { businessErrors } from '../failures';
+import type { FinalizeDeps, Finalized, Finalizer, LookedUp } from './finalizer';
+import { flightFinalizer } from './flight';
+import { hotelFinalizer } from './hotel';
+import { productFinalizer } from './product';
+import { residenceFinalizer } from './residence';
+import { tourFinalizer } from './tour';
+import { visaFinalizer } from './visa';
+
+export type { FinalizeAttempts, FinalizeDeps } from './finalizer';
+
+const isAnswer = (err: unknown) => err instanceof DomainError || err instanceof SupplierRejectedError;
+
+/** A payment's supplier step, whatever the service: each service's finalizer lives in a file of its own here. */
+export function finalizeActivities(deps: FinalizeDeps) {
+  const { db } = deps;
+  const attemptsFor = (service: OrderRow['service']) =>
+    deps.finalizeAttempts?.byService?.[service] ?? deps.finalizeAttempts?.default ?? DEFAULT_FINALIZE_ATTEMPTS;
+
+  const finalizers: Partial<Record<OrderRow['service'], Finalizer>> = {
+    product: productFinalizer(deps),
+    hotel: hotelFinalizer(deps),
+    flight: flightFinalizer(deps),
+    tour: tourFinalizer(deps),
+    residence: residenceFinalizer(deps),
+    visa: visaFinalizer(deps),
+  };
+
+  async function finalizerOf(orderId: number) {
+    const order = await getOrder(db, orderId);
+    if (!order) throw new DomainError('not_found', `order ${orderId} not found`);
+    const finalizer = finalizers[order.service];
+    if (!finalizer) throw new DomainError('conflict', `no supplier adapter for ${order.service} orders`);
+    return { order, finalizer };
+  }
+
+  return {
+    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+      businessErrors(async (): Promise<Finalized> => {
+        const { order, finalizer } = await finalizerOf(input.orderId);
+        try {
+          return await finalizer.finalize(order, input.clientReference, input.scenario);
+        } catch (err) {
+          // A refusal is an answer (businessErrors makes it final). Anything else leaves the
+          // outcome open: retried with backoff until this service's budget is spent, then
+          // handed back as unknown so the workflow asks the supplier instead of guessing.
+          const { attempt } = Context.current().info;
+          if (isAnswer(err) || attempt < attemptsFor(order.service)) throw err;
+          throw ApplicationFailure.nonRetryable(`no answer from the supplier after ${attempt} attempts: ${(err as Error).message}`, OUTCOME_UNKNOWN);
+        }
+      }),
+
+    /**
+     * After a finalization's outcome stayed unknown (retries spent): does the supplier have
+     * it under our client reference? `absent` is a definite no (safe to refund).
+     */
+    lookupFinalization: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+      businessErrors(async (): Promise<LookedUp> => {
+        const { order, finalizer } = await finalizerOf(input.orderId);
+        return finalizer.lookup(order, input.clientReference, input.scenario);
+      }),
+  };
+}

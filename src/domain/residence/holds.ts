@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { reservations } from '../../db/schema';
+import { assertFree, lockProperty } from './availability';
+import { priceStay } from './pricing';
+import type { ReservationRow } from './reservations';
+import { checkStay } from './stay-rules';
+
+export interface HoldDatesInput {
+  partnerId: number;
+  holdRef: string;
+  propertyId: number;
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  leadGuest: Record<string, unknown>;
+  ttlMs: number;
+  currency: string;
+}
+
+/**
+ * Holds the dates: the property row is locked, so two reservations of overlapping dates
+ * serialise here and the second sees the first. Keyed by the workflow's hold reference.
+ */
+export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<ReservationRow> {
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(reservations).where(eq(reservations.holdRef, input.holdRef));
+    if (existing) return existing;
+    const p = await lockProperty(tx, input.propertyId);
+    checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
+    await assertFree(tx, p.id, input.checkIn, input.checkOut);
+    const [row] = await tx
+      .insert(reservations)
+      .values({
+        partnerId: input.partnerId,
+        holdRef: input.holdRef,
+        propertyId: p.id,
+        checkIn: input.checkIn,
+        checkOut: input.checkOut,
+        guests: input.guests,
+        leadGuest: input.leadGuest,
+        totalPrice: priceStay(p, input.checkIn, input.checkOut).totalMinor,
+        currency: input.currency,
+        expiresAt: new Date(Date.now() + input.ttlMs),
+      })
+      .returning();
+    return row!;
+  });
+}

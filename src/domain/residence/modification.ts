@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { orders, reservations } from '../../db/schema';
+import { DomainError } from '../errors';
+import { ledgerEntryOf, type PaymentRun } from '../payments';
+import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
+import { assertFree, lockProperty } from './availability';
+import { priceStay } from './pricing';
+import { lockReservation } from './reservations';
+import { checkStay } from './stay-rules';
+
+export interface Modification {
+  reservationId: number;
+  seq: number;
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+}
+
+export interface ModificationResult {
+  previousTotalMinor: number;
+  newTotalMinor: number;
+  differenceMinor: number;
+  ledgerId: number | null;
+  currency: string;
+}
+
+/**
+ * Changes a paid stay's dates or guests: re-priced, the new dates checked free (ignoring
+ * the stay's own) under the property lock, and the difference charged to or refunded
+ * through the wallet, all in one transaction. A retry of the same change writes nothing.
+ */
+export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): Promise<ModificationResult> {
+  const step = `modify-${input.seq}`;
+  return db.transaction(async (tx) => {
+    const { r, order } = await lockReservation(tx, input.reservationId);
+    if (!order || order.status === 'pending' || order.status === 'processing') {
+      throw new DomainError('validation', `reservation_id: the reservation is not paid yet`);
+    }
+    const wallet = await lockWallet(tx, order.partnerId);
+    const done = await ledgerEntryOf(tx, input, step);
+    if (done) return { previousTotalMinor: r.totalPrice, newTotalMinor: r.totalPrice, differenceMinor: 0, ledgerId: done.id, currency: r.currency };
+    if (r.status !== 'confirmed') throw new DomainError('validation', `reservation_id: reservation ${r.id} is ${r.status}; only a confirmed stay can change`);
+    const p = await lockProperty(tx, r.propertyId);
+    checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
+    await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
+    const newTotal = priceStay(p, input.checkIn, input.checkOut).totalMinor;
+    const difference = newTotal - r.totalPrice;
+    let ledgerId: number | null = null;
+    if (difference !== 0) {
+      // More costs a debit (within the credit available), less is refunded: one ledger row either way.
+      if (difference > 0) {
+        const available = wallet.balance + wallet.creditLimit;
+        if (difference > available) throw insufficientCredit(available, difference, wallet.currency);
+      }
+      ledgerId = (
+        await applyMovement(tx, wallet, {
+          direction: difference > 0 ? 'debit' : 'credit',
+          type: difference > 0 ? 'payment' : 'refund',
+          amount: Math.abs(difference),
+          orderId: order.id,
+          workflowId: input.workflowId,
+          runId: input.runId,
+          step,
+          note: `change of residence reservation ${r.id}`,
+        })
+      ).id;
+    }
+    const now = new Date();
+    await tx
+      .update(reservations)
+      .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now })
+      .where(eq(reservations.id, r.id));
+    await tx.update(orders).set({ totalPrice: newTotal, updatedAt: now }).where(eq(orders.id, order.id));
+    return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
+  });
+}

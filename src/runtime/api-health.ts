@@ -1,0 +1,31 @@
+import { Connection } from '@temporalio/client';
+import { healthTiming, type Health } from '../availability';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { apiHealthMonitor } from '../http/health';
+import type { Stack } from './stack';
+
+/**
+ * The API's readiness, checked in the background from now on (src/http/health.ts): its own
+ * worker in `npm start` (`workerRunning`), the workers' heartbeats otherwise. Temporal is
+ * probed over a connection of its own: a worker's native connection (shared by the client
+ * in `npm start`) retries a call for about 10 s whatever its deadline.
+ */
+export async function startApiHealth(
+  config: Config,
+  deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
+  stack: Stack,
+): Promise<Health> {
+  const probe = Connection.lazy({ address: deps.temporalAddress });
+  stack.add(() => probe.close());
+  const health = apiHealthMonitor({
+    db: deps.database.db,
+    connection: probe,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    timing: healthTiming(config),
+    workerRunning: deps.workerRunning,
+  });
+  await health.start();
+  stack.add(() => health.stop());
+  return health;
+}

@@ -1,0 +1,66 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { Health } from '../availability';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { createAdminApp } from '../http/admin/app';
+import { createApp } from '../http/app';
+import type { MetricsSource } from '../http/metrics';
+import { listen, type RunningServer } from '../platform/listen';
+import { httpSuppliers } from '../suppliers';
+import type { Stack } from './stack';
+
+/** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
+export async function serveHttp(
+  config: Config,
+  deps: {
+    database: Database;
+    temporal: TemporalClient;
+    health: Health;
+    adminToken: string;
+    supplierUrl: string;
+    metrics: MetricsSource;
+    /** The client shares this process's worker connection, so payments can start eagerly. */
+    eagerStart?: boolean;
+  },
+  stack: Stack,
+): Promise<{ api: RunningServer; admin: RunningServer }> {
+  const api = await listen(
+    createApp({
+      db: deps.database.db,
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      payWaitMs: config.PAY_WAIT_MS,
+      payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart },
+      sandbox: config.SANDBOX,
+      currency: config.CURRENCY,
+      holds: {
+        tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
+        residenceMs: config.RESIDENCE_HOLD_TTL_MS,
+        visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
+        hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
+      },
+      ...httpSuppliers(deps.supplierUrl),
+      health: deps.health,
+    }).fetch,
+    config.PORT,
+    '0.0.0.0',
+  );
+  stack.add(() => api.close());
+  const admin = await listen(
+    createAdminApp({
+      db: deps.database.db,
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      waitMs: config.PAY_WAIT_MS,
+      residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
+      metrics: deps.metrics,
+      adminToken: deps.adminToken,
+      currency: config.CURRENCY,
+      health: deps.health,
+    }).fetch,
+    config.ADMIN_PORT,
+    config.ADMIN_HOST,
+  );
+  stack.add(() => admin.close());
+  return { api, admin };
+}
