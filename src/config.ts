@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { ORDER_SERVICES } from './db/schema';
+import { envMs } from './platform/env';
+import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
 
 type Service = (typeof ORDER_SERVICES)[number];
 
@@ -65,44 +67,12 @@ const ConfigSchema = z
     PAY_LOCAL_LEDGER_STEPS: bool.default(true),
     /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
     EAGER_WORKFLOW_START: bool.default(true),
-    SIMULATOR_PORT: port.default(8090),
+    ...SIMULATOR_SETTINGS,
     SANDBOX: bool.optional(),
-    SANDBOX_SLOW_MS: z.coerce.number().int().min(0).default(35000),
-    SIMULATOR_HOLD_TTL_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(15 * 60 * 1000),
-    SIMULATOR_PREBOOK_TTL_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(5 * 60 * 1000),
-    SIMULATOR_TICKET_TIME_LIMIT_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(2 * 60 * 60 * 1000),
-    TOUR_PREBOOK_TTL_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(20 * 60 * 1000),
-    RESIDENCE_HOLD_TTL_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
-      .default(15 * 60 * 1000),
-    SANDBOX_HOST_ACCEPT_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .default(30 * 1000),
-    SANDBOX_VISA_DECISION_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .default(60 * 1000),
+    TOUR_PREBOOK_TTL_MS: envMs(1000, 20 * 60 * 1000),
+    RESIDENCE_HOLD_TTL_MS: envMs(1000, 15 * 60 * 1000),
+    SANDBOX_HOST_ACCEPT_MS: envMs(0, 30 * 1000),
+    SANDBOX_VISA_DECISION_MS: envMs(0, 60 * 1000),
     PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
     /**
      * While a part is down (docs/decisions.md, "While a part is down"): every process checks

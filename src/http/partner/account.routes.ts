@@ -9,7 +9,7 @@ import { formatDecimal, toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { ok, partnerRouter } from './env';
 import { ProductOrder } from './products.routes';
 import { bodyId, exactlyOneOf, opaque, sandboxScenario, scenarioOf } from '../vocabulary';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, partnerOperations, renderWallet, TravelOrder, Wallet } from './schemas';
@@ -137,18 +137,18 @@ const routes = {
 
 export function accountRoutes(deps: ApiDeps) {
   return partnerRouter()
-    .openapi(routes.wallet, async (c) => c.json({ ok: true as const, data: renderWallet(await getWallet(deps.db, c.get('partner').id)) }, 200))
+    .openapi(routes.wallet, async (c) => ok(c, renderWallet(await getWallet(deps.db, c.get('partner').id))))
     .openapi(routes.ledger, async (c) => {
       const ledger = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return c.json({ ok: true as const, data: { ...ledger, results: ledger.results.map(renderLedgerRow) } }, 200);
+      return ok(c, { ...ledger, results: ledger.results.map(renderLedgerRow) });
     })
     .openapi(routes.orders, async (c) => {
       const data = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
     .openapi(routes.productOrders, async (c) => {
       const data = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
     .openapi(routes.pay, async (c) => {
       const body = c.req.valid('json');
@@ -163,6 +163,6 @@ export function accountRoutes(deps: ApiDeps) {
       });
       payOutcomes.inc({ outcome: outcome.state });
       if (outcome.state === 'processing') return c.json({ ok: true as const, data: renderPayAccepted(outcome) }, 202);
-      return c.json({ ok: true as const, data: renderPaid(outcome.result) }, 200);
+      return ok(c, renderPaid(outcome.result));
     });
 }

@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { Partner } from '../../domain/partners';
 import type { RequestIdVariables } from '../request-id';
 
@@ -19,3 +20,17 @@ export const partnerRouter = () =>
       if (!result.success) return c.json({ ok: false as const, error: describeIssues(result.error.issues) }, 400);
     },
   });
+
+/** Interface A's success envelope, 200. */
+export const ok = <T>(c: Context<PartnerEnv>, data: T) => c.json({ ok: true as const, data }, 200);
+/** Interface A's success envelope for what a request created, 201. */
+export const created = <T>(c: Context<PartnerEnv>, data: T) => c.json({ ok: true as const, data }, 201);
+
+type DataWhen<O, Done extends boolean> = O extends { done: Done; data: infer X } ? X : never;
+
+/** Interface A's answer to a step that may still be under way: 200 once done, else 202, the same envelope. */
+export function doneOrUnderWay<O extends { done: boolean; data: unknown }>(c: Context<PartnerEnv>, out: O) {
+  return out.done
+    ? c.json({ ok: true as const, data: out.data as DataWhen<O, true> }, 200)
+    : c.json({ ok: true as const, data: out.data as DataWhen<O, false> }, 202);
+}

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
   bodyId,
   calendarDate,
@@ -265,35 +265,23 @@ export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
   return partnerRouter()
-    .openapi(routes.search, async (c) =>
-      c.json({ ok: true as const, data: await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date()) }, 200),
-    )
+    .openapi(routes.search, async (c) => ok(c, await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date())))
     .openapi(routes.revalidate, async (c) => {
       const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
-    .openapi(routes.rules, async (c) =>
-      c.json({ ok: true as const, data: await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency) }, 200),
-    )
-    .openapi(routes.baggage, async (c) => c.json({ ok: true as const, data: await flights.baggage(sup, c.req.valid('json').fare_source_code) }, 200))
-    .openapi(routes.book, async (c) =>
-      c.json({ ok: true as const, data: await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 201),
-    )
+    .openapi(routes.rules, async (c) => ok(c, await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency)))
+    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))
+    .openapi(routes.book, async (c) => created(c, await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
     .openapi(routes.ticket, async (c) => {
       const out = await flights.orderTicket(flightDeps, c.get('partner'), c.req.valid('json').order_id);
-      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+      return doneOrUnderWay(c, out);
     })
-    .openapi(routes.bookingData, async (c) =>
-      c.json({ ok: true as const, data: await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200),
-    )
-    .openapi(routes.refundDisplay, async (c) =>
-      c.json({ ok: true as const, data: await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200),
-    )
+    .openapi(routes.bookingData, async (c) => ok(c, await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id)))
+    .openapi(routes.refundDisplay, async (c) => ok(c, await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date())))
     .openapi(routes.refund, async (c) => {
       const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+      return doneOrUnderWay(c, out);
     })
-    .openapi(routes.refundOffline, async (c) =>
-      c.json({ ok: true as const, data: await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json')) }, 200),
-    );
+    .openapi(routes.refundOffline, async (c) => ok(c, await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json'))));
 }

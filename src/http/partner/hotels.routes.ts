@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
   bodyId,
   calendarDate,
@@ -227,31 +227,25 @@ const routes = {
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
   return partnerRouter()
-    .openapi(routes.cities, async (c) => c.json({ ok: true as const, data: await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search) }, 200))
-    .openapi(routes.search, async (c) =>
-      c.json({ ok: true as const, data: await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date()) }, 200),
-    )
+    .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
+    .openapi(routes.search, async (c) => ok(c, await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date())))
     .openapi(routes.checkRate, async (c) => {
       const data = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
     .openapi(routes.prebook, async (c) => {
       const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return c.json({ ok: true as const, data: out.booking }, 200);
+      return ok(c, out.booking);
     })
     .openapi(routes.book, async (c) => {
       const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return c.json({ ok: true as const, data: out.booking }, 200);
+      return ok(c, out.booking);
     })
-    .openapi(routes.order, async (c) => c.json({ ok: true as const, data: await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id) }, 201))
-    .openapi(routes.bookingData, async (c) =>
-      c.json({ ok: true as const, data: await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id) }, 200),
-    )
-    .openapi(routes.cancelDisplay, async (c) =>
-      c.json({ ok: true as const, data: await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()) }, 200),
-    )
+    .openapi(routes.order, async (c) => created(c, await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id)))
+    .openapi(routes.bookingData, async (c) => ok(c, await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id)))
+    .openapi(routes.cancelDisplay, async (c) => ok(c, await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date())))
     .openapi(routes.cancel, async (c) => {
       const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return out.done ? c.json({ ok: true as const, data: out.data }, 200) : c.json({ ok: true as const, data: out.data }, 202);
+      return doneOrUnderWay(c, out);
     });
 }

@@ -3,7 +3,7 @@ import { addBasketItem, checkout, getCurrentBasket, MAX_LINE_QUANTITY, removeBas
 import { getProduct, listCategories, listProducts } from '../../domain/catalog';
 import { parsePage } from '../../domain/pagination';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, ok, partnerRouter } from './env';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
@@ -172,23 +172,23 @@ export function productRoutes(deps: ApiDeps) {
         c.req.url,
         currency,
       );
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
-    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await getProduct(db, Number(c.req.valid('param').id), currency) }, 200))
-    .openapi(routes.categories, async (c) => c.json({ ok: true as const, data: await listCategories(db) }, 200))
+    .openapi(routes.detail, async (c) => ok(c, await getProduct(db, Number(c.req.valid('param').id), currency)))
+    .openapi(routes.categories, async (c) => ok(c, await listCategories(db)))
     .openapi(routes.addItem, async (c) => {
       const data = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency);
-      return c.json({ ok: true as const, data }, 201);
+      return created(c, data);
     })
-    .openapi(routes.basket, async (c) => c.json({ ok: true as const, data: await getCurrentBasket(db, c.get('partner').id, currency) }, 200))
+    .openapi(routes.basket, async (c) => ok(c, await getCurrentBasket(db, c.get('partner').id, currency)))
     .openapi(routes.removeItem, async (c) => {
       const data = await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency);
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
     .openapi(routes.checkout, async (c) => {
       // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
       const body = Checkout.parse(c.req.valid('json') ?? {});
       const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined }, currency);
-      return c.json({ ok: true as const, data }, 201);
+      return created(c, data);
     });
 }

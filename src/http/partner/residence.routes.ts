@@ -4,7 +4,7 @@ import { parsePage } from '../../domain/pagination';
 import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { commonErrors, Decimal, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
@@ -200,30 +200,17 @@ export function residenceRoutes(deps: ApiDeps) {
         c.req.url,
         deps.currency,
       );
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
-    .openapi(routes.detail, async (c) =>
-      c.json({ ok: true as const, data: await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date()) }, 200),
-    )
-    .openapi(routes.reserve, async (c) =>
-      c.json({ ok: true as const, data: await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200),
-    )
+    .openapi(routes.detail, async (c) => ok(c, await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date())))
+    .openapi(routes.reserve, async (c) => ok(c, await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
     .openapi(routes.time, async (c) => {
       const r = await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'));
-      return c.json(
-        { ok: true as const, data: { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left } },
-        200,
-      );
+      return ok(c, { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left });
     })
-    .openapi(routes.reserveDetail, async (c) =>
-      c.json({ ok: true as const, data: await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')) }, 200),
-    )
-    .openapi(routes.book, async (c) =>
-      c.json({ ok: true as const, data: await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id) }, 201),
-    )
-    .openapi(routes.cancel, async (c) =>
-      c.json({ ok: true as const, data: await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id) }, 200),
-    )
+    .openapi(routes.reserveDetail, async (c) => ok(c, await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'))))
+    .openapi(routes.book, async (c) => created(c, await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id)))
+    .openapi(routes.cancel, async (c) => ok(c, await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id)))
     .openapi(routes.acceptCancel, async (c) => {
       if (!deps.sandbox)
         throw new DomainError(
@@ -236,11 +223,11 @@ export function residenceRoutes(deps: ApiDeps) {
         c.get('partner').id,
         `sandbox host (partner ${c.get('partner').id})`,
       );
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
     .openapi(routes.modify, async (c) => {
       const b = c.req.valid('json');
       const data = await residence.modify(resDeps, c.get('partner'), b.reservation_id, { checkIn: b.check_in, checkOut: b.check_out, guests: b.guests });
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     });
 }

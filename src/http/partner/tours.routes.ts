@@ -4,7 +4,7 @@ import { parsePage } from '../../domain/pagination';
 import { getTour, listTours, searchOptions } from '../../domain/tours/catalog';
 import * as tours from '../../domain/tours/service';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, ok, partnerRouter } from './env';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations, TravelOrder } from './schemas';
@@ -136,14 +136,10 @@ export function tourRoutes(deps: ApiDeps) {
         c.req.url,
         deps.currency,
       );
-      return c.json({ ok: true as const, data }, 200);
+      return ok(c, data);
     })
-    .openapi(routes.options, async (c) => c.json({ ok: true as const, data: await searchOptions(deps.db, deps.currency) }, 200))
-    .openapi(routes.detail, async (c) => c.json({ ok: true as const, data: await getTour(deps.db, Number(c.req.valid('param').id), deps.currency) }, 200))
-    .openapi(routes.prebook, async (c) =>
-      c.json({ ok: true as const, data: await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency) }, 200),
-    )
-    .openapi(routes.finalize, async (c) =>
-      c.json({ ok: true as const, data: await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id) }, 201),
-    );
+    .openapi(routes.options, async (c) => ok(c, await searchOptions(deps.db, deps.currency)))
+    .openapi(routes.detail, async (c) => ok(c, await getTour(deps.db, Number(c.req.valid('param').id), deps.currency)))
+    .openapi(routes.prebook, async (c) => ok(c, await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
+    .openapi(routes.finalize, async (c) => created(c, await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id)));
 }

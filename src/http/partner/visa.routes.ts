@@ -3,7 +3,7 @@ import { parsePage } from '../../domain/pagination';
 import { listVisas, renderVisa, visaById } from '../../domain/visa/applications';
 import * as visas from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
-import { partnerRouter } from './env';
+import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
 
@@ -126,9 +126,7 @@ export function visaRoutes(deps: ApiDeps) {
         200,
       );
     })
-    .openapi(routes.detail, async (c) =>
-      c.json({ ok: true as const, data: renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency) }, 200),
-    )
+    .openapi(routes.detail, async (c) => ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency)))
     .openapi(routes.request, async (c) => {
       const data = await visas.requestVisa(
         deps.db,
@@ -137,9 +135,7 @@ export function visaRoutes(deps: ApiDeps) {
         deps.currency,
         sandboxDecision(c.req.valid('header')['x-sandbox-scenario']),
       );
-      return c.json({ ok: true as const, data }, 201);
+      return created(c, data);
     })
-    .openapi(routes.status, async (c) =>
-      c.json({ ok: true as const, data: await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)) }, 200),
-    );
+    .openapi(routes.status, async (c) => ok(c, await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id))));
 }

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { envMs } from '../../platform/env';
+
+/**
+ * The simulator's settings, read by `npm run simulator` (its own process) and by the engine's
+ * configuration when the simulator runs inside `npm start`: one list, one set of defaults.
+ */
+export const SIMULATOR_SETTINGS = {
+  SIMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  SANDBOX_SLOW_MS: envMs(0, 35_000),
+  SIMULATOR_HOLD_TTL_MS: envMs(1000, 15 * 60 * 1000),
+  SIMULATOR_PREBOOK_TTL_MS: envMs(1000, 5 * 60 * 1000),
+  SIMULATOR_TICKET_TIME_LIMIT_MS: envMs(1000, 2 * 60 * 60 * 1000),
+};
