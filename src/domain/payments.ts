@@ -46,20 +46,27 @@ const heldBy = (order: { paymentWorkflowId: string | null; paymentRunId: string 
  * order, or two debits of one wallet, serialise here. Re-running it for the same run
  * returns the first debit (Temporal may retry an activity whose result was lost).
  */
+/** A debit's answer, whether written now or found written by an earlier attempt of the same run. */
+const debitResult = (
+  orderId: number,
+  entry: { id: number; amount: number; balanceAfter: number },
+  wallet: { creditLimit: number; currency: string },
+): DebitResult => ({
+  ledgerId: entry.id,
+  orderId,
+  amountMinor: entry.amount,
+  balanceAfterMinor: entry.balanceAfter,
+  availableAfterMinor: entry.balanceAfter + wallet.creditLimit,
+  currency: wallet.currency,
+});
+
 export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     const wallet = await lockWallet(tx, input.partnerId);
     const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
     if (done) {
-      return {
-        ledgerId: done.id,
-        orderId: order.id,
-        amountMinor: done.amount,
-        balanceAfterMinor: done.balanceAfter,
-        availableAfterMinor: done.balanceAfter + wallet.creditLimit,
-        currency: wallet.currency,
-      };
+      return debitResult(order.id, done, wallet);
     }
     if (order.partnerId !== input.partnerId) throw new DomainError('not_payable', `order ${order.id} is not one of your orders`);
     if (order.paymentMethod !== 'PARTNER_CREDIT') {
@@ -87,14 +94,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       .update(orders)
       .set({ status: 'processing', paymentWorkflowId: input.workflowId, paymentRunId: input.runId, updatedAt: new Date() })
       .where(eq(orders.id, order.id));
-    return {
-      ledgerId: entry.id,
-      orderId: order.id,
-      amountMinor: entry.amount,
-      balanceAfterMinor: entry.balanceAfter,
-      availableAfterMinor: entry.balanceAfter + wallet.creditLimit,
-      currency: wallet.currency,
-    };
+    return debitResult(order.id, entry, wallet);
   });
 }
 

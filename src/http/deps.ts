@@ -6,8 +6,10 @@ import type { Suppliers } from '../suppliers';
 
 export type { Health, HealthReport };
 
-/** What the HTTP layer needs; built once by the process entry point (or by a test). */
-/** The supplier adapters the API reads from (search, rate checks); changes go through workflows. */
+/**
+ * What the HTTP layer needs; built once by the process entry point (or by a test). The
+ * supplier adapters are what the API reads from (search, rate checks); changes go through workflows.
+ */
 export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSupplier'> {
   db: Db;
   temporal: Client;
@@ -20,3 +22,6 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: Health;
 }
+
+/** What a route hands the domain to start a workflow and wait for it within the pay bound. */
+export const workflowDeps = (deps: ApiDeps) => ({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs });

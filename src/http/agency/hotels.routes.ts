@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/hotels';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
 import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
@@ -124,14 +124,7 @@ const routes = {
 };
 
 export function agencyHotelRoutes(deps: ApiDeps) {
-  const bookingDeps = {
-    db: deps.db,
-    temporal: deps.temporal,
-    taskQueue: deps.taskQueue,
-    waitMs: deps.payWaitMs,
-    supplier: deps.hotelSupplier,
-    localLedgerSteps: deps.payTuning?.localLedgerSteps,
-  };
+  const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
   return agencyRouter()
     .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
     .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))

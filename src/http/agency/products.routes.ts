@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
 import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
@@ -102,13 +102,7 @@ const routes = {
 };
 
 export function agencyProductRoutes(deps: ApiDeps) {
-  const orderDeps = {
-    db: deps.db,
-    temporal: deps.temporal,
-    taskQueue: deps.taskQueue,
-    waitMs: deps.payWaitMs,
-    localLedgerSteps: deps.payTuning?.localLedgerSteps,
-  };
+  const orderDeps = { ...workflowDeps(deps), localLedgerSteps: deps.payTuning?.localLedgerSteps };
   return agencyRouter()
     .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
     .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))

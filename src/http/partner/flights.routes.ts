@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
   bodyId,
@@ -262,7 +262,7 @@ const routes = {
 };
 
 export function flightRoutes(deps: ApiDeps) {
-  const flightDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.flightSupplier };
+  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
   return partnerRouter()
     .openapi(routes.search, async (c) => ok(c, await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date())))

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
   bodyId,
@@ -225,7 +225,7 @@ const routes = {
 };
 
 export function hotelRoutes(deps: ApiDeps) {
-  const hotelDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, supplier: deps.hotelSupplier };
+  const hotelDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
     .openapi(routes.search, async (c) => ok(c, await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date())))

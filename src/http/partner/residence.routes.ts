@@ -3,7 +3,7 @@ import { DomainError } from '../../domain/errors';
 import { parsePage } from '../../domain/pagination';
 import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { commonErrors, Decimal, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
@@ -180,14 +180,7 @@ const routes = {
 };
 
 export function residenceRoutes(deps: ApiDeps) {
-  const resDeps = {
-    db: deps.db,
-    temporal: deps.temporal,
-    taskQueue: deps.taskQueue,
-    waitMs: deps.payWaitMs,
-    holdTtlMs: deps.holds.residenceMs,
-    autoAcceptCancelMs: deps.sandbox ? deps.holds.hostAcceptMs : null,
-  };
+  const resDeps = { ...workflowDeps(deps), holdTtlMs: deps.holds.residenceMs, autoAcceptCancelMs: deps.sandbox ? deps.holds.hostAcceptMs : null };
   const idOf = (q: Record<string, string>, name: string) => Number(q[name]);
   return partnerRouter()
     .openapi(routes.list, async (c) => {

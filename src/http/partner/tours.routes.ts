@@ -3,7 +3,7 @@ import { parseAmount } from '../../domain/money';
 import { parsePage } from '../../domain/pagination';
 import { getTour, listTours, searchOptions } from '../../domain/tours/catalog';
 import * as tours from '../../domain/tours/service';
-import type { ApiDeps } from '../deps';
+import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
@@ -117,7 +117,7 @@ const routes = {
 };
 
 export function tourRoutes(deps: ApiDeps) {
-  const tourDeps = { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs, prebookTtlMs: deps.holds.tourPrebookMs };
+  const tourDeps = { ...workflowDeps(deps), prebookTtlMs: deps.holds.tourPrebookMs };
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
