@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { MAX_ID } from '../domain/ids';
+import { addDays, isCalendarDate, todayUtc } from '../platform/calendar';
 
 /**
  * The validation vocabulary both interfaces share: every route builds its request schemas
@@ -16,18 +17,6 @@ export const EARLIEST_BIRTH_DATE = '1900-01-01';
 export const DOCUMENT_HORIZON_DAYS = 20 * 366;
 /** Dates that only filter (a list's from_date) lie in these years. */
 export const FILTER_YEARS = { from: 2000, to: 2100 } as const;
-
-const DAY_MS = 86_400_000;
-/** Today as the UTC calendar day: "today" everywhere in the engine. */
-export const todayUtc = (now: Date = new Date()) => now.toISOString().slice(0, 10);
-export const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-/** YYYY-MM-DD naming a day that exists (no 2027-02-30, no 0000-00-00's month 00). */
-export function isCalendarDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const t = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
-}
 
 interface Window {
   /** The first day taken, given today. */
@@ -99,6 +88,13 @@ const NO_NUL = '^[^\\u0000]*$';
 const NOT_BLANK_NO_NUL = `^[^\\u0000]*[^${TRIMMED}\\u0000][^\\u0000]*$`;
 const codePoints = (s: string) => [...s].length;
 
+/** At most `max` characters as sent, none of them NUL: what every free string starts from. */
+const storableText = (max: number) =>
+  z
+    .string()
+    .refine((s) => codePoints(s) <= max, `must be at most ${max} characters`)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+
 /**
  * Free text (a name, an address, a note): at most `max` characters (Unicode code points,
  * as JSON Schema counts them) as sent, then trimmed; unless `optional blank` is allowed,
@@ -106,10 +102,7 @@ const codePoints = (s: string) => [...s].length;
  */
 export function text(max: number, opts: { blank?: boolean } = {}) {
   const pattern = opts.blank ? NO_NUL : NOT_BLANK_NO_NUL;
-  return z
-    .string()
-    .refine((s) => codePoints(s) <= max, `must be at most ${max} characters`)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+  return storableText(max)
     .trim()
     .refine((s) => opts.blank || s.length > 0, 'must not be blank')
     .openapi({ maxLength: max, ...(opts.blank ? {} : { minLength: 1 }), pattern });
@@ -117,11 +110,8 @@ export function text(max: number, opts: { blank?: boolean } = {}) {
 
 /** An opaque value the engine handed out (a rate key, a quote id): 1 to `max` characters, no NUL. */
 export const opaque = (max: number) =>
-  z
-    .string()
+  storableText(max)
     .refine((s) => s.length > 0, 'must not be empty')
-    .refine((s) => codePoints(s) <= max, `must be at most ${max} characters`)
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
     .openapi({ minLength: 1, maxLength: max, pattern: NO_NUL });
 
 /** The X-Sandbox-Scenario header: one of the scenarios the route simulates (ignored outside the sandbox). */
@@ -139,9 +129,6 @@ export const sandboxScenario = <T extends readonly [string, ...string[]]>(scenar
 /** The scenario a request's X-Sandbox-Scenario header asks for: honoured only when the engine runs as a sandbox. */
 export const scenarioOf = <S extends string>(deps: { sandbox: boolean }, headers: { 'x-sandbox-scenario'?: S }): S | undefined =>
   deps.sandbox ? headers['x-sandbox-scenario'] : undefined;
-
-/** A code or token from a fixed alphabet (ids of rooms, products, quotes): `pattern` says it all. */
-export const token = (pattern: RegExp, message: string) => z.string().regex(pattern, message);
 
 /**
  * An email address as browsers' forms take it (the HTML living standard's definition). The

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { flightBookings, hotelBookings, ledgerEntries, orders, reservations, tourPrebooks, visaApplications } from '../../src/db/schema';
-import { addDays, todayUtc } from '../../src/http/vocabulary';
+import { addDays, todayUtc } from '../../src/platform/calendar';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 

@@ -5,7 +5,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierRate } from '../../suppliers/hotels';
 import { DomainError, notFound, validation } from '../errors';
-import { storableIdOf } from '../ids';
+import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import { toNumber } from '../money';
@@ -19,11 +19,7 @@ export const AGENCY_NATIONALITY = 'IR';
 export const roomIdOf = (r: Pick<SupplierRate, 'room_code' | 'board' | 'refundable'>) => `${r.room_code}-${r.board}-${r.refundable ? 'FLEX' : 'NRF'}`;
 const ROOM_ID = /^(STD|DLX|FAM|STE)-(RO|BB|HB)-(FLEX|NRF)$/;
 
-const hotelIdOf = (raw: string) => {
-  const id = storableIdOf(raw);
-  if (id === null) throw notFound(`hotel ${raw}`);
-  return id;
-};
+const hotelIdOf = (raw: string) => rowIdOf(raw, 'hotel');
 
 async function cityOf(supplier: HotelSupplier, city: string) {
   const q = city.trim().toLowerCase();
@@ -262,8 +258,7 @@ export async function listBookings(db: Db, partnerId: number, q: { status?: 'act
 
 /** DELETE /v1/hotels/bookings/{booking_id}: cancel with the policy's refund; a second delete answers the same. */
 export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, rawId: string) {
-  const id = storableIdOf(rawId);
-  if (id === null) throw notFound(`booking ${rawId}`);
+  const id = rowIdOf(rawId, 'booking');
   const view = await bookingView(deps.db, partner.id, id);
   const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, id));
   if (!b!.orderId || view.status === 'pending') throw new DomainError('conflict', `booking ${rawId} is not confirmed`);

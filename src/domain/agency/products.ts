@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
 import { DomainError, notFound } from '../errors';
-import { storableIdOf } from '../ids';
+import { rowIdOf } from '../ids';
 import { toNumber } from '../money';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
@@ -75,9 +75,7 @@ async function orderView(db: Db, partnerId: number, orderId: number) {
 }
 
 export async function getOrder(db: Db, partner: Partner, rawId: string) {
-  const id = storableIdOf(rawId);
-  if (id === null) throw notFound(`order ${rawId}`);
-  return orderView(db, partner.id, id);
+  return orderView(db, partner.id, rowIdOf(rawId, 'order'));
 }
 
 /** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { tourDepartures, tours } from '../../db/schema';
+import { todayUtc } from '../../platform/calendar';
 import { notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
@@ -53,11 +54,9 @@ function renderSummary(t: TourRow, departures: DepartureRow[], currency: string)
   };
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
-
 /** GET /api/tours/: upcoming departures only; filters as search-options lists them. */
 export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, currency: string) {
-  const departureFilters: SQL[] = [gte(tourDepartures.startDate, today())];
+  const departureFilters: SQL[] = [gte(tourDepartures.startDate, todayUtc())];
   if (f.month) departureFilters.push(sql`to_char(${tourDepartures.startDate}, 'YYYY-MM') = ${f.month}`);
   if (f.min_price !== undefined) departureFilters.push(gte(tourDepartures.priceAdult, f.min_price));
   if (f.max_price !== undefined) departureFilters.push(lte(tourDepartures.priceAdult, f.max_price));
@@ -109,7 +108,7 @@ export async function getTour(db: DbOrTx, id: number, currency: string) {
   const deps = await db
     .select()
     .from(tourDepartures)
-    .where(and(eq(tourDepartures.tourId, id), gte(tourDepartures.startDate, today())))
+    .where(and(eq(tourDepartures.tourId, id), gte(tourDepartures.startDate, todayUtc())))
     .orderBy(asc(tourDepartures.startDate));
   return {
     ...renderSummary(tour, deps, currency),
@@ -123,7 +122,7 @@ export async function getTour(db: DbOrTx, id: number, currency: string) {
 /** GET /api/tours/search-options/: the values the list's filters take. */
 export async function searchOptions(db: DbOrTx, currency: string) {
   const all = await db.select().from(tours);
-  const deps = await db.select().from(tourDepartures).where(gte(tourDepartures.startDate, today()));
+  const deps = await db.select().from(tourDepartures).where(gte(tourDepartures.startDate, todayUtc()));
   const months = [...new Set(deps.map((d) => d.startDate.slice(0, 7)))].sort();
   const prices = deps.map((d) => d.priceAdult);
   const durations = all.map((t) => t.durationDays);

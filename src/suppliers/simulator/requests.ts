@@ -5,12 +5,12 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { parseDate } from './hotels/pricing';
+import { isCalendarDate } from '../../platform/calendar';
 
 /** What the simulated suppliers price in. */
 export const CURRENCY = 'IRT';
 
-export const CalendarDate = z.string().refine((s) => parseDate(s) !== null, 'dates must be YYYY-MM-DD');
+export const CalendarDate = z.string().refine(isCalendarDate, 'dates must be YYYY-MM-DD');
 export const Nationality = z.string().regex(/^[A-Z]{2}$/, 'nationality must be 2 uppercase letters (ISO 3166-1 alpha-2)');
 export const ClientReference = z.string().min(1).max(300);
 export const Contact = z.object({ phone_number: z.string().trim().min(5).max(30), email: z.email() });

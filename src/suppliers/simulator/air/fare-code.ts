@@ -4,7 +4,7 @@
  * passengers; and the itinerary a code names, opened again.
  */
 import { z } from 'zod';
-import { parseDate } from '../hotels/pricing';
+import { isCalendarDate } from '../../../platform/calendar';
 import { signedOffers } from '../signed-offer';
 import { CABINS, findFlight } from './inventory';
 import { FAMILIES, FARE_FAMILIES } from './pricing';
@@ -53,7 +53,7 @@ export function openFareCode(code: string, ttlMs: number, now: number): Fare | {
     const segments: Segment[] = [];
     for (const s of leg.segments) {
       const flight = findFlight(s.flight_number);
-      if (!flight || !flight.cabins.includes(p.cabin) || parseDate(s.date) === null) return { error: 'invalid fare_source_code' };
+      if (!flight || !flight.cabins.includes(p.cabin) || !isCalendarDate(s.date)) return { error: 'invalid fare_source_code' };
       segments.push(segmentOn(flight, s.date));
     }
     legs.push(segments);

@@ -2,7 +2,7 @@
  * Itineraries: the daily timetable turned into dated segments, direct or with one stop.
  * Pure functions of the cities, the date and the cabin; seat counts are the caller's.
  */
-import { addDays } from '../hotels/pricing';
+import { addDays } from '../../../platform/calendar';
 import { flightsBetween, type Cabin, type Flight } from './inventory';
 
 const MINUTE_MS = 60_000;

@@ -4,6 +4,7 @@
  * price never depends on floating-point order of operations.
  */
 import type { Hotel, RoomType } from './inventory';
+import { addDays, DAY_MS } from '../../../platform/calendar';
 import { applyPercents } from '../percents';
 
 export const BOARDS = ['RO', 'BB', 'HB'] as const;
@@ -12,21 +13,6 @@ export type Board = (typeof BOARDS)[number];
 export interface Occupancy {
   adults: number;
   children_ages: number[];
-}
-
-const DAY_MS = 86_400_000;
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Milliseconds at 00:00Z of a 'YYYY-MM-DD' calendar date, or null when it is not one. */
-export function parseDate(date: string): number | null {
-  if (!DATE_RE.test(date)) return null;
-  const ms = Date.parse(`${date}T00:00:00.000Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) return null;
-  return ms;
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00.000Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** The nights of a stay, as the dates they start on: check_in up to the day before check_out. */
