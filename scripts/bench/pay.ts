@@ -75,7 +75,7 @@ async function baseline(n: number) {
   const database = await openDatabase({ url: process.env.DATABASE_URL });
   try {
     const partner = await createPartner(database.db, { name: 'bench-baseline', creditLimitMinor: 0, topUpMinor: 0, currency: 'IRT' });
-    await database.db.transaction((tx) => recordTopUp(tx, partner.partner_id, 10 ** 13));
+    await database.db.transaction((tx) => recordTopUp(tx, partner.partnerId, 10 ** 13));
     const latencies: number[] = [];
     let next = 0;
     const started = performance.now();
@@ -84,7 +84,7 @@ async function baseline(n: number) {
         while (next++ < n) {
           const t0 = performance.now();
           await database.db.transaction(async (tx) => {
-            const wallet = await lockWallet(tx, partner.partner_id);
+            const wallet = await lockWallet(tx, partner.partnerId);
             if (wallet.balance + wallet.creditLimit < 55_000_000) throw new Error('insufficient');
             await applyMovement(tx, wallet, { direction: 'debit', type: 'payment', amount: 55_000_000, note: 'baseline debit' });
           });

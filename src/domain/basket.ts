@@ -3,8 +3,8 @@ import type { DbOrTx, Tx } from '../db/client';
 import { basketItems, baskets, orderItems, orders, products, productVariants, type PaymentMethod } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
-import { formatDecimal, lineTotal, sum } from './money';
-import { renderProductOrder, type DeliveryDetails } from './orders';
+import { lineTotal, sum } from './money';
+import type { DeliveryDetails, ProductOrder } from './orders';
 
 export const MAX_LINE_QUANTITY = 100;
 
@@ -25,7 +25,7 @@ async function openBasket(tx: Tx, partnerId: number) {
   return created!;
 }
 
-interface PricedLine {
+export interface PricedLine {
   id: number;
   productId: number;
   variantId: number | null;
@@ -59,45 +59,29 @@ async function pricedLines(db: DbOrTx, basketId: number, currency: string): Prom
   });
 }
 
-function renderLine(l: PricedLine, currency: string) {
-  return {
-    id: l.id,
-    product: l.productId,
-    variant: l.variantId,
-    name: l.name,
-    quantity: l.quantity,
-    unit_price: formatDecimal(l.unitPrice, currency),
-    line_total: formatDecimal(l.lineTotal, currency),
-  };
+/** The partner's open basket (id null until the first item is added), its lines priced now. */
+export interface Basket {
+  id: number | null;
+  lines: PricedLine[];
+  currency: string;
 }
 
-function renderBasket(basketId: number | null, lines: PricedLine[], currency: string) {
-  return {
-    id: basketId,
-    items: lines.map((l) => renderLine(l, currency)),
-    item_count: lines.reduce((n, l) => n + l.quantity, 0),
-    total_price: formatDecimal(
-      sum(
-        lines.map((l) => l.lineTotal),
-        currency,
-      ),
-      currency,
-    ),
-    currency,
-  };
-}
-
-export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string) {
+export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string): Promise<Basket> {
   const [basket] = await db
     .select()
     .from(baskets)
     .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
-  if (!basket) return renderBasket(null, [], currency);
-  return renderBasket(basket.id, await pricedLines(db, basket.id, currency), currency);
+  if (!basket) return { id: null, lines: [], currency };
+  return { id: basket.id, lines: await pricedLines(db, basket.id, currency), currency };
 }
 
 /** Adds a product (or more of one already there) to the partner's current basket. */
-export async function addBasketItem(db: DbOrTx, partnerId: number, input: { product: number; quantity: number; variant?: number }, currency: string) {
+export async function addBasketItem(
+  db: DbOrTx,
+  partnerId: number,
+  input: { product: number; quantity: number; variant?: number },
+  currency: string,
+): Promise<{ item: PricedLine; basket: Basket }> {
   return db.transaction(async (tx) => {
     const [product] = await tx.select().from(products).where(eq(products.id, input.product));
     if (!product) throw validation('product', `no product with id ${input.product}`);
@@ -133,17 +117,11 @@ export async function addBasketItem(db: DbOrTx, partnerId: number, input: { prod
       itemId = row!.id;
     }
     const lines = await pricedLines(tx, basket.id, currency);
-    return {
-      item: renderLine(
-        lines.find((l) => l.id === itemId)!,
-        currency,
-      ),
-      basket: renderBasket(basket.id, lines, currency),
-    };
+    return { item: lines.find((l) => l.id === itemId)!, basket: { id: basket.id, lines, currency } };
   });
 }
 
-export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string) {
+export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string): Promise<Basket> {
   if (!isStorableId(itemId)) throw notFound(`basket item ${itemId}`);
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
@@ -152,12 +130,17 @@ export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: nu
       .where(and(eq(basketItems.id, itemId), eq(basketItems.basketId, basket.id)))
       .returning({ id: basketItems.id });
     if (deleted.length === 0) throw notFound(`basket item ${itemId}`);
-    return renderBasket(basket.id, await pricedLines(tx, basket.id, currency), currency);
+    return { id: basket.id, lines: await pricedLines(tx, basket.id, currency), currency };
   });
 }
 
 /** Turns the current basket into a pending product order, priced now; the basket is then closed. */
-export async function checkout(db: DbOrTx, partnerId: number, input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails }, currency: string) {
+export async function checkout(
+  db: DbOrTx,
+  partnerId: number,
+  input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails },
+  currency: string,
+): Promise<ProductOrder> {
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
     const lines = await pricedLines(tx, basket.id, currency);
@@ -204,6 +187,6 @@ export async function checkout(db: DbOrTx, partnerId: number, input: { paymentMe
     );
     await tx.update(baskets).set({ status: 'checked_out' }).where(eq(baskets.id, basket.id));
     const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id)).orderBy(asc(orderItems.id));
-    return renderProductOrder(order!, items);
+    return { order: order!, items };
   });
 }

@@ -3,41 +3,23 @@ import type { DbOrTx } from '../db/client';
 import { productCategories, products, productVariants } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
-import { formatDecimal } from './money';
-import { paginate, type Page } from './pagination';
+import { paginate, type PageSlice } from './pagination';
 
-type ProductRow = typeof products.$inferSelect;
-type VariantRow = typeof productVariants.$inferSelect;
-type CategoryRow = typeof productCategories.$inferSelect;
+export type ProductRow = typeof products.$inferSelect;
+export type VariantRow = typeof productVariants.$inferSelect;
 
-export async function listCategories(db: DbOrTx) {
-  const rows = await db.select().from(productCategories).orderBy(asc(productCategories.id));
-  return rows.map((c) => ({ id: c.id, slug: c.slug, name: c.name }));
+export type CategoryRow = typeof productCategories.$inferSelect;
+
+export async function listCategories(db: DbOrTx): Promise<CategoryRow[]> {
+  return db.select().from(productCategories).orderBy(asc(productCategories.id));
 }
 
-function renderProduct(p: ProductRow, category: CategoryRow, variants: VariantRow[], currency: string) {
-  return {
-    id: p.id,
-    sku: p.sku,
-    name: p.name,
-    category: { id: category.id, slug: category.slug, name: category.name },
-    description: p.description,
-    destinations: p.destinations,
-    price: formatDecimal(p.price, currency),
-    currency,
-    delivery: p.delivery,
-    in_stock: p.stock > 0,
-    variants: variants.map((v) => ({
-      id: v.id,
-      sku: v.sku,
-      name: v.name,
-      price: formatDecimal(v.price, currency),
-      data_gb: v.dataGb,
-      validity_days: v.validityDays,
-    })),
-  };
+/** A product with its category and its variants, cheapest first. */
+export interface Product {
+  product: ProductRow;
+  category: CategoryRow;
+  variants: VariantRow[];
 }
-export type ProductView = ReturnType<typeof renderProduct>;
 
 async function variantsOf(db: DbOrTx, productIds: number[]): Promise<Map<number, VariantRow[]>> {
   const byProduct = new Map<number, VariantRow[]>();
@@ -54,19 +36,13 @@ async function variantsOf(db: DbOrTx, productIds: number[]): Promise<Map<number,
 /** Escapes LIKE wildcards so a search for "100%" means the text, not a pattern. */
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-export async function listProducts(
-  db: DbOrTx,
-  q: { search?: string; category?: number; page: number },
-  requestUrl: string,
-  currency: string,
-): Promise<Page<ProductView>> {
+export async function listProducts(db: DbOrTx, q: { search?: string; category?: number; page: number }): Promise<PageSlice<Product>> {
   const filters: SQL[] = [];
   if (q.search) filters.push(ilike(products.name, likeText(q.search)));
   // A category id past the database's range names no category: nothing matches.
   if (q.category !== undefined) filters.push(isStorableId(q.category) ? eq(products.categoryId, q.category) : sql`false`);
   const where = filters.length ? and(...filters) : undefined;
   return paginate(
-    requestUrl,
     q.page,
     async () => (await db.select({ n: count() }).from(products).where(where))[0]!.n,
     async (offset, limit) => {
@@ -82,12 +58,12 @@ export async function listProducts(
         db,
         rows.map((r) => r.p.id),
       );
-      return rows.map((r) => renderProduct(r.p, r.c, variants.get(r.p.id) ?? [], currency));
+      return rows.map((r) => ({ product: r.p, category: r.c, variants: variants.get(r.p.id) ?? [] }));
     },
   );
 }
 
-export async function getProduct(db: DbOrTx, id: number, currency: string): Promise<ProductView> {
+export async function getProduct(db: DbOrTx, id: number): Promise<Product> {
   if (!isStorableId(id)) throw notFound(`product ${id}`);
   const [row] = await db
     .select({ p: products, c: productCategories })
@@ -96,5 +72,5 @@ export async function getProduct(db: DbOrTx, id: number, currency: string): Prom
     .where(eq(products.id, id));
   if (!row) throw notFound(`product ${id}`);
   const variants = await variantsOf(db, [id]);
-  return renderProduct(row.p, row.c, variants.get(id) ?? [], currency);
+  return { product: row.p, category: row.c, variants: variants.get(id) ?? [] };
 }

@@ -11,8 +11,8 @@ import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
 import { isStorableId } from './ids';
-import { formatDecimal } from './money';
-import { getOrder, renderTravelOrder } from './orders';
+import { getOrder, type OrderRow } from './orders';
+import type { LedgerRow } from './wallet';
 
 export interface OperatorDeps {
   db: Db;
@@ -21,7 +21,15 @@ export interface OperatorDeps {
 }
 
 /** A workflow as an operator sees it: its status and, while it runs, the state its query answers. */
-async function workflowOf<S>(temporal: Client, workflowId: string | null, query: QueryDefinition<S>) {
+export interface WorkflowView<S> {
+  workflowId: string;
+  runId: string | null;
+  /** Temporal's execution status (RUNNING, COMPLETED, FAILED, ...), or NOT_FOUND. */
+  status: string;
+  state: S | null;
+}
+
+async function workflowOf<S>(temporal: Client, workflowId: string | null, query: QueryDefinition<S>): Promise<WorkflowView<S> | null> {
   if (!workflowId) return null;
   const handle = temporal.workflow.getHandle(workflowId);
   try {
@@ -29,9 +37,9 @@ async function workflowOf<S>(temporal: Client, workflowId: string | null, query:
     const running = d.status.name === 'RUNNING';
     // A run made before the query existed (a residence stay booked earlier) does not answer it.
     const state = running ? await handle.query(query).catch(() => null) : null;
-    return { workflow_id: workflowId, run_id: d.runId, status: d.status.name, state };
+    return { workflowId, runId: d.runId, status: d.status.name, state };
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return { workflow_id: workflowId, run_id: null, status: 'NOT_FOUND', state: null };
+    if (err instanceof WorkflowNotFoundError) return { workflowId, runId: null, status: 'NOT_FOUND', state: null };
     throw err;
   }
 }
@@ -48,8 +56,8 @@ async function cancellationIds(db: Db, order: { id: number; partnerId: number; s
 }
 
 /** The order's cancellation or refund, if one was started: the one parked first, else the one running, else the last found. */
-async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId: number; service: string }) {
-  const found = [];
+async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId: number; service: string }): Promise<WorkflowView<CancellationState> | null> {
+  const found: WorkflowView<CancellationState>[] = [];
   for (const id of await cancellationIds(deps.db, order)) {
     const wf = await workflowOf(deps.temporal, id, cancellationStateQuery);
     if (wf && wf.status !== 'NOT_FOUND') found.push(wf);
@@ -61,21 +69,20 @@ async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId
  * `admin order inspect`: the order, its money, and where its payment workflow stands (step,
  * last error), and its cancellation or refund workflow's if it has one.
  */
-export async function inspectOrder(deps: OperatorDeps, orderId: number) {
+export interface OrderInspection {
+  order: OrderRow;
+  ledger: LedgerRow[];
+  payment: WorkflowView<PayState> | null;
+  cancellation: WorkflowView<CancellationState> | null;
+}
+
+export async function inspectOrder(deps: OperatorDeps, orderId: number): Promise<OrderInspection> {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order) throw notFound(`order ${orderId}`);
   const ledger = await deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id));
   return {
-    order: { ...renderTravelOrder(order), partner_id: order.partnerId },
-    ledger: ledger.map((l) => ({
-      id: l.id,
-      type: l.type,
-      direction: l.direction,
-      amount: formatDecimal(l.amount, order.currency),
-      step: l.step,
-      workflow_id: l.workflowId,
-      at: l.createdAt.toISOString(),
-    })),
+    order,
+    ledger,
     payment: await workflowOf(deps.temporal, order.paymentWorkflowId, payStateQuery),
     cancellation: await cancellationOf(deps, order),
   };
@@ -109,14 +116,14 @@ function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDeci
  * the other. A parked cancellation (the supplier cancelled, the refund could not be written)
  * takes only retry: confirm and compensate are refused (409), saying why.
  */
-export async function decidePayment(deps: OperatorDeps, orderId: number, decision: OperatorDecision) {
+export async function decidePayment(deps: OperatorDeps, orderId: number, decision: OperatorDecision): Promise<OrderInspection> {
   const before = await inspectOrder(deps, orderId);
   const state = before.payment?.state;
   const cancellation = before.cancellation;
   let workflowId: string;
   if (state?.step === 'needs_attention') {
     refuseAfterPivot(orderId, state, decision.action);
-    workflowId = before.payment!.workflow_id;
+    workflowId = before.payment!.workflowId;
   } else if (cancellation?.state?.step === 'needs_attention') {
     if (decision.action !== 'retry') {
       throw new DomainError(
@@ -125,7 +132,7 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
           `${CANCELLATION_REFUSALS[decision.action]} (order retry) once its cause (${cancellation.state.lastError ?? 'see the last error'}) is fixed`,
       );
     }
-    workflowId = cancellation.workflow_id;
+    workflowId = cancellation.workflowId;
   } else {
     throw new DomainError(
       'validation',
@@ -137,7 +144,7 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
   const deadline = Date.now() + deps.waitMs;
   for (;;) {
     const now = await inspectOrder(deps, orderId);
-    if (now.order.status !== before.order.status || Date.now() > deadline) return { action: decision.action, ...now };
+    if (now.order.status !== before.order.status || Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -153,23 +160,35 @@ export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionSta
 /** The pay workflow's type, as Temporal lists it: its parked runs answer payStateQuery, every other one cancellationStateQuery. */
 const PAY_WORKFLOW: WorkflowType = 'payOrder';
 
-export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>) {
-  const results = [];
+/** A workflow parked for an operator, with where and why it waits. */
+export interface ParkedWorkflow {
+  workflowId: string;
+  workflowType: string;
+  kind: 'payment' | 'cancellation';
+  orderId: number | null;
+  partnerId: number | null;
+  service: string | null;
+  startedAt: Date;
+  state: PayState | CancellationState | null;
+}
+
+export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>): Promise<ParkedWorkflow[]> {
+  const results: ParkedWorkflow[] = [];
   for await (const wf of deps.temporal.workflow.list({ query: NEEDS_ATTENTION_QUERY, pageSize: 100 })) {
     const handle = deps.temporal.workflow.getHandle(wf.workflowId, wf.runId);
     const asked: Promise<PayState | CancellationState> = wf.type === PAY_WORKFLOW ? handle.query(payStateQuery) : handle.query(cancellationStateQuery);
     const state = await asked.catch(() => null);
     results.push({
-      workflow_id: wf.workflowId,
-      workflow_type: wf.type,
-      kind: wf.type === PAY_WORKFLOW ? ('payment' as const) : ('cancellation' as const),
-      order_id: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
-      partner_id: wf.typedSearchAttributes.get(PartnerId) ?? null,
+      workflowId: wf.workflowId,
+      workflowType: wf.type,
+      kind: wf.type === PAY_WORKFLOW ? 'payment' : 'cancellation',
+      orderId: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
+      partnerId: wf.typedSearchAttributes.get(PartnerId) ?? null,
       service: wf.typedSearchAttributes.get(Service) ?? null,
-      started_at: wf.startTime.toISOString(),
+      startedAt: wf.startTime,
       state,
     });
     if (results.length >= 100) break;
   }
-  return { count: results.length, results };
+  return results;
 }

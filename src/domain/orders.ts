@@ -3,11 +3,10 @@ import type { DbOrTx } from '../db/client';
 import { orderItems, orders } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
-import { formatDecimal } from './money';
-import { paginate, type Page } from './pagination';
+import { paginate, type PageSlice } from './pagination';
 
 export type OrderRow = typeof orders.$inferSelect;
-type OrderItemRow = typeof orderItems.$inferSelect;
+export type OrderItemRow = typeof orderItems.$inferSelect;
 
 export interface DeliveryDetails {
   recipient_name: string;
@@ -19,48 +18,10 @@ export interface DeliveryDetails {
   postal_code?: string;
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-export function renderTravelOrder(o: OrderRow) {
-  return {
-    id: o.id,
-    service: o.service,
-    status: o.status,
-    total_price: formatDecimal(o.totalPrice, o.currency),
-    currency: o.currency,
-    payment_method: o.paymentMethod,
-    supplier_ref: o.supplierRef,
-    // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
-    service_status: ((o.details as { service_status?: string }).service_status ?? null) as string | null,
-    created_at: o.createdAt.toISOString(),
-    updated_at: o.updatedAt.toISOString(),
-    completed_at: iso(o.completedAt),
-  };
-}
-
-export function renderProductOrder(o: OrderRow, items: OrderItemRow[]) {
-  return {
-    id: o.id,
-    status: o.status,
-    // Spec §2.1 names the total of a product order total_price_irt.
-    total_price_irt: formatDecimal(o.totalPrice, o.currency),
-    currency: o.currency,
-    payment_method: o.paymentMethod,
-    items: items.map((i) => ({
-      product: i.productId,
-      variant: i.variantId,
-      sku: i.sku,
-      name: i.name,
-      quantity: i.quantity,
-      unit_price: formatDecimal(i.unitPrice, o.currency),
-      line_total: formatDecimal(i.lineTotal, o.currency),
-    })),
-    delivery: (o.details as { delivery?: DeliveryDetails | null }).delivery ?? null,
-    supplier_ref: o.supplierRef,
-    created_at: o.createdAt.toISOString(),
-    updated_at: o.updatedAt.toISOString(),
-    completed_at: iso(o.completedAt),
-  };
+/** A product order with its lines, in the order they were added. */
+export interface ProductOrder {
+  order: OrderRow;
+  items: OrderItemRow[];
 }
 
 export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | undefined> {
@@ -69,20 +30,18 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
 }
 
 /** Travel orders (every service but products), newest first. */
-export async function listTravelOrders(db: DbOrTx, partnerId: number, page: number, requestUrl: string): Promise<Page<ReturnType<typeof renderTravelOrder>>> {
+export async function listTravelOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<OrderRow>> {
   const where = and(eq(orders.partnerId, partnerId), ne(orders.service, 'product'));
   return paginate(
-    requestUrl,
     page,
     async () => (await db.select({ n: count() }).from(orders).where(where))[0]!.n,
-    async (offset, limit) => (await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset)).map(renderTravelOrder),
+    async (offset, limit) => db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset),
   );
 }
 
-export async function listProductOrders(db: DbOrTx, partnerId: number, page: number, requestUrl: string): Promise<Page<ReturnType<typeof renderProductOrder>>> {
+export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<ProductOrder>> {
   const where = and(eq(orders.partnerId, partnerId), eq(orders.service, 'product'));
   return paginate(
-    requestUrl,
     page,
     async () => (await db.select({ n: count() }).from(orders).where(where))[0]!.n,
     async (offset, limit) => {
@@ -99,12 +58,7 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
             )
             .orderBy(asc(orderItems.id))
         : [];
-      return rows.map((o) =>
-        renderProductOrder(
-          o,
-          items.filter((i) => i.orderId === o.id),
-        ),
-      );
+      return rows.map((order) => ({ order, items: items.filter((i) => i.orderId === order.id) }));
     },
   );
 }

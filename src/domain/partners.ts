@@ -10,12 +10,15 @@ export interface Partner {
   name: string;
 }
 
-export interface NewPartnerCredentials {
-  partner_id: number;
-  api_key: string;
-  api_secret: string;
-  agency_key: string;
+/** A partner's credentials as issued: the secret and agency key exist in the clear only here, once. */
+export interface IssuedCredentials {
+  partnerId: number;
+  apiKey?: string;
+  apiSecret?: string;
+  agencyKey?: string;
 }
+
+export type NewPartnerCredentials = Required<IssuedCredentials>;
 
 /** Creates a partner with its wallet; the only moment its secret and agency key are ever visible. */
 export async function createPartner(
@@ -38,7 +41,7 @@ export async function createPartner(
     if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
     return id;
   });
-  return { partner_id: partnerId, api_key: apiKey, api_secret: apiSecret, agency_key: agencyKey };
+  return { partnerId, apiKey, apiSecret, agencyKey };
 }
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
@@ -73,28 +76,27 @@ async function requirePartner(db: DbOrTx, partnerId: number) {
   return row;
 }
 
-export async function rotateSecret(db: Db, partnerId: number): Promise<{ partner_id: number; api_key: string; api_secret: string }> {
+export async function rotateSecret(db: Db, partnerId: number): Promise<IssuedCredentials> {
   const row = await requirePartner(db, partnerId);
   const apiSecret = newApiSecret();
   await db
     .update(partners)
     .set({ secretHash: digest(apiSecret) })
     .where(eq(partners.id, partnerId));
-  return { partner_id: partnerId, api_key: row.apiKey, api_secret: apiSecret };
+  return { partnerId, apiKey: row.apiKey, apiSecret };
 }
 
-export async function rotateAgencyKey(db: Db, partnerId: number): Promise<{ partner_id: number; agency_key: string }> {
+export async function rotateAgencyKey(db: Db, partnerId: number): Promise<IssuedCredentials> {
   await requirePartner(db, partnerId);
   const agencyKey = newAgencyKey();
   await db
     .update(partners)
     .set({ agencyKeyHash: digest(agencyKey) })
     .where(eq(partners.id, partnerId));
-  return { partner_id: partnerId, agency_key: agencyKey };
+  return { partnerId, agencyKey };
 }
 
-export async function disablePartner(db: Db, partnerId: number): Promise<{ partner_id: number; status: 'disabled' }> {
+export async function disablePartner(db: Db, partnerId: number): Promise<void> {
   await requirePartner(db, partnerId);
   await db.update(partners).set({ status: 'disabled' }).where(eq(partners.id, partnerId));
-  return { partner_id: partnerId, status: 'disabled' };
 }

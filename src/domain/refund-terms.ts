@@ -25,9 +25,15 @@ export interface RefundResult {
 }
 
 /** The terms issued as a quote (expiring at `notAfter` at the latest): its id and expiry, as the partner sees them. */
-export async function quoteTerms(db: DbOrTx, partnerId: number, orderId: number, terms: RefundTerms, now: Date, notAfter: number | null) {
+/** Terms as a quote: the amounts hold under `quoteId` until `expiresAt`. */
+export interface QuotedTerms extends RefundTerms {
+  quoteId: string;
+  expiresAt: Date;
+}
+
+export async function quoteTerms(db: DbOrTx, partnerId: number, orderId: number, terms: RefundTerms, now: Date, notAfter: number | null): Promise<QuotedTerms> {
   const quote = await issueQuote(db, { partnerId, orderId, penaltyMinor: terms.penaltyMinor, refundMinor: terms.refundMinor, now, notAfter });
-  return { quote_id: quote.id, expires_at: quote.expiresAt.toISOString() };
+  return { order: terms.order, penaltyMinor: terms.penaltyMinor, refundMinor: terms.refundMinor, quoteId: quote.id, expiresAt: quote.expiresAt };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
-import { paginate, type Page } from './pagination';
+import { paginate, type PageSlice } from './pagination';
 
 export type WalletRow = typeof wallets.$inferSelect;
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
@@ -101,12 +101,11 @@ export async function setCreditLimit(db: DbOrTx, partnerId: number, newLimit: nu
 export type LedgerEntry = LedgerRow & { currency: string; orderService: OrderService | null };
 
 /** Newest first, page size 15. */
-export async function listLedger(db: DbOrTx, partnerId: number, page: number, requestUrl: string): Promise<Page<LedgerEntry>> {
+export async function listLedger(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<LedgerEntry>> {
   const [wallet] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
   if (!wallet) throw notFound(`wallet of partner ${partnerId}`);
   const mine = eq(ledgerEntries.partnerId, partnerId);
   return paginate(
-    requestUrl,
     page,
     async () => (await db.select({ n: count() }).from(ledgerEntries).where(mine))[0]!.n,
     async (offset, limit) => {

@@ -3,7 +3,7 @@ import { startDevServer } from '../../src/temporal/dev-server';
 import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
 import { isStorableId, MAX_ID } from '../../src/domain/ids';
-import { parsePage } from '../../src/domain/pagination';
+import { parsePage } from '../../src/http/partner/schemas';
 import { payWorkflowId } from '../../workflows/pay.types';
 
 describe('parsePage', () => {

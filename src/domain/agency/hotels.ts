@@ -3,12 +3,11 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
-import type { HotelSupplier, SupplierRate } from '../../suppliers/hotels';
+import type { HotelSupplier, SupplierCity, SupplierHotel, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
 import { DomainError, notFound, validation } from '../errors';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
-import { toNumber } from '../money';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
@@ -28,13 +27,19 @@ async function cityOf(supplier: HotelSupplier, city: string) {
   return found;
 }
 
+/** What a city search found: the city, the nights of the stay, and the hotels kept (stars, limit). */
+export interface AgencySearch {
+  city: SupplierCity;
+  nights: number;
+  hotels: SupplierHotel[];
+}
+
 /** GET /v1/hotels/search. */
 export async function searchHotels(
   supplier: HotelSupplier,
   q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
-  currency: string,
   now: Date,
-) {
+): Promise<AgencySearch> {
   const city = await cityOf(supplier, q.city);
   checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
   const nights = (Date.parse(q.check_out) - Date.parse(q.check_in)) / 86_400_000;
@@ -45,71 +50,34 @@ export async function searchHotels(
     nationality: AGENCY_NATIONALITY,
     rooms: [{ adults: q.guests, children_ages: [] }],
   });
-  const results = found.hotels
-    .filter((h) => q.stars === undefined || h.stars >= q.stars)
-    .slice(0, q.limit)
-    .map((h) => ({
-      hotel_id: String(h.hotel_id),
-      name: h.name,
-      stars: h.stars,
-      city: city.name,
-      address: h.address,
-      rooms: h.rates.map((r) => ({
-        room_id: roomIdOf(r),
-        name: r.room_name,
-        board: r.board,
-        max_guests: r.max_occupancy,
-        price_per_night: toNumber(Math.round(r.total_price_minor / nights), currency),
-        total_price: toNumber(r.total_price_minor, currency),
-        currency,
-        refundable: r.refundable,
-      })),
-    }));
-  return { results, count: results.length };
+  // stars means "at least".
+  const hotels = found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit);
+  return { city, nights, hotels };
 }
 
-/** GET /v1/hotels/{hotel_id}: the hotel, its rooms (with the room_ids that book them), amenities and policies. */
-export async function hotelDetail(supplier: HotelSupplier, rawId: string) {
+/** GET /v1/hotels/{hotel_id}: the hotel, its rooms, amenities and policies. */
+export async function hotelDetail(supplier: HotelSupplier, rawId: string): Promise<SupplierHotelDetail> {
   const id = hotelIdOf(rawId);
   try {
-    const h = await supplier.hotel(id);
-    return {
-      hotel_id: String(h.hotel_id),
-      name: h.name,
-      stars: h.stars,
-      city: h.city,
-      address: h.address,
-      rooms: h.rooms.map((r) => ({
-        name: r.room_name,
-        max_guests: r.max_occupancy,
-        room_ids: ['RO', 'BB', 'HB'].flatMap((board) => [true, false].map((refundable) => roomIdOf({ room_code: r.room_code, board, refundable }))),
-      })),
-      amenities: h.amenities,
-      policies: h.policies,
-    };
+    return await supplier.hotel(id);
   } catch (err) {
     if (err instanceof SupplierRejectedError && err.status === 404) throw notFound(`hotel ${rawId}`);
     throw err;
   }
 }
 
-export function renderAgencyBooking(b: HotelBookingRow, orderStatus: string | null, today: string) {
-  const status: 'pending' | 'active' | 'completed' | 'cancelled' =
+export type AgencyBookingStatus = 'pending' | 'active' | 'completed' | 'cancelled';
+
+/** An agency booking and where it stands in B's words: pending until paid, active until checked out, then completed; or cancelled. */
+export interface AgencyBooking {
+  booking: HotelBookingRow;
+  status: AgencyBookingStatus;
+}
+
+function agencyBooking(b: HotelBookingRow, orderStatus: string | null, today: string): AgencyBooking {
+  const status: AgencyBookingStatus =
     orderStatus === 'cancelled' ? 'cancelled' : orderStatus === 'completed' ? (b.checkOut! < today ? 'completed' : 'active') : 'pending';
-  return {
-    booking_id: String(b.id),
-    status,
-    hotel_id: String(b.hotelId),
-    room_id: b.agency!.room_id,
-    guest_name: b.agency!.guest_name,
-    guest_email: b.agency!.guest_email,
-    check_in: b.checkIn!,
-    check_out: b.checkOut!,
-    special_requests: b.agency!.special_requests,
-    total_price: b.totalPrice === null ? null : toNumber(b.totalPrice, b.currency),
-    currency: b.currency,
-    created_at: b.createdAt.toISOString(),
-  };
+  return { booking: b, status };
 }
 
 export interface AgencyBookingDeps extends HotelDeps {
@@ -140,7 +108,7 @@ export async function createBooking(
   currency: string,
   idempotencyKey?: string,
   scenario?: string,
-) {
+): Promise<{ done: boolean; booking: AgencyBooking }> {
   let bookingId: number | undefined;
   if (idempotencyKey) {
     const [same] = await deps.db
@@ -228,18 +196,22 @@ async function newAgencyBooking(
   return same!.id;
 }
 
-async function bookingView(db: Db, partnerId: number, bookingId: number) {
+async function bookingView(db: Db, partnerId: number, bookingId: number): Promise<AgencyBooking> {
   const [row] = await db
     .select({ b: hotelBookings, status: orders.status })
     .from(hotelBookings)
     .leftJoin(orders, eq(orders.id, hotelBookings.orderId))
     .where(and(eq(hotelBookings.id, bookingId), eq(hotelBookings.partnerId, partnerId), isNotNull(hotelBookings.agency)));
   if (!row) throw notFound(`booking ${bookingId}`);
-  return renderAgencyBooking(row.b, row.status, new Date().toISOString().slice(0, 10));
+  return agencyBooking(row.b, row.status, new Date().toISOString().slice(0, 10));
 }
 
 /** GET /v1/hotels/bookings: the caller's settled bookings (active, completed, cancelled). */
-export async function listBookings(db: Db, partnerId: number, q: { status?: 'active' | 'cancelled' | 'completed'; from_date?: string }) {
+export async function listBookings(
+  db: Db,
+  partnerId: number,
+  q: { status?: 'active' | 'cancelled' | 'completed'; from_date?: string },
+): Promise<AgencyBooking[]> {
   const conditions = [eq(hotelBookings.partnerId, partnerId), isNotNull(hotelBookings.agency), isNotNull(hotelBookings.orderId)];
   if (q.from_date) conditions.push(gte(hotelBookings.checkIn, q.from_date));
   const rows = await db
@@ -249,15 +221,18 @@ export async function listBookings(db: Db, partnerId: number, q: { status?: 'act
     .where(and(...conditions))
     .orderBy(desc(hotelBookings.id));
   const today = new Date().toISOString().slice(0, 10);
-  const results = rows
+  return rows
     .filter((r) => r.status === 'completed' || r.status === 'cancelled')
-    .map((r) => renderAgencyBooking(r.b, r.status, today))
+    .map((r) => agencyBooking(r.b, r.status, today))
     .filter((b) => !q.status || b.status === q.status);
-  return { results };
 }
 
 /** DELETE /v1/hotels/bookings/{booking_id}: cancel with the policy's refund; a second delete answers the same. */
-export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, rawId: string) {
+export async function cancelBooking(
+  deps: AgencyBookingDeps,
+  partner: Partner,
+  rawId: string,
+): Promise<{ done: boolean; bookingId: number; refundMinor: number; currency: string }> {
   const id = rowIdOf(rawId, 'booking');
   const view = await bookingView(deps.db, partner.id, id);
   const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, id));
@@ -269,6 +244,5 @@ export async function cancelBooking(deps: AgencyBookingDeps, partner: Partner, r
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, b!.orderId), eq(ledgerEntries.type, 'refund'), eq(ledgerEntries.step, 'cancel-refund')));
   const refund = refunds.reduce((n, r) => n + r.amount, 0);
-  const answer = { booking_id: rawId, refund_amount: toNumber(refund, b!.currency), currency: b!.currency };
-  return done ? { done, answer: { ...answer, status: 'cancelled' as const } } : { done, answer: { ...answer, status: 'cancelling' as const } };
+  return { done, bookingId: id, refundMinor: refund, currency: b!.currency };
 }

@@ -4,18 +4,30 @@ import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
 import { DomainError, notFound } from '../errors';
 import { rowIdOf } from '../ids';
-import { toNumber } from '../money';
+import type { OrderItemRow, OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { agencyOrderWorkflowId } from '../../../workflows/agency.types';
 import type { Workflows } from '../../../workflows/registry.types';
 import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 
+/** One thing Interface B sells: a variant, or a product without variants, named by its SKU. */
+export interface SellableItem {
+  sku: string;
+  name: string;
+  category: string;
+  description: string;
+  destinations: string[];
+  priceMinor: number;
+  inStock: boolean;
+  delivery: string;
+}
+
 /**
  * Interface B sells each variant as a product of its own: product_id is the variant's SKU
  * (or the product's, when it has no variants), so an order names exactly what is shipped.
  */
-async function catalogue(db: Db, currency: string) {
+async function catalogue(db: Db): Promise<SellableItem[]> {
   const rows = await db
     .select({ p: products, c: productCategories, v: productVariants })
     .from(products)
@@ -23,58 +35,50 @@ async function catalogue(db: Db, currency: string) {
     .leftJoin(productVariants, eq(productVariants.productId, products.id))
     .orderBy(asc(products.id), asc(productVariants.price));
   return rows.map(({ p, c, v }) => ({
-    product_id: v?.sku ?? p.sku,
+    sku: v?.sku ?? p.sku,
     name: v ? `${p.name} (${v.name})` : p.name,
     category: c.slug,
     description: p.description,
     destinations: p.destinations,
-    price: toNumber(v?.price ?? p.price, currency),
-    currency,
-    in_stock: p.stock > 0,
+    priceMinor: v?.price ?? p.price,
+    inStock: p.stock > 0,
     delivery: p.delivery,
   }));
 }
 
-export async function listProducts(db: Db, q: { category?: string; destination?: string; limit: number }, currency: string) {
-  const all = await catalogue(db, currency);
-  const results = all
-    .filter((p) => !q.category || p.category === q.category)
-    // Products usable anywhere (no destinations) fit every destination.
-    .filter((p) => !q.destination || p.destinations.length === 0 || p.destinations.includes(q.destination.toUpperCase()))
-    .slice(0, q.limit)
-    .map(({ description: _d, delivery: _dl, ...rest }) => rest);
-  return { results, count: results.length };
+export async function listProducts(db: Db, q: { category?: string; destination?: string; limit: number }): Promise<SellableItem[]> {
+  return (
+    (await catalogue(db))
+      .filter((p) => !q.category || p.category === q.category)
+      // Products usable anywhere (no destinations) fit every destination.
+      .filter((p) => !q.destination || p.destinations.length === 0 || p.destinations.includes(q.destination.toUpperCase()))
+      .slice(0, q.limit)
+  );
 }
 
-export async function productDetail(db: Db, productId: string, currency: string) {
-  const found = (await catalogue(db, currency)).find((p) => p.product_id === productId);
+export async function productDetail(db: Db, productId: string): Promise<SellableItem> {
+  const found = (await catalogue(db)).find((p) => p.sku === productId);
   if (!found) throw notFound(`product ${productId}`);
   return found;
 }
 
-async function orderView(db: Db, partnerId: number, orderId: number) {
+/** An agency product order: one line, one SKU. */
+export interface AgencyOrder {
+  order: OrderRow;
+  item: OrderItemRow | null;
+}
+
+async function orderView(db: Db, partnerId: number, orderId: number): Promise<AgencyOrder> {
   const [order] = await db
     .select()
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'product')));
   if (!order) throw notFound(`order ${orderId}`);
   const [item] = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
-  const details = order.details as { delivery_address?: unknown; agency_ref?: string | null };
-  return {
-    order_id: String(order.id),
-    status: order.status,
-    product_id: item?.sku ?? null,
-    quantity: item?.quantity ?? null,
-    total_price: toNumber(order.totalPrice, order.currency),
-    currency: order.currency,
-    delivery_address: details.delivery_address ?? null,
-    agency_ref: details.agency_ref ?? null,
-    supplier_ref: order.supplierRef,
-    created_at: order.createdAt.toISOString(),
-  };
+  return { order, item: item ?? null };
 }
 
-export async function getOrder(db: Db, partner: Partner, rawId: string) {
+export async function getOrder(db: Db, partner: Partner, rawId: string): Promise<AgencyOrder> {
   return orderView(db, partner.id, rowIdOf(rawId, 'order'));
 }
 
@@ -86,7 +90,7 @@ export async function placeOrder(
   currency: string,
   idempotencyKey?: string,
   scenario?: string,
-) {
+): Promise<{ done: boolean; order: AgencyOrder }> {
   const order = await createAgencyProductOrder(deps.db, partner.id, input, currency, idempotencyKey);
   const id = order.id;
   // One workflow per order, never re-run: a retry with the same key gets the first outcome again.

@@ -4,7 +4,8 @@ import { offlineRefundWorkflowId, refundDecisionSignal, type RefundDecision } fr
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
-import { getOrder } from '../orders';
+import { getOrder, type OrderRow } from '../orders';
+import type { FlightRefundResult } from './refunds';
 import { awaitWorkflow, signalWithStart } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
 
@@ -12,7 +13,18 @@ import type { Workflows } from '../../../workflows/registry.types';
  * An operator's decision on an offline refund: signals the waiting workflow (starting it
  * if the request's workflow was never started, e.g. after a crash) and waits for it.
  */
-export async function decideOfflineRefund(deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number }, orderId: number, decision: RefundDecision) {
+/** The decision as taken: the order, and the refund workflow's outcome (null while it is still deciding). */
+export interface OfflineRefundDecision {
+  order: OrderRow;
+  workflowId: string;
+  outcome: { approved: boolean; result: FlightRefundResult | null } | null;
+}
+
+export async function decideOfflineRefund(
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number },
+  orderId: number,
+  decision: RefundDecision,
+): Promise<OfflineRefundDecision> {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order || order.service !== 'flight') throw notFound(`flight order ${orderId}`);
   if (order.status !== 'refund_requested') throw new DomainError('validation', `order ${orderId} is ${order.status}, not refund_requested`);
@@ -28,12 +40,5 @@ export async function decideOfflineRefund(deps: { db: Db; temporal: Client; task
     signalArgs: [decision],
   });
   const outcome = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['offlineFlightRefund']>(workflowId), deps.waitMs, () => null);
-  if (!outcome) return { order_id: orderId, status: 'deciding', workflow_id: workflowId };
-  return {
-    order_id: orderId,
-    status: outcome.approved ? 'refunded' : 'completed',
-    refund_amount: outcome.result ? formatDecimal(outcome.result.refundMinor, order.currency) : '0.00',
-    ledger_id: outcome.result?.ledgerId ?? null,
-    decided_by: decision.operator,
-  };
+  return { order, workflowId, outcome };
 }

@@ -2,9 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { flightBookings } from '../../db/schema';
 import { DomainError } from '../errors';
-import { formatDecimal } from '../money';
 import type { PaymentRun } from '../payments';
-import { creditRefund, quoteTerms, withQuote, type RefundResult, type RefundTerms } from '../refund-terms';
+import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { flightBookingOfOrder, flightOrderOf } from './bookings';
 
 export type { RefundTerms } from '../refund-terms';
@@ -23,18 +22,10 @@ export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number
 }
 
 /** POST /api/flights/air_refund_display/. */
-export async function quoteRefund(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
+export async function quoteRefund(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<QuotedTerms> {
   const terms = await refundTerms(db, partnerId, orderId, now);
   const booking = await flightBookingOfOrder(db, orderId);
-  const quote = await quoteTerms(db, partnerId, orderId, terms, now, booking!.departureAt.getTime());
-  const c = terms.order.currency;
-  return {
-    order_id: orderId,
-    refundable_amount: formatDecimal(terms.refundMinor, c),
-    penalty: formatDecimal(terms.penaltyMinor, c),
-    currency: c,
-    ...quote,
-  };
+  return quoteTerms(db, partnerId, orderId, terms, now, booking!.departureAt.getTime());
 }
 
 /** The terms the refund applies: the quote's when one is given (and still valid), else today's. */

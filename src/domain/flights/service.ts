@@ -1,15 +1,14 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
-import type { Cabin, FlightSupplier, Leg, Traveler } from '../../suppliers/flights';
+import type { Cabin, FareRules, FlightSupplier, Offer, Revalidation, Traveler } from '../../suppliers/flights';
 import { bookFlightWorkflowId, FlightFailure, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation } from '../errors';
-import { formatDecimal } from '../money';
-import { renderTravelOrder } from '../orders';
+import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
-import { termsForRefund } from './refunds';
+import { termsForRefund, type FlightRefundResult } from './refunds';
 import { validateTravelers } from './travelers';
 
 export interface FlightDeps {
@@ -40,7 +39,14 @@ export interface FlightSearchInput {
 const dayOf = (iso: string) => iso.slice(0, 10);
 
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
-export async function searchFlights(supplier: FlightSupplier, input: FlightSearchInput, currency: string, now: Date) {
+/** The offers found, cheapest first, up to the limit; `count` is how many the airline offered. */
+export interface FlightOffers {
+  searchId: string;
+  count: number;
+  offers: Offer[];
+}
+
+export async function searchFlights(supplier: FlightSupplier, input: FlightSearchInput, now: Date): Promise<FlightOffers> {
   const airports = await supplier.airports();
   const known = new Map(airports.map((a) => [a.code, a]));
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
@@ -71,63 +77,15 @@ export async function searchFlights(supplier: FlightSupplier, input: FlightSearc
     }),
   );
   const offers = [...found.offers].sort((a, b) => a.total_price_minor - b.total_price_minor);
-  return {
-    search_id: found.search_id,
-    count: offers.length,
-    results: offers.slice(0, input.limit).map((o) => ({
-      fare_source_code: o.fare_source_code,
-      total_price: formatDecimal(o.total_price_minor, currency),
-      currency,
-      refundable: o.refundable,
-      fare_family: o.fare_family,
-      seats_left: o.seats_left,
-      legs: o.legs.map(renderLeg),
-      price_breakdown: o.price_breakdown.map((p) => ({
-        passenger_type: p.passenger_type,
-        count: p.count,
-        base: formatDecimal(p.base_minor, currency),
-        tax: formatDecimal(p.tax_minor, currency),
-      })),
-    })),
-  };
+  return { searchId: found.search_id, count: offers.length, offers: offers.slice(0, input.limit) };
 }
 
-const renderLeg = (leg: Leg) => ({
-  segments: leg.segments.map((s) => ({
-    flight_number: s.flight_number,
-    airline: s.airline,
-    origin: s.origin,
-    destination: s.destination,
-    departure: s.departure,
-    arrival: s.arrival,
-    cabin: s.cabin,
-    booking_class: s.booking_class,
-  })),
-});
-
-export async function revalidate(supplier: FlightSupplier, code: string, currency: string, scenario?: string) {
-  const r = await supplierRead('fare_source_code', () => supplier.revalidate(code, scenario));
-  return {
-    is_valid: r.is_valid,
-    fare_source_code: r.fare_source_code,
-    total_price: formatDecimal(r.total_price_minor, currency),
-    previous_price: formatDecimal(r.original_price_minor, currency),
-    price_changed: r.price_changed,
-    currency,
-    seats_left: r.seats_left,
-  };
+export async function revalidate(supplier: FlightSupplier, code: string, scenario?: string): Promise<Revalidation> {
+  return supplierRead('fare_source_code', () => supplier.revalidate(code, scenario));
 }
 
-export async function fareRules(supplier: FlightSupplier, code: string, currency: string) {
-  const r = await supplierRead('fare_source_code', () => supplier.rules(code));
-  return {
-    fare_family: r.fare_family,
-    refundable: r.refundable,
-    refund_penalty: formatDecimal(r.refund_penalty_minor, currency),
-    change_penalty: formatDecimal(r.change_penalty_minor, currency),
-    currency,
-    rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penalty_minor, currency), text: x.text })),
-  };
+export async function fareRules(supplier: FlightSupplier, code: string): Promise<FareRules> {
+  return supplierRead('fare_source_code', () => supplier.rules(code));
 }
 
 export async function baggage(supplier: FlightSupplier, code: string) {
@@ -143,7 +101,7 @@ export async function bookFlight(
   partner: Partner,
   input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
   currency: string,
-) {
+): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
   const fare = await supplierRead('fare_source_code', () => deps.supplier.revalidate(input.fare_source_code));
   if (!fare.is_valid) throw validation('fare_source_code', 'this fare is no longer available; search again');
   const departure = fare.legs[0]?.segments[0]?.departure;
@@ -169,86 +127,41 @@ export async function bookFlight(
   if (!booked)
     throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
   const order = await flightOrderOf(deps.db, partner.id, booked.orderId);
-  return { ...renderTravelOrder(order), booking_id: booking.id, pnr: booked.pnr, ticket_time_limit: new Date(booked.ticketTimeLimit).toISOString() };
-}
-
-export function renderFlightBooking(b: FlightBookingRow) {
-  const tickets = new Map((b.tickets ?? []).map((t) => [t.traveler_index, t.ticket_number]));
-  return {
-    booking_id: b.id,
-    pnr: b.pnr,
-    status: b.status,
-    ticket_time_limit: b.ticketTimeLimit?.toISOString() ?? null,
-    cabin: b.cabin,
-    fare_family: b.fareFamily,
-    refundable: b.refundable,
-    total_price: b.totalPrice === null ? null : formatDecimal(b.totalPrice, b.currency),
-    currency: b.currency,
-    legs: ((b.legs ?? []) as Leg[]).map(renderLeg),
-    passengers: (b.travelers as unknown as Traveler[]).map((t, i) => ({
-      first_name: t.first_name,
-      last_name: t.last_name,
-      passenger_type: t.passenger_type,
-      birth_date: t.birth_date,
-      gender: t.gender,
-      nationality: t.nationality,
-      ticket_number: tickets.get(i) ?? null,
-    })),
-    contact: b.contact,
-  };
+  return { order, bookingId: booking.id, pnr: booked.pnr, ticketTimeLimit: new Date(booked.ticketTimeLimit) };
 }
 
 /** POST /api/flights/air_booking_data/. */
-export async function bookingData(db: Db, partner: Partner, orderId: number) {
+export async function bookingData(db: Db, partner: Partner, orderId: number): Promise<{ order: OrderRow; booking: FlightBookingRow | null }> {
   const order = await flightOrderOf(db, partner.id, orderId);
-  const booking = await flightBookingOfOrder(db, order.id);
-  return { order: renderTravelOrder(order), booking: booking ? renderFlightBooking(booking) : null };
+  return { order, booking: (await flightBookingOfOrder(db, order.id)) ?? null };
 }
+
+/** Where ticketing stands: issued (with the booking's tickets), or still under way with the airline (or stalled, for an operator). */
+export type TicketingState =
+  | { done: true; order: OrderRow; booking: FlightBookingRow }
+  | { done: false; order: OrderRow; booking: FlightBookingRow | null; ticketing: 'in_progress' | 'stalled' };
 
 /**
  * POST /api/flights/air_order_ticket/: the tickets of a paid order. While ticketing is
  * still under way the pay workflow keeps retrying the airline; this answers where it is.
  */
-export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: number) {
+export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: number): Promise<TicketingState> {
   const order = await flightOrderOf(deps.db, partner.id, orderId);
   const booking = await flightBookingOfOrder(deps.db, order.id);
   if (order.status === 'pending') throw validation('order_id', `order ${orderId} is not paid yet; pay it to issue the tickets`);
   if (order.status === 'processing') {
     const running = order.paymentWorkflowId ? (await deps.temporal.workflow.getHandle(order.paymentWorkflowId).describe()).status.name === 'RUNNING' : false;
-    return {
-      done: false as const,
-      data: {
-        order_id: order.id,
-        status: 'processing',
-        pnr: booking?.pnr ?? null,
-        ticketing: (running ? 'in_progress' : 'stalled') as 'in_progress' | 'stalled',
-        payment_id: order.paymentWorkflowId,
-        tickets: [],
-      },
-    };
+    return { done: false, order, booking: booking ?? null, ticketing: running ? 'in_progress' : 'stalled' };
   }
   if (!booking?.tickets?.length) throw validation('order_id', `order ${orderId} is ${order.status} and has no tickets`);
-  const view = renderFlightBooking(booking);
-  return {
-    done: true as const,
-    data: {
-      order_id: order.id,
-      status: order.status,
-      pnr: booking.pnr,
-      ticketing: 'issued' as const,
-      payment_id: order.paymentWorkflowId,
-      tickets: view.passengers.map((p) => ({
-        first_name: p.first_name,
-        last_name: p.last_name,
-        passenger_type: p.passenger_type,
-        ticket_number: p.ticket_number,
-      })),
-    },
-  };
+  return { done: true, order, booking };
 }
 
+/** Where a refund stands when the answer is due: done (with its result), or still with the airline. */
+export type RefundOutcome = { done: true; result: FlightRefundResult; currency: string } | { done: false; orderId: number; refundId: string };
+
 /** POST /api/flights/air_refund/: the refund workflow, awaited up to the bound. */
-export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string) {
+export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<RefundOutcome> {
   const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
   const args: RefundFlightInput = {
     orderId: input.order_id,
@@ -266,23 +179,12 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
   const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null,
   );
-  const c = terms.order.currency;
-  if (!result) return { done: false as const, data: { order_id: input.order_id, status: 'refunding', refund_id: workflowId } };
-  return {
-    done: true as const,
-    data: {
-      order_id: result.orderId,
-      status: 'refunded',
-      refund_amount: formatDecimal(result.refundMinor, c),
-      penalty: formatDecimal(result.penaltyMinor, c),
-      currency: c,
-      ledger_id: result.ledgerId,
-    },
-  };
+  if (!result) return { done: false, orderId: input.order_id, refundId: workflowId };
+  return { done: true, result, currency: terms.order.currency };
 }
 
 /** POST /api/flights/air_refund_offline/: the order waits for an operator (a workflow waiting for a signal). */
-export async function refundOffline(deps: FlightDeps, partner: Partner, input: { order_id: number; reason: string }) {
+export async function refundOffline(deps: FlightDeps, partner: Partner, input: { order_id: number; reason: string }): Promise<OrderRow> {
   const order = await requestOfflineRefund(deps.db, partner.id, input.order_id, input.reason);
   await startOrJoin(deps.temporal, 'offlineFlightRefund', {
     workflowId: offlineRefundWorkflowId(order.id),
@@ -290,5 +192,5 @@ export async function refundOffline(deps: FlightDeps, partner: Partner, input: {
     args: [{ orderId: order.id }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: 'flight', stage: 'waiting' }),
   });
-  return { order_id: order.id, status: 'refund_requested', reason: input.reason };
+  return order;
 }

@@ -3,10 +3,9 @@ import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orders } from '../../db/schema';
 import type { PolicyStep } from '../../suppliers/hotels';
 import { DomainError, notFound } from '../errors';
-import { formatDecimal } from '../money';
 import { serviceOrderOf } from '../orders';
 import type { PaymentRun } from '../payments';
-import { creditRefund, quoteTerms, withQuote, type RefundResult, type RefundTerms } from '../refund-terms';
+import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { bookingOfOrder } from './bookings';
 
 /** The penalty in force at `now`: the last policy step that has begun, capped at the price. */
@@ -46,20 +45,11 @@ export async function cancellationTerms(db: DbOrTx, partnerId: number, orderId: 
 }
 
 /** POST /api/hotel/cancel_display/: the terms now, as a quote that cancel honours until it expires. */
-export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: number, now: Date) {
+export async function quoteCancellation(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<QuotedTerms> {
   const terms = await cancellationTerms(db, partnerId, orderId, now);
   const booking = await bookingOfOrder(db, orderId);
   // A quote never outlives the penalty it shows.
-  const quote = await quoteTerms(db, partnerId, orderId, terms, now, nextStepAfter(booking?.cancellationPolicy ?? [], now));
-  const c = terms.order.currency;
-  return {
-    order_id: orderId,
-    order_status: terms.order.status,
-    penalty: formatDecimal(terms.penaltyMinor, c),
-    refund_amount: formatDecimal(terms.refundMinor, c),
-    currency: c,
-    ...quote,
-  };
+  return quoteTerms(db, partnerId, orderId, terms, now, nextStepAfter(booking?.cancellationPolicy ?? [], now));
 }
 
 /** The terms cancel applies: the quote's when one is given (and still valid), else today's. */

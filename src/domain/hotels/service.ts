@@ -2,14 +2,13 @@ import type { Client } from '@temporalio/client';
 import type { PlaceHoldInput } from '../../../workflows/hotel.types';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
-import type { Contact, GuestDetails, HotelSupplier, PolicyStep } from '../../suppliers/hotels';
+import type { Contact, GuestDetails, HotelSupplier, RateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { cancelWorkflowId, holdWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
-import { termsForCancel } from './cancellation';
+import { termsForCancel, type CancellationResult } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
 import { validateGuests } from './guests';
 import { DomainError, validation } from '../errors';
-import { formatDecimal } from '../money';
-import { renderTravelOrder, serviceOrderOf } from '../orders';
+import { serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 
@@ -23,9 +22,6 @@ export interface HotelDeps {
 
 const DAY_MS = 86_400_000;
 export const MAX_NIGHTS = 30;
-
-const policyView = (policy: PolicyStep[] | null, currency: string) =>
-  (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
 
 export async function listCities(supplier: HotelSupplier, search: string | undefined) {
   const cities = await supplier.cities();
@@ -53,7 +49,7 @@ export function checkStay(checkIn: string, checkOut: string, today: string): voi
   if (nights > MAX_NIGHTS) throw validation('check_out', `a stay is at most ${MAX_NIGHTS} nights`);
 }
 
-export async function searchHotels(supplier: HotelSupplier, input: SearchInput, currency: string, now: Date) {
+export async function searchHotels(supplier: HotelSupplier, input: SearchInput, now: Date): Promise<{ search_id: string; hotels: SupplierHotel[] }> {
   checkStay(input.check_in, input.check_out, now.toISOString().slice(0, 10));
   const field = input.city_id !== undefined ? 'city_id' : 'hotel_id';
   const found = await supplierRead(field, () =>
@@ -67,77 +63,17 @@ export async function searchHotels(supplier: HotelSupplier, input: SearchInput, 
       domestic: input.is_domestic,
     }),
   );
-  return {
-    search_id: found.search_id,
-    results: found.hotels.map((h) => ({
-      hotel_id: h.hotel_id,
-      name: h.name,
-      stars: h.stars,
-      city_id: h.city_id,
-      address: h.address,
-      rates: h.rates.map((r) => ({
-        rate_key: r.rate_key,
-        room_name: r.room_name,
-        board: r.board,
-        total_price: formatDecimal(r.total_price_minor, currency),
-        currency,
-        refundable: r.refundable,
-        rooms: r.rooms,
-      })),
-    })),
-  };
+  return found;
 }
 
-export async function checkRate(supplier: HotelSupplier, rateKey: string, currency: string, scenario?: string) {
-  const rate = await supplierRead('rate_key', () => supplier.checkRate(rateKey, scenario));
-  return {
-    rate_key: rate.rate_key,
-    hotel_id: rate.hotel_id,
-    hotel_name: rate.hotel_name,
-    city_id: rate.city_id,
-    room_name: rate.room_name,
-    board: rate.board,
-    refundable: rate.refundable,
-    check_in: rate.check_in,
-    check_out: rate.check_out,
-    rooms: rate.rooms,
-    total_price: formatDecimal(rate.total_price_minor, currency),
-    previous_price: formatDecimal(rate.original_price_minor, currency),
-    price_changed: rate.price_changed,
-    currency,
-    cancellation_policy: policyView(rate.cancellation_policy, currency),
-    expires_at: rate.expires_at,
-  };
-}
-
-export function renderBooking(b: HotelBookingRow) {
-  return {
-    booking_id: b.id,
-    status: b.status,
-    order_id: b.orderId,
-    expires_at: b.expiresAt?.toISOString() ?? null,
-    total_price: b.totalPrice === null ? null : formatDecimal(b.totalPrice, b.currency),
-    currency: b.currency,
-    hotel_id: b.hotelId,
-    hotel_name: b.hotelName,
-    city_id: b.cityId,
-    room_name: b.roomName,
-    board: b.board,
-    refundable: b.refundable,
-    check_in: b.checkIn,
-    check_out: b.checkOut,
-    rooms: b.rooms,
-    guests: b.guests ?? [],
-    contact: b.contact,
-    confirmation_number: b.confirmationNumber,
-    cancellation_policy: policyView(b.cancellationPolicy, b.currency),
-  };
+export async function checkRate(supplier: HotelSupplier, rateKey: string, scenario?: string): Promise<RateCheck> {
+  return supplierRead('rate_key', () => supplier.checkRate(rateKey, scenario));
 }
 
 const holdFailure = (field: string) => (f: { type: string; message: string }) => (f.type === HotelFailure.holdRefused ? validation(field, f.message) : null);
 
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
-async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string) {
+async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string): Promise<{ placed: boolean; booking: HotelBookingRow }> {
   const handle = await startOrJoin(deps.temporal, 'placeHotelHold', {
     workflowId: holdWorkflowId(input.bookingId, input.mode),
     taskQueue: deps.taskQueue,
@@ -145,8 +81,7 @@ async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput,
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
   const placed = await awaitWorkflow(handle, deps.waitMs, holdFailure(field));
-  const booking = await bookingOf(deps.db, partner.id, input.bookingId);
-  return { placed: placed !== null, booking: renderBooking(booking) };
+  return { placed: placed !== null, booking: await bookingOf(deps.db, partner.id, input.bookingId) };
 }
 
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
@@ -179,22 +114,23 @@ export async function book(
 }
 
 /** POST /api/hotel/order/. */
-export async function order(db: Db, partner: Partner, bookingId: number) {
-  const { order, booking } = await orderBooking(db, partner.id, bookingId);
-  return { ...renderTravelOrder(order), booking_id: booking.id, hold_expires_at: booking.expiresAt?.toISOString() ?? null };
+export async function order(db: Db, partner: Partner, bookingId: number): Promise<{ order: OrderRow; booking: HotelBookingRow }> {
+  return orderBooking(db, partner.id, bookingId);
 }
 
 const hotelOrderOf = (db: Db, partnerId: number, orderId: number) => serviceOrderOf(db, partnerId, orderId, 'hotel');
 
 /** POST /api/hotel/booking_data/. */
-export async function bookingData(db: Db, partner: Partner, orderId: number) {
+export async function bookingData(db: Db, partner: Partner, orderId: number): Promise<{ order: OrderRow; booking: HotelBookingRow | null }> {
   const order = await hotelOrderOf(db, partner.id, orderId);
-  const booking = await bookingOfOrder(db, order.id);
-  return { order: renderTravelOrder(order), booking: booking ? renderBooking(booking) : null };
+  return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
 }
 
+/** Where a cancellation stands when the answer is due: done (with its result), or still with the hotel. */
+export type CancelOutcome = { done: true; result: CancellationResult; currency: string } | { done: false; orderId: number; cancellationId: string };
+
 /** POST /api/hotel/cancel/: the cancellation workflow, awaited up to the bound. */
-export async function cancel(deps: HotelDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string) {
+export async function cancel(deps: HotelDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<CancelOutcome> {
   await hotelOrderOf(deps.db, partner.id, input.order_id);
   const terms = await termsForCancel(deps.db, partner.id, input.order_id, input.quote_id, new Date());
   const args: CancelHotelInput = {
@@ -214,17 +150,6 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
   const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
   );
-  const c = terms.order.currency;
-  if (!result) return { done: false as const, data: { order_id: input.order_id, status: 'cancelling', cancellation_id: workflowId } };
-  return {
-    done: true as const,
-    data: {
-      order_id: result.orderId,
-      status: 'cancelled',
-      penalty: formatDecimal(result.penaltyMinor, c),
-      refund_amount: formatDecimal(result.refundMinor, c),
-      currency: c,
-      ledger_id: result.ledgerId,
-    },
-  };
+  if (!result) return { done: false, orderId: input.order_id, cancellationId: workflowId };
+  return { done: true, result, currency: terms.order.currency };
 }

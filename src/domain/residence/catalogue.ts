@@ -3,37 +3,13 @@ import type { DbOrTx } from '../../db/client';
 import { properties } from '../../db/schema';
 import { notFound } from '../errors';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
-import { paginate } from '../pagination';
+import { paginate, type PageSlice } from '../pagination';
 import { freeBetween, takenRanges, type PropertyRow } from './availability';
-
-function renderProperty(p: PropertyRow, currency: string) {
-  return {
-    id: p.id,
-    code: p.code,
-    name: p.name,
-    type: p.type,
-    city: p.city,
-    region: p.region,
-    country: p.country,
-    address: p.address,
-    bedrooms: p.bedrooms,
-    max_guests: p.maxGuests,
-    nightly_price: formatDecimal(p.nightlyPrice, currency),
-    weekend_price: formatDecimal(p.weekendPrice, currency),
-    cleaning_fee: formatDecimal(p.cleaningFee, currency),
-    min_nights: p.minNights,
-    cancellation_policy: p.cancellationPolicy,
-    currency,
-  };
-}
 
 export async function listProperties(
   db: DbOrTx,
   q: { city?: string; country?: string; type?: string; guests?: number; check_in?: string; check_out?: string; page: number },
-  requestUrl: string,
-  currency: string,
-) {
+): Promise<PageSlice<PropertyRow>> {
   const filters: SQL[] = [];
   if (q.city) filters.push(sql`lower(${properties.city}) = lower(${q.city})`);
   if (q.country) filters.push(eq(properties.country, q.country.toUpperCase()));
@@ -43,26 +19,18 @@ export async function listProperties(
   if (q.check_in && q.check_out) filters.push(freeBetween(db, q.check_in, q.check_out));
   const where = filters.length ? and(...filters) : undefined;
   return paginate(
-    requestUrl,
     q.page,
     async () => (await db.select({ n: count() }).from(properties).where(where))[0]!.n,
-    async (offset, limit) =>
-      (await db.select().from(properties).where(where).orderBy(asc(properties.id)).limit(limit).offset(offset)).map((p) => renderProperty(p, currency)),
+    async (offset, limit) => db.select().from(properties).where(where).orderBy(asc(properties.id)).limit(limit).offset(offset),
   );
 }
 
 /** Property detail: description, amenities, house rules, policy, and the dates already taken in the next months. */
-export async function propertyDetail(db: DbOrTx, id: number, currency: string, now: Date) {
+export async function propertyDetail(db: DbOrTx, id: number, now: Date): Promise<{ property: PropertyRow; unavailable: { from: string; to: string }[] }> {
   const [p] = isStorableId(id) ? await db.select().from(properties).where(eq(properties.id, id)) : [];
   if (!p) throw notFound(`property ${id}`);
   const from = now.toISOString().slice(0, 10);
   const to = new Date(now.getTime() + 365 * 86_400_000).toISOString().slice(0, 10);
   const taken = (await takenRanges(db, p.id, from, to)).sort((a, b) => a.start.localeCompare(b.start));
-  return {
-    ...renderProperty(p, currency),
-    description: p.description,
-    amenities: p.amenities,
-    house_rules: p.houseRules,
-    unavailable: taken.map((t) => ({ from: t.start, to: t.end })),
-  };
+  return { property: p, unavailable: taken.map((t) => ({ from: t.start, to: t.end })) };
 }

@@ -6,15 +6,15 @@ import { properties, reservations } from '../../db/schema';
 import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
-import { renderTravelOrder } from '../orders';
+import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
 import { bookReservation } from './booking';
-import { reservationOf } from './reservations';
+import type { ModificationResult } from './modification';
+import { reservationOf, type ReservationRow } from './reservations';
 import { checkStay } from './stay-rules';
-import { renderReservation } from './view';
+import { viewReservation, type ReservationView } from './view';
 
 export interface ResidenceDeps {
   db: Db;
@@ -51,7 +51,7 @@ function updateFailure(err: unknown): unknown {
 }
 
 /** POST /api/residence/reserve/: the dates are checked, then held by a workflow that starts the reservation's lifecycle. */
-export async function reserve(deps: ResidenceDeps, partner: Partner, input: ReserveInput, currency: string) {
+export async function reserve(deps: ResidenceDeps, partner: Partner, input: ReserveInput, currency: string): Promise<ReservationView> {
   const [p] = isStorableId(input.property_id) ? await deps.db.select().from(properties).where(eq(properties.id, input.property_id)) : [];
   if (!p) throw validation('property_id', `no property ${input.property_id}`);
   checkStay(p, input.check_in, input.check_out, input.guests, new Date());
@@ -77,42 +77,43 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
   });
   const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');
-  return renderReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId), new Date());
+  return viewReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId));
 }
 
-export async function detail(db: Db, partner: Partner, id: number) {
-  return renderReservation(db, await reservationOf(db, partner.id, id), new Date());
+export async function detail(db: Db, partner: Partner, id: number): Promise<ReservationView> {
+  return viewReservation(db, await reservationOf(db, partner.id, id));
 }
 
-export async function book(db: Db, partner: Partner, id: number) {
-  const { order, reservation } = await bookReservation(db, partner.id, id);
-  return { ...renderTravelOrder(order), reservation_id: reservation.id, hold_expires_at: reservation.expiresAt.toISOString() };
+export async function book(db: Db, partner: Partner, id: number): Promise<{ order: OrderRow; reservation: ReservationRow }> {
+  return bookReservation(db, partner.id, id);
+}
+
+/** What a cancellation request came to: released at once (an unpaid hold), or requested of the host. */
+export interface CancelOutcome {
+  reservation: ReservationRow;
+  kind: 'released' | 'requested';
+  refundMinor: number;
 }
 
 /** POST /api/residence/bookings/cancel/: an unpaid hold is released; a paid stay waits for the host. */
-export async function cancel(deps: ResidenceDeps, partner: Partner, id: number) {
+export async function cancel(deps: ResidenceDeps, partner: Partner, id: number): Promise<CancelOutcome> {
   const r = await reservationOf(deps.db, partner.id, id);
   try {
     const result = await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate(requestCancelUpdate, { args: [] });
-    return {
-      reservation_id: r.id,
-      status: result.kind === 'released' ? 'cancelled' : 'cancel_requested',
-      refund_amount: formatDecimal(result.refundMinor, r.currency),
-      currency: r.currency,
-    };
+    return { reservation: r, ...result };
   } catch (err) {
     throw updateFailure(err);
   }
 }
 
 /** The host accepts a cancellation (operators, or the partner standing in for the host in the sandbox). */
-export async function acceptCancel(deps: ResidenceDeps, reservationId: number, partnerId: number | null, operator: string) {
+export async function acceptCancel(deps: ResidenceDeps, reservationId: number, partnerId: number | null, operator: string): Promise<ReservationView> {
   const r = partnerId === null ? await reservationAny(deps.db, reservationId) : await reservationOf(deps.db, partnerId, reservationId);
   if (r.status !== 'cancel_requested') throw validation('reservation_id', `reservation ${r.id} is ${r.status}, not cancel_requested`);
   const handle = deps.temporal.workflow.getHandle<Workflows['residenceReservation']>(reservationWorkflowId(r.id));
   await handle.signal(acceptCancelSignal, { operator });
   await awaitWorkflow(handle, deps.waitMs, () => null);
-  return renderReservation(deps.db, await reservationAny(deps.db, r.id), new Date());
+  return viewReservation(deps.db, await reservationAny(deps.db, r.id));
 }
 
 async function reservationAny(db: Db, id: number) {
@@ -122,20 +123,16 @@ async function reservationAny(db: Db, id: number) {
 }
 
 /** POST /api/residence/bookings/modify/ (extension): new dates or guests, re-priced, the difference through the wallet. */
-export async function modify(deps: ResidenceDeps, partner: Partner, id: number, change: StayChange) {
+export async function modify(
+  deps: ResidenceDeps,
+  partner: Partner,
+  id: number,
+  change: StayChange,
+): Promise<{ change: ModificationResult; reservation: ReservationView }> {
   const r = await reservationOf(deps.db, partner.id, id);
   try {
     const result = await deps.temporal.workflow.getHandle(reservationWorkflowId(r.id)).executeUpdate(modifyStayUpdate, { args: [change] });
-    const c = result.currency;
-    return {
-      reservation_id: r.id,
-      previous_total: formatDecimal(result.previousTotalMinor, c),
-      new_total: formatDecimal(result.newTotalMinor, c),
-      difference: formatDecimal(result.differenceMinor, c),
-      currency: c,
-      ledger_id: result.ledgerId,
-      reservation: await renderReservation(deps.db, await reservationOf(deps.db, partner.id, id), new Date()),
-    };
+    return { change: result, reservation: await viewReservation(deps.db, await reservationOf(deps.db, partner.id, id)) };
   } catch (err) {
     throw updateFailure(err);
   }

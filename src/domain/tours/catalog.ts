@@ -4,11 +4,10 @@ import { tourDepartures, tours } from '../../db/schema';
 import { todayUtc } from '../../platform/calendar';
 import { notFound } from '../errors';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
-import { paginate } from '../pagination';
+import { paginate, type PageSlice } from '../pagination';
 
-type TourRow = typeof tours.$inferSelect;
-type DepartureRow = typeof tourDepartures.$inferSelect;
+export type TourRow = typeof tours.$inferSelect;
+export type DepartureRow = typeof tourDepartures.$inferSelect;
 
 export interface TourFilters {
   destination?: string;
@@ -21,41 +20,14 @@ export interface TourFilters {
   page: number;
 }
 
-function renderDeparture(d: DepartureRow, currency: string) {
-  return {
-    id: d.id,
-    code: d.code,
-    start_date: d.startDate,
-    seats_left: d.capacity - d.seatsTaken,
-    capacity: d.capacity,
-    prices: {
-      ADT: formatDecimal(d.priceAdult, currency),
-      CHD: formatDecimal(d.priceChild, currency),
-      INF: formatDecimal(d.priceInfant, currency),
-    },
-    currency,
-  };
-}
-
-function renderSummary(t: TourRow, departures: DepartureRow[], currency: string) {
-  const upcoming = departures.filter((d) => d.tourId === t.id);
-  const from = upcoming.length ? Math.min(...upcoming.map((d) => d.priceAdult)) : null;
-  return {
-    id: t.id,
-    code: t.code,
-    title: t.title,
-    destination_city: t.destinationCity,
-    destination_country: t.destinationCountry,
-    category: t.category,
-    duration_days: t.durationDays,
-    price_from: from === null ? null : formatDecimal(from, currency),
-    currency,
-    next_departure: upcoming[0]?.startDate ?? null,
-  };
+/** A tour with its upcoming departures (those the filters kept, on a list), soonest first. */
+export interface TourWithDepartures {
+  tour: TourRow;
+  departures: DepartureRow[];
 }
 
 /** GET /api/tours/: upcoming departures only; filters as search-options lists them. */
-export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, currency: string) {
+export async function listTours(db: DbOrTx, f: TourFilters): Promise<PageSlice<TourWithDepartures>> {
   const departureFilters: SQL[] = [gte(tourDepartures.startDate, todayUtc())];
   if (f.month) departureFilters.push(sql`to_char(${tourDepartures.startDate}, 'YYYY-MM') = ${f.month}`);
   if (f.min_price !== undefined) departureFilters.push(gte(tourDepartures.priceAdult, f.min_price));
@@ -76,7 +48,6 @@ export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, 
   const where = and(...tourFilters);
 
   return paginate(
-    requestUrl,
     f.page,
     async () => (await db.select({ n: count() }).from(tours).where(where))[0]!.n,
     async (offset, limit) => {
@@ -96,13 +67,13 @@ export async function listTours(db: DbOrTx, f: TourFilters, requestUrl: string, 
             )
             .orderBy(asc(tourDepartures.startDate))
         : [];
-      return rows.map((t) => renderSummary(t, deps, currency));
+      return rows.map((tour) => ({ tour, departures: deps.filter((d) => d.tourId === tour.id) }));
     },
   );
 }
 
 /** GET /api/tours/{id}/: itinerary and upcoming departures with seats left and prices per passenger type. */
-export async function getTour(db: DbOrTx, id: number, currency: string) {
+export async function getTour(db: DbOrTx, id: number): Promise<TourWithDepartures> {
   const [tour] = isStorableId(id) ? await db.select().from(tours).where(eq(tours.id, id)) : [];
   if (!tour) throw notFound(`tour ${id}`);
   const deps = await db
@@ -110,17 +81,11 @@ export async function getTour(db: DbOrTx, id: number, currency: string) {
     .from(tourDepartures)
     .where(and(eq(tourDepartures.tourId, id), gte(tourDepartures.startDate, todayUtc())))
     .orderBy(asc(tourDepartures.startDate));
-  return {
-    ...renderSummary(tour, deps, currency),
-    description: tour.description,
-    itinerary: tour.itinerary,
-    includes: tour.includes,
-    departures: deps.map((d) => renderDeparture(d, currency)),
-  };
+  return { tour, departures: deps };
 }
 
 /** GET /api/tours/search-options/: the values the list's filters take. */
-export async function searchOptions(db: DbOrTx, currency: string) {
+export async function searchOptions(db: DbOrTx) {
   const all = await db.select().from(tours);
   const deps = await db.select().from(tourDepartures).where(gte(tourDepartures.startDate, todayUtc()));
   const months = [...new Set(deps.map((d) => d.startDate.slice(0, 7)))].sort();
@@ -133,6 +98,7 @@ export async function searchOptions(db: DbOrTx, currency: string) {
     categories: [...new Set(all.map((t) => t.category))].sort(),
     months,
     duration: { min: Math.min(...durations), max: Math.max(...durations) },
-    price: { min: formatDecimal(Math.min(...prices), currency), max: formatDecimal(Math.max(...prices), currency), currency },
+    /** Adult prices of upcoming departures, in minor units. */
+    price: { min: Math.min(...prices), max: Math.max(...prices) },
   };
 }

@@ -5,7 +5,7 @@ import type { Traveler } from '../../suppliers/flights';
 import { notFound, validation } from '../errors';
 import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
-import { formatDecimal, sum } from '../money';
+import { sum } from '../money';
 import type { OrderRow } from '../orders';
 
 export type TourPrebookRow = typeof tourPrebooks.$inferSelect;
@@ -96,27 +96,20 @@ export async function prebookOfOrder(db: DbOrTx, orderId: number): Promise<TourP
   return row;
 }
 
-export async function renderPrebook(db: DbOrTx, p: TourPrebookRow) {
+/** A prebook with the tour and departure it holds seats on. */
+export interface PrebookView {
+  prebook: TourPrebookRow;
+  tour: typeof tours.$inferSelect;
+  departure: typeof tourDepartures.$inferSelect;
+}
+
+export async function withDeparture(db: DbOrTx, p: TourPrebookRow): Promise<PrebookView> {
   const [d] = await db
     .select({ departure: tourDepartures, tour: tours })
     .from(tourDepartures)
     .innerJoin(tours, eq(tours.id, tourDepartures.tourId))
     .where(eq(tourDepartures.id, p.departureId));
-  return {
-    prebook_id: p.id,
-    status: p.status,
-    tour_id: d!.tour.id,
-    tour_title: d!.tour.title,
-    departure_id: p.departureId,
-    start_date: d!.departure.startDate,
-    seats: p.seats,
-    passengers: p.passengers,
-    total_price: formatDecimal(p.totalPrice, p.currency),
-    currency: p.currency,
-    expires_at: p.expiresAt.toISOString(),
-    order_id: p.orderId,
-    confirmation_number: p.confirmationNumber,
-  };
+  return { prebook: p, tour: d!.tour, departure: d!.departure };
 }
 
 /** POST /api/tours/finalize/: a held prebook becomes the pending travel order, once. */

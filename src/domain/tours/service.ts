@@ -3,10 +3,10 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import type { Traveler } from '../../suppliers/flights';
 import { DomainError } from '../errors';
-import { renderTravelOrder } from '../orders';
+import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
-import { checkPrebook, finalizePrebook, prebookOf, renderPrebook } from './prebooks';
+import { checkPrebook, finalizePrebook, prebookOf, withDeparture, type PrebookView, type TourPrebookRow } from './prebooks';
 
 export interface TourDeps {
   db: Db;
@@ -17,7 +17,12 @@ export interface TourDeps {
 }
 
 /** POST /api/tours/prebook/: checked here, then the prebook workflow holds the seats and starts its timer. */
-export async function prebook(deps: TourDeps, partner: Partner, input: { tour_id: number; departure_id: number; passengers: Traveler[] }, currency: string) {
+export async function prebook(
+  deps: TourDeps,
+  partner: Partner,
+  input: { tour_id: number; departure_id: number; passengers: Traveler[] },
+  currency: string,
+): Promise<PrebookView> {
   await checkPrebook(deps.db, { tourId: input.tour_id, departureId: input.departure_id, passengers: input.passengers });
   const holdRef = `tour-prebook:${crypto.randomUUID()}`;
   const handle = await startOrJoin(deps.temporal, 'prebookTour', {
@@ -38,11 +43,10 @@ export async function prebook(deps: TourDeps, partner: Partner, input: { tour_id
   });
   const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
-  return renderPrebook(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));
+  return withDeparture(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));
 }
 
 /** POST /api/tours/finalize/. */
-export async function finalize(db: Db, partner: Partner, prebookId: number) {
-  const { order, prebook: p } = await finalizePrebook(db, partner.id, prebookId);
-  return { ...renderTravelOrder(order), prebook_id: p.id, hold_expires_at: p.expiresAt.toISOString() };
+export async function finalize(db: Db, partner: Partner, prebookId: number): Promise<{ order: OrderRow; prebook: TourPrebookRow }> {
+  return finalizePrebook(db, partner.id, prebookId);
 }

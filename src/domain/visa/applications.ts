@@ -4,48 +4,23 @@ import { orders, visaApplications, visaProducts } from '../../db/schema';
 import { DomainError, notFound, validation } from '../errors';
 import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
 import type { OrderRow } from '../orders';
-import { paginate } from '../pagination';
+import { paginate, type PageSlice } from '../pagination';
 import type { PaymentRun } from '../payments';
 import { settleRefund } from '../refunds';
 
-type VisaRow = typeof visaProducts.$inferSelect;
+export type VisaRow = typeof visaProducts.$inferSelect;
 export type VisaApplicationRow = typeof visaApplications.$inferSelect;
 
-export function renderVisa(v: VisaRow, currency: string) {
-  return {
-    id: v.id,
-    code: v.code,
-    country: v.country,
-    country_name: v.countryName,
-    visa_type: v.visaType,
-    title: v.title,
-    description: v.description,
-    processing_days: v.processingDays,
-    validity_days: v.validityDays,
-    max_stay_days: v.maxStayDays,
-    entries: v.entries,
-    price: formatDecimal(v.serviceFee + v.governmentFee, currency),
-    service_fee: formatDecimal(v.serviceFee, currency),
-    government_fee: formatDecimal(v.governmentFee, currency),
-    refund_on_rejection_percent: v.refundOnRejectionPercent,
-    required_documents: v.requiredDocuments,
-    currency,
-  };
-}
-
-export async function listVisas(db: DbOrTx, q: { country?: string; visa_type?: string; page: number }, requestUrl: string, currency: string) {
+export async function listVisas(db: DbOrTx, q: { country?: string; visa_type?: string; page: number }): Promise<PageSlice<VisaRow>> {
   const filters: SQL[] = [];
   if (q.country) filters.push(eq(visaProducts.country, q.country.toUpperCase()));
   if (q.visa_type) filters.push(eq(visaProducts.visaType, q.visa_type));
   const where = filters.length ? and(...filters) : undefined;
   return paginate(
-    requestUrl,
     q.page,
     async () => (await db.select({ n: count() }).from(visaProducts).where(where))[0]!.n,
-    async (offset, limit) =>
-      (await db.select().from(visaProducts).where(where).orderBy(asc(visaProducts.id)).limit(limit).offset(offset)).map((v) => renderVisa(v, currency)),
+    async (offset, limit) => db.select().from(visaProducts).where(where).orderBy(asc(visaProducts.id)).limit(limit).offset(offset),
   );
 }
 
@@ -205,22 +180,4 @@ export async function decideApplication(
     onSettled: (tx) => setStatus(tx, a, status, decision),
   });
   return { applicationId: a.id, status, refundMinor, ledgerId: settled.ledgerId };
-}
-
-export function renderApplication(a: VisaApplicationRow, order: OrderRow) {
-  return {
-    order_id: order.id,
-    application_id: a.id,
-    visa_id: a.visaProductId,
-    status: a.status,
-    order_status: order.status,
-    total_price: formatDecimal(order.totalPrice, order.currency),
-    currency: order.currency,
-    applicant: a.applicant,
-    travel: { from: a.travelFrom, to: a.travelTo },
-    documents: a.documents,
-    supplier_reference: a.supplierReference,
-    decision_reason: a.decisionReason,
-    decided_at: a.decidedAt?.toISOString() ?? null,
-  };
 }

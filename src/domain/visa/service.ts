@@ -3,28 +3,42 @@ import type { Db } from '../../db/client';
 import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
-import { getOrder, renderTravelOrder, serviceOrderOf } from '../orders';
+import { getOrder, serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
-import { applicationOfOrder, createApplication, renderApplication, type VisaRequest } from './applications';
+import { applicationOfOrder, createApplication, type VisaApplicationRow, type VisaDecisionResult, type VisaRequest } from './applications';
+
+/** A visa application with the travel order it is paid through. */
+export interface VisaOrder {
+  order: OrderRow;
+  application: VisaApplicationRow;
+}
 
 /** POST /api/visa/request/. */
-export async function requestVisa(db: Db, partner: Partner, req: VisaRequest, currency: string, sandbox: { approve: boolean; afterMs: number } | null) {
-  const { order, application } = await createApplication(db, partner.id, req, currency, new Date(), sandbox);
-  return { ...renderTravelOrder(order), application: renderApplication(application, order) };
+export async function requestVisa(
+  db: Db,
+  partner: Partner,
+  req: VisaRequest,
+  currency: string,
+  sandbox: { approve: boolean; afterMs: number } | null,
+): Promise<VisaOrder> {
+  return createApplication(db, partner.id, req, currency, new Date(), sandbox);
 }
 
 /** GET /api/visa/requests/{order_id}/ (extension): where the application stands. */
-export async function applicationStatus(db: Db, partner: Partner, orderId: number) {
+export async function applicationStatus(db: Db, partner: Partner, orderId: number): Promise<VisaOrder> {
   const order = await serviceOrderOf(db, partner.id, orderId, 'visa');
   const application = await applicationOfOrder(db, order.id);
-  return renderApplication(application!, order);
+  return { order, application: application! };
 }
 
 /** An operator relays the embassy's decision to the application's workflow, and waits for it to be recorded. */
-export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs: number }, orderId: number, decision: VisaDecision) {
+export async function relayVisaDecision(
+  deps: { db: Db; temporal: Client; waitMs: number },
+  orderId: number,
+  decision: VisaDecision,
+): Promise<{ order: OrderRow; result: VisaDecisionResult | null }> {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order || order.service !== 'visa') throw notFound(`visa order ${orderId}`);
   const application = await applicationOfOrder(deps.db, orderId);
@@ -33,13 +47,5 @@ export async function relayVisaDecision(deps: { db: Db; temporal: Client; waitMs
   }
   const handle = deps.temporal.workflow.getHandle<Workflows['visaApplication']>(visaWorkflowId(orderId));
   await handle.signal(visaDecisionSignal, decision);
-  const result = await awaitWorkflow(handle, deps.waitMs, () => null);
-  if (!result) return { order_id: orderId, status: 'deciding' };
-  return {
-    order_id: orderId,
-    status: result.status,
-    refund_amount: formatDecimal(result.refundMinor, order.currency),
-    ledger_id: result.ledgerId,
-    decided_by: decision.operator,
-  };
+  return { order, result: await awaitWorkflow(handle, deps.waitMs, () => null) };
 }

@@ -20,6 +20,8 @@ import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 // The operator API answers a wallet in Interface A's shape.
+import { renderReservation } from '../partner/residence.routes';
+import { renderCredentials, renderInspection, renderParked, renderRefundDecision, renderVisaDecision } from './views';
 import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
@@ -177,7 +179,7 @@ export function createAdminApp(deps: AdminDeps) {
       topUpMinor: b.topup === undefined ? 0 : parseAmount('topup', b.topup, { allowZero: true }),
       currency: deps.currency,
     });
-    return c.json(created, 201);
+    return c.json(renderCredentials(created), 201);
   });
   app.get('/admin/partners/:id/wallet', async (c) => c.json(renderWallet(await getWallet(db, partnerId(c)))));
   app.post('/admin/partners/:id/topup', async (c) => {
@@ -190,9 +192,13 @@ export function createAdminApp(deps: AdminDeps) {
     const b = await body(c, AmountBody);
     return c.json(renderWallet(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator')));
   });
-  app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(await rotateSecret(db, partnerId(c))));
-  app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(await rotateAgencyKey(db, partnerId(c))));
-  app.post('/admin/partners/:id/disable', async (c) => c.json(await disablePartner(db, partnerId(c))));
+  app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(renderCredentials(await rotateSecret(db, partnerId(c)))));
+  app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(renderCredentials(await rotateAgencyKey(db, partnerId(c)))));
+  app.post('/admin/partners/:id/disable', async (c) => {
+    const id = partnerId(c);
+    await disablePartner(db, id);
+    return c.json({ partner_id: id, status: 'disabled' });
+  });
 
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };
   app.post('/admin/orders/:id/refund', async (c) => {
@@ -200,32 +206,37 @@ export function createAdminApp(deps: AdminDeps) {
     const b = await body(c, Decision);
     if (b.amount === undefined) throw new DomainError('validation', 'amount: is required');
     const amountMinor = parseAmount('amount', b.amount, { allowZero: true });
-    return c.json(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator: operatorOf(c), reason: b.reason }));
+    const operator = operatorOf(c);
+    return c.json(renderRefundDecision(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator, reason: b.reason }), operator));
   });
-  app.get('/admin/orders/:id', async (c) => c.json(await inspectOrder(temporalDeps, orderId(c))));
-  app.get('/admin/needs-attention', async (c) => c.json(await needsAttention(temporalDeps)));
+  app.get('/admin/orders/:id', async (c) => c.json(renderInspection(await inspectOrder(temporalDeps, orderId(c)))));
+  app.get('/admin/needs-attention', async (c) => c.json(renderParked(await needsAttention(temporalDeps))));
   for (const action of ['retry', 'confirm', 'compensate'] as const) {
     app.post(`/admin/orders/:id/${action}`, async (c) => {
       const id = orderId(c);
       const b = await body(c, PaymentDecision);
-      return c.json(await decidePayment(temporalDeps, id, { action, operator: operatorOf(c), reason: b.reason, supplierRef: b.supplier_ref }));
+      const after = await decidePayment(temporalDeps, id, { action, operator: operatorOf(c), reason: b.reason, supplierRef: b.supplier_ref });
+      return c.json({ action, ...renderInspection(after) });
     });
   }
   app.post('/admin/orders/:id/visa-decision', async (c) => {
     const id = orderId(c);
     const b = await body(c, VisaDecisionBody);
-    return c.json(await relayVisaDecision(temporalDeps, id, { approve: b.decision === 'approve', reason: b.reason ?? b.decision, operator: operatorOf(c) }));
+    const operator = operatorOf(c);
+    const decided = await relayVisaDecision(temporalDeps, id, { approve: b.decision === 'approve', reason: b.reason ?? b.decision, operator });
+    return c.json(renderVisaDecision(decided, operator));
   });
   app.post('/admin/reservations/:id/accept-cancel', async (c) => {
     const raw = c.req.param('id');
     if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'reservation: must be a positive integer id');
     const resDeps = { ...temporalDeps, holdTtlMs: deps.residenceHoldMs, autoAcceptCancelMs: null };
-    return c.json(await acceptCancel(resDeps, Number(raw), null, operatorOf(c)));
+    return c.json(renderReservation(await acceptCancel(resDeps, Number(raw), null, operatorOf(c)), new Date()));
   });
   app.post('/admin/orders/:id/refund-reject', async (c) => {
     const id = orderId(c);
     const b = await body(c, Decision);
-    return c.json(await decideOfflineRefund(temporalDeps, id, { approve: false, operator: operatorOf(c), reason: b.reason }));
+    const operator = operatorOf(c);
+    return c.json(renderRefundDecision(await decideOfflineRefund(temporalDeps, id, { approve: false, operator, reason: b.reason }), operator));
   });
   return app;
 }

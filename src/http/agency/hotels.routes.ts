@@ -1,6 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/hotels';
+import { toNumber } from '../../domain/money';
+import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
 import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
@@ -65,6 +67,62 @@ const CreateBooking = z
 
 const CancelResult = z.object({ booking_id: z.string(), refund_amount: z.number(), currency: z.string() });
 
+function renderSearch({ city, nights, hotels }: agency.AgencySearch, currency: string): z.infer<typeof SearchResult> {
+  const results = hotels.map((h) => ({
+    hotel_id: String(h.hotel_id),
+    name: h.name,
+    stars: h.stars,
+    city: city.name,
+    address: h.address,
+    rooms: h.rates.map((r) => ({
+      room_id: agency.roomIdOf(r),
+      name: r.room_name,
+      board: r.board,
+      max_guests: r.max_occupancy,
+      price_per_night: toNumber(Math.round(r.total_price_minor / nights), currency),
+      total_price: toNumber(r.total_price_minor, currency),
+      currency,
+      refundable: r.refundable,
+    })),
+  }));
+  return { results, count: results.length };
+}
+
+/** A hotel's detail: each room with the room_ids that book it (every board, flexible or not). */
+function renderHotel(h: SupplierHotelDetail) {
+  return {
+    hotel_id: String(h.hotel_id),
+    name: h.name,
+    stars: h.stars,
+    city: h.city,
+    address: h.address,
+    rooms: h.rooms.map((r) => ({
+      name: r.room_name,
+      max_guests: r.max_occupancy,
+      room_ids: ['RO', 'BB', 'HB'].flatMap((board) => [true, false].map((refundable) => agency.roomIdOf({ room_code: r.room_code, board, refundable }))),
+    })),
+    amenities: h.amenities,
+    policies: h.policies,
+  };
+}
+
+function renderBooking({ booking: b, status }: agency.AgencyBooking): z.infer<typeof Booking> {
+  return {
+    booking_id: String(b.id),
+    status,
+    hotel_id: String(b.hotelId),
+    room_id: b.agency!.room_id,
+    guest_name: b.agency!.guest_name,
+    guest_email: b.agency!.guest_email,
+    check_in: b.checkIn!,
+    check_out: b.checkOut!,
+    special_requests: b.agency!.special_requests,
+    total_price: b.totalPrice === null ? null : toNumber(b.totalPrice, b.currency),
+    currency: b.currency,
+    created_at: b.createdAt.toISOString(),
+  };
+}
+
 const tags = ['Hotel Booking'];
 const { del, get, post } = agencyOperations(tags);
 
@@ -126,18 +184,25 @@ const routes = {
 export function agencyHotelRoutes(deps: ApiDeps) {
   const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
   return agencyRouter()
-    .openapi(routes.search, async (c) => c.json(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), deps.currency, new Date()), 200))
-    .openapi(routes.list, async (c) => c.json(await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query')), 200))
-    .openapi(routes.hotel, async (c) => c.json(await agency.hotelDetail(deps.hotelSupplier, c.req.valid('param').hotel_id), 200))
+    .openapi(routes.search, async (c) =>
+      c.json(renderSearch(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), new Date()), deps.currency), 200),
+    )
+    .openapi(routes.list, async (c) =>
+      c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),
+    )
+    .openapi(routes.hotel, async (c) => c.json(renderHotel(await agency.hotelDetail(deps.hotelSupplier, c.req.valid('param').hotel_id)), 200))
     .openapi(routes.create, async (c) => {
       const h = c.req.valid('header');
       // The booking row comes before its workflow: refuse before writing it while a part is down.
       deps.health.require(PARTS);
       const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(deps, h));
-      return out.done ? c.json(out.booking, 201) : c.json(out.booking, 202);
+      return out.done ? c.json(renderBooking(out.booking), 201) : c.json(renderBooking(out.booking), 202);
     })
     .openapi(routes.cancel, async (c) => {
-      const out = await agency.cancelBooking(bookingDeps, c.get('partner'), c.req.valid('param').booking_id);
-      return out.done ? c.json(out.answer, 200) : c.json(out.answer, 202);
+      const rawId = c.req.valid('param').booking_id;
+      const out = await agency.cancelBooking(bookingDeps, c.get('partner'), rawId);
+      // The id as the caller wrote it, as before.
+      const answer = { booking_id: rawId, refund_amount: toNumber(out.refundMinor, out.currency), currency: out.currency };
+      return out.done ? c.json({ ...answer, status: 'cancelled' as const }, 200) : c.json({ ...answer, status: 'cancelling' as const }, 202);
     });
 }

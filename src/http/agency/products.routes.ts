@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
+import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
 import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
@@ -38,6 +39,32 @@ const Order = z
     created_at: z.string(),
   })
   .openapi('ProductOrder');
+
+const renderProduct = (p: agency.SellableItem, currency: string): z.infer<typeof Product> => ({
+  product_id: p.sku,
+  name: p.name,
+  category: p.category,
+  destinations: p.destinations,
+  price: toNumber(p.priceMinor, currency),
+  currency,
+  in_stock: p.inStock,
+});
+
+function renderOrder({ order, item }: agency.AgencyOrder): z.infer<typeof Order> {
+  const details = order.details as { delivery_address?: unknown; agency_ref?: string | null };
+  return {
+    order_id: String(order.id),
+    status: order.status,
+    product_id: item?.sku ?? null,
+    quantity: item?.quantity ?? null,
+    total_price: toNumber(order.totalPrice, order.currency),
+    currency: order.currency,
+    delivery_address: details.delivery_address ?? null,
+    agency_ref: details.agency_ref ?? null,
+    supplier_ref: order.supplierRef,
+    created_at: order.createdAt.toISOString(),
+  };
+}
 
 const tags = ['Travel Products'];
 const { get, post } = agencyOperations(tags);
@@ -104,9 +131,15 @@ const routes = {
 export function agencyProductRoutes(deps: ApiDeps) {
   const orderDeps = { ...workflowDeps(deps), localLedgerSteps: deps.payTuning?.localLedgerSteps };
   return agencyRouter()
-    .openapi(routes.list, async (c) => c.json(await agency.listProducts(deps.db, c.req.valid('query'), deps.currency), 200))
-    .openapi(routes.order, async (c) => c.json(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id), 200))
-    .openapi(routes.detail, async (c) => c.json(await agency.productDetail(deps.db, c.req.valid('param').product_id, deps.currency), 200))
+    .openapi(routes.list, async (c) => {
+      const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, deps.currency));
+      return c.json({ results, count: results.length }, 200);
+    })
+    .openapi(routes.order, async (c) => c.json(renderOrder(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id)), 200))
+    .openapi(routes.detail, async (c) => {
+      const p = await agency.productDetail(deps.db, c.req.valid('param').product_id);
+      return c.json({ ...renderProduct(p, deps.currency), description: p.description, delivery: p.delivery }, 200);
+    })
     .openapi(routes.place, async (c) => {
       const b = c.req.valid('json');
       const h = c.req.valid('header');
@@ -120,6 +153,6 @@ export function agencyProductRoutes(deps: ApiDeps) {
         h['idempotency-key'],
         scenarioOf(deps, h),
       );
-      return out.done ? c.json(out.order, 201) : c.json(out.order, 202);
+      return out.done ? c.json(renderOrder(out.order), 201) : c.json(renderOrder(out.order), 202);
     });
 }

@@ -3,16 +3,30 @@ import { unreachablePart } from '../../availability';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
-import { parsePage } from '../../domain/pagination';
 import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
 import { formatDecimal, toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
 import { ok, partnerRouter } from './env';
-import { ProductOrder } from './products.routes';
+import { ProductOrder, renderProductOrder } from './products.routes';
 import { bodyId, exactlyOneOf, opaque, sandboxScenario, scenarioOf } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, partnerOperations, renderWallet, TravelOrder, Wallet } from './schemas';
+import {
+  commonErrors,
+  Decimal,
+  errorResponse,
+  json,
+  jsonBody,
+  page,
+  PageQuery,
+  parsePage,
+  partnerOperations,
+  renderPage,
+  renderTravelOrder,
+  renderWallet,
+  TravelOrder,
+  Wallet,
+} from './schemas';
 
 const LedgerRow = z
   .object({
@@ -139,16 +153,16 @@ export function accountRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.wallet, async (c) => ok(c, renderWallet(await getWallet(deps.db, c.get('partner').id))))
     .openapi(routes.ledger, async (c) => {
-      const ledger = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return ok(c, { ...ledger, results: ledger.results.map(renderLedgerRow) });
+      const rows = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
+      return ok(c, renderPage(rows, c.req.url, renderLedgerRow));
     })
     .openapi(routes.orders, async (c) => {
-      const data = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return ok(c, data);
+      const found = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
+      return ok(c, renderPage(found, c.req.url, renderTravelOrder));
     })
     .openapi(routes.productOrders, async (c) => {
-      const data = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.req.url);
-      return ok(c, data);
+      const found = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
+      return ok(c, renderPage(found, c.req.url, renderProductOrder));
     })
     .openapi(routes.pay, async (c) => {
       const body = c.req.valid('json');

@@ -1,6 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { FlightBookingRow } from '../../domain/flights/bookings';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
+import { formatDecimal } from '../../domain/money';
+import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
@@ -17,7 +20,7 @@ import {
   scenarioOf,
   text,
 } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
@@ -129,6 +132,102 @@ const Tickets = z
     tickets: z.array(z.object({ first_name: z.string(), last_name: z.string(), passenger_type: z.string(), ticket_number: z.string().nullable() })),
   })
   .openapi('FlightTickets');
+
+const renderLeg = (leg: Leg): z.infer<typeof Legs>[number] => ({
+  segments: leg.segments.map((s) => ({
+    flight_number: s.flight_number,
+    airline: s.airline,
+    origin: s.origin,
+    destination: s.destination,
+    departure: s.departure,
+    arrival: s.arrival,
+    cabin: s.cabin,
+    booking_class: s.booking_class,
+  })),
+});
+
+function renderOffers({ searchId, count, offers }: flights.FlightOffers, currency: string): z.infer<typeof SearchResult> {
+  return {
+    search_id: searchId,
+    count,
+    results: offers.map((o) => ({
+      fare_source_code: o.fare_source_code,
+      total_price: formatDecimal(o.total_price_minor, currency),
+      currency,
+      refundable: o.refundable,
+      fare_family: o.fare_family,
+      seats_left: o.seats_left,
+      legs: o.legs.map(renderLeg),
+      price_breakdown: o.price_breakdown.map((p) => ({
+        passenger_type: p.passenger_type,
+        count: p.count,
+        base: formatDecimal(p.base_minor, currency),
+        tax: formatDecimal(p.tax_minor, currency),
+      })),
+    })),
+  };
+}
+
+function renderFlightBooking(b: FlightBookingRow): z.infer<typeof FlightBooking> {
+  const tickets = new Map((b.tickets ?? []).map((t) => [t.traveler_index, t.ticket_number]));
+  return {
+    booking_id: b.id,
+    pnr: b.pnr,
+    status: b.status,
+    ticket_time_limit: b.ticketTimeLimit?.toISOString() ?? null,
+    cabin: b.cabin,
+    fare_family: b.fareFamily,
+    refundable: b.refundable,
+    total_price: b.totalPrice === null ? null : formatDecimal(b.totalPrice, b.currency),
+    currency: b.currency,
+    legs: ((b.legs ?? []) as Leg[]).map(renderLeg),
+    passengers: (b.travelers as unknown as SupplierTraveler[]).map((t, i) => ({
+      first_name: t.first_name,
+      last_name: t.last_name,
+      passenger_type: t.passenger_type,
+      birth_date: t.birth_date,
+      gender: t.gender,
+      nationality: t.nationality,
+      ticket_number: tickets.get(i) ?? null,
+    })),
+    contact: b.contact,
+  };
+}
+
+function renderTicketing(state: flights.TicketingState) {
+  const { order, booking } = state;
+  const head = { order_id: order.id, status: order.status, pnr: booking?.pnr ?? null, payment_id: order.paymentWorkflowId };
+  if (!state.done) return { done: false as const, data: { ...head, ticketing: state.ticketing, tickets: [] } };
+  return {
+    done: true as const,
+    data: {
+      ...head,
+      ticketing: 'issued' as const,
+      tickets: renderFlightBooking(state.booking).passengers.map((p) => ({
+        first_name: p.first_name,
+        last_name: p.last_name,
+        passenger_type: p.passenger_type,
+        ticket_number: p.ticket_number,
+      })),
+    },
+  };
+}
+
+function renderRefund(out: flights.RefundOutcome) {
+  if (!out.done) return { done: false as const, data: { order_id: out.orderId, status: 'refunding', refund_id: out.refundId } };
+  const { result, currency } = out;
+  return {
+    done: true as const,
+    data: {
+      order_id: result.orderId,
+      status: 'refunded',
+      refund_amount: formatDecimal(result.refundMinor, currency),
+      penalty: formatDecimal(result.penaltyMinor, currency),
+      currency,
+      ledger_id: result.ledgerId,
+    },
+  };
+}
 
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Flights'];
@@ -265,23 +364,68 @@ export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
   return partnerRouter()
-    .openapi(routes.search, async (c) => ok(c, await flights.searchFlights(sup, c.req.valid('json'), deps.currency, new Date())))
+    .openapi(routes.search, async (c) => ok(c, renderOffers(await flights.searchFlights(sup, c.req.valid('json'), new Date()), deps.currency)))
     .openapi(routes.revalidate, async (c) => {
-      const data = await flights.revalidate(sup, c.req.valid('json').fare_source_code, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, data);
+      const r = await flights.revalidate(sup, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
+      const currency = deps.currency;
+      return ok(c, {
+        is_valid: r.is_valid,
+        fare_source_code: r.fare_source_code,
+        total_price: formatDecimal(r.total_price_minor, currency),
+        previous_price: formatDecimal(r.original_price_minor, currency),
+        price_changed: r.price_changed,
+        currency,
+        seats_left: r.seats_left,
+      });
     })
-    .openapi(routes.rules, async (c) => ok(c, await flights.fareRules(sup, c.req.valid('json').fare_source_code, deps.currency)))
+    .openapi(routes.rules, async (c) => {
+      const r = await flights.fareRules(sup, c.req.valid('json').fare_source_code);
+      const currency = deps.currency;
+      return ok(c, {
+        fare_family: r.fare_family,
+        refundable: r.refundable,
+        refund_penalty: formatDecimal(r.refund_penalty_minor, currency),
+        change_penalty: formatDecimal(r.change_penalty_minor, currency),
+        currency,
+        rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penalty_minor, currency), text: x.text })),
+      });
+    })
     .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))
-    .openapi(routes.book, async (c) => created(c, await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
-    .openapi(routes.ticket, async (c) => {
-      const out = await flights.orderTicket(flightDeps, c.get('partner'), c.req.valid('json').order_id);
-      return doneOrUnderWay(c, out);
+    .openapi(routes.book, async (c) => {
+      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency);
+      return created(c, {
+        ...renderTravelOrder(booked.order),
+        booking_id: booked.bookingId,
+        pnr: booked.pnr,
+        ticket_time_limit: booked.ticketTimeLimit.toISOString(),
+      });
     })
-    .openapi(routes.bookingData, async (c) => ok(c, await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id)))
-    .openapi(routes.refundDisplay, async (c) => ok(c, await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date())))
+    .openapi(routes.ticket, async (c) =>
+      doneOrUnderWay(c, renderTicketing(await flights.orderTicket(flightDeps, c.get('partner'), c.req.valid('json').order_id))),
+    )
+    .openapi(routes.bookingData, async (c) => {
+      const { order, booking } = await flights.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id);
+      return ok(c, { order: renderTravelOrder(order), booking: booking ? renderFlightBooking(booking) : null });
+    })
+    .openapi(routes.refundDisplay, async (c) => {
+      const q = await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date());
+      const currency = q.order.currency;
+      return ok(c, {
+        order_id: q.order.id,
+        refundable_amount: formatDecimal(q.refundMinor, currency),
+        penalty: formatDecimal(q.penaltyMinor, currency),
+        currency,
+        quote_id: q.quoteId,
+        expires_at: q.expiresAt.toISOString(),
+      });
+    })
     .openapi(routes.refund, async (c) => {
       const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return doneOrUnderWay(c, out);
+      return doneOrUnderWay(c, renderRefund(out));
     })
-    .openapi(routes.refundOffline, async (c) => ok(c, await flights.refundOffline(flightDeps, c.get('partner'), c.req.valid('json'))));
+    .openapi(routes.refundOffline, async (c) => {
+      const body = c.req.valid('json');
+      const order = await flights.refundOffline(flightDeps, c.get('partner'), body);
+      return ok(c, { order_id: order.id, status: 'refund_requested', reason: body.reason });
+    });
 }

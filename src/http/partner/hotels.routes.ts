@@ -1,6 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { HotelBookingRow } from '../../domain/hotels/bookings';
 import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
+import { formatDecimal } from '../../domain/money';
+import type { QuotedTerms } from '../../domain/refund-terms';
+import type { PolicyStep, RateCheck as SupplierRateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './env';
 import {
@@ -17,7 +21,7 @@ import {
   scenarioOf,
   text,
 } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
@@ -160,6 +164,105 @@ const Cancelled = z
   })
   .openapi('HotelCancellation');
 
+const renderPolicy = (policy: PolicyStep[] | null, currency: string): z.infer<typeof Policy> =>
+  (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
+
+function renderSearch(found: { search_id: string; hotels: SupplierHotel[] }, currency: string): z.infer<typeof SearchResult> {
+  return {
+    search_id: found.search_id,
+    results: found.hotels.map((h) => ({
+      hotel_id: h.hotel_id,
+      name: h.name,
+      stars: h.stars,
+      city_id: h.city_id,
+      address: h.address,
+      rates: h.rates.map((r) => ({
+        rate_key: r.rate_key,
+        room_name: r.room_name,
+        board: r.board,
+        total_price: formatDecimal(r.total_price_minor, currency),
+        currency,
+        refundable: r.refundable,
+        rooms: r.rooms,
+      })),
+    })),
+  };
+}
+
+function renderRateCheck(rate: SupplierRateCheck, currency: string): z.infer<typeof RateCheck> {
+  return {
+    rate_key: rate.rate_key,
+    hotel_id: rate.hotel_id,
+    hotel_name: rate.hotel_name,
+    city_id: rate.city_id,
+    room_name: rate.room_name,
+    board: rate.board,
+    refundable: rate.refundable,
+    check_in: rate.check_in,
+    check_out: rate.check_out,
+    rooms: rate.rooms,
+    total_price: formatDecimal(rate.total_price_minor, currency),
+    previous_price: formatDecimal(rate.original_price_minor, currency),
+    price_changed: rate.price_changed,
+    currency,
+    cancellation_policy: renderPolicy(rate.cancellation_policy, currency),
+    expires_at: rate.expires_at,
+  };
+}
+
+function renderBooking(b: HotelBookingRow): z.infer<typeof Booking> {
+  return {
+    booking_id: b.id,
+    status: b.status,
+    order_id: b.orderId,
+    expires_at: b.expiresAt?.toISOString() ?? null,
+    total_price: b.totalPrice === null ? null : formatDecimal(b.totalPrice, b.currency),
+    currency: b.currency,
+    hotel_id: b.hotelId,
+    hotel_name: b.hotelName,
+    city_id: b.cityId,
+    room_name: b.roomName,
+    board: b.board,
+    refundable: b.refundable,
+    check_in: b.checkIn,
+    check_out: b.checkOut,
+    rooms: b.rooms,
+    guests: b.guests ?? [],
+    contact: b.contact,
+    confirmation_number: b.confirmationNumber,
+    cancellation_policy: renderPolicy(b.cancellationPolicy, b.currency),
+  };
+}
+
+function renderQuote(q: QuotedTerms): z.infer<typeof CancelQuote> {
+  const c = q.order.currency;
+  return {
+    order_id: q.order.id,
+    order_status: q.order.status,
+    penalty: formatDecimal(q.penaltyMinor, c),
+    refund_amount: formatDecimal(q.refundMinor, c),
+    currency: c,
+    quote_id: q.quoteId,
+    expires_at: q.expiresAt.toISOString(),
+  };
+}
+
+function renderCancellation(out: hotels.CancelOutcome) {
+  if (!out.done) return { done: false as const, data: { order_id: out.orderId, status: 'cancelling', cancellation_id: out.cancellationId } };
+  const { result, currency } = out;
+  return {
+    done: true as const,
+    data: {
+      order_id: result.orderId,
+      status: 'cancelled',
+      penalty: formatDecimal(result.penaltyMinor, currency),
+      refund_amount: formatDecimal(result.refundMinor, currency),
+      currency,
+      ledger_id: result.ledgerId,
+    },
+  };
+}
+
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Hotels'];
 const { get, post } = partnerOperations(tags);
@@ -228,24 +331,32 @@ export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
-    .openapi(routes.search, async (c) => ok(c, await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), deps.currency, new Date())))
+    .openapi(routes.search, async (c) => ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), new Date()), deps.currency)))
     .openapi(routes.checkRate, async (c) => {
-      const data = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, data);
+      const rate = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, scenarioOf(deps, c.req.valid('header')));
+      return ok(c, renderRateCheck(rate, deps.currency));
     })
     .openapi(routes.prebook, async (c) => {
       const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, out.booking);
+      return ok(c, renderBooking(out.booking));
     })
     .openapi(routes.book, async (c) => {
       const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, out.booking);
+      return ok(c, renderBooking(out.booking));
     })
-    .openapi(routes.order, async (c) => created(c, await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id)))
-    .openapi(routes.bookingData, async (c) => ok(c, await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id)))
-    .openapi(routes.cancelDisplay, async (c) => ok(c, await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date())))
+    .openapi(routes.order, async (c) => {
+      const { order, booking } = await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id);
+      return created(c, { ...renderTravelOrder(order), booking_id: booking.id, hold_expires_at: booking.expiresAt?.toISOString() ?? null });
+    })
+    .openapi(routes.bookingData, async (c) => {
+      const { order, booking } = await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id);
+      return ok(c, { order: renderTravelOrder(order), booking: booking ? renderBooking(booking) : null });
+    })
+    .openapi(routes.cancelDisplay, async (c) =>
+      ok(c, renderQuote(await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()))),
+    )
     .openapi(routes.cancel, async (c) => {
       const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return doneOrUnderWay(c, out);
+      return doneOrUnderWay(c, renderCancellation(out));
     });
 }

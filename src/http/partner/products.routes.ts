@@ -1,11 +1,20 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { addBasketItem, checkout, getCurrentBasket, MAX_LINE_QUANTITY, removeBasketItem } from '../../domain/basket';
-import { getProduct, listCategories, listProducts } from '../../domain/catalog';
-import { parsePage } from '../../domain/pagination';
+import {
+  addBasketItem,
+  checkout,
+  getCurrentBasket,
+  MAX_LINE_QUANTITY,
+  removeBasketItem,
+  type Basket as BasketValue,
+  type PricedLine,
+} from '../../domain/basket';
+import { getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
+import { formatDecimal, sum } from '../../domain/money';
+import type { DeliveryDetails, ProductOrder as ProductOrderValue } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage } from './schemas';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
 
@@ -94,6 +103,87 @@ export const ProductOrder = z
   })
   .openapi('ProductOrder');
 
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const renderCategory = (c: CategoryRow): z.infer<typeof Category> => ({ id: c.id, slug: c.slug, name: c.name });
+
+function renderProduct({ product: p, category, variants }: ProductValue, currency: string): z.infer<typeof Product> {
+  return {
+    id: p.id,
+    sku: p.sku,
+    name: p.name,
+    category: renderCategory(category),
+    description: p.description,
+    destinations: p.destinations,
+    price: formatDecimal(p.price, currency),
+    currency,
+    delivery: p.delivery,
+    in_stock: p.stock > 0,
+    variants: variants.map((v) => ({
+      id: v.id,
+      sku: v.sku,
+      name: v.name,
+      price: formatDecimal(v.price, currency),
+      data_gb: v.dataGb,
+      validity_days: v.validityDays,
+    })),
+  };
+}
+
+function renderLine(l: PricedLine, currency: string): z.infer<typeof BasketLine> {
+  return {
+    id: l.id,
+    product: l.productId,
+    variant: l.variantId,
+    name: l.name,
+    quantity: l.quantity,
+    unit_price: formatDecimal(l.unitPrice, currency),
+    line_total: formatDecimal(l.lineTotal, currency),
+  };
+}
+
+function renderBasket(b: BasketValue): z.infer<typeof Basket> {
+  return {
+    id: b.id,
+    items: b.lines.map((l) => renderLine(l, b.currency)),
+    item_count: b.lines.reduce((n, l) => n + l.quantity, 0),
+    total_price: formatDecimal(
+      sum(
+        b.lines.map((l) => l.lineTotal),
+        b.currency,
+      ),
+      b.currency,
+    ),
+    currency: b.currency,
+  };
+}
+
+/** A product order as Interface A answers it (the checkout and the product order list). */
+export function renderProductOrder({ order: o, items }: ProductOrderValue): z.infer<typeof ProductOrder> {
+  return {
+    id: o.id,
+    status: o.status,
+    // Spec §2.1 names the total of a product order total_price_irt.
+    total_price_irt: formatDecimal(o.totalPrice, o.currency),
+    currency: o.currency,
+    payment_method: o.paymentMethod,
+    items: items.map((i) => ({
+      product: i.productId,
+      variant: i.variantId,
+      sku: i.sku,
+      name: i.name,
+      quantity: i.quantity,
+      unit_price: formatDecimal(i.unitPrice, o.currency),
+      line_total: formatDecimal(i.lineTotal, o.currency),
+    })),
+    delivery: (o.details as { delivery?: DeliveryDetails | null }).delivery ?? null,
+    supplier_ref: o.supplierRef,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+    completed_at: iso(o.completedAt),
+  };
+}
+
 const AddItem = z
   .object({
     product: bodyId('product id').openapi({ description: 'Product id' }),
@@ -166,29 +256,24 @@ export function productRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      const data = await listProducts(
-        db,
-        { search: q.search || undefined, category: q.category ? Number(q.category) : undefined, page: parsePage(q.page) },
-        c.req.url,
-        currency,
+      const found = await listProducts(db, { search: q.search || undefined, category: q.category ? Number(q.category) : undefined, page: parsePage(q.page) });
+      return ok(
+        c,
+        renderPage(found, c.req.url, (p) => renderProduct(p, currency)),
       );
-      return ok(c, data);
     })
-    .openapi(routes.detail, async (c) => ok(c, await getProduct(db, Number(c.req.valid('param').id), currency)))
-    .openapi(routes.categories, async (c) => ok(c, await listCategories(db)))
+    .openapi(routes.detail, async (c) => ok(c, renderProduct(await getProduct(db, Number(c.req.valid('param').id)), currency)))
+    .openapi(routes.categories, async (c) => ok(c, (await listCategories(db)).map(renderCategory)))
     .openapi(routes.addItem, async (c) => {
-      const data = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency);
-      return created(c, data);
+      const { item, basket } = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency);
+      return created(c, { item: renderLine(item, currency), basket: renderBasket(basket) });
     })
-    .openapi(routes.basket, async (c) => ok(c, await getCurrentBasket(db, c.get('partner').id, currency)))
-    .openapi(routes.removeItem, async (c) => {
-      const data = await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency);
-      return ok(c, data);
-    })
+    .openapi(routes.basket, async (c) => ok(c, renderBasket(await getCurrentBasket(db, c.get('partner').id, currency))))
+    .openapi(routes.removeItem, async (c) => ok(c, renderBasket(await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency))))
     .openapi(routes.checkout, async (c) => {
       // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
       const body = Checkout.parse(c.req.valid('json') ?? {});
       const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined }, currency);
-      return created(c, data);
+      return created(c, renderProductOrder(data));
     });
 }

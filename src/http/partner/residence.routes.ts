@@ -1,12 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DomainError } from '../../domain/errors';
-import { parsePage } from '../../domain/pagination';
+import { formatDecimal } from '../../domain/money';
+import type { PropertyRow } from '../../domain/residence/availability';
 import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
+import type { ReservationView } from '../../domain/residence/view';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
-import { commonErrors, Decimal, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
+import { commonErrors, Decimal, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
 
 const StayDate = calendarDate('travel');
 const IntId = bodyId();
@@ -55,6 +57,51 @@ const Reservation = z
     cancel_refund: Decimal.nullable(),
   })
   .openapi('Reservation');
+
+function renderProperty(p: PropertyRow, currency: string): z.infer<typeof Property> {
+  return {
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    type: p.type,
+    city: p.city,
+    region: p.region,
+    country: p.country,
+    address: p.address,
+    bedrooms: p.bedrooms,
+    max_guests: p.maxGuests,
+    nightly_price: formatDecimal(p.nightlyPrice, currency),
+    weekend_price: formatDecimal(p.weekendPrice, currency),
+    cleaning_fee: formatDecimal(p.cleaningFee, currency),
+    min_nights: p.minNights,
+    cancellation_policy: p.cancellationPolicy,
+    currency,
+  };
+}
+
+/** A reservation as Interface A answers it (and the operator API after a host's acceptance); seconds_left counts from `now`. */
+export function renderReservation({ reservation: r, property: p, nights, order }: ReservationView, now: Date): z.infer<typeof Reservation> {
+  return {
+    reservation_id: r.id,
+    status: r.status,
+    property_id: r.propertyId,
+    property_name: p.name,
+    check_in: r.checkIn,
+    check_out: r.checkOut,
+    nights,
+    guests: r.guests,
+    lead_guest: r.leadGuest,
+    total_price: formatDecimal(r.totalPrice, r.currency),
+    currency: r.currency,
+    expires_at: r.expiresAt.toISOString(),
+    seconds_left: r.status === 'held' || r.status === 'booked' ? Math.max(0, Math.floor((r.expiresAt.getTime() - now.getTime()) / 1000)) : 0,
+    order_id: r.orderId,
+    order_status: order?.status ?? null,
+    confirmation_number: r.confirmationNumber,
+    cancellation_policy: p.cancellationPolicy,
+    cancel_refund: r.cancelRefund === null ? null : formatDecimal(r.cancelRefund, r.currency),
+  };
+}
 
 const LeadGuest = z.object({
   first_name: text(100),
@@ -187,23 +234,47 @@ export function residenceRoutes(deps: ApiDeps) {
       const q = c.req.valid('query');
       if ((q.check_in === undefined) !== (q.check_out === undefined))
         throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
-      const data = await listProperties(
-        deps.db,
-        { city: q.city, country: q.country, type: q.type, guests: q.guests, check_in: q.check_in, check_out: q.check_out, page: parsePage(q.page) },
-        c.req.url,
-        deps.currency,
+      const found = await listProperties(deps.db, {
+        city: q.city,
+        country: q.country,
+        type: q.type,
+        guests: q.guests,
+        check_in: q.check_in,
+        check_out: q.check_out,
+        page: parsePage(q.page),
+      });
+      return ok(
+        c,
+        renderPage(found, c.req.url, (p) => renderProperty(p, deps.currency)),
       );
-      return ok(c, data);
     })
-    .openapi(routes.detail, async (c) => ok(c, await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), deps.currency, new Date())))
-    .openapi(routes.reserve, async (c) => ok(c, await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
+    .openapi(routes.detail, async (c) => {
+      const { property: p, unavailable } = await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), new Date());
+      return ok(c, { ...renderProperty(p, deps.currency), description: p.description, amenities: p.amenities, house_rules: p.houseRules, unavailable });
+    })
+    .openapi(routes.reserve, async (c) =>
+      ok(c, renderReservation(await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency), new Date())),
+    )
     .openapi(routes.time, async (c) => {
-      const r = await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'));
+      const r = renderReservation(await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')), new Date());
       return ok(c, { reservation_id: r.reservation_id, status: r.status, expires_at: r.expires_at, seconds_left: r.seconds_left });
     })
-    .openapi(routes.reserveDetail, async (c) => ok(c, await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id'))))
-    .openapi(routes.book, async (c) => created(c, await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id)))
-    .openapi(routes.cancel, async (c) => ok(c, await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id)))
+    .openapi(routes.reserveDetail, async (c) =>
+      ok(c, renderReservation(await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')), new Date())),
+    )
+    .openapi(routes.book, async (c) => {
+      const { order, reservation } = await residence.book(deps.db, c.get('partner'), c.req.valid('json').reservation_id);
+      return created(c, { ...renderTravelOrder(order), reservation_id: reservation.id, hold_expires_at: reservation.expiresAt.toISOString() });
+    })
+    .openapi(routes.cancel, async (c) => {
+      const { reservation: r, kind, refundMinor } = await residence.cancel(resDeps, c.get('partner'), c.req.valid('json').reservation_id);
+      return ok(c, {
+        reservation_id: r.id,
+        status: kind === 'released' ? 'cancelled' : 'cancel_requested',
+        refund_amount: formatDecimal(refundMinor, r.currency),
+        currency: r.currency,
+      });
+    })
     .openapi(routes.acceptCancel, async (c) => {
       if (!deps.sandbox)
         throw new DomainError(
@@ -216,11 +287,24 @@ export function residenceRoutes(deps: ApiDeps) {
         c.get('partner').id,
         `sandbox host (partner ${c.get('partner').id})`,
       );
-      return ok(c, data);
+      return ok(c, renderReservation(data, new Date()));
     })
     .openapi(routes.modify, async (c) => {
       const b = c.req.valid('json');
-      const data = await residence.modify(resDeps, c.get('partner'), b.reservation_id, { checkIn: b.check_in, checkOut: b.check_out, guests: b.guests });
-      return ok(c, data);
+      const { change, reservation } = await residence.modify(resDeps, c.get('partner'), b.reservation_id, {
+        checkIn: b.check_in,
+        checkOut: b.check_out,
+        guests: b.guests,
+      });
+      const currency = change.currency;
+      return ok(c, {
+        reservation_id: reservation.reservation.id,
+        previous_total: formatDecimal(change.previousTotalMinor, currency),
+        new_total: formatDecimal(change.newTotalMinor, currency),
+        difference: formatDecimal(change.differenceMinor, currency),
+        currency,
+        ledger_id: change.ledgerId,
+        reservation: renderReservation(reservation, new Date()),
+      });
     });
 }

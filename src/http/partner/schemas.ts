@@ -1,5 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import { validation } from '../../domain/errors';
 import { formatDecimal } from '../../domain/money';
+import type { OrderRow } from '../../domain/orders';
+import type { PageSlice } from '../../domain/pagination';
 import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
 import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
@@ -70,6 +73,34 @@ export const page = <T extends z.ZodTypeAny>(item: T) =>
     results: z.array(item),
   });
 
+/**
+ * A page in Interface A's (DRF's) envelope: next/previous are absolute URLs built from the
+ * request URL, so every other query parameter is kept.
+ */
+export function renderPage<T, R>(slice: PageSlice<T>, requestUrl: string, render: (item: T) => R) {
+  const link = (p: number) => {
+    const url = new URL(requestUrl);
+    if (p === 1) url.searchParams.delete('page');
+    else url.searchParams.set('page', String(p));
+    return url.toString();
+  };
+  return {
+    current_page: slice.page,
+    total_pages: slice.totalPages,
+    total_count: slice.total,
+    next: slice.page < slice.totalPages ? link(slice.page + 1) : null,
+    previous: slice.page > 1 ? link(slice.page - 1) : null,
+    results: slice.items.map(render),
+  };
+}
+
+/** Parses `?page=`: absent means 1; anything but a positive integer is a 400. */
+export function parsePage(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 1;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw validation('page', 'must be a positive integer');
+  return Number(raw);
+}
+
 export const PageQuery = z.object({
   page: z
     .string()
@@ -122,3 +153,23 @@ export const TravelOrder = z
     completed_at: z.string().nullable(),
   })
   .openapi('TravelOrder');
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** A travel order as Interface A answers it (every service's order, and the order list). */
+export function renderTravelOrder(o: OrderRow): z.infer<typeof TravelOrder> {
+  return {
+    id: o.id,
+    service: o.service,
+    status: o.status,
+    total_price: formatDecimal(o.totalPrice, o.currency),
+    currency: o.currency,
+    payment_method: o.paymentMethod,
+    supplier_ref: o.supplierRef,
+    // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
+    service_status: (o.details as { service_status?: string }).service_status ?? null,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+    completed_at: iso(o.completedAt),
+  };
+}

@@ -1,13 +1,26 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { parseAmount } from '../../domain/money';
-import { parsePage } from '../../domain/pagination';
-import { getTour, listTours, searchOptions } from '../../domain/tours/catalog';
+import { formatDecimal, parseAmount } from '../../domain/money';
+import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepartures } from '../../domain/tours/catalog';
+import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations, TravelOrder } from './schemas';
+import {
+  commonErrors,
+  Decimal,
+  Id,
+  json,
+  jsonBody,
+  page,
+  PageQuery,
+  parsePage,
+  partnerOperations,
+  renderPage,
+  renderTravelOrder,
+  TravelOrder,
+} from './schemas';
 
 const IntId = bodyId();
 
@@ -60,6 +73,66 @@ const Prebook = z
     confirmation_number: z.string().nullable(),
   })
   .openapi('TourPrebook');
+
+function renderDeparture(d: DepartureRow, currency: string): z.infer<typeof Departure> {
+  return {
+    id: d.id,
+    code: d.code,
+    start_date: d.startDate,
+    seats_left: d.capacity - d.seatsTaken,
+    capacity: d.capacity,
+    prices: {
+      ADT: formatDecimal(d.priceAdult, currency),
+      CHD: formatDecimal(d.priceChild, currency),
+      INF: formatDecimal(d.priceInfant, currency),
+    },
+    currency,
+  };
+}
+
+function renderSummary({ tour: t, departures: upcoming }: TourWithDepartures, currency: string): z.infer<typeof TourSummary> {
+  const from = upcoming.length ? Math.min(...upcoming.map((d) => d.priceAdult)) : null;
+  return {
+    id: t.id,
+    code: t.code,
+    title: t.title,
+    destination_city: t.destinationCity,
+    destination_country: t.destinationCountry,
+    category: t.category,
+    duration_days: t.durationDays,
+    price_from: from === null ? null : formatDecimal(from, currency),
+    currency,
+    next_departure: upcoming[0]?.startDate ?? null,
+  };
+}
+
+function renderTour(t: TourWithDepartures, currency: string): z.infer<typeof TourDetail> {
+  return {
+    ...renderSummary(t, currency),
+    description: t.tour.description,
+    itinerary: t.tour.itinerary,
+    includes: t.tour.includes,
+    departures: t.departures.map((d) => renderDeparture(d, currency)),
+  };
+}
+
+function renderPrebook({ prebook: p, tour, departure }: PrebookView): z.infer<typeof Prebook> {
+  return {
+    prebook_id: p.id,
+    status: p.status,
+    tour_id: tour.id,
+    tour_title: tour.title,
+    departure_id: p.departureId,
+    start_date: departure.startDate,
+    seats: p.seats,
+    passengers: p.passengers,
+    total_price: formatDecimal(p.totalPrice, p.currency),
+    currency: p.currency,
+    expires_at: p.expiresAt.toISOString(),
+    order_id: p.orderId,
+    confirmation_number: p.confirmationNumber,
+  };
+}
 
 const ListQuery = PageQuery.extend({
   destination: text(100, { blank: true }).optional().openapi({ description: 'City name (part) or ISO country code' }),
@@ -121,25 +194,30 @@ export function tourRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      const data = await listTours(
-        deps.db,
-        {
-          destination: q.destination || undefined,
-          category: q.category || undefined,
-          month: q.month,
-          min_duration: q.min_duration,
-          max_duration: q.max_duration,
-          min_price: q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true }),
-          max_price: q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true }),
-          page: parsePage(q.page),
-        },
-        c.req.url,
-        deps.currency,
+      const found = await listTours(deps.db, {
+        destination: q.destination || undefined,
+        category: q.category || undefined,
+        month: q.month,
+        min_duration: q.min_duration,
+        max_duration: q.max_duration,
+        min_price: q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true }),
+        max_price: q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true }),
+        page: parsePage(q.page),
+      });
+      return ok(
+        c,
+        renderPage(found, c.req.url, (t) => renderSummary(t, deps.currency)),
       );
-      return ok(c, data);
     })
-    .openapi(routes.options, async (c) => ok(c, await searchOptions(deps.db, deps.currency)))
-    .openapi(routes.detail, async (c) => ok(c, await getTour(deps.db, Number(c.req.valid('param').id), deps.currency)))
-    .openapi(routes.prebook, async (c) => ok(c, await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency)))
-    .openapi(routes.finalize, async (c) => created(c, await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id)));
+    .openapi(routes.options, async (c) => {
+      const { price, ...options } = await searchOptions(deps.db);
+      const currency = deps.currency;
+      return ok(c, { ...options, price: { min: formatDecimal(price.min, currency), max: formatDecimal(price.max, currency), currency } });
+    })
+    .openapi(routes.detail, async (c) => ok(c, renderTour(await getTour(deps.db, Number(c.req.valid('param').id)), deps.currency)))
+    .openapi(routes.prebook, async (c) => ok(c, renderPrebook(await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency))))
+    .openapi(routes.finalize, async (c) => {
+      const { order, prebook } = await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id);
+      return created(c, { ...renderTravelOrder(order), prebook_id: prebook.id, hold_expires_at: prebook.expiresAt.toISOString() });
+    });
 }

@@ -1,11 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { parsePage } from '../../domain/pagination';
-import { listVisas, renderVisa, visaById } from '../../domain/visa/applications';
+import { formatDecimal } from '../../domain/money';
+import { listVisas, visaById, type VisaRow } from '../../domain/visa/applications';
 import * as visas from '../../domain/visa/service';
+import type { VisaOrder } from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, partnerOperations } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
 
 const TripDate = calendarDate('travel');
 const Country = country();
@@ -74,6 +75,46 @@ const Application = z
   })
   .openapi('VisaApplication');
 
+function renderVisa(v: VisaRow, currency: string): z.infer<typeof Visa> {
+  return {
+    id: v.id,
+    code: v.code,
+    country: v.country,
+    country_name: v.countryName,
+    visa_type: v.visaType,
+    title: v.title,
+    description: v.description,
+    processing_days: v.processingDays,
+    validity_days: v.validityDays,
+    max_stay_days: v.maxStayDays,
+    entries: v.entries,
+    price: formatDecimal(v.serviceFee + v.governmentFee, currency),
+    service_fee: formatDecimal(v.serviceFee, currency),
+    government_fee: formatDecimal(v.governmentFee, currency),
+    refund_on_rejection_percent: v.refundOnRejectionPercent,
+    required_documents: v.requiredDocuments,
+    currency,
+  };
+}
+
+function renderApplication({ order, application: a }: VisaOrder): z.infer<typeof Application> {
+  return {
+    order_id: order.id,
+    application_id: a.id,
+    visa_id: a.visaProductId,
+    status: a.status,
+    order_status: order.status,
+    total_price: formatDecimal(order.totalPrice, order.currency),
+    currency: order.currency,
+    applicant: a.applicant,
+    travel: { from: a.travelFrom, to: a.travelTo },
+    documents: a.documents,
+    supplier_reference: a.supplierReference,
+    decision_reason: a.decisionReason,
+    decided_at: a.decidedAt?.toISOString() ?? null,
+  };
+}
+
 const tags = ['Visa'];
 const { get, post } = partnerOperations(tags);
 
@@ -118,12 +159,10 @@ export function visaRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
-      return c.json(
-        {
-          ok: true as const,
-          data: await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) }, c.req.url, deps.currency),
-        },
-        200,
+      const found = await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) });
+      return ok(
+        c,
+        renderPage(found, c.req.url, (v) => renderVisa(v, deps.currency)),
       );
     })
     .openapi(routes.detail, async (c) => ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency)))
@@ -135,7 +174,7 @@ export function visaRoutes(deps: ApiDeps) {
         deps.currency,
         sandboxDecision(c.req.valid('header')['x-sandbox-scenario']),
       );
-      return created(c, data);
+      return created(c, { ...renderTravelOrder(data.order), application: renderApplication(data) });
     })
-    .openapi(routes.status, async (c) => ok(c, await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id))));
+    .openapi(routes.status, async (c) => ok(c, renderApplication(await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)))));
 }

@@ -1,0 +1,75 @@
+import type { OfflineRefundDecision } from '../../domain/flights/operator';
+import { formatDecimal } from '../../domain/money';
+import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';
+import type { OrderRow } from '../../domain/orders';
+import type { IssuedCredentials } from '../../domain/partners';
+import type { VisaDecisionResult } from '../../domain/visa/applications';
+import { renderTravelOrder } from '../partner/schemas';
+
+/** The operator API's shapes (src/http/admin/app.ts): what `admin` prints as JSON. */
+
+const renderWorkflow = <S>(w: WorkflowView<S> | null) => (w ? { workflow_id: w.workflowId, run_id: w.runId, status: w.status, state: w.state } : null);
+
+/** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
+export function renderInspection({ order, ledger, payment, cancellation }: OrderInspection) {
+  return {
+    order: { ...renderTravelOrder(order), partner_id: order.partnerId },
+    ledger: ledger.map((l) => ({
+      id: l.id,
+      type: l.type,
+      direction: l.direction,
+      amount: formatDecimal(l.amount, order.currency),
+      step: l.step,
+      workflow_id: l.workflowId,
+      at: l.createdAt.toISOString(),
+    })),
+    payment: renderWorkflow(payment),
+    cancellation: renderWorkflow(cancellation),
+  };
+}
+
+export function renderParked(parked: ParkedWorkflow[]) {
+  return {
+    count: parked.length,
+    results: parked.map((p) => ({
+      workflow_id: p.workflowId,
+      workflow_type: p.workflowType,
+      kind: p.kind,
+      order_id: p.orderId,
+      partner_id: p.partnerId,
+      service: p.service,
+      started_at: p.startedAt.toISOString(),
+      state: p.state,
+    })),
+  };
+}
+
+export function renderRefundDecision({ order, workflowId, outcome }: OfflineRefundDecision, operator: string) {
+  if (!outcome) return { order_id: order.id, status: 'deciding', workflow_id: workflowId };
+  return {
+    order_id: order.id,
+    status: outcome.approved ? 'refunded' : 'completed',
+    refund_amount: formatDecimal(outcome.result?.refundMinor ?? 0, order.currency),
+    ledger_id: outcome.result?.ledgerId ?? null,
+    decided_by: operator,
+  };
+}
+
+export function renderVisaDecision({ order, result }: { order: OrderRow; result: VisaDecisionResult | null }, operator: string) {
+  if (!result) return { order_id: order.id, status: 'deciding' };
+  return {
+    order_id: order.id,
+    status: result.status,
+    refund_amount: formatDecimal(result.refundMinor, order.currency),
+    ledger_id: result.ledgerId,
+    decided_by: operator,
+  };
+}
+
+/** Credentials as issued (created or rotated): only the parts that were issued. */
+export const renderCredentials = (c: IssuedCredentials) => ({
+  partner_id: c.partnerId,
+  ...(c.apiKey !== undefined ? { api_key: c.apiKey } : {}),
+  ...(c.apiSecret !== undefined ? { api_secret: c.apiSecret } : {}),
+  ...(c.agencyKey !== undefined ? { agency_key: c.agencyKey } : {}),
+});
