@@ -25,6 +25,9 @@ export interface RefundResult {
 }
 
 /** The terms issued as a quote (expiring at `notAfter` at the latest): its id and expiry, as the partner sees them. */
+/** Where a cancellation or refund stands when the answer is due: credited (its result), or still with the supplier (its workflow). */
+export type MoneyBackOutcome = { done: true; result: RefundResult } | { done: false; orderId: number; workflowId: string };
+
 /** Terms as a quote: the amounts hold under `quoteId` until `expiresAt`. */
 export interface QuotedTerms extends RefundTerms {
   quoteId: string;

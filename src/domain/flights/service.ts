@@ -8,7 +8,8 @@ import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
-import { termsForRefund, type FlightRefundResult } from './refunds';
+import type { MoneyBackOutcome } from '../refund-terms';
+import { termsForRefund } from './refunds';
 import { validateTravelers } from './travelers';
 
 export interface FlightDeps {
@@ -157,11 +158,8 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
   return { done: true, order, booking };
 }
 
-/** Where a refund stands when the answer is due: done (with its result), or still with the airline. */
-export type RefundOutcome = { done: true; result: FlightRefundResult; currency: string } | { done: false; orderId: number; refundId: string };
-
 /** POST /api/flights/air_refund/: the refund workflow, awaited up to the bound. */
-export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<RefundOutcome> {
+export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<MoneyBackOutcome> {
   const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
   const args: RefundFlightInput = {
     orderId: input.order_id,
@@ -179,8 +177,7 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
   const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null,
   );
-  if (!result) return { done: false, orderId: input.order_id, refundId: workflowId };
-  return { done: true, result, currency: terms.order.currency };
+  return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
 }
 
 /** POST /api/flights/air_refund_offline/: the order waits for an operator (a workflow waiting for a signal). */

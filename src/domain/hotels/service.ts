@@ -4,7 +4,8 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, RateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { cancelWorkflowId, holdWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
-import { termsForCancel, type CancellationResult } from './cancellation';
+import type { MoneyBackOutcome } from '../refund-terms';
+import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
 import { validateGuests } from './guests';
 import { DomainError, validation } from '../errors';
@@ -126,11 +127,8 @@ export async function bookingData(db: Db, partner: Partner, orderId: number): Pr
   return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
 }
 
-/** Where a cancellation stands when the answer is due: done (with its result), or still with the hotel. */
-export type CancelOutcome = { done: true; result: CancellationResult; currency: string } | { done: false; orderId: number; cancellationId: string };
-
 /** POST /api/hotel/cancel/: the cancellation workflow, awaited up to the bound. */
-export async function cancel(deps: HotelDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<CancelOutcome> {
+export async function cancel(deps: HotelDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<MoneyBackOutcome> {
   await hotelOrderOf(deps.db, partner.id, input.order_id);
   const terms = await termsForCancel(deps.db, partner.id, input.order_id, input.quote_id, new Date());
   const args: CancelHotelInput = {
@@ -150,6 +148,5 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
   const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
     f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
   );
-  if (!result) return { done: false, orderId: input.order_id, cancellationId: workflowId };
-  return { done: true, result, currency: terms.order.currency };
+  return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
 }

@@ -20,7 +20,7 @@ import {
   scenarioOf,
   text,
 } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
 const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
@@ -209,22 +209,6 @@ function renderTicketing(state: flights.TicketingState) {
         passenger_type: p.passenger_type,
         ticket_number: p.ticket_number,
       })),
-    },
-  };
-}
-
-function renderRefund(out: flights.RefundOutcome) {
-  if (!out.done) return { done: false as const, data: { order_id: out.orderId, status: 'refunding', refund_id: out.refundId } };
-  const { result, currency } = out;
-  return {
-    done: true as const,
-    data: {
-      order_id: result.orderId,
-      status: 'refunded',
-      refund_amount: formatDecimal(result.refundMinor, currency),
-      penalty: formatDecimal(result.penaltyMinor, currency),
-      currency,
-      ledger_id: result.ledgerId,
     },
   };
 }
@@ -421,7 +405,7 @@ export function flightRoutes(deps: ApiDeps) {
     })
     .openapi(routes.refund, async (c) => {
       const out = await flights.refund(flightDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return doneOrUnderWay(c, renderRefund(out));
+      return doneOrUnderWay(c, renderMoneyBack(out, { done: 'refunded', underWay: 'refunding', idField: 'refund_id' }));
     })
     .openapi(routes.refundOffline, async (c) => {
       const body = c.req.valid('json');

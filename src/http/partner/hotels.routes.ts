@@ -21,7 +21,7 @@ import {
   scenarioOf,
   text,
 } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
 const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
@@ -247,22 +247,6 @@ function renderQuote(q: QuotedTerms): z.infer<typeof CancelQuote> {
   };
 }
 
-function renderCancellation(out: hotels.CancelOutcome) {
-  if (!out.done) return { done: false as const, data: { order_id: out.orderId, status: 'cancelling', cancellation_id: out.cancellationId } };
-  const { result, currency } = out;
-  return {
-    done: true as const,
-    data: {
-      order_id: result.orderId,
-      status: 'cancelled',
-      penalty: formatDecimal(result.penaltyMinor, currency),
-      refund_amount: formatDecimal(result.refundMinor, currency),
-      currency,
-      ledger_id: result.ledgerId,
-    },
-  };
-}
-
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Hotels'];
 const { get, post } = partnerOperations(tags);
@@ -357,6 +341,6 @@ export function hotelRoutes(deps: ApiDeps) {
     )
     .openapi(routes.cancel, async (c) => {
       const out = await hotels.cancel(hotelDeps, c.get('partner'), c.req.valid('json'), scenarioOf(deps, c.req.valid('header')));
-      return doneOrUnderWay(c, renderCancellation(out));
+      return doneOrUnderWay(c, renderMoneyBack(out, { done: 'cancelled', underWay: 'cancelling', idField: 'cancellation_id' }));
     });
 }

@@ -3,6 +3,7 @@ import { validation } from '../../domain/errors';
 import { formatDecimal } from '../../domain/money';
 import type { OrderRow } from '../../domain/orders';
 import type { PageSlice } from '../../domain/pagination';
+import type { MoneyBackOutcome } from '../../domain/refund-terms';
 import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
 import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
@@ -171,5 +172,31 @@ export function renderTravelOrder(o: OrderRow): z.infer<typeof TravelOrder> {
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     completed_at: iso(o.completedAt),
+  };
+}
+
+/**
+ * A hotel cancellation's or a flight refund's answer: 200 once the refund is credited (what came
+ * back, what was kept, its ledger row), else 202 naming the workflow still at it.
+ */
+export function renderMoneyBack<K extends string>(
+  out: MoneyBackOutcome,
+  words: { done: 'cancelled' | 'refunded'; underWay: 'cancelling' | 'refunding'; idField: K },
+) {
+  if (!out.done) {
+    const id = { [words.idField]: out.workflowId } as Record<K, string>;
+    return { done: false as const, data: { order_id: out.orderId, status: words.underWay, ...id } };
+  }
+  const { result } = out;
+  return {
+    done: true as const,
+    data: {
+      order_id: result.orderId,
+      status: words.done,
+      refund_amount: formatDecimal(result.refundMinor, result.currency),
+      penalty: formatDecimal(result.penaltyMinor, result.currency),
+      currency: result.currency,
+      ledger_id: result.ledgerId,
+    },
   };
 }
