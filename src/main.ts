@@ -11,6 +11,7 @@ import { seedCatalog } from './db/seed/seed';
 import { startApiHealth } from './runtime/api-health';
 import { openMigratedDatabase } from './runtime/database';
 import { runProcess } from './runtime/process';
+import { writeProcessFile } from './runtime/process-file';
 import { serveHttp } from './runtime/serve-http';
 import { supplierUrl } from './runtime/supplier-url';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
@@ -44,6 +45,9 @@ runProcess(
       { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, metrics: { role: 'all-in-one', coreMetricsUrl }, eagerStart },
       stack,
     );
+
+    const removeProcessFile = writeProcessFile(config.DATA_DIR, { engine: process.pid, temporal: temporal.pid });
+    stack.add(async () => removeProcessFile());
 
     console.log(
       [

@@ -72,6 +72,20 @@ export const FINALIZE_STEP: ActivityOptions = {
   retry: { ...SUPPLIER_STEP.retry, maximumAttempts: MAX_FINALIZE_ATTEMPTS },
 };
 
+/**
+ * The supplier step of a lean payment (PayInput.shape 'lean'): the same call, budget and
+ * refusals, as a local activity run by the worker that runs the payment, so that a payment
+ * whose steps all succeed is one workflow task. Retried locally while the backoff is under
+ * 10 s, then by rescheduling with a timer. No heartbeat: a worker that dies mid-call is
+ * noticed when the workflow task times out, and the call is made again (by the same client
+ * reference: the suppliers answer a repeated reference with what they did the first time).
+ */
+export const LOCAL_FINALIZE_STEP: LocalActivityOptions = {
+  startToCloseTimeout: FINALIZE_STEP.startToCloseTimeout,
+  localRetryThreshold: '10s',
+  retry: FINALIZE_STEP.retry,
+};
+
 /** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */
 export const LOOKUP_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',

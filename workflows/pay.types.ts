@@ -28,6 +28,16 @@ export interface PayInput {
    * starter and fixed for the run, so a run replays the way it was made.
    */
   localLedgerSteps?: boolean;
+  /**
+   * The payment's shape, chosen by the starter and fixed for the run. 'lean' (today's
+   * payments): every step (debit, supplier, completion) is a local activity, so a payment
+   * that meets no failure is one workflow task. It starts with Stage debiting and OrderStatus
+   * processing, shows finalizing once the money is taken (until it is done, fails or parks:
+   * the payState query names the exact step), and every stage after a failure; the pivot rule
+   * applies without its patch marker. Absent: the shape before it, which
+   * payments started earlier (and Interface B's) replay as.
+   */
+  shape?: 'lean';
 }
 
 export interface PayResult {

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancellationScope, setHandler, log, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { FINALIZE_STEP, LEDGER_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
+import { FINALIZE_STEP, LEDGER_STEP, LOCAL_FINALIZE_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
 import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
@@ -22,6 +22,7 @@ const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
+const localSupplier = proxyLocalActivities<BookingActivities>(LOCAL_FINALIZE_STEP);
 
 /**
  * Runs started from here on follow the pivot rule: once the supplier confirmed, a step
@@ -48,7 +49,8 @@ async function finalizeOrPark(
     state.step = 'finalizing';
     state.attempts += 1;
     try {
-      return await supplier.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
+      const finalizer = input.shape === 'lean' ? localSupplier : supplier;
+      return await finalizer.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
     } catch (err) {
       const type = businessType(err);
       if (type && ANSWERS.has(type)) throw err;
@@ -123,10 +125,12 @@ function paymentFailure(orderId: number, step: PayStep | undefined, type: string
  */
 export async function payOrder(input: PayInput): Promise<PayResult> {
   const { workflowId, runId } = workflowInfo();
-  const ledger = input.localLedgerSteps ? localLedger : remoteLedger;
+  const lean = input.shape === 'lean';
+  const ledger = lean || input.localLedgerSteps ? localLedger : remoteLedger;
   const run = { workflowId, runId };
   // Decided once, at the start: a run started before the rule keeps the old path throughout.
-  const pivotRule = patched(PIVOT_RULE_PATCH);
+  // A lean payment was started after it: the rule applies, and asking would only add a marker.
+  const pivotRule = lean || patched(PIVOT_RULE_PATCH);
   const saga = new Saga<PayStep, Reversal>();
   const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, attempts: 0 };
   const operator: OperatorInbox = { decision: null };
@@ -143,7 +147,8 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   let debit: Awaited<ReturnType<BookingActivities['debitForOrder']>>;
   let finalized: { supplierRef: string; followUp?: FollowUp };
   try {
-    setStage('debiting', 'processing');
+    // A lean payment started with Stage debiting and OrderStatus processing (src/domain/pay.ts).
+    if (!lean) setStage('debiting', 'processing');
     state.step = 'debiting';
     // The reversal is registered before the debit runs: a debit that committed but whose answer was lost must still be undone.
     debit = await saga.step(
@@ -176,7 +181,8 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     // The pivot: the supplier has confirmed, so the partner has what was paid for. From here
     // the debit stands whatever happens; nothing (not even cancelling this workflow) undoes it.
     state.supplierRef = finalized.supplierRef;
-    setStage('completing');
+    // A lean payment shows completing only if its completion has to wait (untilDoneOrParked parks it with a Stage of its own).
+    if (!lean) setStage('completing');
     await CancellationScope.nonCancellable(() =>
       mustHappen('completing', () => complete(finalized.supplierRef, finalized.followUp), input.orderId, state, operator),
     );

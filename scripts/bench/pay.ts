@@ -9,7 +9,9 @@
  * --cluster runs against `npm run cluster` (CLUSTER_DIR/state.json): payments are spread
  * over its API replicas, and the report adds the CPU each process spent per payment, the
  * transactions and row writes per payment in each database, and one payment's history
- * length. --pids names the processes to measure for any other topology. Both first measure
+ * length. Against `npm start` on this machine the same figures come by themselves: the
+ * engine writes DATA_DIR/processes.json (its own pid, measured without its children, and
+ * the Temporal dev server's). --pids names the processes to measure for any other topology. All first measure
  * the topology idle for --idle-seconds (default 10) and report what the payments cost
  * beyond that (`marginal`), next to the raw figures: a cluster with 512 history shards
  * spends CPU and database commits on its own even when nothing happens.
@@ -18,7 +20,7 @@ import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { admin, api, args, percentile, round, useTarget, type Partner } from './common';
 import { payWorkflowId } from '../../workflows/pay.types';
-import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, type Topology } from './topology';
+import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, startTopology, type Topology } from './topology';
 
 const opts = args({
   concurrency: { type: 'string', default: '10' },
@@ -27,6 +29,7 @@ const opts = args({
   cluster: { type: 'boolean', default: false },
   pids: { type: 'string' },
   'idle-seconds': { type: 'string', default: '10' },
+  window: { type: 'boolean', default: false },
 });
 const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
@@ -104,7 +107,8 @@ async function baseline(n: number) {
 
 function topology(): Topology | undefined {
   if (opts.cluster) return clusterTopology(process.env.CLUSTER_DIR || '.cluster');
-  if (!opts.pids) return undefined;
+  // `npm start` on this machine says which processes it is made of.
+  if (!opts.pids) return startTopology(process.env.DATA_DIR || '.data');
   const processes = Object.fromEntries(
     String(opts.pids)
       .split(',')
@@ -156,7 +160,9 @@ async function main() {
   const jobs = await prepare();
   const cpuBefore = t && sampleCpu(t);
   const dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
+  const window0 = process.hrtime.bigint();
   const run = await payAll(jobs);
+  const window1 = process.hrtime.bigint();
   // PostgreSQL publishes its statistics within a second of a transaction's end.
   if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
   const cpuAfter = t && sampleCpu(t);
@@ -172,6 +178,9 @@ async function main() {
     errors: run.errors,
     double_debits: report.findings.filter((f) => f.kind === 'order_payment').length,
   };
+  // The payments' span on the machine's monotonic clock (µs), which V8's CPU profiles use: cut a
+  // `node --cpu-prof` profile of the engine to this window (scripts/bench/profile-top.ts).
+  if (opts.window) result.window_monotonic_us = [Number(window0 / 1000n), Number(window1 / 1000n)];
   if (t) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
     result.cpu_per_payment = cpuPerPayment(cpuBefore!, cpuAfter!, total);

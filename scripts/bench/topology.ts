@@ -20,6 +20,29 @@ export interface Topology {
   adminDatabaseUrl?: string;
   /** Part name → root process id. */
   processes: Record<string, number>;
+  /** Parts measured without their children (the engine of `npm start`: its child, the dev server, is a part of its own). */
+  selfOnly?: string[];
+}
+
+/**
+ * `npm start`'s topology, from DATA_DIR/processes.json (written by the engine): the engine's
+ * own process (API, worker, PGlite, simulator) and the Temporal dev server it started.
+ */
+export function startTopology(dataDir: string): Topology | undefined {
+  let processes: Record<string, number>;
+  try {
+    processes = JSON.parse(fs.readFileSync(path.join(path.resolve(dataDir), 'processes.json'), 'utf8')) as Record<string, number>;
+  } catch {
+    return undefined;
+  }
+  if (!processes.engine || !fs.existsSync(`/proc/${processes.engine}`)) return undefined;
+  return {
+    kind: 'single',
+    apis: [],
+    processes,
+    selfOnly: ['engine'],
+    temporalAddress: process.env.TEMPORAL_ADDRESS ?? `127.0.0.1:${process.env.TEMPORAL_DEV_PORT ?? 7233}`,
+  };
 }
 
 /** `npm run cluster`'s topology, from its state file. */
@@ -62,7 +85,11 @@ function readStat(pid: number): { ppid: number; ticks: number; childTicks: numbe
  * children's (cutime, cstime), plus each live descendant's. PostgreSQL's backends are the
  * postmaster's children, so its figure covers every connection.
  */
-export function cpuSeconds(root: number): number {
+export function cpuSeconds(root: number, withChildren = true): number {
+  if (!withChildren) {
+    const stat = readStat(root);
+    return stat ? stat.ticks / TICKS_PER_SECOND : 0;
+  }
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -85,7 +112,7 @@ export function cpuSeconds(root: number): number {
 }
 
 export function sampleCpu(topology: Topology): Record<string, number> {
-  return Object.fromEntries(Object.entries(topology.processes).map(([name, pid]) => [name, cpuSeconds(pid)]));
+  return Object.fromEntries(Object.entries(topology.processes).map(([name, pid]) => [name, cpuSeconds(pid, !topology.selfOnly?.includes(name))]));
 }
 
 /** Per-payment CPU milliseconds of each part between two samples, and their total. */

@@ -28,7 +28,9 @@ export const VARIANTS: Record<string, Record<string, string>> = {
   pollers_20: { ...UNTUNED, WORKER_WORKFLOW_TASK_POLLERS: '20', WORKER_ACTIVITY_TASK_POLLERS: '20' },
   cache_0: { ...UNTUNED, WORKER_MAX_CACHED_WORKFLOWS: '0' },
   wal_local: { ...UNTUNED, TEMPORAL_DEV_SQLITE_PRAGMAS: WAL, PAY_LOCAL_LEDGER_STEPS: 'true' },
-  /** Today's defaults: WAL, local ledger steps, eager start. */
+  /** The defaults before issue 14: WAL, local ledger steps, eager start; the supplier step through the activity queue. */
+  classic: { PAY_SHAPE: 'classic' },
+  /** Today's defaults: WAL, eager start, lean payments (every step local, one workflow task). */
   defaults: {},
 };
 
@@ -44,6 +46,8 @@ const ROOT = path.resolve(__dirname, '../..');
 const BASE_PORT = 18_000;
 
 interface PayReport {
+  cpu_per_payment?: { total_ms: number; by_part_ms: Record<string, number> };
+  history_events_per_payment?: number;
   pays_per_s: number;
   p50_ms: number;
   p95_ms: number;
@@ -96,7 +100,12 @@ async function measure(name: string, slot: number): Promise<PayReport> {
   const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false);
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
-    const bench = run(process.execPath, ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders], env, true);
+    const bench = run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders, '--idle-seconds', '0'],
+      env,
+      true,
+    );
     return JSON.parse((await bench.output).trim().split('\n').pop()!) as PayReport;
   } finally {
     // The engine runs in its own process group: stop it and the dev server it started.
@@ -139,6 +148,12 @@ async function main(): Promise<void> {
       p50_ms: round(median(xs.map((x) => x.p50_ms))),
       p95_ms: round(median(xs.map((x) => x.p95_ms))),
       p99_ms: round(median(xs.map((x) => x.p99_ms))),
+      // CPU of every process of the topology (the engine, the dev server) per payment, and one payment's history.
+      cpu_ms: round(median(xs.map((x) => x.cpu_per_payment?.total_ms ?? NaN))),
+      cpu_by_part_ms: Object.fromEntries(
+        Object.keys(xs[0]?.cpu_per_payment?.by_part_ms ?? {}).map((part) => [part, round(median(xs.map((x) => x.cpu_per_payment!.by_part_ms[part]!)))]),
+      ),
+      history_events: xs[0]?.history_events_per_payment,
       errors: xs.reduce((n, x) => n + x.errors, 0),
       double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
       ...(base ? { vs_untuned: round(pays / base, 2) } : {}),

@@ -144,15 +144,20 @@ export async function reversePayment(
 
 /** Marks an order this run paid for as completed, with the supplier's reference. */
 export async function completeOrder(db: DbOrTx, input: PaymentRun & { orderId: number; supplierRef: string }): Promise<{ status: 'completed' }> {
-  return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, input.orderId);
-    if (!heldBy(order, input)) throw new DomainError('conflict', `order ${order.id} is not held by payment ${input.workflowId}`);
-    if (order.status === 'processing') {
-      const now = new Date();
-      await tx.update(orders).set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
-    } else if (order.status !== 'completed') {
-      throw new DomainError('conflict', `order ${order.id} cannot complete from ${order.status}`);
-    }
-    return { status: 'completed' };
-  });
+  // One statement, atomic on its own: the order this run holds, still processing, completes.
+  const now = new Date();
+  const [completed] = await db
+    .update(orders)
+    .set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now })
+    .where(
+      and(eq(orders.id, input.orderId), eq(orders.status, 'processing'), eq(orders.paymentWorkflowId, input.workflowId), eq(orders.paymentRunId, input.runId)),
+    )
+    .returning({ id: orders.id });
+  if (completed) return { status: 'completed' };
+  // Nothing changed: completed already (a retried step), or why not.
+  const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));
+  if (!order) throw new DomainError('not_payable', `order ${input.orderId} does not exist`);
+  if (!heldBy(order, input)) throw new DomainError('conflict', `order ${order.id} is not held by payment ${input.workflowId}`);
+  if (order.status !== 'completed') throw new DomainError('conflict', `order ${order.id} cannot complete from ${order.status}`);
+  return { status: 'completed' };
 }

@@ -30,7 +30,7 @@ export async function serveHttp(
       temporal: deps.temporal,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       payWaitMs: config.PAY_WAIT_MS,
-      payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart },
+      payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart, shape: config.PAY_SHAPE },
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
       holds: {

@@ -11,6 +11,8 @@ import { ensureSearchAttributes } from './search-attributes';
 export interface TemporalEndpoint {
   address: string;
   uiUrl: string | null;
+  /** The dev server's process id, when this process started one. */
+  pid?: number;
   stop(): Promise<void>;
 }
 

@@ -8,6 +8,7 @@ import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 export interface DevServer {
   address: string;
   uiUrl: string | null;
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -93,6 +94,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   return {
     address,
     uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
+    pid: child.pid,
     stop: () => stopChild(child, exited),
   };
 }

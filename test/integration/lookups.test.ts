@@ -8,10 +8,14 @@ import { type TestStack, useStack } from '../support/stack';
  * A payment whose hotel confirmation or air ticketing gets no answer: after its attempts
  * (two here) the saga asks the supplier for the hold / PNR state and acts on that answer —
  * completes when the supplier did book, refunds when it certainly did not.
+ *
+ * These read the supplier step's failures from the history, so they run the classic shape,
+ * where the supplier step is an activity of its own (the lean shape records the same step
+ * as a local-activity marker; the workflow code that asks afterwards is the same).
  */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 1_000, finalizeAttempts: 2 });
+useStack((s) => (stack = s), { payWaitMs: 1_000, finalizeAttempts: 2, payTuning: { localLedgerSteps: true, shape: 'classic' } });
 
 type Api = ReturnType<typeof partnerClient>;
 const partner = () => newPartner(stack, '0', '500000000');

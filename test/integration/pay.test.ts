@@ -297,7 +297,7 @@ describe('a slow supplier and a worker crash', () => {
     }
   });
 
-  it('finishes the saga with one debit when the worker dies after the debit and comes back', async () => {
+  it('finishes the saga with one debit when the worker stops after the debit and comes back', async () => {
     const { api } = await newPartner();
     const order = await api.productOrder();
     const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'crash-1' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
@@ -306,7 +306,11 @@ describe('a slow supplier and a worker crash', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await stack.stopWorker();
-    expect(await statusOf(order.id)).toBe('processing');
+    // A lean payment's steps are local activities of the workflow task under way: a stopping
+    // worker finishes them before it stops (a killed one leaves them to the next worker: the
+    // chaos runs kill workers mid-payment). Either way, one debit.
+    expect(await statusOf(order.id)).toBe('completed');
+    expect(await paymentsOf(order.id)).toHaveLength(1);
     await stack.startWorker();
     const res = await pending;
     expect(res.status).toBe(200);

@@ -19,6 +19,8 @@ describe('workflow replay', () => {
         'pay-compensated.json',
         'pay-needs-attention-confirmed.json',
         'pay-local-ledger.json',
+        'pay-lean-completed.json',
+        'pay-lean-compensated.json',
         'pay-parked-after-pivot-retried.json',
         'pay-reversal-parked-retried.json',
         'hotel-hold-place.json',

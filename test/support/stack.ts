@@ -246,7 +246,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     temporal: client,
     taskQueue,
     payWaitMs: opts.payWaitMs ?? 20_000,
-    payTuning: opts.payTuning ?? { localLedgerSteps: true },
+    payTuning: opts.payTuning ?? { localLedgerSteps: true, shape: 'lean' },
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
     holds: {

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { OrderStatus, Stage } from '../../workflows/search-attributes';
+import { newPartner } from '../support/clients';
+import { recordHistory, scheduledActivities } from '../support/histories';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * Today's payments (PAY_SHAPE=lean, docs/performance.md): debit, supplier step and
+ * completion all run as local activities, so a payment that meets no failure is one
+ * workflow task of ten events; the money rules are those of every other payment.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, payTuning: { localLedgerSteps: true, eagerStart: true, shape: 'lean' } });
+
+const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
+
+async function historyOf(orderId: number, key?: string) {
+  const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+  const workflowId = key ? `pay:p${order!.partnerId}:key:${key}` : `pay:p${order!.partnerId}:order:${orderId}`;
+  const handle = stack.client.workflow.getHandle(workflowId);
+  const { events } = await handle.fetchHistory();
+  const described = await handle.describe();
+  return {
+    workflowId,
+    events: events!.length,
+    activities: await scheduledActivities(stack, workflowId),
+    localSteps: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    otherMarkers: events!.filter((e) => e.markerRecordedEventAttributes && e.markerRecordedEventAttributes.markerName !== 'core_local_activity').length,
+    workflowTasks: events!.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+    upserts: events!.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes).length,
+    stage: described.typedSearchAttributes.get(Stage),
+    orderStatus: described.typedSearchAttributes.get(OrderStatus),
+  };
+}
+
+describe('lean payments', () => {
+  it('pay in one workflow task: three local steps, nothing through the activity queue, two Stage upserts', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed', amount: 550000, new_balance: 4450000 });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+
+    const history = await historyOf(order.id);
+    expect(history).toMatchObject({ activities: [], localSteps: 3, otherMarkers: 0, workflowTasks: 1, upserts: 2, stage: 'done', orderStatus: 'completed' });
+    expect(history.events).toBe(10);
+    await recordHistory(stack, history.workflowId, 'pay-lean-completed');
+  });
+
+  it('reverses the debit when the supplier refuses, and ends at Stage failed', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_reject' });
+    expect(res.status).toBe(502);
+    expect(res.body.error).toMatch(/could not finalize .* the debit was reversed/);
+    expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
+    expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
+    const history = await historyOf(order.id);
+    expect(history).toMatchObject({ activities: [], localSteps: 3, stage: 'failed' });
+    await recordHistory(stack, history.workflowId, 'pay-lean-compensated');
+  });
+
+  it('rides out a flaky supplier with local retries: one debit, completed', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_flaky' });
+    expect(res.status).toBe(200);
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    expect((await historyOf(order.id)).activities).toEqual([]);
+  });
+
+  it('finishes with one debit, fulfilled, when the worker stops during the supplier call and comes back', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'crash-lean' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+    for (let i = 0; (await ledgerOf(order.id)).length === 0; i++) {
+      if (i > 200) throw new Error('the debit never happened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stack.stopWorker();
+    await stack.startWorker();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_status).toBe('completed');
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    const [done] = await stack.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(done!.supplierRef).toMatch(/^FUL-/);
+  });
+
+  it('keeps one debit when 20 identical pays race', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'race-lean' })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+  });
+});
