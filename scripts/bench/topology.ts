@@ -36,6 +36,11 @@ export function startTopology(dataDir: string): Topology | undefined {
     return undefined;
   }
   if (!processes.engine || !fs.existsSync(`/proc/${processes.engine}`)) return undefined;
+  // Parts the engine did not start but uses (a PostgreSQL under DATABASE_URL): BENCH_EXTRA_PIDS=postgres=1234,…
+  for (const kv of (process.env.BENCH_EXTRA_PIDS ?? '').split(',').filter(Boolean)) {
+    const [name, pid] = kv.split('=');
+    if (name && Number.isInteger(Number(pid))) processes[name] = Number(pid);
+  }
   return {
     kind: 'single',
     apis: [],
