@@ -232,7 +232,7 @@ export async function cancelBooking(
   deps: AgencyBookingDeps,
   partner: Partner,
   rawId: string,
-): Promise<{ done: boolean; bookingId: number; refundMinor: number; currency: string }> {
+): Promise<{ done: boolean; refundMinor: number; currency: string }> {
   const id = rowIdOf(rawId, 'booking');
   const view = await bookingView(deps.db, partner.id, id);
   const [b] = await deps.db.select().from(hotelBookings).where(eq(hotelBookings.id, id));
@@ -244,5 +244,5 @@ export async function cancelBooking(
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, b!.orderId), eq(ledgerEntries.type, 'refund'), eq(ledgerEntries.step, 'cancel-refund')));
   const refund = refunds.reduce((n, r) => n + r.amount, 0);
-  return { done, bookingId: id, refundMinor: refund, currency: b!.currency };
+  return { done, refundMinor: refund, currency: b!.currency };
 }

@@ -14,7 +14,7 @@ import type { DeliveryDetails, ProductOrder as ProductOrderValue } from '../../d
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, iso } from './schemas';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
 
@@ -102,8 +102,6 @@ export const ProductOrder = z
     completed_at: z.string().nullable(),
   })
   .openapi('ProductOrder');
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const renderCategory = (c: CategoryRow): z.infer<typeof Category> => ({ id: c.id, slug: c.slug, name: c.name });
 

@@ -155,7 +155,8 @@ export const TravelOrder = z
   })
   .openapi('TravelOrder');
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** A moment as Interface A writes it, or null. */
+export const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** A travel order as Interface A answers it (every service's order, and the order list). */
 export function renderTravelOrder(o: OrderRow): z.infer<typeof TravelOrder> {
