@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { ledgerEntries, orders } from '../db/schema';
+import { ledgerEntries, orders, wallets } from '../db/schema';
 import { DomainError } from './errors';
-import { applyMovement, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
+import { applyMovement, debitIfAvailable, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
 /** Identifies one pay workflow run; every ledger row it writes carries it. */
 export interface PaymentRun {
@@ -40,12 +40,6 @@ async function lockOrder(tx: Tx, orderId: number) {
 const heldBy = (order: { paymentWorkflowId: string | null; paymentRunId: string | null }, run: PaymentRun) =>
   order.paymentWorkflowId === run.workflowId && order.paymentRunId === run.runId;
 
-/**
- * Debits the wallet for a pending order and marks the order processing, in one
- * transaction: the order row and then the wallet row are locked, so two payments of one
- * order, or two debits of one wallet, serialise here. Re-running it for the same run
- * returns the first debit (Temporal may retry an activity whose result was lost).
- */
 /** A debit's answer, whether written now or found written by an earlier attempt of the same run. */
 const debitResult = (
   orderId: number,
@@ -60,28 +54,23 @@ const debitResult = (
   currency: wallet.currency,
 });
 
+/**
+ * Debits the wallet for a pending order and marks the order processing, in one
+ * transaction of three statements when it succeeds: the order moves pending → processing
+ * for this run (which locks it), the wallet's balance moves if the amount fits (which locks
+ * it: order, then wallet, as everywhere), and the ledger row is written. So two payments of
+ * one order, or two debits of one wallet, serialise here. Re-running it for the same run
+ * returns the first debit (Temporal may retry an activity whose result was lost).
+ */
 export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
   return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, input.orderId);
-    const wallet = await lockWallet(tx, input.partnerId);
-    const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
-    if (done) {
-      return debitResult(order.id, done, wallet);
-    }
-    if (order.partnerId !== input.partnerId) throw new DomainError('not_payable', `order ${order.id} is not one of your orders`);
-    if (order.paymentMethod !== 'PARTNER_CREDIT') {
-      throw new DomainError(
-        'not_payable',
-        `order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from the wallet`,
-      );
-    }
-    if (order.status === 'processing') throw new DomainError('not_payable', `order ${order.id} is being paid by another request`);
-    if (order.status !== 'pending') throw new DomainError('not_payable', `order ${order.id} is not payable: it is ${order.status}`);
-    const available = wallet.balance + wallet.creditLimit;
-    if (order.totalPrice > available) throw insufficientCredit(available, order.totalPrice, wallet.currency);
-
-    const entry = await applyMovement(tx, wallet, {
-      direction: 'debit',
+    const [order] = await tx
+      .update(orders)
+      .set({ status: 'processing', paymentWorkflowId: input.workflowId, paymentRunId: input.runId, updatedAt: new Date() })
+      .where(and(eq(orders.id, input.orderId), eq(orders.partnerId, input.partnerId), eq(orders.status, 'pending'), eq(orders.paymentMethod, 'PARTNER_CREDIT')))
+      .returning({ id: orders.id, totalPrice: orders.totalPrice, service: orders.service });
+    if (!order) return debitWrittenOrWhyNot(tx, input);
+    const debited = await debitIfAvailable(tx, input.partnerId, {
       type: 'payment',
       amount: order.totalPrice,
       orderId: order.id,
@@ -90,12 +79,35 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       step: STEP_DEBIT,
       note: `payment of ${order.service} order ${order.id}`,
     });
-    await tx
-      .update(orders)
-      .set({ status: 'processing', paymentWorkflowId: input.workflowId, paymentRunId: input.runId, updatedAt: new Date() })
-      .where(eq(orders.id, order.id));
-    return debitResult(order.id, entry, wallet);
+    if (!debited) {
+      // Nothing fits: the order's move rolls back with the error.
+      const wallet = await lockWallet(tx, input.partnerId);
+      throw insufficientCredit(wallet.balance + wallet.creditLimit, order.totalPrice, wallet.currency);
+    }
+    return debitResult(order.id, debited.entry, debited.wallet);
   });
+}
+
+/** The order was not pending for this partner on credit: this run's debit written earlier (a retried step), or why the order cannot be paid. */
+async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
+  const order = await lockOrder(tx, input.orderId);
+  const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
+  if (done) {
+    const [wallet] = await tx.select().from(wallets).where(eq(wallets.partnerId, done.partnerId));
+    return debitResult(order.id, done, wallet!);
+  }
+  if (order.partnerId !== input.partnerId) throw new DomainError('not_payable', `order ${order.id} is not one of your orders`);
+  if (order.paymentMethod !== 'PARTNER_CREDIT') {
+    throw new DomainError(
+      'not_payable',
+      `order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from the wallet`,
+    );
+  }
+  if (order.status !== 'pending' && order.status !== 'processing') {
+    throw new DomainError('not_payable', `order ${order.id} is not payable: it is ${order.status}`);
+  }
+  // Processing under another run, or pending again after that run's reversal committed under us.
+  throw new DomainError('not_payable', `order ${order.id} is being paid by another request`);
 }
 
 /**
