@@ -160,11 +160,15 @@ async function main(): Promise<void> {
     await setup('schema');
 
     // The internal worker serves no gRPC, only membership: that port tells it is up.
+    // CLUSTER_PPROF_PORT=N: each service serves Go's pprof on its own port from N (history N,
+    // matching N+1, frontend N+2, worker N+3), for `go tool pprof` (docs/performance.md).
+    const pprofBase = Number(process.env.CLUSTER_PPROF_PORT ?? 0);
+    const pprofPort = (service: string) => (pprofBase ? String(pprofBase + ['history', 'matching', 'frontend', 'worker'].indexOf(service)) : '0');
     const temporalService = (service: string, listenPort: number, listens: string): PartSpec => ({
       name: `temporal-${service}`,
       command: bins.server,
       args: ['--root', TEMPORAL_DIR, '--config', 'config', '--env', 'cluster', 'start', '--service', service],
-      env: temporalEnv,
+      env: { ...temporalEnv, PPROF_PORT: pprofPort(service) },
       listens,
       ready: service === 'frontend' ? () => frontendServing(frontend) : () => tcpOpen(listenPort),
     });
