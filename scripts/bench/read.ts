@@ -3,15 +3,31 @@
  *
  * The read path of a running engine under load (autocannon): wallet, a ledger page, the
  * product list and a hotel search. Prints JSON per endpoint.
+ *
+ * The yardstick: started with BENCH_BARE_PORT (the same variable for both), the engine also
+ * serves a bare Hono JSON route in its own process; it is loaded first and last in the
+ * same run, and each endpoint is reported as a share of its mean throughput
+ * (`of_bare`), so the figures say what the API's own work costs on this machine today.
  */
 import autocannon from 'autocannon';
 import { admin, API, args, partnerHeaders, round, type Partner } from './common';
 
 const opts = args({ duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' } });
 
-async function load(title: string, url: string, partner: Partner, body?: unknown) {
+const BARE = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/bare` : undefined;
+
+interface Load {
+  reqs_per_s: number;
+  p50_ms: number;
+  p95_ms: number;
+  p99_ms: number;
+  errors: number;
+  of_bare?: number;
+}
+
+async function load(title: string, url: string, partner: Partner, body?: unknown): Promise<Record<string, Load>> {
   const result = await autocannon({
-    url: `${API}${url}`,
+    url: url.startsWith('http') ? url : `${API}${url}`,
     method: body === undefined ? 'GET' : 'POST',
     headers: partnerHeaders(partner),
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -33,7 +49,12 @@ async function main() {
   const partner = await admin<Partner>('POST', '/admin/partners', { name: 'bench-read', topup: '1000000' });
   for (let i = 0; i < 20; i++) await admin('POST', `/admin/partners/${partner.partner_id}/topup`, { amount: '1000' });
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-  const results = {
+  if (BARE)
+    await fetch(BARE).catch(() => {
+      throw new Error(`no bare route at ${BARE}: start the engine with the same BENCH_BARE_PORT`);
+    });
+  const bareFirst = BARE ? await load('bare_first', BARE, partner) : {};
+  const results: Record<string, Load> = {
     ...(await load('wallet', '/api/partners/wallet/', partner)),
     ...(await load('ledger_page', '/api/partners/ledger/', partner)),
     ...(await load('product_list', '/api/products/products/', partner)),
@@ -45,7 +66,17 @@ async function main() {
       rooms: [{ adult_count: 2 }],
     })),
   };
-  console.log(JSON.stringify({ connections: Number(opts.connections), duration_s: Number(opts.duration), endpoints: results }));
+  const bareLast = BARE ? await load('bare_last', BARE, partner) : {};
+  const bare = BARE ? (bareFirst.bare_first!.reqs_per_s + bareLast.bare_last!.reqs_per_s) / 2 : undefined;
+  if (bare) for (const r of Object.values(results)) r.of_bare = round(r.reqs_per_s / bare, 2);
+  console.log(
+    JSON.stringify({
+      connections: Number(opts.connections),
+      duration_s: Number(opts.duration),
+      bare_route: BARE ? { ...bareFirst, ...bareLast, mean_reqs_per_s: round(bare!) } : 'not measured: set BENCH_BARE_PORT for the engine and the benchmark',
+      endpoints: results,
+    }),
+  );
 }
 
 main().catch((err) => {

@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
+import { createBareApp } from '../http/bare';
 import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
 import { httpSuppliers } from '../suppliers';
@@ -62,5 +63,9 @@ export async function serveHttp(
     config.ADMIN_HOST,
   );
   stack.add(() => admin.close());
+  if (config.BENCH_BARE_PORT !== undefined) {
+    const bare = await listen(createBareApp().fetch, config.BENCH_BARE_PORT, '127.0.0.1');
+    stack.add(() => bare.close());
+  }
   return { api, admin };
 }
