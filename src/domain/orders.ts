@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { orderItems, orders } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
@@ -24,8 +25,16 @@ export interface ProductOrder {
   items: OrderItemRow[];
 }
 
+const orderById = preparedQuery('order_by_id', (db, name) =>
+  db
+    .select()
+    .from(orders)
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .prepare(name),
+);
+
 export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+  const [row] = await orderById(db, { orderId });
   return row;
 }
 

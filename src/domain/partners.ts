@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { DomainError, notFound, validation } from './errors';
@@ -44,13 +45,28 @@ export async function createPartner(
   return { partnerId, apiKey, apiSecret, agencyKey };
 }
 
+const partnerByApiKey = preparedQuery('partner_by_api_key', (db, name) =>
+  db
+    .select()
+    .from(partners)
+    .where(eq(partners.apiKey, sql.placeholder('apiKey')))
+    .prepare(name),
+);
+const partnerByAgencyKey = preparedQuery('partner_by_agency_key', (db, name) =>
+  db
+    .select()
+    .from(partners)
+    .where(eq(partners.agencyKeyHash, sql.placeholder('digest')))
+    .prepare(name),
+);
+
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
 /** Interface A: X-API-KEY + X-API-SECRET. Every failure is the same 401 to the caller. */
 export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined, apiSecret: string | undefined): Promise<Partner> {
   if (!apiKey || !apiSecret) throw unauthorized('missing X-API-KEY or X-API-SECRET header');
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('X-API-KEY must be 64 hexadecimal characters');
-  const [row] = await db.select().from(partners).where(eq(partners.apiKey, apiKey.toLowerCase()));
+  const [row] = await partnerByApiKey(db, { apiKey: apiKey.toLowerCase() });
   // Compare even when the key is unknown so that timing does not reveal which keys exist.
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
@@ -61,10 +77,7 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
 /** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
 export async function authenticateAgency(db: DbOrTx, bearer: string | undefined): Promise<Partner> {
   if (!bearer) throw unauthorized('missing bearer key');
-  const [row] = await db
-    .select()
-    .from(partners)
-    .where(eq(partners.agencyKeyHash, digest(bearer)));
+  const [row] = await partnerByAgencyKey(db, { digest: digest(bearer) });
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
   return { id: row.id, name: row.name };

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
@@ -99,8 +100,16 @@ export async function recordCreditGrant(tx: Tx, partnerId: number, newLimit: num
 }
 
 /** The partner's wallet: balance and credit limit in minor units. */
+const walletOf = preparedQuery('wallet_of_partner', (db, name) =>
+  db
+    .select()
+    .from(wallets)
+    .where(eq(wallets.partnerId, sql.placeholder('partnerId')))
+    .prepare(name),
+);
+
 export async function getWallet(db: DbOrTx, partnerId: number): Promise<WalletRow> {
-  const [row] = await db.select().from(wallets).where(eq(wallets.partnerId, partnerId));
+  const [row] = await walletOf(db, { partnerId });
   if (!row) throw notFound(`wallet of partner ${partnerId}`);
   return row;
 }

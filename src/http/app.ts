@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { httpDuration } from '../platform/metrics';
-import { logger } from '../platform/log';
+import { logRequest } from '../platform/log';
 import { healthz } from './metrics';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
@@ -17,7 +17,7 @@ export function createApp(deps: ApiDeps) {
     await next();
     // The route pattern (not the path) keeps the label set small: /api/tours/:id/, not every id.
     const seconds = end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
-    logger.info({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) }, 'request');
+    logRequest({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) });
   });
   app.get('/healthz', (c) => healthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));

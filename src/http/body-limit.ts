@@ -10,5 +10,9 @@ import { bodyLimit } from 'hono/body-limit';
 export const MAX_BODY_BYTES = 256 * 1024;
 
 /** The body limit, answering 413 in the interface's own error shape. */
-export const limitBody = (answer: (c: Context, message: string) => Response): MiddlewareHandler =>
-  bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => answer(c, `the request body is larger than ${MAX_BODY_BYTES / 1024} KiB`) });
+export const limitBody = (answer: (c: Context, message: string) => Response): MiddlewareHandler => {
+  const limit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => answer(c, `the request body is larger than ${MAX_BODY_BYTES / 1024} KiB`) });
+  // No route reads a GET's or HEAD's body, and asking the adapter for one builds a whole
+  // fetch Request per read (about a third of a millisecond).
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next));
+};

@@ -75,6 +75,17 @@ export const logger = pino(
   streams,
 );
 
+/**
+ * The access log: one line per request, of fixed fields that carry nothing personal (the
+ * method, the route's pattern rather than its path, the status, the time taken), so it
+ * skips the redaction walk, which cost about a third of a millisecond per request.
+ */
+const accessLogger = pino({ level: LEVEL, base: { service: 'booking-engine' }, mixin: logContext }, streams);
+
+export function logRequest(fields: { method: string; route: string; status: number; ms: number }): void {
+  accessLogger.info(fields, 'request');
+}
+
 function redactPaths(): string[] {
   return PERSONAL_OR_SECRET.flatMap((key) => {
     const k = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
@@ -111,10 +122,10 @@ export function addLogDestination(destination: pino.DestinationStream, level: pi
   streams.add({ level, stream: destination });
   const id = (streams as unknown as { lastId: number }).lastId; // the entry just added (not in pino's types)
   const before = logger.level;
-  if (logger.levels.values[level]! < logger.levelVal) logger.level = level;
+  if (logger.levels.values[level]! < logger.levelVal) logger.level = accessLogger.level = level;
   return () => {
     streams.remove(id);
-    logger.level = before;
+    logger.level = accessLogger.level = before;
   };
 }
 

@@ -1,0 +1,25 @@
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from './client';
+
+interface Executable<P, R> {
+  execute(params: P): Promise<R>;
+}
+
+/**
+ * A query the hot paths run on every request (authentication, the wallet, an order by id),
+ * built once per database handle instead of once per call: drizzle then skips assembling
+ * its SQL, and on PostgreSQL each connection parses it once (a named prepared statement).
+ * Inside a transaction the query is built for that transaction as before.
+ */
+export function preparedQuery<P extends Record<string, unknown>, R>(name: string, build: (db: DbOrTx, name: string) => Executable<P, R>) {
+  const cache = new WeakMap<Db, Executable<P, R>>();
+  return (db: DbOrTx, params: P): Promise<R> => {
+    if (db instanceof PgTransaction) return build(db, name).execute(params);
+    let query = cache.get(db);
+    if (!query) {
+      query = build(db, name);
+      cache.set(db, query);
+    }
+    return query.execute(params);
+  };
+}
