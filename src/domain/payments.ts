@@ -104,7 +104,7 @@ async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: numbe
     );
   }
   if (order.status !== 'pending' && order.status !== 'processing') {
-    throw new DomainError('not_payable', `order ${order.id} is not payable: it is ${order.status}`);
+    throw new DomainError('not_payable', `order ${order.id} is not payable: it is already ${order.status}`);
   }
   // Processing under another run, or pending again after that run's reversal committed under us.
   throw new DomainError('not_payable', `order ${order.id} is being paid by another request`);
