@@ -6,6 +6,10 @@
  * runs bench:pay against it, and stops it. Rounds interleave the variants (a b c a b c …)
  * so drift on the machine spreads over all of them; the report gives each variant's
  * median over its rounds. Prints one JSON line.
+ *
+ * A variant may also be another checkout, `label=PATH` (e.g. `before=/work/wt-before`, a
+ * worktree of an earlier commit with its own node_modules): the engine then runs from that
+ * tree with its defaults, so a code change is measured against its parent side by side.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,8 +60,8 @@ interface PayReport {
   double_debits: number;
 }
 
-function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boolean): { child: ChildProcess; output: Promise<string> } {
-  const child = spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'pipe'], detached: !capture });
+function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boolean, cwd = ROOT): { child: ChildProcess; output: Promise<string> } {
+  const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'pipe'], detached: !capture });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -81,12 +85,21 @@ async function waitHealthy(url: string, engine: ChildProcess): Promise<void> {
   throw new Error(`the engine did not get healthy at ${url}`);
 }
 
+/** A variant: an environment for this checkout, or `label=PATH` for another checkout's defaults. */
+function variantOf(spec: string): { env: Record<string, string>; root: string } | undefined {
+  const eq = spec.indexOf('=');
+  if (eq < 0) return VARIANTS[spec] ? { env: VARIANTS[spec], root: ROOT } : undefined;
+  const root = path.resolve(spec.slice(eq + 1));
+  return fs.existsSync(path.join(root, 'src/main.ts')) ? { env: {}, root } : undefined;
+}
+
 async function measure(name: string, slot: number): Promise<PayReport> {
+  const variant = variantOf(name)!;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
   const port = BASE_PORT + slot * 10;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...VARIANTS[name],
+    ...variant.env,
     DATA_DIR: dataDir,
     PORT: String(port),
     ADMIN_PORT: String(port + 1),
@@ -97,7 +110,7 @@ async function measure(name: string, slot: number): Promise<PayReport> {
     TEMPORAL_CORE_METRICS_PORT: String(port + 6),
     LOG_LEVEL: 'warn',
   };
-  const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false);
+  const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false, variant.root);
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
     const bench = run(
@@ -126,8 +139,8 @@ const median = (xs: number[]) => {
 
 async function main(): Promise<void> {
   const names = opts.variants.split(',').map((v) => v.trim());
-  const unknown = names.filter((n) => !VARIANTS[n]);
-  if (unknown.length) throw new Error(`unknown variants ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}`);
+  const unknown = names.filter((n) => !variantOf(n));
+  if (unknown.length) throw new Error(`unknown variants ${unknown.join(', ')}; known: ${Object.keys(VARIANTS).join(', ')}, or label=PATH of a checkout`);
   const runs: Record<string, PayReport[]> = Object.fromEntries(names.map((n) => [n, []]));
   let slot = 0;
   for (let r = 0; r < Number(opts.rounds); r++) {
@@ -143,7 +156,7 @@ async function main(): Promise<void> {
     const pays = median(xs.map((x) => x.pays_per_s));
     return {
       variant: name,
-      env: VARIANTS[name],
+      env: variantOf(name)!.env,
       pays_per_s: round(pays),
       p50_ms: round(median(xs.map((x) => x.p50_ms))),
       p95_ms: round(median(xs.map((x) => x.p95_ms))),
