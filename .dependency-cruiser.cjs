@@ -61,6 +61,18 @@ module.exports = {
       'Shared concerns (logging, the listener, request context, metrics) depend on nothing of the engine.',
     ),
     forbid(
+      'client-stands-alone',
+      '^src/client/',
+      '^(src/(?!client/)|activities/|workflows/|worker/|scripts/)',
+      'The typed client speaks HTTP only: a partner can take src/client/ without the engine.',
+    ),
+    forbid(
+      'examples-use-the-client-only',
+      '^scripts/examples/',
+      '^(src/(?!client/)|activities/|workflows/|worker/|scripts/(?!examples/))',
+      "The examples are a partner's code: they know the typed client, nothing of the engine.",
+    ),
+    forbid(
       'domain-not-up',
       LAYERS.domain,
       `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}`,

@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.cluster/', '.tmp/', '.venv-contract/', 'drizzle/'] },
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.data/', '.cluster/', '.tmp/', '.venv-contract/', 'drizzle/', 'src/client/*-api.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

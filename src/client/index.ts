@@ -1,0 +1,31 @@
+/**
+ * A typed client for both interfaces: openapi-fetch over the types openapi-typescript
+ * generates from the engine's OpenAPI documents (`npm run client:generate`). It speaks
+ * HTTP only and imports nothing of the engine, so a partner can take this folder as is.
+ *
+ *   const api = partnerClient('http://127.0.0.1:8080', { apiKey, apiSecret });
+ *   const { data, error } = await api.GET('/partners/wallet/');
+ */
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths as AgencyPaths } from './agency-api';
+import type { paths as PartnerPaths } from './partner-api';
+
+export type { AgencyPaths, PartnerPaths };
+export type PartnerClient = Client<PartnerPaths>;
+export type AgencyClient = Client<AgencyPaths>;
+
+/** Interface A (/api): every request carries the key and secret headers. */
+export function partnerClient(baseUrl: string, credentials: { apiKey: string; apiSecret: string }): PartnerClient {
+  return createClient<PartnerPaths>({
+    baseUrl: `${baseUrl.replace(/\/$/, '')}/api`,
+    headers: { 'X-API-KEY': credentials.apiKey, 'X-API-SECRET': credentials.apiSecret },
+  });
+}
+
+/** Interface B (/v1): the agency key as a bearer token. */
+export function agencyClient(baseUrl: string, agencyKey: string): AgencyClient {
+  return createClient<AgencyPaths>({
+    baseUrl: `${baseUrl.replace(/\/$/, '')}/v1`,
+    headers: { Authorization: `Bearer ${agencyKey}` },
+  });
+}
