@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { ledgerEntries, orders } from '../db/schema';
+import { ledgerEntries, orders, type OrderStatus } from '../db/schema';
 import { DomainError } from './errors';
 import { applyMovement, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
@@ -19,8 +19,9 @@ export interface DebitResult {
   currency: string;
 }
 
-const STEP_DEBIT = 'debit';
-const STEP_REVERSAL = 'reversal';
+/** The ledger steps of a payment run: its debit and the reversal that undoes it. */
+export const PAYMENT_DEBIT_STEP = 'debit';
+export const PAYMENT_REVERSAL_STEP = 'reversal';
 
 /** The ledger row a workflow run wrote for `step`, if any: the idempotency look-up of every money step. */
 export async function ledgerEntryOf(db: DbOrTx, run: PaymentRun, step: string): Promise<LedgerRow | undefined> {
@@ -64,7 +65,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     const wallet = await lockWallet(tx, input.partnerId);
-    const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
+    const done = await ledgerEntryOf(tx, input, PAYMENT_DEBIT_STEP);
     if (done) {
       return debitResult(order.id, done, wallet);
     }
@@ -87,7 +88,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       orderId: order.id,
       workflowId: input.workflowId,
       runId: input.runId,
-      step: STEP_DEBIT,
+      step: PAYMENT_DEBIT_STEP,
       note: `payment of ${order.service} order ${order.id}`,
     });
     await tx
@@ -108,14 +109,14 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
 export async function reversePayment(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; reason: string; releaseTo?: 'pending' | 'failed' },
-): Promise<{ reversalLedgerId: number | null }> {
+): Promise<{ reversalLedgerId: number | null; orderStatus: OrderStatus }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
-    const debit = await ledgerEntryOf(tx, input, STEP_DEBIT);
+    const debit = await ledgerEntryOf(tx, input, PAYMENT_DEBIT_STEP);
     let reversalLedgerId: number | null = null;
     if (debit) {
       const wallet = await lockWallet(tx, debit.partnerId);
-      const already = await ledgerEntryOf(tx, input, STEP_REVERSAL);
+      const already = await ledgerEntryOf(tx, input, PAYMENT_REVERSAL_STEP);
       reversalLedgerId = already
         ? already.id
         : (
@@ -126,19 +127,19 @@ export async function reversePayment(
               orderId: debit.orderId ?? undefined,
               workflowId: input.workflowId,
               runId: input.runId,
-              step: STEP_REVERSAL,
+              step: PAYMENT_REVERSAL_STEP,
               reversesEntryId: debit.id,
               note: `reversal of payment ${debit.id}: ${input.reason}`.slice(0, 500),
             })
           ).id;
     }
     if (heldBy(order, input) && order.status === 'processing') {
-      await tx
-        .update(orders)
-        .set({ status: input.releaseTo ?? 'pending', paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() })
-        .where(eq(orders.id, order.id));
+      const released = input.releaseTo ?? 'pending';
+      await tx.update(orders).set({ status: released, paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() }).where(eq(orders.id, order.id));
+      return { reversalLedgerId, orderStatus: released };
     }
-    return { reversalLedgerId };
+    // Not this run's to release (its debit never happened, or another payment holds the order): as it is.
+    return { reversalLedgerId, orderStatus: order.status };
   });
 }
 
