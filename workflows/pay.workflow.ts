@@ -13,6 +13,7 @@ import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_FINALIZE_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType, type FinalizeAttemptsDetail } from './failure-types';
+import { withReason } from './messages';
 import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
 import {
   operatorDecisionSignal,
@@ -136,11 +137,14 @@ function paymentFailure(orderId: number, step: PayStep | undefined, type: string
   switch (step) {
     case undefined:
     case 'debit':
-      return ApplicationFailure.nonRetryable(`the debit for order ${orderId} failed (${message}); nothing was charged`, PayFailure.debitFailed);
+      return ApplicationFailure.nonRetryable(`${withReason(`the debit for order ${orderId} failed`, message)}; nothing was charged`, PayFailure.debitFailed);
     case 'complete':
-      return ApplicationFailure.nonRetryable(`completing order ${orderId} failed (${message}); the debit was reversed`, PayFailure.reversed);
+      return ApplicationFailure.nonRetryable(`${withReason(`completing order ${orderId} failed`, message)}; the debit was reversed`, PayFailure.reversed);
     default:
-      return ApplicationFailure.nonRetryable(`the supplier could not finalize order ${orderId} (${message}); the debit was reversed`, PayFailure.reversed);
+      return ApplicationFailure.nonRetryable(
+        `${withReason(`the supplier could not finalize order ${orderId}`, message)}; the debit was reversed`,
+        PayFailure.reversed,
+      );
   }
 }
 
