@@ -16,3 +16,8 @@ export const FailureType = {
  * booking may or may not exist, so the payment asks the supplier before anything else.
  */
 export const OUTCOME_UNKNOWN = 'outcome_unknown';
+
+/** What an `outcome_unknown` failure carries in its details: the attempts the supplier step made. */
+export interface FinalizeAttemptsDetail {
+  attempts: number;
+}

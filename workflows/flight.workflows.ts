@@ -6,6 +6,7 @@ import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
 import { FlightFailure, refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
+import { withReason } from './messages';
 import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
@@ -40,7 +41,7 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   await refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario }), {
     type: FailureType.refundRejected,
     as: FlightFailure.refundRejected,
-    message: (m) => `the airline refused the refund (${m}); nothing was refunded and the ticket stands`,
+    message: (m) => `${withReason('the airline refused the refund', m)}; nothing was refunded and the ticket stands`,
   });
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>

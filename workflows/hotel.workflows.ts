@@ -6,6 +6,7 @@ import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
 import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
+import { withReason } from './messages';
 import { openCancellation, refundOrPark } from './park';
 import { refusable, setStage as stage } from './steps';
 
@@ -49,7 +50,7 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
     await refusable(() => supplier.cancelAtSupplier(cancel), {
       type: FailureType.cancelRejected,
       as: HotelFailure.cancelRejected,
-      message: (m) => `the hotel refused the cancellation (${m}); nothing was refunded and the booking stands`,
+      message: (m) => `${withReason('the hotel refused the cancellation', m)}; nothing was refunded and the booking stands`,
     });
   } else if (start.supplierHoldId) {
     await supplier.releaseHotelHold(start.supplierHoldId);

@@ -82,7 +82,18 @@ export interface PayState {
   stage: string;
   step: string;
   lastError: string | null;
-  attempts: number;
+  /**
+   * How many times the supplier step was run: the first, then one more per operator retry.
+   * Each run tries the supplier up to its budget (FINALIZE_ATTEMPTS) before its outcome counts
+   * as unknown. (Called `attempts` before issue 15, which read as the supplier calls.)
+   */
+  supplierRounds: number;
+  /**
+   * The calls made to the supplier by the runs that have finished, as the step counted them
+   * (Temporal's attempt number, the one a lastError "after N attempts" names); a run under way
+   * is counted when it ends.
+   */
+  supplierAttempts: number;
   /** Set while step is needs_attention (payments started before it existed park only at `finalizing`). */
   parkedAt?: ParkedAt;
   /** The supplier's reference once it confirmed: past the pivot, the payment is never compensated. */

@@ -1,8 +1,19 @@
-import { ApplicationFailure, CancellationScope, setHandler, log, patched, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  setHandler,
+  log,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LEDGER_STEP, LOCAL_FINALIZE_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType } from './failure-types';
+import { FailureType, type FinalizeAttemptsDetail } from './failure-types';
+import { withReason } from './messages';
 import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
 import {
   operatorDecisionSignal,
@@ -47,11 +58,15 @@ async function finalizeOrPark(
 ): Promise<{ supplierRef: string; followUp?: FollowUp }> {
   for (;;) {
     state.step = 'finalizing';
-    state.attempts += 1;
+    state.supplierRounds += 1;
     try {
       const finalizer = input.shape === 'lean' ? localSupplier : supplier;
-      return await finalizer.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
+      const done = await finalizer.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
+      // Runs recorded before the step reported its attempts have none to add.
+      state.supplierAttempts += done.attempts ?? 0;
+      return done;
     } catch (err) {
+      state.supplierAttempts += reportedAttempts(err);
       const type = businessType(err);
       if (type && ANSWERS.has(type)) throw err;
       state.lastError = failureOf(err).message;
@@ -97,6 +112,20 @@ function mustHappen(at: Exclude<ParkedAt, 'finalizing'>, step: () => Promise<unk
 
 const businessType = (err: unknown): string | undefined => failureOf(err).type;
 
+/** The attempts a failed supplier step reports (an outcome_unknown failure's details); 0 when it reports none. */
+function reportedAttempts(err: unknown): number {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  const detail = cause instanceof ApplicationFailure ? (cause.details?.[0] as Partial<FinalizeAttemptsDetail> | undefined) : undefined;
+  return typeof detail?.attempts === 'number' ? detail.attempts : 0;
+}
+
+/**
+ * Runs started from here on end a failed payment with the OrderStatus the order was left in
+ * (pending again, or failed when what it would buy is gone), as the reversal reports it,
+ * instead of keeping `processing`. Runs started before replay the way they were made.
+ */
+export const FINAL_ORDER_STATUS_PATCH = 'pay-final-order-status';
+
 /** The payment's steps before its pivot, named in its failure. */
 type PayStep = 'debit' | 'finalize' | 'complete';
 /** Why the debit is reversed, told to the reversal when it runs. */
@@ -108,11 +137,14 @@ function paymentFailure(orderId: number, step: PayStep | undefined, type: string
   switch (step) {
     case undefined:
     case 'debit':
-      return ApplicationFailure.nonRetryable(`the debit for order ${orderId} failed (${message}); nothing was charged`, PayFailure.debitFailed);
+      return ApplicationFailure.nonRetryable(`${withReason(`the debit for order ${orderId} failed`, message)}; nothing was charged`, PayFailure.debitFailed);
     case 'complete':
-      return ApplicationFailure.nonRetryable(`completing order ${orderId} failed (${message}); the debit was reversed`, PayFailure.reversed);
+      return ApplicationFailure.nonRetryable(`${withReason(`completing order ${orderId} failed`, message)}; the debit was reversed`, PayFailure.reversed);
     default:
-      return ApplicationFailure.nonRetryable(`the supplier could not finalize order ${orderId} (${message}); the debit was reversed`, PayFailure.reversed);
+      return ApplicationFailure.nonRetryable(
+        `${withReason(`the supplier could not finalize order ${orderId}`, message)}; the debit was reversed`,
+        PayFailure.reversed,
+      );
   }
 }
 
@@ -132,7 +164,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // A lean payment was started after it: the rule applies, and asking would only add a marker.
   const pivotRule = lean || patched(PIVOT_RULE_PATCH);
   const saga = new Saga<PayStep, Reversal>();
-  const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, attempts: 0 };
+  const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, supplierRounds: 0, supplierAttempts: 0 };
   const operator: OperatorInbox = { decision: null };
   setHandler(payStateQuery, () => state);
   setHandler(operatorDecisionSignal, (d) => {
@@ -146,6 +178,8 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   };
   let debit: Awaited<ReturnType<BookingActivities['debitForOrder']>>;
   let finalized: { supplierRef: string; followUp?: FollowUp };
+  // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
+  let releasedAs: string | undefined;
   try {
     // A lean payment started with Stage debiting and OrderStatus processing (src/domain/pay.ts).
     if (!lean) setStage('debiting', 'processing');
@@ -154,7 +188,12 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     debit = await saga.step(
       'debit',
       () => ledger.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId }),
-      (why) => ledger.reversePayment({ ...run, orderId: input.orderId, ...why }),
+      async (why) => {
+        const reversed = await ledger.reversePayment({ ...run, orderId: input.orderId, ...why });
+        // Reversals recorded before it reported the order's status have none.
+        releasedAs = reversed.orderStatus;
+        return reversed;
+      },
     );
 
     setStage('finalizing');
@@ -172,7 +211,8 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
     const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
     await saga.compensate(why, pivotRule ? (undo) => mustHappen('compensating', undo, input.orderId, state, operator) : undefined);
-    setStage('failed');
+    if (patched(FINAL_ORDER_STATUS_PATCH)) setStage('failed', releasedAs ?? why.releaseTo);
+    else setStage('failed');
     state.step = 'failed';
     throw paymentFailure(input.orderId, saga.failedStep, type, message);
   }

@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
 import { getOrder, type OrderRow } from '../../src/domain/orders';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
-import { OUTCOME_UNKNOWN } from '../../workflows/failure-types';
+import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
 import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';
 import { businessErrors } from '../failures';
 import type { FinalizeDeps, Finalized, Finalizer, LookedUp } from './finalizer';
@@ -41,18 +41,29 @@ export function finalizeActivities(deps: FinalizeDeps) {
   }
 
   return {
+    /**
+     * The supplier step. It tells the workflow how many attempts it took (Temporal's own count,
+     * the one its failure message names): in its answer, and in the outcome-unknown failure's
+     * details (`FinalizeAttemptsDetail`).
+     */
     finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
-      businessErrors(async (): Promise<Finalized> => {
+      businessErrors(async (): Promise<Finalized & { attempts: number }> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
+        const { attempt } = Context.current().info;
         try {
-          return await finalizer.finalize(order, input.clientReference, input.scenario);
+          return { ...(await finalizer.finalize(order, input.clientReference, input.scenario)), attempts: attempt };
         } catch (err) {
           // A refusal is an answer (businessErrors makes it final). Anything else leaves the
           // outcome open: retried with backoff until this service's budget is spent, then
           // handed back as unknown so the workflow asks the supplier instead of guessing.
-          const { attempt } = Context.current().info;
           if (isAnswer(err) || attempt < attemptsFor(order.service)) throw err;
-          throw ApplicationFailure.nonRetryable(`no answer from the supplier after ${attempt} attempts: ${(err as Error).message}`, OUTCOME_UNKNOWN);
+          const detail: FinalizeAttemptsDetail = { attempts: attempt };
+          throw ApplicationFailure.create({
+            message: `no answer from the supplier after ${attempt} attempts: ${(err as Error).message}`,
+            type: OUTCOME_UNKNOWN,
+            nonRetryable: true,
+            details: [detail],
+          });
         }
       }),
 

@@ -4988,6 +4988,8 @@ export interface components {
                 data_gb: number | null;
                 validity_days: number | null;
             }[];
+            /** @description Id of the variant a basket item gets when it names none; null when the product has no variants */
+            default_variant: number | null;
         };
         ProductCategory: {
             id: number;
@@ -5018,7 +5020,7 @@ export interface components {
             /** @description Product id */
             product: number;
             quantity: number;
-            /** @description Variant id; required when the product has variants */
+            /** @description Variant id; left out, the product's default_variant */
             variant?: number;
         };
         CheckoutRequest: {

@@ -140,17 +140,28 @@ export const products = pgTable('products', {
   stock: integer('stock').notNull().default(0),
 });
 
-export const productVariants = pgTable('product_variants', {
-  id: serial('id').primaryKey(),
-  productId: integer('product_id')
-    .notNull()
-    .references(() => products.id),
-  sku: text('sku').notNull().unique(),
-  name: text('name').notNull(),
-  price: money('price_minor').notNull(),
-  dataGb: integer('data_gb'),
-  validityDays: integer('validity_days'),
-});
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    sku: text('sku').notNull().unique(),
+    name: text('name').notNull(),
+    price: money('price_minor').notNull(),
+    dataGb: integer('data_gb'),
+    validityDays: integer('validity_days'),
+    // The variant a basket item gets when it names none (the spec makes `variant` optional).
+    isDefault: boolean('is_default').notNull().default(false),
+  },
+  // At most one default per product; the seed gives every product with variants exactly one.
+  (t) => [
+    uniqueIndex('product_variants_one_default_uq')
+      .on(t.productId)
+      .where(sql`${t.isDefault}`),
+  ],
+);
 
 export const baskets = pgTable(
   'baskets',

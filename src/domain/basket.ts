@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { basketItems, baskets, orderItems, orders, products, productVariants, type PaymentMethod } from '../db/schema';
+import { defaultVariantOf } from './catalog';
 import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
@@ -93,7 +94,10 @@ export async function addBasketItem(
       }
       variantId = input.variant;
     } else if (variants.length > 0) {
-      throw validation('variant', `product ${product.id} comes in variants; choose one of ${variants.map((v) => v.id).join(', ')}`);
+      const fallback = defaultVariantOf(variants);
+      // Only a catalogue that marks no default gets here; the seeded one marks one on every product.
+      if (!fallback) throw validation('variant', `product ${product.id} comes in variants; choose one of ${variants.map((v) => v.id).join(', ')}`);
+      variantId = fallback.id;
     }
     if (product.stock <= 0) throw validation('product', `product ${product.id} is out of stock`);
 

@@ -21,6 +21,12 @@ export interface Product {
   variants: VariantRow[];
 }
 
+/**
+ * The variant a basket item gets when it names none (`variant` is optional in the spec): the
+ * one the catalogue marks as default. The seed marks one on every product with variants.
+ */
+export const defaultVariantOf = (variants: VariantRow[]): VariantRow | undefined => variants.find((v) => v.isDefault);
+
 async function variantsOf(db: DbOrTx, productIds: number[]): Promise<Map<number, VariantRow[]>> {
   const byProduct = new Map<number, VariantRow[]>();
   if (productIds.length === 0) return byProduct;

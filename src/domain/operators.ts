@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client, type QueryDefinition } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ledgerEntries, reservations } from '../db/schema';
@@ -12,6 +12,7 @@ import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
 import { isStorableId } from './ids';
 import { getOrder, type OrderRow } from './orders';
+import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './payments';
 import type { LedgerRow } from './wallet';
 
 export interface OperatorDeps {
@@ -27,19 +28,34 @@ export interface WorkflowView<S> {
   /** Temporal's execution status (RUNNING, COMPLETED, FAILED, ...), or NOT_FOUND. */
   status: string;
   state: S | null;
+  /** For a run that FAILED: what it failed with (the message its history closes with); else null. */
+  failure: string | null;
 }
 
-async function workflowOf<S>(temporal: Client, workflowId: string | null, query: QueryDefinition<S>): Promise<WorkflowView<S> | null> {
-  if (!workflowId) return null;
-  const handle = temporal.workflow.getHandle(workflowId);
+/** The message a failed run closed with: its last event. */
+async function closingFailure(handle: WorkflowHandle): Promise<string | null> {
+  const { events } = await handle.fetchHistory();
+  return events?.at(-1)?.workflowExecutionFailedEventAttributes?.failure?.message ?? null;
+}
+
+/** A workflow run (the latest one without a run id) as an operator sees it. */
+async function workflowOf<S>(
+  temporal: Client,
+  run: { workflowId: string; runId?: string | null } | null,
+  query: QueryDefinition<S>,
+): Promise<WorkflowView<S> | null> {
+  if (!run) return null;
+  const { workflowId } = run;
+  const handle = temporal.workflow.getHandle(workflowId, run.runId ?? undefined);
   try {
     const d = await handle.describe();
     const running = d.status.name === 'RUNNING';
     // A run made before the query existed (a residence stay booked earlier) does not answer it.
     const state = running ? await handle.query(query).catch(() => null) : null;
-    return { workflowId, runId: d.runId, status: d.status.name, state };
+    const failure = d.status.name === 'FAILED' ? await closingFailure(handle) : null;
+    return { workflowId, runId: d.runId, status: d.status.name, state, failure };
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return { workflowId, runId: null, status: 'NOT_FOUND', state: null };
+    if (err instanceof WorkflowNotFoundError) return { workflowId, runId: run.runId ?? null, status: 'NOT_FOUND', state: null, failure: null };
     throw err;
   }
 }
@@ -59,10 +75,16 @@ async function cancellationIds(db: Db, order: { id: number; partnerId: number; s
 async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId: number; service: string }): Promise<WorkflowView<CancellationState> | null> {
   const found: WorkflowView<CancellationState>[] = [];
   for (const id of await cancellationIds(deps.db, order)) {
-    const wf = await workflowOf(deps.temporal, id, cancellationStateQuery);
+    const wf = await workflowOf(deps.temporal, { workflowId: id }, cancellationStateQuery);
     if (wf && wf.status !== 'NOT_FOUND') found.push(wf);
   }
   return found.find((w) => w.state?.step === 'needs_attention') ?? found.find((w) => w.status === 'RUNNING') ?? found.at(-1) ?? null;
+}
+
+/** A payment run as an operator sees it: its workflow, and the money it moved (its debit and, if undone, the reversal). */
+export interface PaymentView extends WorkflowView<PayState> {
+  debit: LedgerRow | null;
+  reversal: LedgerRow | null;
 }
 
 /**
@@ -72,18 +94,32 @@ async function cancellationOf(deps: OperatorDeps, order: { id: number; partnerId
 export interface OrderInspection {
   order: OrderRow;
   ledger: LedgerRow[];
-  payment: WorkflowView<PayState> | null;
+  payment: PaymentView | null;
   cancellation: WorkflowView<CancellationState> | null;
+}
+
+/**
+ * The order's payment run: the one holding it (an order being paid, or paid), else the last
+ * one that debited it. A failed payment lets go of the order (so that it can be paid again),
+ * but its debit and reversal rows still name its run.
+ */
+function paymentRunOf(order: OrderRow, ledger: LedgerRow[]): { workflowId: string; runId: string | null } | null {
+  if (order.paymentWorkflowId) return { workflowId: order.paymentWorkflowId, runId: order.paymentRunId };
+  const debit = [...ledger].reverse().find((l) => l.step === PAYMENT_DEBIT_STEP && l.workflowId);
+  return debit ? { workflowId: debit.workflowId!, runId: debit.runId } : null;
 }
 
 export async function inspectOrder(deps: OperatorDeps, orderId: number): Promise<OrderInspection> {
   const order = isStorableId(orderId) ? await getOrder(deps.db, orderId) : undefined;
   if (!order) throw notFound(`order ${orderId}`);
   const ledger = await deps.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id));
+  const run = paymentRunOf(order, ledger);
+  const wf = await workflowOf(deps.temporal, run, payStateQuery);
+  const ofRun = (step: string) => ledger.find((l) => l.workflowId === wf?.workflowId && l.runId === wf?.runId && l.step === step) ?? null;
   return {
     order,
     ledger,
-    payment: await workflowOf(deps.temporal, order.paymentWorkflowId, payStateQuery),
+    payment: wf ? { ...wf, debit: ofRun(PAYMENT_DEBIT_STEP), reversal: ofRun(PAYMENT_REVERSAL_STEP) } : null,
     cancellation: await cancellationOf(deps, order),
   };
 }
@@ -140,11 +176,15 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
     );
   }
   await deps.temporal.workflow.getHandle(workflowId).signal(operatorDecisionSignal, decision);
-  // Wait (bounded) for the decision to take effect, then show the order as it is.
+  // Wait (bounded) for the decision to take effect, then show the order as it is: the order's
+  // status changed and, for a payment, its run has ended too (it lets go of the order a moment
+  // before it closes), so that the answer tells one story.
   const deadline = Date.now() + deps.waitMs;
+  const decidedPayment = workflowId === before.payment?.workflowId;
   for (;;) {
     const now = await inspectOrder(deps, orderId);
-    if (now.order.status !== before.order.status || Date.now() > deadline) return now;
+    const settled = now.order.status !== before.order.status && (!decidedPayment || now.payment?.status !== 'RUNNING');
+    if (settled || Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 200));
   }
 }

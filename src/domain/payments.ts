@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
-import { ledgerEntries, orders, wallets } from '../db/schema';
+import { ledgerEntries, orders, wallets, type OrderStatus } from '../db/schema';
 import { DomainError } from './errors';
 import { applyMovement, debitIfAvailable, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
@@ -19,8 +19,9 @@ export interface DebitResult {
   currency: string;
 }
 
-const STEP_DEBIT = 'debit';
-const STEP_REVERSAL = 'reversal';
+/** The ledger steps of a payment run: its debit and the reversal that undoes it. */
+export const PAYMENT_DEBIT_STEP = 'debit';
+export const PAYMENT_REVERSAL_STEP = 'reversal';
 
 /** The ledger row a workflow run wrote for `step`, if any: the idempotency look-up of every money step. */
 export async function ledgerEntryOf(db: DbOrTx, run: PaymentRun, step: string): Promise<LedgerRow | undefined> {
@@ -76,7 +77,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       orderId: order.id,
       workflowId: input.workflowId,
       runId: input.runId,
-      step: STEP_DEBIT,
+      step: PAYMENT_DEBIT_STEP,
       note: `payment of ${order.service} order ${order.id}`,
     });
     if (!debited) {
@@ -91,7 +92,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
 /** The order was not pending for this partner on credit: this run's debit written earlier (a retried step), or why the order cannot be paid. */
 async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
   const order = await lockOrder(tx, input.orderId);
-  const done = await ledgerEntryOf(tx, input, STEP_DEBIT);
+  const done = await ledgerEntryOf(tx, input, PAYMENT_DEBIT_STEP);
   if (done) {
     const [wallet] = await tx.select().from(wallets).where(eq(wallets.partnerId, done.partnerId));
     return debitResult(order.id, done, wallet!);
@@ -120,14 +121,14 @@ async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: numbe
 export async function reversePayment(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; reason: string; releaseTo?: 'pending' | 'failed' },
-): Promise<{ reversalLedgerId: number | null }> {
+): Promise<{ reversalLedgerId: number | null; orderStatus: OrderStatus }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
-    const debit = await ledgerEntryOf(tx, input, STEP_DEBIT);
+    const debit = await ledgerEntryOf(tx, input, PAYMENT_DEBIT_STEP);
     let reversalLedgerId: number | null = null;
     if (debit) {
       const wallet = await lockWallet(tx, debit.partnerId);
-      const already = await ledgerEntryOf(tx, input, STEP_REVERSAL);
+      const already = await ledgerEntryOf(tx, input, PAYMENT_REVERSAL_STEP);
       reversalLedgerId = already
         ? already.id
         : (
@@ -138,19 +139,19 @@ export async function reversePayment(
               orderId: debit.orderId ?? undefined,
               workflowId: input.workflowId,
               runId: input.runId,
-              step: STEP_REVERSAL,
+              step: PAYMENT_REVERSAL_STEP,
               reversesEntryId: debit.id,
               note: `reversal of payment ${debit.id}: ${input.reason}`.slice(0, 500),
             })
           ).id;
     }
     if (heldBy(order, input) && order.status === 'processing') {
-      await tx
-        .update(orders)
-        .set({ status: input.releaseTo ?? 'pending', paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() })
-        .where(eq(orders.id, order.id));
+      const released = input.releaseTo ?? 'pending';
+      await tx.update(orders).set({ status: released, paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() }).where(eq(orders.id, order.id));
+      return { reversalLedgerId, orderStatus: released };
     }
-    return { reversalLedgerId };
+    // Not this run's to release (its debit never happened, or another payment holds the order): as it is.
+    return { reversalLedgerId, orderStatus: order.status };
   });
 }
 

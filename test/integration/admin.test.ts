@@ -56,6 +56,21 @@ describe('admin authentication', () => {
     expect(await stack.db.select().from(partners)).toHaveLength(before.length);
   });
 
+  // Decided in issue 15 (docs/decisions.md): /metrics stays open, as a Prometheus scrape target,
+  // on the admin port that listens on loopback by default; it carries no secret and no partner's data.
+  it('answers /metrics without the token, whatever authorization is sent, and leaks no credential', async () => {
+    const { creds } = await newPartner({ topup: '1000' });
+    for (const headers of [{}, { authorization: 'Bearer not-the-token' }, bearer]) {
+      const res = await adminRaw('GET', '/metrics', headers);
+      expect({ headers, status: res.status }).toEqual({ headers, status: 200 });
+      expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(res.body).toContain('http_request_duration_seconds');
+      for (const secret of [ADMIN_TOKEN, creds.api_key, creds.api_secret, creds.agency_key]) expect(res.body).not.toContain(secret);
+    }
+    // Only /metrics and /healthz are open: the admin routes still want the token.
+    expect((await adminRaw('GET', '/admin/reconcile', {})).status).toBe(401);
+  });
+
   it('answers /healthz without the token', async () => {
     const res = await adminRaw('GET', '/healthz', {});
     expect([200, 503]).toContain(res.status);

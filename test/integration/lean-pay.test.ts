@@ -50,7 +50,7 @@ describe('lean payments', () => {
     await recordHistory(stack, history.workflowId, 'pay-lean-completed');
   });
 
-  it('reverses the debit when the supplier refuses, and ends at Stage failed', async () => {
+  it('reverses the debit when the supplier refuses, and ends at Stage failed with the order pending again', async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_reject' });
@@ -59,7 +59,8 @@ describe('lean payments', () => {
     expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
     expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
     const history = await historyOf(order.id);
-    expect(history).toMatchObject({ activities: [], localSteps: 3, stage: 'failed' });
+    // The order is payable again, and the payment's OrderStatus says so (it started as processing).
+    expect(history).toMatchObject({ activities: [], localSteps: 3, stage: 'failed', orderStatus: 'pending' });
     await recordHistory(stack, history.workflowId, 'pay-lean-compensated');
   });
 

@@ -3,6 +3,7 @@ import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schema';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
+import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -40,8 +41,16 @@ describe('payments that cannot finish on their own', () => {
     expect(toConfirm.inspected.ledger.map((l: { type: string }) => l.type)).toEqual(['payment']);
     expect(toConfirm.inspected.payment).toMatchObject({
       status: 'RUNNING',
-      state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/) },
+      state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/), supplierRounds: 1 },
+      failure: null,
+      debit: { ledger_id: expect.any(Number), amount: '550000.00' },
+      reversal: null,
     });
+    // The count and the last error tell the same story: the attempts the error names are the attempts counted.
+    const { state } = toConfirm.inspected.payment;
+    expect(state.supplierAttempts).toBeGreaterThan(1);
+    expect(state.lastError).toContain(`no answer from the supplier after ${state.supplierAttempts} attempts`);
+    expect(state).not.toHaveProperty('attempts');
 
     // Temporal Web's query finds them (visibility catches up within a moment).
     const deadline = Date.now() + 15_000;
@@ -69,8 +78,25 @@ describe('payments that cannot finish on their own', () => {
 
     const compensated = await admin.post(`/admin/orders/${toCompensate.orderId}/compensate`, { reason: 'supplier confirms nothing was shipped' });
     expect(compensated.body.order).toMatchObject({ status: 'pending' });
-    expect((await entries(toCompensate.orderId)).map((e) => e.type)).toEqual(['payment', 'refund']);
+    const [debitRow, refundRow] = await entries(toCompensate.orderId);
+    expect([debitRow!.type, refundRow!.type]).toEqual(['payment', 'refund']);
     expect(await b.wallet()).toMatchObject({ balance: '10000000.00' });
+    // The payment the order let go of is still shown, with its end and its money: debited, then reversed.
+    const paymentId = toCompensate.inspected.payment.workflow_id;
+    expect(compensated.body.payment).toEqual({
+      workflow_id: paymentId,
+      run_id: toCompensate.inspected.payment.run_id,
+      status: 'FAILED',
+      state: null,
+      failure: expect.stringMatching(/compensated by operator admin-api: supplier confirms nothing was shipped.*the debit was reversed/),
+      debit: { ledger_id: debitRow!.id, amount: '550000.00' },
+      reversal: { ledger_id: refundRow!.id, amount: '550000.00' },
+    });
+    expect((await admin.get(`/admin/orders/${toCompensate.orderId}`)).body.payment).toEqual(compensated.body.payment);
+    // Temporal's search attributes say what the order says: failed payment, order pending again.
+    const attrs = (await stack.client.workflow.getHandle(paymentId).describe()).typedSearchAttributes;
+    expect({ stage: attrs.get(Stage), orderStatus: attrs.get(OrderStatus) }).toEqual({ stage: 'failed', orderStatus: 'pending' });
+    await recordHistory(stack, paymentId, 'pay-needs-attention-compensated');
 
     const retried = await admin.post(`/admin/orders/${toRetry.orderId}/retry`, { reason: 'supplier back up' });
     expect(retried.body.order).toMatchObject({ status: 'completed', supplier_ref: expect.stringMatching(/^FUL-/) });

@@ -53,6 +53,14 @@ describe('catalogue', () => {
     expect(SEED_PRODUCTS[ADAPTER - 1]!.variants).toEqual([]);
   });
 
+  it('sanity: every seeded product with variants names one of them its default', () => {
+    for (const p of SEED_PRODUCTS) {
+      if (p.variants.length === 0) expect({ sku: p.sku, default: p.default_variant }).toEqual({ sku: p.sku, default: undefined });
+      else expect({ sku: p.sku, found: p.variants.some((v) => v.sku === p.default_variant) }).toEqual({ sku: p.sku, found: true });
+    }
+    expect(SEED_PRODUCTS[TURKEY_ESIM - 1]!.default_variant).toBe('ESIM-TR-10GB-15D');
+  });
+
   it('GET product-categories lists modem, sim and accessory', async () => {
     const { api } = await newPartner();
     const res = await api.get('/api/products/product-categories/');
@@ -197,9 +205,10 @@ describe('catalogue', () => {
       { id: variantId('ESIM-TR-20GB-30D'), sku: 'ESIM-TR-20GB-30D', name: '20 GB / 30 days', price: '1950000.00', data_gb: 20, validity_days: 30 },
     ]);
     for (const v of res.body.data.variants) expect(v.price).toMatch(/^\d+\.\d{2}$/);
+    expect(res.body.data.default_variant).toBe(TR_10GB);
 
     const adapter = await api.get(`${PRODUCTS}${ADAPTER}/`);
-    expect(adapter.body.data).toMatchObject({ sku: 'ACC-ADAPTER-UNIVERSAL', price: '650000.00', variants: [], destinations: [] });
+    expect(adapter.body.data).toMatchObject({ sku: 'ACC-ADAPTER-UNIVERSAL', price: '650000.00', variants: [], default_variant: null, destinations: [] });
     const gone = await api.get(`${PRODUCTS}${OUT_OF_STOCK}/`);
     expect(gone.body.data).toMatchObject({ sku: 'ACC-LUGGAGE-TRACKER', in_stock: false });
   });
@@ -267,6 +276,29 @@ describe('basket', () => {
     ]);
   });
 
+  it('takes the default variant when the item names none, merges it with the same variant named, and pays for it', async () => {
+    const { api } = await newPartner();
+    const detail = (await api.get(`${PRODUCTS}${TURKEY_ESIM}/`)).body.data;
+    expect(detail.default_variant).toBe(TR_10GB);
+
+    const add = await api.post(ITEMS, { product: TURKEY_ESIM, quantity: 1 });
+    expect(add.status).toBe(201);
+    expect(add.body.data.item).toMatchObject({ product: TURKEY_ESIM, variant: TR_10GB, name: 'Turkey eSIM (10 GB / 15 days)', unit_price: '1200000.00' });
+    const named = await api.post(ITEMS, { product: TURKEY_ESIM, variant: TR_10GB, quantity: 1 });
+    expect(named.body.data.item).toMatchObject({ id: add.body.data.item.id, quantity: 2 });
+    // Another product's default: a modem's 15-day rental.
+    const modem = await api.post(ITEMS, { product: productId('MODEM-TR'), quantity: 1 });
+    expect(modem.body.data.item).toMatchObject({ variant: variantId('MODEM-TR-15D'), unit_price: '4600000.00' });
+    await api.delete(`${ITEMS}${modem.body.data.item.id}/`);
+
+    const order = (await api.post(CHECKOUT, { payment_method: 'PARTNER_CREDIT' })).body.data;
+    expect(order.items).toEqual([expect.objectContaining({ variant: TR_10GB, sku: 'ESIM-TR-10GB-15D', quantity: 2, line_total: '2400000.00' })]);
+    const paid = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'default-variant-1' });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ amount: 2400000, order_status: 'completed', order_id: order.id });
+    expect(await api.wallet()).toMatchObject({ balance: '7600000.00' });
+  });
+
   it('removes an item; a second delete is 404', async () => {
     const { api } = await newPartner();
     const a = await api.post(ITEMS, { product: TURKEY_ESIM, variant: TR_3GB, quantity: 1 });
@@ -317,7 +349,6 @@ describe('basket', () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ product: 99999, quantity: 1 }, /^product: /],
       [{ product: TURKEY_ESIM, variant: UAE_3GB, quantity: 1 }, /^variant: /],
-      [{ product: TURKEY_ESIM, quantity: 1 }, /^variant: /],
       [{ product: ADAPTER, variant: TR_3GB, quantity: 1 }, /^variant: /],
       [{ product: TURKEY_ESIM, variant: TR_3GB, quantity: 0 }, /^quantity: /],
       [{ product: TURKEY_ESIM, variant: TR_3GB, quantity: -1 }, /^quantity: /],

@@ -18,6 +18,7 @@ describe('workflow replay', () => {
         'pay-completed.json',
         'pay-compensated.json',
         'pay-needs-attention-confirmed.json',
+        'pay-needs-attention-compensated.json',
         'pay-local-ledger.json',
         'pay-lean-completed.json',
         'pay-lean-compensated.json',

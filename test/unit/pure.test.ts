@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
 import { isStorableId, MAX_ID } from '../../src/domain/ids';
 import { parsePage } from '../../src/http/partner/schemas';
+import { withReason } from '../../workflows/messages';
 import { payWorkflowId } from '../../workflows/pay.types';
 
 describe('parsePage', () => {
@@ -14,6 +15,18 @@ describe('parsePage', () => {
   });
   it.each(['0', '-1', 'abc', '1.5', '1e3'])('refuses %p', (raw) => {
     expect(() => parsePage(raw)).toThrow(/^page: /);
+  });
+});
+
+describe('withReason', () => {
+  it('quotes a reason that tells something more, and leaves out one that only repeats', () => {
+    expect(withReason('the hotel refused the cancellation', 'the stay starts in 2 days')).toBe(
+      'the hotel refused the cancellation (the stay starts in 2 days)',
+    );
+    expect(withReason('the hotel refused the cancellation', 'the hotel refused the cancellation')).toBe('the hotel refused the cancellation');
+    expect(withReason('the hotel refused the cancellation', 'The hotel refused the cancellation.')).toBe('the hotel refused the cancellation');
+    expect(withReason('the airline refused the refund', 'refused the refund')).toBe('the airline refused the refund');
+    expect(withReason('the debit for order 4 failed', '')).toBe('the debit for order 4 failed');
   });
 });
 

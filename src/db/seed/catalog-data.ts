@@ -23,6 +23,7 @@ export interface SeedProduct {
   delivery: 'digital' | 'physical'; // eSIMs digital (QR by email); SIM cards, modems, accessories physical
   stock: number; // units on hand, 0 allowed for one or two items (out of stock)
   variants: SeedVariant[]; // data plans / rental periods; [] when the product has a single price
+  default_variant?: string; // SKU of the variant a basket gets when it names none: required when there are variants (the plan for a two-week trip)
 }
 
 export const SEED_CATEGORIES: SeedCategory[] = [
@@ -42,6 +43,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 55000000,
     delivery: 'digital',
     stock: 500,
+    default_variant: 'ESIM-TR-10GB-15D',
     variants: [
       { sku: 'ESIM-TR-3GB-7D', name: '3 GB / 7 days', price_minor: 55000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-TR-10GB-15D', name: '10 GB / 15 days', price_minor: 120000000, data_gb: 10, validity_days: 15 },
@@ -57,6 +59,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 135000000,
     delivery: 'physical',
     stock: 120,
+    default_variant: 'SIM-TR-10GB-15D',
     variants: [
       { sku: 'SIM-TR-10GB-15D', name: '10 GB / 15 days', price_minor: 135000000, data_gb: 10, validity_days: 15 },
       { sku: 'SIM-TR-20GB-30D', name: '20 GB / 30 days', price_minor: 210000000, data_gb: 20, validity_days: 30 },
@@ -71,6 +74,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 75000000,
     delivery: 'digital',
     stock: 400,
+    default_variant: 'ESIM-AE-10GB-15D',
     variants: [
       { sku: 'ESIM-AE-3GB-7D', name: '3 GB / 7 days', price_minor: 75000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-AE-10GB-15D', name: '10 GB / 15 days', price_minor: 165000000, data_gb: 10, validity_days: 15 },
@@ -86,6 +90,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 95000000,
     delivery: 'physical',
     stock: 80,
+    default_variant: 'SIM-AE-15GB-14D',
     variants: [
       { sku: 'SIM-AE-5GB-7D', name: '5 GB / 7 days', price_minor: 95000000, data_gb: 5, validity_days: 7 },
       { sku: 'SIM-AE-15GB-14D', name: '15 GB / 14 days', price_minor: 185000000, data_gb: 15, validity_days: 14 },
@@ -100,6 +105,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 42000000,
     delivery: 'digital',
     stock: 300,
+    default_variant: 'ESIM-GE-10GB-15D',
     variants: [
       { sku: 'ESIM-GE-3GB-7D', name: '3 GB / 7 days', price_minor: 42000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-GE-10GB-15D', name: '10 GB / 15 days', price_minor: 89000000, data_gb: 10, validity_days: 15 },
@@ -115,6 +121,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 98000000,
     delivery: 'physical',
     stock: 60,
+    default_variant: 'SIM-GE-10GB-15D',
     variants: [
       { sku: 'SIM-GE-10GB-15D', name: '10 GB / 15 days', price_minor: 98000000, data_gb: 10, validity_days: 15 },
       { sku: 'SIM-GE-30GB-30D', name: '30 GB / 30 days', price_minor: 175000000, data_gb: 30, validity_days: 30 },
@@ -129,6 +136,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 45000000,
     delivery: 'digital',
     stock: 250,
+    default_variant: 'ESIM-AM-10GB-15D',
     variants: [
       { sku: 'ESIM-AM-3GB-7D', name: '3 GB / 7 days', price_minor: 45000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-AM-10GB-15D', name: '10 GB / 15 days', price_minor: 95000000, data_gb: 10, validity_days: 15 },
@@ -144,6 +152,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 48000000,
     delivery: 'digital',
     stock: 200,
+    default_variant: 'ESIM-AZ-10GB-15D',
     variants: [
       { sku: 'ESIM-AZ-3GB-7D', name: '3 GB / 7 days', price_minor: 48000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-AZ-10GB-15D', name: '10 GB / 15 days', price_minor: 105000000, data_gb: 10, validity_days: 15 },
@@ -159,6 +168,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 85000000,
     delivery: 'digital',
     stock: 450,
+    default_variant: 'ESIM-EU-10GB-15D',
     variants: [
       { sku: 'ESIM-EU-3GB-7D', name: '3 GB / 7 days', price_minor: 85000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-EU-10GB-15D', name: '10 GB / 15 days', price_minor: 180000000, data_gb: 10, validity_days: 15 },
@@ -175,6 +185,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 195000000,
     delivery: 'physical',
     stock: 0,
+    default_variant: 'SIM-EU-10GB-15D',
     variants: [
       { sku: 'SIM-EU-10GB-15D', name: '10 GB / 15 days', price_minor: 195000000, data_gb: 10, validity_days: 15 },
       { sku: 'SIM-EU-25GB-30D', name: '25 GB / 30 days', price_minor: 340000000, data_gb: 25, validity_days: 30 },
@@ -189,6 +200,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 52000000,
     delivery: 'digital',
     stock: 350,
+    default_variant: 'ESIM-TH-10GB-15D',
     variants: [
       { sku: 'ESIM-TH-3GB-7D', name: '3 GB / 7 days', price_minor: 52000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-TH-10GB-15D', name: '10 GB / 15 days', price_minor: 110000000, data_gb: 10, validity_days: 15 },
@@ -204,6 +216,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 50000000,
     delivery: 'digital',
     stock: 220,
+    default_variant: 'ESIM-MY-10GB-15D',
     variants: [
       { sku: 'ESIM-MY-3GB-7D', name: '3 GB / 7 days', price_minor: 50000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-MY-10GB-15D', name: '10 GB / 15 days', price_minor: 105000000, data_gb: 10, validity_days: 15 },
@@ -220,6 +233,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 35000000,
     delivery: 'physical',
     stock: 150,
+    default_variant: 'SIM-IR-15GB-15D',
     variants: [
       { sku: 'SIM-IR-5GB-7D', name: '5 GB / 7 days', price_minor: 35000000, data_gb: 5, validity_days: 7 },
       { sku: 'SIM-IR-15GB-15D', name: '15 GB / 15 days', price_minor: 65000000, data_gb: 15, validity_days: 15 },
@@ -235,6 +249,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 68000000,
     delivery: 'digital',
     stock: 180,
+    default_variant: 'ESIM-CN-10GB-15D',
     variants: [
       { sku: 'ESIM-CN-3GB-7D', name: '3 GB / 7 days', price_minor: 68000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-CN-10GB-15D', name: '10 GB / 15 days', price_minor: 145000000, data_gb: 10, validity_days: 15 },
@@ -250,6 +265,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 58000000,
     delivery: 'digital',
     stock: 160,
+    default_variant: 'ESIM-RU-10GB-15D',
     variants: [
       { sku: 'ESIM-RU-3GB-7D', name: '3 GB / 7 days', price_minor: 58000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-RU-10GB-15D', name: '10 GB / 15 days', price_minor: 125000000, data_gb: 10, validity_days: 15 },
@@ -265,6 +281,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 72000000,
     delivery: 'digital',
     stock: 140,
+    default_variant: 'ESIM-OM-10GB-15D',
     variants: [
       { sku: 'ESIM-OM-3GB-7D', name: '3 GB / 7 days', price_minor: 72000000, data_gb: 3, validity_days: 7 },
       { sku: 'ESIM-OM-10GB-15D', name: '10 GB / 15 days', price_minor: 158000000, data_gb: 10, validity_days: 15 },
@@ -282,6 +299,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 220000000,
     delivery: 'physical',
     stock: 35,
+    default_variant: 'MODEM-TR-15D',
     variants: [
       { sku: 'MODEM-TR-5D', name: '5-day rental', price_minor: 220000000, validity_days: 5 },
       { sku: 'MODEM-TR-10D', name: '10-day rental', price_minor: 350000000, validity_days: 10 },
@@ -298,6 +316,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 280000000,
     delivery: 'physical',
     stock: 25,
+    default_variant: 'MODEM-EU-15D',
     variants: [
       { sku: 'MODEM-EU-5D', name: '5-day rental', price_minor: 280000000, validity_days: 5 },
       { sku: 'MODEM-EU-10D', name: '10-day rental', price_minor: 450000000, validity_days: 10 },
@@ -315,6 +334,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 350000000,
     delivery: 'physical',
     stock: 20,
+    default_variant: 'MODEM-GLOBAL-15D',
     variants: [
       { sku: 'MODEM-GLOBAL-5D', name: '5-day rental', price_minor: 350000000, data_gb: 10, validity_days: 5 },
       { sku: 'MODEM-GLOBAL-10D', name: '10-day rental', price_minor: 560000000, data_gb: 20, validity_days: 10 },
@@ -331,6 +351,7 @@ export const SEED_PRODUCTS: SeedProduct[] = [
     price_minor: 260000000,
     delivery: 'physical',
     stock: 30,
+    default_variant: 'MODEM-AE-15D',
     variants: [
       { sku: 'MODEM-AE-5D', name: '5-day rental', price_minor: 260000000, validity_days: 5 },
       { sku: 'MODEM-AE-10D', name: '10-day rental', price_minor: 410000000, validity_days: 10 },

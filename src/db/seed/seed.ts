@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { productCategories, products, productVariants, properties, propertyBlocks, tourDepartures, tours, visaProducts } from '../schema';
 import { SEED_CATEGORIES, SEED_PRODUCTS } from './catalog-data';
@@ -37,6 +37,15 @@ export async function seedProducts(db: Db): Promise<void> {
         .values(values)
         .onConflictDoUpdate({ target: products.sku, set: { ...values, sku: sql`excluded.sku` } })
         .returning({ id: products.id });
+      if (p.variants.length > 0 && !p.variants.some((v) => v.sku === p.default_variant)) {
+        throw new Error(`seed product ${p.sku}: default_variant ${p.default_variant ?? '(none)'} is not one of its variants`);
+      }
+      // A default that moved is cleared first: the index allows one default per product at any moment.
+      await tx
+        .update(productVariants)
+        .set({ isDefault: false })
+        .where(and(eq(productVariants.productId, row!.id), eq(productVariants.isDefault, true), ne(productVariants.sku, p.default_variant ?? '')));
+      // In array order: variants get their ids in the order the seed lists them.
       for (const v of p.variants) {
         const variant = {
           productId: row!.id,
@@ -45,6 +54,7 @@ export async function seedProducts(db: Db): Promise<void> {
           price: v.price_minor,
           dataGb: v.data_gb ?? null,
           validityDays: v.validity_days ?? null,
+          isDefault: v.sku === p.default_variant,
         };
         await tx.insert(productVariants).values(variant).onConflictDoUpdate({ target: productVariants.sku, set: variant });
       }

@@ -3,15 +3,18 @@ import { formatDecimal } from '../../domain/money';
 import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';
 import type { OrderRow } from '../../domain/orders';
 import type { IssuedCredentials } from '../../domain/partners';
+import type { LedgerRow } from '../../domain/wallet';
 import type { VisaDecisionResult } from '../../domain/visa/applications';
 import { renderTravelOrder } from '../partner/schemas';
 
 /** The operator API's shapes (src/http/admin/app.ts): what `admin` prints as JSON. */
 
-const renderWorkflow = <S>(w: WorkflowView<S> | null) => (w ? { workflow_id: w.workflowId, run_id: w.runId, status: w.status, state: w.state } : null);
+const renderWorkflow = <S>(w: WorkflowView<S> | null) =>
+  w ? { workflow_id: w.workflowId, run_id: w.runId, status: w.status, state: w.state, failure: w.failure } : null;
 
 /** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
 export function renderInspection({ order, ledger, payment, cancellation }: OrderInspection) {
+  const money = (l: LedgerRow | null) => (l ? { ledger_id: l.id, amount: formatDecimal(l.amount, order.currency) } : null);
   return {
     order: { ...renderTravelOrder(order), partner_id: order.partnerId },
     ledger: ledger.map((l) => ({
@@ -23,7 +26,8 @@ export function renderInspection({ order, ledger, payment, cancellation }: Order
       workflow_id: l.workflowId,
       at: l.createdAt.toISOString(),
     })),
-    payment: renderWorkflow(payment),
+    // The payment run and the money it moved: its debit and, when it failed, the reversal.
+    payment: payment ? { ...renderWorkflow(payment)!, debit: money(payment.debit), reversal: money(payment.reversal) } : null,
     cancellation: renderWorkflow(cancellation),
   };
 }

@@ -8,7 +8,7 @@ import {
   type Basket as BasketValue,
   type PricedLine,
 } from '../../domain/basket';
-import { getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
+import { defaultVariantOf, getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
 import { formatDecimal, sum } from '../../domain/money';
 import type { DeliveryDetails, ProductOrder as ProductOrderValue } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
@@ -40,6 +40,11 @@ const Product = z
         validity_days: z.number().int().nullable(),
       }),
     ),
+    default_variant: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Id of the variant a basket item gets when it names none; null when the product has no variants' }),
   })
   .openapi('Product');
 
@@ -125,6 +130,7 @@ function renderProduct({ product: p, category, variants }: ProductValue, currenc
       data_gb: v.dataGb,
       validity_days: v.validityDays,
     })),
+    default_variant: defaultVariantOf(variants)?.id ?? null,
   };
 }
 
@@ -190,7 +196,7 @@ const AddItem = z
       .int('must be an integer')
       .min(1, 'must be at least 1')
       .max(MAX_LINE_QUANTITY, `must be at most ${MAX_LINE_QUANTITY}`),
-    variant: bodyId('variant id').optional().openapi({ description: 'Variant id; required when the product has variants' }),
+    variant: bodyId('variant id').optional().openapi({ description: "Variant id; left out, the product's default_variant" }),
   })
   .openapi('BasketItemRequest');
 

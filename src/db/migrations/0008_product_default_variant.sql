@@ -1,0 +1,2 @@
+ALTER TABLE "product_variants" ADD COLUMN "is_default" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "product_variants_one_default_uq" ON "product_variants" USING btree ("product_id") WHERE "product_variants"."is_default";
