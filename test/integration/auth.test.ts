@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { adminClient, call, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -188,6 +190,44 @@ describe('the published contract and unknown routes', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(String(res.body)).toMatch(/<html|<!doctype html/i);
     expect(String(res.body)).toContain('/api/openapi.json');
+  });
+
+  it('serves the /docs landing page and Swagger UI from the engine itself, never from another host', async () => {
+    // The exact version package.json pins is the one served (and is part of every asset URL).
+    const version = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> })
+      .dependencies['swagger-ui-dist']!;
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const landing = await send('GET', '/docs', {});
+    expect(landing.status).toBe(200);
+    expect(landing.headers.get('content-type')).toMatch(/text\/html/);
+    expect(landing.headers.get('cache-control')).toBe('no-cache');
+    for (const link of ['/api/docs', '/v1/docs', '/api/openapi.json', '/v1/openapi.json']) expect(String(landing.body)).toContain(`href="${link}"`);
+
+    for (const page of ['/docs', '/api/docs', '/v1/docs']) {
+      const res = await send('GET', page, {});
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+      // Every URL a page names is on this server (or a fragment), no CDN.
+      const urls = [...String(res.body).matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+      expect(urls.filter((u) => !u.startsWith('/'))).toEqual([]);
+    }
+
+    const assets = [
+      ['swagger-ui-bundle.js', /^text\/javascript/],
+      ['swagger-ui.css', /^text\/css/],
+      ['favicon-32x32.png', /^image\/png$/],
+    ] as const;
+    for (const [file, type] of assets) {
+      const res = await stack.app.request(`/docs/swagger-ui/${version}/${file}`);
+      expect({ file, status: res.status }).toEqual({ file, status: 200 });
+      expect(res.headers.get('content-type')).toMatch(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    // Only those files, only in the installed version.
+    for (const path of [`/docs/swagger-ui/${version}/package.json`, `/docs/swagger-ui/${version}/..%2Fpackage.json`, '/docs/swagger-ui/0.0.1/swagger-ui.css']) {
+      expect({ path, status: (await send('GET', path, {})).status }).toEqual({ path, status: 404 });
+    }
   });
 
   it('answers 404 with an X-Request-Id for an unknown /api route with valid credentials', async () => {
