@@ -192,6 +192,45 @@ describe('the published contract and unknown routes', () => {
     expect(String(res.body)).toContain('/api/openapi.json');
   });
 
+  it('documents X-Sandbox-Scenario on exactly the operations that read it, with the values each accepts and what they do', async () => {
+    const pay = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down', 'supplier_lost_response'];
+    const hotel = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'];
+    const flight = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'];
+    const agency = ['supplier_reject', 'supplier_flaky', 'supplier_slow'];
+    const expected: Record<string, Record<string, string[]>> = {
+      '/api/openapi.json': {
+        'POST /partners/pay/': pay,
+        'POST /hotel/check_rate/': hotel,
+        'POST /hotel/prebook/': hotel,
+        'POST /hotel/book/': hotel,
+        'POST /hotel/cancel/': hotel,
+        'POST /flights/revalidate_flight/': flight,
+        'POST /flights/air_refund/': flight,
+        'POST /visa/request/': ['visa_approve', 'visa_reject'],
+      },
+      '/v1/openapi.json': { 'POST /hotels/bookings': agency, 'POST /products/orders': agency },
+    };
+    type Param = { name: string; in: string; required?: boolean; description?: string; schema: { enum?: string[] } };
+    for (const [url, operations] of Object.entries(expected)) {
+      const doc = (await send('GET', url, {})).body as { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+      const documented: Record<string, string[]> = {};
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const header = op.parameters?.find((p) => p.name.toLowerCase() === 'x-sandbox-scenario');
+          if (!header) continue;
+          const key = `${method.toUpperCase()} ${path}`;
+          documented[key] = header.schema.enum ?? [];
+          expect({ key, in: header.in, required: header.required }).toEqual({ key, in: 'header', required: false });
+          expect(header.description).toMatch(/^Sandbox only/);
+          // Each value is explained: what it simulates here, or that it is accepted without effect.
+          for (const value of documented[key])
+            expect({ key, value, described: header.description!.includes(`\`${value}\``) }).toEqual({ key, value, described: true });
+        }
+      }
+      expect(documented).toEqual(operations);
+    }
+  });
+
   it('serves the /docs landing page and Swagger UI from the engine itself, never from another host', async () => {
     // The exact version package.json pins is the one served (and is part of every asset URL).
     const version = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> })
