@@ -149,7 +149,13 @@ export interface paths {
                 header?: {
                     /** @description A retried create with the same key returns the same booking (extension) */
                     "idempotency-key"?: string;
-                    /** @description Sandbox only: the supplier's behaviour to simulate (supplier_reject, supplier_flaky, supplier_slow) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the supplier refuses: 500 once everything was undone; nothing is charged
+                     *     - `supplier_flaky`: the supplier answers 503 twice, then accepts: 201, one debit
+                     *     - `supplier_slow`: the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the wait: 202; read the booking or order later for the outcome
+                     */
                     "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow";
                 };
                 path?: never;
@@ -697,7 +703,13 @@ export interface paths {
                 header?: {
                     /** @description A retried order with the same key returns the same order (extension) */
                     "idempotency-key"?: string;
-                    /** @description Sandbox only: the supplier's behaviour to simulate (supplier_reject, supplier_flaky, supplier_slow) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the supplier refuses: 500 once everything was undone; nothing is charged
+                     *     - `supplier_flaky`: the supplier answers 503 twice, then accepts: 201, one debit
+                     *     - `supplier_slow`: the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the wait: 202; read the booking or order later for the outcome
+                     */
                     "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow";
                 };
                 path?: never;

@@ -346,13 +346,21 @@ export interface paths {
         put?: never;
         /**
          * Pay a pending order from credit
-         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.
+         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter).
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (supplier_reject, supplier_flaky, supplier_slow, supplier_down, supplier_lost_response) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the supplier refuses the booking for good: 502, the debit is reversed and the order is payable again
+                     *     - `supplier_flaky`: the supplier answers 503 twice, then accepts: 200, one debit
+                     *     - `supplier_slow`: the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome
+                     *     - `supplier_down`: the supplier answers 503 to the request and to status look-ups for a while: 202; products and tours wait in `needs_attention` for an operator, a hotel hold or PNR that shows nothing booked is refunded
+                     *     - `supplier_lost_response`: the supplier books, but every answer is lost (504): 202; after its attempts the engine asks the supplier by reference, finds the booking and completes the order
+                     */
                     "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow" | "supplier_down" | "supplier_lost_response";
                 };
                 path?: never;
@@ -1256,7 +1264,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, cancel_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `price_changed`: the hotel’s price rose 7% since the search: `price_changed: true` and the new `total_price`
+                     *     - accepted, but nothing to simulate on this operation: `supplier_reject`, `supplier_flaky`, `supplier_slow`, `cancel_reject`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "cancel_reject";
                 };
                 path?: never;
@@ -1361,7 +1374,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, cancel_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `price_changed`: the hotel’s price rose 7% since the search: the hold, and the order made from it, take the new price
+                     *     - accepted, but nothing to simulate on this operation: `supplier_reject`, `supplier_flaky`, `supplier_slow`, `cancel_reject`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "cancel_reject";
                 };
                 path?: never;
@@ -1466,7 +1484,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, cancel_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `price_changed`: the hotel’s price rose 7% since the search: the hold, and the order made from it, take the new price
+                     *     - accepted, but nothing to simulate on this operation: `supplier_reject`, `supplier_flaky`, `supplier_slow`, `cancel_reject`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "cancel_reject";
                 };
                 path?: never;
@@ -1881,7 +1904,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, cancel_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `cancel_reject`: the hotel refuses the cancellation: 502, nothing is refunded and the order stays `completed`; cancel again later
+                     *     - accepted, but nothing to simulate on this operation: `price_changed`, `supplier_reject`, `supplier_flaky`, `supplier_slow`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "cancel_reject";
                 };
                 path?: never;
@@ -2109,7 +2137,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, refund_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `price_changed`: the fare rose 5%: `price_changed: true` and a new `fare_source_code` that carries the new price (book with it)
+                     *     - accepted, but nothing to simulate on this operation: `supplier_reject`, `supplier_flaky`, `supplier_slow`, `refund_reject`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "refund_reject";
                 };
                 path?: never;
@@ -2890,7 +2923,12 @@ export interface paths {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (price_changed, supplier_reject, supplier_flaky, supplier_slow, refund_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `refund_reject`: the airline refuses the refund: 502, nothing is refunded and the ticket stands
+                     *     - accepted, but nothing to simulate on this operation: `price_changed`, `supplier_reject`, `supplier_flaky`, `supplier_slow`
+                     */
                     "x-sandbox-scenario"?: "price_changed" | "supplier_reject" | "supplier_flaky" | "supplier_slow" | "refund_reject";
                 };
                 path?: never;
@@ -3776,13 +3814,18 @@ export interface paths {
         put?: never;
         /**
          * Apply: creates the travel order to pay; paying submits the application
-         * @description Sandbox: X-Sandbox-Scenario visa_approve (default) or visa_reject decides the application automatically after a short delay.
+         * @description Sandbox: the embassy decides the paid application by itself after a short delay, approving it unless the X-Sandbox-Scenario header says visa_reject.
          */
         post: {
             parameters: {
                 query?: never;
                 header?: {
-                    /** @description Sandbox only: the supplier's behaviour to simulate (visa_approve, visa_reject) */
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `visa_approve`: the default: once the order is paid and the application submitted, the sandbox embassy approves it after `SANDBOX_VISA_DECISION_MS`
+                     *     - `visa_reject`: the sandbox embassy refuses it after `SANDBOX_VISA_DECISION_MS`; the product’s share of the service fee is refunded to the wallet
+                     */
                     "x-sandbox-scenario"?: "visa_approve" | "visa_reject";
                 };
                 path?: never;

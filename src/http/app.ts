@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { httpDuration } from '../platform/metrics';
 import { logRequest } from '../platform/log';
+import { docsRoutes } from './docs';
 import { healthz } from './metrics';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
@@ -22,6 +23,23 @@ export function createApp(deps: ApiDeps) {
   app.get('/healthz', (c) => healthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
+  app.route(
+    '/docs',
+    docsRoutes([
+      {
+        name: 'Interface A — partner API (/api)',
+        summary: 'Flights, hotels, tours, residence, visa and travel products, paid from a prepaid credit wallet. Headers X-API-KEY and X-API-SECRET.',
+        docsUrl: '/api/docs',
+        specUrl: '/api/openapi.json',
+      },
+      {
+        name: 'Interface B — agency API (/v1)',
+        summary: 'Hotel bookings and travel products for agencies, settled on the same wallet at creation. Header Authorization: Bearer <agency key>.',
+        docsUrl: '/v1/docs',
+        specUrl: '/v1/openapi.json',
+      },
+    ]),
+  );
   // Hono does not carry a sub-app's notFound over through route(): shape each interface's 404
   // here, and its 405 for a path it serves with other methods (TRACE, PUT on a GET route, …).
   let allowed: ((path: string) => string[]) | undefined;

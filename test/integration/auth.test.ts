@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { adminClient, call, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -188,6 +190,83 @@ describe('the published contract and unknown routes', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(String(res.body)).toMatch(/<html|<!doctype html/i);
     expect(String(res.body)).toContain('/api/openapi.json');
+  });
+
+  it('documents X-Sandbox-Scenario on exactly the operations that read it, with the values each accepts and what they do', async () => {
+    const pay = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down', 'supplier_lost_response'];
+    const hotel = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'];
+    const flight = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'];
+    const agency = ['supplier_reject', 'supplier_flaky', 'supplier_slow'];
+    const expected: Record<string, Record<string, string[]>> = {
+      '/api/openapi.json': {
+        'POST /partners/pay/': pay,
+        'POST /hotel/check_rate/': hotel,
+        'POST /hotel/prebook/': hotel,
+        'POST /hotel/book/': hotel,
+        'POST /hotel/cancel/': hotel,
+        'POST /flights/revalidate_flight/': flight,
+        'POST /flights/air_refund/': flight,
+        'POST /visa/request/': ['visa_approve', 'visa_reject'],
+      },
+      '/v1/openapi.json': { 'POST /hotels/bookings': agency, 'POST /products/orders': agency },
+    };
+    type Param = { name: string; in: string; required?: boolean; description?: string; schema: { enum?: string[] } };
+    for (const [url, operations] of Object.entries(expected)) {
+      const doc = (await send('GET', url, {})).body as { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+      const documented: Record<string, string[]> = {};
+      for (const [path, item] of Object.entries(doc.paths)) {
+        for (const [method, op] of Object.entries(item)) {
+          const header = op.parameters?.find((p) => p.name.toLowerCase() === 'x-sandbox-scenario');
+          if (!header) continue;
+          const key = `${method.toUpperCase()} ${path}`;
+          documented[key] = header.schema.enum ?? [];
+          expect({ key, in: header.in, required: header.required }).toEqual({ key, in: 'header', required: false });
+          expect(header.description).toMatch(/^Sandbox only/);
+          // Each value is explained: what it simulates here, or that it is accepted without effect.
+          for (const value of documented[key])
+            expect({ key, value, described: header.description!.includes(`\`${value}\``) }).toEqual({ key, value, described: true });
+        }
+      }
+      expect(documented).toEqual(operations);
+    }
+  });
+
+  it('serves the /docs landing page and Swagger UI from the engine itself, never from another host', async () => {
+    // The exact version package.json pins is the one served (and is part of every asset URL).
+    const version = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> })
+      .dependencies['swagger-ui-dist']!;
+    expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    const landing = await send('GET', '/docs', {});
+    expect(landing.status).toBe(200);
+    expect(landing.headers.get('content-type')).toMatch(/text\/html/);
+    expect(landing.headers.get('cache-control')).toBe('no-cache');
+    for (const link of ['/api/docs', '/v1/docs', '/api/openapi.json', '/v1/openapi.json']) expect(String(landing.body)).toContain(`href="${link}"`);
+
+    for (const page of ['/docs', '/api/docs', '/v1/docs']) {
+      const res = await send('GET', page, {});
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+      // Every URL a page names is on this server (or a fragment), no CDN.
+      const urls = [...String(res.body).matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
+      expect(urls.filter((u) => !u.startsWith('/'))).toEqual([]);
+    }
+
+    const assets = [
+      ['swagger-ui-bundle.js', /^text\/javascript/],
+      ['swagger-ui.css', /^text\/css/],
+      ['favicon-32x32.png', /^image\/png$/],
+    ] as const;
+    for (const [file, type] of assets) {
+      const res = await stack.app.request(`/docs/swagger-ui/${version}/${file}`);
+      expect({ file, status: res.status }).toEqual({ file, status: 200 });
+      expect(res.headers.get('content-type')).toMatch(type);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(0);
+    }
+    // Only those files, only in the installed version.
+    for (const path of [`/docs/swagger-ui/${version}/package.json`, `/docs/swagger-ui/${version}/..%2Fpackage.json`, '/docs/swagger-ui/0.0.1/swagger-ui.css']) {
+      expect({ path, status: (await send('GET', path, {})).status }).toEqual({ path, status: 404 });
+    }
   });
 
   it('answers 404 with an X-Request-Id for an unknown /api route with valid credentials', async () => {

@@ -1,4 +1,3 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -10,6 +9,7 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
+import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
@@ -26,6 +26,9 @@ const STATUS: Record<Exclude<DomainErrorCode, 'validation'>, ContentfulStatusCod
 };
 
 const detailItem = (loc: string[], msg: string, type: string) => ({ detail: [{ loc, msg, type }] });
+
+/** Interface B's name, in its OpenAPI document and on its docs page. */
+const TITLE = 'Travel booking engine — agency API (Interface B)';
 
 /** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
 export function agencyError(err: Error, c: Context<AgencyEnv>) {
@@ -79,7 +82,7 @@ export function createAgencyApi(deps: ApiDeps) {
     {
       openapi: '3.1.0',
       info: {
-        title: 'Travel booking engine — agency API (Interface B)',
+        title: TITLE,
         version: '1.0',
         description:
           'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
@@ -88,6 +91,6 @@ export function createAgencyApi(deps: ApiDeps) {
     },
     agencyCommonResponses,
   );
-  app.get('/docs', swaggerUI({ url: '/v1/openapi.json' }));
+  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/v1/openapi.json' }));
   return app;
 }

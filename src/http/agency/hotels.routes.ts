@@ -5,7 +5,7 @@ import { toNumber } from '../../domain/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
-import { AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { AGENCY_SCENARIO_EFFECTS, AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const StayDate = calendarDate('travel');
 const IdempotencyHeader = z
@@ -14,7 +14,7 @@ const IdempotencyHeader = z
       .optional()
       .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
   })
-  .extend(sandboxScenario(AGENCY_SCENARIOS).shape);
+  .extend(sandboxScenario(AGENCY_SCENARIOS, AGENCY_SCENARIO_EFFECTS).shape);
 
 const Room = z.object({
   room_id: z.string(),

@@ -123,11 +123,19 @@ const routes = {
       'Pay a pending order from credit',
       'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
         'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
-        'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.',
+        'Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter).',
     ),
     request: {
       body: jsonBody(PayRequest),
-      headers: sandboxScenario(SCENARIOS),
+      headers: sandboxScenario(SCENARIOS, {
+        supplier_reject: 'the supplier refuses the booking for good: 502, the debit is reversed and the order is payable again',
+        supplier_flaky: 'the supplier answers 503 twice, then accepts: 200, one debit',
+        supplier_slow: 'the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome',
+        supplier_lost_response:
+          'the supplier books, but every answer is lost (504): 202; after its attempts the engine asks the supplier by reference, finds the booking and completes the order',
+        supplier_down:
+          'the supplier answers 503 to the request and to status look-ups for a while: 202; products and tours wait in `needs_attention` for an operator, a hotel hold or PNR that shows nothing booked is refunded',
+      }),
     },
     responses: {
       200: json(PayResponse, 'Paid; the order is completed'),

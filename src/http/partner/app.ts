@@ -1,4 +1,3 @@
-import { swaggerUI } from '@hono/swagger-ui';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -10,6 +9,7 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
+import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { accountRoutes } from './account.routes';
@@ -31,6 +31,9 @@ const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
   conflict: 409,
   supplier_failed: 502,
 };
+
+/** Interface A's name, in its OpenAPI document and on its docs page. */
+const TITLE = 'Travel booking engine — partner API (Interface A)';
 
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
@@ -88,7 +91,7 @@ export function createPartnerApi(deps: ApiDeps) {
     {
       openapi: '3.1.0',
       info: {
-        title: 'Travel booking engine — partner API (Interface A)',
+        title: TITLE,
         version: '1',
         description:
           'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
@@ -97,6 +100,6 @@ export function createPartnerApi(deps: ApiDeps) {
     },
     partnerCommonResponses,
   );
-  app.get('/docs', swaggerUI({ url: '/api/openapi.json' }));
+  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/api/openapi.json' }));
   return app;
 }

@@ -216,7 +216,10 @@ function renderTicketing(state: flights.TicketingState) {
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Flights'];
 const { post } = partnerOperations(tags);
-const scenarioHeader = sandboxScenario(FLIGHT_SCENARIOS);
+const revalidateScenario = sandboxScenario(FLIGHT_SCENARIOS, {
+  price_changed: 'the fare rose 5%: `price_changed: true` and a new `fare_source_code` that carries the new price (book with it)',
+});
+const refundScenario = sandboxScenario(FLIGHT_SCENARIOS, { refund_reject: 'the airline refuses the refund: 502, nothing is refunded and the ticket stands' });
 
 const routes = {
   search: createRoute({
@@ -226,7 +229,7 @@ const routes = {
   }),
   revalidate: createRoute({
     ...post('/flights/revalidate_flight/', 'Re-confirm availability and price of an offer'),
-    request: { body: jsonBody(FareCode), headers: scenarioHeader },
+    request: { body: jsonBody(FareCode), headers: revalidateScenario },
     responses: {
       200: json(
         z.object({
@@ -318,7 +321,7 @@ const routes = {
   }),
   refund: createRoute({
     ...post('/flights/air_refund/', 'Online refund: the airline refunds, then the wallet is credited'),
-    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: scenarioHeader },
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: refundScenario },
     responses: {
       200: json(
         z.object({

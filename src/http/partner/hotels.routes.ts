@@ -250,7 +250,12 @@ function renderQuote(q: QuotedTerms): z.infer<typeof CancelQuote> {
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Hotels'];
 const { get, post } = partnerOperations(tags);
-const scenarioHeader = sandboxScenario(HOTEL_SCENARIOS);
+const PRICE_ROSE = 'the hotel’s price rose 7% since the search';
+const rateScenario = sandboxScenario(HOTEL_SCENARIOS, { price_changed: `${PRICE_ROSE}: \`price_changed: true\` and the new \`total_price\`` });
+const holdScenario = sandboxScenario(HOTEL_SCENARIOS, { price_changed: `${PRICE_ROSE}: the hold, and the order made from it, take the new price` });
+const cancelScenario = sandboxScenario(HOTEL_SCENARIOS, {
+  cancel_reject: 'the hotel refuses the cancellation: 502, nothing is refunded and the order stays `completed`; cancel again later',
+});
 
 const routes = {
   cities: createRoute({
@@ -268,17 +273,17 @@ const routes = {
   }),
   checkRate: createRoute({
     ...post('/hotel/check_rate/', 'Confirm the current price and cancellation policy of a rate'),
-    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: scenarioHeader },
+    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: rateScenario },
     responses: { 200: json(RateCheck, 'The rate now'), ...commonErrors },
   }),
   prebook: createRoute({
     ...post('/hotel/prebook/', 'Hold the room provisionally, without guest names (short hold)'),
-    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: scenarioHeader },
+    request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: holdScenario },
     responses: { 200: json(Booking, 'The provisional hold'), ...commonErrors },
   }),
   book: createRoute({
     ...post('/hotel/book/', 'Hold the room with guest details'),
-    request: { body: jsonBody(BookBody), headers: scenarioHeader },
+    request: { body: jsonBody(BookBody), headers: holdScenario },
     responses: { 200: json(Booking, 'The hold'), ...commonErrors },
   }),
   order: createRoute({
@@ -301,7 +306,7 @@ const routes = {
   }),
   cancel: createRoute({
     ...post('/hotel/cancel/', 'Cancel: the hotel cancels, then the refund is credited to the wallet'),
-    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: scenarioHeader },
+    request: { body: jsonBody(OrderIdBody.extend({ quote_id: opaque(100).optional() })), headers: cancelScenario },
     responses: {
       200: json(Cancelled, 'Cancelled'),
       202: json(Cancelled, 'Still cancelling with the hotel'),

@@ -133,11 +133,14 @@ const routes = {
     ...post(
       '/visa/request/',
       'Apply: creates the travel order to pay; paying submits the application',
-      'Sandbox: X-Sandbox-Scenario visa_approve (default) or visa_reject decides the application automatically after a short delay.',
+      'Sandbox: the embassy decides the paid application by itself after a short delay, approving it unless the X-Sandbox-Scenario header says visa_reject.',
     ),
     request: {
       body: jsonBody(RequestBody),
-      headers: sandboxScenario(VISA_SCENARIOS),
+      headers: sandboxScenario(VISA_SCENARIOS, {
+        visa_approve: 'the default: once the order is paid and the application submitted, the sandbox embassy approves it after `SANDBOX_VISA_DECISION_MS`',
+        visa_reject: 'the sandbox embassy refuses it after `SANDBOX_VISA_DECISION_MS`; the product’s share of the service fee is refunded to the wallet',
+      }),
     },
     responses: {
       201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'),
