@@ -18,8 +18,7 @@ runProcess(
   async (stack) => {
     const config = loadConfig();
     const admin = ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
-    const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
-    stack.add(() => temporal.stop());
+    const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
     const database = await openMigratedDatabase(config, stack);
     await seedCatalog(database.db);
     // No worker in this process: readiness reads the worker processes' heartbeats.

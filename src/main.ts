@@ -11,10 +11,10 @@ import { seedCatalog } from './db/seed/seed';
 import { startApiHealth } from './runtime/api-health';
 import { openMigratedDatabase } from './runtime/database';
 import { runProcess } from './runtime/process';
-import { writeProcessFile } from './runtime/process-file';
+import { openProcessFile, stopLeftoverDevServer } from './runtime/process-file';
 import { serveHttp } from './runtime/serve-http';
 import { supplierUrl } from './runtime/supplier-url';
-import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
+import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
 import { installWorkerRuntime } from '../worker/runtime';
 import { runWorker } from '../worker/worker';
 
@@ -23,8 +23,19 @@ runProcess(
   async (stack) => {
     const config = loadConfig(process.env, { sandbox: true });
     const admin = ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
-    const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
-    stack.add(() => temporal.stop());
+    // An engine killed outright may have left its dev server behind (where no parent-death
+    // signal exists): stop it, so it frees the port. The file is recorded from here on and
+    // removed last, once the dev server has stopped.
+    await stopLeftoverDevServer(config.DATA_DIR, devServerDbFile(config.DATA_DIR), (msg) => logInfo(msg));
+    const processes = openProcessFile(config.DATA_DIR);
+    processes.record('engine', process.pid);
+    stack.add(async () => processes.remove());
+    const temporal = await ensureTemporal(
+      config,
+      (msg) => logInfo(msg),
+      stack,
+      (pid) => processes.record('temporal', pid),
+    );
 
     const database = await openMigratedDatabase(config, stack);
     await seedCatalog(database.db);
@@ -45,9 +56,6 @@ runProcess(
       { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, metrics: { role: 'all-in-one', coreMetricsUrl }, eagerStart },
       stack,
     );
-
-    const removeProcessFile = writeProcessFile(config.DATA_DIR, { engine: process.pid, temporal: temporal.pid });
-    stack.add(async () => removeProcessFile());
 
     console.log(
       [

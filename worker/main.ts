@@ -32,8 +32,7 @@ runProcess(
     let database: Database | undefined;
     const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, stack);
     const metrics = await serveWorkerMetrics(config, { coreMetricsUrl, health: presence.health }, stack);
-    const temporal = await ensureTemporal(config, (msg) => logInfo(msg));
-    stack.add(() => temporal.stop());
+    const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
     temporalAddress = temporal.address;
     const opened = await openMigratedDatabase(config, stack);
     await seedCatalog(opened.db);

@@ -1,5 +1,5 @@
-import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
-import { and, eq } from 'drizzle-orm';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { and, eq, sql } from 'drizzle-orm';
 import { PartUnavailableError } from '../availability';
 import type { Db } from '../db/client';
 import { paymentKeys } from '../db/schema';
@@ -7,7 +7,8 @@ import { PayFailure, payWorkflowId, type PayInput, type PayResult } from '../../
 import { DomainError } from './errors';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../temporal/workflows';
+import { logError } from '../platform/log';
+import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 import { OrderStatus } from '../../workflows/search-attributes';
 
@@ -34,6 +35,11 @@ export interface PayRequest {
   productOrderId?: number;
   idempotencyKey?: string;
   scenario?: string;
+  /**
+   * When the request arrived (ms since the epoch, by this process's clock; default: now).
+   * With a key, it decides whether the request may run the payment again after a failure.
+   */
+  receivedAt?: number;
 }
 
 /** A payment still finalizing with the supplier after the pay bound: the order's amount (minor units) and the payment's id. */
@@ -52,14 +58,20 @@ export type { PayResult };
 
 const notPayable = (message: string) => new DomainError('not_payable', message);
 
-/** Binds an idempotency key to the first order it paid; the same key for another order is refused. */
-async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<void> {
+/** The failed run of a key whose failure was last given as an answer, and when it first was. */
+interface KeyAnswer {
+  answeredRunId: string | null;
+  answeredAt: Date | null;
+}
+
+/** Binds an idempotency key to the first order it paid (the same key for another order is refused); returns its answered failure. */
+async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<KeyAnswer> {
   const [fresh] = await db
     .insert(paymentKeys)
     .values({ partnerId, idempotencyKey: key, orderId })
     .onConflictDoNothing()
     .returning({ orderId: paymentKeys.orderId });
-  if (fresh) return;
+  if (fresh) return { answeredRunId: null, answeredAt: null };
   const [bound] = await db
     .select()
     .from(paymentKeys)
@@ -67,6 +79,25 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
   if (bound && bound.orderId !== orderId) {
     throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
   }
+  return { answeredRunId: bound?.answeredRunId ?? null, answeredAt: bound?.answeredAt ?? null };
+}
+
+/** Whether a request that arrived at `receivedAt` raced with the key's answered failure (arrived before it was given). */
+const racedWith = (answer: KeyAnswer, receivedAt: number): answer is { answeredRunId: string; answeredAt: Date } =>
+  answer.answeredRunId !== null && answer.answeredAt !== null && answer.answeredAt.getTime() >= receivedAt;
+
+/**
+ * Records that `runId`'s failure is being given as an answer, unless it already was (the
+ * first answer's time stays). Written before the answer leaves, so that no request arriving
+ * after an answer can find the failure unrecorded and join it instead of paying again. A
+ * failed write only makes the next request answer the same failure once more.
+ */
+async function recordAnswer(db: Db, partnerId: number, key: string, runId: string): Promise<void> {
+  await db
+    .update(paymentKeys)
+    .set({ answeredRunId: runId, answeredAt: new Date() })
+    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key), sql`${paymentKeys.answeredRunId} is distinct from ${runId}`))
+    .catch((err: unknown) => logError('could not record a payment failure as answered', err, { runId }));
 }
 
 /** Maps the workflow's business failure to the domain error the interfaces render. */
@@ -94,7 +125,8 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (field === 'product_order_id' && order.service !== 'product') {
     throw notPayable(`product_order_id: ${orderId} is a ${order.service} order; pay it with order_id`);
   }
-  if (req.idempotencyKey) await bindKey(deps.db, partner.id, req.idempotencyKey, order.id);
+  const receivedAt = req.receivedAt ?? Date.now();
+  const key = req.idempotencyKey ? await bindKey(deps.db, partner.id, req.idempotencyKey, order.id) : undefined;
 
   const workflowId = payWorkflowId(partner.id, { idempotencyKey: req.idempotencyKey, orderId: order.id });
   const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(workflowId);
@@ -118,7 +150,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     ...(deps.tuning?.localLedgerSteps ? { localLedgerSteps: true } : {}),
     ...(lean ? { shape: 'lean' as const } : {}),
   };
-  await startOrJoin(deps.temporal, 'payOrder', {
+  const start: PayStart = {
     workflowId,
     taskQueue: deps.taskQueue,
     ...(deps.tuning?.eagerStart ? { requestEagerStart: true } : {}),
@@ -128,9 +160,75 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
       // A lean payment does not upsert what it starts with.
       ...(lean ? [{ key: OrderStatus, value: 'processing' }] : []),
     ],
-  });
+  };
+  if (!req.idempotencyKey || !key) {
+    // Without a key each request is an attempt of its own: it joins one under way, and
+    // after a failure the next request pays again.
+    await startOrJoin(deps.temporal, 'payOrder', start);
+    return awaitPayment(deps, handle, order);
+  }
+  return payWithKey(deps, { partnerId: partner.id, key: req.idempotencyKey, answer: key, receivedAt, start, order });
+}
 
-  return awaitPayment(deps, handle, order);
+type PayStart = Omit<WorkflowStartOptions<Workflows['payOrder']>, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>;
+
+interface KeyedPayment {
+  partnerId: number;
+  key: string;
+  /** The key's answered failure, as read when the request bound the key. */
+  answer: KeyAnswer;
+  receivedAt: number;
+  start: PayStart;
+  order: { id: number; totalPrice: number; currency: string };
+}
+
+/**
+ * What "never debits twice" means for a key (README, "Idempotency"). A key's payment runs
+ * (workflow id from the key) one at a time. A request gets the outcome of the key's run in
+ * flight, or of its latest run if that has closed, failures included, and waits for it up
+ * to the pay bound; it starts a new run only when the latest run failed and that failure had
+ * been given as an answer to some request before this request arrived. A failure counts as
+ * given from the moment it is recorded on the key (recordAnswer), which happens before any
+ * response carries it; "arrived" is receivedAt, a lower bound of when the partner sent the
+ * request (src/http/request-id.ts).
+ *
+ * So a storm of requests with one key, all sent before any of them was answered, makes one
+ * run whatever the order in which the API gets to them, and all get its answer; a request
+ * sent after seeing the failure (a retry) pays again. The start never reuses the id of a
+ * closed run by itself (REJECT_DUPLICATE); the one start that does (ALLOW_DUPLICATE_FAILED_ONLY)
+ * runs under the key's row lock, after reading under that lock what was answered and what
+ * the latest run is, so that of several requests allowed to pay again (also in other API
+ * processes on the same database) one starts the run and the others join it.
+ */
+async function payWithKey(deps: PayDeps, p: KeyedPayment): Promise<PayOutcome> {
+  if (racedWith(p.answer, p.receivedAt)) return answerOf(deps, p, p.answer.answeredRunId);
+  const found = await startOrFind(deps.temporal, 'payOrder', p.start, 'keep_outcome');
+  if (found.state === 'running') return answerOf(deps, p, found.runId);
+
+  // The key's latest run has closed: decide under the key's row lock.
+  const runId = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ answeredRunId: paymentKeys.answeredRunId, answeredAt: paymentKeys.answeredAt })
+      .from(paymentKeys)
+      .where(and(eq(paymentKeys.partnerId, p.partnerId), eq(paymentKeys.idempotencyKey, p.key)))
+      .for('update');
+    const answered: KeyAnswer = row ?? { answeredRunId: null, answeredAt: null };
+    if (racedWith(answered, p.receivedAt)) return answered.answeredRunId;
+    const latest = await deps.temporal.workflow.getHandle(p.start.workflowId).describe();
+    // Completed (its result is the answer), running again (a request that could pay again
+    // already did), or failed with its failure not yet given (this request gives it).
+    if (latest.status.name === 'COMPLETED' || latest.status.name === 'RUNNING' || answered.answeredRunId !== latest.runId) return latest.runId;
+    // Its failure was answered before this request arrived: a new attempt.
+    const again = await startOrFind(deps.temporal, 'payOrder', p.start, 'run_again');
+    return again.state === 'running' ? again.runId : undefined;
+  });
+  return answerOf(deps, p, runId);
+}
+
+/** The outcome of the key's run `runId` (its latest run when unknown); a failure is recorded as answered before it is thrown. */
+function answerOf(deps: PayDeps, p: KeyedPayment, runId: string | undefined): Promise<PayOutcome> {
+  const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(p.start.workflowId, runId);
+  return awaitPayment(deps, handle, p.order, runId ? () => recordAnswer(deps.db, p.partnerId, p.key, runId) : undefined);
 }
 
 /** The payment's outcome within the pay bound, or 202 processing with its id. */
@@ -138,8 +236,9 @@ async function awaitPayment(
   deps: PayDeps,
   handle: WorkflowHandle<Workflows['payOrder']>,
   order: { id: number; totalPrice: number; currency: string },
+  onRunFailed?: () => Promise<void>,
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf);
+  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, onRunFailed);
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

@@ -5,7 +5,16 @@ import { logContext } from './request-context';
 const LEVEL = (process.env.LOG_LEVEL || 'info') as pino.LevelWithSilent;
 
 // stdout at LOG_LEVEL, plus whatever addLogDestination adds (a test reading the records).
-const streams = pino.multistream([{ level: LEVEL, stream: pino.destination(1) }]);
+const stdout = pino.destination(1);
+const streams = pino.multistream([{ level: LEVEL, stream: stdout }]);
+
+/**
+ * Calls `listener` when the log's stdout fails (EPIPE: its reader went away; pino then drops
+ * every further line without a word), so that a process can decide to stop.
+ */
+export function onLogOutputError(listener: (err: Error) => void): void {
+  stdout.on('error', listener);
+}
 
 /**
  * Fields that hold personal data or secrets, in either interface's spelling or the

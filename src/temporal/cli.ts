@@ -13,7 +13,7 @@ export const isExecutable = (file: string) => {
   }
 };
 
-function onPath(name: string): string | undefined {
+export function onPath(name: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
   }

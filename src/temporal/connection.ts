@@ -11,9 +11,8 @@ import { ensureSearchAttributes } from './search-attributes';
 export interface TemporalEndpoint {
   address: string;
   uiUrl: string | null;
-  /** The dev server's process id, when this process started one. */
+  /** The dev server's process id, when this process started one (its stop is on the caller's stack). */
   pid?: number;
-  stop(): Promise<void>;
 }
 
 /**
@@ -53,9 +52,16 @@ const isNotFound = (err: unknown) => (err as { code?: number }).code === 5;
 
 /**
  * TEMPORAL_ADDRESS set: use that cluster (registering the search attributes if missing).
- * Unset: start the Temporal CLI dev server, persisted under DATA_DIR.
+ * Unset: start the Temporal CLI dev server, persisted under DATA_DIR, and register its stop
+ * on `stack` the moment it is spawned (a stop during its start-up ends it as well);
+ * `onSpawn` learns its process id then.
  */
-export async function ensureTemporal(config: Config, log: (msg: string) => void): Promise<TemporalEndpoint> {
+export async function ensureTemporal(
+  config: Config,
+  log: (msg: string) => void,
+  stack: { add(stop: () => Promise<unknown>): void },
+  onSpawn?: (pid: number) => void,
+): Promise<TemporalEndpoint> {
   if (config.TEMPORAL_ADDRESS) {
     const connection = await connectToCluster(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_CONNECT_TIMEOUT_MS, log);
     try {
@@ -63,7 +69,7 @@ export async function ensureTemporal(config: Config, log: (msg: string) => void)
     } finally {
       await connection.close();
     }
-    return { address: config.TEMPORAL_ADDRESS, uiUrl: null, stop: async () => undefined };
+    return { address: config.TEMPORAL_ADDRESS, uiUrl: null };
   }
   const cli = await resolveTemporalCli(config.TEMPORAL_CLI_PATH, log);
   log(`starting the Temporal dev server (${cli})`);
@@ -71,13 +77,18 @@ export async function ensureTemporal(config: Config, log: (msg: string) => void)
     cli,
     port: config.TEMPORAL_DEV_PORT,
     uiPort: config.TEMPORAL_UI_PORT,
-    dbFile: path.join(config.DATA_DIR, 'temporal.db'),
+    dbFile: devServerDbFile(config.DATA_DIR),
     namespace: config.TEMPORAL_NAMESPACE,
     log,
     sqlitePragmas: config.TEMPORAL_DEV_SQLITE_PRAGMAS,
     dynamicConfig: config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [],
+    stack,
+    ...(onSpawn ? { onSpawn } : {}),
   });
 }
+
+/** The dev server's database in DATA_DIR: it also tells a server of this DATA_DIR from any other. */
+export const devServerDbFile = (dataDir: string) => path.join(dataDir, 'temporal.db');
 
 /**
  * The API's connection to Temporal: its own, or `workerConnection` (the worker's, in

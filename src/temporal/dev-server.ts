@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { onPath } from './cli';
 
 export interface DevServer {
   address: string;
@@ -23,6 +24,13 @@ export interface DevServerOptions {
   sqlitePragmas?: string[];
   /** Dynamic config values, `key=JSON value`. */
   dynamicConfig?: string[];
+  /**
+   * Where the starting process collects what it must stop: the server is registered the
+   * moment it is spawned, so a stop during its start-up (Ctrl-C while it boots) ends it too.
+   */
+  stack?: { add(stop: () => Promise<unknown>): void };
+  /** Called with the server's process id as soon as it is spawned (DATA_DIR/processes.json). */
+  onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -63,21 +71,34 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   args.push('--http-port', '0', '--metrics-port', '0');
 
   // Its own process group: Ctrl-C reaches the engine, which stops the worker first and the
-  // server last; if the engine dies without stopping it, the exit hook still takes it down.
-  const child = spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // server last. The server must never outlive the engine: the engine stops it on every way
+  // out it sees (a signal, a closed stdout, an uncaught error: src/runtime/process.ts), the
+  // exit hook below covers a bare process.exit, and on Linux the kernel sends it SIGTERM when
+  // the engine dies in any way at all, SIGKILL included (parent-death signal, set by setpriv
+  // before it execs the CLI, so the server keeps its own process id). Elsewhere, the next
+  // start finds a server left behind in DATA_DIR/processes.json (src/runtime/process-file.ts).
+  const setpriv = parentDeathSignal();
+  const child = setpriv
+    ? spawn(setpriv, ['--pdeathsig', 'TERM', '--', opts.cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
+    : spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const killOnExit = () => child.kill('SIGTERM');
   process.on('exit', killOnExit);
   child.on('exit', () => process.off('exit', killOnExit));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  child.on('error', () => undefined); // a failed spawn also ends in 'exit' (or exitCode), seen below
+  const stop = () => stopChild(child, exited, hasExited);
+  opts.stack?.add(stop);
+  if (child.pid !== undefined) opts.onSpawn?.(child.pid);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000);
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const address = `127.0.0.1:${opts.port}`;
 
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`temporal dev server exited with ${child.exitCode}: ${stderr.trim()}`);
+    if (hasExited()) throw new Error(`temporal dev server exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 2000 });
       await connection.workflowService.describeNamespace({ namespace: opts.namespace });
@@ -95,12 +116,17 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     address,
     uiUrl: opts.uiPort === null ? null : `http://127.0.0.1:${opts.uiPort}`,
     pid: child.pid,
-    stop: () => stopChild(child, exited),
+    stop,
   };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
-  if (child.exitCode !== null) return;
+/** `setpriv`'s path where it can give a child a parent-death signal (Linux, util-linux), else undefined. */
+function parentDeathSignal(): string | undefined {
+  return process.platform === 'linux' ? onPath('setpriv') : undefined;
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, hasExited: () => boolean): Promise<void> {
+  if (hasExited() || child.pid === undefined) return;
   child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;

@@ -29,6 +29,23 @@ export async function startOrJoin<K extends WorkflowType>(
   /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
 ): Promise<WorkflowHandle<Workflows[K]>> {
+  await startOrFind(client, workflowType, options, afterFailure);
+  return client.workflow.getHandle<Workflows[K]>(options.workflowId);
+}
+
+/**
+ * What a start by workflow id found: the run under way (started now or already running;
+ * its run id when Temporal said which), or, with `keep_outcome`, only closed runs.
+ */
+export type StartFound = { state: 'running'; runId?: string } | { state: 'closed' };
+
+/** startOrJoin, telling which run it started or joined, or that the id's latest run has closed (and was kept). */
+export async function startOrFind<K extends WorkflowType>(
+  client: Client,
+  workflowType: K,
+  options: Omit<WorkflowStartOptions<Workflows[K]>, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
+  afterFailure: 'run_again' | 'keep_outcome',
+): Promise<StartFound> {
   const sentAt = new Date();
   try {
     const requestId = currentRequestId();
@@ -40,14 +57,16 @@ export async function startOrJoin<K extends WorkflowType>(
       workflowIdReusePolicy: afterFailure === 'run_again' ? 'ALLOW_DUPLICATE_FAILED_ONLY' : 'REJECT_DUPLICATE',
     } as WorkflowStartOptions);
     workflowStarts.inc({ workflow: workflowType, eager: String(started.eagerlyStarted) });
+    // With USE_EXISTING, Temporal answers the running run's id when it joined one.
+    return { state: 'running', ...(started.firstExecutionRunId ? { runId: started.firstExecutionRunId } : {}) };
   } catch (err) {
-    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return client.workflow.getHandle<Workflows[K]>(options.workflowId);
+    if ((err as Error).name === 'WorkflowExecutionAlreadyStartedError') return { state: 'closed' };
     if (!(err instanceof PartUnavailableError) || err.refused || err.part !== 'temporal') throw err;
     // Sent, but no answer in time: the start may have gone through. Ask once, so that a
     // workflow that did start is joined (never reported as "unavailable, nothing happened").
     if (!(await startedAnyway(client, options.workflowId, sentAt, err))) throw new PartUnavailableError('temporal', err.detail, true);
+    return { state: 'running' };
   }
-  return client.workflow.getHandle<Workflows[K]>(options.workflowId);
 }
 
 /** Signals a workflow, starting it first when none runs with that id; named by its type, as startOrJoin. */
@@ -87,12 +106,14 @@ export function businessFailure(err: unknown): { type: string; message: string }
  * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
  * business failure goes through `mapFailure`, which turns it into a domain error. Null too
  * when Temporal stops answering while we wait: the workflow was started and goes on, so the
- * caller answers "under way", never "unavailable, nothing happened".
+ * caller answers "under way", never "unavailable, nothing happened". `onRunFailed` runs
+ * before the error of a run that ended without success is thrown (and so answered).
  */
 export async function awaitWorkflow<W extends Workflow>(
   handle: WorkflowHandle<W>,
   waitMs: number,
   mapFailure: (f: { type: string; message: string }) => Error | null,
+  onRunFailed?: () => Promise<void>,
 ): Promise<WorkflowResultType<W> | null> {
   const result = handle.result();
   result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
@@ -104,6 +125,7 @@ export async function awaitWorkflow<W extends Workflow>(
     return await Promise.race([result, timeout]);
   } catch (err) {
     if (unreachablePart(err)) return null;
+    if (err instanceof WorkflowFailedError) await onRunFailed?.();
     const failure = businessFailure(err);
     throw (failure && (mapFailure(failure) ?? refusedData(failure))) ?? err;
   } finally {

@@ -1,5 +1,9 @@
+import { spawn } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
+import { pay, type PayDeps } from '../../src/domain/pay';
+import { authenticatePartner } from '../../src/domain/partners';
+import { listen } from '../../src/platform/listen';
 import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../support/clients';
 import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
@@ -38,6 +42,36 @@ const paymentsOf = (orderId: number) =>
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'payment')));
 const entriesOf = (orderId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
+/**
+ * `n` identical POSTs sent at once by a client of its own (a child process), as a partner's
+ * storm reaches the API: a client in this process would share the API's busy event loop and
+ * send them one by one.
+ */
+async function stormFromAnotherProcess(
+  url: string,
+  n: number,
+  init: { headers: Record<string, string>; body: string },
+): Promise<{ status: number; body: unknown }[]> {
+  const script = `
+    const [url, n, init] = JSON.parse(process.argv[1]);
+    Promise.all(Array.from({ length: n }, () => fetch(url, { method: 'POST', ...init }).then(async (r) => ({ status: r.status, body: await r.json() }))))
+      .then((replies) => process.stdout.write(JSON.stringify(replies)), (err) => { console.error(err); process.exit(1); });`;
+  const child = spawn(process.execPath, ['-e', script, JSON.stringify([url, n, init])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the storm's client exited with ${code}`);
+  return JSON.parse(out) as { status: number; body: unknown }[];
+}
+
+/** The API's pay dependencies, for a request served by the domain directly (one that arrived earlier). */
+const payDeps = (): PayDeps => ({
+  db: stack.db,
+  temporal: stack.client,
+  taskQueue: stack.taskQueue,
+  payWaitMs: 30_000,
+  tuning: { localLedgerSteps: true, shape: 'lean' },
+});
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
 describe('POST /api/partners/pay/', () => {
@@ -250,6 +284,69 @@ describe('POST /api/partners/pay/', () => {
     expect(retried.status).toBe(200);
     expect(retried.body.data.order_status).toBe('completed');
     expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+    expect(await paymentsOf(order.id)).toHaveLength(2); // one reversed, one standing
+  });
+
+  it('gives a storm of one key on a refusing supplier one run: one debit and its reversal, the same 502 for all; a request after the answers runs again', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    // Over real HTTP: the API gets to some requests only after the run has failed, the race
+    // an in-process request does not meet.
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1');
+    const stormAt = Date.now();
+    let storm: { status: number; body: unknown }[];
+    try {
+      storm = await stormFromAnotherProcess(`${server.url}/api/partners/pay/`, 30, {
+        headers: { 'content-type': 'application/json', 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'x-sandbox-scenario': 'supplier_reject' },
+        body: JSON.stringify({ product_order_id: order.id, idempotency_key: 'storm-1' }),
+      });
+    } finally {
+      await server.close();
+    }
+    expect(storm.map((r) => r.status)).toEqual(Array(30).fill(502));
+    expect(new Set(storm.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    expect(storm[0]!.body).toEqual({ ok: false, error: expect.stringContaining('reversed') });
+    const moves = await entriesOf(order.id);
+    expect(moves.map((m) => [m.type, m.direction])).toEqual([
+      ['payment', 'debit'],
+      ['refund', 'credit'],
+    ]);
+    expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+
+    // A request of the storm that the API gets to only now (it arrived before the answers):
+    // the same failure, no second run.
+    const partner = await authenticatePartner(stack.db, creds.api_key, creds.api_secret);
+    const late = pay(payDeps(), partner, { productOrderId: order.id, idempotencyKey: 'storm-1', scenario: 'supplier_reject', receivedAt: stormAt });
+    await expect(late).rejects.toMatchObject({ code: 'supplier_failed', message: (storm[0]!.body as { error: string }).error });
+    expect(await entriesOf(order.id)).toHaveLength(2);
+
+    // Every answer has been given: the next request with the key is a new attempt.
+    const after = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'storm-1' });
+    expect(after.status).toBe(200);
+    const all = await entriesOf(order.id);
+    expect(all.map((m) => [m.type, m.direction])).toEqual([
+      ['payment', 'debit'],
+      ['refund', 'credit'],
+      ['payment', 'debit'],
+    ]);
+    expect(all[2]!.runId).not.toBe(all[0]!.runId);
+    expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
+  });
+
+  it('answers a failure nobody was told of (the callers got 202) to the next request with the key; the one after pays', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    const partner = await authenticatePartner(stack.db, creds.api_key, creds.api_secret);
+    const outcome = await pay({ ...payDeps(), payWaitMs: 1 }, partner, { productOrderId: order.id, idempotencyKey: 'unheard-1', scenario: 'supplier_reject' });
+    expect(outcome).toMatchObject({ state: 'processing' });
+    await expect(stack.client.workflow.getHandle(`pay:p${creds.partner_id}:key:unheard-1`).result()).rejects.toThrow();
+
+    const told = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'unheard-1' });
+    expect(told.status).toBe(502);
+    expect(told.body.error).toContain('reversed');
+    expect(await entriesOf(order.id)).toHaveLength(2);
+    const paid = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'unheard-1' });
+    expect(paid.status).toBe(200);
     expect(await paymentsOf(order.id)).toHaveLength(2); // one reversed, one standing
   });
 

@@ -122,7 +122,7 @@ const routes = {
       '/partners/pay/',
       'Pay a pending order from credit',
       'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
-        'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
+        'requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
         'Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter).',
     ),
     request: {
@@ -178,7 +178,7 @@ export function accountRoutes(deps: ApiDeps) {
       const outcome = await pay(
         { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, tuning: deps.payTuning },
         c.get('partner'),
-        { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario },
+        { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario, receivedAt: c.get('receivedAt') },
       ).catch((err: unknown) => {
         payOutcomes.inc({ outcome: err instanceof DomainError ? err.code : unreachablePart(err) ? 'unavailable' : 'error' });
         throw err;
