@@ -123,7 +123,7 @@ const routes = {
       'Pay a pending order from credit',
       'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
         'a retry with the same idempotency_key then pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
-        'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow.',
+        'Sandbox: header X-Sandbox-Scenario = supplier_reject | supplier_flaky | supplier_slow | supplier_down | supplier_lost_response (what each does per service: the README, "Sandbox scenarios").',
     ),
     request: {
       body: jsonBody(PayRequest),
