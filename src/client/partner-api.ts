@@ -346,7 +346,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a pending order from credit
-         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter).
+         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter; per service: the README, "Sandbox scenarios").
          */
         post: {
             parameters: {
@@ -358,8 +358,8 @@ export interface paths {
                      *     - `supplier_reject`: the supplier refuses the booking for good: 502, the debit is reversed and the order is payable again
                      *     - `supplier_flaky`: the supplier answers 503 twice, then accepts: 200, one debit
                      *     - `supplier_slow`: the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome
-                     *     - `supplier_down`: the supplier answers 503 to the request and to status look-ups for a while: 202; products and tours wait in `needs_attention` for an operator, a hotel hold or PNR that shows nothing booked is refunded
-                     *     - `supplier_lost_response`: the supplier books, but every answer is lost (504): 202; after its attempts the engine asks the supplier by reference, finds the booking and completes the order
+                     *     - `supplier_down`: the supplier answers 503 to the request and to status look-ups for a while: products, tours, residence and visa answer 202 and wait in `needs_attention` for an operator; hotels and flights answer 502, the hold or PNR showing nothing booked, and the debit is refunded
+                     *     - `supplier_lost_response`: the supplier books, but every answer is lost (504): after its attempts (≈ 15 s by default, within the pay wait) the engine asks the supplier by reference, finds the booking and completes the order: 200
                      */
                     "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow" | "supplier_down" | "supplier_lost_response";
                 };
@@ -1402,7 +1402,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: components["schemas"]["HotelBooking"];
+                            data: components["schemas"]["HotelHold"];
                         };
                     };
                 };
@@ -1510,7 +1510,7 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: components["schemas"]["HotelBooking"];
+                            data: components["schemas"]["HotelHold"];
                         };
                     };
                 };
@@ -5158,6 +5158,12 @@ export interface components {
             }[];
             /** @description Until when the rate_key can be booked */
             expires_at: string;
+        };
+        HotelHold: components["schemas"]["HotelBooking"] & {
+            /** @description The hotel held the room at another price than the search showed (total_price is the new one) */
+            price_changed: boolean;
+            /** @description The price of the search the rate_key came from; book with a booking_id keeps the prebook’s price (price_changed false) */
+            previous_price: string | null;
         };
         HotelBooking: {
             booking_id: number;

@@ -85,11 +85,23 @@ async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput,
   return { placed: placed !== null, booking: await bookingOf(deps.db, partner.id, input.bookingId) };
 }
 
+/**
+ * A hold placed from a rate_key, with the price of the search that rate_key came from: the
+ * hotel may hold it at another price (price_changed in the sandbox), and the partner is told.
+ */
+export interface PlacedHold {
+  placed: boolean;
+  booking: HotelBookingRow;
+  /** The search's price of the rate; null when no rate_key was placed (guests added to a prebook keep its price). */
+  searchedPriceMinor: number | null;
+}
+
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
-export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, currency: string, scenario?: string) {
-  await supplierRead('rate_key', () => deps.supplier.checkRate(rateKey));
+export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, currency: string, scenario?: string): Promise<PlacedHold> {
+  const rate = await supplierRead('rate_key', () => deps.supplier.checkRate(rateKey));
   const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey, currency });
-  return runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
+  const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
+  return { ...held, searchedPriceMinor: rate.original_price_minor };
 }
 
 /** POST /api/hotel/book/: a hold with guest details, new (rate_key) or from a prebook (booking_id). */
@@ -99,19 +111,21 @@ export async function book(
   input: { rate_key?: string; booking_id?: number; guests: GuestDetails[][]; contact: Contact },
   currency: string,
   scenario?: string,
-) {
+): Promise<PlacedHold> {
   if (input.booking_id !== undefined) {
     const booking = await bookingOf(deps.db, partner.id, input.booking_id);
     if (booking.status !== 'prebooked') {
       throw validation('booking_id', `booking ${booking.id} is ${booking.status}; only a prebooked booking takes guests`);
     }
     validateGuests(input.guests, booking.rooms ?? []);
-    return runHold(deps, partner, { mode: 'guests', bookingId: booking.id, guests: input.guests, contact: input.contact }, 'booking_id');
+    const held = await runHold(deps, partner, { mode: 'guests', bookingId: booking.id, guests: input.guests, contact: input.contact }, 'booking_id');
+    return { ...held, searchedPriceMinor: null };
   }
   const rate = await supplierRead('rate_key', () => deps.supplier.checkRate(input.rate_key!));
   validateGuests(input.guests, rate.rooms);
   const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey: input.rate_key!, currency, guests: input.guests, contact: input.contact });
-  return runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
+  const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
+  return { ...held, searchedPriceMinor: rate.original_price_minor };
 }
 
 /** POST /api/hotel/order/. */

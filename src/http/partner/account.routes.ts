@@ -123,7 +123,7 @@ const routes = {
       'Pay a pending order from credit',
       'Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; ' +
         'requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. ' +
-        'Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter).',
+        'Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter; per service: the README, "Sandbox scenarios").',
     ),
     request: {
       body: jsonBody(PayRequest),
@@ -132,9 +132,9 @@ const routes = {
         supplier_flaky: 'the supplier answers 503 twice, then accepts: 200, one debit',
         supplier_slow: 'the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome',
         supplier_lost_response:
-          'the supplier books, but every answer is lost (504): 202; after its attempts the engine asks the supplier by reference, finds the booking and completes the order',
+          'the supplier books, but every answer is lost (504): after its attempts (≈ 15 s by default, within the pay wait) the engine asks the supplier by reference, finds the booking and completes the order: 200',
         supplier_down:
-          'the supplier answers 503 to the request and to status look-ups for a while: 202; products and tours wait in `needs_attention` for an operator, a hotel hold or PNR that shows nothing booked is refunded',
+          'the supplier answers 503 to the request and to status look-ups for a while: products, tours, residence and visa answer 202 and wait in `needs_attention` for an operator; hotels and flights answer 502, the hold or PNR showing nothing booked, and the debit is refunded',
       }),
     },
     responses: {

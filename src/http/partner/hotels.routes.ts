@@ -129,6 +129,14 @@ const Booking = z
   })
   .openapi('HotelBooking');
 
+/** What prebook and book answer: the hold, and whether the hotel held it at the price of the search. */
+const HeldBooking = Booking.extend({
+  price_changed: z.boolean().openapi({ description: 'The hotel held the room at another price than the search showed (total_price is the new one)' }),
+  previous_price: Decimal.nullable().openapi({
+    description: 'The price of the search the rate_key came from; book with a booking_id keeps the prebook’s price (price_changed false)',
+  }),
+}).openapi('HotelHold');
+
 const BookBody = exactlyOneOf(
   z.object({
     rate_key: opaque(4000).optional(),
@@ -234,6 +242,15 @@ function renderBooking(b: HotelBookingRow): z.infer<typeof Booking> {
   };
 }
 
+function renderHeld({ booking, searchedPriceMinor }: hotels.PlacedHold): z.infer<typeof HeldBooking> {
+  const previous = searchedPriceMinor ?? booking.totalPrice;
+  return {
+    ...renderBooking(booking),
+    price_changed: searchedPriceMinor !== null && booking.totalPrice !== null && booking.totalPrice !== searchedPriceMinor,
+    previous_price: previous === null ? null : formatDecimal(previous, booking.currency),
+  };
+}
+
 function renderQuote(q: QuotedTerms): z.infer<typeof CancelQuote> {
   const c = q.order.currency;
   return {
@@ -279,12 +296,12 @@ const routes = {
   prebook: createRoute({
     ...post('/hotel/prebook/', 'Hold the room provisionally, without guest names (short hold)'),
     request: { body: jsonBody(z.object({ rate_key: opaque(4000) })), headers: holdScenario },
-    responses: { 200: json(Booking, 'The provisional hold'), ...commonErrors },
+    responses: { 200: json(HeldBooking, 'The provisional hold'), ...commonErrors },
   }),
   book: createRoute({
     ...post('/hotel/book/', 'Hold the room with guest details'),
     request: { body: jsonBody(BookBody), headers: holdScenario },
-    responses: { 200: json(Booking, 'The hold'), ...commonErrors },
+    responses: { 200: json(HeldBooking, 'The hold'), ...commonErrors },
   }),
   order: createRoute({
     ...post('/hotel/order/', 'Turn a held booking into a travel order to pay'),
@@ -327,11 +344,11 @@ export function hotelRoutes(deps: ApiDeps) {
     })
     .openapi(routes.prebook, async (c) => {
       const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, renderBooking(out.booking));
+      return ok(c, renderHeld(out));
     })
     .openapi(routes.book, async (c) => {
       const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(deps, c.req.valid('header')));
-      return ok(c, renderBooking(out.booking));
+      return ok(c, renderHeld(out));
     })
     .openapi(routes.order, async (c) => {
       const { order, booking } = await hotels.order(deps.db, c.get('partner'), c.req.valid('json').booking_id);

@@ -6,7 +6,7 @@ import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
 import { jsonBody } from './requests';
-import { Attempts, lookupDownAnswer, pause, refusal } from './scenarios';
+import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal } from './scenarios';
 
 /**
  * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
@@ -70,10 +70,10 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     const parsed = FulfilmentBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: `invalid fulfilment request: ${parsed.error.issues[0]?.message}` }, 400);
     const req = parsed.data;
-    const known = fulfilments.get(req.client_reference);
-    if (known) return c.json(known, 200);
-
     const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const known = fulfilments.get(req.client_reference);
+    if (known) return madeAnswer(c, scenario, () => c.json(known, 200));
+
     const refused = refusal(
       c,
       scenario,
@@ -97,7 +97,8 @@ export function createSimulatorApp(opts: SimulatorOptions) {
       created_at: new Date().toISOString(),
     };
     fulfilments.set(req.client_reference, created);
-    return c.json(created, 201);
+    // Under supplier_lost_response the shipment is made, but the answer never reaches the agent.
+    return madeAnswer(c, scenario, () => c.json(created, 201));
   });
 
   app.get('/products/fulfilments', (c) => {
