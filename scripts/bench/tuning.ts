@@ -95,7 +95,7 @@ function variantOf(spec: string): { env: Record<string, string>; root: string } 
 
 async function measure(name: string, slot: number): Promise<PayReport> {
   const variant = variantOf(name)!;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name}-`));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${name.split('=')[0]}-`));
   const port = BASE_PORT + slot * 10;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
