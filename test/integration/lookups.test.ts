@@ -3,6 +3,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, newPartner, type partnerClient } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
+import { contact, day, traveller } from '../support/fixtures';
 
 /**
  * A payment whose hotel confirmation or air ticketing gets no answer: after its attempts
@@ -19,17 +20,6 @@ useStack((s) => (stack = s), { payWaitMs: 1_000, finalizeAttempts: 2, payTuning:
 
 type Api = ReturnType<typeof partnerClient>;
 const partner = () => newPartner(stack, '0', '500000000');
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
-const traveller = {
-  first_name: 'Reza',
-  last_name: 'Karimi',
-  birth_date: '1985-04-12',
-  gender: 'male',
-  passenger_type: 'ADT',
-  nationality: 'IR',
-  national_id: '0012345679',
-};
 
 const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
 

@@ -7,6 +7,7 @@ import { adminClient, call, newPartner, type PartnerCredentials, type Reply } fr
 import { scheduledActivities } from '../support/histories';
 import { curlRequest, fillPlaceholders, mismatch, noteMismatch, parseNote, parsePattern, tableAfter, walkThrough, type Step } from '../support/readme';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
+import { contact, day, roomGuests, traveller } from '../support/fixtures';
 
 /**
  * The README runs as written (issue 15): its walk-throughs, read from README.md at test
@@ -221,19 +222,6 @@ const ROWS: Row[] = tableAfter(README, 'Sandbox scenarios').map(({ line, cells }
   };
 });
 
-const dayAhead = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
-const traveller = {
-  first_name: 'Reza',
-  last_name: 'Karimi',
-  birth_date: '1985-04-12',
-  gender: 'male',
-  passenger_type: 'ADT',
-  nationality: 'IR',
-  national_id: '0012345679',
-};
-const guests = [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' }]];
-
 /** Runs so far: each gets a partner, dates and seats of its own. */
 let runs = 0;
 
@@ -264,8 +252,8 @@ async function play(scenario: string, target: Target): Promise<Played> {
     const found = must(
       await post('/api/hotel/search_hotels/', {
         city_id: 1,
-        check_in: dayAhead(30 + n),
-        check_out: dayAhead(31 + n),
+        check_in: day(30 + n),
+        check_out: day(31 + n),
         nationality_id: 'IR',
         rooms: [{ adult_count: 1 }],
       }),
@@ -277,7 +265,7 @@ async function play(scenario: string, target: Target): Promise<Played> {
   };
   const hotelOrder = async () => {
     const rate = await hotelRate(true);
-    const booked = must(await post('/api/hotel/book/', { rate_key: rate.rate_key, guests, contact }), 'book');
+    const booked = must(await post('/api/hotel/book/', { rate_key: rate.rate_key, guests: roomGuests, contact }), 'book');
     return must(await post('/api/hotel/order/', { booking_id: booked.booking_id }), 'order').id as number;
   };
   const flightOffer = async () => {
@@ -285,7 +273,7 @@ async function play(scenario: string, target: Target): Promise<Played> {
       await post('/api/flights/search_flights/', {
         origin: 'THR',
         destination: 'MHD',
-        departure_date_time: `${dayAhead(20 + n)}T00:00:00Z`,
+        departure_date_time: `${day(20 + n)}T00:00:00Z`,
         adult_count: 1,
         cabin_type: 'economy',
         air_trip_type: 'one_way',
@@ -311,9 +299,9 @@ async function play(scenario: string, target: Target): Promise<Played> {
       gender: 'female',
       nationality: 'IR',
       passport_number: 'P12345678',
-      passport_expiry_date: dayAhead(3000),
+      passport_expiry_date: day(3000),
     },
-    travel: { from: dayAhead(60), to: dayAhead(65) },
+    travel: { from: day(60), to: day(65) },
     documents: [
       { type: 'passport', reference: 'scan.pdf' },
       { type: 'photo', reference: 'photo.jpg' },
@@ -338,8 +326,8 @@ async function play(scenario: string, target: Target): Promise<Played> {
       const held = must(
         await post('/api/residence/reserve/', {
           property_id: 2,
-          check_in: dayAhead(200 + 3 * n),
-          check_out: dayAhead(202 + 3 * n),
+          check_in: day(200 + 3 * n),
+          check_out: day(202 + 3 * n),
           guests: 2,
           lead_guest: lead,
         }),
@@ -382,10 +370,10 @@ async function play(scenario: string, target: Target): Promise<Played> {
       if (target === 'hotel:prebook') {
         reply = await post('/api/hotel/prebook/', { rate_key: rate.rate_key }, scenario);
         bookingId = must(reply, 'prebook').booking_id;
-        const named = must(await post('/api/hotel/book/', { booking_id: bookingId, guests, contact }), 'book after prebook');
+        const named = must(await post('/api/hotel/book/', { booking_id: bookingId, guests: roomGuests, contact }), 'book after prebook');
         expect(named).toMatchObject({ total_price: reply.body.data.total_price, price_changed: false });
       } else {
-        reply = await post('/api/hotel/book/', { rate_key: rate.rate_key, guests, contact }, scenario);
+        reply = await post('/api/hotel/book/', { rate_key: rate.rate_key, guests: roomGuests, contact }, scenario);
         bookingId = must(reply, 'book').booking_id;
       }
       const order = must(await post('/api/hotel/order/', { booking_id: bookingId }), 'order');
@@ -462,7 +450,7 @@ async function play(scenario: string, target: Target): Promise<Played> {
       };
     }
     case 'B:hotel': {
-      const found = await b('GET', `/v1/hotels/search?city=tehran&check_in=${dayAhead(30 + n)}&check_out=${dayAhead(31 + n)}`);
+      const found = await b('GET', `/v1/hotels/search?city=tehran&check_in=${day(30 + n)}&check_out=${day(31 + n)}`);
       const hotel = found.body.results[0];
       const reply = await b(
         'POST',
@@ -472,8 +460,8 @@ async function play(scenario: string, target: Target): Promise<Played> {
           room_id: hotel.rooms[0].room_id,
           guest_name: 'Sara Ahmadi',
           guest_email: 'sara@example.com',
-          check_in: dayAhead(30 + n),
-          check_out: dayAhead(31 + n),
+          check_in: day(30 + n),
+          check_out: day(31 + n),
         },
         { 'x-sandbox-scenario': scenario },
       );
