@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { ORDER_SERVICES } from './db/schema';
+import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
 
@@ -78,6 +79,8 @@ const ConfigSchema = z
     SANDBOX_HOST_ACCEPT_MS: envMs(0, 30 * 1000),
     SANDBOX_VISA_DECISION_MS: envMs(0, 60 * 1000),
     PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
+    /** Requests per minute per partner on each interface (A and B counted apart), unless an operator set the partner's own. */
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).default(600),
     /**
      * While a part is down (docs/decisions.md, "While a part is down"): every process checks
      * the database, Temporal and the workers in the background every HEALTH_INTERVAL_MS; a

@@ -15,6 +15,9 @@ commands:
   partner rotate-secret --partner ID
   partner rotate-agency-key --partner ID
   partner disable --partner ID
+  partner rate-limit --partner ID [--per-minute N | --default]
+                                                              (requests per minute on each interface; --default: back to
+                                                               RATE_LIMIT_PER_MINUTE; neither: show it)
   wallet show --partner ID
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
@@ -67,6 +70,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
     options: {
       name: { type: 'string' },
       'credit-limit': { type: 'string' },
+      'per-minute': { type: 'string' },
+      default: { type: 'boolean', default: false },
       topup: { type: 'string' },
       partner: { type: 'string' },
       amount: { type: 'string' },
@@ -98,6 +103,16 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-secret') } };
     case 'partner rotate-agency-key':
       return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-agency-key') } };
+    case 'partner rate-limit': {
+      const perMinute = values['per-minute'];
+      if (perMinute !== undefined && values.default) throw new UsageError('give --per-minute N or --default, not both');
+      if (perMinute === undefined && !values.default) return { json, command: { method: 'GET', path: partnerPath(values, 'rate-limit') } };
+      if (perMinute !== undefined && !/^[1-9]\d*$/.test(perMinute)) throw new UsageError('--per-minute must be a positive integer');
+      return {
+        json,
+        command: { method: 'POST', path: partnerPath(values, 'rate-limit'), body: { per_minute: perMinute === undefined ? null : Number(perMinute) } },
+      };
+    }
     case 'partner disable':
       return { json, command: { method: 'POST', path: partnerPath(values, 'disable') } };
     case 'wallet show':

@@ -33,6 +33,10 @@ export interface paths {
                 /** @description Hotels with bookable rooms */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -42,6 +46,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -51,15 +59,38 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -102,6 +133,10 @@ export interface paths {
                 /** @description Bookings */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -113,6 +148,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -122,15 +161,38 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -170,6 +232,10 @@ export interface paths {
                 /** @description Confirmed */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -179,6 +245,10 @@ export interface paths {
                 /** @description Still confirming with the hotel */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -188,6 +258,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -197,6 +271,10 @@ export interface paths {
                 /** @description Insufficient credit */
                 402: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -206,6 +284,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -215,6 +297,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -224,6 +310,10 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -233,15 +323,38 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description The hotel could not confirm; everything was undone and nothing charged */
                 500: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -251,6 +364,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -289,6 +406,10 @@ export interface paths {
                 /** @description The hotel */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -300,6 +421,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -309,6 +434,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -318,15 +447,38 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -370,6 +522,10 @@ export interface paths {
                 /** @description Cancelled */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -385,6 +541,10 @@ export interface paths {
                 /** @description Still cancelling with the hotel (extension): refund_amount is what was credited so far; repeat the DELETE or list the bookings for the outcome */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -400,6 +560,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -409,6 +573,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -418,6 +586,10 @@ export interface paths {
                 /** @description Not confirmed (yet) */
                 409: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -427,15 +599,38 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description The hotel refused the cancellation; nothing changed */
                 500: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -445,6 +640,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -484,6 +683,10 @@ export interface paths {
                 /** @description Products */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -496,6 +699,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -505,15 +712,38 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -554,6 +784,10 @@ export interface paths {
                 /** @description The order */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -563,6 +797,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -572,6 +810,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -581,15 +823,38 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -630,6 +895,10 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -642,6 +911,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -651,6 +924,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -660,15 +937,38 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -724,6 +1024,10 @@ export interface paths {
                 /** @description Accepted */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -733,6 +1037,10 @@ export interface paths {
                 /** @description Still with the supplier */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -742,6 +1050,10 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -751,6 +1063,10 @@ export interface paths {
                 /** @description Insufficient credit */
                 402: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -760,6 +1076,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -769,6 +1089,10 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -778,15 +1102,38 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HTTPError"];
+                    };
+                };
                 /** @description The supplier refused; nothing was charged */
                 500: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -796,6 +1143,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;

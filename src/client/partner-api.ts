@@ -22,6 +22,10 @@ export interface paths {
                 /** @description The wallet */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -35,6 +39,10 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -44,6 +52,25 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -53,6 +80,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -94,6 +125,10 @@ export interface paths {
                 /** @description A page of ledger rows */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -114,6 +149,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -123,6 +162,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -132,6 +175,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -141,6 +203,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -182,6 +248,10 @@ export interface paths {
                 /** @description A page of travel orders */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -202,6 +272,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -211,6 +285,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -220,6 +298,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -229,6 +326,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -270,6 +371,10 @@ export interface paths {
                 /** @description A page of product orders */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -290,6 +395,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -299,6 +408,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -308,6 +421,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -317,6 +449,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -375,6 +511,10 @@ export interface paths {
                 /** @description Paid; the order is completed */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -388,6 +528,10 @@ export interface paths {
                 /** @description Still finalizing with the supplier */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -401,6 +545,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -410,6 +558,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -419,6 +571,10 @@ export interface paths {
                 /** @description Insufficient credit: the amount exceeds balance + credit_limit */
                 402: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -428,6 +584,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -437,6 +597,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -446,6 +610,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -455,6 +638,10 @@ export interface paths {
                 /** @description The supplier refused; the debit was reversed and the order is payable again */
                 502: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -464,6 +651,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -507,6 +698,10 @@ export interface paths {
                 /** @description A page of products */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -527,6 +722,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -536,6 +735,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -545,6 +748,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -554,6 +776,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -594,6 +820,10 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -607,6 +837,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -616,6 +850,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -625,6 +863,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -634,6 +891,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -672,6 +933,10 @@ export interface paths {
                 /** @description The categories */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -685,6 +950,10 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -694,6 +963,25 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -703,6 +991,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -747,6 +1039,10 @@ export interface paths {
                 /** @description The item and the basket */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -763,6 +1059,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -772,6 +1072,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -781,6 +1085,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -790,6 +1098,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -799,6 +1111,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -808,6 +1139,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -844,6 +1179,10 @@ export interface paths {
                 /** @description The basket */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -857,6 +1196,10 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -866,6 +1209,25 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -875,6 +1237,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -918,6 +1284,10 @@ export interface paths {
                 /** @description The basket without the item */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -931,6 +1301,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -940,6 +1314,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -949,6 +1327,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -958,6 +1355,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -999,6 +1400,10 @@ export interface paths {
                 /** @description The product order; data.id is the product_order_id to pay */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1012,6 +1417,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1021,6 +1430,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1030,6 +1443,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1039,6 +1456,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1048,6 +1469,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1057,6 +1497,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1095,6 +1539,10 @@ export interface paths {
                 /** @description Cities */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1114,6 +1562,10 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1123,6 +1575,25 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1132,6 +1603,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1176,6 +1651,10 @@ export interface paths {
                 /** @description Hotels and rates */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1189,6 +1668,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1198,6 +1681,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1207,6 +1694,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1216,6 +1707,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1225,6 +1720,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1234,6 +1748,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1286,6 +1804,10 @@ export interface paths {
                 /** @description The rate now */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1299,6 +1821,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1308,6 +1834,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1317,6 +1847,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1326,6 +1860,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1335,6 +1873,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1344,6 +1901,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1396,6 +1957,10 @@ export interface paths {
                 /** @description The provisional hold */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1409,6 +1974,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1418,6 +1987,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1427,6 +2000,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1436,6 +2013,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1445,6 +2026,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1454,6 +2054,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1504,6 +2108,10 @@ export interface paths {
                 /** @description The hold */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1517,6 +2125,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1526,6 +2138,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1535,6 +2151,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1544,6 +2164,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1553,6 +2177,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1562,6 +2205,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1606,6 +2253,10 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1622,6 +2273,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1631,6 +2286,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1640,6 +2299,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1649,6 +2312,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1658,6 +2325,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1667,6 +2353,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1711,6 +2401,10 @@ export interface paths {
                 /** @description Order and booking */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1727,6 +2421,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1736,6 +2434,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1745,6 +2447,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1754,6 +2460,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1763,6 +2473,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1772,6 +2501,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1816,6 +2549,10 @@ export interface paths {
                 /** @description Penalty and refund now */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1829,6 +2566,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1838,6 +2579,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1847,6 +2592,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1856,6 +2605,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1865,6 +2618,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1874,6 +2646,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -1927,6 +2703,10 @@ export interface paths {
                 /** @description Cancelled */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1940,6 +2720,10 @@ export interface paths {
                 /** @description Still cancelling with the hotel */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1953,6 +2737,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1962,6 +2750,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1971,6 +2763,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1980,6 +2776,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1989,6 +2789,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1998,6 +2817,10 @@ export interface paths {
                 /** @description The hotel refused the cancellation; nothing changed */
                 502: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2007,6 +2830,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2049,6 +2876,10 @@ export interface paths {
                 /** @description Offers */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2062,6 +2893,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2071,6 +2906,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2080,6 +2919,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2089,6 +2932,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2098,6 +2945,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2107,6 +2973,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2159,6 +3029,10 @@ export interface paths {
                 /** @description The offer now; book with the fare_source_code returned here */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2182,6 +3056,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2191,6 +3069,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2200,6 +3082,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2209,6 +3095,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2218,6 +3108,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2227,6 +3136,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2271,6 +3184,10 @@ export interface paths {
                 /** @description Rules */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2299,6 +3216,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2308,6 +3229,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2317,6 +3242,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2326,6 +3255,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2335,6 +3268,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2344,6 +3296,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2388,6 +3344,10 @@ export interface paths {
                 /** @description Allowance per passenger type */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2413,6 +3373,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2422,6 +3386,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2431,6 +3399,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2440,6 +3412,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2449,6 +3425,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2458,6 +3453,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2500,6 +3499,10 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2517,6 +3520,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2526,6 +3533,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2535,6 +3546,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2544,6 +3559,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2553,6 +3572,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2562,6 +3600,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2606,6 +3648,10 @@ export interface paths {
                 /** @description Issued */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2619,6 +3665,10 @@ export interface paths {
                 /** @description Ticketing still under way */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2632,6 +3682,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2641,6 +3695,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2650,6 +3708,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2659,6 +3721,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2668,6 +3734,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2677,6 +3762,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2721,6 +3810,10 @@ export interface paths {
                 /** @description Order and booking */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2737,6 +3830,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2746,6 +3843,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2755,6 +3856,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2764,6 +3869,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2773,6 +3882,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2782,6 +3910,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2826,6 +3958,10 @@ export interface paths {
                 /** @description Quote */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2848,6 +3984,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2857,6 +3997,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2866,6 +4010,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2875,6 +4023,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2884,6 +4036,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2893,6 +4064,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -2946,6 +4121,10 @@ export interface paths {
                 /** @description Refunded */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2969,6 +4148,10 @@ export interface paths {
                 /** @description Still refunding with the airline */
                 202: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2986,6 +4169,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2995,6 +4182,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3004,6 +4195,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3013,6 +4208,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3022,6 +4221,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3031,6 +4249,10 @@ export interface paths {
                 /** @description The airline refused the refund; nothing changed */
                 502: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3040,6 +4262,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3085,6 +4311,10 @@ export interface paths {
                 /** @description Requested */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3102,6 +4332,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3111,6 +4345,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3120,6 +4358,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3129,6 +4371,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3138,6 +4384,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3147,6 +4412,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3196,6 +4465,10 @@ export interface paths {
                 /** @description A page of tours */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3216,6 +4489,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3225,6 +4502,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3234,6 +4515,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3243,6 +4543,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3281,6 +4585,10 @@ export interface paths {
                 /** @description Filter values */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3312,6 +4620,10 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3321,6 +4633,25 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3330,6 +4661,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3370,6 +4705,10 @@ export interface paths {
                 /** @description The tour */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3383,6 +4722,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3392,6 +4735,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3401,6 +4748,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3410,6 +4776,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3454,6 +4824,10 @@ export interface paths {
                 /** @description The hold (expires_at) */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3467,6 +4841,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3476,6 +4854,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3485,6 +4867,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3494,6 +4880,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3503,6 +4893,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3512,6 +4921,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3556,6 +4969,10 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3572,6 +4989,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3581,6 +5002,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3590,6 +5015,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3599,6 +5028,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3608,6 +5041,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3617,6 +5069,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3658,6 +5114,10 @@ export interface paths {
                 /** @description A page of visa products */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3678,6 +5138,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3687,6 +5151,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3696,6 +5164,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3705,6 +5192,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3745,6 +5236,10 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3758,6 +5253,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3767,6 +5266,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3776,6 +5279,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3785,6 +5307,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3840,6 +5366,10 @@ export interface paths {
                 /** @description The pending order */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3860,6 +5390,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3869,6 +5403,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3878,6 +5416,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3887,6 +5429,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3896,6 +5442,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3905,6 +5470,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -3943,6 +5512,10 @@ export interface paths {
                 /** @description The application */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3956,6 +5529,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3965,6 +5542,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3974,6 +5555,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3983,6 +5583,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4032,6 +5636,10 @@ export interface paths {
                 /** @description A page of properties */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4052,6 +5660,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4061,6 +5673,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4070,6 +5686,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4079,6 +5714,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4119,6 +5758,10 @@ export interface paths {
                 /** @description The property */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4140,6 +5783,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4149,6 +5796,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4158,6 +5809,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4167,6 +5837,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4211,6 +5885,10 @@ export interface paths {
                 /** @description The hold */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4224,6 +5902,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4233,6 +5915,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4242,6 +5928,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4251,6 +5941,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4260,6 +5954,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4269,6 +5982,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4307,6 +6024,10 @@ export interface paths {
                 /** @description Time left */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4325,6 +6046,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4334,6 +6059,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4343,6 +6072,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4352,6 +6100,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4392,6 +6144,10 @@ export interface paths {
                 /** @description The reservation */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4405,6 +6161,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4414,6 +6174,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4423,6 +6187,25 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4432,6 +6215,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4478,6 +6265,10 @@ export interface paths {
                 /** @description The pending order */
                 201: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4502,6 +6293,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4511,6 +6306,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4520,6 +6319,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4529,6 +6332,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4538,6 +6345,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4547,6 +6373,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4591,6 +6421,10 @@ export interface paths {
                 /** @description Cancelled or requested */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4610,6 +6444,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4619,6 +6457,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4628,6 +6470,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4637,6 +6483,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4646,6 +6496,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4655,6 +6524,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4699,6 +6572,10 @@ export interface paths {
                 /** @description The reservation after the host’s acceptance */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4712,6 +6589,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4721,6 +6602,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4730,6 +6615,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4739,6 +6628,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4748,6 +6641,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4757,6 +6669,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;
@@ -4799,6 +6715,10 @@ export interface paths {
                 /** @description Changed */
                 200: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4823,6 +6743,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4832,6 +6756,10 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4841,6 +6769,10 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 402: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4850,6 +6782,10 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4859,6 +6795,10 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4868,6 +6808,25 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4877,6 +6836,10 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
                         [name: string]: unknown;

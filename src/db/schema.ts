@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 
 // Money is integer minor units (1/100 of the wallet currency) everywhere in the
 // database; `mode: 'number'` is exact up to 2^53 minor units, far beyond any wallet.
@@ -17,7 +17,22 @@ export const partners = pgTable('partners', {
   status: text('status', { enum: ['active', 'disabled'] })
     .notNull()
     .default('active'),
+  // Requests per minute on each interface (A and B counted apart); null: the engine's
+  // default (RATE_LIMIT_PER_MINUTE). Set by operators (admin partner rate-limit).
+  rateLimitPerMinute: integer('rate_limit_per_minute'),
   createdAt: createdAt(),
+});
+
+/**
+ * The rate limiter's counters on PostgreSQL (rate-limiter-flexible's RateLimiterPostgres
+ * table, in its own layout): one row per partner and interface, the requests counted in
+ * the window that ends at `expire` (epoch ms). Created by a migration, so that every API
+ * replica finds it at start-up instead of racing to create it.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: varchar('key', { length: 255 }).primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: bigint('expire', { mode: 'number' }),
 });
 
 export const wallets = pgTable(

@@ -9,6 +9,8 @@ import { recordCreditGrant, recordTopUp } from './wallet';
 export interface Partner {
   id: number;
   name: string;
+  /** Requests per minute on each interface; null: the engine's default. */
+  rateLimitPerMinute: number | null;
 }
 
 /** A partner's credentials as issued: the secret and agency key exist in the clear only here, once. */
@@ -71,7 +73,7 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
   if (row.status !== 'active') throw unauthorized('this partner account is disabled');
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
 }
 
 /** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
@@ -80,7 +82,7 @@ export async function authenticateAgency(db: DbOrTx, bearer: string | undefined)
   const [row] = await partnerByAgencyKey(db, { digest: digest(bearer) });
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
-  return { id: row.id, name: row.name };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
 }
 
 async function requirePartner(db: DbOrTx, partnerId: number) {
@@ -112,4 +114,22 @@ export async function rotateAgencyKey(db: Db, partnerId: number): Promise<Issued
 export async function disablePartner(db: Db, partnerId: number): Promise<void> {
   await requirePartner(db, partnerId);
   await db.update(partners).set({ status: 'disabled' }).where(eq(partners.id, partnerId));
+}
+
+/** The most an operator may set: 100,000 requests per minute per interface. */
+export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
+
+/** Sets a partner's requests per minute on each interface; null returns it to the engine's default. */
+export async function setRateLimit(db: Db, partnerId: number, perMinute: number | null): Promise<{ partnerId: number; perMinute: number | null }> {
+  if (perMinute !== null && (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > MAX_RATE_LIMIT_PER_MINUTE)) {
+    throw validation('per_minute', `must be an integer from 1 to ${MAX_RATE_LIMIT_PER_MINUTE}, or null for the default`);
+  }
+  await requirePartner(db, partnerId);
+  await db.update(partners).set({ rateLimitPerMinute: perMinute }).where(eq(partners.id, partnerId));
+  return { partnerId, perMinute };
+}
+
+/** A partner's own limit (null: the default). */
+export async function getRateLimit(db: DbOrTx, partnerId: number): Promise<number | null> {
+  return (await requirePartner(db, partnerId)).rateLimitPerMinute;
 }

@@ -82,6 +82,18 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
   return { answeredRunId: bound?.answeredRunId ?? null, answeredAt: bound?.answeredAt ?? null };
 }
 
+/**
+ * Whether a pay request is a retry: its idempotency key is already bound to that order (the
+ * rate limiter neither counts nor refuses retries; docs/decisions.md, "Rate limits").
+ */
+export async function isPayRetry(db: Db, partnerId: number, key: string, orderId: number): Promise<boolean> {
+  const [bound] = await db
+    .select({ orderId: paymentKeys.orderId })
+    .from(paymentKeys)
+    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key)));
+  return bound?.orderId === orderId;
+}
+
 /** Whether a request that arrived at `receivedAt` raced with the key's answered failure (arrived before it was given). */
 const racedWith = (answer: KeyAnswer, receivedAt: number): answer is { answeredRunId: string; answeredAt: Date } =>
   answer.answeredRunId !== null && answer.answeredAt !== null && answer.answeredAt.getTime() >= receivedAt;

@@ -3,6 +3,7 @@ import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
 import type { PayTuning } from '../domain/pay';
 import type { Suppliers } from '../suppliers';
+import type { RateLimits } from './rate-limit';
 
 export type { Health, HealthReport };
 
@@ -21,6 +22,8 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: Health;
+  /** Requests per minute per partner and interface (src/http/rate-limit.ts). */
+  rateLimits: RateLimits;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

@@ -20,6 +20,8 @@ export interface CommonResponses {
   all: Record<number, ResponseObject>;
   authenticated: Record<number, ResponseObject>;
   withBody: Record<number, ResponseObject>;
+  /** Headers that every answer of an operation a key protects may carry (the rate limit's). */
+  authenticatedHeaders?: NonNullable<ResponseObject['headers']>;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -31,6 +33,25 @@ export const RETRY_AFTER_HEADER = {
     required: false,
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
+};
+
+/** The rate limit's fields on every answer of a limited operation (src/http/rate-limit.ts; draft-ietf-httpapi-ratelimit-headers-10). */
+export const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description: 'The partner\'s quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds',
+    required: false,
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds',
+    required: false,
+    schema: { type: 'string' },
+  },
+};
+
+/** The seconds `Retry-After` carries on a 429: until the partner's window restarts. */
+export const RATE_LIMIT_RETRY_AFTER_HEADER = {
+  'Retry-After': { description: "Seconds until the rate limit's window restarts", required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
 
 /**
@@ -48,8 +69,15 @@ export function withCommonResponses(doc: Document, common: CommonResponses): Doc
         for (const [status, response] of Object.entries(set)) responses[status] ??= response;
       };
       add(common.all);
-      if (op.security && op.security.length > 0) add(common.authenticated);
+      const authenticated = op.security && op.security.length > 0;
+      if (authenticated) add(common.authenticated);
       if (op.requestBody) add(common.withBody);
+      if (authenticated && common.authenticatedHeaders) {
+        for (const [status, response] of Object.entries(responses)) {
+          const r = response as ResponseObject;
+          responses[status] = { ...r, headers: { ...common.authenticatedHeaders, ...r.headers } };
+        }
+      }
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }

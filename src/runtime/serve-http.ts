@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
 import { createBareApp } from '../http/bare';
+import { createRateLimits } from '../http/rate-limit';
 import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
 import { httpSuppliers } from '../suppliers';
@@ -42,6 +43,7 @@ export async function serveHttp(
       },
       ...httpSuppliers(deps.supplierUrl),
       health: deps.health,
+      rateLimits: createRateLimits(deps.database, config.RATE_LIMIT_PER_MINUTE),
     }).fetch,
     config.PORT,
     '0.0.0.0',
@@ -58,6 +60,7 @@ export async function serveHttp(
       adminToken: deps.adminToken,
       currency: config.CURRENCY,
       health: deps.health,
+      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     }).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,

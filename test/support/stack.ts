@@ -10,6 +10,7 @@ import type { PayTuning } from '../../src/domain/pay';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
+import { createRateLimits } from '../../src/http/rate-limit';
 import { apiHealthMonitor } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
@@ -29,6 +30,8 @@ export const HEALTH_TIMING = { intervalMs: 1000, timeoutMs: 2000 };
 export const WORKER_HEARTBEAT_MS = 2000;
 export const TEMPORAL_CALL_TIMEOUT_MS = 5000;
 export const DATABASE_CONNECT_TIMEOUT_MS = 3000;
+/** Out of every other test's way (the contract fuzzer sends thousands of requests per partner); rate-limits.test.ts sets small ones per partner. */
+export const TEST_RATE_LIMIT_PER_MINUTE = 100_000;
 
 /**
  * A fresh database for one test file: a new PostgreSQL database when DATABASE_URL is set
@@ -101,6 +104,11 @@ export interface StackOptions {
    * (the stack's worker then runs a worker process's presence, and `workerApp` serves its /healthz).
    */
   workerPresence?: 'in-process' | 'heartbeat';
+  /**
+   * The rate limiter's store: the engine's (the table on PostgreSQL, memory on PGlite), or
+   * 'table' for the table on PGlite too (rate-limits.test.ts: replicas share it in both modes).
+   */
+  rateLimitStore?: 'table';
 }
 
 export type CuttablePart = 'database' | 'temporal';
@@ -111,6 +119,8 @@ export interface TestStack {
   client: Client;
   taskQueue: string;
   app: ReturnType<typeof createApp>;
+  /** Another API instance on the same database, with rate-limit counters of its own making (as another `npm run api` replica). */
+  replica(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
   simulatorUrl: string;
   /** The API's readiness, as its /healthz and its requests read it. */
@@ -241,7 +251,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
     return proxy;
   };
-  const app = createApp({
+  const limits = () => createRateLimits(database, TEST_RATE_LIMIT_PER_MINUTE, opts.rateLimitStore === 'table' ? { store: 'table' } : {});
+  const apiDeps = {
     db: database.db,
     temporal: client,
     taskQueue,
@@ -257,7 +268,9 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     },
     ...httpSuppliers(simulator.url),
     health,
-  });
+    rateLimits: limits(),
+  };
+  const app = createApp(apiDeps);
   const admin = createAdminApp({
     db: database.db,
     temporal: client,
@@ -267,6 +280,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     adminToken: ADMIN_TOKEN,
     currency: CURRENCY,
     health,
+    rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE,
     // API and worker in one process, as `npm start`; the Core exporter is off in tests.
     metrics: { role: 'all-in-one' },
   });
@@ -277,6 +291,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     client,
     taskQueue,
     app,
+    replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
     admin,
     simulatorUrl: simulator.url,
     health,

@@ -17,7 +17,7 @@ import { isStorableId } from '../../domain/ids';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
-import { createPartner, disablePartner, rotateAgencyKey, rotateSecret } from '../../domain/partners';
+import { createPartner, disablePartner, getRateLimit, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
@@ -40,6 +40,8 @@ export interface AdminDeps {
   adminToken: string;
   currency: string;
   health: Health;
+  /** The engine's default requests per minute per interface (RATE_LIMIT_PER_MINUTE), shown next to a partner's own. */
+  rateLimitPerMinute: number;
 }
 
 type AdminEnv = { Variables: RequestIdVariables };
@@ -58,6 +60,7 @@ const CreatePartner = z.object({
   credit_limit: Amount.optional(),
   topup: Amount.optional(),
 });
+const RateLimitBody = z.object({ per_minute: z.union([z.number(), z.null()], { error: 'must be a number, or null for the default' }) });
 const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -191,6 +194,21 @@ export function createAdminApp(deps: AdminDeps) {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
     return c.json(renderWallet(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator')));
+  });
+  const renderRateLimit = (id: number, own: number | null) => ({
+    partner_id: id,
+    per_minute: own,
+    default_per_minute: deps.rateLimitPerMinute,
+    effective_per_minute: own ?? deps.rateLimitPerMinute,
+  });
+  app.get('/admin/partners/:id/rate-limit', async (c) => {
+    const id = partnerId(c);
+    return c.json(renderRateLimit(id, await getRateLimit(db, id)));
+  });
+  app.post('/admin/partners/:id/rate-limit', async (c) => {
+    const id = partnerId(c);
+    const b = await body(c, RateLimitBody);
+    return c.json(renderRateLimit(id, (await setRateLimit(db, id, b.per_minute)).perMinute));
   });
   app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(renderCredentials(await rotateSecret(db, partnerId(c)))));
   app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(renderCredentials(await rotateAgencyKey(db, partnerId(c)))));

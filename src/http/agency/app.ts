@@ -12,6 +12,7 @@ import { literalPathsFirst } from '../method-not-allowed';
 import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
+import { rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyProductRoutes } from './products.routes';
@@ -63,6 +64,12 @@ export function createAgencyApi(deps: ApiDeps) {
     '*',
     refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),
   );
+  const limit = rateLimit(
+    deps.rateLimits,
+    'b',
+    (c) => c.get('partner'),
+    (c, detail) => c.json({ detail }, 429),
+  );
   app.use('*', async (c, next) => {
     if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
     // Every route reads the database (authentication first): while it is down, say so at once.
@@ -70,7 +77,8 @@ export function createAgencyApi(deps: ApiDeps) {
     const auth = c.req.header('authorization') ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(auth.trim());
     c.set('partner', await authenticateAgency(deps.db, match?.[1]));
-    await next();
+    // Counted once the key names the partner; an unauthenticated request counts against nobody.
+    return limit(c, next);
   });
   // GET /v1/products/orders is not product "orders": a path a literal route names answers only that route's methods.
   app.use('*', literalPathsFirst('/v1', app));

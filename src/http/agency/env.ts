@@ -1,6 +1,14 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Partner } from '../../domain/partners';
-import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
+import {
+  operationHeads,
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_RETRY_AFTER_HEADER,
+  RETRY_AFTER_HEADER,
+  type CommonResponses,
+  type ResponseObject,
+  type Security,
+} from '../openapi-document';
 import type { RequestIdVariables } from '../request-id';
 
 export type AgencyEnv = { Variables: RequestIdVariables & { partner: Partner } };
@@ -77,9 +85,16 @@ export const agencyCommonResponses: CommonResponses = {
       headers: RETRY_AFTER_HEADER,
     },
   },
-  authenticated: { 401: detailRef('HTTPError', 'Missing or invalid bearer key') },
+  authenticated: {
+    401: detailRef('HTTPError', 'Missing or invalid bearer key'),
+    429: {
+      ...detailRef('HTTPError', 'Over the agency\'s rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done'),
+      headers: RATE_LIMIT_RETRY_AFTER_HEADER,
+    },
+  },
   withBody: {
     413: detailRef('HTTPValidationError', 'The request body is larger than 256 KiB'),
     415: detailRef('HTTPValidationError', 'Content-Type must be application/json'),
   },
+  authenticatedHeaders: RATE_LIMIT_HEADERS,
 };

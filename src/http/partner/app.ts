@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
 import { authenticatePartner } from '../../domain/partners';
+import { isPayRetry } from '../../domain/pay';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
@@ -12,6 +13,7 @@ import { literalPathsFirst } from '../method-not-allowed';
 import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
+import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { partnerRouter, type PartnerEnv } from './env';
 import { partnerCommonResponses } from './schemas';
@@ -51,6 +53,16 @@ export function partnerError(err: Error, c: Context<PartnerEnv>) {
   return c.json({ ok: false, error: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
 }
 
+/** A pay whose idempotency_key is already bound to that order: a retry, which the rate limit does not count. */
+async function payRetry(deps: ApiDeps, c: Context<PartnerEnv>): Promise<boolean> {
+  if (c.req.method !== 'POST' || !/^\/api\/partners\/pay\/?$/.test(c.req.path)) return false;
+  const body = (await c.req.json().catch(() => null)) as { order_id?: unknown; product_order_id?: unknown; idempotency_key?: unknown } | null;
+  const orderId = body?.order_id ?? body?.product_order_id;
+  const key = body?.idempotency_key;
+  if (typeof key !== 'string' || typeof orderId !== 'number' || !Number.isInteger(orderId) || orderId < 1 || orderId > 2147483647) return false;
+  return isPayRetry(deps.db, c.get('partner').id, key, orderId);
+}
+
 /** Interface A under /api: X-API-KEY + X-API-SECRET on every route but the published contract. */
 export function createPartnerApi(deps: ApiDeps) {
   const app = partnerRouter();
@@ -67,12 +79,20 @@ export function createPartnerApi(deps: ApiDeps) {
     refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
   );
 
+  const limit = rateLimit(
+    deps.rateLimits,
+    'a',
+    (c) => c.get('partner'),
+    (c, error) => c.json({ ok: false, error }, 429),
+    (c) => payRetry(deps, c),
+  );
   app.use('*', async (c, next) => {
     if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
     // Every route reads the database (authentication first): while it is down, say so at once.
     deps.health.require(['database']);
     c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
-    await next();
+    // Counted once the key names the partner; an unauthenticated request counts against nobody.
+    return limit(c, next);
   });
   // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
   app.use('*', literalPathsFirst('/api', app));

@@ -6,7 +6,15 @@ import type { PageSlice } from '../../domain/pagination';
 import type { MoneyBackOutcome } from '../../domain/refund-terms';
 import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
-import { operationHeads, RETRY_AFTER_HEADER, type CommonResponses, type ResponseObject, type Security } from '../openapi-document';
+import {
+  operationHeads,
+  RATE_LIMIT_HEADERS,
+  RATE_LIMIT_RETRY_AFTER_HEADER,
+  RETRY_AFTER_HEADER,
+  type CommonResponses,
+  type ResponseObject,
+  type Security,
+} from '../openapi-document';
 
 /** Interface A's security requirement: the key pair, on every route but the published contract. */
 export const secured: Security = [{ ApiKey: [], ApiSecret: [] }];
@@ -47,11 +55,18 @@ export const partnerCommonResponses: CommonResponses = {
       headers: RETRY_AFTER_HEADER,
     },
   },
-  authenticated: { 401: errorRef('Missing or invalid X-API-KEY / X-API-SECRET') },
+  authenticated: {
+    401: errorRef('Missing or invalid X-API-KEY / X-API-SECRET'),
+    429: {
+      ...errorRef('Over the partner\'s rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done'),
+      headers: RATE_LIMIT_RETRY_AFTER_HEADER,
+    },
+  },
   withBody: {
     413: errorRef('The request body is larger than 256 KiB'),
     415: errorRef('Content-Type must be application/json'),
   },
+  authenticatedHeaders: RATE_LIMIT_HEADERS,
 };
 
 export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
