@@ -4,6 +4,7 @@ import { adminClient, call, newPartner as partnerWithWallet, type PartnerCredent
 import { recordHistory, scheduledActivities } from '../support/histories';
 import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
+import { day } from '../support/fixtures';
 
 /** Interface B (spec §4.6, §5, §7, §8): agency hotel booking and travel products, bearer keys, FastAPI errors. */
 
@@ -11,7 +12,6 @@ let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 15_000 });
 
 const minor = (n: number | string) => Math.round(Number(n) * 100);
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 function agency(creds: Pick<PartnerCredentials, 'agency_key'>) {
   const auth = { authorization: `Bearer ${creds.agency_key}` };

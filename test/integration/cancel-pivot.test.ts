@@ -9,6 +9,7 @@ import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { operatorDecisionSignal } from '../../workflows/pay.types';
 import { Stage } from '../../workflows/search-attributes';
+import { contact, day } from '../support/fixtures';
 
 /**
  * A cancellation's pivot (issue 12): once the supplier cancelled or refunded, the partner's
@@ -23,9 +24,7 @@ afterEach(disarmAll);
 type Api = ReturnType<typeof partnerClient>;
 const TOPUP = '500000000';
 const newPartner = () => partnerWithWallet(stack, '0', TOPUP);
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const iranian = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' };
-const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
 const adult = { ...iranian, first_name: 'Reza', last_name: 'Karimi', birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT' };
 
 const refunds = async (orderId: number) =>

@@ -4,6 +4,7 @@ import { toCommand } from '../../src/cli/admin';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
+import { contact, day } from '../support/fixtures';
 
 /** Flights on Interface A (spec §4.4): search → revalidate → rules → baggage → book → pay (ticketing) → tickets → refunds. */
 
@@ -16,7 +17,6 @@ const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 /** Decimal strings to minor units, to compare money without floats. */
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const DEPARTURE = day(30);
 const yearsBefore = (years: number, date = DEPARTURE) => `${Number(date.slice(0, 4)) - years}${date.slice(4)}`;
 
@@ -40,7 +40,6 @@ const child = {
   passport_expiry_date: day(1000),
 };
 const infant = { ...adult, first_name: 'Ali', birth_date: yearsBefore(1), passenger_type: 'INF', national_id: '0012345679' };
-const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
 
 const searchBody = (over: Record<string, unknown> = {}) => ({
   origin: 'THR',

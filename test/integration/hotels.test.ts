@@ -3,6 +3,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
+import { contact, day } from '../support/fixtures';
 
 /** Hotels on Interface A (spec §4.3): search → check_rate → book → order → pay → booking_data → cancel_display → cancel. */
 
@@ -18,9 +19,7 @@ const ISTANBUL = 7;
 const NATIONAL_ID = '0012345679';
 const iranian = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: NATIONAL_ID };
 const foreigner = { first_name: 'Anna', last_name: 'Schmidt', nationality: 'DE', passport_number: 'C01X00T47' };
-const contact = { phone_number: '+989121234567', email: 'ops@acme.example' };
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const stay = (from = 40, nights = 2) => ({ check_in: day(from), check_out: day(from + nights) });
 
 async function search(api: Api, body: Record<string, unknown>) {

@@ -5,6 +5,7 @@ import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
+import { day } from '../support/fixtures';
 
 /** Residence (villas) on Interface A (spec §4.5): properties, date holds, book, pay, modify, cancel with the host's acceptance. */
 
@@ -15,7 +16,6 @@ type Api = ReturnType<typeof partnerClient>;
 const TOPUP = 1_000_000_000;
 const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const propertyId = (code: string) => SEED_PROPERTIES.findIndex((p) => p.code === code) + 1;
 const FLEXIBLE = propertyId('RS-RMSR-02'); // flexible, min 1 night, sleeps 5, never blocked
 const STRICT = propertyId('RS-CHLS-01'); // strict, min 2 nights

@@ -5,6 +5,7 @@ import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
+import { day } from '../support/fixtures';
 
 /** Visa on Interface A (spec §4.5): catalogue, application request, pay to submit, the embassy's decision. */
 
@@ -14,7 +15,6 @@ useStack((s) => (stack = s), { payWaitMs: 15_000 });
 type Api = ReturnType<typeof partnerClient>;
 const newPartner = () => partnerWithWallet(stack, '0', '1000000000');
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const visaId = (code: string) => SEED_VISAS.findIndex((v) => v.code === code) + 1;
 const withRefund = (percent: number) => SEED_VISAS.find((v) => v.refund_on_rejection_percent === percent && v.max_stay_days >= 7)!;
 
