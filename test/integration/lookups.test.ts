@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, newPartner, type partnerClient } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
@@ -21,7 +21,8 @@ useStack((s) => (stack = s), { payWaitMs: 1_000, finalizeAttempts: 2, payTuning:
 type Api = ReturnType<typeof partnerClient>;
 const partner = () => newPartner(stack, '0', '500000000');
 
-const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
+const ledgerOf = async (orderId: number) =>
+  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => e.type);
 
 async function hotelOrder(api: Api): Promise<number> {
   const found = await api.post('/api/hotel/search_hotels/', {

@@ -1,5 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders, tourDepartures } from '../../src/db/schema';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
@@ -21,7 +21,7 @@ afterEach(disarmAll);
 
 const newPartner = () => partnerWithWallet(stack, '0', '10000000');
 const entries = async (orderId: number) =>
-  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => `${e.type}/${e.direction}`);
+  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => `${e.type}/${e.direction}`);
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
 /** Waits until the order's payment is parked in needs_attention at `where`; returns what the operator sees. */

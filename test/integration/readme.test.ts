@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, call, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
@@ -556,7 +556,9 @@ describe('the README sandbox table', () => {
           }
           if (order.status !== row.orderStatus) throw new Error(`${shown}\n  the table says order ${row.orderStatus}, it is ${order.status}`);
           // What the money did, as the row's order status implies it.
-          const moves = (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
+          const moves = (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map(
+            (e) => e.type,
+          );
           const wallet = (await call(stack.app, 'GET', '/api/partners/wallet/', { 'x-api-key': played.creds.api_key, 'x-api-secret': played.creds.api_secret }))
             .body.data;
           if (order.status === 'pending' || order.status === 'failed') {

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { apiMetrics } from '../../src/platform/metrics';
 import { newPartner } from '../support/clients';
@@ -15,7 +15,8 @@ import { startStack, type TestStack, useStack } from '../support/stack';
 let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, payTuning: { localLedgerSteps: true, eagerStart: true } });
 
-const ledgerOf = async (orderId: number) => (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId))).map((e) => e.type);
+const ledgerOf = async (orderId: number) =>
+  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => e.type);
 
 async function historyOf(orderId: number, on: TestStack = stack) {
   const [order] = await on.db.select().from(orders).where(eq(orders.id, orderId));
