@@ -64,6 +64,15 @@ interface KeyAnswer {
   answeredAt: Date | null;
 }
 
+/** The row of a partner's idempotency key. */
+const keyRow = (partnerId: number, key: string) => and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key));
+
+/** What a partner's idempotency key is bound to, if it was used before. */
+async function keyBinding(db: Db, partnerId: number, key: string) {
+  const [bound] = await db.select().from(paymentKeys).where(keyRow(partnerId, key));
+  return bound;
+}
+
 /** Binds an idempotency key to the first order it paid (the same key for another order is refused); returns its answered failure. */
 async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<KeyAnswer> {
   const [fresh] = await db
@@ -72,10 +81,7 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
     .onConflictDoNothing()
     .returning({ orderId: paymentKeys.orderId });
   if (fresh) return { answeredRunId: null, answeredAt: null };
-  const [bound] = await db
-    .select()
-    .from(paymentKeys)
-    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key)));
+  const bound = await keyBinding(db, partnerId, key);
   if (bound && bound.orderId !== orderId) {
     throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
   }
@@ -87,11 +93,7 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
  * rate limiter neither counts nor refuses retries; docs/decisions.md, "Rate limits").
  */
 export async function isPayRetry(db: Db, partnerId: number, key: string, orderId: number): Promise<boolean> {
-  const [bound] = await db
-    .select({ orderId: paymentKeys.orderId })
-    .from(paymentKeys)
-    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key)));
-  return bound?.orderId === orderId;
+  return (await keyBinding(db, partnerId, key))?.orderId === orderId;
 }
 
 /** Whether a request that arrived at `receivedAt` raced with the key's answered failure (arrived before it was given). */
@@ -108,7 +110,7 @@ async function recordAnswer(db: Db, partnerId: number, key: string, runId: strin
   await db
     .update(paymentKeys)
     .set({ answeredRunId: runId, answeredAt: new Date() })
-    .where(and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key), sql`${paymentKeys.answeredRunId} is distinct from ${runId}`))
+    .where(and(keyRow(partnerId, key), sql`${paymentKeys.answeredRunId} is distinct from ${runId}`))
     .catch((err: unknown) => logError('could not record a payment failure as answered', err, { runId }));
 }
 
@@ -222,7 +224,7 @@ async function payWithKey(deps: PayDeps, p: KeyedPayment): Promise<PayOutcome> {
     const [row] = await tx
       .select({ answeredRunId: paymentKeys.answeredRunId, answeredAt: paymentKeys.answeredAt })
       .from(paymentKeys)
-      .where(and(eq(paymentKeys.partnerId, p.partnerId), eq(paymentKeys.idempotencyKey, p.key)))
+      .where(keyRow(p.partnerId, p.key))
       .for('update');
     const answered: KeyAnswer = row ?? { answeredRunId: null, answeredAt: null };
     if (racedWith(answered, p.receivedAt)) return answered.answeredRunId;

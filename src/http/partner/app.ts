@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { isStorableId } from '../../domain/ids';
 import { authenticatePartner } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay';
 import { SupplierUnavailableError } from '../../suppliers/errors';
@@ -59,7 +60,7 @@ async function payRetry(deps: ApiDeps, c: Context<PartnerEnv>): Promise<boolean>
   const body = (await c.req.json().catch(() => null)) as { order_id?: unknown; product_order_id?: unknown; idempotency_key?: unknown } | null;
   const orderId = body?.order_id ?? body?.product_order_id;
   const key = body?.idempotency_key;
-  if (typeof key !== 'string' || typeof orderId !== 'number' || !Number.isInteger(orderId) || orderId < 1 || orderId > 2147483647) return false;
+  if (typeof key !== 'string' || typeof orderId !== 'number' || !isStorableId(orderId)) return false;
   return isPayRetry(deps.db, c.get('partner').id, key, orderId);
 }
 
