@@ -8,11 +8,14 @@ import { paymentActivities } from './payments';
 import { residenceActivities } from './residence';
 import { tourActivities } from './tours';
 import { visaActivities } from './visa';
+import { webhookActivities, type WebhookDeps } from './webhooks';
 
 export interface ActivityDeps extends Suppliers {
   db: Db;
   /** When a payment's supplier step stops retrying and asks the supplier instead (default 5 attempts). */
   finalizeAttempts?: FinalizeAttempts;
+  /** Webhook deliveries (default: endpoints may not resolve to private addresses). */
+  webhooks?: WebhookDeps;
 }
 
 /** Activities are built from injected dependencies, so the worker (and tests) decide what they talk to. */
@@ -26,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost),
     ...agencyActivities(deps.db),
+    ...webhookActivities(deps.db, deps.webhooks ?? { allowPrivateUrls: false }),
   };
 }
 

@@ -74,6 +74,21 @@ const ConfigSchema = z
     EAGER_WORKFLOW_START: bool.default(true),
     ...SIMULATOR_SETTINGS,
     SANDBOX: bool.optional(),
+    /**
+     * Webhooks (docs/webhooks.md). Whether endpoints may resolve to loopback or private
+     * addresses: unset, as SANDBOX (so a receiver on localhost works under `npm start`, and
+     * production refuses them).
+     */
+    WEBHOOK_ALLOW_PRIVATE_URLS: bool.optional(),
+    /** A failed delivery waits this long before its next attempt, doubling each time up to WEBHOOK_RETRY_MAX_MS. */
+    WEBHOOK_RETRY_INITIAL_MS: envMs(100, 10 * 1000),
+    WEBHOOK_RETRY_MAX_MS: envMs(100, 60 * 60 * 1000),
+    /** How long one event is tried before its endpoint is disabled (3 days). */
+    WEBHOOK_GIVE_UP_MS: envMs(1000, 3 * 24 * 60 * 60 * 1000),
+    /** How long a receiver has to answer one attempt. */
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: envMs(100, 10 * 1000),
+    /** How often a worker looks for new deliveries to wake their endpoint's workflow for. */
+    WEBHOOK_RELAY_INTERVAL_MS: envMs(50, 1000),
     TOUR_PREBOOK_TTL_MS: envMs(1000, 20 * 60 * 1000),
     RESIDENCE_HOLD_TTL_MS: envMs(1000, 15 * 60 * 1000),
     SANDBOX_HOST_ACCEPT_MS: envMs(0, 30 * 1000),
@@ -137,7 +152,7 @@ const ConfigSchema = z
     message: 'must differ from WORKER_METRICS_PORT (the worker serves its metrics there and reads Core from here)',
   });
 
-export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean };
+export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean; WEBHOOK_ALLOW_PRIVATE_URLS: boolean };
 
 /** Parses the environment; a bad value stops the process with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { sandbox: boolean } = { sandbox: false }): Config {
@@ -148,5 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { san
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
-  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), SANDBOX: cfg.SANDBOX ?? defaults.sandbox };
+  const sandbox = cfg.SANDBOX ?? defaults.sandbox;
+  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), SANDBOX: sandbox, WEBHOOK_ALLOW_PRIVATE_URLS: cfg.WEBHOOK_ALLOW_PRIVATE_URLS ?? sandbox };
 }

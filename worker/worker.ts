@@ -1,3 +1,4 @@
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../src/config';
@@ -5,6 +6,7 @@ import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
 import { httpSuppliers } from '../src/suppliers';
 import { requestIdActivityInterceptors } from './interceptors';
+import { startWebhookRelay, webhookRetry } from './webhook-relay';
 
 export interface WorkerConfig {
   connection: NativeConnection;
@@ -57,6 +59,7 @@ export async function runWorker(
       db: database.db,
       ...httpSuppliers(supplier),
       finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
+      webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS },
     },
     tuning: {
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
@@ -70,5 +73,14 @@ export async function runWorker(
     await running;
   });
   running.catch(() => undefined);
+  // The outbox's relay runs next to the worker: it wakes the webhook delivery workflows this worker runs.
+  const relay = startWebhookRelay({
+    db: database.db,
+    client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    retry: webhookRetry(config),
+    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
+  });
+  stack.add(() => relay.stop());
   return { worker, connection };
 }

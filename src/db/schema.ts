@@ -547,3 +547,104 @@ export const workerHeartbeats = pgTable(
   },
   (t) => [index('worker_heartbeats_queue_idx').on(t.taskQueue, t.lastSeen)],
 );
+
+/**
+ * Events for partners (an outbox): one row per state change a partner hears about, written
+ * in the state change's own transaction by the triggers of migration 0012 (order moves) or
+ * by the code that makes the change (src/domain/events.ts). `data` is a snapshot of the
+ * subject at that moment: the order's row for order events, rendered as Interface A's
+ * TravelOrder when read or delivered; the endpoint's public view for endpoint events.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type').notNull(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orderId: integer('order_id').references(() => orders.id),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('events_partner_idx').on(t.partnerId, t.id), index('events_partner_type_idx').on(t.partnerId, t.type, t.id)],
+);
+
+export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled', 'deleted'] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+/**
+ * Where a partner wants its events pushed. The signing secret is kept as issued (the engine
+ * signs with it; it is shown to the partner once). An empty `event_types` means every type.
+ * Deleted endpoints keep their row, so their delivery history stays readable.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull().default([]),
+    status: text('status', { enum: WEBHOOK_ENDPOINT_STATUSES }).notNull().default('enabled'),
+    disabledReason: text('disabled_reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_partner_idx').on(t.partnerId, t.id)],
+);
+
+export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+
+/**
+ * One event owed to one endpoint, written with the event (migration 0012's fan-out trigger).
+ * `relayed` says the endpoint's delivery workflow has been woken for it (worker/webhook-relay.ts);
+ * a redelivery sets the row pending and unrelayed again.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    state: text('state', { enum: WEBHOOK_DELIVERY_STATES }).notNull().default('pending'),
+    relayed: boolean('relayed').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_endpoint_event_uq').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_pending_idx')
+      .on(t.endpointId, t.eventId)
+      .where(sql`${t.state} = 'pending'`),
+    index('webhook_deliveries_unrelayed_idx')
+      .on(t.endpointId)
+      .where(sql`${t.state} = 'pending' AND NOT ${t.relayed}`),
+  ],
+);
+
+/** Every HTTP attempt at a delivery: what the receiver answered and how fast. Append-only. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: serial('id').primaryKey(),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    responseExcerpt: text('response_excerpt'),
+    error: text('error'),
+  },
+  (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
+);

@@ -20,6 +20,8 @@ import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { httpSuppliers } from '../../src/suppliers';
 import { startWorkerPresence, type WorkerPresence } from '../../worker/presence';
 import { createWorker } from '../../worker/worker';
+import { startWebhookRelay, type WebhookRelay } from '../../worker/webhook-relay';
+import type { WebhookRetry } from '../../workflows/webhook.types';
 import { hostPort, startProxy, type CuttableProxy } from './proxy';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -109,6 +111,8 @@ export interface StackOptions {
    * 'table' for the table on PGlite too (rate-limits.test.ts: replicas share it in both modes).
    */
   rateLimitStore?: 'table';
+  /** The webhook delivery workflows' retry policy (default: quick, for tests: 200 ms doubling to 1 s, given up after 60 s). */
+  webhookRetry?: Partial<WebhookRetry>;
 }
 
 export type CuttablePart = 'database' | 'temporal';
@@ -195,6 +199,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
   let presence: WorkerPresence | null = null;
+  let relay: WebhookRelay | null = null;
+  const webhookRetry: WebhookRetry = { initialIntervalMs: 200, maximumIntervalMs: 1000, giveUpAfterMs: 60_000, attemptTimeoutMs: 2000, ...opts.webhookRetry };
   const heartbeat = opts.workerPresence === 'heartbeat';
   const health = apiHealthMonitor({
     db: database.db,
@@ -213,12 +219,25 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       connection: nativeConnection,
       namespace,
       taskQueue,
-      deps: { db: database.db, ...httpSuppliers(simulator.url), ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}) },
+      deps: {
+        db: database.db,
+        ...httpSuppliers(simulator.url),
+        ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}),
+        // Tests' receivers listen on 127.0.0.1.
+        webhooks: { allowPrivateUrls: true },
+      },
       workflowBundle: { codePath: bundle },
       activityInterceptors: opts.activityInterceptors,
     });
     running = worker.run();
     running.catch(() => undefined);
+    relay = startWebhookRelay({
+      db: database.db,
+      client: new Client({ connection: nativeConnection, namespace }),
+      taskQueue,
+      retry: webhookRetry,
+      intervalMs: 100,
+    });
     if (heartbeat && !presence) {
       presence = await startWorkerPresence({
         taskQueue,
@@ -234,6 +253,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
     await presence?.stop({ forget: !crash });
     presence = null;
+    await relay?.stop();
+    relay = null;
     if (worker && worker.getState() === 'RUNNING') worker.shutdown();
     await running?.catch(() => undefined);
     worker = null;

@@ -19,6 +19,7 @@ import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, getRateLimit, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+import { createEndpoint, deleteEndpoint, enableEndpoint, endpointView, listDeliveries, listEndpoints, redeliverEvent } from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
 import { renderCredentials, renderInspection, renderParked, renderRefundDecision, renderVisaDecision } from './views';
@@ -85,21 +86,22 @@ const PaymentDecision = z.object({
 });
 const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
-function orderId(c: Context): number {
+const WebhookBody = z.object({ url: z.string({ error: 'url is required' }).max(2000), event_types: z.array(z.string().max(100)).max(50).optional() });
+
+/** The row id in the path, named `what` in the message when it is not one. */
+function idParam(c: Context, what: string): number {
   const raw = c.req.param('id') ?? '';
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'order: must be a positive integer id');
+  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', `${what}: must be a positive integer id`);
+  if (!isStorableId(Number(raw))) throw notFound(`${what} ${raw}`);
   return Number(raw);
 }
+
+const orderId = (c: Context) => idParam(c, 'order');
 
 /** Who acted: the CLI sends the operator's login; the audit trail (issue 7) builds on it. */
 const operatorOf = (c: Context) => (c.req.header('x-operator') ?? 'admin-api').slice(0, 100);
 
-function partnerId(c: Context): number {
-  const raw = c.req.param('id') ?? '';
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'partner: must be a positive integer id');
-  if (!isStorableId(Number(raw))) throw notFound(`partner ${raw}`);
-  return Number(raw);
-}
+const partnerId = (c: Context) => idParam(c, 'partner');
 
 /** The operators' API: bound to loopback by default and guarded by the admin token. */
 export function createAdminApp(deps: AdminDeps) {
@@ -255,6 +257,21 @@ export function createAdminApp(deps: AdminDeps) {
     const b = await body(c, Decision);
     const operator = operatorOf(c);
     return c.json(renderRefundDecision(await decideOfflineRefund(temporalDeps, id, { approve: false, operator, reason: b.reason }), operator));
+  });
+
+  // Webhooks (docs/webhooks.md): a partner's endpoints, their deliveries, and sending an event again.
+  app.get('/admin/partners/:id/webhooks', async (c) => c.json({ endpoints: (await listEndpoints(db, partnerId(c))).map(endpointView) }));
+  app.post('/admin/partners/:id/webhooks', async (c) => {
+    const id = partnerId(c);
+    const b = await body(c, WebhookBody);
+    return c.json(await createEndpoint(db, id, { url: b.url, eventTypes: b.event_types }), 201);
+  });
+  app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, partnerId(c)) }));
+  app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));
+  app.post('/admin/webhooks/:id/enable', async (c) => c.json(await enableEndpoint(db, idParam(c, 'webhook endpoint'))));
+  app.post('/admin/events/:id/redeliver', async (c) => {
+    const sent = await redeliverEvent(db, idParam(c, 'event'));
+    return c.json({ event_id: sent.eventId, endpoints: sent.endpoints });
   });
   return app;
 }

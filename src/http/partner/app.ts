@@ -16,6 +16,7 @@ import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
+import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './env';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
@@ -105,6 +106,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', tourRoutes(deps));
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
+  app.route('/', eventRoutes(deps));
 
   publishDocument(
     app,

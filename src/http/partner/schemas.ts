@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { validation } from '../../domain/errors';
 import { formatDecimal } from '../../domain/money';
+import { isoOrNull, travelOrderView } from '../../domain/order-view';
 import type { OrderRow } from '../../domain/orders';
 import type { PageSlice } from '../../domain/pagination';
 import type { MoneyBackOutcome } from '../../domain/refund-terms';
@@ -171,24 +172,11 @@ export const TravelOrder = z
   .openapi('TravelOrder');
 
 /** A moment as Interface A writes it, or null. */
-export const iso = (d: Date | null) => (d ? d.toISOString() : null);
+export const iso = isoOrNull;
 
-/** A travel order as Interface A answers it (every service's order, and the order list). */
+/** A travel order as Interface A answers it (every service's order, the order list, and events' data). */
 export function renderTravelOrder(o: OrderRow): z.infer<typeof TravelOrder> {
-  return {
-    id: o.id,
-    service: o.service,
-    status: o.status,
-    total_price: formatDecimal(o.totalPrice, o.currency),
-    currency: o.currency,
-    payment_method: o.paymentMethod,
-    supplier_ref: o.supplierRef,
-    // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
-    service_status: (o.details as { service_status?: string }).service_status ?? null,
-    created_at: o.createdAt.toISOString(),
-    updated_at: o.updatedAt.toISOString(),
-    completed_at: iso(o.completedAt),
-  };
+  return travelOrderView(o);
 }
 
 /**

@@ -1,0 +1,109 @@
+import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { events, orders } from '../db/schema';
+import { travelOrderView } from './order-view';
+import type { OrderRow } from './orders';
+
+/**
+ * What a partner hears about, and when (docs/webhooks.md). Order events are written by the
+ * database itself, in the transaction that moves the order (migration 0012's trigger), so
+ * no code path can change an order without its event; the others by `recordOrderEvent`
+ * and `recordEvent` in the transaction of their change.
+ */
+export const EVENT_TYPES = {
+  'order.processing': 'A payment took the money and is with the supplier',
+  'order.completed': 'The supplier confirmed, ticketed or issued what was paid for',
+  'order.payment_reversed': 'The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed)',
+  'order.expired': 'A hold or ticket time limit ran out before payment',
+  'order.failed': 'An order failed before any money moved',
+  'order.cancelled': 'A paid order was cancelled (its refund is in the ledger)',
+  'refund.requested': 'A refund was asked for and waits for a decision',
+  'refund.completed': 'A refund was credited to the wallet',
+  'refund.rejected': 'A refund request was turned down; the order is completed again',
+  'visa.decided': 'The embassy approved or rejected a visa application',
+  'reservation.modified': "A villa stay's dates or guests changed (and its price with them)",
+  'reservation.cancelled': 'A villa stay was cancelled (the host accepted)',
+  'booking.cancelled': 'An Interface B hotel booking was cancelled',
+  'product_order.shipped': 'A product order was handed over for shipping',
+  'webhook_endpoint.disabled': 'One of your webhook endpoints kept failing and was disabled',
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPES;
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+export const isEventType = (s: string): s is EventType => Object.hasOwn(EVENT_TYPES, s);
+
+export type EventRow = typeof events.$inferSelect;
+
+/** Writes an event about an order, with the order's row as it stands in `tx` (as the trigger does). */
+export async function recordOrderEvent(tx: DbOrTx, type: EventType, orderId: number): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO events (type, partner_id, order_id, data) SELECT ${type}, o.partner_id, o.id, to_jsonb(o) FROM orders o WHERE o.id = ${orderId}`,
+  );
+}
+
+/** Writes an event whose data is given as it is to be shown (not an order). */
+export async function recordEvent(tx: DbOrTx, input: { type: EventType; partnerId: number; data: Record<string, unknown> }): Promise<number> {
+  const [row] = await tx.insert(events).values(input).returning({ id: events.id });
+  return row!.id;
+}
+
+const orderColumns = Object.entries(getTableColumns(orders));
+
+/**
+ * An order row from the snapshot an event holds (`to_jsonb` of the row: the columns' own
+ * names and JSON values), read through each column's own driver mapping.
+ */
+export function orderFromSnapshot(data: Record<string, unknown>): OrderRow {
+  return Object.fromEntries(
+    orderColumns.map(([key, column]) => {
+      const raw = data[column.name];
+      return [key, raw === null || raw === undefined ? null : column.mapFromDriverValue(raw)];
+    }),
+  ) as OrderRow;
+}
+
+export interface EventPage {
+  events: EventRow[];
+  /** How many events match after the cursor, this page's included. */
+  total: number;
+}
+
+/** A partner's events after `after` (an event id; 0 from the start), oldest first, of one type if asked. */
+export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
+  const where = and(eq(events.partnerId, partnerId), gt(events.id, q.after), q.type ? eq(events.type, q.type) : undefined);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(events).where(where).orderBy(asc(events.id)).limit(q.limit),
+    db.select({ n: count() }).from(events).where(where),
+  ]);
+  return { events: rows, total: counted!.n };
+}
+
+export async function getEvent(db: DbOrTx, eventId: number): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(eq(events.id, eventId));
+  return row;
+}
+
+/**
+ * An event as partners read it in the feeds and receive it in webhooks: one shape
+ * everywhere. Order events carry the order as Interface A renders it at that moment.
+ */
+/** A webhook endpoint as shown to its partner (src/domain/webhooks.ts, endpointView): the data of endpoint events. */
+export interface EndpointSnapshot {
+  id: number;
+  url: string;
+  event_types: string[];
+  status: 'enabled' | 'disabled' | 'deleted';
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+export function eventView(e: EventRow) {
+  return {
+    id: e.id,
+    type: e.type,
+    created_at: e.createdAt.toISOString(),
+    order_id: e.orderId,
+    data: e.orderId !== null ? travelOrderView(orderFromSnapshot(e.data)) : (e.data as unknown as EndpointSnapshot),
+  };
+}
+export type EventView = ReturnType<typeof eventView>;

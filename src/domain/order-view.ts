@@ -1,0 +1,26 @@
+import { formatDecimal } from './money';
+import type { OrderRow } from './orders';
+
+/** A moment as the interfaces write it, or null. */
+export const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * An order as partners see it: Interface A's TravelOrder (its order lists and every
+ * service's order), and the data of every order event, in the feeds and in webhooks.
+ */
+export function travelOrderView(o: OrderRow) {
+  return {
+    id: o.id,
+    service: o.service,
+    status: o.status,
+    total_price: formatDecimal(o.totalPrice, o.currency),
+    currency: o.currency,
+    payment_method: o.paymentMethod,
+    supplier_ref: o.supplierRef,
+    // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
+    service_status: (o.details as { service_status?: string }).service_status ?? null,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+    completed_at: isoOrNull(o.completedAt),
+  };
+}

@@ -1,0 +1,318 @@
+import crypto from 'node:crypto';
+import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client';
+import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
+import { DomainError, notFound, validation } from './errors';
+import { eventView, isEventType, recordEvent, type EndpointSnapshot, type EventRow, type EventType } from './events';
+import { isoOrNull } from './order-view';
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** How many live (not deleted) endpoints one partner may have. */
+export const MAX_ENDPOINTS_PER_PARTNER = 10;
+export const MAX_URL_LENGTH = 2000;
+
+/**
+ * A new signing secret, in the Standard Webhooks form (`whsec_` + base64 of 32 random
+ * bytes), so the partner's library takes it as it is.
+ */
+const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
+
+/**
+ * Where an endpoint may point: an absolute http(s) URL without credentials. Whether its host
+ * may be a private address is decided when it is called (activities/webhooks.ts), where the
+ * name is resolved, so a name that later resolves elsewhere cannot slip through.
+ */
+export function checkEndpointUrl(raw: string): string {
+  if (raw.length > MAX_URL_LENGTH) throw validation('url', `must be at most ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validation('url', 'must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validation('url', 'must be an absolute http or https URL');
+  if (url.username || url.password) throw validation('url', 'must not carry credentials; authenticate deliveries by their signature');
+  if (url.hash) throw validation('url', 'must not have a #fragment');
+  return url.toString();
+}
+
+export function checkEventTypes(types: readonly string[]): EventType[] {
+  const unknown = types.filter((t) => !isEventType(t));
+  if (unknown.length) throw validation('event_types', `unknown event type(s): ${unknown.join(', ')}`);
+  return [...new Set(types)] as EventType[];
+}
+
+/** An endpoint as its partner and operators see it: never its secret. */
+export function endpointView(e: WebhookEndpointRow): EndpointSnapshot {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.eventTypes,
+    status: e.status,
+    disabled_reason: e.disabledReason,
+    created_at: e.createdAt.toISOString(),
+  };
+}
+export type EndpointView = EndpointSnapshot;
+
+/** Registers an endpoint; the answer is the only time its signing secret is shown. */
+export async function createEndpoint(
+  db: DbOrTx,
+  partnerId: number,
+  input: { url: string; eventTypes?: readonly string[] },
+): Promise<EndpointView & { secret: string }> {
+  const url = checkEndpointUrl(input.url);
+  const eventTypes = checkEventTypes(input.eventTypes ?? []);
+  return db.transaction(async (tx) => {
+    // Serialises registrations of one partner, so the cap holds under concurrent requests.
+    const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
+    if (!partner) throw notFound(`partner ${partnerId}`);
+    const [live] = await tx
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.partnerId, partnerId), ne(webhookEndpoints.status, 'deleted')));
+    if (live!.n >= MAX_ENDPOINTS_PER_PARTNER) {
+      throw new DomainError('conflict', `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`);
+    }
+    const secret = newSecret();
+    const [row] = await tx.insert(webhookEndpoints).values({ partnerId, url, secret, eventTypes }).returning();
+    return { ...endpointView(row!), secret };
+  });
+}
+
+/** A partner's endpoints, deleted ones left out, oldest first. */
+export async function listEndpoints(db: DbOrTx, partnerId: number): Promise<WebhookEndpointRow[]> {
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.partnerId, partnerId), ne(webhookEndpoints.status, 'deleted')))
+    .orderBy(asc(webhookEndpoints.id));
+}
+
+async function liveEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<WebhookEndpointRow> {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  // Another partner's endpoint is not found, as an order of another partner is.
+  if (!row || row.status === 'deleted' || (partnerId !== undefined && row.partnerId !== partnerId)) throw notFound(`webhook endpoint ${endpointId}`);
+  return row;
+}
+
+export async function getEndpoint(db: DbOrTx, endpointId: number): Promise<WebhookEndpointRow> {
+  return liveEndpoint(db, endpointId);
+}
+
+/** Stops deliveries to an endpoint for good: what it was owed is skipped. Its history stays. */
+export async function deleteEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointView> {
+  return db.transaction(async (tx) => {
+    const row = await liveEndpoint(tx, endpointId, partnerId);
+    const [deleted] = await tx.update(webhookEndpoints).set({ status: 'deleted', updatedAt: new Date() }).where(eq(webhookEndpoints.id, row.id)).returning();
+    await skipPending(tx, row.id);
+    return endpointView(deleted!);
+  });
+}
+
+const skipPending = (tx: DbOrTx, endpointId: number) =>
+  tx
+    .update(webhookDeliveries)
+    .set({ state: 'skipped', updatedAt: new Date() })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')));
+
+/**
+ * An endpoint that kept failing stops receiving: disabled, with the reason, what it was owed
+ * skipped (a redelivery sends it again), and a `webhook_endpoint.disabled` event to its
+ * partner's feed and other endpoints. Disabling a disabled endpoint changes nothing.
+ */
+export async function disableEndpoint(db: DbOrTx, endpointId: number, reason: string): Promise<{ disabled: boolean }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookEndpoints)
+      .set({ status: 'disabled', disabledReason: reason.slice(0, 1000), updatedAt: new Date() })
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, 'enabled')))
+      .returning();
+    if (!row) return { disabled: false };
+    await tx
+      .update(webhookDeliveries)
+      .set({ state: 'failed', updatedAt: new Date() })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')));
+    await recordEvent(tx, { type: 'webhook_endpoint.disabled', partnerId: row.partnerId, data: { ...endpointView(row) } });
+    return { disabled: true };
+  });
+}
+
+/** An operator (or the partner) turns a disabled endpoint back on; redeliver what it missed with `redeliverEvent`. */
+export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointView> {
+  const row = await liveEndpoint(db, endpointId, partnerId);
+  const [enabled] = await db
+    .update(webhookEndpoints)
+    .set({ status: 'enabled', disabledReason: null, updatedAt: new Date() })
+    .where(eq(webhookEndpoints.id, row.id))
+    .returning();
+  return endpointView(enabled!);
+}
+
+/**
+ * Sends an event again to every enabled endpoint of its partner that takes its type, with
+ * the same `webhook-id`: a delivered, failed or skipped delivery becomes pending again, and
+ * an endpoint registered since gets one too.
+ */
+export async function redeliverEvent(db: DbOrTx, eventId: number): Promise<{ eventId: number; endpoints: number[] }> {
+  return db.transaction(async (tx) => {
+    const [event] = await tx.select().from(events).where(eq(events.id, eventId));
+    if (!event) throw notFound(`event ${eventId}`);
+    const targets = (
+      await tx
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.partnerId, event.partnerId), eq(webhookEndpoints.status, 'enabled')))
+    ).filter((e) => e.eventTypes.length === 0 || e.eventTypes.includes(event.type));
+    if (!targets.length) return { eventId, endpoints: [] };
+    const ids = targets.map((e) => e.id);
+    await tx
+      .insert(webhookDeliveries)
+      .values(ids.map((endpointId) => ({ endpointId, eventId })))
+      .onConflictDoUpdate({
+        target: [webhookDeliveries.endpointId, webhookDeliveries.eventId],
+        set: { state: 'pending', relayed: false, updatedAt: new Date() },
+      });
+    return { eventId, endpoints: ids };
+  });
+}
+
+// ---- what the delivery workflow works from (activities/webhooks.ts) ----
+
+/** The endpoint's next deliveries, in event order (so each order's events arrive in order). */
+export async function pendingDeliveries(
+  db: DbOrTx,
+  endpointId: number,
+  limit: number,
+): Promise<{ status: WebhookEndpointRow['status'] | 'missing'; deliveryIds: number[] }> {
+  const [endpoint] = await db.select({ status: webhookEndpoints.status }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+  if (!endpoint) return { status: 'missing', deliveryIds: [] };
+  if (endpoint.status !== 'enabled') return { status: endpoint.status, deliveryIds: [] };
+  const rows = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')))
+    .orderBy(asc(webhookDeliveries.eventId))
+    .limit(limit);
+  return { status: 'enabled', deliveryIds: rows.map((r) => r.id) };
+}
+
+export interface DeliveryJob {
+  deliveryId: number;
+  state: WebhookDeliveryState;
+  endpoint: WebhookEndpointRow;
+  event: EventRow;
+}
+
+export async function deliveryJob(db: DbOrTx, deliveryId: number): Promise<DeliveryJob | undefined> {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row && { deliveryId, state: row.delivery.state, endpoint: row.endpoint, event: row.event };
+}
+
+/** The body of a delivery: the event as the feeds show it. */
+export const deliveryBody = (event: EventRow) => JSON.stringify(eventView(event));
+/** The `webhook-id` of every delivery of an event, first or again: receivers de-duplicate on it. */
+export const webhookId = (eventId: number) => `evt_${eventId}`;
+
+export interface AttemptRecord {
+  statusCode: number | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  error: string | null;
+  delivered: boolean;
+}
+
+/** Records one HTTP attempt, and the delivery as delivered when the receiver took it. */
+export async function recordAttempt(db: DbOrTx, deliveryId: number, a: AttemptRecord): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      deliveryId,
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      responseExcerpt: a.responseExcerpt?.slice(0, 500) ?? null,
+      error: a.error?.slice(0, 500) ?? null,
+    });
+    const now = new Date();
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        attempts: sql`${webhookDeliveries.attempts} + 1`,
+        updatedAt: now,
+        ...(a.delivered ? { state: 'delivered' as const, deliveredAt: now } : {}),
+      })
+      .where(eq(webhookDeliveries.id, deliveryId));
+  });
+}
+
+// ---- the relay (worker/webhook-relay.ts) ----
+
+/**
+ * Deliveries their endpoint's workflow has not been woken for, by endpoint. The relay wakes
+ * each endpoint, then marks exactly these rows relayed: a row committed in between stays
+ * unrelayed for the next round, so no delivery waits unwoken.
+ */
+export async function unrelayedDeliveries(db: DbOrTx, limit = 500): Promise<Map<number, number[]>> {
+  const rows = await db
+    .select({ id: webhookDeliveries.id, endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.state, 'pending'), eq(webhookDeliveries.relayed, false)))
+    .limit(limit);
+  const byEndpoint = new Map<number, number[]>();
+  for (const r of rows) byEndpoint.set(r.endpointId, [...(byEndpoint.get(r.endpointId) ?? []), r.id]);
+  return byEndpoint;
+}
+
+export async function markRelayed(db: DbOrTx, deliveryIds: number[]): Promise<void> {
+  await db.update(webhookDeliveries).set({ relayed: true }).where(inArray(webhookDeliveries.id, deliveryIds));
+}
+
+// ---- operators' and partners' view of deliveries ----
+
+/** A partner's latest deliveries, newest first, each with its attempts. */
+export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) {
+  const rows = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(eq(webhookEndpoints.partnerId, partnerId))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit);
+  const attempts = rows.length
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            rows.map((r) => r.delivery.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.id))
+    : [];
+  return rows.map(({ delivery, endpoint, event }) => ({
+    id: delivery.id,
+    endpoint_id: endpoint.id,
+    url: endpoint.url,
+    event_id: event.id,
+    event_type: event.type,
+    webhook_id: webhookId(event.id),
+    state: delivery.state,
+    attempts: attempts
+      .filter((a) => a.deliveryId === delivery.id)
+      .map((a) => ({
+        at: a.at.toISOString(),
+        status_code: a.statusCode,
+        latency_ms: a.latencyMs,
+        response_excerpt: a.responseExcerpt,
+        error: a.error,
+      })),
+    delivered_at: isoOrNull(delivery.deliveredAt),
+  }));
+}

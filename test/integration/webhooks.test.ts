@@ -1,0 +1,239 @@
+import { asc, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { events, webhookAttempts, webhookDeliveries } from '../../src/db/schema';
+import { adminClient, newPartner } from '../support/clients';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
+
+/**
+ * Events and webhooks (issue 16): the outbox written with each order move, the feed, and
+ * delivery by one workflow per endpoint, verified by the third-party `standardwebhooks`
+ * library in a real HTTP receiver. Retries here are quick: 200 ms doubling to 1 s, and an
+ * event not taken within 4 s disables its endpoint.
+ */
+let stack: TestStack;
+useStack((s) => (stack = s), { webhookRetry: { giveUpAfterMs: 4000 } });
+
+const receivers: Receiver[] = [];
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+});
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+
+/** A partner with an endpoint pointing at a fresh receiver. */
+async function subscribed(opts: { eventTypes?: string[] } = {}) {
+  const p = await newPartner(stack);
+  const r = await receiver();
+  const made = await p.api.post('/api/partners/webhooks/', { url: r.url, ...(opts.eventTypes ? { event_types: opts.eventTypes } : {}) });
+  expect(made.status).toBe(201);
+  r.setSecret(made.body.data.secret);
+  return { ...p, receiver: r, endpoint: made.body.data as { id: number; secret: string } };
+}
+
+async function paidProductOrder(api: Awaited<ReturnType<typeof newPartner>>['api'], key: string, headers: Record<string, string> = {}) {
+  const order = await api.productOrder();
+  const paid = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key }, headers);
+  return { order, paid };
+}
+
+const typesOf = (list: { type: string; order_id: number | null }[], orderId: number) => list.filter((e) => e.order_id === orderId).map((e) => e.type);
+
+describe('events and webhooks', () => {
+  it('registers an endpoint whose secret is shown once; validates what it is given', async () => {
+    const { api } = await newPartner(stack);
+    const made = await api.post('/api/partners/webhooks/', { url: 'https://agency.example/hooks', event_types: ['order.completed'] });
+    expect(made.status).toBe(201);
+    expect(made.body.data).toEqual({
+      id: expect.any(Number),
+      url: 'https://agency.example/hooks',
+      event_types: ['order.completed'],
+      status: 'enabled',
+      disabled_reason: null,
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    const listed = await api.get('/api/partners/webhooks/');
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.results).toEqual([{ ...made.body.data, secret: undefined }].map(({ secret: _, ...rest }) => rest));
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.data.secret);
+
+    for (const [body, message] of [
+      [{ url: 'ftp://agency.example/x' }, /^url: must be an absolute http or https URL$/],
+      [{ url: 'not a url' }, /^url: must be an absolute http or https URL$/],
+      [{ url: 'https://user:pw@agency.example/x' }, /^url: must not carry credentials/],
+      [{ url: 'https://agency.example/x', event_types: ['order.shipped'] }, /^event_types\.0: must be one of order\.processing/],
+      [{ url: `https://agency.example/${'x'.repeat(2001)}` }, /^url: /],
+      [{}, /^url: /],
+    ] as const) {
+      const res = await api.post('/api/partners/webhooks/', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ ok: false, error: expect.stringMatching(message) });
+    }
+
+    // Another partner's endpoint is not found; a deleted one is gone from the list.
+    const other = await newPartner(stack);
+    expect((await other.api.delete(`/api/partners/webhooks/${made.body.data.id}/`)).status).toBe(404);
+    const gone = await api.delete(`/api/partners/webhooks/${made.body.data.id}/`);
+    expect(gone.status).toBe(200);
+    expect(gone.body.data.status).toBe('deleted');
+    expect((await api.get('/api/partners/webhooks/')).body.data.results).toEqual([]);
+    expect((await api.delete(`/api/partners/webhooks/${made.body.data.id}/`)).status).toBe(404);
+  });
+
+  it("delivers each order's events in order, signed: the library verifies every one and rejects a tampered body and an old timestamp", async () => {
+    const { api, receiver: r } = await subscribed();
+    const first = await paidProductOrder(api, 'order-1');
+    const second = await paidProductOrder(api, 'order-2');
+    expect(first.paid.status).toBe(200);
+    expect(second.paid.status).toBe(200);
+
+    await waitFor(() => r.accepted().length >= 4, 'four deliveries');
+    for (const { order } of [first, second]) expect(typesOf(r.accepted(), order.id)).toEqual(['order.processing', 'product_order.shipped']);
+    expect(r.received.every((x) => x.verified)).toBe(true);
+    // The webhook-id is the event's, so a receiver de-duplicates on it.
+    expect(r.received.map((x) => x.id)).toEqual(r.accepted().map((e) => `evt_${e.id}`));
+    const shipped = r.accepted().find((e) => e.type === 'product_order.shipped' && e.order_id === first.order.id)!;
+    expect(shipped.data).toMatchObject({ id: first.order.id, service: 'product', status: 'completed', supplier_ref: expect.any(String) });
+
+    const { endpoint } = { endpoint: (await api.get('/api/partners/webhooks/')).body.data.results[0] };
+    expect(endpoint.status).toBe('enabled');
+    const sample = r.received[0]!;
+    const secret = (await stack.db.query.webhookEndpoints.findFirst({ where: (e, { eq: is }) => is(e.id, endpoint.id) }))!.secret;
+    const wh = new Webhook(secret);
+    const headers = { 'webhook-id': sample.id, 'webhook-timestamp': sample.timestamp, 'webhook-signature': sample.signature };
+    expect(wh.verify(sample.body, headers)).toEqual(JSON.parse(sample.body));
+    expect(() => wh.verify(sample.body.replace('"order.processing"', '"order.completed"'), headers)).toThrow(/No matching signature found/);
+    const old = String(Number(sample.timestamp) - 10 * 60);
+    expect(() => wh.verify(sample.body, { ...headers, 'webhook-timestamp': old })).toThrow(/Message timestamp too old/);
+  });
+
+  it('the feed pages events oldest first after a cursor, filters by type, and answers 400 on a bad cursor or type', async () => {
+    const { api } = await newPartner(stack);
+    const orders = [];
+    for (let i = 0; i < 8; i++) orders.push((await paidProductOrder(api, `feed-${i}`)).order.id);
+    const first = await api.get('/api/partners/events/');
+    expect(first.status).toBe(200);
+    const page1 = first.body.data;
+    expect(page1).toMatchObject({ current_page: 1, total_pages: 2, total_count: 16, previous: null });
+    expect(page1.results).toHaveLength(15);
+    expect(page1.results.map((e: { id: number }) => e.id)).toEqual([...page1.results.map((e: { id: number }) => e.id)].sort((a, b) => a - b));
+    expect(new URL(page1.next).searchParams.get('after')).toBe(String(page1.results[14].id));
+    const page2 = (await api.get(new URL(page1.next).pathname + new URL(page1.next).search)).body.data;
+    expect(page2).toMatchObject({ total_count: 1, next: null });
+    expect(page2.results.map((e: { type: string; order_id: number }) => [e.type, e.order_id])).toEqual([['product_order.shipped', orders[7]]]);
+
+    const shipped = (await api.get('/api/partners/events/?type=product_order.shipped')).body.data;
+    expect(shipped.total_count).toBe(8);
+    expect(shipped.results.map((e: { order_id: number }) => e.order_id)).toEqual(orders);
+    const upToDate = (await api.get(`/api/partners/events/?after=${page2.results[0].id}`)).body.data;
+    expect(upToDate).toMatchObject({ total_count: 0, next: null, results: [] });
+
+    expect((await api.get('/api/partners/events/?after=-1')).status).toBe(400);
+    expect((await api.get('/api/partners/events/?after=abc')).body).toEqual({ ok: false, error: expect.stringMatching(/^after: must be an event id/) });
+    expect((await api.get('/api/partners/events/?type=order.nope')).status).toBe(400);
+    // Another partner sees none of them.
+    expect((await (await newPartner(stack)).api.get('/api/partners/events/')).body.data.total_count).toBe(0);
+  });
+
+  it('a supplier refusal is order.payment_reversed; an endpoint gets only the types it chose', async () => {
+    const { api, receiver: r } = await subscribed({ eventTypes: ['order.payment_reversed'] });
+    const { order, paid } = await paidProductOrder(api, 'reject-1', { 'X-Sandbox-Scenario': 'supplier_reject' });
+    expect(paid.status).toBe(502);
+    await waitFor(() => r.accepted().length >= 1, 'the reversal event');
+    expect(r.accepted().map((e) => [e.type, e.order_id, e.data.status])).toEqual([['order.payment_reversed', order.id, 'pending']]);
+    const all = (await api.get('/api/partners/events/')).body.data.results;
+    expect(typesOf(all, order.id)).toEqual(['order.processing', 'order.payment_reversed']);
+  });
+
+  it('a receiver answering 500 then 200 takes each event once, with the same webhook-id; every attempt is recorded', async () => {
+    const { api, receiver: r, creds } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    r.behave((_, nth) => (nth === 1 ? 500 : 200));
+    const { order } = await paidProductOrder(api, 'retry-1');
+    await waitFor(() => r.accepted().length >= 1, 'the retried delivery');
+    expect(r.received.map((x) => [x.id, x.answered])).toEqual([
+      [r.received[0]!.id, 500],
+      [r.received[0]!.id, 200],
+    ]);
+    expect(r.accepted()).toEqual([expect.objectContaining({ type: 'product_order.shipped', order_id: order.id })]);
+
+    const deliveries = await adminClient(stack).get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`);
+    expect(deliveries.status).toBe(200);
+    expect(deliveries.body.deliveries).toEqual([
+      expect.objectContaining({
+        event_type: 'product_order.shipped',
+        webhook_id: r.received[0]!.id,
+        state: 'delivered',
+        attempts: [
+          expect.objectContaining({ status_code: 500, response_excerpt: 'refused with 500', latency_ms: expect.any(Number) }),
+          expect.objectContaining({ status_code: 200, response_excerpt: 'ok' }),
+        ],
+      }),
+    ]);
+  });
+
+  it('an endpoint that keeps failing is disabled, with an event saying so; re-enabled, a redelivery sends the same webhook-id', async () => {
+    const { api, receiver: r, creds, endpoint } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    r.behave(() => 503);
+    const { order } = await paidProductOrder(api, 'failing-1');
+    const admin = adminClient(stack);
+    await waitFor(async () => (await api.get('/api/partners/webhooks/')).body.data.results[0].status === 'disabled', 'the endpoint disabled', 20_000);
+    const listed = (await api.get('/api/partners/webhooks/')).body.data.results[0];
+    expect(listed.disabled_reason).toMatch(/still failing after 4 s/);
+    const feed = (await api.get('/api/partners/events/?type=webhook_endpoint.disabled')).body.data.results;
+    expect(feed).toEqual([
+      expect.objectContaining({ type: 'webhook_endpoint.disabled', order_id: null, data: expect.objectContaining({ id: endpoint.id, status: 'disabled' }) }),
+    ]);
+    const tries = r.received.length;
+    expect(tries).toBeGreaterThanOrEqual(3);
+    expect(new Set(r.received.map((x) => x.id)).size).toBe(1);
+
+    // The operator turns it back on and sends the event again: the same webhook-id, taken once.
+    r.behave(() => 204);
+    expect((await admin.post(`/admin/webhooks/${endpoint.id}/enable`)).status).toBe(200);
+    const shippedEvent = (await api.get('/api/partners/events/?type=product_order.shipped')).body.data.results[0];
+    expect(shippedEvent.order_id).toBe(order.id);
+    const again = await admin.post(`/admin/events/${shippedEvent.id}/redeliver`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ event_id: shippedEvent.id, endpoints: [endpoint.id] });
+    await waitFor(() => r.accepted().length === 1, 'the redelivery');
+    expect(r.received.at(-1)!.id).toBe(`evt_${shippedEvent.id}`);
+    const deliveries = (await admin.get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`)).body.deliveries;
+    expect(deliveries[0]).toMatchObject({ state: 'delivered', attempts: expect.arrayContaining([expect.objectContaining({ status_code: 204 })]) });
+    expect(deliveries[0].attempts).toHaveLength(tries + 1);
+  });
+
+  it('a worker stopped mid-delivery: the retry sends the same webhook-id, and the receiver takes each event once', async () => {
+    const { api, receiver: r } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    r.behave((_, nth) => {
+      if (nth === 1) {
+        held();
+        return 'hang';
+      }
+      return 200;
+    });
+    const { order } = await paidProductOrder(api, 'crash-1');
+    await holding;
+    await stack.stopWorker({ crash: true });
+    await stack.startWorker();
+    await waitFor(() => r.accepted().length >= 1, 'the delivery after the restart', 30_000);
+    expect(r.received.map((x) => x.id)).toEqual([r.received[0]!.id, r.received[0]!.id]);
+    expect(r.accepted()).toEqual([expect.objectContaining({ order_id: order.id, type: 'product_order.shipped' })]);
+    // In the engine's books: one delivery, delivered, after an abandoned attempt and a taken one.
+    const [event] = await stack.db.select().from(events).where(eq(events.orderId, order.id)).orderBy(asc(events.id));
+    const shipped = (await stack.db.select().from(events).where(eq(events.orderId, order.id))).find((e) => e.type === 'product_order.shipped')!;
+    expect(event!.type).toBe('order.processing');
+    const deliveries = await stack.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, shipped.id));
+    expect(deliveries).toEqual([expect.objectContaining({ state: 'delivered', attempts: 2 })]);
+    const attempts = await stack.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveries[0]!.id)).orderBy(asc(webhookAttempts.id));
+    expect(attempts.map((a) => a.statusCode)).toEqual([null, 200]);
+    expect(attempts[0]!.error).toMatch(/aborted/);
+  });
+});

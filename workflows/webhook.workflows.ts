@@ -1,0 +1,64 @@
+import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { BookingActivities } from '../activities';
+import { LEDGER_STEP } from './activity-options';
+import { webhookWakeSignal, type WebhookDeliveryInput, type WebhookDeliveryResult } from './webhook.types';
+
+const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+
+/** How many deliveries one fetch brings, and after how many a run continues as new. */
+const BATCH = 20;
+const DELIVERIES_PER_RUN = 500;
+/** How long an endpoint's workflow waits for more before it ends (the relay starts it again). */
+const IDLE_WAIT = '1 minute';
+
+/**
+ * Delivers an endpoint's events one at a time in event order, so each order's events
+ * arrive in the order they happened. A failed attempt is retried with exponential backoff
+ * (Temporal's retry policy, every attempt recorded by the activity); an event still not
+ * taken after `giveUpAfterMs` (3 days by default) disables the endpoint. The run ends when
+ * nothing has been owed for a minute; the relay starts it again with the next event.
+ * It upserts no search attributes: its pending activity in Temporal Web shows where it is,
+ * and the attempts are in the database (admin: webhooks deliveries).
+ */
+export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult> {
+  const { retry } = input;
+  const send = proxyActivities<BookingActivities>({
+    startToCloseTimeout: retry.attemptTimeoutMs + 5_000,
+    scheduleToCloseTimeout: retry.giveUpAfterMs,
+    // The step heartbeats while it waits for the receiver: a worker that died mid-delivery is noticed in seconds.
+    heartbeatTimeout: '5s',
+    retry: {
+      initialInterval: retry.initialIntervalMs,
+      backoffCoefficient: 2,
+      maximumInterval: retry.maximumIntervalMs,
+    },
+  });
+  let woken = false;
+  setHandler(webhookWakeSignal, () => {
+    woken = true;
+  });
+  let delivered = input.delivered ?? 0;
+  for (;;) {
+    woken = false;
+    const next = await ledger.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH });
+    if (next.status !== 'enabled') return { delivered, ended: next.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_gone' };
+    for (const deliveryId of next.deliveryIds) {
+      try {
+        await send.deliverWebhook({ deliveryId, timeoutMs: retry.attemptTimeoutMs });
+      } catch (err) {
+        if (!(err instanceof ActivityFailure)) throw err;
+        // Retries spent: the endpoint keeps failing. Disabled, it is owed nothing more until re-enabled.
+        const reason = `delivery ${deliveryId} still failing after ${Math.round(retry.giveUpAfterMs / 1000)} s: ${err.cause?.message ?? err.message}`;
+        await ledger.disableWebhookEndpoint({ endpointId: input.endpointId, reason });
+        return { delivered, ended: 'endpoint_disabled' };
+      }
+      delivered++;
+    }
+    if (next.deliveryIds.length === 0) {
+      if (!(await condition(() => woken, IDLE_WAIT))) return { delivered, ended: 'idle' };
+    }
+    if (delivered - (input.delivered ?? 0) >= DELIVERIES_PER_RUN || workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<typeof deliverWebhooks>({ ...input, delivered });
+    }
+  }
+}
