@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
+import { recordOrderEvent } from '../events';
 import { DomainError } from '../errors';
 import { ledgerEntryOf, type PaymentRun } from '../payments';
 import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
@@ -72,6 +73,8 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
       .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now })
       .where(eq(reservations.id, r.id));
     await tx.update(orders).set({ totalPrice: newTotal, updatedAt: now }).where(eq(orders.id, order.id));
+    // Not a move of the order's status, so the trigger does not see it: said here, in the same transaction.
+    await recordOrderEvent(tx, 'reservation.modified', order.id);
     return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
   });
 }
