@@ -26,7 +26,15 @@ export interface WebhookRelay {
  * are marked relayed only after the wake was accepted, so a relay that dies in between
  * leaves them for the next round.
  */
-export function startWebhookRelay(opts: { db: Db; client: Client; taskQueue: string; retry: WebhookRetry; intervalMs: number }): WebhookRelay {
+export function startWebhookRelay(opts: {
+  db: Db;
+  client: Client;
+  taskQueue: string;
+  retry: WebhookRetry;
+  intervalMs: number;
+  /** How long a delivery workflow with nothing owed waits before it ends (default a minute). */
+  idleMs?: number;
+}): WebhookRelay {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
@@ -38,7 +46,7 @@ export function startWebhookRelay(opts: { db: Db; client: Client; taskQueue: str
       await signalWithStart(opts.client, 'deliverWebhooks', {
         workflowId: webhookWorkflowId(endpointId),
         taskQueue: opts.taskQueue,
-        args: [{ endpointId, retry: opts.retry }],
+        args: [{ endpointId, retry: opts.retry, ...(opts.idleMs === undefined ? {} : { idleMs: opts.idleMs }) }],
         signal: webhookWakeSignal,
         signalArgs: [],
       });

@@ -17,6 +17,8 @@ export interface WebhookRetry {
 export interface WebhookDeliveryInput {
   endpointId: number;
   retry: WebhookRetry;
+  /** How long the run waits for more once nothing is owed before it ends (default a minute). */
+  idleMs?: number;
   /** Deliveries made by the runs before this one (continue-as-new carries the count). */
   delivered?: number;
 }

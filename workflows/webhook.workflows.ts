@@ -9,7 +9,7 @@ const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const BATCH = 20;
 const DELIVERIES_PER_RUN = 500;
 /** How long an endpoint's workflow waits for more before it ends (the relay starts it again). */
-const IDLE_WAIT = '1 minute';
+const IDLE_WAIT_MS = 60_000;
 
 /**
  * Delivers an endpoint's events one at a time in event order, so each order's events
@@ -55,7 +55,7 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
       delivered++;
     }
     if (next.deliveryIds.length === 0) {
-      if (!(await condition(() => woken, IDLE_WAIT))) return { delivered, ended: 'idle' };
+      if (!(await condition(() => woken, input.idleMs ?? IDLE_WAIT_MS))) return { delivered, ended: 'idle' };
     }
     if (delivered - (input.delivered ?? 0) >= DELIVERIES_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof deliverWebhooks>({ ...input, delivered });

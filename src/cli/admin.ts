@@ -34,6 +34,11 @@ commands:
   order refund-reject --order ID [--reason TEXT]
   visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
   residence accept-cancel --reservation ID                      (the host accepted a cancellation)
+  webhooks list --partner ID                                   (a partner's webhook endpoints)
+  webhooks add --partner ID --url URL [--types TYPE,TYPE]      (register an endpoint; its signing secret is shown once)
+  webhooks delete|enable --endpoint ID                         (delete one; turn a disabled one back on)
+  webhooks deliveries --partner ID                             (latest deliveries, each attempt's status, latency, answer)
+  webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -63,6 +68,12 @@ function orderPath(values: Record<string, string | boolean | undefined>, suffix:
   return `/admin/orders/${id}/${suffix}`;
 }
 
+function idOption(values: Record<string, string | boolean | undefined>, name: string): string {
+  const id = need(values, name);
+  if (!/^[1-9]\d*$/.test(id)) throw new UsageError(`--${name} must be an id (a positive integer)`);
+  return id;
+}
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -78,6 +89,10 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       note: { type: 'string' },
       order: { type: 'string' },
       reservation: { type: 'string' },
+      endpoint: { type: 'string' },
+      event: { type: 'string' },
+      url: { type: 'string' },
+      types: { type: 'string' },
       'supplier-ref': { type: 'string' },
       target: { type: 'string' },
       reason: { type: 'string' },
@@ -150,6 +165,25 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       if (!/^[1-9]\d*$/.test(id)) throw new UsageError('--reservation must be a reservation id (a positive integer)');
       return { json, command: { method: 'POST', path: `/admin/reservations/${id}/accept-cancel` } };
     }
+    case 'webhooks list':
+      return { json, command: { method: 'GET', path: partnerPath(values, 'webhooks') } };
+    case 'webhooks add': {
+      const types =
+        values.types === undefined
+          ? undefined
+          : String(values.types)
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean);
+      return { json, command: { method: 'POST', path: partnerPath(values, 'webhooks'), body: { url: need(values, 'url'), event_types: types } } };
+    }
+    case 'webhooks deliveries':
+      return { json, command: { method: 'GET', path: partnerPath(values, 'webhooks/deliveries') } };
+    case 'webhooks delete':
+    case 'webhooks enable':
+      return { json, command: { method: 'POST', path: `/admin/webhooks/${idOption(values, 'endpoint')}/${action}` } };
+    case 'webhooks redeliver':
+      return { json, command: { method: 'POST', path: `/admin/events/${idOption(values, 'event')}/redeliver` } };
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }
@@ -172,6 +206,7 @@ function print(result: Record<string, unknown>, json: boolean): void {
   }
   for (const [k, v] of Object.entries(result)) console.log(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
   if ('api_secret' in result || 'agency_key' in result) console.error('\nStore these credentials now: the secret and agency key are never shown again.');
+  if ('secret' in result) console.error('\nGive the partner this signing secret now: it is never shown again.');
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,19 +1,23 @@
 import { asc, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
+import { toCommand } from '../../src/cli/admin';
 import { events, webhookAttempts, webhookDeliveries } from '../../src/db/schema';
-import { adminClient, newPartner } from '../support/clients';
+import { adminClient, call, newPartner } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { recordHistory } from '../support/histories';
+import { webhookWorkflowId } from '../../workflows/webhook.types';
 
 /**
  * Events and webhooks (issue 16): the outbox written with each order move, the feed, and
  * delivery by one workflow per endpoint, verified by the third-party `standardwebhooks`
  * library in a real HTTP receiver. Retries here are quick: 200 ms doubling to 1 s, and an
- * event not taken within 4 s disables its endpoint.
+ * event not taken within 4 s disables its endpoint; a delivery workflow with nothing owed
+ * ends after 1.5 s.
  */
 let stack: TestStack;
-useStack((s) => (stack = s), { webhookRetry: { giveUpAfterMs: 4000 } });
+useStack((s) => (stack = s), { webhookRetry: { giveUpAfterMs: 4000 }, webhookIdleMs: 1500 });
 
 const receivers: Receiver[] = [];
 afterAll(async () => {
@@ -164,6 +168,10 @@ describe('events and webhooks', () => {
 
     const deliveries = await adminClient(stack).get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`);
     expect(deliveries.status).toBe(200);
+    // With nothing more owed, the endpoint's workflow ends (the relay starts it with the next event).
+    const run = stack.client.workflow.getHandle(webhookWorkflowId(deliveries.body.deliveries[0].endpoint_id));
+    expect(await run.result()).toEqual({ delivered: 1, ended: 'idle' });
+    await recordHistory(stack, run.workflowId, 'webhook-delivered-after-retry');
     expect(deliveries.body.deliveries).toEqual([
       expect.objectContaining({
         event_type: 'product_order.shipped',
@@ -185,6 +193,8 @@ describe('events and webhooks', () => {
     await waitFor(async () => (await api.get('/api/partners/webhooks/')).body.data.results[0].status === 'disabled', 'the endpoint disabled', 20_000);
     const listed = (await api.get('/api/partners/webhooks/')).body.data.results[0];
     expect(listed.disabled_reason).toMatch(/still failing after 4 s/);
+    expect(await stack.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).result()).toEqual({ delivered: 0, ended: 'endpoint_disabled' });
+    await recordHistory(stack, webhookWorkflowId(endpoint.id), 'webhook-endpoint-disabled');
     const feed = (await api.get('/api/partners/events/?type=webhook_endpoint.disabled')).body.data.results;
     expect(feed).toEqual([
       expect.objectContaining({ type: 'webhook_endpoint.disabled', order_id: null, data: expect.objectContaining({ id: endpoint.id, status: 'disabled' }) }),
@@ -235,5 +245,132 @@ describe('events and webhooks', () => {
     const attempts = await stack.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveries[0]!.id)).orderBy(asc(webhookAttempts.id));
     expect(attempts.map((a) => a.statusCode)).toEqual([null, 200]);
     expect(attempts[0]!.error).toMatch(/aborted/);
+  });
+
+  it('Interface B registers webhooks and reads the feed in its own style, over the same events', async () => {
+    const { creds, api } = await newPartner(stack);
+    const r = await receiver();
+    const b = (method: string, path: string, body?: unknown) => call(stack.app, method, `/v1${path}`, { authorization: `Bearer ${creds.agency_key}` }, body);
+    const made = await b('POST', '/webhooks', { url: r.url, event_types: ['product_order.shipped'] });
+    expect(made.status).toBe(201);
+    expect(made.body).toEqual({
+      webhook_id: expect.stringMatching(/^\d+$/),
+      url: r.url,
+      event_types: ['product_order.shipped'],
+      status: 'enabled',
+      disabled_reason: null,
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_/),
+    });
+    r.setSecret(made.body.secret);
+    expect((await b('GET', '/webhooks')).body).toEqual({ results: [{ ...made.body, secret: undefined }].map(({ secret: _, ...w }) => w), count: 1 });
+    // Endpoints are the partner's: Interface A lists the same one.
+    expect((await api.get('/api/partners/webhooks/')).body.data.results.map((e: { id: number }) => String(e.id))).toEqual([made.body.webhook_id]);
+
+    const placed = await b('POST', '/products/orders', {
+      product_id: (await b('GET', '/products')).body.results[0].product_id,
+      quantity: 1,
+      delivery_address: { street: '1 Main St', city: 'Istanbul', country: 'TR', postal_code: '34000' },
+    });
+    expect(placed.status).toBe(201);
+    await waitFor(() => r.accepted().length >= 1, 'the shipped event');
+    expect(r.received.every((x) => x.verified)).toBe(true);
+    expect(r.accepted().map((e) => [e.type, String(e.order_id)])).toEqual([['product_order.shipped', placed.body.order_id]]);
+
+    const feed = await b('GET', '/events?limit=1');
+    expect(feed.status).toBe(200);
+    expect(feed.body).toEqual({
+      results: [
+        {
+          event_id: expect.stringMatching(/^\d+$/),
+          type: 'order.processing',
+          created_at: expect.any(String),
+          order_id: placed.body.order_id,
+          data: expect.objectContaining({ status: 'processing' }),
+        },
+      ],
+      count: 1,
+      has_more: true,
+    });
+    const rest = await b('GET', `/events?after=${feed.body.results[0].event_id}`);
+    expect(rest.body).toMatchObject({ count: 1, has_more: false, results: [{ type: 'product_order.shipped', order_id: placed.body.order_id }] });
+    expect((await b('GET', '/events?type=product_order.shipped')).body.count).toBe(1);
+    const bad = await b('GET', '/events?type=nope&limit=0');
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail.map((d: { loc: unknown[] }) => d.loc)).toEqual(
+      expect.arrayContaining([
+        ['query', 'type'],
+        ['query', 'limit'],
+      ]),
+    );
+    const badUrl = await b('POST', '/webhooks', { url: 'mailto:x@example.com' });
+    expect(badUrl.status).toBe(422);
+    expect(badUrl.body).toEqual({ detail: [{ loc: ['body', 'url'], msg: 'must be an absolute http or https URL', type: 'value_error' }] });
+
+    const removed = await b('DELETE', `/webhooks/${made.body.webhook_id}`);
+    expect(removed.status).toBe(200);
+    expect(removed.body.status).toBe('deleted');
+    expect((await b('DELETE', `/webhooks/${made.body.webhook_id}`)).status).toBe(404);
+    expect((await b('DELETE', '/webhooks/abc')).status).toBe(404);
+  });
+
+  it('caps endpoints per partner at 10, even when registered at once', async () => {
+    const { api } = await newPartner(stack);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => api.post('/api/partners/webhooks/', { url: `https://agency.example/${i}` })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.error)).toEqual([
+      'a partner may have at most 10 webhook endpoints; delete one first',
+      'a partner may have at most 10 webhook endpoints; delete one first',
+    ]);
+  });
+
+  it("operators manage a partner's endpoints with the admin CLI: add (secret once), list, deliveries, redeliver, delete", async () => {
+    const { creds, api } = await newPartner(stack);
+    const r = await receiver();
+    const run = async (...argv: string[]) => {
+      const { command } = toCommand(argv);
+      return call(stack.admin, command.method, command.path, { authorization: `Bearer ${ADMIN_TOKEN}` }, command.body);
+    };
+    const id = String(creds.partner_id);
+    expect(toCommand(['webhooks', 'add', '--partner', id, '--url', r.url, '--types', 'product_order.shipped, order.completed']).command).toEqual({
+      method: 'POST',
+      path: `/admin/partners/${id}/webhooks`,
+      body: { url: r.url, event_types: ['product_order.shipped', 'order.completed'] },
+    });
+    const added = await run('webhooks', 'add', '--partner', id, '--url', r.url, '--types', 'product_order.shipped');
+    expect(added.status).toBe(201);
+    expect(added.body).toMatchObject({ url: r.url, event_types: ['product_order.shipped'], status: 'enabled', secret: expect.stringMatching(/^whsec_/) });
+    r.setSecret(added.body.secret);
+    expect((await run('webhooks', 'list', '--partner', id)).body).toEqual({ endpoints: [expect.objectContaining({ id: added.body.id, url: r.url })] });
+    expect((await run('webhooks', 'add', '--partner', id, '--url', 'gopher://x')).status).toBe(400);
+    expect((await run('webhooks', 'add', '--partner', '999999', '--url', r.url)).status).toBe(404);
+    expect(() => toCommand(['webhooks', 'redeliver', '--event', 'x'])).toThrow(/--event must be an id/);
+
+    const { order } = await paidProductOrder(api, 'cli-1');
+    await waitFor(() => r.accepted().length === 1, 'the delivery');
+    const deliveries = await run('webhooks', 'deliveries', '--partner', id);
+    expect(deliveries.body.deliveries).toEqual([
+      expect.objectContaining({
+        endpoint_id: added.body.id,
+        event_type: 'product_order.shipped',
+        state: 'delivered',
+        attempts: [expect.objectContaining({ status_code: 200 })],
+      }),
+    ]);
+    const eventId = deliveries.body.deliveries[0].event_id;
+    const again = await run('webhooks', 'redeliver', '--event', String(eventId));
+    expect(again.body).toEqual({ event_id: eventId, endpoints: [added.body.id] });
+    await waitFor(() => r.accepted().length === 2, 'the redelivery');
+    expect(r.received.map((x) => x.id)).toEqual([`evt_${eventId}`, `evt_${eventId}`]);
+    expect(r.accepted().map((e) => e.order_id)).toEqual([order.id, order.id]);
+    expect((await run('webhooks', 'redeliver', '--event', '999999')).status).toBe(404);
+
+    expect((await run('webhooks', 'delete', '--endpoint', String(added.body.id))).body.status).toBe('deleted');
+    expect((await run('webhooks', 'list', '--partner', id)).body).toEqual({ endpoints: [] });
+    expect((await run('webhooks', 'enable', '--endpoint', String(added.body.id))).status).toBe(404);
+    // Nothing is sent to a deleted endpoint.
+    await paidProductOrder(api, 'cli-2');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(r.received).toHaveLength(2);
   });
 });

@@ -45,6 +45,8 @@ describe('workflow replay', () => {
         'agency-hotel-booking.json',
         'agency-product-order.json',
         'tour-prebook-expiry.json',
+        'webhook-delivered-after-retry.json',
+        'webhook-endpoint-disabled.json',
       ]),
     );
   });

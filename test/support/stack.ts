@@ -113,6 +113,8 @@ export interface StackOptions {
   rateLimitStore?: 'table';
   /** The webhook delivery workflows' retry policy (default: quick, for tests: 200 ms doubling to 1 s, given up after 60 s). */
   webhookRetry?: Partial<WebhookRetry>;
+  /** How long a delivery workflow with nothing owed waits before it ends (default: the engine's minute). */
+  webhookIdleMs?: number;
 }
 
 export type CuttablePart = 'database' | 'temporal';
@@ -237,6 +239,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       taskQueue,
       retry: webhookRetry,
       intervalMs: 100,
+      idleMs: opts.webhookIdleMs,
     });
     if (heartbeat && !presence) {
       presence = await startWorkerPresence({

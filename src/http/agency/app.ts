@@ -15,6 +15,7 @@ import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
 import { agencyHotelRoutes } from './hotels.routes';
+import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';
 
 const STATUS: Record<Exclude<DomainErrorCode, 'validation'>, ContentfulStatusCode> = {
@@ -84,6 +85,7 @@ export function createAgencyApi(deps: ApiDeps) {
   app.use('*', literalPathsFirst('/v1', app));
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
+  app.route('/', agencyEventRoutes(deps));
   publishDocument(
     app,
     '/openapi.json',
