@@ -8,9 +8,13 @@
  */
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths as AgencyPaths } from './agency-api';
-import type { paths as PartnerPaths } from './partner-api';
+import type { components as PartnerSchemas, paths as PartnerPaths } from './partner-api';
 
 export type { AgencyPaths, PartnerPaths };
+/** An event as the feed shows it and as every webhook delivery carries it. */
+export type PartnerEvent = PartnerSchemas['schemas']['Event'];
+/** The event types an endpoint can choose. */
+export type EventType = NonNullable<PartnerSchemas['schemas']['WebhookEndpointRequest']['event_types']>[number];
 export type PartnerClient = Client<PartnerPaths>;
 export type AgencyClient = Client<AgencyPaths>;
 

@@ -2,6 +2,9 @@ import { agencyClient, partnerClient } from '../../src/client';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { bookHotel } from '../../scripts/examples/book-hotel';
 import { buySimCard } from '../../scripts/examples/buy-sim-card';
+import { registerEndpoint, webhookReceiver } from '../../scripts/examples/receive-webhooks';
+import type { PartnerEvent } from '../../src/client';
+import { waitFor } from '../support/wait';
 import { adminClient } from '../support/clients';
 import { ledgerDiscrepancies, useStack, type TestStack } from '../support/stack';
 
@@ -41,6 +44,47 @@ describe('the typed client and its examples', () => {
     expect(trip.bookedStatus).toBe(201);
     expect(trip.booking.status).toBe('active');
     expect(trip.cancellation.status).toBe('cancelled');
+  });
+
+  it('receives webhooks: the example registers an endpoint, verifies each delivery and acts on each event once', async () => {
+    const creds = await adminClient(stack).createPartner({ credit_limit: '0', topup: '10000000' });
+    const api = partnerClient(server.url, { apiKey: creds.api_key, apiSecret: creds.api_secret });
+    const got: PartnerEvent[] = [];
+    let receiver: ReturnType<typeof webhookReceiver> | undefined;
+    const port = await new Promise<number>((resolve) => {
+      const probe = require('node:net').createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const p = probe.address().port as number;
+        probe.close(() => resolve(p));
+      });
+    });
+    const endpoint = await registerEndpoint(api, `http://127.0.0.1:${port}/hooks`, ['order.processing', 'product_order.shipped']);
+    receiver = webhookReceiver(endpoint.secret, (e) => {
+      got.push(e);
+    });
+    await new Promise<void>((resolve) => receiver!.listen(port, '127.0.0.1', resolve));
+    try {
+      const bought = await buySimCard(api, { search: 'turkey', idempotencyKey: 'example-hooks-1' });
+      await waitFor(() => got.length === 2, 'two events');
+      expect(got.map((e) => [e.type, e.order_id])).toEqual([
+        ['order.processing', bought.orderId],
+        ['product_order.shipped', bought.orderId],
+      ]);
+      // A forged delivery is refused; a repeated one is acknowledged and not acted on again.
+      const forged = await fetch(`http://127.0.0.1:${port}/hooks`, {
+        method: 'POST',
+        headers: { 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' },
+        body: '{}',
+      });
+      expect(forged.status).toBe(400);
+      const redeliver = await adminClient(stack).post(`/admin/events/${got[1]!.id}/redeliver`);
+      expect(redeliver.status).toBe(200);
+      const deliveries = async () => (await adminClient(stack).get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`)).body.deliveries;
+      await waitFor(async () => (await deliveries()).find((d: { event_id: number }) => d.event_id === got[1]!.id).attempts.length === 2, 'the redelivery');
+      expect(got).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => receiver!.close(resolve));
+    }
   });
 
   it('refuses what the contract refuses, typed: a wrong secret is a 401 in the interface shape', async () => {
