@@ -222,6 +222,10 @@ describe('hotel booking', () => {
     expect(refused.body).toEqual({ detail: expect.stringContaining('insufficient credit') });
     expect(await poorA.wallet()).toMatchObject({ balance: '1.00' });
     expect((await poor.get('/hotels/bookings')).body.results).toEqual([]);
+    // Its order failed before any money moved: order.failed alone.
+    const [poorOrder] = (await poorA.get('/api/partners/orders/')).body.data.results;
+    expect(poorOrder).toMatchObject({ service: 'hotel', status: 'failed' });
+    expect(await eventTypesOf(poorA, poorOrder.id)).toEqual(['order.failed']);
 
     const { b, api } = await newAgency();
     const failed = await b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), { 'X-Sandbox-Scenario': 'supplier_reject' });
