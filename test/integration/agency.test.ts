@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, call, newPartner as partnerWithWallet, type PartnerCredentials } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory, scheduledActivities } from '../support/histories';
 import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
@@ -191,6 +192,8 @@ describe('hotel booking', () => {
     expect(refunds).toHaveLength(1);
     expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
     expect((await b.get('/hotels/bookings?status=cancelled')).body.results[0]).toMatchObject({ booking_id: created.body.booking_id, status: 'cancelled' });
+    // The agency reads them in A's feed: a B booking's cancellation is booking.cancelled, not order.cancelled.
+    expect(await eventTypesOf(api, inA.id)).toEqual(['order.processing', 'order.completed', 'booking.cancelled']);
   });
 
   it('returns the same booking for a retried create with the same Idempotency-Key, charging once', async () => {
@@ -219,13 +222,20 @@ describe('hotel booking', () => {
     expect(refused.body).toEqual({ detail: expect.stringContaining('insufficient credit') });
     expect(await poorA.wallet()).toMatchObject({ balance: '1.00' });
     expect((await poor.get('/hotels/bookings')).body.results).toEqual([]);
+    // Its order failed before any money moved: order.failed alone.
+    const [poorOrder] = (await poorA.get('/api/partners/orders/')).body.data.results;
+    expect(poorOrder).toMatchObject({ service: 'hotel', status: 'failed' });
+    expect(await eventTypesOf(poorA, poorOrder.id)).toEqual(['order.failed']);
 
     const { b, api } = await newAgency();
     const failed = await b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), { 'X-Sandbox-Scenario': 'supplier_reject' });
     expect(failed.status).toBe(500);
     expect(failed.body.detail).toMatch(/nothing was charged/);
     expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
-    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ service: 'hotel', status: 'failed' });
+    const failedOrder = (await api.get('/api/partners/orders/')).body.data.results[0];
+    expect(failedOrder).toMatchObject({ service: 'hotel', status: 'failed' });
+    // The child payment releases the order as pending (payable again), then the saga's undo fails it: two moves, two events.
+    expect(await eventTypesOf(api, failedOrder.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.failed']);
   });
 
   it('hides other agencies’ bookings (404)', async () => {
@@ -284,6 +294,7 @@ describe('travel products', () => {
       total_price_irt: '2400000.00',
     });
     expect((await b.post('/products/orders', { ...body, product_id: 'NOPE' })).status).toBe(422);
+    expect(await eventTypesOf(api, Number(placed.body.order_id))).toEqual(['order.processing', 'product_order.shipped']);
   });
 
   it('passes the request id on through the order’s workflow to its child payment and that one’s activities', async () => {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { flightBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { toCommand } from '../../src/cli/admin';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { contact, day } from '../support/fixtures';
@@ -199,6 +200,7 @@ describe('the whole chain', () => {
     expect(again.status).toBe(400);
     expect(again.body.error).toMatch(/already refunded/);
     expect(await refundsOf(orderId)).toHaveLength(1);
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'refund.completed']);
 
     const partnerId = (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.partnerId;
     await recordHistory(stack, `pay:p${partnerId}:key:fly-${orderId}`, 'flight-pay-ticketing');
@@ -270,6 +272,7 @@ describe('failures and operators', () => {
     expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
     expect(await orderStatus(booked.body.data.id)).toBe('pending');
     expect((await api.post('/api/partners/pay/', { order_id: booked.body.data.id })).status).toBe(200);
+    expect(await eventTypesOf(api, booked.body.data.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.processing', 'order.completed']);
   });
 
   it('keeps ticket and money when the airline refuses the refund (502)', async () => {
@@ -283,6 +286,7 @@ describe('failures and operators', () => {
     expect(await api.wallet()).toEqual(before);
     expect(await orderStatus(booked.body.data.id)).toBe('completed');
     expect(await refundsOf(booked.body.data.id)).toHaveLength(0);
+    expect(await eventTypesOf(api, booked.body.data.id)).toEqual(['order.processing', 'order.completed']);
   });
 
   it('lets an operator settle an offline refund, or turn it down', async () => {
@@ -310,6 +314,8 @@ describe('failures and operators', () => {
     expect(rejected.body).toMatchObject({ status: 'completed', refund_amount: '0.00' });
     expect(await orderStatus(second.body.data.id)).toBe('completed');
     expect(await refundsOf(second.body.data.id)).toHaveLength(0);
+    expect(await eventTypesOf(api, first.body.data.id)).toEqual(['order.processing', 'order.completed', 'refund.requested', 'refund.completed']);
+    expect(await eventTypesOf(api, second.body.data.id)).toEqual(['order.processing', 'order.completed', 'refund.requested', 'refund.rejected']);
     expect(toCommand(['order', 'refund', '--order', '7', '--amount', '500000']).command).toEqual({
       method: 'POST',
       path: '/admin/orders/7/refund',
@@ -353,6 +359,7 @@ describe('ticket time limit', () => {
       const pay = await api.post('/api/partners/pay/', { order_id: orderId });
       expect(pay.status).toBe(400);
       expect(pay.body.error).toMatch(/expired/);
+      expect(await eventTypesOf(api, orderId)).toEqual(['order.expired']);
       await recordHistory(short, `flight-time-limit:b${booked.body.data.booking_id}`, 'flight-time-limit');
     } finally {
       await short.close();

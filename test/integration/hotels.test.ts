@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { contact, day } from '../support/fixtures';
@@ -184,6 +185,7 @@ describe('the whole chain', () => {
     expect(again.status).toBe(400);
     expect(again.body.error).toMatch(/already cancelled/);
     expect(await refundsOf(order.id)).toHaveLength(1);
+    expect(await eventTypesOf(api, order.id)).toEqual(['order.processing', 'order.completed', 'order.cancelled']);
     await recordHistory(
       stack,
       `cancel:p${(await stack.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.partnerId}:order:${order.id}`,
@@ -272,6 +274,7 @@ describe('money and failures', () => {
     expect(await api.wallet()).toMatchObject({ balance: before.balance });
     expect(await orderStatus(order.id)).toBe('pending');
     expect((await api.post('/api/partners/pay/', { order_id: order.id })).status).toBe(200);
+    expect(await eventTypesOf(api, order.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.processing', 'order.completed']);
   });
 
   it('keeps the booking and the money when the hotel refuses the cancellation (502), and cancels on a later try', async () => {
@@ -302,6 +305,7 @@ describe('money and failures', () => {
     expect(res.body.data).toMatchObject({ status: 'cancelled', refund_amount: '0.00', ledger_id: null });
     expect(await api.wallet()).toEqual(before);
     expect(await ratesOf(api, 205, rate.room_name)).toBeGreaterThan(0);
+    expect(await eventTypesOf(api, order.id)).toEqual(['order.cancelled']);
   });
 
   it('books the last room once when two partners race for it', async () => {
@@ -372,6 +376,7 @@ describe('durable holds', () => {
       expect(pay.status).toBe(400);
       expect(pay.body.error).toMatch(/expired/);
       expect(await api.wallet()).toMatchObject({ balance: '100000000.00' });
+      expect(await eventTypesOf(api, orderId)).toEqual(['order.expired']);
     } finally {
       await short.close();
     }

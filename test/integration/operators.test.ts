@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schema';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
@@ -111,6 +112,11 @@ describe('payments that cannot finish on their own', () => {
     const audit = await admin.get(`/admin/audit?target=${encodeURIComponent(`orders/${toCompensate.orderId}/compensate`)}`);
     expect(audit.body.results[0]).toMatchObject({ operator: 'admin-api', action: 'orders/:id/compensate', reason: 'supplier confirms nothing was shipped' });
     expect((await admin.get('/admin/audit')).body.results.length).toBeGreaterThanOrEqual(6);
+
+    // The partners heard of each end: shipped when confirmed or retried, the debit reversed when compensated.
+    expect(await eventTypesOf(a, toConfirm.orderId)).toEqual(['order.processing', 'product_order.shipped']);
+    expect(await eventTypesOf(b, toCompensate.orderId)).toEqual(['order.processing', 'order.payment_reversed']);
+    expect(await eventTypesOf(c, toRetry.orderId)).toEqual(['order.processing', 'product_order.shipped']);
   });
 });
 
@@ -247,5 +253,6 @@ describe('asking the supplier before parking', () => {
     const listed = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(listed).toMatchObject({ id: order.body.data.id, status: 'completed', supplier_ref: expect.stringMatching(/^TOUR-/) });
     expect((await entries(order.body.data.id)).map((e) => e.type)).toEqual(['payment']);
+    expect(await eventTypesOf(api, order.body.data.id)).toEqual(['order.processing', 'order.completed']);
   });
 });

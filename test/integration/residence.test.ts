@@ -3,6 +3,7 @@ import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, reservations } from '../../src/db/schema';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
@@ -141,6 +142,13 @@ describe('a paid stay', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body.data).toMatchObject({ status: 'cancelled', order_status: 'cancelled' });
     expect(await api.wallet()).toMatchObject({ balance: `${TOPUP}.00` });
+    expect(await eventTypesOf(api, order.body.data.id)).toEqual([
+      'order.processing',
+      'order.completed',
+      'reservation.modified',
+      'reservation.modified',
+      'reservation.cancelled',
+    ]);
     await recordHistory(stack, `residence-reservation:r${id}`, 'residence-reservation');
     const [row] = await stack.db.select().from(reservations).where(eq(reservations.id, id));
     await recordHistory(stack, row!.holdRef, 'residence-reserve');
@@ -148,19 +156,20 @@ describe('a paid stay', () => {
 
   it('charges what the policy keeps: a strict stay cancelled late refunds nothing', async () => {
     const { api } = await newPartner();
-    const { reservationId } = await reservePayConfirm(api, STRICT, 5, 2);
+    const { reservationId, orderId } = await reservePayConfirm(api, STRICT, 5, 2);
     const paid = await api.wallet();
     const cancel = await api.post('/api/residence/bookings/cancel/', { reservation_id: reservationId });
     expect(cancel.body.data.refund_amount).toBe('0.00');
     await adminClient(stack).post(`/admin/reservations/${reservationId}/accept-cancel`);
     expect((await detail(api, reservationId)).status).toBe('cancelled');
     expect(await api.wallet()).toMatchObject({ balance: paid.balance });
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'reservation.cancelled']);
   });
 
   it('refuses a change that the wallet cannot cover (402) or onto taken dates (400)', async () => {
     const { api } = await partnerWithWallet(stack, '0', '40000000');
     const { api: rich } = await newPartner();
-    const { reservationId } = await reservePayConfirm(api, propertyId('RS-TEHR-01'), 100, 1);
+    const { reservationId, orderId } = await reservePayConfirm(api, propertyId('RS-TEHR-01'), 100, 1);
     await reservePayConfirm(rich, propertyId('RS-TEHR-01'), 102, 2);
     const taken = await api.post('/api/residence/bookings/modify/', { reservation_id: reservationId, check_in: day(100), check_out: day(103), guests: 2 });
     expect(taken.status).toBe(400);
@@ -168,6 +177,8 @@ describe('a paid stay', () => {
     const pricey = await api.post('/api/residence/bookings/modify/', { reservation_id: reservationId, check_in: day(110), check_out: day(140), guests: 2 });
     expect(pricey.status).toBe(402);
     expect((await detail(api, reservationId)).check_in).toBe(day(100));
+    // A refused change is no reservation.modified.
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed']);
   });
 
   it('releases an unpaid hold on cancel with no money moving', async () => {
@@ -227,6 +238,8 @@ describe('durable deadlines', () => {
         .where(and(eq(ledgerEntries.orderId, o2.body.data.id), eq(ledgerEntries.type, 'refund')));
       expect(refunds).toHaveLength(1);
       expect(await api.wallet()).toMatchObject({ balance: `${TOPUP}.00` });
+      expect(await eventTypesOf(api, order.body.data.id)).toEqual(['order.expired']);
+      expect(await eventTypesOf(api, o2.body.data.id)).toEqual(['order.processing', 'order.completed', 'reservation.cancelled']);
     } finally {
       await quick.close();
     }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { orders, tourDepartures, tourPrebooks } from '../../src/db/schema';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 
@@ -109,6 +110,7 @@ describe('prebook, finalize, pay', () => {
     const listed = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(listed).toMatchObject({ id: order.body.data.id, service: 'tour', status: 'completed', supplier_ref: expect.stringMatching(/^TOUR-/) });
     expect((await departureOf(api, 'TR-IST-5D')).seats_left).toBe(before - 3);
+    expect(await eventTypesOf(api, order.body.data.id)).toEqual(['order.processing', 'order.completed']);
     const partnerId = (await stack.db.select().from(orders).where(eq(orders.id, order.body.data.id)))[0]!.partnerId;
     await recordHistory(stack, `pay:p${partnerId}:key:tour-${order.body.data.id}`, 'tour-pay');
     // The prebook's hold reference is the id of the workflow that placed it.
@@ -174,6 +176,7 @@ describe('hold expiry', () => {
       const pay = await api.post('/api/partners/pay/', { order_id: order.body.data.id });
       expect(pay.status).toBe(400);
       expect(pay.body.error).toMatch(/expired/);
+      expect(await eventTypesOf(api, order.body.data.id)).toEqual(['order.expired']);
       await recordHistory(short, `tour-prebook-expiry:p${pre.body.data.prebook_id}`, 'tour-prebook-expiry');
     } finally {
       await short.close();

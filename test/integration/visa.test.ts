@@ -3,6 +3,7 @@ import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
@@ -120,6 +121,7 @@ describe('applications', () => {
     expect(await statusOf(api, orderId)).toMatchObject({ status: 'approved', decision_reason: 'issued', decided_at: expect.any(String) });
     expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'completed', service_status: 'approved' });
     expect((await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' })).status).toBe(400);
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'visa.decided']);
 
     const partnerId = (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.partnerId;
     await recordHistory(stack, `visa-application:order:${orderId}`, 'visa-application');
@@ -143,6 +145,7 @@ describe('applications', () => {
       .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
     expect(refunds.map((r) => r.amount)).toEqual([refund]);
     expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'refunded', service_status: 'rejected' });
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
   });
 
   it('refunds nothing when the product says so', async () => {
@@ -153,6 +156,7 @@ describe('applications', () => {
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' });
     expect(decided.body).toMatchObject({ status: 'rejected', refund_amount: '0.00', ledger_id: null });
     expect(await api.wallet()).toEqual(before);
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'visa.decided']);
   });
 
   it('refuses a decision for an unpaid application, and hides other partners’ applications', async () => {
@@ -187,6 +191,7 @@ describe('sandbox embassy', () => {
       expect(status).toBe('rejected');
       expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'refund', order: req.body.data.id });
       expect(minor((await api.get('/api/partners/ledger/')).body.data.results[0].amount)).toBe(visa.service_fee_minor);
+      expect(await eventTypesOf(api, req.body.data.id)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
     } finally {
       await quick.close();
     }

@@ -1,0 +1,30 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../src/db/client';
+import { events } from '../../src/db/schema';
+import type { Reply } from './clients';
+
+type FeedReader = { get: (path: string) => Promise<Reply> };
+
+/**
+ * The types of one order's events, oldest first, as its partner reads them in the
+ * Interface A feed (`GET /api/partners/events/`), following `next` to the last page.
+ */
+export async function eventTypesOf(api: FeedReader, orderId: number): Promise<string[]> {
+  const types: string[] = [];
+  let path: string | null = '/api/partners/events/';
+  for (let pages = 0; path !== null; pages++) {
+    if (pages > 100) throw new Error('the events feed kept giving a next page');
+    const res = await api.get(path);
+    if (res.status !== 200) throw new Error(`events feed: ${res.status} ${JSON.stringify(res.body)}`);
+    const data = res.body.data as { next: string | null; results: { type: string; order_id: number | null }[] };
+    for (const e of data.results) if (e.order_id === orderId) types.push(e.type);
+    path = data.next === null ? null : new URL(data.next).pathname + new URL(data.next).search;
+  }
+  return types;
+}
+
+/** The types of one order's events from the `events` table, in id order: for tests with no Interface A client at hand. */
+export async function eventTypesInDb(db: Db, orderId: number): Promise<string[]> {
+  const rows = await db.select({ type: events.type }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.id));
+  return rows.map((r) => r.type);
+}
