@@ -122,7 +122,7 @@ async function runWalkThrough(steps: Step[]): Promise<Answer[]> {
   return answers;
 }
 
-const WALK_THROUGHS = (heading: string) => /walk-through|^tours, residence, visa|^interface b/i.test(heading);
+const WALK_THROUGHS = (heading: string) => /walk-through|^tours, residence, visa|^interface b|^events and webhooks/i.test(heading);
 
 describe('the README walk-throughs', () => {
   it('reads the walk-throughs: every command is one the test runs', () => {
