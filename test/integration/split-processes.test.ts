@@ -7,13 +7,16 @@ import { Client as PgClient } from 'pg';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { freePort } from '../support/global-setup';
+import { startReceiver } from '../support/receiver';
 
 /**
  * The production shape as operators run it: `npm run api` and `npm run worker` as separate
  * processes on one PostgreSQL database and the test Temporal server. A worker killed with
  * SIGKILL says no goodbye; the API must still learn within seconds that no worker is left
  * (its heartbeat goes stale), refuse pays with 503 at once, and take them again when a
- * worker is back. Needs PostgreSQL (DATABASE_URL): two processes cannot share one PGlite.
+ * worker is back. Two API replicas share one partner's rate limit, and a worker killed in the
+ * middle of a webhook delivery costs a duplicate with the same webhook-id, nothing more.
+ * Needs PostgreSQL (DATABASE_URL): two processes cannot share one PGlite.
  */
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
@@ -57,13 +60,15 @@ async function until(what: string, check: () => Promise<boolean>, boundMs: numbe
   }
 }
 
-withPostgres('npm run api + npm run worker: every worker killed', () => {
+withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers killed', () => {
   let simulator: RunningServer;
   let dbName: string;
   let env: NodeJS.ProcessEnv;
   let api: Proc;
+  let api2: Proc;
   let worker: Proc | undefined;
   let apiUrl: string;
+  let api2Url: string;
   let adminUrl: string;
   let workerUrl: string;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bte-split-'));
@@ -83,7 +88,9 @@ withPostgres('npm run api + npm run worker: every worker killed', () => {
     url.pathname = `/${dbName}`;
     simulator = await listen(createSimulatorApp({ slowMs: 3000 }).fetch, 0, '127.0.0.1');
     const [port, adminPort, metricsPort, corePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port2, adminPort2] = [await freePort(), await freePort()];
     apiUrl = `http://127.0.0.1:${port}`;
+    api2Url = `http://127.0.0.1:${port2}`;
     adminUrl = `http://127.0.0.1:${adminPort}`;
     workerUrl = `http://127.0.0.1:${metricsPort}`;
     env = {
@@ -100,14 +107,20 @@ withPostgres('npm run api + npm run worker: every worker killed', () => {
       TEMPORAL_CORE_METRICS_PORT: String(corePort),
       SANDBOX: 'true',
       LOG_LEVEL: 'warn',
+      // Webhook receivers here listen on 127.0.0.1 (allowed under SANDBOX); retries quick.
+      WEBHOOK_RETRY_INITIAL_MS: '200',
+      WEBHOOK_RETRY_MAX_MS: '1000',
     };
     await startWorker();
     api = run('src/api.ts', env);
+    // A second replica, as operators scale the API: same database, its own ports.
+    api2 = run('src/api.ts', { ...env, PORT: String(port2), ADMIN_PORT: String(adminPort2) });
     await until('the API is healthy', async () => (await healthz(apiUrl)).status === 200, 90_000, api);
+    await until('the second API is healthy', async () => (await healthz(api2Url)).status === 200, 90_000, api2);
   }, 200_000);
 
   afterAll(async () => {
-    for (const proc of [api, worker]) {
+    for (const proc of [api, api2, worker]) {
       if (proc && proc.child.exitCode === null && proc.child.signalCode === null) {
         proc.child.kill('SIGTERM');
         await proc.exited();
@@ -121,8 +134,64 @@ withPostgres('npm run api + npm run worker: every worker killed', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
+  const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  async function newPartner(name: string) {
+    const created = await fetch(`${adminUrl}/admin/partners`, { method: 'POST', headers: adminAuth, body: JSON.stringify({ name, topup: '10000000' }) });
+    expect(created.status).toBe(201);
+    const creds = (await created.json()) as { partner_id: number; api_key: string; api_secret: string };
+    return { creds, auth: { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret, 'content-type': 'application/json' } };
+  }
+  const alive = (p?: Proc) => p !== undefined && p.child.exitCode === null && p.child.signalCode === null;
+
+  it("holds a partner's rate limit across two API processes", async () => {
+    const { creds, auth } = await newPartner('Limited Agency');
+    const set = await fetch(`${adminUrl}/admin/partners/${creds.partner_id}/rate-limit`, {
+      method: 'POST',
+      headers: adminAuth,
+      body: JSON.stringify({ per_minute: 4 }),
+    });
+    expect(set.status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${i % 2 ? api2Url : apiUrl}/api/partners/wallet/`, { headers: auth })).status);
+    // Four in all, whichever replica answered; then 429 from both.
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+  }, 60_000);
+
+  it('a worker killed mid-delivery: the next worker delivers the same webhook-id, and the receiver takes the event once', async () => {
+    if (!alive(worker)) await startWorker();
+    const { auth } = await newPartner('Hooked Agency');
+    let hanging!: () => void;
+    const hung = new Promise<void>((resolve) => (hanging = resolve));
+    const receiver = await startReceiver((_, nth) => {
+      if (nth > 1) return 200;
+      hanging();
+      return 'hang';
+    });
+    try {
+      const post = (p: string, body: unknown) => fetch(`${apiUrl}${p}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+      const made = await post('/api/partners/webhooks/', { url: receiver.url, event_types: ['product_order.shipped'] });
+      expect(made.status).toBe(201);
+      receiver.setSecret(((await made.json()) as { data: { secret: string } }).data.secret);
+      expect((await post('/api/products/basket/items/', { product: 1, variant: 1, quantity: 1 })).status).toBe(201);
+      const order = ((await (await post('/api/products/checkout/', { payment_method: 'PARTNER_CREDIT' })).json()) as { data: { id: number } }).data;
+      expect((await post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'hook-1' })).status).toBe(200);
+
+      await hung;
+      worker!.child.kill('SIGKILL');
+      await worker!.exited();
+      await startWorker();
+      // The attempt's 5 s heartbeat lapses, and the retry goes out from the new worker.
+      await until('the delivery after the kill', async () => receiver.accepted().length === 1, 30_000, worker);
+      expect(receiver.received.map((r) => r.id)).toEqual([receiver.received[0]!.id, receiver.received[0]!.id]);
+      expect(receiver.received.every((r) => r.verified)).toBe(true);
+      expect(receiver.accepted()).toEqual([expect.objectContaining({ type: 'product_order.shipped', order_id: order.id })]);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
   it('sees the killed worker within seconds, answers pays 503 at once without moving money, and pays again once a worker is back', async () => {
-    const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    if (!alive(worker)) await startWorker();
     const created = await fetch(`${adminUrl}/admin/partners`, {
       method: 'POST',
       headers: adminAuth,
