@@ -1,5 +1,6 @@
 import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { MAX_ID } from './ids';
 import { events, orders } from '../db/schema';
 import { travelOrderView } from './order-view';
 import type { OrderRow } from './orders';
@@ -70,7 +71,8 @@ export interface EventPage {
 
 /** A partner's events after `after` (an event id; 0 from the start), oldest first, of one type if asked. */
 export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
-  const where = and(eq(events.partnerId, partnerId), gt(events.id, q.after), q.type ? eq(events.type, q.type) : undefined);
+  // A cursor past the largest id an event can have names a point after every event.
+  const where = and(eq(events.partnerId, partnerId), gt(events.id, Math.min(q.after, MAX_ID)), q.type ? eq(events.type, q.type) : undefined);
   const [rows, [counted]] = await Promise.all([
     db.select().from(events).where(where).orderBy(asc(events.id)).limit(q.limit),
     db.select({ n: count() }).from(events).where(where),

@@ -137,6 +137,8 @@ describe('events and webhooks', () => {
     expect(shipped.results.map((e: { order_id: number }) => e.order_id)).toEqual(orders);
     const upToDate = (await api.get(`/api/partners/events/?after=${page2.results[0].id}`)).body.data;
     expect(upToDate).toMatchObject({ total_count: 0, next: null, results: [] });
+    // A cursor past any id an event can have: nothing after it (not a database error).
+    expect((await api.get('/api/partners/events/?after=4315284207')).body.data).toMatchObject({ total_count: 0, results: [] });
 
     expect((await api.get('/api/partners/events/?after=-1')).status).toBe(400);
     expect((await api.get('/api/partners/events/?after=abc')).body).toEqual({ ok: false, error: expect.stringMatching(/^after: must be an event id/) });
