@@ -4,6 +4,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../src/db/client';
+import { webhookAttempts, webhookLatency } from '../src/platform/metrics';
 import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, webhookId } from '../src/domain/webhooks';
 import { businessErrors } from './failures';
 
@@ -92,9 +93,12 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
           throw ApplicationFailure.retryable(`could not deliver to ${url.origin}: ${error}`, WEBHOOK_NOT_TAKEN);
         }
         const delivered = answer.status >= 200 && answer.status < 300;
+        const ms = performance.now() - started;
+        webhookAttempts.inc({ outcome: delivered ? 'delivered' : 'refused' });
+        webhookLatency.observe(ms / 1000);
         await recordAttempt(db, job.deliveryId, {
           statusCode: answer.status,
-          latencyMs: Math.round(performance.now() - started),
+          latencyMs: Math.round(ms),
           responseExcerpt: answer.excerpt || null,
           error: null,
           delivered,

@@ -97,10 +97,6 @@ async function liveEndpoint(db: DbOrTx, endpointId: number, partnerId?: number):
   return row;
 }
 
-export async function getEndpoint(db: DbOrTx, endpointId: number): Promise<WebhookEndpointRow> {
-  return liveEndpoint(db, endpointId);
-}
-
 /** Stops deliveries to an endpoint for good: what it was owed is skipped. Its history stays. */
 export async function deleteEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointView> {
   return db.transaction(async (tx) => {
@@ -119,7 +115,7 @@ const skipPending = (tx: DbOrTx, endpointId: number) =>
 
 /**
  * An endpoint that kept failing stops receiving: disabled, with the reason, what it was owed
- * skipped (a redelivery sends it again), and a `webhook_endpoint.disabled` event to its
+ * marked failed (a redelivery sends it again), and a `webhook_endpoint.disabled` event to its
  * partner's feed and other endpoints. Disabling a disabled endpoint changes nothing.
  */
 export async function disableEndpoint(db: DbOrTx, endpointId: number, reason: string): Promise<{ disabled: boolean }> {
@@ -205,13 +201,17 @@ export interface DeliveryJob {
   event: EventRow;
 }
 
-export async function deliveryJob(db: DbOrTx, deliveryId: number): Promise<DeliveryJob | undefined> {
-  const [row] = await db
+/** Deliveries with their endpoint and event. */
+const deliveriesWithTheirs = (db: DbOrTx) =>
+  db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, deliveryId));
+    .$dynamic();
+
+export async function deliveryJob(db: DbOrTx, deliveryId: number): Promise<DeliveryJob | undefined> {
+  const [row] = await deliveriesWithTheirs(db).where(eq(webhookDeliveries.id, deliveryId));
   return row && { deliveryId, state: row.delivery.state, endpoint: row.endpoint, event: row.event };
 }
 
@@ -276,14 +276,7 @@ export async function markRelayed(db: DbOrTx, deliveryIds: number[]): Promise<vo
 
 /** A partner's latest deliveries, newest first, each with its attempts. */
 export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) {
-  const rows = await db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookEndpoints.partnerId, partnerId))
-    .orderBy(desc(webhookDeliveries.id))
-    .limit(limit);
+  const rows = await deliveriesWithTheirs(db).where(eq(webhookEndpoints.partnerId, partnerId)).orderBy(desc(webhookDeliveries.id)).limit(limit);
   const attempts = rows.length
     ? await db
         .select()

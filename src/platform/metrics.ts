@@ -59,6 +59,20 @@ export const walletDebitDuration = new Histogram({
   registers: [workerMetrics],
 });
 
+export const webhookAttempts = new Counter({
+  name: 'webhook_attempts_total',
+  help: 'Webhook delivery attempts, by outcome: delivered (2xx), refused (another status), unreachable (no answer, or an address refused)',
+  labelNames: ['outcome'] as const,
+  registers: [workerMetrics],
+});
+
+export const webhookLatency = new Histogram({
+  name: 'webhook_attempt_duration_seconds',
+  help: "Time from sending a webhook delivery to the receiver's answer (or the failure)",
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [workerMetrics],
+});
+
 /** Which entry point a process is: it decides which series the process serves. */
 export type MetricsRole = 'api' | 'worker' | 'all-in-one';
 

@@ -5,6 +5,7 @@ import { buySimCard } from '../../scripts/examples/buy-sim-card';
 import { registerEndpoint, webhookReceiver } from '../../scripts/examples/receive-webhooks';
 import type { PartnerEvent } from '../../src/client';
 import { waitFor } from '../support/wait';
+import { freePort } from '../support/global-setup';
 import { adminClient } from '../support/clients';
 import { ledgerDiscrepancies, useStack, type TestStack } from '../support/stack';
 
@@ -50,19 +51,12 @@ describe('the typed client and its examples', () => {
     const creds = await adminClient(stack).createPartner({ credit_limit: '0', topup: '10000000' });
     const api = partnerClient(server.url, { apiKey: creds.api_key, apiSecret: creds.api_secret });
     const got: PartnerEvent[] = [];
-    let receiver: ReturnType<typeof webhookReceiver> | undefined;
-    const port = await new Promise<number>((resolve) => {
-      const probe = require('node:net').createServer();
-      probe.listen(0, '127.0.0.1', () => {
-        const p = probe.address().port as number;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const endpoint = await registerEndpoint(api, `http://127.0.0.1:${port}/hooks`, ['order.processing', 'product_order.shipped']);
-    receiver = webhookReceiver(endpoint.secret, (e) => {
+    const receiver = webhookReceiver(endpoint.secret, (e) => {
       got.push(e);
     });
-    await new Promise<void>((resolve) => receiver!.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
     try {
       const bought = await buySimCard(api, { search: 'turkey', idempotencyKey: 'example-hooks-1' });
       await waitFor(() => got.length === 2, 'two events');
@@ -83,7 +77,7 @@ describe('the typed client and its examples', () => {
       await waitFor(async () => (await deliveries()).find((d: { event_id: number }) => d.event_id === got[1]!.id).attempts.length === 2, 'the redelivery');
       expect(got).toHaveLength(2);
     } finally {
-      await new Promise((resolve) => receiver!.close(resolve));
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 

@@ -170,6 +170,11 @@ describe('events and webhooks', () => {
 
     const deliveries = await adminClient(stack).get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`);
     expect(deliveries.status).toBe(200);
+    // Operators see attempts by outcome on the worker's /metrics (the admin port's, in one process).
+    const metrics = await call(stack.admin, 'GET', '/metrics', {});
+    expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="refused"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="delivered"\} [1-9]/m);
+    expect(metrics.body).toMatch(/^webhook_attempt_duration_seconds_count [1-9]/m);
     // With nothing more owed, the endpoint's workflow ends (the relay starts it with the next event).
     const run = stack.client.workflow.getHandle(webhookWorkflowId(deliveries.body.deliveries[0].endpoint_id));
     expect(await run.result()).toEqual({ delivered: 1, ended: 'idle' });
