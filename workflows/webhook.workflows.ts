@@ -11,6 +11,17 @@ const DELIVERIES_PER_RUN = 500;
 /** How long an endpoint's workflow waits for more before it ends (the relay starts it again). */
 const IDLE_WAIT_MS = 60_000;
 
+/** "3 days", "2 h", "4 s": how long the endpoint was tried, for its disabled reason. */
+const span = (ms: number) =>
+  ms >= 86_400_000 ? `${+(ms / 86_400_000).toFixed(1)} days` : ms >= 3_600_000 ? `${+(ms / 3_600_000).toFixed(1)} h` : `${Math.round(ms / 1000)} s`;
+
+/** The last attempt's own failure ("… answered 503"), under the retry policy's timeout when that is what ended it. */
+function deepestMessage(err: Error): string {
+  let e: Error = err;
+  while (e.cause instanceof Error) e = e.cause;
+  return e.message;
+}
+
 /**
  * Delivers an endpoint's events one at a time in event order, so each order's events
  * arrive in the order they happened. A failed attempt is retried with exponential backoff
@@ -44,15 +55,15 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
     if (next.status !== 'enabled') return { delivered, ended: next.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_gone' };
     for (const deliveryId of next.deliveryIds) {
       try {
-        await send.deliverWebhook({ deliveryId, timeoutMs: retry.attemptTimeoutMs });
+        // Not owed any more (delivered by an attempt whose answer was lost, or its endpoint deleted): not counted.
+        if ((await send.deliverWebhook({ deliveryId, timeoutMs: retry.attemptTimeoutMs })).outcome === 'delivered') delivered++;
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         // Retries spent: the endpoint keeps failing. Disabled, it is owed nothing more until re-enabled.
-        const reason = `delivery ${deliveryId} still failing after ${Math.round(retry.giveUpAfterMs / 1000)} s: ${err.cause?.message ?? err.message}`;
+        const reason = `delivery ${deliveryId} still failing after ${span(retry.giveUpAfterMs)}: ${deepestMessage(err)}`;
         await ledger.disableWebhookEndpoint({ endpointId: input.endpointId, reason });
         return { delivered, ended: 'endpoint_disabled' };
       }
-      delivered++;
     }
     if (next.deliveryIds.length === 0) {
       if (!(await condition(() => woken, input.idleMs ?? IDLE_WAIT_MS))) return { delivered, ended: 'idle' };
