@@ -64,7 +64,7 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
       businessErrors(async (): Promise<{ outcome: 'delivered' | 'not_owed'; status?: number }> => {
         const job = await deliveryJob(db, input.deliveryId);
         if (!job || job.state !== 'pending' || job.endpoint.status !== 'enabled') return { outcome: 'not_owed' };
-        const body = deliveryBody(job.event);
+        const body = deliveryBody(job.event, job.endpoint.style);
         const id = webhookId(job.event.id);
         const at = new Date();
         const headers = {

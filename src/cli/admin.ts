@@ -35,7 +35,9 @@ commands:
   visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
   residence accept-cancel --reservation ID                      (the host accepted a cancellation)
   webhooks list --partner ID                                   (a partner's webhook endpoints)
-  webhooks add --partner ID --url URL [--types TYPE,TYPE]      (register an endpoint; its signing secret is shown once)
+  webhooks add --partner ID --url URL [--types TYPE,TYPE] [--interface a|b]
+                                                              (register an endpoint, its deliveries in A's or B's style;
+                                                               its signing secret is shown once)
   webhooks delete|enable --endpoint ID                         (delete one; turn a disabled one back on)
   webhooks deliveries --partner ID                             (latest deliveries, each attempt's status, latency, answer)
   webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
@@ -93,6 +95,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       event: { type: 'string' },
       url: { type: 'string' },
       types: { type: 'string' },
+      interface: { type: 'string' },
       'supplier-ref': { type: 'string' },
       target: { type: 'string' },
       reason: { type: 'string' },
@@ -175,7 +178,10 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
               .split(',')
               .map((t) => t.trim())
               .filter(Boolean);
-      return { json, command: { method: 'POST', path: partnerPath(values, 'webhooks'), body: { url: need(values, 'url'), event_types: types } } };
+      return {
+        json,
+        command: { method: 'POST', path: partnerPath(values, 'webhooks'), body: { url: need(values, 'url'), event_types: types, interface: values.interface } },
+      };
     }
     case 'webhooks deliveries':
       return { json, command: { method: 'GET', path: partnerPath(values, 'webhooks/deliveries') } };

@@ -1727,40 +1727,30 @@ export interface components {
             created_at: string;
             /** @description The order (a hotel booking’s or a product order’s order_id) */
             order_id: string | null;
-            /** @description The order as it was at that moment, as webhooks carry it (or, for webhook_endpoint.disabled, the endpoint) */
-            data: components["schemas"]["TravelOrder"] | components["schemas"]["WebhookEndpointSnapshot"];
+            /** @description The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook); deliveries to webhooks registered here carry the same object */
+            data: components["schemas"]["OrderSnapshot"] | components["schemas"]["Webhook"];
         };
-        TravelOrder: {
-            /** @description The order_id to pay */
-            id: number;
+        OrderSnapshot: {
+            order_id: string;
             /** @enum {string} */
             service: "product" | "hotel" | "flight" | "tour" | "residence" | "visa";
             status: string;
-            /** @description Decimal amount with two decimals */
-            total_price: string;
+            total_price: number;
             currency: string;
-            /** @enum {string} */
-            payment_method: "PARTNER_CREDIT" | "GATEWAY";
             supplier_ref: string | null;
-            /** @description The service's own progress where it has one (a visa: under_review, approved, rejected) */
-            service_status: string | null;
             created_at: string;
             updated_at: string;
-            completed_at: string | null;
-        };
-        WebhookEndpointSnapshot: {
-            id: number;
-            url: string;
-            event_types: string[];
-            status: string;
-            disabled_reason: string | null;
-            created_at: string;
         };
         Webhook: {
             webhook_id: string;
             url: string;
             /** @description The event types sent to it; empty: every type */
             event_types: string[];
+            /**
+             * @description The interface it was registered through: its deliveries are written in that interface's style
+             * @enum {string}
+             */
+            interface: "a" | "b";
             /** @enum {string} */
             status: "enabled" | "disabled" | "deleted";
             disabled_reason: string | null;

@@ -8116,6 +8116,11 @@ export interface components {
             url: string;
             /** @description The event types sent to it; empty: every type */
             event_types: string[];
+            /**
+             * @description The interface it was registered through: its deliveries are written in that interface's style
+             * @enum {string}
+             */
+            interface: "a" | "b";
             /** @enum {string} */
             status: "enabled" | "disabled" | "deleted";
             /** @description Why deliveries stopped, when the endpoint kept failing */

@@ -588,6 +588,10 @@ export const webhookEndpoints = pgTable(
     url: text('url').notNull(),
     secret: text('secret').notNull(),
     eventTypes: jsonb('event_types').$type<string[]>().notNull().default([]),
+    // The interface it was registered through: deliveries carry events in that interface's style.
+    style: text('style', { enum: ['a', 'b'] })
+      .notNull()
+      .default('a'),
     status: text('status', { enum: WEBHOOK_ENDPOINT_STATUSES }).notNull().default('enabled'),
     disabledReason: text('disabled_reason'),
     createdAt: createdAt(),

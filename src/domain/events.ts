@@ -2,7 +2,7 @@ import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { MAX_ID } from './ids';
 import { events, orders } from '../db/schema';
-import { travelOrderView } from './order-view';
+import { agencyOrderView, travelOrderView } from './order-view';
 import type { OrderRow } from './orders';
 
 /**
@@ -94,6 +94,8 @@ export interface EndpointSnapshot {
   id: number;
   url: string;
   event_types: string[];
+  /** The interface whose style its deliveries are written in (the one it was registered through). */
+  interface: EventStyle;
   status: 'enabled' | 'disabled' | 'deleted';
   disabled_reason: string | null;
   created_at: string;
@@ -109,3 +111,30 @@ export function eventView(e: EventRow) {
   };
 }
 export type EventView = ReturnType<typeof eventView>;
+
+/** The same event in Interface B's style: string ids, the order as B writes one, the endpoint as B's webhook. */
+export function agencyEventView(e: EventRow) {
+  const endpoint = e.data as unknown as EndpointSnapshot;
+  return {
+    event_id: String(e.id),
+    type: e.type,
+    created_at: e.createdAt.toISOString(),
+    order_id: e.orderId === null ? null : String(e.orderId),
+    data:
+      e.orderId !== null
+        ? agencyOrderView(orderFromSnapshot(e.data))
+        : {
+            webhook_id: String(endpoint.id),
+            url: endpoint.url,
+            event_types: endpoint.event_types,
+            interface: endpoint.interface,
+            status: endpoint.status,
+            disabled_reason: endpoint.disabled_reason,
+            created_at: endpoint.created_at,
+          },
+  };
+}
+
+/** Which interface's style an event is written in: the feed's, or the one an endpoint was registered through. */
+export type EventStyle = 'a' | 'b';
+export const eventInStyle = (e: EventRow, style: EventStyle) => (style === 'b' ? agencyEventView(e) : eventView(e));

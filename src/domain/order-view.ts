@@ -1,8 +1,25 @@
-import { formatDecimal } from './money';
+import { formatDecimal, toNumber } from './money';
 import type { OrderRow } from './orders';
 
 /** A moment as the interfaces write it, or null. */
 export const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * An order as Interface B writes one (string ids, amounts as numbers): the data of order
+ * events in B's feed and in webhooks registered through B.
+ */
+export function agencyOrderView(o: OrderRow) {
+  return {
+    order_id: String(o.id),
+    service: o.service,
+    status: o.status,
+    total_price: toNumber(o.totalPrice, o.currency),
+    currency: o.currency,
+    supplier_ref: o.supplierRef,
+    created_at: o.createdAt.toISOString(),
+    updated_at: o.updatedAt.toISOString(),
+  };
+}
 
 /**
  * An order as partners see it: Interface A's TravelOrder (its order lists and every

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
-import { eventView, isEventType, recordEvent, type EndpointSnapshot, type EventRow, type EventType } from './events';
+import { eventInStyle, isEventType, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
 import { isoOrNull } from './order-view';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -49,6 +49,7 @@ export function endpointView(e: WebhookEndpointRow): EndpointSnapshot {
     id: e.id,
     url: e.url,
     event_types: e.eventTypes,
+    interface: e.style,
     status: e.status,
     disabled_reason: e.disabledReason,
     created_at: e.createdAt.toISOString(),
@@ -60,7 +61,7 @@ export type EndpointView = EndpointSnapshot;
 export async function createEndpoint(
   db: DbOrTx,
   partnerId: number,
-  input: { url: string; eventTypes?: readonly string[] },
+  input: { url: string; eventTypes?: readonly string[]; style: EventStyle },
 ): Promise<EndpointView & { secret: string }> {
   const url = checkEndpointUrl(input.url);
   const eventTypes = checkEventTypes(input.eventTypes ?? []);
@@ -76,7 +77,7 @@ export async function createEndpoint(
       throw new DomainError('conflict', `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`);
     }
     const secret = newSecret();
-    const [row] = await tx.insert(webhookEndpoints).values({ partnerId, url, secret, eventTypes }).returning();
+    const [row] = await tx.insert(webhookEndpoints).values({ partnerId, url, secret, eventTypes, style: input.style }).returning();
     return { ...endpointView(row!), secret };
   });
 }
@@ -215,8 +216,8 @@ export async function deliveryJob(db: DbOrTx, deliveryId: number): Promise<Deliv
   return row && { deliveryId, state: row.delivery.state, endpoint: row.endpoint, event: row.event };
 }
 
-/** The body of a delivery: the event as the feeds show it. */
-export const deliveryBody = (event: EventRow) => JSON.stringify(eventView(event));
+/** The body of a delivery: the event as the feed of the interface the endpoint was registered through shows it. */
+export const deliveryBody = (event: EventRow, style: EventStyle) => JSON.stringify(eventInStyle(event, style));
 /** The `webhook-id` of every delivery of an event, first or again: receivers de-duplicate on it. */
 export const webhookId = (eventId: number) => `evt_${eventId}`;
 

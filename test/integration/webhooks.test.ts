@@ -57,6 +57,7 @@ describe('events and webhooks', () => {
       id: expect.any(Number),
       url: 'https://agency.example/hooks',
       event_types: ['order.completed'],
+      interface: 'a',
       status: 'enabled',
       disabled_reason: null,
       created_at: expect.any(String),
@@ -264,6 +265,7 @@ describe('events and webhooks', () => {
       webhook_id: expect.stringMatching(/^\d+$/),
       url: r.url,
       event_types: ['product_order.shipped'],
+      interface: 'b',
       status: 'enabled',
       disabled_reason: null,
       created_at: expect.any(String),
@@ -283,6 +285,23 @@ describe('events and webhooks', () => {
     await waitFor(() => r.accepted().length >= 1, 'the shipped event');
     expect(r.received.every((x) => x.verified)).toBe(true);
     expect(r.accepted().map((e) => [e.type, String(e.order_id)])).toEqual([['product_order.shipped', placed.body.order_id]]);
+    // Registered through B, its deliveries are in B's style: string ids, amounts as numbers.
+    expect(JSON.parse(r.received[0]!.body)).toEqual({
+      event_id: expect.stringMatching(/^\d+$/),
+      type: 'product_order.shipped',
+      created_at: expect.any(String),
+      order_id: placed.body.order_id,
+      data: {
+        order_id: placed.body.order_id,
+        service: 'product',
+        status: 'completed',
+        total_price: placed.body.total_price,
+        currency: 'IRT',
+        supplier_ref: expect.any(String),
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    });
 
     const feed = await b('GET', '/events?limit=1');
     expect(feed.status).toBe(200);
@@ -293,7 +312,7 @@ describe('events and webhooks', () => {
           type: 'order.processing',
           created_at: expect.any(String),
           order_id: placed.body.order_id,
-          data: expect.objectContaining({ status: 'processing' }),
+          data: expect.objectContaining({ order_id: placed.body.order_id, status: 'processing', total_price: placed.body.total_price }),
         },
       ],
       count: 1,

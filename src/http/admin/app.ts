@@ -86,7 +86,11 @@ const PaymentDecision = z.object({
 });
 const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
-const WebhookBody = z.object({ url: z.string({ error: 'url is required' }).max(2000), event_types: z.array(z.string().max(100)).max(50).optional() });
+const WebhookBody = z.object({
+  url: z.string({ error: 'url is required' }).max(2000),
+  event_types: z.array(z.string().max(100)).max(50).optional(),
+  interface: z.enum(['a', 'b'], { error: 'must be a or b' }).optional(),
+});
 
 /** The row id in the path, named `what` in the message when it is not one. */
 function idParam(c: Context, what: string): number {
@@ -264,7 +268,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/admin/partners/:id/webhooks', async (c) => {
     const id = partnerId(c);
     const b = await body(c, WebhookBody);
-    return c.json(await createEndpoint(db, id, { url: b.url, eventTypes: b.event_types }), 201);
+    return c.json(await createEndpoint(db, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }), 201);
   });
   app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, partnerId(c)) }));
   app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { EVENT_TYPE_NAMES, eventView, listEvents, type EventRow } from '../../domain/events';
+import { agencyEventView, EVENT_TYPE_NAMES, listEvents } from '../../domain/events';
 import { rowIdOf } from '../../domain/ids';
 import {
   createEndpoint,
@@ -11,7 +11,6 @@ import {
   type EndpointView,
 } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
-import { TravelOrder } from '../partner/schemas';
 import { opaque, queryInt } from '../vocabulary';
 import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
@@ -22,22 +21,25 @@ const Webhook = z
     webhook_id: z.string(),
     url: z.string(),
     event_types: z.array(z.string()).openapi({ description: 'The event types sent to it; empty: every type' }),
+    interface: z.enum(['a', 'b']).openapi({ description: "The interface it was registered through: its deliveries are written in that interface's style" }),
     status: z.enum(['enabled', 'disabled', 'deleted']),
     disabled_reason: z.string().nullable(),
     created_at: z.string(),
   })
   .openapi('Webhook');
 
-const WebhookEndpointSnapshot = z
+const AgencyOrderSnapshot = z
   .object({
-    id: z.number().int(),
-    url: z.string(),
-    event_types: z.array(z.string()),
+    order_id: z.string(),
+    service: z.enum(['product', 'hotel', 'flight', 'tour', 'residence', 'visa']),
     status: z.string(),
-    disabled_reason: z.string().nullable(),
+    total_price: z.number(),
+    currency: z.string(),
+    supplier_ref: z.string().nullable(),
     created_at: z.string(),
+    updated_at: z.string(),
   })
-  .openapi('WebhookEndpointSnapshot');
+  .openapi('OrderSnapshot');
 
 const Event = z
   .object({
@@ -47,9 +49,10 @@ const Event = z
     type: z.string().openapi({ example: 'booking.cancelled' }),
     created_at: z.string(),
     order_id: z.string().nullable().openapi({ description: 'The order (a hotel booking’s or a product order’s order_id)' }),
-    data: z
-      .union([TravelOrder, WebhookEndpointSnapshot])
-      .openapi({ description: 'The order as it was at that moment, as webhooks carry it (or, for webhook_endpoint.disabled, the endpoint)' }),
+    data: z.union([AgencyOrderSnapshot, Webhook]).openapi({
+      description:
+        'The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook); deliveries to webhooks registered here carry the same object',
+    }),
   })
   .openapi('AgencyEvent');
 
@@ -57,15 +60,11 @@ const renderWebhook = (e: EndpointView): z.infer<typeof Webhook> => ({
   webhook_id: String(e.id),
   url: e.url,
   event_types: e.event_types,
+  interface: e.interface,
   status: e.status,
   disabled_reason: e.disabled_reason,
   created_at: e.created_at,
 });
-
-function renderEvent(e: EventRow): z.infer<typeof Event> {
-  const v = eventView(e);
-  return { event_id: String(v.id), type: v.type, created_at: v.created_at, order_id: v.order_id === null ? null : String(v.order_id), data: v.data };
-}
 
 const eventType = z.enum(EVENT_TYPE_NAMES, { error: `must be one of ${EVENT_TYPE_NAMES.join(', ')}` });
 
@@ -134,12 +133,12 @@ export function agencyEventRoutes(deps: ApiDeps) {
     .openapi(routes.feed, async (c) => {
       const q = c.req.valid('query');
       const found = await listEvents(deps.db, c.get('partner').id, { after: Number(q.after ?? 0), type: q.type, limit: q.limit });
-      const results = found.events.map(renderEvent);
+      const results = found.events.map(agencyEventView);
       return c.json({ results, count: results.length, has_more: found.total > results.length }, 200);
     })
     .openapi(routes.create, async (c) => {
       const b = c.req.valid('json');
-      const made = await createEndpoint(deps.db, c.get('partner').id, { url: b.url, eventTypes: b.event_types });
+      const made = await createEndpoint(deps.db, c.get('partner').id, { url: b.url, eventTypes: b.event_types, style: 'b' });
       return c.json({ ...renderWebhook(made), secret: made.secret }, 201);
     })
     .openapi(routes.list, async (c) => {

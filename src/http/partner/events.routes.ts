@@ -16,6 +16,7 @@ export const WebhookEndpoint = z
     id: z.number().int(),
     url: z.string(),
     event_types: z.array(z.string()).openapi({ description: 'The event types sent to it; empty: every type' }),
+    interface: z.enum(['a', 'b']).openapi({ description: "The interface it was registered through: its deliveries are written in that interface's style" }),
     status: z.enum(['enabled', 'disabled', 'deleted']),
     disabled_reason: z.string().nullable().openapi({ description: 'Why deliveries stopped, when the endpoint kept failing' }),
     created_at: z.string(),
@@ -118,7 +119,7 @@ export function eventRoutes(deps: ApiDeps) {
     })
     .openapi(routes.createEndpoint, async (c) => {
       const body = c.req.valid('json');
-      return created(c, await createEndpoint(deps.db, c.get('partner').id, { url: body.url, eventTypes: body.event_types }));
+      return created(c, await createEndpoint(deps.db, c.get('partner').id, { url: body.url, eventTypes: body.event_types, style: 'a' }));
     })
     .openapi(routes.listEndpoints, async (c) => {
       const rows = (await listEndpoints(deps.db, c.get('partner').id)).map(endpointView);

@@ -1,0 +1,1 @@
+ALTER TABLE "webhook_endpoints" ADD COLUMN "style" text DEFAULT 'a' NOT NULL;
