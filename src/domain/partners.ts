@@ -85,7 +85,8 @@ export async function authenticateAgency(db: DbOrTx, bearer: string | undefined)
   return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
 }
 
-async function requirePartner(db: DbOrTx, partnerId: number) {
+/** The partner's row; an unknown id is not found. */
+export async function requirePartner(db: DbOrTx, partnerId: number) {
   const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
   if (!row) throw notFound(`partner ${partnerId}`);
   return row;

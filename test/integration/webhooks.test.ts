@@ -370,6 +370,8 @@ describe('events and webhooks', () => {
     expect((await run('webhooks', 'list', '--partner', id)).body).toEqual({ endpoints: [expect.objectContaining({ id: added.body.id, url: r.url })] });
     expect((await run('webhooks', 'add', '--partner', id, '--url', 'gopher://x')).status).toBe(400);
     expect((await run('webhooks', 'add', '--partner', '999999', '--url', r.url)).status).toBe(404);
+    expect((await run('webhooks', 'list', '--partner', '999999')).status).toBe(404);
+    expect((await run('webhooks', 'deliveries', '--partner', '999999')).status).toBe(404);
     expect(() => toCommand(['webhooks', 'redeliver', '--event', 'x'])).toThrow(/--event must be an id/);
 
     const { order } = await paidProductOrder(api, 'cli-1');

@@ -17,7 +17,7 @@ import { isStorableId } from '../../domain/ids';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
-import { createPartner, disablePartner, getRateLimit, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
+import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 import { createEndpoint, deleteEndpoint, enableEndpoint, endpointView, listDeliveries, listEndpoints, redeliverEvent } from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
@@ -264,13 +264,15 @@ export function createAdminApp(deps: AdminDeps) {
   });
 
   // Webhooks (docs/webhooks.md): a partner's endpoints, their deliveries, and sending an event again.
-  app.get('/admin/partners/:id/webhooks', async (c) => c.json({ endpoints: (await listEndpoints(db, partnerId(c))).map(endpointView) }));
+  // An unknown partner is not found, as for its wallet (not an empty list).
+  const knownPartner = async (c: Context) => (await requirePartner(db, partnerId(c))).id;
+  app.get('/admin/partners/:id/webhooks', async (c) => c.json({ endpoints: (await listEndpoints(db, await knownPartner(c))).map(endpointView) }));
   app.post('/admin/partners/:id/webhooks', async (c) => {
     const id = partnerId(c);
     const b = await body(c, WebhookBody);
     return c.json(await createEndpoint(db, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }), 201);
   });
-  app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, partnerId(c)) }));
+  app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, await knownPartner(c)) }));
   app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));
   app.post('/admin/webhooks/:id/enable', async (c) => c.json(await enableEndpoint(db, idParam(c, 'webhook endpoint'))));
   app.post('/admin/events/:id/redeliver', async (c) => {
