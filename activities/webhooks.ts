@@ -52,7 +52,8 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
   return {
     pendingWebhookDeliveries: (input: { endpointId: number; limit: number }) => businessErrors(() => pendingDeliveries(db, input.endpointId, input.limit)),
 
-    disableWebhookEndpoint: (input: { endpointId: number; reason: string }) => businessErrors(() => disableEndpoint(db, input.endpointId, input.reason)),
+    disableWebhookEndpoint: (input: { endpointId: number; reason: string; deliveryId?: number; failure?: string }) =>
+      businessErrors(() => disableEndpoint(db, input.endpointId, input.reason, input)),
 
     /**
      * One attempt at one delivery, signed per Standard Webhooks with the endpoint's secret;

@@ -15,7 +15,7 @@ const IDLE_WAIT_MS = 60_000;
 const span = (ms: number) =>
   ms >= 86_400_000 ? `${+(ms / 86_400_000).toFixed(1)} days` : ms >= 3_600_000 ? `${+(ms / 3_600_000).toFixed(1)} h` : `${Math.round(ms / 1000)} s`;
 
-/** The last attempt's own failure ("… answered 503"), under the retry policy's timeout when that is what ended it. */
+/** The step's failure, its innermost cause first (the activity store has the last attempt's own, see disableEndpoint). */
 function deepestMessage(err: Error): string {
   let e: Error = err;
   while (e.cause instanceof Error) e = e.cause;
@@ -60,8 +60,8 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
       } catch (err) {
         if (!(err instanceof ActivityFailure)) throw err;
         // Retries spent: the endpoint keeps failing. Disabled, it is owed nothing more until re-enabled.
-        const reason = `delivery ${deliveryId} still failing after ${span(retry.giveUpAfterMs)}: ${deepestMessage(err)}`;
-        await ledger.disableWebhookEndpoint({ endpointId: input.endpointId, reason });
+        const reason = `delivery ${deliveryId} still failing after ${span(retry.giveUpAfterMs)}`;
+        await ledger.disableWebhookEndpoint({ endpointId: input.endpointId, deliveryId, reason, failure: deepestMessage(err) });
         return { delivered, ended: 'endpoint_disabled' };
       }
     }

@@ -119,11 +119,26 @@ const skipPending = (tx: DbOrTx, endpointId: number) =>
  * marked failed (a redelivery sends it again), and a `webhook_endpoint.disabled` event to its
  * partner's feed and other endpoints. Disabling a disabled endpoint changes nothing.
  */
-export async function disableEndpoint(db: DbOrTx, endpointId: number, reason: string): Promise<{ disabled: boolean }> {
+export async function disableEndpoint(
+  db: DbOrTx,
+  endpointId: number,
+  reason: string,
+  /** The delivery that kept failing, and what its step failed with: the last recorded attempt says it better when there is one. */
+  evidence: { deliveryId?: number; failure?: string } = {},
+): Promise<{ disabled: boolean }> {
   return db.transaction(async (tx) => {
+    const [last] =
+      evidence.deliveryId === undefined
+        ? []
+        : await tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, evidence.deliveryId)).orderBy(desc(webhookAttempts.id)).limit(1);
+    const why = last
+      ? last.statusCode !== null
+        ? `the last attempt was answered ${last.statusCode}${last.responseExcerpt ? ` (${last.responseExcerpt.slice(0, 200)})` : ''}`
+        : `the last attempt failed: ${last.error ?? 'no answer'}`
+      : evidence.failure;
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({ status: 'disabled', disabledReason: reason.slice(0, 1000), updatedAt: new Date() })
+      .set({ status: 'disabled', disabledReason: (why ? `${reason}; ${why}` : reason).slice(0, 1000), updatedAt: new Date() })
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, 'enabled')))
       .returning();
     if (!row) return { disabled: false };

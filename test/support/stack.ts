@@ -115,6 +115,8 @@ export interface StackOptions {
   webhookRetry?: Partial<WebhookRetry>;
   /** How long a delivery workflow with nothing owed waits before it ends (default: the engine's minute). */
   webhookIdleMs?: number;
+  /** Whether webhook endpoints may resolve to private addresses (default true: tests' receivers listen on 127.0.0.1). */
+  webhookAllowPrivateUrls?: boolean;
 }
 
 export type CuttablePart = 'database' | 'temporal';
@@ -226,7 +228,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
         ...httpSuppliers(simulator.url),
         ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}),
         // Tests' receivers listen on 127.0.0.1.
-        webhooks: { allowPrivateUrls: true },
+        webhooks: { allowPrivateUrls: opts.webhookAllowPrivateUrls ?? true },
       },
       workflowBundle: { codePath: bundle },
       activityInterceptors: opts.activityInterceptors,
