@@ -84,9 +84,12 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
           answer = await post(url, body, headers, input.timeoutMs, url.protocol === 'https:' ? agents.https : agents.http, signal);
         } catch (err) {
           const error = (err as Error).message;
+          const ms = performance.now() - started;
+          webhookAttempts.inc({ outcome: 'unreachable' });
+          webhookLatency.observe(ms / 1000);
           await recordAttempt(db, job.deliveryId, {
             statusCode: null,
-            latencyMs: Math.round(performance.now() - started),
+            latencyMs: Math.round(ms),
             responseExcerpt: null,
             error,
             delivered: false,

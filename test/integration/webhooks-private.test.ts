@@ -1,4 +1,4 @@
-import { newPartner } from '../support/clients';
+import { call, newPartner } from '../support/clients';
 import { startReceiver } from '../support/receiver';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -27,6 +27,9 @@ describe('webhooks to private addresses, production settings', () => {
         /^delivery \d+ still failing after 2 s; the last attempt failed: DNS lookup 127\.0\.0\.1\(family:4, host:localhost\) is not allowed\. Because, It is private IP address\.$/,
       );
       expect(receiver.received).toEqual([]);
+      // Counted as unreachable on the worker's /metrics (the admin port's, in one process).
+      const metrics = await call(stack.admin, 'GET', '/metrics', {});
+      expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="unreachable"\} [1-9]/m);
     } finally {
       await receiver.close();
     }
