@@ -66,7 +66,7 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
         const job = await deliveryJob(db, input.deliveryId);
         if (!job || job.state !== 'pending' || job.endpoint.status !== 'enabled') return { outcome: 'not_owed' };
         const body = deliveryBody(job.event, job.endpoint.style);
-        const id = webhookId(job.event.id);
+        const id = webhookId(job.event);
         const at = new Date();
         const headers = {
           'content-type': 'application/json',

@@ -565,9 +565,19 @@ export const events = pgTable(
       .references(() => partners.id),
     orderId: integer('order_id').references(() => orders.id),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    // The event's public id and the feeds' cursor: numbered as the writing transaction
+    // commits (migration 0014), so a partner's events are numbered in commit order and a
+    // reader that has seen N never later finds a committed event below N. Null only
+    // inside the writing transaction.
+    position: bigint('position', { mode: 'number' }),
     createdAt: createdAt(),
   },
-  (t) => [index('events_partner_idx').on(t.partnerId, t.id), index('events_partner_type_idx').on(t.partnerId, t.type, t.id)],
+  (t) => [
+    index('events_partner_idx').on(t.partnerId, t.id),
+    uniqueIndex('events_position_uq').on(t.position),
+    index('events_partner_type_position_idx').on(t.partnerId, t.type, t.position),
+    index('events_partner_position_idx').on(t.partnerId, t.position),
+  ],
 );
 
 export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled', 'deleted'] as const;

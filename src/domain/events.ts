@@ -1,6 +1,5 @@
 import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
-import { MAX_ID } from './ids';
 import { events, orders } from '../db/schema';
 import { agencyOrderView, travelOrderView } from './order-view';
 import type { OrderRow } from './orders';
@@ -34,6 +33,15 @@ export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...Event
 export const isEventType = (s: string): s is EventType => Object.hasOwn(EVENT_TYPES, s);
 
 export type EventRow = typeof events.$inferSelect;
+
+/**
+ * An event's public id: its position, given as its transaction committed (migration 0014).
+ * Every committed event has one; the row's own id is internal (deliveries point at it).
+ */
+export function publicId(e: Pick<EventRow, 'id' | 'position'>): number {
+  if (e.position === null) throw new Error(`event ${e.id} is not committed yet: it has no position`);
+  return e.position;
+}
 
 /** Writes an event about an order, with the order's row as it stands in `tx` (as the trigger does). */
 export async function recordOrderEvent(tx: DbOrTx, type: EventType, orderId: number): Promise<void> {
@@ -69,19 +77,23 @@ export interface EventPage {
   total: number;
 }
 
-/** A partner's events after `after` (an event id; 0 from the start), oldest first, of one type if asked. */
+/**
+ * A partner's events after `after` (a public event id; 0 from the start), in the order they
+ * committed, of one type if asked. Ids are given at commit, so a reader that saw N will
+ * never find a new event below N.
+ */
 export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
-  // A cursor past the largest id an event can have names a point after every event.
-  const where = and(eq(events.partnerId, partnerId), gt(events.id, Math.min(q.after, MAX_ID)), q.type ? eq(events.type, q.type) : undefined);
+  const where = and(eq(events.partnerId, partnerId), gt(events.position, q.after), q.type ? eq(events.type, q.type) : undefined);
   const [rows, [counted]] = await Promise.all([
-    db.select().from(events).where(where).orderBy(asc(events.id)).limit(q.limit),
+    db.select().from(events).where(where).orderBy(asc(events.position)).limit(q.limit),
     db.select({ n: count() }).from(events).where(where),
   ]);
   return { events: rows, total: counted!.n };
 }
 
-export async function getEvent(db: DbOrTx, eventId: number): Promise<EventRow | undefined> {
-  const [row] = await db.select().from(events).where(eq(events.id, eventId));
+/** The event with this public id. */
+export async function getEvent(db: DbOrTx, publicEventId: number): Promise<EventRow | undefined> {
+  const [row] = await db.select().from(events).where(eq(events.position, publicEventId));
   return row;
 }
 
@@ -103,7 +115,7 @@ export interface EndpointSnapshot {
 
 export function eventView(e: EventRow) {
   return {
-    id: e.id,
+    id: publicId(e),
     type: e.type,
     created_at: e.createdAt.toISOString(),
     order_id: e.orderId,
@@ -116,7 +128,7 @@ export type EventView = ReturnType<typeof eventView>;
 export function agencyEventView(e: EventRow) {
   const endpoint = e.data as unknown as EndpointSnapshot;
   return {
-    event_id: String(e.id),
+    event_id: String(publicId(e)),
     type: e.type,
     created_at: e.createdAt.toISOString(),
     order_id: e.orderId === null ? null : String(e.orderId),

@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
-import { eventInStyle, isEventType, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
+import { eventInStyle, isEventType, publicId, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
 import { isoOrNull } from './order-view';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -167,10 +167,11 @@ export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?:
  * the same `webhook-id`: a delivered, failed or skipped delivery becomes pending again, and
  * an endpoint registered since gets one too.
  */
-export async function redeliverEvent(db: DbOrTx, eventId: number): Promise<{ eventId: number; endpoints: number[] }> {
+export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise<{ eventId: number; endpoints: number[] }> {
+  const eventId = publicEventId;
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(events).where(eq(events.id, eventId));
-    if (!event) throw notFound(`event ${eventId}`);
+    const [event] = await tx.select().from(events).where(eq(events.position, publicEventId));
+    if (!event) throw notFound(`event ${publicEventId}`);
     const targets = (
       await tx
         .select()
@@ -181,7 +182,7 @@ export async function redeliverEvent(db: DbOrTx, eventId: number): Promise<{ eve
     const ids = targets.map((e) => e.id);
     await tx
       .insert(webhookDeliveries)
-      .values(ids.map((endpointId) => ({ endpointId, eventId })))
+      .values(ids.map((endpointId) => ({ endpointId, eventId: event.id })))
       .onConflictDoUpdate({
         target: [webhookDeliveries.endpointId, webhookDeliveries.eventId],
         set: { state: 'pending', relayed: false, updatedAt: new Date() },
@@ -201,11 +202,13 @@ export async function pendingDeliveries(
   const [endpoint] = await db.select({ status: webhookEndpoints.status }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
   if (!endpoint) return { status: 'missing', deliveryIds: [] };
   if (endpoint.status !== 'enabled') return { status: endpoint.status, deliveryIds: [] };
+  // In the order the events committed, as the feed shows them (and so each order's in the order it moved).
   const rows = await db
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')))
-    .orderBy(asc(webhookDeliveries.eventId))
+    .orderBy(asc(events.position))
     .limit(limit);
   return { status: 'enabled', deliveryIds: rows.map((r) => r.id) };
 }
@@ -234,7 +237,7 @@ export async function deliveryJob(db: DbOrTx, deliveryId: number): Promise<Deliv
 /** The body of a delivery: the event as the feed of the interface the endpoint was registered through shows it. */
 export const deliveryBody = (event: EventRow, style: EventStyle) => JSON.stringify(eventInStyle(event, style));
 /** The `webhook-id` of every delivery of an event, first or again: receivers de-duplicate on it. */
-export const webhookId = (eventId: number) => `evt_${eventId}`;
+export const webhookId = (event: Pick<EventRow, 'id' | 'position'>) => `evt_${publicId(event)}`;
 
 export interface AttemptRecord {
   statusCode: number | null;
@@ -309,9 +312,9 @@ export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) 
     id: delivery.id,
     endpoint_id: endpoint.id,
     url: endpoint.url,
-    event_id: event.id,
+    event_id: publicId(event),
     event_type: event.type,
-    webhook_id: webhookId(event.id),
+    webhook_id: webhookId(event),
     state: delivery.state,
     attempts: attempts
       .filter((a) => a.deliveryId === delivery.id)

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import type { Pool, PoolClient } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { toCommand } from '../../src/cli/admin';
 import { events, webhookAttempts, webhookDeliveries } from '../../src/db/schema';
@@ -400,5 +401,33 @@ describe('events and webhooks', () => {
     await paidProductOrder(api, 'cli-2');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(r.received).toHaveLength(2);
+  });
+
+  // Two connections at once: PostgreSQL only (PGlite serves one connection at a time).
+  (process.env.DATABASE_URL ? it : it.skip)('numbers events as their transactions commit: a reader that saw N never finds a new event below N', async () => {
+    const { creds, api } = await newPartner(stack);
+    const pool = (stack.db as unknown as { $client: Pool }).$client;
+    const [early, late] = [await pool.connect(), await pool.connect()];
+    const write = (c: PoolClient) =>
+      c.query(`INSERT INTO events (type, partner_id, data) VALUES ('webhook_endpoint.disabled', $1, '{}'::jsonb) RETURNING id`, [creds.partner_id]);
+    try {
+      // The early transaction writes its event first (the lower row id) but commits last.
+      await early.query('BEGIN');
+      const earlyRow = (await write(early)).rows[0].id as number;
+      await late.query('BEGIN');
+      const lateRow = (await write(late)).rows[0].id as number;
+      await late.query('COMMIT');
+      expect(earlyRow).toBeLessThan(lateRow);
+      const seen = (await api.get('/api/partners/events/')).body.data.results;
+      expect(seen).toHaveLength(1);
+      await early.query('COMMIT');
+      // Numbered at commit, the early one comes after what the reader saw: it is not skipped.
+      const next = (await api.get(`/api/partners/events/?after=${seen[0].id}`)).body.data.results;
+      expect(next).toHaveLength(1);
+      expect(next[0].id).toBeGreaterThan(seen[0].id);
+    } finally {
+      early.release();
+      late.release();
+    }
   });
 });

@@ -25,6 +25,6 @@ export async function eventTypesOf(api: FeedReader, orderId: number): Promise<st
 
 /** The types of one order's events from the `events` table, in id order: for tests with no Interface A client at hand. */
 export async function eventTypesInDb(db: Db, orderId: number): Promise<string[]> {
-  const rows = await db.select({ type: events.type }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.id));
+  const rows = await db.select({ type: events.type }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.position));
   return rows.map((r) => r.type);
 }
