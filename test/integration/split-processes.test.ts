@@ -192,6 +192,8 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
 
   it('sees the killed worker within seconds, answers pays 503 at once without moving money, and pays again once a worker is back', async () => {
     if (!alive(worker)) await startWorker();
+    // The worker the last test started may be younger than the API's last health round (1 s).
+    await until('the API sees the worker', async () => (await healthz(apiUrl)).status === 200, 10_000);
     const created = await fetch(`${adminUrl}/admin/partners`, {
       method: 'POST',
       headers: adminAuth,
