@@ -47,6 +47,12 @@ async function paidProductOrder(api: Awaited<ReturnType<typeof newPartner>>['api
   return { order, paid };
 }
 
+/** Waits until the engine has recorded the partner's latest delivery as delivered: the receiver's 2xx comes a moment before the engine writes it down. */
+async function recordedDelivered(partnerId: number) {
+  const latest = async () => (await adminClient(stack).get(`/admin/partners/${partnerId}/webhooks/deliveries`)).body.deliveries[0]?.state;
+  await waitFor(async () => (await latest()) === 'delivered', 'the delivery recorded as delivered');
+}
+
 const typesOf = (list: { type: string; order_id: number | null }[], orderId: number) => list.filter((e) => e.order_id === orderId).map((e) => e.type);
 
 describe('events and webhooks', () => {
@@ -164,6 +170,7 @@ describe('events and webhooks', () => {
     r.behave((_, nth) => (nth === 1 ? 500 : 200));
     const { order } = await paidProductOrder(api, 'retry-1');
     await waitFor(() => r.accepted().length >= 1, 'the retried delivery');
+    await recordedDelivered(creds.partner_id);
     expect(r.received.map((x) => [x.id, x.answered])).toEqual([
       [r.received[0]!.id, 500],
       [r.received[0]!.id, 200],
@@ -221,6 +228,7 @@ describe('events and webhooks', () => {
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ event_id: shippedEvent.id, endpoints: [endpoint.id] });
     await waitFor(() => r.accepted().length === 1, 'the redelivery');
+    await recordedDelivered(creds.partner_id);
     expect(r.received.at(-1)!.id).toBe(`evt_${shippedEvent.id}`);
     const deliveries = (await admin.get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`)).body.deliveries;
     expect(deliveries[0]).toMatchObject({ state: 'delivered', attempts: expect.arrayContaining([expect.objectContaining({ status_code: 204 })]) });
@@ -228,7 +236,7 @@ describe('events and webhooks', () => {
   });
 
   it('a worker stopped mid-delivery: the retry sends the same webhook-id, and the receiver takes each event once', async () => {
-    const { api, receiver: r } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    const { api, receiver: r, creds } = await subscribed({ eventTypes: ['product_order.shipped'] });
     let held!: () => void;
     const holding = new Promise<void>((resolve) => (held = resolve));
     r.behave((_, nth) => {
@@ -243,6 +251,7 @@ describe('events and webhooks', () => {
     await stack.stopWorker({ crash: true });
     await stack.startWorker();
     await waitFor(() => r.accepted().length >= 1, 'the delivery after the restart', 30_000);
+    await recordedDelivered(creds.partner_id);
     expect(r.received.map((x) => x.id)).toEqual([r.received[0]!.id, r.received[0]!.id]);
     expect(r.accepted()).toEqual([expect.objectContaining({ order_id: order.id, type: 'product_order.shipped' })]);
     // In the engine's books: one delivery, delivered, after an abandoned attempt and a taken one.
@@ -377,6 +386,7 @@ describe('events and webhooks', () => {
 
     const { order } = await paidProductOrder(api, 'cli-1');
     await waitFor(() => r.accepted().length === 1, 'the delivery');
+    await recordedDelivered(creds.partner_id);
     const deliveries = await run('webhooks', 'deliveries', '--partner', id);
     expect(deliveries.body.deliveries).toEqual([
       expect.objectContaining({
