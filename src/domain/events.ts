@@ -51,9 +51,8 @@ export async function recordOrderEvent(tx: DbOrTx, type: EventType, orderId: num
 }
 
 /** Writes an event whose data is given as it is to be shown (not an order). */
-export async function recordEvent(tx: DbOrTx, input: { type: EventType; partnerId: number; data: Record<string, unknown> }): Promise<number> {
-  const [row] = await tx.insert(events).values(input).returning({ id: events.id });
-  return row!.id;
+export async function recordEvent(tx: DbOrTx, input: { type: EventType; partnerId: number; data: Record<string, unknown> }): Promise<void> {
+  await tx.insert(events).values(input);
 }
 
 const orderColumns = Object.entries(getTableColumns(orders));
@@ -97,10 +96,6 @@ export async function getEvent(db: DbOrTx, publicEventId: number): Promise<Event
   return row;
 }
 
-/**
- * An event as partners read it in the feeds and receive it in webhooks: one shape
- * everywhere. Order events carry the order as Interface A renders it at that moment.
- */
 /** A webhook endpoint as shown to its partner (src/domain/webhooks.ts, endpointView): the data of endpoint events. */
 export interface EndpointSnapshot {
   id: number;
@@ -113,6 +108,23 @@ export interface EndpointSnapshot {
   created_at: string;
 }
 
+/** A webhook endpoint as Interface B writes one: its B routes answer it, and it is the data of endpoint events in B's style. */
+export function agencyEndpointView(e: EndpointSnapshot) {
+  return {
+    webhook_id: String(e.id),
+    url: e.url,
+    event_types: e.event_types,
+    interface: e.interface,
+    status: e.status,
+    disabled_reason: e.disabled_reason,
+    created_at: e.created_at,
+  };
+}
+
+/**
+ * An event as Interface A's feed shows it and webhooks registered through A carry it. Order
+ * events carry the order as Interface A renders it at that moment.
+ */
 export function eventView(e: EventRow) {
   return {
     id: publicId(e),
@@ -126,24 +138,12 @@ export type EventView = ReturnType<typeof eventView>;
 
 /** The same event in Interface B's style: string ids, the order as B writes one, the endpoint as B's webhook. */
 export function agencyEventView(e: EventRow) {
-  const endpoint = e.data as unknown as EndpointSnapshot;
   return {
     event_id: String(publicId(e)),
     type: e.type,
     created_at: e.createdAt.toISOString(),
     order_id: e.orderId === null ? null : String(e.orderId),
-    data:
-      e.orderId !== null
-        ? agencyOrderView(orderFromSnapshot(e.data))
-        : {
-            webhook_id: String(endpoint.id),
-            url: endpoint.url,
-            event_types: endpoint.event_types,
-            interface: endpoint.interface,
-            status: endpoint.status,
-            disabled_reason: endpoint.disabled_reason,
-            created_at: endpoint.created_at,
-          },
+    data: e.orderId !== null ? agencyOrderView(orderFromSnapshot(e.data)) : agencyEndpointView(e.data as unknown as EndpointSnapshot),
   };
 }
 

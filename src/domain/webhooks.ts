@@ -3,7 +3,7 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
-import { eventInStyle, isEventType, publicId, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
+import { eventInStyle, getEvent, isEventType, publicId, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
 import { isoOrNull } from './order-view';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -55,14 +55,13 @@ export function endpointView(e: WebhookEndpointRow): EndpointSnapshot {
     created_at: e.createdAt.toISOString(),
   };
 }
-export type EndpointView = EndpointSnapshot;
 
 /** Registers an endpoint; the answer is the only time its signing secret is shown. */
 export async function createEndpoint(
   db: DbOrTx,
   partnerId: number,
   input: { url: string; eventTypes?: readonly string[]; style: EventStyle },
-): Promise<EndpointView & { secret: string }> {
+): Promise<EndpointSnapshot & { secret: string }> {
   const url = checkEndpointUrl(input.url);
   const eventTypes = checkEventTypes(input.eventTypes ?? []);
   return db.transaction(async (tx) => {
@@ -99,19 +98,20 @@ async function liveEndpoint(db: DbOrTx, endpointId: number, partnerId?: number):
 }
 
 /** Stops deliveries to an endpoint for good: what it was owed is skipped. Its history stays. */
-export async function deleteEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointView> {
+export async function deleteEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointSnapshot> {
   return db.transaction(async (tx) => {
     const row = await liveEndpoint(tx, endpointId, partnerId);
     const [deleted] = await tx.update(webhookEndpoints).set({ status: 'deleted', updatedAt: new Date() }).where(eq(webhookEndpoints.id, row.id)).returning();
-    await skipPending(tx, row.id);
+    await settlePending(tx, row.id, 'skipped');
     return endpointView(deleted!);
   });
 }
 
-const skipPending = (tx: DbOrTx, endpointId: number) =>
+/** What an endpoint was still owed ends as `state`: skipped when it is deleted, failed when it is disabled. */
+const settlePending = (tx: DbOrTx, endpointId: number, state: 'skipped' | 'failed') =>
   tx
     .update(webhookDeliveries)
-    .set({ state: 'skipped', updatedAt: new Date() })
+    .set({ state, updatedAt: new Date() })
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')));
 
 /**
@@ -142,17 +142,14 @@ export async function disableEndpoint(
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, 'enabled')))
       .returning();
     if (!row) return { disabled: false };
-    await tx
-      .update(webhookDeliveries)
-      .set({ state: 'failed', updatedAt: new Date() })
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')));
+    await settlePending(tx, endpointId, 'failed');
     await recordEvent(tx, { type: 'webhook_endpoint.disabled', partnerId: row.partnerId, data: { ...endpointView(row) } });
     return { disabled: true };
   });
 }
 
 /** An operator (or the partner) turns a disabled endpoint back on; redeliver what it missed with `redeliverEvent`. */
-export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointView> {
+export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?: number): Promise<EndpointSnapshot> {
   const row = await liveEndpoint(db, endpointId, partnerId);
   const [enabled] = await db
     .update(webhookEndpoints)
@@ -168,9 +165,8 @@ export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?:
  * an endpoint registered since gets one too.
  */
 export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise<{ eventId: number; endpoints: number[] }> {
-  const eventId = publicEventId;
   return db.transaction(async (tx) => {
-    const [event] = await tx.select().from(events).where(eq(events.position, publicEventId));
+    const event = await getEvent(tx, publicEventId);
     if (!event) throw notFound(`event ${publicEventId}`);
     const targets = (
       await tx
@@ -178,7 +174,7 @@ export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.partnerId, event.partnerId), eq(webhookEndpoints.status, 'enabled')))
     ).filter((e) => e.eventTypes.length === 0 || e.eventTypes.includes(event.type));
-    if (!targets.length) return { eventId, endpoints: [] };
+    if (!targets.length) return { eventId: publicEventId, endpoints: [] };
     const ids = targets.map((e) => e.id);
     await tx
       .insert(webhookDeliveries)
@@ -187,7 +183,7 @@ export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise
         target: [webhookDeliveries.endpointId, webhookDeliveries.eventId],
         set: { state: 'pending', relayed: false, updatedAt: new Date() },
       });
-    return { eventId, endpoints: ids };
+    return { eventId: publicEventId, endpoints: ids };
   });
 }
 

@@ -1,6 +1,3 @@
-import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../src/db/client';
-import { events } from '../../src/db/schema';
 import type { Reply } from './clients';
 
 type FeedReader = { get: (path: string) => Promise<Reply> };
@@ -21,10 +18,4 @@ export async function eventTypesOf(api: FeedReader, orderId: number): Promise<st
     path = data.next === null ? null : new URL(data.next).pathname + new URL(data.next).search;
   }
   return types;
-}
-
-/** The types of one order's events from the `events` table, in id order: for tests with no Interface A client at hand. */
-export async function eventTypesInDb(db: Db, orderId: number): Promise<string[]> {
-  const rows = await db.select({ type: events.type }).from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.position));
-  return rows.map((r) => r.type);
 }

@@ -1,15 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { agencyEventView, EVENT_TYPE_NAMES, listEvents } from '../../domain/events';
+import { agencyEndpointView, agencyEventView, EVENT_TYPE_NAMES, listEvents, type EndpointSnapshot } from '../../domain/events';
 import { rowIdOf } from '../../domain/ids';
-import {
-  createEndpoint,
-  deleteEndpoint,
-  listEndpoints,
-  endpointView,
-  MAX_ENDPOINTS_PER_PARTNER,
-  MAX_URL_LENGTH,
-  type EndpointView,
-} from '../../domain/webhooks';
+import { createEndpoint, deleteEndpoint, listEndpoints, endpointView, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
 import { opaque, queryInt } from '../vocabulary';
 import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
@@ -56,15 +48,7 @@ const Event = z
   })
   .openapi('AgencyEvent');
 
-const renderWebhook = (e: EndpointView): z.infer<typeof Webhook> => ({
-  webhook_id: String(e.id),
-  url: e.url,
-  event_types: e.event_types,
-  interface: e.interface,
-  status: e.status,
-  disabled_reason: e.disabled_reason,
-  created_at: e.created_at,
-});
+const renderWebhook = (e: EndpointSnapshot): z.infer<typeof Webhook> => agencyEndpointView(e);
 
 const eventType = z.enum(EVENT_TYPE_NAMES, { error: `must be one of ${EVENT_TYPE_NAMES.join(', ')}` });
 
