@@ -19,7 +19,16 @@ import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
-import { createEndpoint, deleteEndpoint, enableEndpoint, endpointView, listDeliveries, listEndpoints, redeliverEvent } from '../../domain/webhooks';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  enableEndpoint,
+  endpointView,
+  listDeliveries,
+  listEndpoints,
+  MAX_URL_LENGTH,
+  redeliverEvent,
+} from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
 import { renderCredentials, renderInspection, renderParked, renderRefundDecision, renderVisaDecision } from './views';
@@ -87,7 +96,7 @@ const PaymentDecision = z.object({
 const VisaDecisionBody = z.object({ decision: z.enum(['approve', 'reject'], { error: 'must be approve or reject' }), reason: z.string().max(1000).optional() });
 
 const WebhookBody = z.object({
-  url: z.string({ error: 'url is required' }).max(2000),
+  url: z.string({ error: 'url is required' }).max(MAX_URL_LENGTH),
   event_types: z.array(z.string().max(100)).max(50).optional(),
   interface: z.enum(['a', 'b'], { error: 'must be a or b' }).optional(),
 });
