@@ -192,8 +192,14 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
 
   it('sees the killed worker within seconds, answers pays 503 at once without moving money, and pays again once a worker is back', async () => {
     if (!alive(worker)) await startWorker();
-    // The worker the last test started may be younger than the API's last health round (1 s).
-    await until('the API sees the worker', async () => (await healthz(apiUrl)).status === 200, 10_000);
+    // The worker the last test started may be younger than the API's last health round (1 s),
+    // and the one it SIGKILLed counts until its heartbeat goes stale: wait for exactly one.
+    const oneWorker = { ok: true, detail: `1 worker on task queue ${env.TEMPORAL_TASK_QUEUE}` };
+    await until(
+      'the API sees exactly the one live worker',
+      async () => JSON.stringify((await healthz(apiUrl)).body?.checks?.worker) === JSON.stringify(oneWorker),
+      DETECT_KILLED_WORKERS_MS + 5_000,
+    );
     const created = await fetch(`${adminUrl}/admin/partners`, {
       method: 'POST',
       headers: adminAuth,
@@ -210,7 +216,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const before = await wallet();
 
     const ready = await healthz(apiUrl);
-    expect(ready.body.checks.worker).toEqual({ ok: true, detail: `1 worker on task queue ${env.TEMPORAL_TASK_QUEUE}` });
+    expect(ready.body.checks.worker).toEqual(oneWorker);
 
     worker!.child.kill('SIGKILL');
     await worker!.exited();
