@@ -14,13 +14,18 @@
  * the Temporal dev server's). --pids names the processes to measure for any other topology. All first measure
  * the topology idle for --idle-seconds (default 10) and report what the payments cost
  * beyond that (`marginal`), next to the raw figures: a cluster with 512 history shards
- * spends CPU and database commits on its own even when nothing happens.
+ * spends CPU and database commits on its own even when nothing happens. For `npm start`
+ * the engine's CPU is also split by thread (`engine_threads_per_payment`).
+ * --warmup W (default 500) first pays W orders the same way, unmeasured: a fresh engine
+ * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
+ * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
+ * measures a cold start (docs/performance.md gives both).
  */
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { admin, api, args, percentile, round, useTarget, type Partner } from './common';
 import { payWorkflowId } from '../../workflows/pay.types';
-import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, startTopology, type Topology } from './topology';
+import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, startTopology, threadCpu, type Topology } from './topology';
 
 const opts = args({
   concurrency: { type: 'string', default: '10' },
@@ -30,17 +35,21 @@ const opts = args({
   pids: { type: 'string' },
   'idle-seconds': { type: 'string', default: '10' },
   window: { type: 'boolean', default: false },
+  warmup: { type: 'string', default: '500' },
 });
 const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
+const warmup = Number(opts.warmup);
+if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup takes a count of payments, not ${opts.warmup}`);
 
-async function prepare(): Promise<Array<{ partner: Partner; orderId: number }>> {
+/** `count` product orders to pay, 25 to a partner. */
+async function prepare(count: number): Promise<Array<{ partner: Partner; orderId: number }>> {
   const partners: Partner[] = [];
-  for (let i = 0; i < Math.max(1, Math.ceil(total / 25)); i++) {
+  for (let i = 0; i < Math.max(1, Math.ceil(count / 25)); i++) {
     partners.push(await admin<Partner>('POST', '/admin/partners', { name: `bench-${crypto.randomUUID().slice(0, 8)}`, topup: '100000000000' }));
   }
   const jobs: Array<{ partner: Partner; orderId: number }> = [];
-  for (let i = 0; i < total; i++) {
+  for (let i = 0; i < count; i++) {
     const partner = partners[i % partners.length]!;
     await api(partner, 'POST', '/api/products/basket/items/', { product: 1, variant: 1, quantity: 1 });
     const out = await api(partner, 'POST', '/api/products/checkout/', { payment_method: 'PARTNER_CREDIT' });
@@ -157,7 +166,13 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
     idle = { cpu: rates(cpu0, sampleCpu(t), idleSeconds), db: db0 && scaleDb(db0, (await sampleDatabases(t.adminDatabaseUrl))!, idleSeconds) };
   }
-  const jobs = await prepare();
+  if (warmup > 0) {
+    const warm = await payAll(await prepare(warmup));
+    if (warm.errors) throw new Error(`${warm.errors} of the ${warmup} warm-up payments failed`);
+  }
+  const jobs = await prepare(total);
+  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
+  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
   const cpuBefore = t && sampleCpu(t);
   const dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
   const window0 = process.hrtime.bigint();
@@ -166,11 +181,13 @@ async function main() {
   // PostgreSQL publishes its statistics within a second of a transaction's end.
   if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
   const cpuAfter = t && sampleCpu(t);
+  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
   const dbAfter = await sampleDatabases(t?.adminDatabaseUrl);
   const report = await admin<{ findings: Array<{ kind: string }> }>('GET', '/admin/reconcile');
   const result: Record<string, unknown> = {
     orders: total,
     concurrency,
+    warmup,
     pays_per_s: round(total / run.seconds),
     p50_ms: round(percentile(run.latencies, 50)),
     p95_ms: round(percentile(run.latencies, 95)),
@@ -184,6 +201,7 @@ async function main() {
   if (t) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
     result.cpu_per_payment = cpuPerPayment(cpuBefore!, cpuAfter!, total);
+    if (threadsBefore && threadsAfter) result.engine_threads_per_payment = cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms;
     const db = dbPerPayment(dbBefore, dbAfter, total);
     if (db) result.db_per_payment = db;
     if (idle) {

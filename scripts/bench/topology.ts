@@ -116,6 +116,36 @@ export function cpuSeconds(root: number, withChildren = true): number {
   return ticks / TICKS_PER_SECOND;
 }
 
+/**
+ * A Node process's CPU seconds by kind of thread: `main` (the event loop: for `npm start` the
+ * API, the activities, PGlite and the simulator), `temporal_core` (the Temporal SDK's Rust
+ * core: its `tokio-runtime-*` and `workflow-proces*` threads), and `other_node` (Node's other
+ * threads, which Linux names alike: the workflow sandbox's worker thread, V8's compiler and
+ * garbage-collector helpers, libuv's pool). Threads that ended in between are not counted.
+ */
+export function threadCpu(pid: number): Record<string, number> {
+  const out: Record<string, number> = { main: 0, temporal_core: 0, other_node: 0 };
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const raw = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      const kind = Number(tid) === pid ? 'main' : /^(tokio-runtime|workflow-proces)/.test(name) ? 'temporal_core' : 'other_node';
+      out[kind]! += seconds;
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
 export function sampleCpu(topology: Topology): Record<string, number> {
   return Object.fromEntries(Object.entries(topology.processes).map(([name, pid]) => [name, cpuSeconds(pid, !topology.selfOnly?.includes(name))]));
 }

@@ -1,5 +1,5 @@
 /**
- * npm run bench:tuning -- [--variants a,b,...] [--concurrency N] [--orders M] [--rounds R]
+ * npm run bench:tuning -- [--variants a,b,...] [--concurrency N] [--orders M] [--rounds R] [--warmup W]
  *
  * Measures what each worker/server tuning buys: for every variant it starts the whole
  * engine (`npm start`, fresh DATA_DIR, its own ports) with that variant's environment,
@@ -43,14 +43,22 @@ const raw = args({
   concurrency: { type: 'string', default: '10' },
   orders: { type: 'string', default: '100' },
   rounds: { type: 'string', default: '1' },
+  warmup: { type: 'string', default: '500' },
 });
-const opts = { variants: String(raw.variants), concurrency: String(raw.concurrency), orders: String(raw.orders), rounds: String(raw.rounds) };
+const opts = {
+  variants: String(raw.variants),
+  concurrency: String(raw.concurrency),
+  orders: String(raw.orders),
+  rounds: String(raw.rounds),
+  warmup: String(raw.warmup),
+};
 
 const ROOT = path.resolve(__dirname, '../..');
 const BASE_PORT = 18_000;
 
 interface PayReport {
   cpu_per_payment?: { total_ms: number; by_part_ms: Record<string, number> };
+  engine_threads_per_payment?: Record<string, number>;
   history_events_per_payment?: number;
   pays_per_s: number;
   p50_ms: number;
@@ -115,7 +123,7 @@ async function measure(name: string, slot: number): Promise<PayReport> {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
     const bench = run(
       process.execPath,
-      ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders, '--idle-seconds', '0'],
+      ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders, '--warmup', opts.warmup, '--idle-seconds', '0'],
       env,
       true,
     );
@@ -166,6 +174,9 @@ async function main(): Promise<void> {
       cpu_by_part_ms: Object.fromEntries(
         Object.keys(xs[0]?.cpu_per_payment?.by_part_ms ?? {}).map((part) => [part, round(median(xs.map((x) => x.cpu_per_payment!.by_part_ms[part]!)))]),
       ),
+      engine_threads_ms: Object.fromEntries(
+        Object.keys(xs[0]?.engine_threads_per_payment ?? {}).map((kind) => [kind, round(median(xs.map((x) => x.engine_threads_per_payment![kind]!)))]),
+      ),
       history_events: xs[0]?.history_events_per_payment,
       errors: xs.reduce((n, x) => n + x.errors, 0),
       double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
@@ -173,7 +184,9 @@ async function main(): Promise<void> {
       rounds: xs.map((x) => x.pays_per_s),
     };
   });
-  console.log(JSON.stringify({ concurrency: Number(opts.concurrency), orders: Number(opts.orders), rounds: Number(opts.rounds), results }));
+  console.log(
+    JSON.stringify({ concurrency: Number(opts.concurrency), orders: Number(opts.orders), warmup: Number(opts.warmup), rounds: Number(opts.rounds), results }),
+  );
 }
 
 main().catch((err) => {
