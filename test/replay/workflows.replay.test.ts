@@ -47,6 +47,10 @@ describe('workflow replay', () => {
         'tour-prebook-expiry.json',
         'webhook-delivered-after-retry.json',
         'webhook-endpoint-disabled.json',
+        // Recorded again once the delivery workflow's last two command-neutral edits had landed
+        // (the count of deliveries made, the disable step's input); the first recordings stay.
+        'webhook-delivered-after-retry-v2.json',
+        'webhook-endpoint-disabled-v2.json',
       ]),
     );
   });
