@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { productCategories, products, productVariants } from '../db/schema';
+import { fromCatalogue } from './catalog-cache';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
 import { paginate, type PageSlice } from './pagination';
@@ -10,8 +11,8 @@ export type VariantRow = typeof productVariants.$inferSelect;
 
 export type CategoryRow = typeof productCategories.$inferSelect;
 
-export async function listCategories(db: DbOrTx): Promise<CategoryRow[]> {
-  return db.select().from(productCategories).orderBy(asc(productCategories.id));
+export function listCategories(db: DbOrTx): Promise<CategoryRow[]> {
+  return fromCatalogue(db, 'categories', () => db.select().from(productCategories).orderBy(asc(productCategories.id)));
 }
 
 /** A product with its category and its variants, cheapest first. */
@@ -42,7 +43,12 @@ async function variantsOf(db: DbOrTx, productIds: number[]): Promise<Map<number,
 /** Escapes LIKE wildcards so a search for "100%" means the text, not a pattern. */
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-export async function listProducts(db: DbOrTx, q: { search?: string; category?: number; page: number }): Promise<PageSlice<Product>> {
+/** A page of the catalogue, read at most once per CATALOGUE_TTL_MS for the same filters. */
+export function listProducts(db: DbOrTx, q: { search?: string; category?: number; page: number }): Promise<PageSlice<Product>> {
+  return fromCatalogue(db, `products:${JSON.stringify([q.search ?? null, q.category ?? null, q.page])}`, () => readProducts(db, q));
+}
+
+async function readProducts(db: DbOrTx, q: { search?: string; category?: number; page: number }): Promise<PageSlice<Product>> {
   const filters: SQL[] = [];
   if (q.search) filters.push(ilike(products.name, likeText(q.search)));
   // A category id past the database's range names no category: nothing matches.
@@ -71,6 +77,10 @@ export async function listProducts(db: DbOrTx, q: { search?: string; category?: 
 
 export async function getProduct(db: DbOrTx, id: number): Promise<Product> {
   if (!isStorableId(id)) throw notFound(`product ${id}`);
+  return fromCatalogue(db, `product:${id}`, () => readProduct(db, id));
+}
+
+async function readProduct(db: DbOrTx, id: number): Promise<Product> {
   const [row] = await db
     .select({ p: products, c: productCategories })
     .from(products)

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
+import { fromCatalogue } from '../catalog-cache';
 import { DomainError, notFound } from '../errors';
 import { rowIdOf } from '../ids';
 import type { OrderItemRow, OrderRow } from '../orders';
@@ -27,7 +28,11 @@ export interface SellableItem {
  * Interface B sells each variant as a product of its own: product_id is the variant's SKU
  * (or the product's, when it has no variants), so an order names exactly what is shipped.
  */
-async function catalogue(db: Db): Promise<SellableItem[]> {
+function catalogue(db: Db): Promise<SellableItem[]> {
+  return fromCatalogue(db, 'agency-catalogue', () => readCatalogue(db));
+}
+
+async function readCatalogue(db: Db): Promise<SellableItem[]> {
   const rows = await db
     .select({ p: products, c: productCategories, v: productVariants })
     .from(products)
