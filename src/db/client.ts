@@ -36,6 +36,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
     // connection and opens a new one for the next query; a query that was running fails
     // on its own and its caller decides.
     pool.on('error', (err) => opts.onIdleError?.(err));
+    // A connection checked out of the pool (a transaction between its statements) has no
+    // pool listener, so the same 'error' would go unheard on the client itself and end the
+    // process. Heard here: the transaction's next statement fails and its caller decides, and
+    // the pool drops the connection when it is released (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzle(pool, { schema });
     // API and worker processes may start together on a fresh database: one migrates at a time.
     const lock = await pool.connect();

@@ -18,7 +18,7 @@ const caches = new WeakMap<object, LRUCache<string, Promise<unknown>>>();
  * CATALOGUE_TTL_MS. Concurrent misses share one read; a read that fails is not kept. What it
  * returns is shared between requests: callers render it, never change it.
  */
-export function fromCatalogue<T>(db: object, key: string, read: () => Promise<T>): Promise<T> {
+export function fromCatalogue<T>(db: object, key: string, read: () => PromiseLike<T>): Promise<T> {
   let cache = caches.get(db);
   if (!cache) {
     // The clock is read at each lookup (not cached between them, not captured at load), so a
@@ -33,7 +33,8 @@ export function fromCatalogue<T>(db: object, key: string, read: () => Promise<T>
   }
   const kept = cache.get(key) as Promise<T> | undefined;
   if (kept) return kept;
-  const reading = read();
+  // A real promise, settled once: a drizzle query is a thenable that runs again at every `then`.
+  const reading = Promise.resolve(read());
   cache.set(key, reading);
   reading.catch(() => {
     if (cache.get(key) === reading) cache.delete(key);

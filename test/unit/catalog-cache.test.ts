@@ -34,6 +34,15 @@ describe('the catalogue from memory', () => {
     expect(r.runs()).toBe(1);
   });
 
+  it('runs a query that is only a thenable (drizzle runs one at every then) once for all its readers', async () => {
+    const db = {};
+    let runs = 0;
+    const query: PromiseLike<number> = { then: (ok, fail) => Promise.resolve(++runs).then(ok, fail) };
+    const answers = [await fromCatalogue(db, 'k', () => query), await fromCatalogue(db, 'k', () => query), await fromCatalogue(db, 'k', () => query)];
+    expect(answers).toEqual([1, 1, 1]);
+    expect(runs).toBe(1);
+  });
+
   it('keeps no failed read: the next request reads again', async () => {
     const db = {};
     await expect(fromCatalogue(db, 'k', () => Promise.reject(new Error('database down')))).rejects.toThrow('database down');
