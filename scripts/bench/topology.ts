@@ -73,13 +73,19 @@ export function clusterTopology(dir: string): Topology {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-function readStat(pid: number): { ppid: number; ticks: number; childTicks: number } | undefined {
+/** A process's or a thread's `stat` file (`/proc/PID/stat`, `/proc/PID/task/TID/stat`), or undefined once it is gone. */
+function readStat(file: string): { name: string; ppid: number; ticks: number; childTicks: number } | undefined {
   try {
-    const raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const raw = fs.readFileSync(file, 'utf8');
     // The command name (field 2) may hold spaces: split after its closing parenthesis.
     const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (state): ppid 4, utime 14, stime 15, cutime 16, cstime 17.
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), childTicks: Number(fields[13]) + Number(fields[14]) };
+    return {
+      name: raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')')),
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      childTicks: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return undefined;
   }
@@ -92,13 +98,13 @@ function readStat(pid: number): { ppid: number; ticks: number; childTicks: numbe
  */
 export function cpuSeconds(root: number, withChildren = true): number {
   if (!withChildren) {
-    const stat = readStat(root);
+    const stat = readStat(`/proc/${root}/stat`);
     return stat ? stat.ticks / TICKS_PER_SECOND : 0;
   }
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
+    const stat = readStat(`/proc/${entry}/stat`);
     if (!stat) continue;
     const list = children.get(stat.ppid) ?? [];
     list.push(Number(entry));
@@ -108,7 +114,7 @@ export function cpuSeconds(root: number, withChildren = true): number {
   const stack = [root];
   while (stack.length) {
     const pid = stack.pop()!;
-    const stat = readStat(pid);
+    const stat = readStat(`/proc/${pid}/stat`);
     if (!stat) continue;
     ticks += stat.ticks + stat.childTicks;
     stack.push(...(children.get(pid) ?? []));
@@ -132,16 +138,10 @@ export function threadCpu(pid: number): Record<string, number> {
     return out;
   }
   for (const tid of tids) {
-    try {
-      const raw = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
-      const fields = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-      const seconds = (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-      const kind = Number(tid) === pid ? 'main' : /^(tokio-runtime|workflow-proces)/.test(name) ? 'temporal_core' : 'other_node';
-      out[kind]! += seconds;
-    } catch {
-      // the thread ended between the listing and the read
-    }
+    const stat = readStat(`/proc/${pid}/task/${tid}/stat`);
+    if (!stat) continue; // the thread ended between the listing and the read
+    const kind = Number(tid) === pid ? 'main' : /^(tokio-runtime|workflow-proces)/.test(stat.name) ? 'temporal_core' : 'other_node';
+    out[kind]! += stat.ticks / TICKS_PER_SECOND;
   }
   return out;
 }
