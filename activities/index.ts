@@ -4,6 +4,7 @@ import { agencyActivities } from './agency';
 import { finalizeActivities, type FinalizeAttempts } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
+import { operatorActivities } from './operators';
 import { paymentActivities } from './payments';
 import { residenceActivities } from './residence';
 import { tourActivities } from './tours';
@@ -22,6 +23,7 @@ export interface ActivityDeps extends Suppliers {
 export function createActivities(deps: ActivityDeps) {
   return {
     ...paymentActivities(deps.db),
+    ...operatorActivities(deps.db),
     ...finalizeActivities(deps),
     ...hotelActivities(deps.db, deps.hotelSupplier),
     ...flightActivities(deps.db, deps.flightSupplier),

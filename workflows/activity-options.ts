@@ -92,3 +92,13 @@ export const LOOKUP_STEP: ActivityOptions = {
   heartbeatTimeout: '5s',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: DOMAIN_REFUSALS },
 };
+
+/**
+ * A note for operators (the order.needs_attention event of a parked workflow): tried a few
+ * times, then given up with a log line. It never holds up what it notes: the workflow is
+ * parked, and shows so in Temporal Web, whether or not the note was written.
+ */
+export const OPERATOR_NOTE_STEP: LocalActivityOptions = {
+  startToCloseTimeout: '10s',
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3 },
+};

@@ -1,4 +1,17 @@
-import { ActivityFailure, ApplicationFailure, condition, isCancellation, log, patched, setHandler, TemporalFailure, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  log,
+  patched,
+  proxyLocalActivities,
+  setHandler,
+  TemporalFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { BookingActivities } from '../activities';
+import { OPERATOR_NOTE_STEP } from './activity-options';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
 import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
@@ -23,8 +36,27 @@ export interface ParkOptions {
   resume: StageName;
   /** Why a decision does not apply here (null when it does); a refused one leaves the workflow parked. */
   refuse: (d: OperatorDecision) => string | null;
-  /** For the log lines: what is parked (order or reservation id). */
-  context: Record<string, unknown>;
+  /** For the log lines and the operators' event: what is parked (the order; a stay's reservation when it has no order id). */
+  context: { orderId: number | null; reservationId?: number } & Record<string, unknown>;
+}
+
+const notes = proxyLocalActivities<BookingActivities>(OPERATOR_NOTE_STEP);
+
+/**
+ * Runs started from here on write an operator-only `order.needs_attention` event each time
+ * they park (src/domain/events.ts, OPERATOR_EVENT_TYPES). Runs started before replay the
+ * way they were made.
+ */
+export const NEEDS_ATTENTION_EVENT_PATCH = 'needs-attention-event';
+
+/** Writes the parked workflow's operator-only event; a failure to write it is logged, never waited on. */
+async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): Promise<void> {
+  try {
+    const { orderId, reservationId } = o.context;
+    await notes.recordNeedsAttention({ orderId, reservationId, workflowId: workflowInfo().workflowId, parkedAt: at, lastError: state.lastError });
+  } catch (err) {
+    log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: failureOf(err).message });
+  }
 }
 
 /**
@@ -38,6 +70,7 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
   state.parkedAt = at;
   setStage('needs_attention');
   log.warn('workflow parked for an operator', { ...o.context, parkedAt: at, lastError: state.lastError });
+  if (patched(NEEDS_ATTENTION_EVENT_PATCH)) await noteParked(at, state, o);
   for (;;) {
     await condition(() => operator.decision !== null);
     const d = operator.decision!;

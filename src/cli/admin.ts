@@ -22,7 +22,7 @@ commands:
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
   needs-attention                                             (payments and cancellations parked for an operator)
-  order inspect --order ID                                    (order, money, payment and cancellation step and last error)
+  order inspect --order ID                                    (order, money, payment and cancellation step and last error, events)
   order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
                                                               (decide a payment or cancellation parked in needs_attention;
                                                                after the supplier confirmed only retry|confirm,

@@ -577,6 +577,8 @@ export const events = pgTable(
     uniqueIndex('events_position_uq').on(t.position),
     index('events_partner_type_position_idx').on(t.partnerId, t.type, t.position),
     index('events_partner_position_idx').on(t.partnerId, t.position),
+    // An order's events, for operators (admin order inspect).
+    index('events_order_position_idx').on(t.orderId, t.position),
   ],
 );
 

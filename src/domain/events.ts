@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, gt, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, orders } from '../db/schema';
 import { agencyOrderView, travelOrderView } from './order-view';
@@ -28,6 +28,18 @@ export const EVENT_TYPES = {
   'webhook_endpoint.disabled': 'One of your webhook endpoints kept failing and was disabled',
 } as const;
 
+/**
+ * Events only operators see: written to the outbox like the others, but never in a
+ * partner's feed and never delivered (the fan-out skips them, migration 0015). A parked
+ * payment stays `processing` for its partner until an operator decides.
+ */
+export const OPERATOR_EVENT_TYPES = {
+  'order.needs_attention': 'A payment or cancellation parked for an operator; data is the order, with where it parked and why (needs_attention)',
+} as const;
+export type OperatorEventType = keyof typeof OPERATOR_EVENT_TYPES;
+const OPERATOR_ONLY = Object.keys(OPERATOR_EVENT_TYPES) as OperatorEventType[];
+export const isOperatorEvent = (type: string): type is OperatorEventType => Object.hasOwn(OPERATOR_EVENT_TYPES, type);
+
 export type EventType = keyof typeof EVENT_TYPES;
 export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
 export const isEventType = (s: string): s is EventType => Object.hasOwn(EVENT_TYPES, s);
@@ -47,6 +59,31 @@ export function publicId(e: Pick<EventRow, 'id' | 'position'>): number {
 export async function recordOrderEvent(tx: DbOrTx, type: EventType, orderId: number): Promise<void> {
   await tx.execute(
     sql`INSERT INTO events (type, partner_id, order_id, data) SELECT ${type}, o.partner_id, o.id, to_jsonb(o) FROM orders o WHERE o.id = ${orderId}`,
+  );
+}
+
+/** Where a workflow parked for an operator, and why: the `needs_attention` of an order.needs_attention event's data. */
+export interface ParkedNote {
+  /** The order parked; null for a residence stay's cancellation, which names its reservation. */
+  orderId: number | null;
+  reservationId?: number;
+  workflowId: string;
+  parkedAt: string;
+  lastError: string | null;
+}
+
+/**
+ * Writes the operator-only event of a workflow parked for an operator: the order (a
+ * reservation's, for a stay) as it stands, with where the workflow parked and why.
+ */
+export async function recordNeedsAttention(db: DbOrTx, note: ParkedNote): Promise<void> {
+  const type: OperatorEventType = 'order.needs_attention';
+  const orderOf = note.orderId ?? sql`(SELECT r.order_id FROM reservations r WHERE r.id = ${note.reservationId ?? null}::int)`;
+  await db.execute(
+    sql`INSERT INTO events (type, partner_id, order_id, data)
+        SELECT ${type}, o.partner_id, o.id, to_jsonb(o) || jsonb_build_object('needs_attention', jsonb_build_object(
+          'workflow_id', ${note.workflowId}::text, 'parked_at', ${note.parkedAt}::text, 'last_error', ${note.lastError}::text))
+        FROM orders o WHERE o.id = ${orderOf}`,
   );
 }
 
@@ -82,12 +119,17 @@ export interface EventPage {
  * never find a new event below N.
  */
 export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
-  const where = and(eq(events.partnerId, partnerId), gt(events.position, q.after), q.type ? eq(events.type, q.type) : undefined);
+  const where = and(eq(events.partnerId, partnerId), gt(events.position, q.after), q.type ? eq(events.type, q.type) : notInArray(events.type, OPERATOR_ONLY));
   const [rows, [counted]] = await Promise.all([
     db.select().from(events).where(where).orderBy(asc(events.position)).limit(q.limit),
     db.select({ n: count() }).from(events).where(where),
   ]);
   return { events: rows, total: counted!.n };
+}
+
+/** An order's events, operators' included, in the order they committed (admin order inspect). */
+export async function orderEvents(db: DbOrTx, orderId: number): Promise<EventRow[]> {
+  return db.select().from(events).where(eq(events.orderId, orderId)).orderBy(asc(events.position));
 }
 
 /** The event with this public id. */

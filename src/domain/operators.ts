@@ -10,6 +10,7 @@ import { reservationWorkflowId } from '../../workflows/residence.types';
 import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
+import { orderEvents, type EventRow } from './events';
 import { isStorableId } from './ids';
 import { getOrder, type OrderRow } from './orders';
 import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './payments';
@@ -96,6 +97,8 @@ export interface OrderInspection {
   ledger: LedgerRow[];
   payment: PaymentView | null;
   cancellation: WorkflowView<CancellationState> | null;
+  /** Its events in commit order, operator-only ones (order.needs_attention) included. */
+  events: EventRow[];
 }
 
 /**
@@ -121,6 +124,7 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number): Promise
     ledger,
     payment: wf ? { ...wf, debit: ofRun(PAYMENT_DEBIT_STEP), reversal: ofRun(PAYMENT_REVERSAL_STEP) } : null,
     cancellation: await cancellationOf(deps, order),
+    events: await orderEvents(deps.db, orderId),
   };
 }
 

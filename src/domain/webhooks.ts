@@ -3,7 +3,18 @@ import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
-import { eventInStyle, getEvent, isEventType, publicId, recordEvent, type EndpointSnapshot, type EventRow, type EventStyle, type EventType } from './events';
+import {
+  eventInStyle,
+  getEvent,
+  isEventType,
+  isOperatorEvent,
+  publicId,
+  recordEvent,
+  type EndpointSnapshot,
+  type EventRow,
+  type EventStyle,
+  type EventType,
+} from './events';
 import { isoOrNull } from './order-view';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -168,6 +179,8 @@ export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise
   return db.transaction(async (tx) => {
     const event = await getEvent(tx, publicEventId);
     if (!event) throw notFound(`event ${publicEventId}`);
+    if (isOperatorEvent(event.type))
+      throw new DomainError('conflict', `event ${publicEventId} is an ${event.type} event: it is for operators and never delivered`);
     const targets = (
       await tx
         .select()

@@ -7,6 +7,7 @@ import { adminClient, call, newPartner as partnerWithWallet, type partnerClient 
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 import { operatorDecisionSignal } from '../../workflows/pay.types';
 import { Stage } from '../../workflows/search-attributes';
 import { contact, day } from '../support/fixtures';
@@ -187,12 +188,19 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     const seen = await parked(orderId);
     expect(seen.cancellation.state).toMatchObject({ reservationId, supplierRef: expect.stringMatching(/^HOST-/), failedStep: 'settleResidenceCancel' });
     const workflowId = `residence-reservation:r${reservationId}`;
+    // A stay's cancellation names its reservation, not its order: the operators' event finds the order through it.
+    const notes = async () =>
+      ((await adminClient(stack).get(`/admin/orders/${orderId}`)).body.events as { operator_only?: boolean; needs_attention?: unknown }[])
+        .filter((e) => e.operator_only)
+        .map((e) => e.needs_attention);
+    await waitFor(async () => (await notes()).length > 0, 'the needs_attention event');
+    expect(await notes()).toEqual([{ workflow_id: workflowId, parked_at: 'refunding', last_error: expect.stringMatching(/database error 42703/) }]);
 
     const after = await operatorRetries(orderId, workflowId);
     expect(after.order.status).toBe('cancelled');
     expect(await refunds(orderId)).toHaveLength(1);
     await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
-    await recordHistory(stack, workflowId, 'residence-cancel-parked-retried');
+    await recordHistory(stack, workflowId, 'residence-cancel-parked-retried-noted');
   });
 });
 

@@ -5,8 +5,10 @@ import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
 import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
+import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.types';
 
 /**
@@ -35,6 +37,12 @@ async function parked(orderId: number, where: string) {
     if (Date.now() > deadline) throw new Error(`never parked at ${where}: ${JSON.stringify(inspected.body)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/** The order's operator-only events (order.needs_attention) as `admin order inspect` shows them: where its workflow parked and why. */
+async function operatorEvents(orderId: number): Promise<unknown[]> {
+  const { body } = await adminClient(stack).get(`/admin/orders/${orderId}`);
+  return body.events.filter((e: { operator_only?: boolean }) => e.operator_only).map((e: { needs_attention: unknown }) => e.needs_attention);
 }
 
 /** Whether Temporal's visibility lists the payment under Stage = "needs_attention" (it catches up within a moment). */
@@ -135,7 +143,7 @@ describe('a database step that fails for good', () => {
     await expect(stack.client.workflow.getHandle(workflowId).result()).rejects.toMatchObject({
       cause: { type: 'payment_reversed', message: expect.stringMatching(/^the supplier could not finalize order \d+ \(.*\); the debit was reversed$/) },
     });
-    await recordHistory(stack, workflowId, 'pay-reversal-parked-retried');
+    await recordHistory(stack, workflowId, 'pay-reversal-parked-retried-noted');
   });
 });
 
@@ -162,6 +170,12 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
     const workflowId = `pay:p${creds.partner_id}:key:pivot-refused`;
     expect(await listedAsNeedingAttention(workflowId)).toBe(true);
+    // Operators see where it parked and why among the order's events; its partner does not (it stays processing).
+    await waitFor(async () => (await operatorEvents(order.id)).length === 1, 'the needs_attention event');
+    expect(await operatorEvents(order.id)).toEqual([
+      { parked_at: 'completing', workflow_id: workflowId, last_error: expect.stringMatching(new RegExp(`^completing order ${order.id} failed`)) },
+    ]);
+    expect(await eventTypesOf(api, order.id)).toEqual(['order.processing']);
 
     // The operator cannot give the money back: the supplier has shipped.
     const admin = adminClient(stack);
@@ -175,6 +189,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(early.status).toBe(200);
     await parked(order.id, 'completing');
     expect(fault.attempts).toBe(2);
+    await waitFor(async () => (await operatorEvents(order.id)).length === 2, 'a second needs_attention event for the second park');
     expect(await entries(order.id)).toEqual(['payment/debit']);
 
     disarmAll();
@@ -188,7 +203,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     const again = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'pivot-refused' });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ order_status: 'completed', new_balance: 9450000 });
-    await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried');
+    await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried-noted');
   });
 
   it('parks on a deterministic database error in the completion, and confirm completes it too', async () => {

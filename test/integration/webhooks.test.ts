@@ -1,8 +1,9 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Pool, PoolClient } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { toCommand } from '../../src/cli/admin';
 import { events, webhookAttempts, webhookDeliveries } from '../../src/db/schema';
+import { recordNeedsAttention } from '../../src/domain/events';
 import { adminClient, call, newPartner } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
@@ -163,6 +164,34 @@ describe('events and webhooks', () => {
     expect(r.accepted().map((e) => [e.type, e.order_id, e.data.status])).toEqual([['order.payment_reversed', order.id, 'pending']]);
     const all = (await api.get('/api/partners/events/')).body.data.results;
     expect(typesOf(all, order.id)).toEqual(['order.processing', 'order.payment_reversed']);
+  });
+
+  it('order.needs_attention is for operators: shown with the order, never in the feed, never owed to an endpoint, never redelivered', async () => {
+    const { api, receiver: r, creds } = await subscribed(); // every type
+    const { order, paid } = await paidProductOrder(api, 'operator-only');
+    expect(paid.status).toBe(200);
+    // As a parked workflow writes it (workflows/park.ts; pay-pivot.test.ts parks a real payment).
+    await recordNeedsAttention(stack.db, { orderId: order.id, workflowId: 'pay:written-by-the-test', parkedAt: 'completing', lastError: 'injected' });
+    const [note] = await stack.db
+      .select()
+      .from(events)
+      .where(and(eq(events.orderId, order.id), eq(events.type, 'order.needs_attention')));
+    expect(note).toMatchObject({ partnerId: creds.partner_id, data: { id: order.id, needs_attention: { parked_at: 'completing', last_error: 'injected' } } });
+    expect(await stack.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, note!.id))).toEqual([]);
+
+    await waitFor(() => r.accepted().length >= 2, 'the payment events');
+    await recordedDelivered(creds.partner_id);
+    expect(typesOf(r.accepted(), order.id)).toEqual(['order.processing', 'product_order.shipped']);
+    expect(typesOf((await api.get('/api/partners/events/')).body.data.results, order.id)).toEqual(['order.processing', 'product_order.shipped']);
+    expect((await api.get('/api/partners/events/?type=order.needs_attention')).status).toBe(400);
+
+    const admin = adminClient(stack);
+    const inspected = await admin.get(`/admin/orders/${order.id}`);
+    expect(inspected.body.events.map((e: { type: string }) => e.type)).toEqual(['order.processing', 'product_order.shipped', 'order.needs_attention']);
+    expect(inspected.body.events[2]).toMatchObject({ id: note!.position, operator_only: true, needs_attention: { workflow_id: 'pay:written-by-the-test' } });
+    const redelivered = await admin.post(`/admin/events/${note!.position}/redeliver`, {});
+    expect(redelivered.status).toBe(409);
+    expect(redelivered.body.error).toMatch(/order\.needs_attention event: it is for operators and never delivered/);
   });
 
   it('a receiver answering 500 then 200 takes each event once, with the same webhook-id; every attempt is recorded', async () => {

@@ -23,6 +23,10 @@ describe('workflow replay', () => {
         'pay-lean-completed.json',
         'pay-lean-compensated.json',
         'pay-parked-after-pivot-retried.json',
+        // Parked workflows that write their operator-only order.needs_attention event (NEEDS_ATTENTION_EVENT_PATCH).
+        'pay-parked-after-pivot-retried-noted.json',
+        'pay-reversal-parked-retried-noted.json',
+        'residence-cancel-parked-retried-noted.json',
         'pay-reversal-parked-retried.json',
         'hotel-hold-place.json',
         'hotel-hold-expiry.json',

@@ -1,4 +1,5 @@
 import type { OfflineRefundDecision } from '../../domain/flights/operator';
+import { isOperatorEvent } from '../../domain/events';
 import { formatDecimal } from '../../domain/money';
 import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';
 import type { OrderRow } from '../../domain/orders';
@@ -13,7 +14,7 @@ const renderWorkflow = <S>(w: WorkflowView<S> | null) =>
   w ? { workflow_id: w.workflowId, run_id: w.runId, status: w.status, state: w.state, failure: w.failure } : null;
 
 /** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
-export function renderInspection({ order, ledger, payment, cancellation }: OrderInspection) {
+export function renderInspection({ order, ledger, payment, cancellation, events }: OrderInspection) {
   const money = (l: LedgerRow | null) => (l ? { ledger_id: l.id, amount: formatDecimal(l.amount, order.currency) } : null);
   return {
     order: { ...renderTravelOrder(order), partner_id: order.partnerId },
@@ -29,6 +30,13 @@ export function renderInspection({ order, ledger, payment, cancellation }: Order
     // The payment run and the money it moved: its debit and, when it failed, the reversal.
     payment: payment ? { ...renderWorkflow(payment)!, debit: money(payment.debit), reversal: money(payment.reversal) } : null,
     cancellation: renderWorkflow(cancellation),
+    // What its partner heard, and what only operators see (order.needs_attention: where a workflow parked and why).
+    events: events.map((e) => ({
+      id: e.position,
+      type: e.type,
+      at: e.createdAt.toISOString(),
+      ...(isOperatorEvent(e.type) ? { operator_only: true, needs_attention: e.data.needs_attention ?? null } : {}),
+    })),
   };
 }
 
