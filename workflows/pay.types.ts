@@ -38,6 +38,14 @@ export interface PayInput {
    * payments started earlier (and Interface B's) replay as.
    */
   shape?: 'lean';
+  /**
+   * With shape 'lean': the supplier step completes the order as soon as the supplier
+   * confirmed, in the same local activity, saving the workflow one pass between the sandbox
+   * and the core; a completion that fails there is handed back and run as a step of its own
+   * (retried, then parked). Chosen by the starter, fixed for the run: lean payments started
+   * before it complete in a step of their own and replay so.
+   */
+  completeInSupplierStep?: boolean;
 }
 
 export interface PayResult {

@@ -45,25 +45,30 @@ export const PIVOT_RULE_PATCH = 'pay-pivot-rule';
 /** Failure types that are an answer (the supplier or the database said no), as opposed to an unknown outcome. */
 const ANSWERS = new Set<string>([...Object.values(FailureType), 'insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found']);
 
+/** What the supplier step gave: its reference, work to start after, and whether the order was completed with it. */
+type Finalized = { supplierRef: string; followUp?: FollowUp; completed?: boolean };
+
 /**
  * Finalization whose outcome may be unknown: after the retries, ask the supplier by our
  * client reference; if it cannot tell either, park in needs_attention (never refund
  * blindly: the ticket may exist) until an operator retries, confirms or compensates.
  */
-async function finalizeOrPark(
-  input: PayInput,
-  clientReference: string,
-  state: PayState,
-  operator: OperatorInbox,
-): Promise<{ supplierRef: string; followUp?: FollowUp }> {
+async function finalizeOrPark(input: PayInput, run: { workflowId: string; runId: string }, state: PayState, operator: OperatorInbox): Promise<Finalized> {
+  const clientReference = `${run.workflowId}/${run.runId}`;
   for (;;) {
     state.step = 'finalizing';
     state.supplierRounds += 1;
     try {
       const finalizer = input.shape === 'lean' ? localSupplier : supplier;
-      const done = await finalizer.finalizeOrder({ orderId: input.orderId, clientReference, scenario: input.scenario });
+      const done = await finalizer.finalizeOrder({
+        orderId: input.orderId,
+        clientReference,
+        scenario: input.scenario,
+        ...(input.completeInSupplierStep ? { complete: run } : {}),
+      });
       // Runs recorded before the step reported its attempts have none to add.
       state.supplierAttempts += done.attempts ?? 0;
+      if (done.completionError) state.lastError = `completing order ${input.orderId} in the supplier step failed: ${done.completionError}`;
       return done;
     } catch (err) {
       state.supplierAttempts += reportedAttempts(err);
@@ -153,7 +158,8 @@ function paymentFailure(orderId: number, step: PayStep | undefined, type: string
  * pivot) → complete the order. If the debit or the supplier step fails for good, the
  * compensation runs and the workflow fails naming the step, so its id (derived from the
  * idempotency key) can be used again. Once the supplier confirmed, the payment is never
- * compensated: the completion is retried until it succeeds or parks for an operator.
+ * compensated: the completion is retried until it succeeds or parks for an operator. A lean
+ * payment's supplier step completes the order itself when it can (completeInSupplierStep).
  */
 export async function payOrder(input: PayInput): Promise<PayResult> {
   const { workflowId, runId } = workflowInfo();
@@ -172,12 +178,15 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     if (state.step === 'needs_attention') operator.decision = d;
   });
 
-  const complete = async (supplierRef: string, followUp?: FollowUp) => {
-    await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef });
+  const startFollowUp = async (followUp?: FollowUp) => {
     if (followUp) await startAbandoned(followUp.workflowType, followUp.workflowId, followUp.args);
   };
+  const complete = async (supplierRef: string, followUp?: FollowUp) => {
+    await ledger.completeOrder({ ...run, orderId: input.orderId, supplierRef });
+    await startFollowUp(followUp);
+  };
   let debit: Awaited<ReturnType<BookingActivities['debitForOrder']>>;
-  let finalized: { supplierRef: string; followUp?: FollowUp };
+  let finalized: Finalized;
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
   let releasedAs: string | undefined;
   try {
@@ -197,7 +206,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     );
 
     setStage('finalizing');
-    finalized = await saga.step('finalize', () => finalizeOrPark(input, `${workflowId}/${runId}`, state, operator));
+    finalized = await saga.step('finalize', () => finalizeOrPark(input, run, state, operator));
 
     if (!pivotRule) {
       // Runs started before the pivot rule: a failed completion was compensated like any other step.
@@ -223,9 +232,9 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     state.supplierRef = finalized.supplierRef;
     // A lean payment shows completing only if its completion has to wait (untilDoneOrParked parks it with a Stage of its own).
     if (!lean) setStage('completing');
-    await CancellationScope.nonCancellable(() =>
-      mustHappen('completing', () => complete(finalized.supplierRef, finalized.followUp), input.orderId, state, operator),
-    );
+    // Completed in the supplier step (completeInSupplierStep), or else as a step of its own; either way what follows starts under the same rule.
+    const completion = () => (finalized.completed ? startFollowUp(finalized.followUp) : complete(finalized.supplierRef, finalized.followUp));
+    await CancellationScope.nonCancellable(() => mustHappen('completing', completion, input.orderId, state, operator));
   }
   setStage('done', 'completed');
   state.step = 'done';

@@ -162,7 +162,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     orderId: order.id,
     ...(req.scenario ? { scenario: req.scenario } : {}),
     ...(deps.tuning?.localLedgerSteps ? { localLedgerSteps: true } : {}),
-    ...(lean ? { shape: 'lean' as const } : {}),
+    ...(lean ? { shape: 'lean' as const, completeInSupplierStep: true } : {}),
   };
   const start: PayStart = {
     workflowId,

@@ -1,14 +1,15 @@
 import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
-import { newPartner } from '../support/clients';
+import { adminClient, newPartner } from '../support/clients';
 import { recordHistory, scheduledActivities } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
  * Today's payments (PAY_SHAPE=lean, docs/performance.md): debit, supplier step and
- * completion all run as local activities, so a payment that meets no failure is one
- * workflow task of ten events; the money rules are those of every other payment.
+ * completion all run as local activities, the completion inside the supplier step, so a
+ * payment that meets no failure is one workflow task of nine events; the money rules are
+ * those of every other payment.
  */
 
 let stack: TestStack;
@@ -37,7 +38,7 @@ async function historyOf(orderId: number, key?: string) {
 }
 
 describe('lean payments', () => {
-  it('pay in one workflow task: three local steps, nothing through the activity queue, two Stage upserts', async () => {
+  it('pay in one workflow task: two local steps (the supplier step completes the order), nothing through the activity queue, two Stage upserts', async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
@@ -46,9 +47,12 @@ describe('lean payments', () => {
     expect(await ledgerOf(order.id)).toEqual(['payment']);
 
     const history = await historyOf(order.id);
-    expect(history).toMatchObject({ activities: [], localSteps: 3, otherMarkers: 0, workflowTasks: 1, upserts: 2, stage: 'done', orderStatus: 'completed' });
-    expect(history.events).toBe(10);
-    await recordHistory(stack, history.workflowId, 'pay-lean-completed');
+    expect(history).toMatchObject({ activities: [], localSteps: 2, otherMarkers: 0, workflowTasks: 1, upserts: 2, stage: 'done', orderStatus: 'completed' });
+    expect(history.events).toBe(9);
+    const [done] = await stack.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(done).toMatchObject({ status: 'completed', supplierRef: expect.stringMatching(/^FUL-/) });
+    // Lean payments recorded before the supplier step completed the order stay in pay-lean-completed.json and pay-lean-compensated.json.
+    await recordHistory(stack, history.workflowId, 'pay-lean-folded-completed');
   });
 
   it('reverses the debit when the supplier refuses, and ends at Stage failed with the order pending again', async () => {
@@ -61,8 +65,51 @@ describe('lean payments', () => {
     expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
     const history = await historyOf(order.id);
     // The order is payable again, and the payment's OrderStatus says so (it started as processing).
+    // Debit, supplier step (refused: nothing completed), reversal.
     expect(history).toMatchObject({ activities: [], localSteps: 3, stage: 'failed', orderStatus: 'pending' });
-    await recordHistory(stack, history.workflowId, 'pay-lean-compensated');
+    await recordHistory(stack, history.workflowId, 'pay-lean-folded-compensated');
+  });
+
+  it('completes the order as a step of its own when the supplier step could not: parked when refused, completed on retry, never compensated', async () => {
+    const { api, creds } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const key = 'fold-refused';
+    const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+    for (let i = 0; (await ledgerOf(order.id)).length === 0; i++) {
+      if (i > 200) throw new Error('the debit never happened');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // While the supplier works, the order leaves processing behind the payment's back: its completion is refused.
+    await stack.db.update(orders).set({ status: 'pending' }).where(eq(orders.id, order.id));
+
+    const admin = adminClient(stack);
+    let seen = (await admin.get(`/admin/orders/${order.id}`)).body;
+    for (const until = Date.now() + 20_000; seen.payment?.state?.step !== 'needs_attention' && Date.now() < until;) {
+      await new Promise((r) => setTimeout(r, 200));
+      seen = (await admin.get(`/admin/orders/${order.id}`)).body;
+    }
+    expect(seen.payment.state).toMatchObject({
+      step: 'needs_attention',
+      parkedAt: 'completing',
+      supplierRef: expect.stringMatching(/^FUL-/),
+      lastError: `completing order ${order.id} failed: order ${order.id} cannot complete from pending`,
+    });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+
+    await stack.db.update(orders).set({ status: 'processing' }).where(eq(orders.id, order.id));
+    const retried = await admin.post(`/admin/orders/${order.id}/retry`, { reason: 'order row repaired' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order).toMatchObject({ status: 'completed', supplier_ref: seen.payment.state.supplierRef });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    // The partner's request was still waiting (PAY_WAIT_MS): it gets the completed payment.
+    const answered = await pending;
+    expect(answered.status).toBe(200);
+    expect(answered.body.data).toMatchObject({ order_status: 'completed', new_balance: 4450000 });
+    const history = await historyOf(order.id, key);
+    expect(history.workflowId).toBe(`pay:p${creds.partner_id}:key:${key}`);
+    // Debit, supplier step, the completion refused, the operators' needs_attention event, then the completion after the retry.
+    expect(history).toMatchObject({ activities: [], localSteps: 5, stage: 'done', orderStatus: 'completed' });
+    await recordHistory(stack, history.workflowId, 'pay-lean-folded-completion-parked-retried');
   });
 
   it('rides out a flaky supplier with local retries: one debit, completed', async () => {

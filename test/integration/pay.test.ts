@@ -21,7 +21,10 @@ const holdingInterceptor: ActivityInterceptorsFactory = (ctx) => ({
     async execute(input, next) {
       const result = await next(input);
       const hold = holdAfterComplete;
-      if (hold && ctx.info.activityType === 'completeOrder') {
+      // A lean payment's supplier step completes the order itself (completed: true).
+      const completed =
+        ctx.info.activityType === 'completeOrder' || (ctx.info.activityType === 'finalizeOrder' && (result as { completed?: boolean }).completed);
+      if (hold && completed) {
         hold.reached();
         await hold.release;
       }

@@ -22,6 +22,10 @@ describe('workflow replay', () => {
         'pay-local-ledger.json',
         'pay-lean-completed.json',
         'pay-lean-compensated.json',
+        // Lean payments whose supplier step completes the order (PayInput.completeInSupplierStep).
+        'pay-lean-folded-completed.json',
+        'pay-lean-folded-compensated.json',
+        'pay-lean-folded-completion-parked-retried.json',
         'pay-parked-after-pivot-retried.json',
         // Parked workflows that write their operator-only order.needs_attention event (NEEDS_ATTENTION_EVENT_PATCH).
         'pay-parked-after-pivot-retried-noted.json',
