@@ -5,6 +5,7 @@ import { toCommand } from '../../src/cli/admin';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { adminClient, call, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
+import { operatorNotesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -189,10 +190,7 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     expect(seen.cancellation.state).toMatchObject({ reservationId, supplierRef: expect.stringMatching(/^HOST-/), failedStep: 'settleResidenceCancel' });
     const workflowId = `residence-reservation:r${reservationId}`;
     // A stay's cancellation names its reservation, not its order: the operators' event finds the order through it.
-    const notes = async () =>
-      ((await adminClient(stack).get(`/admin/orders/${orderId}`)).body.events as { operator_only?: boolean; needs_attention?: unknown }[])
-        .filter((e) => e.operator_only)
-        .map((e) => e.needs_attention);
+    const notes = () => operatorNotesOf(adminClient(stack), orderId);
     await waitFor(async () => (await notes()).length > 0, 'the needs_attention event');
     expect(await notes()).toEqual([{ workflow_id: workflowId, parked_at: 'refunding', last_error: expect.stringMatching(/database error 42703/) }]);
 

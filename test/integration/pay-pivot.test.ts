@@ -5,7 +5,7 @@ import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
 import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
-import { eventTypesOf } from '../support/events';
+import { eventTypesOf, operatorNotesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -39,11 +39,7 @@ async function parked(orderId: number, where: string) {
   }
 }
 
-/** The order's operator-only events (order.needs_attention) as `admin order inspect` shows them: where its workflow parked and why. */
-async function operatorEvents(orderId: number): Promise<unknown[]> {
-  const { body } = await adminClient(stack).get(`/admin/orders/${orderId}`);
-  return body.events.filter((e: { operator_only?: boolean }) => e.operator_only).map((e: { needs_attention: unknown }) => e.needs_attention);
-}
+const operatorEvents = (orderId: number) => operatorNotesOf(adminClient(stack), orderId);
 
 /** Whether Temporal's visibility lists the payment under Stage = "needs_attention" (it catches up within a moment). */
 async function listedAsNeedingAttention(workflowId: string): Promise<boolean> {

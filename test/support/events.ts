@@ -19,3 +19,14 @@ export async function eventTypesOf(api: FeedReader, orderId: number): Promise<st
   }
   return types;
 }
+
+type AdminReader = { get: (path: string) => Promise<Reply> };
+
+/**
+ * An order's operator-only events (order.needs_attention) as `admin order inspect` lists
+ * them: each park's `needs_attention` (where the workflow parked and why), oldest first.
+ */
+export async function operatorNotesOf(admin: AdminReader, orderId: number): Promise<unknown[]> {
+  const { body } = await admin.get(`/admin/orders/${orderId}`);
+  return (body.events as { operator_only?: boolean; needs_attention?: unknown }[]).filter((e) => e.operator_only).map((e) => e.needs_attention);
+}
