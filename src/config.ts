@@ -89,6 +89,8 @@ const ConfigSchema = z
     WEBHOOK_ATTEMPT_TIMEOUT_MS: envMs(100, 10 * 1000),
     /** How often a worker looks for new deliveries to wake their endpoint's workflow for. */
     WEBHOOK_RELAY_INTERVAL_MS: envMs(50, 1000),
+    /** How long events (with their deliveries and attempts) are kept, in days; an event still owed to an endpoint stays until settled. */
+    EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     TOUR_PREBOOK_TTL_MS: envMs(1000, 20 * 60 * 1000),
     RESIDENCE_HOLD_TTL_MS: envMs(1000, 15 * 60 * 1000),
     SANDBOX_HOST_ACCEPT_MS: envMs(0, 30 * 1000),

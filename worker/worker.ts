@@ -6,6 +6,7 @@ import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
 import { httpSuppliers } from '../src/suppliers';
 import { requestIdActivityInterceptors } from './interceptors';
+import { startEventRetention } from './event-retention';
 import { startWebhookRelay, webhookRetry } from './webhook-relay';
 
 export interface WorkerConfig {
@@ -82,5 +83,7 @@ export async function runWorker(
     intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
   });
   stack.add(() => relay.stop());
+  const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
+  stack.add(() => retention.stop());
   return { worker, connection };
 }

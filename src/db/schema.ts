@@ -579,6 +579,8 @@ export const events = pgTable(
     index('events_partner_position_idx').on(t.partnerId, t.position),
     // An order's events, for operators (admin order inspect).
     index('events_order_position_idx').on(t.orderId, t.position),
+    // Retention: the oldest first (src/domain/retention.ts).
+    index('events_created_idx').on(t.createdAt),
   ],
 );
 
@@ -639,6 +641,8 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     uniqueIndex('webhook_deliveries_endpoint_event_uq').on(t.endpointId, t.eventId),
+    // An event's deliveries (retention, redelivery).
+    index('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_pending_idx')
       .on(t.endpointId, t.eventId)
       .where(sql`${t.state} = 'pending'`),
