@@ -201,6 +201,19 @@ describe('a paid stay', () => {
     expect((await other.post('/api/residence/bookings/cancel/', { reservation_id: id })).status).toBe(404);
     expect(toCommand(['residence', 'accept-cancel', '--reservation', '4']).command).toEqual({ method: 'POST', path: '/admin/reservations/4/accept-cancel' });
   });
+
+  it("an operator's accept-cancel of no reservation is a 404, of a malformed id a 400", async () => {
+    const admin = adminClient(stack);
+    for (const id of ['77777', '2147483648', '9999999999']) {
+      expect(await admin.post(`/admin/reservations/${id}/accept-cancel`)).toMatchObject({ status: 404, body: { error: `reservation ${id} not found` } });
+    }
+    for (const id of ['abc', '0', '12345678901']) {
+      expect(await admin.post(`/admin/reservations/${id}/accept-cancel`)).toMatchObject({
+        status: 400,
+        body: { error: 'reservation: must be a positive integer id' },
+      });
+    }
+  });
 });
 
 describe('durable deadlines', () => {

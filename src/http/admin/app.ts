@@ -260,10 +260,9 @@ export function createAdminApp(deps: AdminDeps) {
     return c.json(renderVisaDecision(decided, operator));
   });
   app.post('/admin/reservations/:id/accept-cancel', async (c) => {
-    const raw = c.req.param('id');
-    if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', 'reservation: must be a positive integer id');
+    const id = idParam(c, 'reservation');
     const resDeps = { ...temporalDeps, holdTtlMs: deps.residenceHoldMs, autoAcceptCancelMs: null };
-    return c.json(renderReservation(await acceptCancel(resDeps, Number(raw), null, operatorOf(c)), new Date()));
+    return c.json(renderReservation(await acceptCancel(resDeps, id, null, operatorOf(c)), new Date()));
   });
   app.post('/admin/orders/:id/refund-reject', async (c) => {
     const id = orderId(c);
