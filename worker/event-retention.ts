@@ -1,6 +1,7 @@
 import type { Db } from '../src/db/client';
 import { pruneEvents } from '../src/domain/retention';
 import { logError, logInfo } from '../src/platform/log';
+import { repeat } from './repeat';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Events are at most about this much older than the retention when they go. */
@@ -14,30 +15,12 @@ const FIRST_ROUND_MS = 60 * 1000;
  * logged and tried again at the next.
  */
 export function startEventRetention(opts: { db: Db; days: number }): { stop(): Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = pruneEvents(opts.db, { before: new Date(Date.now() - opts.days * DAY_MS), batch: 1000 }).then(
-        (n) => {
-          if (n > 0) logInfo('events past their retention pruned', { events: n, days: opts.days });
-        },
-        (err: unknown) => logError('event retention round failed; trying again in an hour', err),
-      );
-      void round.finally(() => schedule(ROUND_MS));
-    }, ms);
-    timer.unref();
-  };
-  schedule(FIRST_ROUND_MS);
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
+  return repeat({ firstMs: FIRST_ROUND_MS, everyMs: ROUND_MS }, () =>
+    pruneEvents(opts.db, { before: new Date(Date.now() - opts.days * DAY_MS), batch: 1000 }).then(
+      (n) => {
+        if (n > 0) logInfo('events past their retention pruned', { events: n, days: opts.days });
+      },
+      (err: unknown) => logError('event retention round failed; trying again in an hour', err),
+    ),
+  );
 }

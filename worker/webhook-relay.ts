@@ -5,6 +5,7 @@ import { markRelayed, unrelayedDeliveries } from '../src/domain/webhooks';
 import { logError } from '../src/platform/log';
 import { signalWithStart } from '../src/temporal/workflows';
 import { webhookWakeSignal, webhookWorkflowId, type WebhookRetry } from '../workflows/webhook.types';
+import { repeat } from './repeat';
 
 /** The delivery workflows' retry policy, from the configuration. */
 export const webhookRetry = (config: Config): WebhookRetry => ({
@@ -35,9 +36,6 @@ export function startWebhookRelay(opts: {
   /** How long a delivery workflow with nothing owed waits before it ends (default a minute). */
   idleMs?: number;
 }): WebhookRelay {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
   let failing = false;
 
   async function relayOnce(): Promise<void> {
@@ -54,30 +52,16 @@ export function startWebhookRelay(opts: {
     }
   }
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = relayOnce().then(
-        () => {
-          failing = false;
-        },
-        (err: unknown) => {
-          // Logged once per outage: the database or Temporal being down is reported by health checks too.
-          if (!failing) logError('webhook relay round failed; retrying', err);
-          failing = true;
-        },
-      );
-      void round.finally(schedule);
-    }, opts.intervalMs);
-    timer.unref();
-  };
-  schedule();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await round;
-    },
-  };
+  return repeat({ firstMs: opts.intervalMs, everyMs: opts.intervalMs }, () =>
+    relayOnce().then(
+      () => {
+        failing = false;
+      },
+      (err: unknown) => {
+        // Logged once per outage: the database or Temporal being down is reported by health checks too.
+        if (!failing) logError('webhook relay round failed; retrying', err);
+        failing = true;
+      },
+    ),
+  );
 }

@@ -37,12 +37,9 @@ export async function pruneEventsOnce(db: Db, r: Retention): Promise<number | nu
     const ids = old.map((e) => e.id);
     if (!ids.length) return 0;
     // A delivery made pending again meanwhile (a redelivery) is left, and keeps its event.
-    const settled = tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(and(inArray(webhookDeliveries.eventId, ids), ne(webhookDeliveries.state, 'pending')));
-    await tx.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, settled));
-    await tx.delete(webhookDeliveries).where(and(inArray(webhookDeliveries.eventId, ids), ne(webhookDeliveries.state, 'pending')));
+    const settled = and(inArray(webhookDeliveries.eventId, ids), ne(webhookDeliveries.state, 'pending'));
+    await tx.delete(webhookAttempts).where(inArray(webhookAttempts.deliveryId, tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(settled)));
+    await tx.delete(webhookDeliveries).where(settled);
     const gone = await tx
       .delete(events)
       .where(
