@@ -4,6 +4,7 @@ import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { adminClient, newPartner } from '../support/clients';
 import { recordHistory, scheduledActivities } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 /**
  * Today's payments (PAY_SHAPE=lean, docs/performance.md): debit, supplier step and
@@ -14,6 +15,9 @@ import { type TestStack, useStack } from '../support/stack';
 
 let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, payTuning: { localLedgerSteps: true, eagerStart: true, shape: 'lean' } });
+
+/** Waits until the payment's debit is in the ledger (as the partner's request still waits on the supplier). */
+const debited = (orderId: number) => waitFor(async () => (await ledgerOf(orderId)).length > 0, 'the debit', 10_000);
 
 const ledgerOf = async (orderId: number) =>
   (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => e.type);
@@ -75,19 +79,17 @@ describe('lean payments', () => {
     const order = await api.productOrder();
     const key = 'fold-refused';
     const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key }, { 'X-Sandbox-Scenario': 'supplier_slow' });
-    for (let i = 0; (await ledgerOf(order.id)).length === 0; i++) {
-      if (i > 200) throw new Error('the debit never happened');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await debited(order.id);
     // While the supplier works, the order leaves processing behind the payment's back: its completion is refused.
     await stack.db.update(orders).set({ status: 'pending' }).where(eq(orders.id, order.id));
 
     const admin = adminClient(stack);
     let seen = (await admin.get(`/admin/orders/${order.id}`)).body;
-    for (const until = Date.now() + 20_000; seen.payment?.state?.step !== 'needs_attention' && Date.now() < until;) {
-      await new Promise((r) => setTimeout(r, 200));
-      seen = (await admin.get(`/admin/orders/${order.id}`)).body;
-    }
+    await waitFor(
+      async () => (seen = (await admin.get(`/admin/orders/${order.id}`)).body).payment?.state?.step === 'needs_attention',
+      'the payment parked',
+      20_000,
+    );
     expect(seen.payment.state).toMatchObject({
       step: 'needs_attention',
       parkedAt: 'completing',
@@ -125,10 +127,7 @@ describe('lean payments', () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const pending = api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'crash-lean' }, { 'X-Sandbox-Scenario': 'supplier_slow' });
-    for (let i = 0; (await ledgerOf(order.id)).length === 0; i++) {
-      if (i > 200) throw new Error('the debit never happened');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await debited(order.id);
     await stack.stopWorker();
     await stack.startWorker();
     const res = await pending;
