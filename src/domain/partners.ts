@@ -4,6 +4,7 @@ import { preparedQuery } from '../db/prepared';
 import { partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { DomainError, notFound, validation } from './errors';
+import { readCache } from './read-cache';
 import { recordCreditGrant, recordTopUp } from './wallet';
 
 export interface Partner {
@@ -64,11 +65,23 @@ const partnerByAgencyKey = preparedQuery('partner_by_agency_key', (db, name) =>
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
+/**
+ * How long an API process authenticates a partner from the row it last read for that key
+ * (docs/decisions.md, "Credentials from memory"). A change made through this process (a
+ * rotated secret or agency key, a disabled account, a rate limit) applies to its next
+ * request; made through another API process, within this time. Unknown keys are never kept.
+ */
+export const CREDENTIALS_TTL_MS = 1_000;
+const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS });
+type PartnerRow = typeof partners.$inferSelect;
+const known = (row: PartnerRow | undefined) => row !== undefined;
+
 /** Interface A: X-API-KEY + X-API-SECRET. Every failure is the same 401 to the caller. */
 export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined, apiSecret: string | undefined): Promise<Partner> {
   if (!apiKey || !apiSecret) throw unauthorized('missing X-API-KEY or X-API-SECRET header');
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('X-API-KEY must be 64 hexadecimal characters');
-  const [row] = await partnerByApiKey(db, { apiKey: apiKey.toLowerCase() });
+  const key = apiKey.toLowerCase();
+  const row = await credentials.read(db, `a:${key}`, async () => (await partnerByApiKey(db, { apiKey: key }))[0], known);
   // Compare even when the key is unknown so that timing does not reveal which keys exist.
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
@@ -79,7 +92,8 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
 /** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
 export async function authenticateAgency(db: DbOrTx, bearer: string | undefined): Promise<Partner> {
   if (!bearer) throw unauthorized('missing bearer key');
-  const [row] = await partnerByAgencyKey(db, { digest: digest(bearer) });
+  const hash = digest(bearer);
+  const row = await credentials.read(db, `b:${hash}`, async () => (await partnerByAgencyKey(db, { digest: hash }))[0], known);
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
   return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
@@ -99,6 +113,7 @@ export async function rotateSecret(db: Db, partnerId: number): Promise<IssuedCre
     .update(partners)
     .set({ secretHash: digest(apiSecret) })
     .where(eq(partners.id, partnerId));
+  credentials.forget(db);
   return { partnerId, apiKey: row.apiKey, apiSecret };
 }
 
@@ -109,12 +124,14 @@ export async function rotateAgencyKey(db: Db, partnerId: number): Promise<Issued
     .update(partners)
     .set({ agencyKeyHash: digest(agencyKey) })
     .where(eq(partners.id, partnerId));
+  credentials.forget(db);
   return { partnerId, agencyKey };
 }
 
 export async function disablePartner(db: Db, partnerId: number): Promise<void> {
   await requirePartner(db, partnerId);
   await db.update(partners).set({ status: 'disabled' }).where(eq(partners.id, partnerId));
+  credentials.forget(db);
 }
 
 /** The most an operator may set: 100,000 requests per minute per interface. */
@@ -127,6 +144,7 @@ export async function setRateLimit(db: Db, partnerId: number, perMinute: number 
   }
   await requirePartner(db, partnerId);
   await db.update(partners).set({ rateLimitPerMinute: perMinute }).where(eq(partners.id, partnerId));
+  credentials.forget(db);
   return { partnerId, perMinute };
 }
 

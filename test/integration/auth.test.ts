@@ -147,6 +147,8 @@ describe('Interface A authentication', () => {
 
   it('rejects the old secret after rotate-secret and accepts the new one', async () => {
     const p = await newPartner();
+    // Used first, so that the rotation must reach a process that has just authenticated it.
+    expect((await send('GET', WALLET, creds(p))).status).toBe(200);
     const rotated = await adminClient(stack).post(`/admin/partners/${p.partner_id}/rotate-secret`);
     expect(rotated.status).toBe(200);
     expect(rotated.body).toEqual({ partner_id: p.partner_id, api_key: p.api_key, api_secret: expect.any(String) });
@@ -161,10 +163,14 @@ describe('Interface A authentication', () => {
     expect((await partnerClient(stack, fresh).wallet()).balance).toBe('5000000.00');
   });
 
-  it('rotating the agency key does not change Interface A credentials', async () => {
+  it('rotating the agency key retires the old one on Interface B at once, and does not change Interface A credentials', async () => {
     const p = await newPartner();
+    const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+    expect((await send('GET', '/v1/products', bearer(p.agency_key))).status).toBe(200);
     const rotated = await adminClient(stack).post(`/admin/partners/${p.partner_id}/rotate-agency-key`);
     expect(rotated.status).toBe(200);
+    expect((await send('GET', '/v1/products', bearer(p.agency_key))).status).toBe(401);
+    expect((await send('GET', '/v1/products', bearer(rotated.body.agency_key as string))).status).toBe(200);
     expect((await send('GET', WALLET, creds(p))).status).toBe(200);
     await expectUnauthorized({ 'x-api-key': p.api_key, 'x-api-secret': rotated.body.agency_key }, /invalid/i);
   });
