@@ -1,5 +1,6 @@
+import { toDecimal } from 'dinero.js';
 import { DomainError } from '../../src/domain/errors';
-import { formatDecimal, lineTotal, parseAmount, sum, toNumber } from '../../src/domain/money';
+import { formatDecimal, lineTotal, MAX_AMOUNT_MINOR, money, parseAmount, sum, toNumber } from '../../src/domain/money';
 
 describe('money', () => {
   it('renders minor units as two-decimal strings and exact numbers', () => {
@@ -8,6 +9,15 @@ describe('money', () => {
     expect(formatDecimal(7, 'IRT')).toBe('0.07');
     expect(toNumber(260000000, 'IRT')).toBe(2600000);
     expect(toNumber(1999, 'IRT')).toBe(19.99);
+  });
+
+  it("renders every amount as dinero.js's toDecimal does", () => {
+    const edges = [0, 1, -1, 9, 10, 99, 100, 101, -99, -100, -101, 1999, MAX_AMOUNT_MINOR, -MAX_AMOUNT_MINOR, MAX_AMOUNT_MINOR - 1, Number.MAX_SAFE_INTEGER];
+    let seed = 1;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    const random = Array.from({ length: 5000 }, () => (next() % 2 ? -1 : 1) * Math.floor((next() / 2147483647) * 10 ** (next() % 16)));
+    for (const amount of [...edges, ...random]) expect(formatDecimal(amount, 'IRT')).toBe(toDecimal(money(amount, 'IRT')));
+    expect(() => formatDecimal(0.5, 'IRT')).toThrow(RangeError);
   });
 
   it('multiplies and adds without floating-point drift', () => {
