@@ -67,13 +67,18 @@ export function methodNotAllowed(c: Context, methods: string[]): Response {
  * gives that path only the literal route's methods. Goes after authentication.
  */
 export function literalPathsFirst(prefix: string, app: { routes: RouteList }): MiddlewareHandler {
-  let routes: Route[] | undefined;
+  // The paths literal routes name (without their optional trailing slash), with the methods
+  // served there: read once, so a request costs one lookup instead of a scan of every route.
+  let literals: Map<string, string[]> | undefined;
+  const withoutSlash = (path: string) => (path.endsWith('/') ? path.slice(0, -1) : path);
   return async (c, next) => {
-    routes ??= routesOf(app.routes, prefix);
-    const path = c.req.path;
-    if (!routes.some((r) => r.literal && r.pattern.test(path))) return next();
-    const methods = methodsOn(routes, path);
-    if (methods.includes(c.req.method)) return next();
+    if (!literals) {
+      const routes = routesOf(app.routes, prefix);
+      const paths = app.routes.filter((r) => r.method !== 'ALL' && !/[:*]/.test(r.path)).map((r) => withoutSlash(prefix + r.path));
+      literals = new Map(paths.map((path) => [path, methodsOn(routes, path)]));
+    }
+    const methods = literals.get(withoutSlash(c.req.path));
+    if (!methods || methods.includes(c.req.method)) return next();
     return methodNotAllowed(c, methods);
   };
 }

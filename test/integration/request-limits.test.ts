@@ -83,6 +83,12 @@ describe('methods a path does not serve', () => {
     expect([put.status, put.headers.get('allow')]).toEqual([405, 'POST']);
     const byId = await call(stack.app, 'PATCH', '/api/tours/3/', a, {});
     expect([byId.status, byId.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    // A path a literal route names is that route's alone, with or without its trailing slash:
+    // GET /api/tours/prebook/ is not the tour "prebook" of GET /api/tours/:id/.
+    for (const path of ['/api/tours/prebook/', '/api/tours/prebook']) {
+      const literal = await call(stack.app, 'GET', path, a);
+      expect([literal.status, literal.headers.get('allow')]).toEqual([405, 'POST']);
+    }
 
     const b = { authorization: `Bearer ${creds.agency_key}` };
     const patch = await call(stack.app, 'PATCH', '/v1/hotels/bookings', b, {});
