@@ -62,9 +62,12 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
     dir = path.join(opts.dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const client = dir ? new PGlite(dir) : new PGlite();
+  const Client = withParsersOnce(PGlite);
+  const client = dir ? new Client(dir) : new Client();
   await client.waitReady;
-  const db = drizzle(withParsersOnce(client), { schema });
+  // After start-up: PGlite sets the array types' parsers while it starts.
+  Object.assign(client.parsers, Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (value: string) => value])));
+  const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }
@@ -73,30 +76,22 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
  * drizzle's PGlite driver hands PGlite a table of its own result parsers with every query
  * (date and time types, and arrays of them, stay text, as node-postgres gives them). PGlite
  * merges that table into its ~350 parsers by copying them all, per query: ~100 µs of CPU,
- * as much again as a `select 1`. The same parsers are set on the instance once instead, and
- * drizzle's per-query copy is left out, in and out of transactions. Called once the
- * instance is ready: PGlite sets the array types' parsers while it starts.
+ * as much again as a `select 1`. The engine's PGlite leaves drizzle's table out, in and out
+ * of transactions, and holds the same parsers itself (set once it has started).
  */
-function withParsersOnce(client: PGlite): PGlite {
-  Object.assign(client.parsers, Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (value: string) => value])));
+function withParsersOnce(Base: typeof PGlite) {
   const withoutParsers = (options?: QueryOptions) => (options?.parsers ? { ...options, parsers: undefined } : options);
-  const query =
-    (run: PGlite['query']): PGlite['query'] =>
-    (text, params, options) =>
-      run(text, params, withoutParsers(options));
-  const overrides: Partial<Record<PropertyKey, unknown>> = {
-    query: query(client.query.bind(client)),
-    transaction: <T>(body: (tx: Transaction) => Promise<T>) =>
-      client.transaction((tx) => body(Object.assign(Object.create(tx) as Transaction, { query: query(tx.query) }))),
+  return class extends Base {
+    override query<T>(text: string, params?: unknown[], options?: QueryOptions) {
+      return super.query<T>(text, params, withoutParsers(options));
+    }
+    override transaction<T>(body: (tx: Transaction) => Promise<T>) {
+      return super.transaction((tx) => {
+        const query: Transaction['query'] = (text, params, options) => tx.query(text, params, withoutParsers(options));
+        return body(Object.assign(Object.create(tx) as Transaction, { query }));
+      });
+    }
   };
-  // A proxy, not a copy: PGlite's other methods keep their own instance (it has private fields).
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop in overrides) return overrides[prop];
-      const value: unknown = Reflect.get(target, prop);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 type RouteList = ReadonlyArray<{ method: string; path: string }>;
 interface Route {
   method: string;
+  /** As registered, under the app's prefix. */
+  path: string;
   pattern: RegExp;
   /** No parameter and no wildcard: the route names one resource. */
   literal: boolean;
@@ -25,7 +27,9 @@ function patternOf(path: string): RegExp {
 
 /** The app's routes (middleware, registered for every method, does not count), under `prefix`. */
 function routesOf(routes: RouteList, prefix = ''): Route[] {
-  return routes.filter((r) => r.method !== 'ALL').map((r) => ({ method: r.method, pattern: patternOf(prefix + r.path), literal: !/[:*]/.test(r.path) }));
+  return routes
+    .filter((r) => r.method !== 'ALL')
+    .map((r) => ({ method: r.method, path: prefix + r.path, pattern: patternOf(prefix + r.path), literal: !/[:*]/.test(r.path) }));
 }
 
 /**
@@ -74,7 +78,7 @@ export function literalPathsFirst(prefix: string, app: { routes: RouteList }): M
   return async (c, next) => {
     if (!literals) {
       const routes = routesOf(app.routes, prefix);
-      const paths = app.routes.filter((r) => r.method !== 'ALL' && !/[:*]/.test(r.path)).map((r) => withoutSlash(prefix + r.path));
+      const paths = routes.filter((r) => r.literal).map((r) => withoutSlash(r.path));
       literals = new Map(paths.map((path) => [path, methodsOn(routes, path)]));
     }
     const methods = literals.get(withoutSlash(c.req.path));
