@@ -7,6 +7,7 @@ import { adminClient, call, newPartner as partnerWithWallet, type partnerClient 
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { operatorNotesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilParked } from '../support/parked';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { operatorDecisionSignal } from '../../workflows/pay.types';
@@ -66,17 +67,7 @@ async function paidFlightOrder(api: Api): Promise<number> {
 }
 
 /** Waits until the order's cancellation is parked after the supplier cancelled; returns what the operator sees. */
-async function parked(orderId: number) {
-  const admin = adminClient(stack);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const inspected = await admin.get(`/admin/orders/${orderId}`);
-    const state = inspected.body.cancellation?.state;
-    if (state?.step === 'needs_attention' && state.parkedAt === 'refunding') return inspected.body;
-    if (Date.now() > deadline) throw new Error(`never parked: ${JSON.stringify(inspected.body)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const parked = (orderId: number) => untilParked(stack, orderId, { workflow: 'cancellation', at: 'refunding' });
 
 /** The operator's list of parked workflows, once Temporal's visibility shows this one. */
 async function listed(workflowId: string) {

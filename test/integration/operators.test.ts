@@ -4,6 +4,7 @@ import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schem
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilParked } from '../support/parked';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
 import { type TestStack, useStack } from '../support/stack';
@@ -22,14 +23,7 @@ async function parkedPayment(api: Api) {
   const order = await api.productOrder();
   const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_down' });
   expect(res.status).toBe(202);
-  const admin = adminClient(stack);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const inspected = await admin.get(`/admin/orders/${order.id}`);
-    if (inspected.body.payment?.state?.step === 'needs_attention') return { orderId: order.id, inspected: inspected.body };
-    if (Date.now() > deadline) throw new Error(`never parked: ${JSON.stringify(inspected.body)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  return { orderId: order.id, inspected: await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 }) };
 }
 
 describe('payments that cannot finish on their own', () => {

@@ -7,6 +7,7 @@ import { adminClient, newPartner as partnerWithWallet } from '../support/clients
 import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { eventTypesOf, operatorNotesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilParked } from '../support/parked';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.types';
@@ -27,17 +28,7 @@ const entries = async (orderId: number) =>
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
 /** Waits until the order's payment is parked in needs_attention at `where`; returns what the operator sees. */
-async function parked(orderId: number, where: string) {
-  const admin = adminClient(stack);
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const inspected = await admin.get(`/admin/orders/${orderId}`);
-    const state = inspected.body.payment?.state;
-    if (state?.step === 'needs_attention' && state.parkedAt === where) return inspected.body;
-    if (Date.now() > deadline) throw new Error(`never parked at ${where}: ${JSON.stringify(inspected.body)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const parked = (orderId: number, where: string) => untilParked(stack, orderId, { workflow: 'payment', at: where });
 
 const operatorEvents = (orderId: number) => operatorNotesOf(adminClient(stack), orderId);
 
