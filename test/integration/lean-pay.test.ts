@@ -3,6 +3,7 @@ import { ledgerEntries, orders } from '../../src/db/schema';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { adminClient, newPartner } from '../support/clients';
 import { recordHistory, scheduledActivities } from '../support/histories';
+import { untilParked } from '../support/parked';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
@@ -84,12 +85,7 @@ describe('lean payments', () => {
     await stack.db.update(orders).set({ status: 'pending' }).where(eq(orders.id, order.id));
 
     const admin = adminClient(stack);
-    let seen = (await admin.get(`/admin/orders/${order.id}`)).body;
-    await waitFor(
-      async () => (seen = (await admin.get(`/admin/orders/${order.id}`)).body).payment?.state?.step === 'needs_attention',
-      'the payment parked',
-      20_000,
-    );
+    const seen = await untilParked(stack, order.id, { workflow: 'payment', boundMs: 20_000 });
     expect(seen.payment.state).toMatchObject({
       step: 'needs_attention',
       parkedAt: 'completing',

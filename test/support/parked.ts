@@ -1,5 +1,6 @@
-import { adminClient } from './clients';
+import { adminClient, type Reply } from './clients';
 import type { TestStack } from './stack';
+import { waitFor } from './wait';
 
 /**
  * Polls `admin order inspect` until the order's payment or cancellation has parked for an
@@ -8,14 +9,16 @@ import type { TestStack } from './stack';
  */
 export async function untilParked(stack: TestStack, orderId: number, opts: { workflow: 'payment' | 'cancellation'; at?: string; boundMs?: number }) {
   const admin = adminClient(stack);
-  const deadline = Date.now() + (opts.boundMs ?? 30_000);
-  for (;;) {
-    const inspected = await admin.get(`/admin/orders/${orderId}`);
-    const state = inspected.body[opts.workflow]?.state;
-    if (state?.step === 'needs_attention' && (opts.at === undefined || state.parkedAt === opts.at)) return inspected.body;
-    if (Date.now() > deadline) {
-      throw new Error(`order ${orderId}'s ${opts.workflow} never parked${opts.at ? ` at ${opts.at}` : ''}: ${JSON.stringify(inspected.body)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let inspected: Reply['body'];
+  await waitFor(
+    async () => {
+      inspected = (await admin.get(`/admin/orders/${orderId}`)).body;
+      const state = inspected[opts.workflow]?.state;
+      return state?.step === 'needs_attention' && (opts.at === undefined || state.parkedAt === opts.at);
+    },
+    () => `order ${orderId}'s ${opts.workflow} to park${opts.at ? ` at ${opts.at}` : ''}; last inspection: ${JSON.stringify(inspected)}`,
+    opts.boundMs ?? 30_000,
+    200,
+  );
+  return inspected;
 }
