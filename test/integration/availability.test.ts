@@ -21,8 +21,14 @@ const DETECT_KILLED_WORKERS_MS = 10_000;
 const FAIL_FAST_MS = 1_000;
 /** Every /healthz is 200 again after the part returns: a pending probe's timeout, a round, a heartbeat, the API's round; and a margin. */
 const RECOVER_MS = 10_000;
-/** A request caught by the failure itself: the 5 s Temporal call deadline (3 s for a PostgreSQL connection), and a margin for a busy machine. */
-const CAUGHT_MS = 8_000;
+/**
+ * A request caught by the failure itself: the 5 s Temporal call deadline (3 s for a
+ * PostgreSQL connection). A pay whose start got no answer then asks once whether it started
+ * anyway (src/temporal/workflows.ts, startedAnyway); that look-up is refused at once when
+ * /healthz has already seen Temporal down, and otherwise waits for its own 5 s deadline: 10 s
+ * at worst, and a margin for a busy machine.
+ */
+const CAUGHT_MS = 12_000;
 
 const AGENCY_ORDER = {
   product_id: 'ESIM-TR-10GB-15D',
