@@ -60,6 +60,30 @@ const ConfigSchema = z
         }
         return pragmas;
       }),
+    /**
+     * Dev server only: dynamic config values, `key=JSON value` comma-separated, or `none` for
+     * the Temporal CLI's own. The default keeps the search attributes' definitions in the
+     * server's cache (60 s) instead of reading them from its database on every start, task
+     * completion and visibility write, as the CLI does so that attributes added while it runs
+     * show at once: the engine's are registered before the server starts, and none are added
+     * while it runs (docs/performance.md, "Issue 14, sixth step").
+     */
+    TEMPORAL_DEV_DYNAMIC_CONFIG: z
+      .string()
+      .default('system.forceSearchAttributesCacheRefreshOnRead=false')
+      .transform((v, ctx) => {
+        if (v.trim() === 'none') return [];
+        const values = v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
+        const bad = values.find((p) => !/^[A-Za-z][A-Za-z0-9_.]*=[A-Za-z0-9_.-]+$/.test(p));
+        if (bad) {
+          ctx.addIssue({ code: 'custom', message: `"${bad}" is not key=value` });
+          return z.NEVER;
+        }
+        return values;
+      }),
     /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
     WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),

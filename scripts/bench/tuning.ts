@@ -34,6 +34,8 @@ export const VARIANTS: Record<string, Record<string, string>> = {
   wal_local: { ...UNTUNED, TEMPORAL_DEV_SQLITE_PRAGMAS: WAL, PAY_LOCAL_LEDGER_STEPS: 'true' },
   /** The defaults before issue 14: WAL, local ledger steps, eager start; the supplier step through the activity queue. */
   classic: { PAY_SHAPE: 'classic' },
+  /** Today's defaults but the dev server reads search attributes' definitions from its database on every use (the CLI's own setting). */
+  sa_refresh: { TEMPORAL_DEV_DYNAMIC_CONFIG: 'none' },
   /** Today's defaults: WAL, eager start, lean payments (every step local, one workflow task). */
   defaults: {},
 };

@@ -81,7 +81,7 @@ export async function ensureTemporal(
     namespace: config.TEMPORAL_NAMESPACE,
     log,
     sqlitePragmas: config.TEMPORAL_DEV_SQLITE_PRAGMAS,
-    dynamicConfig: config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [],
+    dynamicConfig: [...config.TEMPORAL_DEV_DYNAMIC_CONFIG, ...(config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [])],
     stack,
     ...(onSpawn ? { onSpawn } : {}),
   });

@@ -86,6 +86,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'train:3' })).toThrow(/"train:3" is not <service>:<attempts>/);
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'hotel:0' })).toThrow(/FINALIZE_ATTEMPTS_BY_SERVICE/);
   });
+
+  it("keeps the dev server's search attribute cache unless told otherwise, and takes key=value dynamic config", () => {
+    expect(loadConfig({}).TEMPORAL_DEV_DYNAMIC_CONFIG).toEqual(['system.forceSearchAttributesCacheRefreshOnRead=false']);
+    expect(loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'none' }).TEMPORAL_DEV_DYNAMIC_CONFIG).toEqual([]);
+    expect(loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: ' history.cacheMaxSize=1024 , limit.maxIDLength=255' }).TEMPORAL_DEV_DYNAMIC_CONFIG).toEqual([
+      'history.cacheMaxSize=1024',
+      'limit.maxIDLength=255',
+    ]);
+    expect(() => loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'history.cacheMaxSize' })).toThrow(/"history.cacheMaxSize" is not key=value/);
+    expect(() => loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'a=1;rm -rf' })).toThrow(/TEMPORAL_DEV_DYNAMIC_CONFIG/);
+  });
 });
 
 describe('startDevServer', () => {
