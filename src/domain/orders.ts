@@ -84,6 +84,16 @@ export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: num
   return order;
 }
 
-export async function getOrderItems(db: DbOrTx, orderId: number): Promise<OrderItemRow[]> {
-  return db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+const itemsOfOrder = preparedQuery('order_items_of_order', (db, name) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderItems.id))
+    .prepare(name),
+);
+
+/** An order's lines, in the order they were added (a prepared query: every product payment's supplier step reads them). */
+export function getOrderItems(db: DbOrTx, orderId: number): Promise<OrderItemRow[]> {
+  return itemsOfOrder(db, { orderId });
 }

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowS
 import { and, eq, sql } from 'drizzle-orm';
 import { PartUnavailableError } from '../availability';
 import type { Db } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { paymentKeys } from '../db/schema';
 import { PayFailure, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError } from './errors';
@@ -67,19 +68,32 @@ interface KeyAnswer {
 /** The row of a partner's idempotency key. */
 const keyRow = (partnerId: number, key: string) => and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key));
 
+/** Prepared: every keyed pay asks (the rate limiter's retry check) and binds. */
+const boundKey = preparedQuery('payment_key_binding', (db, name) =>
+  db
+    .select()
+    .from(paymentKeys)
+    .where(and(eq(paymentKeys.partnerId, sql.placeholder('partnerId')), eq(paymentKeys.idempotencyKey, sql.placeholder('key'))))
+    .prepare(name),
+);
+const newKeyBinding = preparedQuery('bind_payment_key', (db, name) =>
+  db
+    .insert(paymentKeys)
+    .values({ partnerId: sql.placeholder('partnerId'), idempotencyKey: sql.placeholder('key'), orderId: sql.placeholder('orderId') })
+    .onConflictDoNothing()
+    .returning({ orderId: paymentKeys.orderId })
+    .prepare(name),
+);
+
 /** What a partner's idempotency key is bound to, if it was used before. */
 async function keyBinding(db: Db, partnerId: number, key: string) {
-  const [bound] = await db.select().from(paymentKeys).where(keyRow(partnerId, key));
+  const [bound] = await boundKey(db, { partnerId, key });
   return bound;
 }
 
 /** Binds an idempotency key to the first order it paid (the same key for another order is refused); returns its answered failure. */
 async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<KeyAnswer> {
-  const [fresh] = await db
-    .insert(paymentKeys)
-    .values({ partnerId, idempotencyKey: key, orderId })
-    .onConflictDoNothing()
-    .returning({ orderId: paymentKeys.orderId });
+  const [fresh] = await newKeyBinding(db, { partnerId, key, orderId });
   if (fresh) return { answeredRunId: null, answeredAt: null };
   const bound = await keyBinding(db, partnerId, key);
   if (bound && bound.orderId !== orderId) {

@@ -1,5 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderStatus } from '../db/schema';
 import { DomainError } from './errors';
 import { applyMovement, debitIfAvailable, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
@@ -155,17 +156,37 @@ export async function reversePayment(
   });
 }
 
+/** The order this run holds, still processing, completes: one statement, atomic on its own (prepared: every payment runs it). */
+const completeHeldOrder = preparedQuery('complete_held_order', (db, name) =>
+  db
+    .update(orders)
+    .set({
+      status: 'completed',
+      supplierRef: sql`${sql.placeholder('supplierRef')}`,
+      completedAt: sql`${sql.placeholder('now')}`,
+      updatedAt: sql`${sql.placeholder('now')}`,
+    })
+    .where(
+      and(
+        eq(orders.id, sql.placeholder('orderId')),
+        eq(orders.status, 'processing'),
+        eq(orders.paymentWorkflowId, sql.placeholder('workflowId')),
+        eq(orders.paymentRunId, sql.placeholder('runId')),
+      ),
+    )
+    .returning({ id: orders.id })
+    .prepare(name),
+);
+
 /** Marks an order this run paid for as completed, with the supplier's reference. */
 export async function completeOrder(db: DbOrTx, input: PaymentRun & { orderId: number; supplierRef: string }): Promise<{ status: 'completed' }> {
-  // One statement, atomic on its own: the order this run holds, still processing, completes.
-  const now = new Date();
-  const [completed] = await db
-    .update(orders)
-    .set({ status: 'completed', supplierRef: input.supplierRef, completedAt: now, updatedAt: now })
-    .where(
-      and(eq(orders.id, input.orderId), eq(orders.status, 'processing'), eq(orders.paymentWorkflowId, input.workflowId), eq(orders.paymentRunId, input.runId)),
-    )
-    .returning({ id: orders.id });
+  const [completed] = await completeHeldOrder(db, {
+    supplierRef: input.supplierRef,
+    now: new Date().toISOString(),
+    orderId: input.orderId,
+    workflowId: input.workflowId,
+    runId: input.runId,
+  });
   if (completed) return { status: 'completed' };
   // Nothing changed: completed already (a retried step), or why not.
   const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId));

@@ -83,8 +83,14 @@ describe('POST /api/partners/pay/', () => {
     const order = await api.productOrder({ quantity: 2 }); // 2 × 550,000.00
     expect(order.total_price_irt).toBe('1100000.00');
 
+    const sent = Date.now();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'happy-1' });
     expect(res.status).toBe(200);
+    // Completed when it was paid: the completion's time is written with the status.
+    const [row] = await stack.db.select().from(orders).where(eq(orders.id, order.id));
+    expect(row!.completedAt!.getTime()).toBeGreaterThanOrEqual(sent - 1000);
+    expect(row!.completedAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(row!.updatedAt).toEqual(row!.completedAt);
     expect(res.body).toEqual({
       ok: true,
       data: { ledger_id: expect.any(Number), amount: 1100000, new_balance: 3900000, available: 4900000, order_status: 'completed', order_id: order.id },
