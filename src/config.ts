@@ -61,12 +61,12 @@ const ConfigSchema = z
         return pragmas;
       }),
     /**
-     * Dev server only: dynamic config values, `key=JSON value` comma-separated, or `none` for
-     * the Temporal CLI's own. The default keeps the search attributes' definitions in the
-     * server's cache (60 s) instead of reading them from its database on every start, task
-     * completion and visibility write, as the CLI does so that attributes added while it runs
-     * show at once: the engine's are registered before the server starts, and none are added
-     * while it runs (docs/performance.md, "Issue 14, sixth step").
+     * Dev server only: dynamic config values, `key=value` comma-separated (a value is a number,
+     * true/false or a bare word), or `none` for the Temporal CLI's own. The default keeps the
+     * search attributes' definitions in the server's cache (60 s) instead of reading them from
+     * its database on every start, task completion and visibility write, as the CLI does so
+     * that attributes added while it runs show at once: the engine's are registered before the
+     * server starts, and none are added while it runs (docs/performance.md, "Issue 14, sixth step").
      */
     TEMPORAL_DEV_DYNAMIC_CONFIG: z
       .string()
