@@ -71,13 +71,18 @@ const parked = (orderId: number) => untilParked(stack, orderId, { workflow: 'can
 
 /** The operator's list of parked workflows, once Temporal's visibility shows this one. */
 async function listed(workflowId: string) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const list = await adminClient(stack).get('/admin/needs-attention');
-    const found = list.body.results.find((r: { workflow_id: string }) => r.workflow_id === workflowId);
-    if (found || Date.now() > deadline) return found;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  let found: unknown;
+  await waitFor(
+    async () => {
+      const list = await adminClient(stack).get('/admin/needs-attention');
+      found = list.body.results.find((r: { workflow_id: string }) => r.workflow_id === workflowId);
+      return found !== undefined;
+    },
+    `${workflowId} in the operator's list of parked workflows`,
+    15_000,
+    300,
+  );
+  return found;
 }
 
 /**

@@ -4,6 +4,7 @@ import { toCommand } from '../../src/cli/admin';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilOrderStatus } from '../support/order-status';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { contact, day } from '../support/fixtures';
 
@@ -345,13 +346,7 @@ describe('ticket time limit', () => {
       const booked = await book(api, fare.fare_source_code);
       expect(booked.status).toBe(201);
       const orderId = booked.body.data.id;
-      const deadline = Date.now() + 20_000;
-      let status = 'pending';
-      while (status !== 'expired' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await short.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
-      }
-      expect(status).toBe('expired');
+      await untilOrderStatus(short.db, orderId, 'expired');
       const pnr = booked.body.data.pnr;
       const atAirline = (await (await fetch(`${short.simulatorUrl}/air/bookings/${pnr}`)).json()) as { status: string };
       expect(['cancelled', 'expired']).toContain(atAirline.status);

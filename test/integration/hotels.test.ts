@@ -3,6 +3,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilOrderStatus } from '../support/order-status';
 import { type TestStack, useStack } from '../support/stack';
 import { contact, day } from '../support/fixtures';
 
@@ -359,13 +360,7 @@ describe('durable holds', () => {
       const orderId = ordered.body.data.id;
       expect(await ratesOf(api, 410, rate.room_name)).toBe(0);
 
-      const deadline = Date.now() + 20_000;
-      let status = 'pending';
-      while (status !== 'expired' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await short.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
-      }
-      expect(status).toBe('expired');
+      await untilOrderStatus(short.db, orderId, 'expired');
       expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ id: orderId, status: 'expired' });
       expect((await api.post('/api/hotel/booking_data/', { order_id: orderId })).body.data.booking.status).toBe('expired');
       expect(await ratesOf(api, 410, rate.room_name)).toBeGreaterThan(0);

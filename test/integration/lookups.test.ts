@@ -4,6 +4,7 @@ import { adminClient, newPartner, type partnerClient } from '../support/clients'
 import { scheduledActivities } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 import { contact, day, traveller } from '../support/fixtures';
+import { waitFor } from '../support/wait';
 
 /**
  * A payment whose hotel confirmation or air ticketing gets no answer: after its attempts
@@ -66,13 +67,14 @@ async function flightOrder(api: Api): Promise<number> {
 async function payUnanswered(api: Api, orderId: number, scenario: 'supplier_lost_response' | 'supplier_down'): Promise<string> {
   const res = await api.post('/api/partners/pay/', { order_id: orderId }, { 'X-Sandbox-Scenario': scenario });
   expect(res.status).toBe(202);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
-    if (order!.status !== 'processing') return order!.status;
-    if (Date.now() > deadline) throw new Error(`order ${orderId} still processing`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
+  let status = 'processing';
+  await waitFor(
+    async () => (status = (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status) !== 'processing',
+    `order ${orderId} to leave processing`,
+    60_000,
+    300,
+  );
+  return status;
 }
 
 describe('hotel confirmation without an answer', () => {

@@ -4,10 +4,12 @@ import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schem
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilOrderStatus } from '../support/order-status';
 import { untilParked } from '../support/parked';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
 import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 /** Operators: payments whose outcome is unknown park in needs_attention; retry / confirm / compensate; audit; reconcile. */
 
@@ -48,16 +50,20 @@ describe('payments that cannot finish on their own', () => {
     expect(state).not.toHaveProperty('attempts');
 
     // Temporal Web's query finds them (visibility catches up within a moment).
-    const deadline = Date.now() + 15_000;
     let stuck: number[] = [];
-    while (stuck.length < 3 && Date.now() < deadline) {
-      stuck = [];
-      for await (const wf of stack.client.workflow.list({ query: 'Stage = "needs_attention"' })) {
-        const orderId = wf.searchAttributes.OrderId?.[0];
-        if (typeof orderId === 'number') stuck.push(orderId);
-      }
-      if (stuck.length < 3) await new Promise((r) => setTimeout(r, 300));
-    }
+    await waitFor(
+      async () => {
+        stuck = [];
+        for await (const wf of stack.client.workflow.list({ query: 'Stage = "needs_attention"' })) {
+          const orderId = wf.searchAttributes.OrderId?.[0];
+          if (typeof orderId === 'number') stuck.push(orderId);
+        }
+        return stuck.length >= 3;
+      },
+      () => `three payments listed under Stage = "needs_attention" (found ${stuck.length})`,
+      15_000,
+      300,
+    );
     expect(stuck.sort()).toEqual([toConfirm.orderId, toCompensate.orderId, toRetry.orderId].sort());
 
     const admin = adminClient(stack);
@@ -237,13 +243,7 @@ describe('asking the supplier before parking', () => {
     const order = await api.post('/api/tours/finalize/', { prebook_id: pre.body.data.prebook_id });
     const res = await api.post('/api/partners/pay/', { order_id: order.body.data.id }, { 'X-Sandbox-Scenario': 'supplier_lost_response' });
     expect(res.status).toBe(202);
-    const deadline = Date.now() + 60_000;
-    let status = 'processing';
-    while (status === 'processing' && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 500));
-      status = (await stack.db.select().from(orders).where(eq(orders.id, order.body.data.id)))[0]!.status;
-    }
-    expect(status).toBe('completed');
+    await untilOrderStatus(stack.db, order.body.data.id, 'completed', 60_000);
     const listed = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(listed).toMatchObject({ id: order.body.data.id, status: 'completed', supplier_ref: expect.stringMatching(/^TOUR-/) });
     expect((await entries(order.body.data.id)).map((e) => e.type)).toEqual(['payment']);

@@ -32,16 +32,19 @@ const parked = (orderId: number, where: string) => untilParked(stack, orderId, {
 
 const operatorEvents = (orderId: number) => operatorNotesOf(adminClient(stack), orderId);
 
-/** Whether Temporal's visibility lists the payment under Stage = "needs_attention" (it catches up within a moment). */
-async function listedAsNeedingAttention(workflowId: string): Promise<boolean> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    for await (const wf of stack.client.workflow.list({ query: `Stage = "needs_attention" AND WorkflowId = "${workflowId}"` })) {
-      if (wf.workflowId === workflowId) return true;
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return false;
+/** Waits until Temporal's visibility lists the payment under Stage = "needs_attention" (it catches up within a moment). */
+async function listedAsNeedingAttention(workflowId: string): Promise<void> {
+  await waitFor(
+    async () => {
+      for await (const wf of stack.client.workflow.list({ query: `Stage = "needs_attention" AND WorkflowId = "${workflowId}"` })) {
+        if (wf.workflowId === workflowId) return true;
+      }
+      return false;
+    },
+    `${workflowId} listed under Stage = "needs_attention"`,
+    15_000,
+    300,
+  );
 }
 
 describe('a database step that fails for good', () => {
@@ -114,7 +117,7 @@ describe('a database step that fails for good', () => {
     expect(seen.order.status).toBe('processing');
     expect(await entries(order.id)).toEqual(['payment/debit']);
     const workflowId = `pay:p${creds.partner_id}:key:reversal-db-error`;
-    expect(await listedAsNeedingAttention(workflowId)).toBe(true);
+    await listedAsNeedingAttention(workflowId);
 
     const admin = adminClient(stack);
     const confirm = await admin.post(`/admin/orders/${order.id}/confirm`, { reason: 'try to confirm a failed payment' });
@@ -156,7 +159,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     expect(await entries(order.id)).toEqual(['payment/debit']);
     expect(await api.wallet()).toMatchObject({ balance: '9450000.00' });
     const workflowId = `pay:p${creds.partner_id}:key:pivot-refused`;
-    expect(await listedAsNeedingAttention(workflowId)).toBe(true);
+    await listedAsNeedingAttention(workflowId);
     // Operators see where it parked and why among the order's events; its partner does not (it stays processing).
     await waitFor(async () => (await operatorEvents(order.id)).length === 1, 'the needs_attention event');
     expect(await operatorEvents(order.id)).toEqual([
@@ -207,10 +210,12 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
       .getHandle(seen.payment.workflow_id)
       .signal(operatorDecisionSignal, { action: 'compensate', operator: 'raw', reason: 'bypassing the API' });
     let after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
-    for (const until = Date.now() + 5_000; !after.lastError?.includes('refused') && Date.now() < until;) {
-      await new Promise((r) => setTimeout(r, 100));
-      after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery);
-    }
+    await waitFor(
+      async () => (after = await stack.client.workflow.getHandle(seen.payment.workflow_id).query(payStateQuery)).lastError?.includes('refused') === true,
+      () => `the refusal in the payment's state (last error: ${after.lastError})`,
+      5_000,
+      100,
+    );
     expect(after).toMatchObject({
       step: 'needs_attention',
       parkedAt: 'completing',

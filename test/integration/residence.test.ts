@@ -7,6 +7,7 @@ import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
+import { waitFor } from '../support/wait';
 
 /** Residence (villas) on Interface A (spec §4.5): properties, date holds, book, pay, modify, cancel with the host's acceptance. */
 
@@ -216,6 +217,19 @@ describe('a paid stay', () => {
   });
 });
 
+/** The reservation once it has `status`, as Interface A shows it; fails after 20 s naming the status seen last. */
+async function untilReservationStatus(api: Api, reservationId: string, status: string) {
+  const read = async () => (await api.get(`/api/residence/reserve/detail/?reservation_id=${reservationId}`)).body.data;
+  let r = await read();
+  await waitFor(
+    async () => (r = await read()).status === status,
+    () => `reservation ${reservationId} to be ${status} (last seen: ${r.status})`,
+    20_000,
+    200,
+  );
+  return r;
+}
+
 describe('durable deadlines', () => {
   it('expires an unpaid hold and frees the dates; a sandbox host accepts a cancellation by itself', async () => {
     const quick = await startStack({ residenceHoldMs: 2000, hostAcceptMs: 1000 });
@@ -224,12 +238,7 @@ describe('durable deadlines', () => {
       const held = await api.post('/api/residence/reserve/', reserveBody(FLEXIBLE, 40, 2));
       const order = await api.post('/api/residence/reserve/book/', { reservation_id: held.body.data.reservation_id });
       expect(order.status).toBe(201);
-      const deadline = Date.now() + 20_000;
-      let r = (await api.get(`/api/residence/reserve/detail/?reservation_id=${held.body.data.reservation_id}`)).body.data;
-      while (r.status !== 'expired' && Date.now() < deadline) {
-        await new Promise((res) => setTimeout(res, 200));
-        r = (await api.get(`/api/residence/reserve/detail/?reservation_id=${held.body.data.reservation_id}`)).body.data;
-      }
+      const r = await untilReservationStatus(api, held.body.data.reservation_id, 'expired');
       expect(r).toMatchObject({ status: 'expired', order_status: 'expired', seconds_left: 0 });
       expect((await api.post('/api/partners/pay/', { order_id: order.body.data.id })).status).toBe(400);
 
@@ -238,13 +247,7 @@ describe('durable deadlines', () => {
       const o2 = await api.post('/api/residence/reserve/book/', { reservation_id: again.body.data.reservation_id });
       await api.post('/api/partners/pay/', { order_id: o2.body.data.id });
       await api.post('/api/residence/bookings/cancel/', { reservation_id: again.body.data.reservation_id });
-      const end = Date.now() + 20_000;
-      let s = '';
-      while (s !== 'cancelled' && Date.now() < end) {
-        await new Promise((res) => setTimeout(res, 200));
-        s = (await api.get(`/api/residence/reserve/detail/?reservation_id=${again.body.data.reservation_id}`)).body.data.status;
-      }
-      expect(s).toBe('cancelled');
+      await untilReservationStatus(api, again.body.data.reservation_id, 'cancelled');
       const refunds = await quick.db
         .select()
         .from(ledgerEntries)

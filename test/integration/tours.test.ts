@@ -4,6 +4,7 @@ import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { untilOrderStatus } from '../support/order-status';
 import { startStack, type TestStack, useStack } from '../support/stack';
 
 /** Tours on Interface A (spec §4.5): browse, search options, prebook (seats held), finalize, pay. */
@@ -165,13 +166,7 @@ describe('hold expiry', () => {
       const pre = await api.post('/api/tours/prebook/', { tour_id: tourId('TR-MHD-3D'), departure_id: dep.id, passengers: [adult] });
       const order = await api.post('/api/tours/finalize/', { prebook_id: pre.body.data.prebook_id });
       expect(order.status).toBe(201);
-      const deadline = Date.now() + 20_000;
-      let status = 'pending';
-      while (status !== 'expired' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await short.db.select().from(orders).where(eq(orders.id, order.body.data.id)))[0]!.status;
-      }
-      expect(status).toBe('expired');
+      await untilOrderStatus(short.db, order.body.data.id, 'expired');
       expect((await api.get(`/api/tours/${tourId('TR-MHD-3D')}/`)).body.data.departures[0].seats_left).toBe(dep.seats_left);
       const pay = await api.post('/api/partners/pay/', { order_id: order.body.data.id });
       expect(pay.status).toBe(400);

@@ -7,6 +7,7 @@ import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
+import { waitFor } from '../support/wait';
 
 /** Visa on Interface A (spec §4.5): catalogue, application request, pay to submit, the embassy's decision. */
 
@@ -54,13 +55,15 @@ async function statusOf(api: Api, orderId: number) {
   return (await api.get(`/api/visa/requests/${orderId}/`)).body.data;
 }
 
-async function waitFor(api: Api, orderId: number, status: string) {
-  const deadline = Date.now() + 20_000;
+/** The visa request once it has `status`, as Interface A shows it; fails after 20 s naming the status seen last. */
+async function untilVisaStatus(api: Api, orderId: number, status: string) {
   let current = await statusOf(api, orderId);
-  while (current.status !== status && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 200));
-    current = await statusOf(api, orderId);
-  }
+  await waitFor(
+    async () => (current = await statusOf(api, orderId)).status === status,
+    () => `visa request ${orderId} to be ${status} (last seen: ${current.status})`,
+    20_000,
+    200,
+  );
   return current;
 }
 
@@ -106,7 +109,7 @@ describe('applications', () => {
     expect(minor(request.total_price)).toBe(visa.service_fee_minor + visa.government_fee_minor);
     expect(minor(paid.amount)).toBe(visa.service_fee_minor + visa.government_fee_minor);
 
-    const review = await waitFor(api, orderId, 'under_review');
+    const review = await untilVisaStatus(api, orderId, 'under_review');
     expect(review).toMatchObject({ status: 'under_review', order_status: 'completed', supplier_reference: expect.stringMatching(/^VSA-/) });
     expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({
       id: orderId,
@@ -132,7 +135,7 @@ describe('applications', () => {
     const { api } = await newPartner();
     const visa = withRefund(50);
     const { orderId } = await applyAndPay(api, visa);
-    await waitFor(api, orderId, 'under_review');
+    await untilVisaStatus(api, orderId, 'under_review');
     const before = await api.wallet();
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject', reason: 'insufficient funds shown' });
     const refund = Math.floor(visa.service_fee_minor / 2);
@@ -151,7 +154,7 @@ describe('applications', () => {
   it('refunds nothing when the product says so', async () => {
     const { api } = await newPartner();
     const { orderId } = await applyAndPay(api, withRefund(0));
-    await waitFor(api, orderId, 'under_review');
+    await untilVisaStatus(api, orderId, 'under_review');
     const before = await api.wallet();
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' });
     expect(decided.body).toMatchObject({ status: 'rejected', refund_amount: '0.00', ledger_id: null });
@@ -182,13 +185,7 @@ describe('sandbox embassy', () => {
       const visa = withRefund(100);
       const req = await api.post('/api/visa/request/', requestBody(visa), { 'X-Sandbox-Scenario': 'visa_reject' });
       await api.post('/api/partners/pay/', { order_id: req.body.data.id });
-      const deadline = Date.now() + 20_000;
-      let status = '';
-      while (status !== 'rejected' && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        status = (await api.get(`/api/visa/requests/${req.body.data.id}/`)).body.data.status;
-      }
-      expect(status).toBe('rejected');
+      await untilVisaStatus(api, req.body.data.id, 'rejected');
       expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'refund', order: req.body.data.id });
       expect(minor((await api.get('/api/partners/ledger/')).body.data.results[0].amount)).toBe(visa.service_fee_minor);
       expect(await eventTypesOf(api, req.body.data.id)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
