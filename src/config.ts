@@ -30,6 +30,13 @@ const ConfigSchema = z
     TEMPORAL_CLI_PATH: z.string().optional(),
     /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
     TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
+    /**
+     * The worker's gRPC compression to Temporal (the SDK's default is gzip). `auto`: none when
+     * Temporal is on this machine (a loopback address, as `npm start`'s dev server), where
+     * compressing only costs CPU on both ends; gzip otherwise (docs/performance.md, "Issue 14,
+     * sixth step").
+     */
+    TEMPORAL_GRPC_COMPRESSION: z.enum(['auto', 'gzip', 'none']).default('auto'),
     TEMPORAL_DEV_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
     SUPPLIER_URL: z.string().url().optional(),

@@ -5,6 +5,7 @@ import type { Config } from '../src/config';
 import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
 import { httpSuppliers } from '../src/suppliers';
+import { grpcCompression } from '../src/temporal/connection';
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
 import { startWebhookRelay, webhookRetry } from './webhook-relay';
@@ -50,7 +51,7 @@ export async function runWorker(
   supplier: string,
   stack: Stack,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address });
+  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(config.TEMPORAL_GRPC_COMPRESSION, address) } });
   stack.add(() => connection.close());
   const worker = await createWorker({
     connection,

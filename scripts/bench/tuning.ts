@@ -36,6 +36,8 @@ export const VARIANTS: Record<string, Record<string, string>> = {
   classic: { PAY_SHAPE: 'classic' },
   /** Today's defaults but the dev server reads search attributes' definitions from its database on every use (the CLI's own setting). */
   sa_refresh: { TEMPORAL_DEV_DYNAMIC_CONFIG: 'none' },
+  /** Today's defaults but the worker's gRPC to the dev server gzip-compressed (the SDK's default). */
+  grpc_gzip: { TEMPORAL_GRPC_COMPRESSION: 'gzip' },
   /** Today's defaults: WAL, eager start, lean payments (every step local, one workflow task). */
   defaults: {},
 };

@@ -87,6 +87,13 @@ export async function ensureTemporal(
   });
 }
 
+/** The compression a worker's connection asks for: `auto` is none to a Temporal on this machine (a loopback address), else gzip. */
+export function grpcCompression(setting: 'auto' | 'gzip' | 'none', address: string): 'gzip' | 'none' {
+  if (setting !== 'auto') return setting;
+  const host = address.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 'none' : 'gzip';
+}
+
 /** The dev server's database in DATA_DIR: it also tells a server of this DATA_DIR from any other. */
 export const devServerDbFile = (dataDir: string) => path.join(dataDir, 'temporal.db');
 

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { grpcCompression } from '../../src/temporal/connection';
 import { startDevServer } from '../../src/temporal/dev-server';
 import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
@@ -85,6 +86,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ FINALIZE_ATTEMPTS: '11' })).toThrow(/FINALIZE_ATTEMPTS/);
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'train:3' })).toThrow(/"train:3" is not <service>:<attempts>/);
     expect(() => loadConfig({ FINALIZE_ATTEMPTS_BY_SERVICE: 'hotel:0' })).toThrow(/FINALIZE_ATTEMPTS_BY_SERVICE/);
+  });
+
+  it("compresses the worker's gRPC only to a Temporal on another machine, unless told", () => {
+    expect(loadConfig({}).TEMPORAL_GRPC_COMPRESSION).toBe('auto');
+    expect(() => loadConfig({ TEMPORAL_GRPC_COMPRESSION: 'zstd' })).toThrow(/TEMPORAL_GRPC_COMPRESSION/);
+    for (const local of ['127.0.0.1:7233', '127.8.9.10:17233', 'localhost:7233', '[::1]:7233']) expect(grpcCompression('auto', local)).toBe('none');
+    for (const remote of ['10.0.0.5:7233', 'temporal-frontend:7233', 'my.tmprl.cloud:7233', '127.0.0.1.example.com:7233'])
+      expect(grpcCompression('auto', remote)).toBe('gzip');
+    expect(grpcCompression('gzip', '127.0.0.1:7233')).toBe('gzip');
+    expect(grpcCompression('none', '10.0.0.5:7233')).toBe('none');
   });
 
   it("keeps the dev server's search attribute cache unless told otherwise, and takes key=value dynamic config", () => {
