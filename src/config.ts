@@ -12,6 +12,25 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).trans
 const port = z.coerce.number().int().min(0).max(65535);
 const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPTS);
 
+/** A comma-separated list of `shape` entries (`none`: an empty list), each checked against `entry`. */
+const settingList = (fallback: string, entry: RegExp, shape: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      if (v.trim() === 'none') return [];
+      const items = v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const bad = items.find((p) => !entry.test(p));
+      if (bad) {
+        ctx.addIssue({ code: 'custom', message: `"${bad}" is not ${shape}` });
+        return z.NEVER;
+      }
+      return items;
+    });
+
 /**
  * Every setting the engine reads, parsed once at start-up. Defaults make
  * `npm start` work on a fresh clone; production overrides them.
@@ -51,22 +70,7 @@ const ConfigSchema = z
      * checkpoints) made payments 1.65× faster (docs/performance.md); a crash of the machine
      * may lose the last moments of the dev server's history, a crash of the process does not.
      */
-    TEMPORAL_DEV_SQLITE_PRAGMAS: z
-      .string()
-      .default('journal_mode=wal,synchronous=normal')
-      .transform((v, ctx) => {
-        if (v.trim() === 'none') return [];
-        const pragmas = v
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean);
-        const bad = pragmas.find((p) => !/^[a-z_]+=[A-Za-z0-9_-]+$/.test(p));
-        if (bad) {
-          ctx.addIssue({ code: 'custom', message: `"${bad}" is not name=value` });
-          return z.NEVER;
-        }
-        return pragmas;
-      }),
+    TEMPORAL_DEV_SQLITE_PRAGMAS: settingList('journal_mode=wal,synchronous=normal', /^[a-z_]+=[A-Za-z0-9_-]+$/, 'name=value'),
     /**
      * Dev server only: dynamic config values, `key=value` comma-separated (a value is a number,
      * true/false or a bare word), or `none` for the Temporal CLI's own. The default keeps the
@@ -75,22 +79,7 @@ const ConfigSchema = z
      * that attributes added while it runs show at once: the engine's are registered before the
      * server starts, and none are added while it runs (docs/performance.md, "Issue 14, sixth step").
      */
-    TEMPORAL_DEV_DYNAMIC_CONFIG: z
-      .string()
-      .default('system.forceSearchAttributesCacheRefreshOnRead=false')
-      .transform((v, ctx) => {
-        if (v.trim() === 'none') return [];
-        const values = v
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean);
-        const bad = values.find((p) => !/^[A-Za-z][A-Za-z0-9_.]*=[A-Za-z0-9_.-]+$/.test(p));
-        if (bad) {
-          ctx.addIssue({ code: 'custom', message: `"${bad}" is not key=value` });
-          return z.NEVER;
-        }
-        return values;
-      }),
+    TEMPORAL_DEV_DYNAMIC_CONFIG: settingList('system.forceSearchAttributesCacheRefreshOnRead=false', /^[A-Za-z][A-Za-z0-9_.]*=[A-Za-z0-9_.-]+$/, 'key=value'),
     /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
     WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),

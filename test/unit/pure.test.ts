@@ -107,6 +107,10 @@ describe('loadConfig', () => {
     ]);
     expect(() => loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'history.cacheMaxSize' })).toThrow(/"history.cacheMaxSize" is not key=value/);
     expect(() => loadConfig({ TEMPORAL_DEV_DYNAMIC_CONFIG: 'a=1;rm -rf' })).toThrow(/TEMPORAL_DEV_DYNAMIC_CONFIG/);
+    // The dev server's SQLite pragmas are read the same way.
+    expect(loadConfig({}).TEMPORAL_DEV_SQLITE_PRAGMAS).toEqual(['journal_mode=wal', 'synchronous=normal']);
+    expect(loadConfig({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'none' }).TEMPORAL_DEV_SQLITE_PRAGMAS).toEqual([]);
+    expect(() => loadConfig({ TEMPORAL_DEV_SQLITE_PRAGMAS: 'journal_mode' })).toThrow(/"journal_mode" is not name=value/);
   });
 });
 
