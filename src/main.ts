@@ -15,6 +15,7 @@ import { openProcessFile, stopLeftoverDevServer } from './runtime/process-file';
 import { serveHttp } from './runtime/serve-http';
 import { supplierUrl } from './runtime/supplier-url';
 import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
+import { WorkflowOutcomes } from './temporal/outcomes';
 import { installWorkerRuntime } from '../worker/runtime';
 import { runWorker } from '../worker/worker';
 
@@ -42,7 +43,9 @@ runProcess(
     logInfo('database ready, migrations applied', { kind: database.kind });
     const supplier = await supplierUrl(config, stack);
     const coreMetricsUrl = installWorkerRuntime(config);
-    const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack);
+    // The API hears how the runs of this process's worker end from the worker itself.
+    const outcomes = new WorkflowOutcomes();
+    const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack, outcomes);
     // Eager start needs the client on the worker's own connection (the server hands the
     // first workflow task back in the start answer, to the worker that shares it).
     const eagerStart = config.EAGER_WORKFLOW_START === true;
@@ -53,7 +56,16 @@ runProcess(
 
     const { api, admin: adminServer } = await serveHttp(
       config,
-      { database, temporal: client, health, adminToken: admin.token, supplierUrl: supplier.url, metrics: { role: 'all-in-one', coreMetricsUrl }, eagerStart },
+      {
+        database,
+        temporal: client,
+        health,
+        adminToken: admin.token,
+        supplierUrl: supplier.url,
+        metrics: { role: 'all-in-one', coreMetricsUrl },
+        eagerStart,
+        outcomes,
+      },
       stack,
     );
 

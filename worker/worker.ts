@@ -1,9 +1,11 @@
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type ActivityInterceptorsFactory, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type ActivityInterceptorsFactory, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../src/config';
 import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
+import type { WorkflowOutcomes } from '../src/temporal/outcomes';
+import type { OutcomeSinks } from '../workflows/outcome.types';
 import { httpSuppliers } from '../src/suppliers';
 import { grpcCompression } from '../src/temporal/connection';
 import { requestIdActivityInterceptors } from './interceptors';
@@ -21,6 +23,8 @@ export interface WorkerConfig {
   activityInterceptors?: ActivityInterceptorsFactory[];
   /** Cache and poller sizes; unset ones keep the SDK's defaults. */
   tuning?: Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskPolls' | 'maxConcurrentActivityTaskPolls'>;
+  /** Where the workflows' outcomes go when an API shares this process (npm start); elsewhere nobody waits here and they are dropped. */
+  outcomes?: WorkflowOutcomes;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -36,11 +40,17 @@ export function createWorker(cfg: WorkerConfig): Promise<Worker> {
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     activities: createActivities(cfg.deps),
+    sinks: outcomeSinks(cfg.outcomes),
     ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
     ...(cfg.workflowBundle
       ? { workflowBundle: cfg.workflowBundle, interceptors: { activity } }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
   });
+}
+
+/** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
+function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
+  return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
 }
 
 /** Starts a worker polling the engine's task queue; stopping drains it. */
@@ -50,6 +60,8 @@ export async function runWorker(
   database: Database,
   supplier: string,
   stack: Stack,
+  /** This process's API hears the outcomes here (npm start). */
+  outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(config.TEMPORAL_GRPC_COMPRESSION, address) } });
   stack.add(() => connection.close());
@@ -68,6 +80,7 @@ export async function runWorker(
       maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
       maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
     },
+    outcomes,
   });
   const running = worker.run();
   stack.add(async () => {

@@ -1,5 +1,8 @@
 import {
+  ApplicationFailure,
   AsyncLocalStorage,
+  proxySinks,
+  TemporalFailure,
   workflowInfo,
   type ActivityInput,
   type ContinueAsNewInput,
@@ -16,6 +19,7 @@ import {
   type WorkflowInternalsInterceptor,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
+import type { OutcomeSinks, WorkflowOutcome } from './outcome.types';
 import { failedWorkflow } from './park';
 import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
 
@@ -31,6 +35,10 @@ import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
  * carries that id instead.
  *
  * A workflow that fails is marked on its way out (workflows/park.ts, failedWorkflow).
+ *
+ * A workflow that closes tells its worker's process how (the `outcomes` sink): an API in
+ * the same process answers from that instead of asking Temporal (src/temporal/outcomes.ts).
+ * A sink call is no command and is not made while the workflow replays.
  *
  * Deterministic: headers do not take part in replay's command matching, and the id comes
  * from the history (start headers, memo, signal headers), never from outside.
@@ -50,12 +58,18 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   const inbound: WorkflowInboundCallsInterceptor = {
     async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>) {
       started = requestIdFromHeaders(input.headers) ?? memoRequestId();
+      let result: unknown;
       try {
-        return await next(input);
+        result = await next(input);
       } catch (err) {
         // A workflow that fails ends in Stage = "failed", its failure naming the step.
-        throw failedWorkflow(err);
+        const failed = failedWorkflow(err);
+        const typed = failed instanceof TemporalFailure ? typedFailure(failed) : undefined;
+        if (typed) tell({ ok: false, ...typed });
+        throw failed;
       }
+      tell({ ok: true, result });
+      return result;
     },
     handleSignal: (input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>) => inHandler(input.headers, () => next(input)),
     handleUpdate: (input: UpdateInput, next: Next<WorkflowInboundCallsInterceptor, 'handleUpdate'>) => inHandler(input.headers, () => next(input)),
@@ -87,6 +101,20 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
 
   return { inbound: [inbound], outbound: [outbound], internals: [internals] };
 };
+
+const { outcomes } = proxySinks<OutcomeSinks>();
+
+function tell(outcome: WorkflowOutcome): void {
+  if (!workflowInfo().unsafe.isReplaying) outcomes.settled(outcome);
+}
+
+/** The first ApplicationFailure with a type down the chain (what the API maps to its answer). */
+function typedFailure(err: Error): { type: string; message: string } | undefined {
+  for (let cause: unknown = err; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
+    if (cause instanceof ApplicationFailure && cause.type) return { type: cause.type, message: cause.message };
+  }
+  return undefined;
+}
 
 function memoRequestId(): string | undefined {
   const value = workflowInfo().memo?.requestId;

@@ -9,7 +9,8 @@ import { DomainError } from './errors';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
-import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin } from '../temporal/workflows';
+import type { WorkflowOutcomes } from '../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrFind } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 import { OrderStatus } from '../../workflows/search-attributes';
 
@@ -19,6 +20,8 @@ export interface PayDeps {
   taskQueue: string;
   payWaitMs: number;
   tuning?: PayTuning;
+  /** What this process's own worker tells of the runs it closes (npm start): a payment's answer without asking Temporal. */
+  outcomes?: WorkflowOutcomes;
 }
 
 /** How payments are run (docs/performance.md measures both). */
@@ -192,8 +195,8 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (!req.idempotencyKey || !key) {
     // Without a key each request is an attempt of its own: it joins one under way, and
     // after a failure the next request pays again.
-    await startOrJoin(deps.temporal, 'payOrder', start);
-    return awaitPayment(deps, handle, order);
+    const found = await startOrFind(deps.temporal, 'payOrder', start, 'run_again');
+    return awaitPayment(deps, handle, order, undefined, found.state === 'running' ? found.runId : undefined);
   }
   return payWithKey(deps, { partnerId: partner.id, key: req.idempotencyKey, answer: key, receivedAt, start, order });
 }
@@ -256,17 +259,23 @@ async function payWithKey(deps: PayDeps, p: KeyedPayment): Promise<PayOutcome> {
 /** The outcome of the key's run `runId` (its latest run when unknown); a failure is recorded as answered before it is thrown. */
 function answerOf(deps: PayDeps, p: KeyedPayment, runId: string | undefined): Promise<PayOutcome> {
   const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(p.start.workflowId, runId);
-  return awaitPayment(deps, handle, p.order, runId ? () => recordAnswer(deps.db, p.partnerId, p.key, runId) : undefined);
+  return awaitPayment(deps, handle, p.order, runId ? () => recordAnswer(deps.db, p.partnerId, p.key, runId) : undefined, runId);
 }
 
-/** The payment's outcome within the pay bound, or 202 processing with its id. */
+/**
+ * The payment's outcome within the pay bound, or 202 processing with its id. With the id of
+ * the run this request started or joined, the outcome comes from this process's own worker
+ * when that runs it (PayDeps.outcomes).
+ */
 async function awaitPayment(
   deps: PayDeps,
   handle: WorkflowHandle<Workflows['payOrder']>,
   order: { id: number; totalPrice: number; currency: string },
   onRunFailed?: () => Promise<void>,
+  runId?: string,
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, onRunFailed);
+  const told = deps.outcomes && runId ? { outcomes: deps.outcomes, runId } : undefined;
+  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, onRunFailed, told);
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

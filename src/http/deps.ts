@@ -3,6 +3,7 @@ import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
 import type { PayTuning } from '../domain/pay';
 import type { Suppliers } from '../suppliers';
+import type { WorkflowOutcomes } from '../temporal/outcomes';
 import type { RateLimits } from './rate-limit';
 
 export type { Health, HealthReport };
@@ -17,6 +18,8 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   taskQueue: string;
   payWaitMs: number;
   payTuning?: PayTuning;
+  /** What the worker of this same process tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
+  outcomes?: WorkflowOutcomes;
   sandbox: boolean;
   currency: string;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */

@@ -46,6 +46,13 @@ export const workflowStarts = new Counter({
   registers: [apiMetrics],
 });
 
+export const workflowOutcomesHeard = new Counter({
+  name: 'workflow_outcomes_heard_total',
+  help: 'Outcomes of workflows the API waited for, by where it heard them: from the worker in its own process, or from Temporal (history long-poll)',
+  labelNames: ['via'] as const,
+  registers: [apiMetrics],
+});
+
 export const sagaCompensations = new Counter({
   name: 'saga_compensations_total',
   help: 'Payments whose debit was reversed (the saga compensated)',

@@ -9,6 +9,7 @@ import { createRateLimits } from '../http/rate-limit';
 import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
 import { httpSuppliers } from '../suppliers';
+import type { WorkflowOutcomes } from '../temporal/outcomes';
 import type { Stack } from './stack';
 
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
@@ -23,6 +24,8 @@ export async function serveHttp(
     metrics: MetricsSource;
     /** The client shares this process's worker connection, so payments can start eagerly. */
     eagerStart?: boolean;
+    /** What the worker of this same process tells of the runs it closes. */
+    outcomes?: WorkflowOutcomes;
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
@@ -33,6 +36,7 @@ export async function serveHttp(
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       payWaitMs: config.PAY_WAIT_MS,
       payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart, shape: config.PAY_SHAPE },
+      ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
       sandbox: config.SANDBOX,
       currency: config.CURRENCY,
       holds: {

@@ -10,11 +10,12 @@ import {
 } from '@temporalio/client';
 import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../availability';
-import { workflowStarts } from '../platform/metrics';
+import { workflowOutcomesHeard, workflowStarts } from '../platform/metrics';
 import { DomainError } from '../domain/errors';
 import { currentRequestId } from '../platform/request-context';
 import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
+import type { WorkflowOutcomes } from './outcomes';
 
 /**
  * Starts a workflow, or joins it when one with the same id is running (or completed and
@@ -103,33 +104,89 @@ export function businessFailure(err: unknown): { type: string; message: string }
 }
 
 /**
+ * How long a waiter that expects its run's outcome from this process's own worker waits for
+ * it before it also asks Temporal (the run may have gone to another worker, or this one may
+ * have stopped). A run that closes on this process's worker is heard within milliseconds.
+ */
+export const OUTCOME_BACKSTOP_MS = 1000;
+
+/** Where a waiter expects a run's outcome told: this process's worker (src/temporal/outcomes.ts). */
+export interface ToldBy {
+  outcomes: WorkflowOutcomes;
+  runId: string;
+}
+
+type FromTemporal<R> = { via: 'temporal'; result: R } | { via: 'temporal'; error: unknown };
+
+/**
  * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
  * business failure goes through `mapFailure`, which turns it into a domain error. Null too
  * when Temporal stops answering while we wait: the workflow was started and goes on, so the
  * caller answers "under way", never "unavailable, nothing happened". `onRunFailed` runs
  * before the error of a run that ended without success is thrown (and so answered).
+ *
+ * With `told`, the run's outcome is taken from this process's own worker when it tells it
+ * (src/temporal/outcomes.ts); Temporal is asked (the history long-poll) only if it has not
+ * within OUTCOME_BACKSTOP_MS, or for a failure this cannot map (its error comes as Temporal
+ * gives it).
  */
 export async function awaitWorkflow<W extends Workflow>(
   handle: WorkflowHandle<W>,
   waitMs: number,
   mapFailure: (f: { type: string; message: string }) => Error | null,
   onRunFailed?: () => Promise<void>,
+  told?: ToldBy,
 ): Promise<WorkflowResultType<W> | null> {
-  const result = handle.result();
-  result.catch(() => undefined); // observed below or abandoned after the wait; never unhandled
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
-  });
+  type R = WorkflowResultType<W>;
+  const timers: NodeJS.Timeout[] = [];
+  const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => timers.push(setTimeout(() => resolve(value), ms)));
+  let askTemporal!: () => void;
+  const asked = new Promise<void>((resolve) => (askTemporal = resolve));
+  const temporal: Promise<FromTemporal<R>> = asked
+    .then(() => handle.result())
+    .then(
+      (result) => ({ via: 'temporal' as const, result }),
+      (error: unknown) => ({ via: 'temporal' as const, error }),
+    );
+  const timeout = after(waitMs, null);
+  const worker = told?.outcomes.wait(handle.workflowId, told.runId);
+  if (worker) timers.push(setTimeout(askTemporal, OUTCOME_BACKSTOP_MS));
+  else askTemporal();
   try {
-    return await Promise.race([result, timeout]);
-  } catch (err) {
+    const first = await Promise.race([temporal, timeout, ...(worker ? [worker.outcome.then((outcome) => ({ via: 'worker' as const, outcome }))] : [])]);
+    let heard: FromTemporal<R> | null;
+    if (first?.via !== 'worker') heard = first;
+    else {
+      const { outcome } = first;
+      if (outcome.ok) {
+        workflowOutcomesHeard.inc({ via: 'worker' });
+        return outcome.result as R;
+      }
+      const mapped = mapFailure(outcome) ?? refusedData(outcome);
+      if (mapped) {
+        workflowOutcomesHeard.inc({ via: 'worker' });
+        await onRunFailed?.();
+        throw mapped;
+      }
+      askTemporal();
+      heard = await Promise.race([temporal, timeout]);
+    }
+    if (!heard) return null;
+    if ('result' in heard) {
+      workflowOutcomesHeard.inc({ via: 'temporal' });
+      return heard.result;
+    }
+    const err = heard.error;
     if (unreachablePart(err)) return null;
-    if (err instanceof WorkflowFailedError) await onRunFailed?.();
+    if (err instanceof WorkflowFailedError) {
+      workflowOutcomesHeard.inc({ via: 'temporal' });
+      await onRunFailed?.();
+    }
     const failure = businessFailure(err);
     throw (failure && (mapFailure(failure) ?? refusedData(failure))) ?? err;
   } finally {
-    clearTimeout(timer);
+    for (const timer of timers) clearTimeout(timer);
+    worker?.stop();
   }
 }
 

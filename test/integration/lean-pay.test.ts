@@ -27,6 +27,8 @@ async function historyOf(orderId: number, key?: string) {
   const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
   const workflowId = key ? `pay:p${order!.partnerId}:key:${key}` : `pay:p${order!.partnerId}:order:${orderId}`;
   const handle = stack.client.workflow.getHandle(workflowId);
+  // The answer can come from the worker a moment before Temporal records the close (src/temporal/outcomes.ts).
+  await handle.result().catch(() => undefined);
   const { events } = await handle.fetchHistory();
   const described = await handle.describe();
   return {

@@ -19,6 +19,7 @@ import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { httpSuppliers } from '../../src/suppliers';
 import { startWorkerPresence, type WorkerPresence } from '../../worker/presence';
+import { WorkflowOutcomes } from '../../src/temporal/outcomes';
 import { createWorker } from '../../worker/worker';
 import { startWebhookRelay, type WebhookRelay } from '../../worker/webhook-relay';
 import type { WebhookRetry } from '../../workflows/webhook.types';
@@ -117,6 +118,12 @@ export interface StackOptions {
   webhookIdleMs?: number;
   /** Whether webhook endpoints may resolve to private addresses (default true: tests' receivers listen on 127.0.0.1). */
   webhookAllowPrivateUrls?: boolean;
+  /**
+   * How the API hears the outcomes of its own worker's runs (src/temporal/outcomes.ts): as
+   * npm start, from the worker (default); or 'untold', waiting for outcomes the worker never
+   * tells, as if every run closed on some other worker (the API must fall back to Temporal).
+   */
+  outcomes?: 'from-worker' | 'untold';
 }
 
 export type CuttablePart = 'database' | 'temporal';
@@ -135,6 +142,8 @@ export interface TestStack {
   health: HealthMonitor;
   /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
   workerApp: ReturnType<typeof createWorkerMetricsApp>;
+  /** What the API hears from its worker (none with workerPresence 'heartbeat': the worker is another process). */
+  outcomes: WorkflowOutcomes | undefined;
   /** The running worker; stopWorker/startWorker simulate a stop (or, with crash, a kill: no goodbye) and a restart. */
   worker(): Worker | null;
   stopWorker(opts?: { crash?: boolean }): Promise<void>;
@@ -218,6 +227,9 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     namespace,
     interceptors: engineClientInterceptors(health, clientConnection, TEMPORAL_CALL_TIMEOUT_MS),
   });
+  // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
+  const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
+  const told = opts.outcomes === 'untold' ? undefined : outcomes;
   const startWorker = async () => {
     worker = await createWorker({
       connection: nativeConnection,
@@ -232,6 +244,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       },
       workflowBundle: { codePath: bundle },
       activityInterceptors: opts.activityInterceptors,
+      outcomes: told,
     });
     running = worker.run();
     running.catch(() => undefined);
@@ -296,7 +309,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     health,
     rateLimits: limits(),
   };
-  const app = createApp(apiDeps);
+  const app = createApp({ ...apiDeps, ...(outcomes ? { outcomes } : {}) });
   const admin = createAdminApp({
     db: database.db,
     temporal: client,
@@ -318,6 +331,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     taskQueue,
     app,
     replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
+    outcomes,
     admin,
     simulatorUrl: simulator.url,
     health,

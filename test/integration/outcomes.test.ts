@@ -1,0 +1,103 @@
+import { and, eq } from 'drizzle-orm';
+import { orders, paymentKeys } from '../../src/db/schema';
+import { workflowOutcomesHeard } from '../../src/platform/metrics';
+import { WorkflowOutcomes } from '../../src/temporal/outcomes';
+import type { PayResult } from '../../workflows/pay.types';
+import { newPartner } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * Where the API and the worker share a process (npm start), the API hears how a payment's
+ * run ended from the worker itself instead of long-polling Temporal for its close
+ * (src/temporal/outcomes.ts; docs/decisions.md, "Outcomes from the worker next door").
+ */
+
+/** Outcomes the API took from each source so far (this file's module registry). */
+async function heard(): Promise<{ worker: number; temporal: number }> {
+  const { values } = await workflowOutcomesHeard.get();
+  const of = (via: string) => values.find((v) => v.labels.via === via)?.value ?? 0;
+  return { worker: of('worker'), temporal: of('temporal') };
+}
+
+const payWorkflowOf = async (stack: TestStack, orderId: number, key?: string) => {
+  const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+  return stack.client.workflow.getHandle<() => Promise<PayResult>>(key ? `pay:p${order!.partnerId}:key:${key}` : `pay:p${order!.partnerId}:order:${orderId}`);
+};
+
+describe('the API next to its worker', () => {
+  let stack: TestStack;
+  useStack((s) => (stack = s));
+
+  it("answers a payment with the worker's outcome, the result Temporal records for the run, without asking Temporal", async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const before = await heard();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
+    expect(stack.outcomes!.waiters).toBe(0);
+
+    const recorded = await (await payWorkflowOf(stack, order.id)).result();
+    expect(res.body.data).toMatchObject({
+      order_id: recorded.orderId,
+      order_status: recorded.orderStatus,
+      amount: recorded.amountMinor / 100,
+      new_balance: recorded.balanceAfterMinor / 100,
+    });
+  });
+
+  it("answers a refused payment from the worker's outcome too, and records the key's failure as answered (a retry pays again)", async () => {
+    const { api } = await newPartner(stack, '0', '1');
+    const order = await api.productOrder();
+    const before = await heard();
+    const refused = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'told-1' });
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ ok: false, error: expect.stringContaining('insufficient credit') });
+    expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
+
+    const handle = await payWorkflowOf(stack, order.id, 'told-1');
+    await expect(handle.result()).rejects.toThrow();
+    const { runId } = await handle.describe();
+    const [key] = await stack.db
+      .select()
+      .from(paymentKeys)
+      .where(and(eq(paymentKeys.idempotencyKey, 'told-1'), eq(paymentKeys.orderId, order.id)));
+    expect(key).toMatchObject({ answeredRunId: runId, answeredAt: expect.any(Date) });
+  });
+});
+
+describe('the API whose worker never tells (every run closed on another worker)', () => {
+  let stack: TestStack;
+  useStack((s) => (stack = s), { outcomes: 'untold' });
+
+  it('asks Temporal after the backstop and answers the same, leaving no waiter behind', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const before = await heard();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed', amount: 550000 });
+    expect(await heard()).toEqual({ worker: before.worker, temporal: before.temporal + 1 });
+    expect(stack.outcomes!.waiters).toBe(0);
+  });
+});
+
+describe('WorkflowOutcomes', () => {
+  it('gives an outcome told before or after the wait, to every waiter, decoded as a client would get it from Temporal', async () => {
+    const outcomes = new WorkflowOutcomes();
+    const at = new Date('2026-11-24T12:00:00.000Z');
+    outcomes.tell('w', 'early', { ok: true, result: { at, missing: undefined, n: 1 } });
+    await expect(outcomes.wait('w', 'early').outcome).resolves.toEqual({ ok: true, result: { at: at.toISOString(), n: 1 } });
+
+    const first = outcomes.wait('w', 'late');
+    const second = outcomes.wait('w', 'late');
+    const other = outcomes.wait('w', 'other-run');
+    expect(outcomes.waiters).toBe(3);
+    outcomes.tell('w', 'late', { ok: false, type: 'insufficient_credit', message: 'no' });
+    await expect(first.outcome).resolves.toEqual({ ok: false, type: 'insufficient_credit', message: 'no' });
+    await expect(second.outcome).resolves.toEqual({ ok: false, type: 'insufficient_credit', message: 'no' });
+    expect(outcomes.waiters).toBe(1);
+    other.stop();
+    expect(outcomes.waiters).toBe(0);
+  });
+});
