@@ -49,15 +49,29 @@ const notes = proxyLocalActivities<BookingActivities>(OPERATOR_NOTE_STEP);
  */
 export const NEEDS_ATTENTION_EVENT_PATCH = 'needs-attention-event';
 
-/** Writes the parked workflow's operator-only event; a failure to write it is logged, never waited on. */
-async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): Promise<void> {
+/** Writes the parked workflow's operator-only event; whether it was written (a failure is logged, never thrown). */
+async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): Promise<boolean> {
   try {
     const { orderId, reservationId } = o.context;
     await notes.recordNeedsAttention({ orderId, reservationId, workflowId: workflowInfo().workflowId, parkedAt: at, lastError: state.lastError });
+    return true;
   } catch (err) {
     log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: failureOf(err).message });
+    return false;
   }
 }
+
+/**
+ * Runs started from here on write the needs_attention event again while they stay parked
+ * if it could not be written when they parked (a workflow often parks because the database
+ * is down): after 10 s, doubling up to 10 min between tries, for at most a day. A write
+ * whose answer was lost may be written twice (the event is at least once). Runs started
+ * before replay the way they were made.
+ */
+export const NEEDS_ATTENTION_EVENT_RETRY_PATCH = 'needs-attention-event-retried';
+const NOTE_RETRY_FIRST_MS = 10_000;
+const NOTE_RETRY_MAX_MS = 600_000;
+const NOTE_RETRY_FOR_MS = 24 * 3600_000;
 
 /**
  * Parks the workflow in `Stage = "needs_attention"` (its state says where and why) until an
@@ -70,9 +84,18 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
   state.parkedAt = at;
   setStage('needs_attention');
   log.warn('workflow parked for an operator', { ...o.context, parkedAt: at, lastError: state.lastError });
-  if (patched(NEEDS_ATTENTION_EVENT_PATCH)) await noteParked(at, state, o);
+  let noted = patched(NEEDS_ATTENTION_EVENT_PATCH) ? await noteParked(at, state, o) : true;
+  const parkedSince = Date.now();
+  let retryInMs = NOTE_RETRY_FIRST_MS;
   for (;;) {
-    await condition(() => operator.decision !== null);
+    const decided = () => operator.decision !== null;
+    if (!noted && Date.now() - parkedSince < NOTE_RETRY_FOR_MS && patched(NEEDS_ATTENTION_EVENT_RETRY_PATCH)) {
+      if (!(await condition(decided, retryInMs))) {
+        noted = await noteParked(at, state, o);
+        retryInMs = Math.min(retryInMs * 2, NOTE_RETRY_MAX_MS);
+        continue;
+      }
+    } else await condition(decided);
     const d = operator.decision!;
     operator.decision = null;
     const refused = o.refuse(d);

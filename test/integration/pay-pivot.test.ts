@@ -196,6 +196,34 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried-noted');
   });
 
+  it('writes the needs_attention event later when the database refused it at the park, while the payment stays parked', async () => {
+    const { api, creds } = await newPartner();
+    const order = await api.productOrder();
+    arm({ step: 'completeOrder', orderId: order.id, error: () => new DomainError('conflict', `order ${order.id} cannot complete (injected)`) });
+    // Every attempt of the write at the park fails (the database is down); the next write succeeds.
+    const note = arm({ step: 'recordNeedsAttention', orderId: order.id, error: adminShutdown, times: 3 });
+
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'note-retried' });
+    expect(res.status).toBe(202);
+    await parked(order.id, 'completing');
+    await waitFor(() => note.attempts === 3, 'the write at the park to fail');
+    expect(await operatorEvents(order.id)).toEqual([]);
+    const workflowId = `pay:p${creds.partner_id}:key:note-retried`;
+    // Tried again 10 s later, while still parked.
+    await waitFor(async () => (await operatorEvents(order.id)).length === 1, 'the needs_attention event written again', 25_000, 200);
+    expect(await operatorEvents(order.id)).toEqual([
+      { parked_at: 'completing', workflow_id: workflowId, last_error: expect.stringMatching(/cannot complete/) },
+    ]);
+    expect((await parked(order.id, 'completing')).order.status).toBe('processing');
+
+    disarmAll();
+    const retried = await adminClient(stack).post(`/admin/orders/${order.id}/retry`, { reason: 'order row repaired' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order).toMatchObject({ status: 'completed' });
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toMatchObject({ orderStatus: 'completed' });
+    await recordHistory(stack, workflowId, 'pay-parked-note-retried');
+  });
+
   it('parks on a deterministic database error in the completion, and confirm completes it too', async () => {
     const { api } = await newPartner();
     const order = await api.productOrder();

@@ -29,6 +29,7 @@ describe('workflow replay', () => {
         'pay-parked-after-pivot-retried.json',
         // Parked workflows that write their operator-only order.needs_attention event (NEEDS_ATTENTION_EVENT_PATCH).
         'pay-parked-after-pivot-retried-noted.json',
+        'pay-parked-note-retried.json',
         'pay-reversal-parked-retried-noted.json',
         'residence-cancel-parked-retried-noted.json',
         'pay-reversal-parked-retried.json',
