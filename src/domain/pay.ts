@@ -10,7 +10,7 @@ import { getOrder } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrFind } from '../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrFind, toldBy } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 import { OrderStatus } from '../../workflows/search-attributes';
 
@@ -274,8 +274,7 @@ async function awaitPayment(
   onRunFailed?: () => Promise<void>,
   runId?: string,
 ): Promise<PayOutcome> {
-  const told = deps.outcomes && runId ? { outcomes: deps.outcomes, runId } : undefined;
-  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, onRunFailed, told);
+  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

@@ -30,4 +30,10 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */
-export const workflowDeps = (deps: ApiDeps) => ({ db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.payWaitMs });
+export const workflowDeps = (deps: ApiDeps) => ({
+  db: deps.db,
+  temporal: deps.temporal,
+  taskQueue: deps.taskQueue,
+  waitMs: deps.payWaitMs,
+  ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
+});

@@ -17,6 +17,13 @@ import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 import type { WorkflowOutcomes } from './outcomes';
 
+/** A workflow a request started or joined: its handle, and the run's id when Temporal said which. */
+export interface Started<W extends Workflow> {
+  handle: WorkflowHandle<W>;
+  /** The run started or joined; none when the id's latest run had closed and was kept (`keep_outcome`), or the start's answer was lost. */
+  runId?: string;
+}
+
 /**
  * Starts a workflow, or joins it when one with the same id is running (or completed and
  * keeps its id): the workflow id is the operation's identity, so a repeated request never
@@ -29,9 +36,15 @@ export async function startOrJoin<K extends WorkflowType>(
   options: Omit<WorkflowStartOptions<Workflows[K]>, 'workflowIdConflictPolicy' | 'workflowIdReusePolicy'>,
   /** After a failed run: run again (a payment the partner retries), or keep that outcome (a creation answered once). */
   afterFailure: 'run_again' | 'keep_outcome' = 'run_again',
-): Promise<WorkflowHandle<Workflows[K]>> {
-  await startOrFind(client, workflowType, options, afterFailure);
-  return client.workflow.getHandle<Workflows[K]>(options.workflowId);
+): Promise<Started<Workflows[K]>> {
+  const found = await startOrFind(client, workflowType, options, afterFailure);
+  const handle = client.workflow.getHandle<Workflows[K]>(options.workflowId);
+  return found.state === 'running' && found.runId ? { handle, runId: found.runId } : { handle };
+}
+
+/** Where a started run's outcome can be heard first: this process's own worker, when it has one and the run is known. */
+export function toldBy(outcomes: WorkflowOutcomes | undefined, run: { runId?: string | undefined }): ToldBy | undefined {
+  return outcomes && run.runId ? { outcomes, runId: run.runId } : undefined;
 }
 
 /**
@@ -134,8 +147,7 @@ export async function awaitWorkflow<W extends Workflow>(
   handle: WorkflowHandle<W>,
   waitMs: number,
   mapFailure: (f: { type: string; message: string }) => Error | null,
-  onRunFailed?: () => Promise<void>,
-  told?: ToldBy,
+  { onRunFailed, told }: { onRunFailed?: () => Promise<void>; told?: ToldBy | undefined } = {},
 ): Promise<WorkflowResultType<W> | null> {
   type R = WorkflowResultType<W>;
   const timers: NodeJS.Timeout[] = [];

@@ -3,7 +3,7 @@ import { orders, paymentKeys } from '../../src/db/schema';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
 import type { PayResult } from '../../workflows/pay.types';
-import { newPartner } from '../support/clients';
+import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
@@ -63,6 +63,18 @@ describe('the API next to its worker', () => {
       .from(paymentKeys)
       .where(and(eq(paymentKeys.idempotencyKey, 'told-1'), eq(paymentKeys.orderId, order.id)));
     expect(key).toMatchObject({ answeredRunId: runId, answeredAt: expect.any(Date) });
+  });
+
+  it('hears the other workflows it starts and waits for the same way: an agency product order (Interface B), paid by its child', async () => {
+    const { creds, api } = await newPartner(stack, '0', '500000000');
+    const before = await heard();
+    const body = { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' } };
+    const placed = await call(stack.app, 'POST', '/v1/products/orders', { authorization: `Bearer ${creds.agency_key}` }, body);
+    expect(placed.status).toBe(201);
+    expect(placed.body).toMatchObject({ status: 'completed', total_price: 1200000 });
+    expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
+    expect(await api.wallet()).toMatchObject({ balance: '498800000.00' });
+    expect(stack.outcomes!.waiters).toBe(0);
   });
 });
 

@@ -10,7 +10,10 @@ export const HISTORIES_DIR = path.join(__dirname, '..', 'replay', 'histories');
  */
 export async function recordHistory(stack: TestStack, workflowId: string, name: string): Promise<void> {
   if (process.env.RECORD_HISTORIES !== '1') return;
-  const history = await stack.client.workflow.getHandle(workflowId).fetchHistory();
+  const handle = stack.client.workflow.getHandle(workflowId);
+  // An answer can come from the worker a moment before Temporal records the close (src/temporal/outcomes.ts).
+  await Promise.race([handle.result().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  const history = await handle.fetchHistory();
   fs.mkdirSync(HISTORIES_DIR, { recursive: true });
   fs.writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), JSON.stringify(history, null, 1));
 }

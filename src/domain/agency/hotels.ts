@@ -9,8 +9,9 @@ import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
+import { agencyPaymentFailure } from './orders';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -150,7 +151,7 @@ export async function createBooking(
   }
   // One workflow per booking, never re-run: a retry with the same key gets the first outcome again.
   const workflowId = agencyBookingWorkflowId(bookingId);
-  const handle = await startOrJoin(
+  const started = await startOrJoin(
     deps.temporal,
     'agencyHotelBooking',
     {
@@ -161,12 +162,12 @@ export async function createBooking(
     },
     'keep_outcome',
   );
-  const done = await awaitWorkflow(handle, deps.waitMs, (f) => {
-    if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
-    if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
-    if (f.type === 'hold_refused') return validation('room_id', f.message);
-    return null;
-  });
+  const done = await awaitWorkflow(
+    started.handle,
+    deps.waitMs,
+    (f) => (f.type === 'hold_refused' ? validation('room_id', f.message) : agencyPaymentFailure(f)),
+    { told: toldBy(deps.outcomes, started) },
+  );
   return { done: done !== null, booking: await bookingView(deps.db, partner.id, bookingId) };
 }
 

@@ -3,14 +3,14 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
 import { fromCatalogue } from '../catalog-cache';
-import { DomainError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { rowIdOf } from '../ids';
 import type { OrderItemRow, OrderRow } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { WorkflowOutcomes } from '../../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import { agencyOrderWorkflowId } from '../../../workflows/agency.types';
-import type { Workflows } from '../../../workflows/registry.types';
-import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
+import { agencyPaymentFailure, createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 
 /** One thing Interface B sells: a variant, or a product without variants, named by its SKU. */
 export interface SellableItem {
@@ -89,7 +89,7 @@ export async function getOrder(db: Db, partner: Partner, rawId: string): Promise
 
 /** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */
 export async function placeOrder(
-  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; localLedgerSteps?: boolean },
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; outcomes?: WorkflowOutcomes; localLedgerSteps?: boolean },
   partner: Partner,
   input: AgencyProductOrderInput,
   currency: string,
@@ -100,7 +100,7 @@ export async function placeOrder(
   const id = order.id;
   // One workflow per order, never re-run: a retry with the same key gets the first outcome again.
   const workflowId = agencyOrderWorkflowId(id);
-  await startOrJoin(
+  const started = await startOrJoin(
     deps.temporal,
     'agencyProductOrder',
     {
@@ -111,10 +111,6 @@ export async function placeOrder(
     },
     'keep_outcome',
   );
-  const done = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['agencyProductOrder']>(workflowId), deps.waitMs, (f) => {
-    if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
-    if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
-    return null;
-  });
+  const done = await awaitWorkflow(started.handle, deps.waitMs, agencyPaymentFailure, { told: toldBy(deps.outcomes, started) });
   return { done: done !== null, order: await orderView(deps.db, partner.id, id) };
 }

@@ -6,7 +6,8 @@ import { bookFlightWorkflowId, FlightFailure, offlineRefundWorkflowId, refundWor
 import { DomainError, validation } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { WorkflowOutcomes } from '../../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
 import type { MoneyBackOutcome } from '../refund-terms';
 import { termsForRefund } from './refunds';
@@ -17,6 +18,8 @@ export interface FlightDeps {
   temporal: Client;
   taskQueue: string;
   waitMs: number;
+  /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
+  outcomes?: WorkflowOutcomes;
   supplier: FlightSupplier;
 }
 
@@ -118,13 +121,18 @@ export async function bookFlight(
     currency,
   });
   const workflowId = bookFlightWorkflowId(booking.id);
-  const handle = await startOrJoin(deps.temporal, 'bookFlight', {
+  const started = await startOrJoin(deps.temporal, 'bookFlight', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [{ bookingId: booking.id, clientReference: workflowId }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
-  const booked = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null));
+  const booked = await awaitWorkflow(
+    started.handle,
+    deps.waitMs,
+    (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null),
+    { told: toldBy(deps.outcomes, started) },
+  );
   if (!booked)
     throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
   const order = await flightOrderOf(deps.db, partner.id, booked.orderId);
@@ -168,14 +176,17 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
     ...(scenario ? { scenario } : {}),
   };
   const workflowId = refundWorkflowId(partner.id, input.order_id);
-  const handle = await startOrJoin(deps.temporal, 'refundFlight', {
+  const started = await startOrJoin(deps.temporal, 'refundFlight', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [args],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'flight', stage: 'cancelling' }),
   });
-  const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
-    f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null,
+  const result = await awaitWorkflow(
+    started.handle,
+    deps.waitMs,
+    (f) => (f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null),
+    { told: toldBy(deps.outcomes, started) },
   );
   return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
 }

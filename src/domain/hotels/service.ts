@@ -11,13 +11,16 @@ import { validateGuests } from './guests';
 import { DomainError, validation } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { WorkflowOutcomes } from '../../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 
 export interface HotelDeps {
   db: Db;
   temporal: Client;
   taskQueue: string;
   waitMs: number;
+  /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
+  outcomes?: WorkflowOutcomes;
   supplier: HotelSupplier;
 }
 
@@ -75,13 +78,13 @@ const holdFailure = (field: string) => (f: { type: string; message: string }) =>
 
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
 async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string): Promise<{ placed: boolean; booking: HotelBookingRow }> {
-  const handle = await startOrJoin(deps.temporal, 'placeHotelHold', {
+  const started = await startOrJoin(deps.temporal, 'placeHotelHold', {
     workflowId: holdWorkflowId(input.bookingId, input.mode),
     taskQueue: deps.taskQueue,
     args: [input],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
-  const placed = await awaitWorkflow(handle, deps.waitMs, holdFailure(field));
+  const placed = await awaitWorkflow(started.handle, deps.waitMs, holdFailure(field), { told: toldBy(deps.outcomes, started) });
   return { placed: placed !== null, booking: await bookingOf(deps.db, partner.id, input.bookingId) };
 }
 
@@ -153,14 +156,18 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     ...(scenario ? { scenario } : {}),
   };
   const workflowId = cancelWorkflowId(partner.id, input.order_id);
-  const handle = await startOrJoin(deps.temporal, 'cancelHotelOrder', {
+  const started = await startOrJoin(deps.temporal, 'cancelHotelOrder', {
     workflowId,
     taskQueue: deps.taskQueue,
     args: [args],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'hotel', stage: 'cancelling' }),
   });
-  const result = await awaitWorkflow(handle, deps.waitMs, (f) =>
-    f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
+  const result = await awaitWorkflow(
+    started.handle,
+    deps.waitMs,
+    (f) =>
+      f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
+    { told: toldBy(deps.outcomes, started) },
   );
   return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
 }

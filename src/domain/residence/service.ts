@@ -8,7 +8,8 @@ import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { WorkflowOutcomes } from '../../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
 import { bookReservation } from './booking';
 import type { ModificationResult } from './modification';
@@ -21,6 +22,8 @@ export interface ResidenceDeps {
   temporal: Client;
   taskQueue: string;
   waitMs: number;
+  /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
+  outcomes?: WorkflowOutcomes;
   holdTtlMs: number;
   /** Sandbox: the host accepts cancellations by itself after this long; null: an operator accepts. */
   autoAcceptCancelMs: number | null;
@@ -56,7 +59,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
   if (!p) throw validation('property_id', `no property ${input.property_id}`);
   checkStay(p, input.check_in, input.check_out, input.guests, new Date());
   const holdRef = `residence-hold:${crypto.randomUUID()}`;
-  const handle = await startOrJoin(deps.temporal, 'reserveResidence', {
+  const started = await startOrJoin(deps.temporal, 'reserveResidence', {
     workflowId: holdRef,
     taskQueue: deps.taskQueue,
     args: [
@@ -75,7 +78,9 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
-  const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  const held = await awaitWorkflow(started.handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null), {
+    told: toldBy(deps.outcomes, started),
+  });
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');
   return viewReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId));
 }

@@ -5,7 +5,8 @@ import type { Traveler } from '../../suppliers/flights';
 import { DomainError } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
+import type { WorkflowOutcomes } from '../../temporal/outcomes';
+import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import { checkPrebook, finalizePrebook, prebookOf, withDeparture, type PrebookView, type TourPrebookRow } from './prebooks';
 
 export interface TourDeps {
@@ -13,6 +14,8 @@ export interface TourDeps {
   temporal: Client;
   taskQueue: string;
   waitMs: number;
+  /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
+  outcomes?: WorkflowOutcomes;
   prebookTtlMs: number;
 }
 
@@ -25,7 +28,7 @@ export async function prebook(
 ): Promise<PrebookView> {
   await checkPrebook(deps.db, { tourId: input.tour_id, departureId: input.departure_id, passengers: input.passengers });
   const holdRef = `tour-prebook:${crypto.randomUUID()}`;
-  const handle = await startOrJoin(deps.temporal, 'prebookTour', {
+  const started = await startOrJoin(deps.temporal, 'prebookTour', {
     workflowId: holdRef,
     taskQueue: deps.taskQueue,
     args: [
@@ -41,7 +44,9 @@ export async function prebook(
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'tour', stage: 'holding' }),
   });
-  const held = await awaitWorkflow(handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null));
+  const held = await awaitWorkflow(started.handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null), {
+    told: toldBy(deps.outcomes, started),
+  });
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
   return withDeparture(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));
 }
