@@ -196,7 +196,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     // Without a key each request is an attempt of its own: it joins one under way, and
     // after a failure the next request pays again.
     const found = await startOrFind(deps.temporal, 'payOrder', start, 'run_again');
-    return awaitPayment(deps, handle, order, undefined, found.state === 'running' ? found.runId : undefined);
+    return awaitPayment(deps, handle, order, { runId: found.state === 'running' ? found.runId : undefined });
   }
   return payWithKey(deps, { partnerId: partner.id, key: req.idempotencyKey, answer: key, receivedAt, start, order });
 }
@@ -259,7 +259,7 @@ async function payWithKey(deps: PayDeps, p: KeyedPayment): Promise<PayOutcome> {
 /** The outcome of the key's run `runId` (its latest run when unknown); a failure is recorded as answered before it is thrown. */
 function answerOf(deps: PayDeps, p: KeyedPayment, runId: string | undefined): Promise<PayOutcome> {
   const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(p.start.workflowId, runId);
-  return awaitPayment(deps, handle, p.order, runId ? () => recordAnswer(deps.db, p.partnerId, p.key, runId) : undefined, runId);
+  return awaitPayment(deps, handle, p.order, { onRunFailed: runId ? () => recordAnswer(deps.db, p.partnerId, p.key, runId) : undefined, runId });
 }
 
 /**
@@ -271,8 +271,7 @@ async function awaitPayment(
   deps: PayDeps,
   handle: WorkflowHandle<Workflows['payOrder']>,
   order: { id: number; totalPrice: number; currency: string },
-  onRunFailed?: () => Promise<void>,
-  runId?: string,
+  { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
   const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
