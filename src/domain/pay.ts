@@ -10,7 +10,7 @@ import { getOrder } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrFind, toldBy } from '../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, toldBy } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 import { OrderStatus } from '../../workflows/search-attributes';
 
@@ -195,8 +195,8 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (!req.idempotencyKey || !key) {
     // Without a key each request is an attempt of its own: it joins one under way, and
     // after a failure the next request pays again.
-    const found = await startOrFind(deps.temporal, 'payOrder', start, 'run_again');
-    return awaitPayment(deps, handle, order, { runId: found.state === 'running' ? found.runId : undefined });
+    const started = await startOrJoin(deps.temporal, 'payOrder', start);
+    return awaitPayment(deps, started.handle, order, { runId: started.runId });
   }
   return payWithKey(deps, { partnerId: partner.id, key: req.idempotencyKey, answer: key, receivedAt, start, order });
 }

@@ -24,19 +24,19 @@ export class WorkflowOutcomes {
   /** Run `runId` of `workflowId` closed so (the worker's sink). */
   tell(workflowId: string, runId: string, outcome: WorkflowOutcome): void {
     const key = `${workflowId}/${runId}`;
-    // What a client decoding the run's result from Temporal would get (dates as strings, no undefined fields).
-    const heard: WorkflowOutcome = outcome.ok ? { ok: true, result: decoded(outcome.result) } : outcome;
-    this.told.set(key, heard);
+    this.told.set(key, outcome);
     const waiters = this.waiting.get(key);
+    if (!waiters) return; // most runs nobody waits for: decoded only when heard
     this.waiting.delete(key);
-    for (const waiter of waiters ?? []) waiter(heard);
+    const heard = asHeard(outcome);
+    for (const waiter of waiters) waiter(heard);
   }
 
   /** The outcome of run `runId` of `workflowId`, once it is told; `stop` when no longer waiting. */
   wait(workflowId: string, runId: string): { outcome: Promise<WorkflowOutcome>; stop(): void } {
     const key = `${workflowId}/${runId}`;
     const known = this.told.get(key);
-    if (known) return { outcome: Promise.resolve(known), stop: () => undefined };
+    if (known) return { outcome: Promise.resolve(asHeard(known)), stop: () => undefined };
     let waiter!: (outcome: WorkflowOutcome) => void;
     const outcome = new Promise<WorkflowOutcome>((resolve) => (waiter = resolve));
     const waiters = this.waiting.get(key) ?? new Set();
@@ -59,6 +59,8 @@ export class WorkflowOutcomes {
   }
 }
 
-function decoded(result: unknown): unknown {
-  return result === undefined ? undefined : defaultPayloadConverter.fromPayload(defaultPayloadConverter.toPayload(result));
+/** What a client decoding the run's result from Temporal would get (dates as strings, no undefined fields). */
+function asHeard(outcome: WorkflowOutcome): WorkflowOutcome {
+  if (!outcome.ok || outcome.result === undefined) return outcome;
+  return { ok: true, result: defaultPayloadConverter.fromPayload(defaultPayloadConverter.toPayload(outcome.result)) };
 }
