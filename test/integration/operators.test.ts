@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders, reservations, wallets } from '../../src/db/schema';
-import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { untilOrderStatus } from '../support/order-status';
@@ -9,29 +9,30 @@ import { untilParked } from '../support/parked';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
 import { type TestStack, useStack } from '../support/stack';
+import { payLeftOpen } from '../support/unanswered';
 import { waitFor } from '../support/wait';
 
 /** Operators: payments whose outcome is unknown park in needs_attention; retry / confirm / compensate; audit; reconcile. */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 1_000 });
+// Holds and bookings get the ordinary wait; the payments that park are left unanswered on purpose (payLeftOpen).
+useStack((s) => (stack = s), { payWaitMs: 15_000 });
 
-type Api = ReturnType<typeof partnerClient>;
 const newPartner = () => partnerWithWallet(stack, '0', '10000000');
 const entries = (orderId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId));
 
 /** Pays with a supplier that stays down past the retries and the status look-ups: the payment parks. */
-async function parkedPayment(api: Api) {
+async function parkedPayment({ api, creds }: Awaited<ReturnType<typeof newPartner>>) {
   const order = await api.productOrder();
-  const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_down' });
-  expect(res.status).toBe(202);
+  await payLeftOpen(stack, creds, { productOrderId: order.id, scenario: 'supplier_down' });
   return { orderId: order.id, inspected: await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 }) };
 }
 
 describe('payments that cannot finish on their own', () => {
   it('park in needs_attention, findable in Temporal by Stage, and each operator action settles the money right', async () => {
-    const [{ api: a }, { api: b }, { api: c }] = await Promise.all([newPartner(), newPartner(), newPartner()]);
-    const [toConfirm, toCompensate, toRetry] = await Promise.all([parkedPayment(a), parkedPayment(b), parkedPayment(c)]);
+    const [pa, pb, pc] = await Promise.all([newPartner(), newPartner(), newPartner()]);
+    const [a, b, c] = [pa.api, pb.api, pc.api];
+    const [toConfirm, toCompensate, toRetry] = await Promise.all([parkedPayment(pa), parkedPayment(pb), parkedPayment(pc)]);
 
     // What the operator sees: the order processing, one debit, the step and the last error.
     expect(toConfirm.inspected.order).toMatchObject({ status: 'processing', service: 'product' });
@@ -227,7 +228,7 @@ describe('metrics', () => {
 
 describe('asking the supplier before parking', () => {
   it('completes a payment whose answer was lost, because the tour operator says it made the booking', async () => {
-    const { api } = await partnerWithWallet(stack, '0', '1000000000');
+    const { api, creds } = await partnerWithWallet(stack, '0', '1000000000');
     const tour = (await api.get('/api/tours/1/')).body.data;
     const dep = tour.departures[0];
     const adult = {
@@ -241,8 +242,7 @@ describe('asking the supplier before parking', () => {
     };
     const pre = await api.post('/api/tours/prebook/', { tour_id: 1, departure_id: dep.id, passengers: [adult] });
     const order = await api.post('/api/tours/finalize/', { prebook_id: pre.body.data.prebook_id });
-    const res = await api.post('/api/partners/pay/', { order_id: order.body.data.id }, { 'X-Sandbox-Scenario': 'supplier_lost_response' });
-    expect(res.status).toBe(202);
+    await payLeftOpen(stack, creds, { orderId: order.body.data.id, scenario: 'supplier_lost_response' });
     await untilOrderStatus(stack.db, order.body.data.id, 'completed', 60_000);
     const listed = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(listed).toMatchObject({ id: order.body.data.id, status: 'completed', supplier_ref: expect.stringMatching(/^TOUR-/) });

@@ -134,6 +134,8 @@ export interface TestStack {
   client: Client;
   taskQueue: string;
   app: ReturnType<typeof createApp>;
+  /** How the API runs payments (the pay workflow's shape and steps). */
+  payTuning: PayTuning;
   /** Another API instance on the same database, with rate-limit counters of its own making (as another `npm run api` replica). */
   replica(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
@@ -330,6 +332,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     client,
     taskQueue,
     app,
+    payTuning: apiDeps.payTuning,
     replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
     outcomes,
     admin,
