@@ -163,6 +163,36 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     await recordHistory(stack, workflowId, 'flight-refund-parked-retried');
   });
 
+  it('flight: an offline refund the operator approved parks when its refund cannot be written; retry refunds the approved amount once', async () => {
+    const { api } = await newPartner();
+    const orderId = await paidFlightOrder(api);
+    const balancePaid = (await api.wallet()).balance;
+    expect((await api.post('/api/flights/air_refund_offline/', { order_id: orderId, reason: 'flight cancelled by the airline' })).status).toBe(200);
+    arm({ step: 'completeFlightRefund', orderId, error: undefinedColumn });
+
+    // The operator settled 1,000,000 with the airline; the wallet's refund cannot be written yet.
+    const approved = await adminClient(stack).post(`/admin/orders/${orderId}/refund`, { amount: '1000000', reason: 'airline settled' });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ order_id: orderId, status: 'deciding' });
+    const seen = await parked(orderId);
+    expect(seen.order.status).toBe('refund_requested');
+    expect(seen.cancellation.state).toMatchObject({
+      orderId,
+      failedStep: 'completeFlightRefund',
+      lastError: expect.stringMatching(new RegExp(`^writing the offline refund of flight order ${orderId} failed: database error 42703`)),
+    });
+    const workflowId = `refund-offline:order:${orderId}`;
+    expect(await listed(workflowId)).toMatchObject({ kind: 'cancellation', workflow_type: 'offlineFlightRefund', order_id: orderId });
+    expect(await refunds(orderId)).toEqual([]);
+    expect((await api.wallet()).balance).toBe(balancePaid);
+
+    const after = await operatorRetries(orderId, workflowId);
+    expect(after.order.status).toBe('refunded');
+    expect((await refunds(orderId)).map((r) => r.amount)).toEqual([100_000_000]);
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toMatchObject({ approved: true, result: { refundMinor: 100_000_000 } });
+    await recordHistory(stack, workflowId, 'flight-refund-offline-parked-retried');
+  });
+
   it('residence: the settle step parks after the host cancelled; retry refunds once and the stay ends cancelled', async () => {
     const { api } = await newPartner();
     const property = SEED_PROPERTIES.findIndex((p) => p.code === 'RS-RMSR-02') + 1; // flexible

@@ -43,6 +43,7 @@ describe('workflow replay', () => {
         'flight-time-limit.json',
         'flight-refund.json',
         'flight-refund-parked-retried.json',
+        'flight-refund-offline-parked-retried.json',
         'flight-refund-offline.json',
         'tour-pay.json',
         'tour-prebook.json',
