@@ -2382,7 +2382,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Current data of a hotel order */
+        /** Current data of a hotel booking, by its order or by its booking_id */
         post: {
             parameters: {
                 query?: never;
@@ -2392,13 +2392,11 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        order_id: number;
-                    };
+                    "application/json": components["schemas"]["HotelBookingDataRequest"];
                 };
             };
             responses: {
-                /** @description Order and booking */
+                /** @description Order (null for a booking not ordered yet) and booking */
                 200: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -2412,7 +2410,7 @@ export interface paths {
                             /** @enum {boolean} */
                             ok: true;
                             data: {
-                                order: components["schemas"]["TravelOrder"];
+                                order: components["schemas"]["TravelOrder"] & (Record<string, never> | null);
                                 booking: components["schemas"]["HotelBooking"] & (Record<string, never> | null);
                             };
                         };
@@ -7688,6 +7686,12 @@ export interface components {
                 phone_number: string;
                 email: string;
             };
+        } & (unknown | unknown);
+        HotelBookingDataRequest: {
+            /** @description The hotel order */
+            order_id?: number;
+            /** @description The booking, ordered or not (a hold that book answered `placing` is followed by it) */
+            booking_id?: number;
         } & (unknown | unknown);
         HotelCancelQuote: {
             order_id: number;

@@ -319,6 +319,29 @@ describe('money and failures', () => {
     expect(replies.find((r) => r.status === 400)!.body.error).toMatch(/sold out|no longer available/);
   });
 
+  it('reads a booking by its booking_id before it has an order (a hold book answered `placing` is followed so), and after', async () => {
+    const { api } = await newPartner();
+    const { rate } = await findRate(api);
+    const pre = await api.post('/api/hotel/prebook/', { rate_key: rate.rate_key });
+    expect(pre.status).toBe(200);
+    const id = pre.body.data.booking_id;
+    const unordered = await api.post('/api/hotel/booking_data/', { booking_id: id });
+    expect(unordered.status).toBe(200);
+    expect(unordered.body.data).toEqual({ order: null, booking: expect.objectContaining({ booking_id: id, status: 'prebooked', order_id: null }) });
+
+    expect((await api.post('/api/hotel/book/', { booking_id: id, guests: [[iranian]], contact })).status).toBe(200);
+    const ordered = await api.post('/api/hotel/order/', { booking_id: id });
+    const read = await api.post('/api/hotel/booking_data/', { booking_id: id });
+    expect(read.body.data).toMatchObject({ order: { id: ordered.body.data.id, status: 'pending' }, booking: { booking_id: id, status: 'held' } });
+    expect((await api.post('/api/hotel/booking_data/', { order_id: ordered.body.data.id })).body.data).toEqual(read.body.data);
+
+    for (const body of [{}, { order_id: ordered.body.data.id, booking_id: id }]) {
+      const refused = await api.post('/api/hotel/booking_data/', body);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toEqual({ ok: false, error: expect.stringMatching(/^order_id: give exactly one of order_id and booking_id/) });
+    }
+  });
+
   it('hides another partner’s bookings and orders (404)', async () => {
     const { api: owner } = await newPartner();
     const { api: other } = await newPartner();
@@ -328,6 +351,7 @@ describe('money and failures', () => {
       const res = await other.post(path, { order_id: order.id });
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
     }
+    expect((await other.post('/api/hotel/booking_data/', { booking_id: booking.booking_id })).status).toBe(404);
     expect((await other.post('/api/hotel/order/', { booking_id: booking.booking_id })).status).toBe(404);
     expect((await other.post('/api/hotel/book/', { booking_id: booking.booking_id, guests: [[iranian]], contact })).status).toBe(404);
     expect(await orderStatus(order.id)).toBe('pending');

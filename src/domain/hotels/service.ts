@@ -138,9 +138,17 @@ export async function order(db: Db, partner: Partner, bookingId: number): Promis
 
 const hotelOrderOf = (db: Db, partnerId: number, orderId: number) => serviceOrderOf(db, partnerId, orderId, 'hotel');
 
-/** POST /api/hotel/booking_data/. */
-export async function bookingData(db: Db, partner: Partner, orderId: number): Promise<{ order: OrderRow; booking: HotelBookingRow | null }> {
-  const order = await hotelOrderOf(db, partner.id, orderId);
+/** POST /api/hotel/booking_data/: by the order, or by the booking (whose order is null until /api/hotel/order/). */
+export async function bookingData(
+  db: Db,
+  partner: Partner,
+  ref: { order_id?: number | undefined; booking_id?: number | undefined },
+): Promise<{ order: OrderRow | null; booking: HotelBookingRow | null }> {
+  if (ref.booking_id !== undefined) {
+    const booking = await bookingOf(db, partner.id, ref.booking_id);
+    return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId), booking };
+  }
+  const order = await hotelOrderOf(db, partner.id, ref.order_id!);
   return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
 }
 

@@ -265,6 +265,15 @@ function renderQuote(q: QuotedTerms): z.infer<typeof CancelQuote> {
 }
 
 const OrderIdBody = z.object({ order_id: Id });
+/** A booking found by its order, or by its own id before it has one (a hold that book answered still `placing`). */
+const BookingDataBody = exactlyOneOf(
+  z.object({
+    order_id: Id.optional().openapi({ description: 'The hotel order' }),
+    booking_id: Id.optional().openapi({ description: 'The booking, ordered or not (a hold that book answered `placing` is followed by it)' }),
+  }),
+  'order_id',
+  'booking_id',
+).openapi('HotelBookingDataRequest');
 const tags = ['Hotels'];
 const { get, post } = partnerOperations(tags);
 const PRICE_ROSE = 'the hotel’s price rose 7% since the search';
@@ -312,9 +321,12 @@ const routes = {
     },
   }),
   bookingData: createRoute({
-    ...post('/hotel/booking_data/', 'Current data of a hotel order'),
-    request: { body: jsonBody(OrderIdBody) },
-    responses: { 200: json(z.object({ order: TravelOrder, booking: Booking.nullable() }), 'Order and booking'), ...commonErrors },
+    ...post('/hotel/booking_data/', 'Current data of a hotel booking, by its order or by its booking_id'),
+    request: { body: jsonBody(BookingDataBody) },
+    responses: {
+      200: json(z.object({ order: TravelOrder.nullable(), booking: Booking.nullable() }), 'Order (null for a booking not ordered yet) and booking'),
+      ...commonErrors,
+    },
   }),
   cancelDisplay: createRoute({
     ...post('/hotel/cancel_display/', 'Preview the cancellation penalty, as a quote'),
@@ -355,8 +367,8 @@ export function hotelRoutes(deps: ApiDeps) {
       return created(c, { ...renderTravelOrder(order), booking_id: booking.id, hold_expires_at: booking.expiresAt?.toISOString() ?? null });
     })
     .openapi(routes.bookingData, async (c) => {
-      const { order, booking } = await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json').order_id);
-      return ok(c, { order: renderTravelOrder(order), booking: booking ? renderBooking(booking) : null });
+      const { order, booking } = await hotels.bookingData(deps.db, c.get('partner'), c.req.valid('json'));
+      return ok(c, { order: order ? renderTravelOrder(order) : null, booking: booking ? renderBooking(booking) : null });
     })
     .openapi(routes.cancelDisplay, async (c) =>
       ok(c, renderQuote(await quoteCancellation(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date()))),
