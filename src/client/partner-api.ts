@@ -7637,6 +7637,7 @@ export interface components {
         };
         HotelBooking: {
             booking_id: number;
+            /** @description placing (the hotel has not answered yet: follow it with booking_data by booking_id), prebooked, held, confirmed, cancelled, expired, released or failed */
             status: string;
             order_id: number | null;
             expires_at: string | null;

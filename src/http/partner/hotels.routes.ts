@@ -108,7 +108,11 @@ const Contact = z.object({
 const Booking = z
   .object({
     booking_id: z.number().int(),
-    status: z.string().openapi({ example: 'held' }),
+    status: z.string().openapi({
+      example: 'held',
+      description:
+        'placing (the hotel has not answered yet: follow it with booking_data by booking_id), prebooked, held, confirmed, cancelled, expired, released or failed',
+    }),
     order_id: z.number().int().nullable(),
     expires_at: z.string().nullable(),
     total_price: Decimal.nullable(),
