@@ -8,6 +8,7 @@ import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../
 import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
 import { captureLogs } from '../support/logs';
+import { payLeftOpen } from '../support/unanswered';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 
 /**
@@ -345,9 +346,7 @@ describe('POST /api/partners/pay/', () => {
   it('answers a failure nobody was told of (the callers got 202) to the next request with the key; the one after pays', async () => {
     const { api, creds } = await newPartner();
     const order = await api.productOrder();
-    const partner = await authenticatePartner(stack.db, creds.api_key, creds.api_secret);
-    const outcome = await pay({ ...payDeps(), payWaitMs: 1 }, partner, { productOrderId: order.id, idempotencyKey: 'unheard-1', scenario: 'supplier_reject' });
-    expect(outcome).toMatchObject({ state: 'processing' });
+    await payLeftOpen(stack, creds, { productOrderId: order.id, idempotencyKey: 'unheard-1', scenario: 'supplier_reject' });
     await expect(stack.client.workflow.getHandle(`pay:p${creds.partner_id}:key:unheard-1`).result()).rejects.toThrow();
 
     const told = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'unheard-1' });
