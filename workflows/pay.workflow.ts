@@ -233,8 +233,13 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     // A lean payment shows completing only if its completion has to wait (untilDoneOrParked parks it with a Stage of its own).
     if (!lean) setStage('completing');
     // Completed in the supplier step (completeInSupplierStep), or else as a step of its own; either way what follows starts under the same rule.
-    const completion = () => (finalized.completed ? startFollowUp(finalized.followUp) : complete(finalized.supplierRef, finalized.followUp));
-    await CancellationScope.nonCancellable(() => mustHappen('completing', completion, input.orderId, state, operator));
+    // An order completed in the supplier step with nothing to start after has nothing left
+    // to do: no scope is opened for it (it would schedule nothing; the workflow thread pays
+    // for every promise it makes, docs/performance.md).
+    if (!finalized.completed || finalized.followUp) {
+      const completion = () => (finalized.completed ? startFollowUp(finalized.followUp) : complete(finalized.supplierRef, finalized.followUp));
+      await CancellationScope.nonCancellable(() => mustHappen('completing', completion, input.orderId, state, operator));
+    }
   }
   setStage('done', 'completed');
   state.step = 'done';

@@ -21,8 +21,11 @@ export class Saga<Step extends string, Why = void> {
     return this.current;
   }
 
-  /** Runs a step named `name`; its undo, if it has one, is registered before it runs. */
-  async step<T>(name: Step, run: () => Promise<T>, undo?: Undo<Why>): Promise<T> {
+  /**
+   * Runs a step named `name`; its undo, if it has one, is registered before it runs. Not an
+   * async function: it hands back the step's own promise instead of wrapping it in another.
+   */
+  step<T>(name: Step, run: () => Promise<T>, undo?: Undo<Why>): Promise<T> {
     this.current = name;
     if (undo) this.undos.push(undo);
     return run();
