@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderStatus } from '../db/schema';
 import { DomainError } from './errors';
-import { applyMovement, debitIfAvailable, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
+import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
 /** Identifies one pay workflow run; every ledger row it writes carries it. */
 export interface PaymentRun {
@@ -57,38 +57,74 @@ const debitResult = (
 });
 
 /**
- * Debits the wallet for a pending order and marks the order processing, in one
- * transaction of three statements when it succeeds: the order moves pending → processing
- * for this run (which locks it), the wallet's balance moves if the amount fits (which locks
- * it: order, then wallet, as everywhere), and the ledger row is written. So two payments of
- * one order, or two debits of one wallet, serialise here. Re-running it for the same run
- * returns the first debit (Temporal may retry an activity whose result was lost).
+ * Debits the wallet for a pending order and marks the order processing, in one statement
+ * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it; see
+ * docs/performance.md, "eighth step"). Its parts run in the order their data needs:
+ * - the order is locked if it is pending for this partner on credit (order, then wallet, as
+ *   everywhere);
+ * - the wallet's balance moves by the order's total only if that fits within balance +
+ *   credit limit (which locks it);
+ * - only if the wallet moved, the order moves pending → processing for this run and the
+ *   ledger row is written with the balance the wallet's update returned.
+ * So an order that is not pending, or a total that does not fit, writes nothing, and then
+ * says why. Two payments of one order, or two debits of one wallet, serialise on those
+ * locks. Re-running it for the same run returns the first debit (Temporal may retry an
+ * activity whose result was lost).
  */
 export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
-  return db.transaction(async (tx) => {
-    const [order] = await tx
-      .update(orders)
-      .set({ status: 'processing', paymentWorkflowId: input.workflowId, paymentRunId: input.runId, updatedAt: new Date() })
-      .where(and(eq(orders.id, input.orderId), eq(orders.partnerId, input.partnerId), eq(orders.status, 'pending'), eq(orders.paymentMethod, 'PARTNER_CREDIT')))
-      .returning({ id: orders.id, totalPrice: orders.totalPrice, service: orders.service });
-    if (!order) return debitWrittenOrWhyNot(tx, input);
-    const debited = await debitIfAvailable(tx, input.partnerId, {
-      type: 'payment',
-      amount: order.totalPrice,
-      orderId: order.id,
-      workflowId: input.workflowId,
-      runId: input.runId,
-      step: PAYMENT_DEBIT_STEP,
-      note: `payment of ${order.service} order ${order.id}`,
-    });
-    if (!debited) {
-      // Nothing fits: the order's move rolls back with the error.
-      const wallet = await lockWallet(tx, input.partnerId);
-      throw insufficientCredit(wallet.balance + wallet.creditLimit, order.totalPrice, wallet.currency);
-    }
-    return debitResult(order.id, debited.entry, debited.wallet);
-  });
+  const now = new Date().toISOString();
+  const [row] = rows<{
+    order_id: number;
+    amount: string;
+    balance_after: string | null;
+    credit_limit: string | null;
+    currency: string | null;
+    ledger_id: number | null;
+  }>(
+    await db.execute(sql`
+      with o as (
+        select id, partner_id, total_price_minor as amount, service from ${orders}
+        where id = ${input.orderId} and partner_id = ${input.partnerId} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
+        for update
+      ), w as (
+        update ${wallets} set balance_minor = ${wallets}.balance_minor - o.amount, updated_at = ${now}::timestamptz
+        from o
+        where ${wallets}.partner_id = o.partner_id and ${wallets}.balance_minor + ${wallets}.credit_limit_minor >= o.amount
+        returning ${wallets}.balance_minor, ${wallets}.credit_limit_minor, ${wallets}.currency
+      ), moved as (
+        update ${orders} set status = 'processing', payment_workflow_id = ${input.workflowId}, payment_run_id = ${input.runId}, updated_at = ${now}::timestamptz
+        from o, w
+        where ${orders}.id = o.id
+        returning ${orders}.id
+      ), entry as (
+        insert into ${ledgerEntries} (partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, note)
+        select o.partner_id, 'debit', 'payment', o.amount, w.balance_minor, o.id, ${input.workflowId}, ${input.runId}, ${PAYMENT_DEBIT_STEP},
+          'payment of ' || o.service || ' order ' || o.id
+        from o, w
+        returning id
+      )
+      select o.id as order_id, o.amount, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
+        (select id from entry) as ledger_id
+      from o left join w on true`),
+  );
+  if (!row) return db.transaction((tx) => debitWrittenOrWhyNot(tx, input));
+  const amount = Number(row.amount);
+  if (row.balance_after === null) {
+    // Nothing fits: nothing was written.
+    const wallet = await getWallet(db, input.partnerId);
+    throw insufficientCredit(wallet.balance + wallet.creditLimit, amount, wallet.currency);
+  }
+  // The wallet moved, so the order moved and the ledger row was written (the same rows of o and w feed all three).
+  if (row.ledger_id === null) throw new Error(`debit of order ${row.order_id}: the wallet moved without its ledger row`);
+  return debitResult(
+    row.order_id,
+    { id: row.ledger_id, amount, balanceAfter: Number(row.balance_after) },
+    { creditLimit: Number(row.credit_limit), currency: row.currency! },
+  );
 }
+
+/** A raw statement's rows (node-postgres and PGlite both answer with `rows`). */
+const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** The order was not pending for this partner on credit: this run's debit written earlier (a retried step), or why the order cannot be paid. */
 async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {

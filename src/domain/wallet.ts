@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import { count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
@@ -41,30 +41,6 @@ export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement): Pro
   await tx.update(wallets).set({ balance: balanceAfter, updatedAt: new Date() }).where(eq(wallets.partnerId, wallet.partnerId));
   wallet.balance = balanceAfter;
   return entry!;
-}
-
-/**
- * A debit that checks, locks and moves the balance in one statement: the wallet row is
- * updated only if the amount fits within balance + credit limit, then the ledger row is
- * written with the balance that statement returned. Undefined when the amount does not
- * fit (nothing written); the caller's transaction holds the wallet's lock either way.
- */
-export async function debitIfAvailable(
-  tx: Tx,
-  partnerId: number,
-  m: Omit<Movement, 'direction'>,
-): Promise<{ entry: LedgerRow; wallet: WalletRow } | undefined> {
-  const [wallet] = await tx
-    .update(wallets)
-    .set({ balance: sql`${wallets.balance} - ${m.amount}`, updatedAt: new Date() })
-    .where(and(eq(wallets.partnerId, partnerId), gte(sql`${wallets.balance} + ${wallets.creditLimit}`, m.amount)))
-    .returning();
-  if (!wallet) return undefined;
-  const [entry] = await tx
-    .insert(ledgerEntries)
-    .values({ partnerId, balanceAfter: wallet.balance, direction: 'debit', ...m })
-    .returning();
-  return { entry: entry!, wallet };
 }
 
 export async function recordTopUp(tx: Tx, partnerId: number, amount: number, note?: string): Promise<LedgerRow> {
