@@ -100,6 +100,9 @@ function withParsersOnce(Base: typeof PGlite) {
  */
 const TEXT_TYPES = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182];
 
+/** The rows of a raw statement (`db.execute(sql`…`)`): node-postgres and PGlite both answer with `rows`. */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
 /** The cheapest round trip: whether the database answers at all. */
 export async function ping(db: Db): Promise<void> {
   await db.execute(sql`select 1`);

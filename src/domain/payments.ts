@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../db/client';
+import { rowsOf, type DbOrTx, type Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderStatus } from '../db/schema';
 import { DomainError } from './errors';
@@ -73,7 +73,7 @@ const debitResult = (
  */
 export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
   const now = new Date().toISOString();
-  const [row] = rows<{
+  const [row] = rowsOf<{
     order_id: number;
     amount: string;
     balance_after: string | null;
@@ -122,9 +122,6 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
     { creditLimit: Number(row.credit_limit), currency: row.currency! },
   );
 }
-
-/** A raw statement's rows (node-postgres and PGlite both answer with `rows`). */
-const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** The order was not pending for this partner on credit: this run's debit written earlier (a retried step), or why the order cannot be paid. */
 async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {

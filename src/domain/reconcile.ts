@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import { rowsOf, type DbOrTx } from '../db/client';
 import { formatDecimal } from './money';
 
 export interface Finding {
@@ -8,8 +8,6 @@ export interface Finding {
   order_id?: number;
   detail: string;
 }
-
-const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
  * The books must add up: every wallet's balance is the sum of its signed movements and its
@@ -20,7 +18,7 @@ const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
  */
 export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Promise<{ findings: Finding[]; checked: { wallets: number; orders: number } }> {
   const findings: Finding[] = [];
-  const wallets = rows<{ partner_id: number; balance: string; credit: string; ledger_balance: string; ledger_credit: string; currency: string }>(
+  const wallets = rowsOf<{ partner_id: number; balance: string; credit: string; ledger_balance: string; ledger_credit: string; currency: string }>(
     await db.execute(sql`
       select w.partner_id, w.balance_minor as balance, w.credit_limit_minor as credit, w.currency,
         coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_balance,
@@ -45,7 +43,7 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
     }
   }
 
-  const orders = rows<{
+  const orders = rowsOf<{
     id: number;
     partner_id: number;
     status: string;
@@ -82,7 +80,7 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
   }
   // Unpaid holds past their deadline: the expiry workflow should have released them. One
   // being paid (processing) or paid (completed) is not unpaid.
-  const stale = rows<{ what: string; id: number; partner_id: number; order_id: number | null; deadline: string }>(
+  const stale = rowsOf<{ what: string; id: number; partner_id: number; order_id: number | null; deadline: string }>(
     await db.execute(sql`
       select 'hotel booking' as what, h.id, h.partner_id, h.order_id, h.expires_at as deadline from hotel_bookings h
         left join orders o on o.id = h.order_id
