@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/client';
-import type { OrderRow } from '../../src/domain/orders';
+import type { OrderRow, OrderWithItems } from '../../src/domain/orders';
 import type { Suppliers } from '../../src/suppliers';
 import type { SupplierConfirmation } from '../../src/suppliers/confirmations';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
@@ -25,8 +25,8 @@ export type LookedUp = ({ state: 'done' } & Finalized) | { state: 'absent' } | {
  * the answer was lost, and records the same outcome when it was made.
  */
 export interface Finalizer {
-  finalize(order: OrderRow, clientReference: string, scenario?: string): Promise<Finalized>;
-  lookup(order: OrderRow, clientReference: string, scenario?: string): Promise<LookedUp>;
+  finalize(order: OrderWithItems, clientReference: string, scenario?: string): Promise<Finalized>;
+  lookup(order: OrderWithItems, clientReference: string, scenario?: string): Promise<LookedUp>;
 }
 
 export const gone = (order: OrderRow, what: string) => new SupplierRejectedError(`the ${what} of order ${order.id} is no longer available`, 410);

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
-import { getOrder, type OrderRow } from '../../src/domain/orders';
+import { getOrderWithItems, type OrderRow } from '../../src/domain/orders';
 import { completeOrder, type PaymentRun } from '../../src/domain/payments';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
@@ -43,7 +43,8 @@ export function finalizeActivities(deps: FinalizeDeps) {
   };
 
   async function finalizerOf(orderId: number) {
-    const order = await getOrder(db, orderId);
+    // The order and its lines in one statement: the product supplier ships the lines.
+    const order = await getOrderWithItems(db, orderId);
     if (!order) throw new DomainError('not_found', `order ${orderId} not found`);
     const finalizer = finalizers[order.service];
     if (!finalizer) throw new DomainError('conflict', `no supplier adapter for ${order.service} orders`);

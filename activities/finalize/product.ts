@@ -1,14 +1,13 @@
-import { getOrderItems, type DeliveryDetails } from '../../src/domain/orders';
+import type { DeliveryDetails } from '../../src/domain/orders';
 import type { FinalizeDeps, Finalizer } from './finalizer';
 
 /** Products: the supplier ships the order's items under our client reference. */
-export const productFinalizer = ({ db, productSupplier }: FinalizeDeps): Finalizer => ({
+export const productFinalizer = ({ productSupplier }: FinalizeDeps): Finalizer => ({
   finalize: async (order, clientReference, scenario) => {
-    const items = await getOrderItems(db, order.id);
     const fulfilment = await productSupplier.fulfil({
       clientReference,
       orderId: order.id,
-      items: items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+      items: order.items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
       delivery: (order.details as { delivery?: DeliveryDetails | null }).delivery ?? null,
       scenario,
     });

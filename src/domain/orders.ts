@@ -84,16 +84,25 @@ export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: num
   return order;
 }
 
-const itemsOfOrder = preparedQuery('order_items_of_order', (db, name) =>
+const orderWithItemsById = preparedQuery('order_with_items_by_id', (db, name) =>
   db
-    .select()
-    .from(orderItems)
-    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .select({ order: orders, item: orderItems })
+    .from(orders)
+    .leftJoin(orderItems, eq(orderItems.orderId, orders.id))
+    .where(eq(orders.id, sql.placeholder('orderId')))
     .orderBy(asc(orderItems.id))
     .prepare(name),
 );
 
-/** An order's lines, in the order they were added (a prepared query: every product payment's supplier step reads them). */
-export function getOrderItems(db: DbOrTx, orderId: number): Promise<OrderItemRow[]> {
-  return itemsOfOrder(db, { orderId });
+/** An order and its lines (none but a product order's), in the order they were added. */
+export type OrderWithItems = OrderRow & { items: OrderItemRow[] };
+
+/**
+ * An order with its lines, in one statement (a prepared query: every payment's supplier
+ * step reads the order, and a product order's lines with it).
+ */
+export async function getOrderWithItems(db: DbOrTx, orderId: number): Promise<OrderWithItems | undefined> {
+  const rows = await orderWithItemsById(db, { orderId });
+  if (!rows[0]) return undefined;
+  return { ...rows[0].order, items: rows.flatMap((r) => (r.item ? [r.item] : [])) };
 }
