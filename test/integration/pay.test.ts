@@ -222,6 +222,23 @@ describe('POST /api/partners/pay/', () => {
     expect(paid.status).toBe(200);
   });
 
+  it('debits only the payments that fit when one wallet pays five orders at once; the rest are 402 and stay pending', async () => {
+    // 550,000.00 each; the wallet covers exactly three. The debit is one statement whose
+    // wallet update re-checks the fit against the balance a concurrent debit left.
+    const { api } = await newPartner('0', '1650000');
+    const five = [];
+    for (let i = 0; i < 5; i++) five.push(await api.productOrder());
+    const replies = await Promise.all(five.map((o, i) => api.post('/api/partners/pay/', { product_order_id: o.id, idempotency_key: `fit-${i}` })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 402, 402]);
+    for (const [i, order] of five.entries()) {
+      const paid = replies[i]!.status === 200;
+      expect(await paymentsOf(order.id)).toHaveLength(paid ? 1 : 0);
+      expect(await statusOf(order.id)).toBe(paid ? 'completed' : 'pending');
+    }
+    expect(await api.wallet()).toMatchObject({ balance: '0.00', available: '0.00' });
+    expect(new Set(replies.filter((r) => r.status === 200).map((r) => r.body.data.new_balance))).toEqual(new Set([1100000, 550000, 0]));
+  });
+
   it('refuses another partner’s order with 400 and moves no money', async () => {
     const { api: owner } = await newPartner();
     const { api: intruder } = await newPartner();
