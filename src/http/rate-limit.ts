@@ -106,12 +106,14 @@ export function rateLimit(
       logger.warn({ err: (err as Error).message, scope, partnerId: partner.id }, 'rate limit not counted: the counter store failed');
       state = null;
     }
+    // Set before the handler runs: the answer it builds then carries them from the start. Set
+    // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
+    // adapter stream its body (a quarter of a small read's CPU; docs/performance.md, ninth step).
+    if (state) setRateHeaders(c, state);
     if (state && !state.allowed) {
-      setRateHeaders(c, state);
       c.header('Retry-After', String(state.resetSeconds));
       return refuse(c, `rate limit exceeded: ${state.limit} requests per minute; retry in ${state.resetSeconds} s`);
     }
-    await next();
-    if (state) setRateHeaders(c, state);
+    return next();
   };
 }
