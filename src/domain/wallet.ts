@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
-import { paginate, type PageSlice } from './pagination';
+import { paginateCounted, type PageSlice } from './pagination';
 
 export type WalletRow = typeof wallets.$inferSelect;
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
@@ -116,10 +116,12 @@ const ledgerCount = preparedQuery('ledger_count', (db, name) =>
     .where(eq(ledgerEntries.partnerId, sql.placeholder('partnerId')))
     .prepare(name),
 );
+/** A page of the partner's ledger in one read: each row with its order's service, the wallet's currency and the ledger's length. */
 const ledgerPage = preparedQuery('ledger_page', (db, name) =>
   db
-    .select({ entry: ledgerEntries, service: orders.service })
+    .select({ entry: ledgerEntries, service: orders.service, currency: wallets.currency, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(ledgerEntries)
+    .innerJoin(wallets, eq(wallets.partnerId, ledgerEntries.partnerId))
     .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
     .where(eq(ledgerEntries.partnerId, sql.placeholder('partnerId')))
     .orderBy(desc(ledgerEntries.id))
@@ -128,16 +130,19 @@ const ledgerPage = preparedQuery('ledger_page', (db, name) =>
     .prepare(name),
 );
 
-/** Newest first, page size 15. Its three reads are prepared queries: partners page through it. */
+/**
+ * Newest first, page size 15, in one prepared read (partners page through it, and the count
+ * then always matches the rows); only an empty page reads the count apart.
+ */
 export async function listLedger(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<LedgerEntry>> {
-  const wallet = await getWallet(db, partnerId);
-  return paginate(
+  return paginateCounted(
     page,
     async () => (await ledgerCount(db, { partnerId }))[0]!.n,
-    async (offset, limit) => {
-      const rows = await ledgerPage(db, { partnerId, limit, offset });
-      return rows.map(({ entry, service }) => ({ ...entry, currency: wallet.currency, orderService: service }));
-    },
+    async (offset, limit) =>
+      (await ledgerPage(db, { partnerId, limit, offset })).map(({ entry, service, currency, total }) => ({
+        item: { ...entry, currency, orderService: service },
+        total,
+      })),
   );
 }
 
