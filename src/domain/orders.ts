@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared';
 import { orderItems, orders } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
-import { paginate, type PageSlice } from './pagination';
+import { paginateCounted, type PageSlice } from './pagination';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
@@ -38,38 +38,52 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
   return row;
 }
 
-/** Travel orders (every service but products), newest first. */
-export async function listTravelOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<OrderRow>> {
-  const where = and(eq(orders.partnerId, partnerId), ne(orders.service, 'product'));
-  return paginate(
-    page,
-    async () => (await db.select({ n: count() }).from(orders).where(where))[0]!.n,
-    async (offset, limit) => db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset),
+/**
+ * One of the partner's order lists, newest first: its travel orders (every service but
+ * products) or its product orders. A page is one prepared read, each row with the list's
+ * length (`count(*) over ()`); partners poll these lists for outcomes.
+ */
+function orderList(name: string, products: boolean) {
+  const where = () => and(eq(orders.partnerId, sql.placeholder('partnerId')), products ? eq(orders.service, 'product') : ne(orders.service, 'product'));
+  const counted = preparedQuery(`${name}_count`, (db, n) => db.select({ n: count() }).from(orders).where(where()).prepare(n));
+  const page = preparedQuery(`${name}_page`, (db, n) =>
+    db
+      .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(orders)
+      .where(where())
+      .orderBy(desc(orders.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(n),
   );
+  return (db: DbOrTx, partnerId: number, pageNumber: number): Promise<PageSlice<OrderRow>> =>
+    paginateCounted(
+      pageNumber,
+      async () => (await counted(db, { partnerId }))[0]!.n,
+      async (offset, limit) => (await page(db, { partnerId, limit, offset })).map(({ order, total }) => ({ item: order, total })),
+    );
 }
 
+/** Travel orders (every service but products), newest first. */
+export const listTravelOrders = orderList('travel_orders', false);
+const productOrders = orderList('product_orders', true);
+
+/** Product orders, newest first, each with its lines in the order they were added. */
 export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<ProductOrder>> {
-  const where = and(eq(orders.partnerId, partnerId), eq(orders.service, 'product'));
-  return paginate(
-    page,
-    async () => (await db.select({ n: count() }).from(orders).where(where))[0]!.n,
-    async (offset, limit) => {
-      const rows = await db.select().from(orders).where(where).orderBy(desc(orders.id)).limit(limit).offset(offset);
-      const items = rows.length
-        ? await db
-            .select()
-            .from(orderItems)
-            .where(
-              inArray(
-                orderItems.orderId,
-                rows.map((r) => r.id),
-              ),
-            )
-            .orderBy(asc(orderItems.id))
-        : [];
-      return rows.map((order) => ({ order, items: items.filter((i) => i.orderId === order.id) }));
-    },
-  );
+  const found = await productOrders(db, partnerId, page);
+  const items = found.items.length
+    ? await db
+        .select()
+        .from(orderItems)
+        .where(
+          inArray(
+            orderItems.orderId,
+            found.items.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(orderItems.id))
+    : [];
+  return { ...found, items: found.items.map((order) => ({ order, items: items.filter((i) => i.orderId === order.id) })) };
 }
 
 /** This partner's order of one service, or 404: another partner's order does not exist for the caller. */

@@ -1,5 +1,6 @@
 import { adminClient, partnerClient, type PartnerCredentials } from '../support/clients';
-import { type TestStack, useStack } from '../support/stack';
+import { orders } from '../../src/db/schema';
+import { CURRENCY, type TestStack, useStack } from '../support/stack';
 
 /**
  * GET /api/partners/ledger/ (spec §4.1, §8): newest first, 15 a page, DRF-style pages with
@@ -197,6 +198,44 @@ describe('short lists', () => {
       expect(two.body).toEqual({ ok: false, error: expect.any(String) });
     }
     expect(await api.wallet()).toMatchObject({ balance: '0.00', credit_limit: '0.00', available: '0.00' });
+  });
+
+  it('pages each order list on its own: travel orders without product orders and the reverse, newest first, only the partner’s own', async () => {
+    const [a, b] = [await adminClient(stack).createPartner(), await adminClient(stack).createPartner()];
+    // Rows written as the engine writes them (the services' own flows are their own tests'): 17 travel and 2 product orders for A, one of each for B.
+    const row = (partnerId: number, service: 'tour' | 'hotel' | 'product', n: number) => ({
+      partnerId,
+      service,
+      totalPrice: 100 + n,
+      currency: CURRENCY,
+      paymentMethod: 'PARTNER_CREDIT' as const,
+    });
+    const travel = await stack.db
+      .insert(orders)
+      .values(Array.from({ length: 17 }, (_, i) => row(a.partner_id, i % 2 ? 'tour' : 'hotel', i)))
+      .returning({ id: orders.id });
+    const products = await stack.db
+      .insert(orders)
+      .values([row(a.partner_id, 'product', 0), row(a.partner_id, 'product', 1)])
+      .returning({ id: orders.id });
+    await stack.db.insert(orders).values([row(b.partner_id, 'tour', 0), row(b.partner_id, 'product', 0)]);
+    const api = partnerClient(stack, a);
+    const newestFirst = travel.map((o) => o.id).reverse();
+
+    const one = (await api.get('/api/partners/orders/')).body.data;
+    expect(one).toMatchObject({ current_page: 1, total_pages: 2, total_count: 17, previous: null });
+    expect(one.results.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(0, 15));
+    const two = (await api.get('/api/partners/orders/?page=2')).body.data;
+    expect(two).toMatchObject({ current_page: 2, total_pages: 2, total_count: 17, next: null });
+    expect(two.results.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(15));
+    const three = await api.get('/api/partners/orders/?page=3');
+    expect(three.status).toBe(404);
+    expect(three.body).toEqual({ ok: false, error: 'page 3 not found: there are 2 page(s)' });
+
+    const bought = (await api.get('/api/partners/product-orders/')).body.data;
+    expect(bought).toMatchObject({ current_page: 1, total_pages: 1, total_count: 2, next: null, previous: null });
+    expect(bought.results.map((o: { id: number }) => o.id)).toEqual(products.map((o) => o.id).reverse());
+    expect((await partnerClient(stack, b).get('/api/partners/orders/')).body.data.total_count).toBe(1);
   });
 
   it('shows a partner only its own ledger rows', async () => {
