@@ -162,7 +162,8 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-function quietWorkerLogs(): void {
+/** The SDK's own logs at WARN, once per test process (every stack and worker shares the runtime). */
+export function quietWorkerLogs(): void {
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
   } catch {
