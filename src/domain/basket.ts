@@ -5,7 +5,7 @@ import { defaultVariantOf } from './catalog';
 import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
-import type { DeliveryDetails, ProductOrder } from './orders';
+import type { DeliveryDetails, OrderWithItems } from './orders';
 
 export const MAX_LINE_QUANTITY = 100;
 
@@ -144,7 +144,7 @@ export async function checkout(
   partnerId: number,
   input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails },
   currency: string,
-): Promise<ProductOrder> {
+): Promise<OrderWithItems> {
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
     const lines = await pricedLines(tx, basket.id, currency);
@@ -191,6 +191,6 @@ export async function checkout(
     );
     await tx.update(baskets).set({ status: 'checked_out' }).where(eq(baskets.id, basket.id));
     const items = await tx.select().from(orderItems).where(eq(orderItems.orderId, order!.id)).orderBy(asc(orderItems.id));
-    return { order: order!, items };
+    return { ...order!, items };
   });
 }

@@ -19,11 +19,8 @@ export interface DeliveryDetails {
   postal_code?: string;
 }
 
-/** A product order with its lines, in the order they were added. */
-export interface ProductOrder {
-  order: OrderRow;
-  items: OrderItemRow[];
-}
+/** An order and its lines (none but a product order's), in the order they were added. */
+export type OrderWithItems = OrderRow & { items: OrderItemRow[] };
 
 const orderById = preparedQuery('order_by_id', (db, name) =>
   db
@@ -69,7 +66,7 @@ export const listTravelOrders = orderList('travel_orders', false);
 const productOrders = orderList('product_orders', true);
 
 /** Product orders, newest first, each with its lines in the order they were added. */
-export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<ProductOrder>> {
+export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<OrderWithItems>> {
   const found = await productOrders(db, partnerId, page);
   const items = found.items.length
     ? await db
@@ -83,7 +80,7 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
         )
         .orderBy(asc(orderItems.id))
     : [];
-  return { ...found, items: found.items.map((order) => ({ order, items: items.filter((i) => i.orderId === order.id) })) };
+  return { ...found, items: found.items.map((order) => ({ ...order, items: items.filter((i) => i.orderId === order.id) })) };
 }
 
 /** This partner's order of one service, or 404: another partner's order does not exist for the caller. */
@@ -107,9 +104,6 @@ const orderWithItemsById = preparedQuery('order_with_items_by_id', (db, name) =>
     .orderBy(asc(orderItems.id))
     .prepare(name),
 );
-
-/** An order and its lines (none but a product order's), in the order they were added. */
-export type OrderWithItems = OrderRow & { items: OrderItemRow[] };
 
 /**
  * An order with its lines, in one statement (a prepared query: every payment's supplier

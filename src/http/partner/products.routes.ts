@@ -10,7 +10,7 @@ import {
 } from '../../domain/basket';
 import { defaultVariantOf, getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
 import { formatDecimal, sum } from '../../domain/money';
-import type { DeliveryDetails, ProductOrder as ProductOrderValue } from '../../domain/orders';
+import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
@@ -163,7 +163,7 @@ function renderBasket(b: BasketValue): z.infer<typeof Basket> {
 }
 
 /** A product order as Interface A answers it (the checkout and the product order list). */
-export function renderProductOrder({ order: o, items }: ProductOrderValue): z.infer<typeof ProductOrder> {
+export function renderProductOrder(o: OrderWithItems): z.infer<typeof ProductOrder> {
   return {
     id: o.id,
     status: o.status,
@@ -171,7 +171,7 @@ export function renderProductOrder({ order: o, items }: ProductOrderValue): z.in
     total_price_irt: formatDecimal(o.totalPrice, o.currency),
     currency: o.currency,
     payment_method: o.paymentMethod,
-    items: items.map((i) => ({
+    items: o.items.map((i) => ({
       product: i.productId,
       variant: i.variantId,
       sku: i.sku,
