@@ -2,10 +2,10 @@
  * npm run bench:read -- [--duration SECONDS] [--connections N] [--warmup SECONDS]
  *
  * The read path of a running engine under load (autocannon): wallet, a ledger page, the
- * product list and a hotel search. Prints JSON per endpoint. Each load is preceded by an
- * unmeasured one of --warmup seconds (default 3). Each endpoint is loaded by a partner of its
- * own with the highest rate limit an operator can set; any non-2xx answer fails the run (exit
- * code 1).
+ * product list, a page of product orders (the list a partner polls for outcomes) and a hotel
+ * search. Prints JSON per endpoint. Each load is preceded by an unmeasured one of --warmup
+ * seconds (default 3). Each endpoint is loaded by a partner of its own with the highest rate
+ * limit an operator can set; any non-2xx answer fails the run (exit code 1).
  *
  * The yardstick: started with BENCH_BARE_PORT (the same variable for both), the engine also
  * serves a bare Hono JSON route in its own process; it is loaded first and last in the
@@ -13,7 +13,7 @@
  * (`of_bare`), so the figures say what the API's own work costs on this machine today.
  */
 import autocannon from 'autocannon';
-import { admin, API, args, partnerHeaders, round, type Partner } from './common';
+import { admin, api, API, args, partnerHeaders, round, type Partner } from './common';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
 
 const opts = args({
@@ -70,6 +70,17 @@ async function benchPartner(name: string): Promise<Partner> {
   return partner;
 }
 
+/** A partner with 20 pending product orders, made through the API as a partner makes them: the order list it polls has a full page and a second. */
+async function partnerWithOrders(): Promise<Partner> {
+  const partner = await benchPartner('orders');
+  for (let i = 0; i < 20; i++) {
+    const add = await api(partner, 'POST', '/api/products/basket/items/', { product: 1, variant: 1, quantity: 1 });
+    const out = await api(partner, 'POST', '/api/products/checkout/', { payment_method: 'PARTNER_CREDIT' });
+    if (add.status !== 201 || out.status !== 201) throw new Error(`product order ${i}: basket ${add.status}, checkout ${out.status}`);
+  }
+  return partner;
+}
+
 async function main() {
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   if (BARE)
@@ -81,6 +92,7 @@ async function main() {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
     ...(await load('ledger_page', '/api/partners/ledger/', await benchPartner('ledger'))),
     ...(await load('product_list', '/api/products/products/', await benchPartner('products'))),
+    ...(await load('product_orders_page', '/api/partners/product-orders/', await partnerWithOrders())),
     ...(await load('hotel_search', '/api/hotel/search_hotels/', await benchPartner('hotels'), {
       city_id: 1,
       check_in: day(30),
