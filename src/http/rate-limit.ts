@@ -108,7 +108,7 @@ export function rateLimit(
     }
     // Set before the handler runs: the answer it builds then carries them from the start. Set
     // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
-    // adapter stream its body (a quarter of a small read's CPU; docs/performance.md, ninth step).
+    // adapter stream its body (a fifth of the wallet's CPU; docs/performance.md, ninth step).
     if (state) setRateHeaders(c, state);
     if (state && !state.allowed) {
       c.header('Retry-After', String(state.resetSeconds));
