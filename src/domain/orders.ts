@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { orderItems, orders } from '../db/schema';
@@ -65,21 +65,20 @@ function orderList(name: string, products: boolean) {
 export const listTravelOrders = orderList('travel_orders', false);
 const productOrders = orderList('product_orders', true);
 
+/** The lines of a page of orders, in the order they were added (prepared: the ids go as one array). */
+const linesOfOrders = preparedQuery('lines_of_orders', (db, name) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(sql`${orderItems.orderId} = any(${sql.placeholder('orderIds')}::int[])`)
+    .orderBy(asc(orderItems.id))
+    .prepare(name),
+);
+
 /** Product orders, newest first, each with its lines in the order they were added. */
 export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<OrderWithItems>> {
   const found = await productOrders(db, partnerId, page);
-  const items = found.items.length
-    ? await db
-        .select()
-        .from(orderItems)
-        .where(
-          inArray(
-            orderItems.orderId,
-            found.items.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(orderItems.id))
-    : [];
+  const items = found.items.length ? await linesOfOrders(db, { orderIds: found.items.map((r) => r.id) }) : [];
   return { ...found, items: found.items.map((order) => ({ ...order, items: items.filter((i) => i.orderId === order.id) })) };
 }
 

@@ -1,5 +1,5 @@
 import { adminClient, partnerClient, type PartnerCredentials } from '../support/clients';
-import { orders } from '../../src/db/schema';
+import { orderItems, orders } from '../../src/db/schema';
 import { CURRENCY, type TestStack, useStack } from '../support/stack';
 
 /**
@@ -219,6 +219,9 @@ describe('short lists', () => {
       .values([row(a.partner_id, 'product', 0), row(a.partner_id, 'product', 1)])
       .returning({ id: orders.id });
     await stack.db.insert(orders).values([row(b.partner_id, 'tour', 0), row(b.partner_id, 'product', 0)]);
+    // Lines written out of order across the two product orders: each order lists its own, in the order they were added.
+    const line = (orderId: number, sku: string) => ({ orderId, productId: 1, sku, name: sku, quantity: 1, unitPrice: 100, lineTotal: 100 });
+    await stack.db.insert(orderItems).values([line(products[1]!.id, 'B-1'), line(products[0]!.id, 'A-1'), line(products[1]!.id, 'B-2')]);
     const api = partnerClient(stack, a);
     const newestFirst = travel.map((o) => o.id).reverse();
 
@@ -234,7 +237,10 @@ describe('short lists', () => {
 
     const bought = (await api.get('/api/partners/product-orders/')).body.data;
     expect(bought).toMatchObject({ current_page: 1, total_pages: 1, total_count: 2, next: null, previous: null });
-    expect(bought.results.map((o: { id: number }) => o.id)).toEqual(products.map((o) => o.id).reverse());
+    expect(bought.results.map((o: { id: number; items: { sku: string }[] }) => [o.id, o.items.map((i) => i.sku)])).toEqual([
+      [products[1]!.id, ['B-1', 'B-2']],
+      [products[0]!.id, ['A-1']],
+    ]);
     expect((await partnerClient(stack, b).get('/api/partners/orders/')).body.data.total_count).toBe(1);
   });
 
