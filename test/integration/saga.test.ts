@@ -13,6 +13,7 @@ import type { sagaCancelled, sagaFails } from '../support/workflows/saga.workflo
  */
 
 let connection: Connection;
+let workerConnection: NativeConnection | undefined;
 let client: Client;
 let worker: Worker;
 let running: Promise<void>;
@@ -25,8 +26,9 @@ beforeAll(async () => {
   connection = await Connection.connect({ address });
   await connection.workflowService.registerNamespace({ namespace: taskQueue, workflowExecutionRetentionPeriod: msToTs('1 day') });
   client = new Client({ connection, namespace: taskQueue });
+  workerConnection = await NativeConnection.connect({ address });
   worker = await Worker.create({
-    connection: await NativeConnection.connect({ address }),
+    connection: workerConnection,
     namespace: taskQueue,
     taskQueue,
     workflowsPath: require.resolve('../support/workflows/saga.workflows'),
@@ -35,8 +37,10 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  // Everything this file started stops with it: the worker, then both connections.
   worker?.shutdown();
   await running;
+  await workerConnection?.close();
   await connection?.close();
 });
 
