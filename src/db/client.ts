@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -54,7 +53,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
     }
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { EnginePGlite } = await import('./pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let dir: string | undefined;
@@ -62,36 +61,13 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
     dir = path.join(opts.dataDir, 'pglite');
     fs.mkdirSync(dir, { recursive: true });
   }
-  const Client = withParsersOnce(PGlite);
-  const client = dir ? new Client(dir) : new Client();
+  const client = dir ? new EnginePGlite(dir) : new EnginePGlite();
   await client.waitReady;
   // After start-up: PGlite sets the array types' parsers while it starts.
-  Object.assign(client.parsers, Object.fromEntries(TEXT_TYPES.map((oid) => [oid, (value: string) => value])));
+  client.keepAsText(TEXT_TYPES);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
-}
-
-/**
- * drizzle's PGlite driver hands PGlite a table of its own result parsers with every query
- * (date and time types, and arrays of them, stay text, as node-postgres gives them). PGlite
- * merges that table into its ~350 parsers by copying them all, per query: ~100 µs of CPU,
- * as much again as a `select 1`. The engine's PGlite leaves drizzle's table out, in and out
- * of transactions, and holds the same parsers itself (set once it has started).
- */
-function withParsersOnce(Base: typeof PGlite) {
-  const withoutParsers = (options?: QueryOptions) => (options?.parsers ? { ...options, parsers: undefined } : options);
-  return class extends Base {
-    override query<T>(text: string, params?: unknown[], options?: QueryOptions) {
-      return super.query<T>(text, params, withoutParsers(options));
-    }
-    override transaction<T>(body: (tx: Transaction) => Promise<T>) {
-      return super.transaction((tx) => {
-        const query: Transaction['query'] = (text, params, options) => tx.query(text, params, withoutParsers(options));
-        return body(Object.assign(Object.create(tx) as Transaction, { query }));
-      });
-    }
-  };
 }
 
 /**
