@@ -2,10 +2,11 @@
  * npm run bench:read -- [--duration SECONDS] [--connections N] [--warmup SECONDS]
  *
  * The read path of a running engine under load (autocannon): wallet, a ledger page, the
- * product list, a page of product orders (the list a partner polls for outcomes) and a hotel
- * search. Prints JSON per endpoint. Each load is preceded by an unmeasured one of --warmup
- * seconds (default 3). Each endpoint is loaded by a partner of its own with the highest rate
- * limit an operator can set; any non-2xx answer fails the run (exit code 1).
+ * product list, a page of product orders (the list a partner polls for outcomes), the first
+ * page of the event feed (which partners poll too) and a hotel search. Prints JSON per
+ * endpoint. Each load is preceded by an unmeasured one of --warmup seconds (default 3).
+ * Each endpoint is loaded by a partner of its own with the highest rate limit an operator
+ * can set; any non-2xx answer fails the run (exit code 1).
  *
  * The yardstick: started with BENCH_BARE_PORT (the same variable for both), the engine also
  * serves a bare Hono JSON route in its own process; it is loaded first and last in the
@@ -70,9 +71,12 @@ async function benchPartner(name: string): Promise<Partner> {
   return partner;
 }
 
-/** A partner with 20 pending product orders, made through the API as a partner makes them: the order list it polls has a full page and a second. */
-async function partnerWithOrders(): Promise<Partner> {
-  const partner = await benchPartner('orders');
+/**
+ * A partner with 20 pending product orders, made through the API as a partner makes them:
+ * the order list it polls has a full page and a second, and so has its event feed.
+ */
+async function partnerWithOrders(name: string): Promise<Partner> {
+  const partner = await benchPartner(name);
   for (let i = 0; i < 20; i++) {
     const add = await api(partner, 'POST', '/api/products/basket/items/', { product: 1, variant: 1, quantity: 1 });
     const out = await api(partner, 'POST', '/api/products/checkout/', { payment_method: 'PARTNER_CREDIT' });
@@ -92,7 +96,8 @@ async function main() {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
     ...(await load('ledger_page', '/api/partners/ledger/', await benchPartner('ledger'))),
     ...(await load('product_list', '/api/products/products/', await benchPartner('products'))),
-    ...(await load('product_orders_page', '/api/partners/product-orders/', await partnerWithOrders())),
+    ...(await load('product_orders_page', '/api/partners/product-orders/', await partnerWithOrders('orders'))),
+    ...(await load('events_page', '/api/partners/events/', await partnerWithOrders('events'))),
     ...(await load('hotel_search', '/api/hotel/search_hotels/', await benchPartner('hotels'), {
       city_id: 1,
       check_in: day(30),

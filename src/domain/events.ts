@@ -1,5 +1,6 @@
-import { and, asc, count, eq, getTableColumns, gt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
+import { preparedQuery } from '../db/prepared';
 import { events, orders } from '../db/schema';
 import { agencyOrderView, travelOrderView } from './order-view';
 import type { OrderRow } from './orders';
@@ -119,13 +120,35 @@ export interface EventPage {
  * never find a new event below N.
  */
 export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
-  const where = and(eq(events.partnerId, partnerId), gt(events.position, q.after), q.type ? eq(events.type, q.type) : notInArray(events.type, OPERATOR_ONLY));
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(events).where(where).orderBy(asc(events.position)).limit(q.limit),
-    db.select({ n: count() }).from(events).where(where),
-  ]);
-  return { events: rows, total: counted!.n };
+  const rows = q.type
+    ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit })
+    : await eventsAfter(db, { partnerId, after: q.after, limit: q.limit });
+  // An empty page is an empty remainder: no events match after the cursor.
+  return { events: rows.map((r) => r.event), total: rows[0]?.total ?? 0 };
 }
+
+/**
+ * A page of the feed and how many events match after the cursor (`count(*) over ()`, taken
+ * before the limit), in one prepared read: partners poll it.
+ */
+const feedPage = (name: string, ofType: boolean) =>
+  preparedQuery(name, (db, statement) =>
+    db
+      .select({ event: events, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(events)
+      .where(
+        and(
+          eq(events.partnerId, sql.placeholder('partnerId')),
+          gt(events.position, sql.placeholder('after')),
+          ofType ? eq(events.type, sql.placeholder('type')) : notInArray(events.type, OPERATOR_ONLY),
+        ),
+      )
+      .orderBy(asc(events.position))
+      .limit(sql.placeholder('limit'))
+      .prepare(statement),
+  );
+const eventsAfter = feedPage('events_after', false);
+const eventsOfTypeAfter = feedPage('events_of_type_after', true);
 
 /** An order's events, operators' included, in the order they committed (admin order inspect). */
 export async function orderEvents(db: DbOrTx, orderId: number): Promise<EventRow[]> {
