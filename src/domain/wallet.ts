@@ -106,8 +106,14 @@ export async function setCreditLimit(db: DbOrTx, partnerId: number, newLimit: nu
   });
 }
 
-/** A ledger row with what reading it needs: the wallet's currency and the service of the order it concerns (null without one). */
-export type LedgerEntry = LedgerRow & { currency: string; orderService: OrderService | null };
+/**
+ * A ledger row as its partner reads it: the fields shown (not which workflow step wrote it),
+ * the wallet's currency and the service of the order it concerns (null without one).
+ */
+export type LedgerEntry = Pick<LedgerRow, 'id' | 'direction' | 'type' | 'amount' | 'balanceAfter' | 'orderId' | 'reversesEntryId' | 'note' | 'createdAt'> & {
+  currency: string;
+  orderService: OrderService | null;
+};
 
 const ledgerCount = preparedQuery('ledger_count', (db, name) =>
   db
@@ -116,10 +122,27 @@ const ledgerCount = preparedQuery('ledger_count', (db, name) =>
     .where(eq(ledgerEntries.partnerId, sql.placeholder('partnerId')))
     .prepare(name),
 );
-/** A page of the partner's ledger in one read: each row with its order's service, the wallet's currency and the ledger's length. */
+/**
+ * A page of the partner's ledger in one read: each row's shown fields with its order's
+ * service, the wallet's currency and the ledger's length. Only what the page shows is read:
+ * every field read is parsed and mapped, fifteen rows a page.
+ */
 const ledgerPage = preparedQuery('ledger_page', (db, name) =>
   db
-    .select({ entry: ledgerEntries, service: orders.service, currency: wallets.currency, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({
+      id: ledgerEntries.id,
+      direction: ledgerEntries.direction,
+      type: ledgerEntries.type,
+      amount: ledgerEntries.amount,
+      balanceAfter: ledgerEntries.balanceAfter,
+      orderId: ledgerEntries.orderId,
+      reversesEntryId: ledgerEntries.reversesEntryId,
+      note: ledgerEntries.note,
+      createdAt: ledgerEntries.createdAt,
+      currency: wallets.currency,
+      orderService: orders.service,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
     .from(ledgerEntries)
     .innerJoin(wallets, eq(wallets.partnerId, ledgerEntries.partnerId))
     .leftJoin(orders, eq(orders.id, ledgerEntries.orderId))
@@ -138,11 +161,7 @@ export async function listLedger(db: DbOrTx, partnerId: number, page: number): P
   return paginateCounted(
     page,
     async () => (await ledgerCount(db, { partnerId }))[0]!.n,
-    async (offset, limit) =>
-      (await ledgerPage(db, { partnerId, limit, offset })).map(({ entry, service, currency, total }) => ({
-        item: { ...entry, currency, orderService: service },
-        total,
-      })),
+    async (offset, limit) => (await ledgerPage(db, { partnerId, limit, offset })).map(({ total, ...item }) => ({ item, total })),
   );
 }
 
