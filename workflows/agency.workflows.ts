@@ -1,4 +1,4 @@
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { holdWorkflowId } from './hotel.types';
@@ -6,6 +6,7 @@ import { placeHotelHold } from './hotel.workflows';
 import { payWorkflowId } from './pay.types';
 import { payOrder } from './pay.workflow';
 import { Saga } from './saga';
+import { OrderId, Stage } from './search-attributes';
 import { setStage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -18,6 +19,17 @@ function raiseAsOwn(err: unknown): never {
   }
   throw err;
 }
+
+/**
+ * Runs started from here on tell an operator where they are and how the order ended, as A's
+ * payments do: the hotel booking names its order (`OrderId`) once it has one and shows
+ * `Stage = debiting` while its child pays; both end in `Stage = done, OrderStatus =
+ * completed`, or `Stage = failed` with the status the undo left the order in (`failed`);
+ * a hotel booking whose room could not be held ends in `Stage = failed` with no order.
+ * Before, the product order kept the `Stage = debiting` it was started with for good, and
+ * neither ever said the order's status. Runs started before replay the way they were made.
+ */
+export const AGENCY_STAGES_PATCH = 'agency-stages';
 
 /** What both of Interface B's workflows start with; the payment's part is handed to its child. */
 interface AgencyPayment {
@@ -48,6 +60,7 @@ async function pay(input: AgencyPayment, orderId: number) {
  * one then undoes the order and the hold and fails with the payment's failure.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
+  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'hold' | 'order' | 'pay'>();
   setStage('holding');
   await saga
@@ -57,23 +70,35 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
         args: [{ mode: 'create', bookingId: input.bookingId, clientReference: `hotel-hold:b${input.bookingId}` }],
       }),
     )
-    .catch(raiseAsOwn);
+    .catch((err: unknown) => {
+      // The room could not be held: nothing was ordered or paid.
+      if (tellsStages) setStage('failed');
+      raiseAsOwn(err);
+    });
   const { orderId } = await saga.step('order', () => ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
   // Its undo needs the order: the order fails, and the room it held (if still held) is released.
+  let abandonedAs: string | undefined;
   saga.undo(async () => {
-    const { supplierHoldId } = await ledger.abandonOrder(orderId);
+    const { supplierHoldId, status } = await ledger.abandonOrder(orderId);
+    abandonedAs = status;
     if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
   });
+  if (tellsStages) {
+    upsertSearchAttributes([
+      { key: OrderId, value: orderId },
+      { key: Stage, value: 'debiting' },
+    ]);
+  }
   try {
     await saga.step('pay', () => pay(input, orderId));
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     setStage('compensating');
     await saga.compensate();
-    setStage('failed');
+    setStage('failed', tellsStages ? abandonedAs : undefined);
     raiseAsOwn(err);
   }
-  setStage('done');
+  setStage('done', tellsStages ? 'completed' : undefined);
   return { bookingId: input.bookingId, orderId };
 }
 
@@ -82,17 +107,24 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
  * saga: debit → fulfilment; undo: fail the order).
  */
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
+  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'pay'>();
+  let abandonedAs: string | undefined;
   try {
     await saga.step(
       'pay',
       () => pay(input, input.orderId),
-      () => ledger.abandonOrder(input.orderId),
+      async () => {
+        abandonedAs = (await ledger.abandonOrder(input.orderId)).status;
+      },
     );
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
+    if (tellsStages) setStage('compensating');
     await saga.compensate();
+    if (tellsStages) setStage('failed', abandonedAs);
     raiseAsOwn(err);
   }
+  if (tellsStages) setStage('done', 'completed');
   return { orderId: input.orderId };
 }

@@ -6,6 +6,8 @@ import { recordHistory, scheduledActivities } from '../support/histories';
 import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
+import { waitFor } from '../support/wait';
+import { OrderId, OrderStatus, Stage } from '../../workflows/search-attributes';
 
 /** Interface B (spec §4.6, §5, §7, §8): agency hotel booking and travel products, bearer keys, FastAPI errors. */
 
@@ -26,6 +28,30 @@ function agency(creds: Pick<PartnerCredentials, 'agency_key'>) {
 async function newAgency(topup = '500000000') {
   const { creds, api } = await partnerWithWallet(stack, '0', topup);
   return { creds, api, b: agency(creds) };
+}
+
+/** What Temporal Web shows an operator of a closed workflow: its Stage, OrderStatus and OrderId. */
+async function toldOperators(workflowId: string) {
+  const handle = stack.client.workflow.getHandle(workflowId);
+  // The answer can come from the worker a moment before Temporal records the close (src/temporal/outcomes.ts).
+  await handle.result().catch(() => undefined);
+  const attrs = (await handle.describe()).typedSearchAttributes;
+  return { stage: attrs.get(Stage), orderStatus: attrs.get(OrderStatus), orderId: attrs.get(OrderId) };
+}
+
+/** The workflow of this type an operator finds by searching Temporal Web for the order (`OrderId = …`). */
+async function foundByOrder(orderId: number, workflowType: string): Promise<string> {
+  let found: string[] = [];
+  await waitFor(
+    async () => {
+      found = [];
+      for await (const wf of stack.client.workflow.list({ query: `OrderId = ${orderId} AND WorkflowType = '${workflowType}'` })) found.push(wf.workflowId);
+      return found.length > 0;
+    },
+    () => `a ${workflowType} workflow searchable by OrderId ${orderId} (found ${found.length})`,
+  );
+  expect(found).toHaveLength(1);
+  return found[0]!;
 }
 
 type B = ReturnType<typeof agency>;
@@ -178,13 +204,16 @@ describe('hotel booking', () => {
     expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'payment', order: inA.id });
     // Its child payment runs the ledger steps as local activities, like A's payments.
     expect(await scheduledActivities(stack, `pay:p${creds.partner_id}:order:${inA.id}`)).toEqual(['finalizeOrder']);
+    // Temporal Web tells an operator how it ended, and finds it by its order.
+    expect(await toldOperators(`agency-booking:b${created.body.booking_id}`)).toEqual({ stage: 'done', orderStatus: 'completed', orderId: inA.id });
+    expect(await foundByOrder(inA.id, 'agencyHotelBooking')).toBe(`agency-booking:b${created.body.booking_id}`);
 
     const cancelled = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toEqual({ booking_id: created.body.booking_id, status: 'cancelled', refund_amount: room.total_price, currency: 'IRT' });
     const again = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(again.body).toEqual(cancelled.body);
-    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking');
+    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking-stages');
     const refunds = await stack.db
       .select()
       .from(ledgerEntries)
@@ -226,6 +255,12 @@ describe('hotel booking', () => {
     const [poorOrder] = (await poorA.get('/api/partners/orders/')).body.data.results;
     expect(poorOrder).toMatchObject({ service: 'hotel', status: 'failed' });
     expect(await eventTypesOf(poorA, poorOrder.id)).toEqual(['order.failed']);
+    // Temporal Web says what the order says: the booking failed, and so did its order.
+    expect(await toldOperators(await foundByOrder(poorOrder.id, 'agencyHotelBooking'))).toEqual({
+      stage: 'failed',
+      orderStatus: 'failed',
+      orderId: poorOrder.id,
+    });
 
     const { b, api } = await newAgency();
     const failed = await b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), { 'X-Sandbox-Scenario': 'supplier_reject' });
@@ -236,6 +271,10 @@ describe('hotel booking', () => {
     expect(failedOrder).toMatchObject({ service: 'hotel', status: 'failed' });
     // The child payment releases the order as pending (payable again), then the saga's undo fails it: two moves, two events.
     expect(await eventTypesOf(api, failedOrder.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.failed']);
+    // The child payment ends saying pending (as it left the order); its parent, the booking, says failed (as it left it).
+    const bookingWorkflow = await foundByOrder(failedOrder.id, 'agencyHotelBooking');
+    expect(await toldOperators(bookingWorkflow)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: failedOrder.id });
+    await recordHistory(stack, bookingWorkflow, 'agency-hotel-booking-compensated');
   });
 
   it('hides other agencies’ bookings (404)', async () => {
@@ -282,7 +321,12 @@ describe('travel products', () => {
       delivery_address: body.delivery_address,
     });
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
-    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order');
+    expect(await toldOperators(`agency-order:o${placed.body.order_id}`)).toEqual({
+      stage: 'done',
+      orderStatus: 'completed',
+      orderId: Number(placed.body.order_id),
+    });
+    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order-stages');
     const again = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-1' });
     expect(again.body.order_id).toBe(placed.body.order_id);
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
@@ -295,6 +339,22 @@ describe('travel products', () => {
     });
     expect((await b.post('/products/orders', { ...body, product_id: 'NOPE' })).status).toBe(422);
     expect(await eventTypesOf(api, Number(placed.body.order_id))).toEqual(['order.processing', 'product_order.shipped']);
+  });
+
+  it('answers 402 without credit, fails the order, and Temporal Web says so', async () => {
+    const { b, api } = await newAgency('1');
+    const refused = await b.post('/products/orders', {
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 1,
+      delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
+    });
+    expect(refused.status).toBe(402);
+    expect(await api.wallet()).toMatchObject({ balance: '1.00' });
+    const [order] = (await api.get('/api/partners/product-orders/')).body.data.results;
+    expect(order).toMatchObject({ status: 'failed' });
+    const workflowId = await foundByOrder(order.id, 'agencyProductOrder');
+    expect(await toldOperators(workflowId)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: order.id });
+    await recordHistory(stack, workflowId, 'agency-product-order-failed');
   });
 
   it('passes the request id on through the order’s workflow to its child payment and that one’s activities', async () => {

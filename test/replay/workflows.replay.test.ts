@@ -54,6 +54,11 @@ describe('workflow replay', () => {
         'residence-cancel-parked-retried.json',
         'agency-hotel-booking.json',
         'agency-product-order.json',
+        // Interface B's parents that tell their stage and order status (AGENCY_STAGES_PATCH).
+        'agency-hotel-booking-stages.json',
+        'agency-hotel-booking-compensated.json',
+        'agency-product-order-stages.json',
+        'agency-product-order-failed.json',
         'tour-prebook-expiry.json',
         'webhook-delivered-after-retry.json',
         'webhook-endpoint-disabled.json',

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { hotelBookings, orderItems, orders, products, productVariants } from '../../db/schema';
+import { hotelBookings, orderItems, orders, products, productVariants, type OrderStatus } from '../../db/schema';
 import { DomainError, notFound, validation } from '../errors';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
@@ -25,19 +25,20 @@ export async function orderAgencyBooking(db: DbOrTx, partnerId: number, bookingI
 /**
  * An agency creation that could not be settled: the debit was already reversed by the
  * pay workflow; the order fails (it is not payable later) and the booking is released.
- * Answers the supplier hold to release, if any.
+ * Answers the supplier hold to release, if any, and the status the order is left in.
  */
-export async function abandonOrder(db: DbOrTx, orderId: number): Promise<{ supplierHoldId: string | null }> {
+export async function abandonOrder(db: DbOrTx, orderId: number): Promise<{ supplierHoldId: string | null; status: OrderStatus }> {
   return db.transaction(async (tx) => {
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw notFound(`order ${orderId}`);
-    if (order.status === 'pending') await tx.update(orders).set({ status: 'failed', updatedAt: new Date() }).where(eq(orders.id, orderId));
+    const status = order.status === 'pending' ? 'failed' : order.status;
+    if (status !== order.status) await tx.update(orders).set({ status, updatedAt: new Date() }).where(eq(orders.id, orderId));
     const [b] = await tx.select().from(hotelBookings).where(eq(hotelBookings.orderId, orderId));
     if (b && (b.status === 'held' || b.status === 'prebooked')) {
       await tx.update(hotelBookings).set({ status: 'released', updatedAt: new Date() }).where(eq(hotelBookings.id, b.id));
-      return { supplierHoldId: b.supplierHoldId };
+      return { supplierHoldId: b.supplierHoldId, status };
     }
-    return { supplierHoldId: null };
+    return { supplierHoldId: null, status };
   });
 }
 
