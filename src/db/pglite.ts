@@ -120,7 +120,8 @@ export class EnginePGlite extends PGlite {
     if (this.#statements.size > MAX_STATEMENTS) {
       const [oldestText, oldest] = this.#statements.entries().next().value as [string, Statement];
       this.#statements.delete(oldestText);
-      await this.execProtocol(concat([serialize.close({ type: 'S', name: oldest.name }), serialize.sync()]), { syncToFs: false });
+      // Closing is housekeeping: the statement just made runs whether or not the old one closed.
+      await this.execProtocol(concat([serialize.close({ type: 'S', name: oldest.name }), serialize.sync()]), { syncToFs: false }).catch(() => undefined);
     }
     return statement;
   }
