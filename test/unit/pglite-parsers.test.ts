@@ -21,20 +21,24 @@ afterAll(async () => {
 });
 
 describe('PGlite through drizzle', () => {
-  it('reads timestamps, dates and intervals as drizzle maps them, in and out of a transaction', async () => {
+  it('reads timestamps, dates and intervals as drizzle maps them, in and out of a transaction, on every run', async () => {
     const at = new Date('2026-11-24T04:05:06.789Z');
     const [row] = await database.db
       .insert(partners)
       .values({ name: 'parsers', apiKey: 'a'.repeat(64), secretHash: 'x', agencyKeyHash: 'y'.repeat(64), createdAt: at })
       .returning();
     expect(row!.createdAt).toEqual(at);
-    const inTx = await database.db.transaction(async (tx) => (await tx.select().from(partners).where(eq(partners.id, row!.id)))[0]);
-    expect(inTx!.createdAt).toEqual(at);
-    const raw = (await database.db.execute(
-      sql`select date '2027-02-28' as d, interval '90 minutes' as i, timestamptz '2026-11-24 04:05:06+00' as ts, array[date '2027-01-01'] as ds, 12.50::numeric as n`,
-    )) as unknown as { rows: Record<string, unknown>[] };
-    // As drizzle's own parsers left them: text, never a JavaScript Date; other types as PGlite parses them.
-    expect(raw.rows[0]).toEqual({ d: '2027-02-28', i: '01:30:00', ts: '2026-11-24 04:05:06+00', ds: '{2027-01-01}', n: '12.50' });
+    // The first run is PGlite's own query, the later ones a named statement (src/db/pglite.ts): the same answers.
+    for (let run = 0; run < 3; run++) {
+      expect((await database.db.select().from(partners).where(eq(partners.id, row!.id)))[0]).toEqual(row);
+      const inTx = await database.db.transaction(async (tx) => (await tx.select().from(partners).where(eq(partners.id, row!.id)))[0]);
+      expect(inTx).toEqual(row);
+      const raw = (await database.db.execute(
+        sql`select date '2027-02-28' as d, interval '90 minutes' as i, ${'2026-11-24 04:05:06+00'}::timestamptz as ts, array[date '2027-01-01'] as ds, 12.50::numeric as n`,
+      )) as unknown as { rows: Record<string, unknown>[] };
+      // As drizzle's own parsers left them: text, never a JavaScript Date; other types as PGlite parses them.
+      expect(raw.rows[0]).toEqual({ d: '2027-02-28', i: '01:30:00', ts: '2026-11-24 04:05:06+00', ds: '{2027-01-01}', n: '12.50' });
+    }
   });
 
   it('hands PGlite no parser table with a query', async () => {

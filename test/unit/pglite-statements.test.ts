@@ -1,14 +1,12 @@
 import { jest } from '@jest/globals';
 import { PGlite } from '@electric-sql/pglite';
-import { eq, sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../src/db/client';
 import { EnginePGlite } from '../../src/db/pglite';
-import { partners } from '../../src/db/schema';
 
 /**
  * The engine's PGlite runs a text it sees a second time as a named statement (parsed once,
  * then one round trip a run). What a query answers must not change: rows, types, nulls,
- * errors, transactions, and the order of queries against an open transaction.
+ * errors, transactions, and the order of queries against an open transaction. What drizzle
+ * reads through it, first run and later runs: pglite-parsers.test.ts.
  */
 let pg: EnginePGlite;
 const execProtocol = jest.spyOn(PGlite.prototype, 'execProtocol');
@@ -113,39 +111,5 @@ describe('named statements in PGlite', () => {
     expect(named.rows[0]!.c).toBeGreaterThan(200);
     expect((await pg.query(text(0), [1])).rows).toEqual([{ v: 1 }]);
     expect((await pg.query(text(299), [1])).rows).toEqual([{ v: 300 }]);
-  });
-});
-
-describe('named statements through drizzle', () => {
-  let database: Database;
-  beforeAll(async () => {
-    database = await openDatabase({});
-  });
-  afterAll(() => database.close());
-
-  it('reads what drizzle reads on the first run on every later run, in and out of a transaction', async () => {
-    const at = new Date('2026-11-24T04:05:06.789Z');
-    const [row] = await database.db
-      .insert(partners)
-      .values({ name: 'named', apiKey: 'n'.repeat(64), secretHash: 'x', agencyKeyHash: 'z'.repeat(64), createdAt: at })
-      .returning();
-    const reads = [];
-    for (let i = 0; i < runs; i++) {
-      reads.push((await database.db.select().from(partners).where(eq(partners.id, row!.id)))[0]);
-      reads.push(await database.db.transaction(async (tx) => (await tx.select().from(partners).where(eq(partners.id, row!.id)))[0]));
-    }
-    for (const read of reads) expect(read).toEqual(row);
-    expect(row!.createdAt).toEqual(at);
-    const raw = [];
-    for (let i = 0; i < runs; i++) {
-      raw.push(
-        (
-          (await database.db.execute(
-            sql`select date '2027-02-28' as d, interval '90 minutes' as i, ${'2026-11-24 04:05:06+00'}::timestamptz as ts, array[date '2027-01-01'] as ds, 12.50::numeric as n`,
-          )) as unknown as { rows: unknown[] }
-        ).rows[0],
-      );
-    }
-    for (const r of raw) expect(r).toEqual({ d: '2027-02-28', i: '01:30:00', ts: '2026-11-24 04:05:06+00', ds: '{2027-01-01}', n: '12.50' });
   });
 });
