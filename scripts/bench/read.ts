@@ -63,8 +63,8 @@ async function load(title: string, url: string, partner: Partner | undefined, bo
  * one partner for every load would spend that limit (100,000 a minute) within the run once
  * the routes are fast, and count refusals as the later routes' throughput.
  */
-async function benchPartner(name: string): Promise<Partner> {
-  const partner = await admin<Partner>('POST', '/admin/partners', { name: `bench-read-${name}`, topup: '1000000' });
+async function benchPartner(name: string, topup = '1000000'): Promise<Partner> {
+  const partner = await admin<Partner>('POST', '/admin/partners', { name: `bench-read-${name}`, topup });
   await admin('POST', `/admin/partners/${partner.partner_id}/rate-limit`, { per_minute: MAX_RATE_LIMIT_PER_MINUTE });
   // Twenty more ledger rows: the ledger page has a full page to show.
   for (let i = 0; i < 20; i++) await admin('POST', `/admin/partners/${partner.partner_id}/topup`, { amount: '1000' });
@@ -72,16 +72,30 @@ async function benchPartner(name: string): Promise<Partner> {
 }
 
 /**
- * A partner with 20 pending product orders, made through the API as a partner makes them:
- * the order list it polls has a full page and a second, and so has its event feed.
+ * A partner with 20 product orders, made through the API as a partner makes them: the order
+ * list it polls has a full page and a second. Pending orders have no events (an order's first
+ * is order.processing), so with `paid` each is paid too, and its event feed has 40
+ * (order.processing and product_order.shipped each), a full first page.
  */
-async function partnerWithOrders(name: string): Promise<Partner> {
-  const partner = await benchPartner(name);
+async function partnerWithOrders(name: string, { paid = false } = {}): Promise<Partner> {
+  // Enough credit to pay all twenty.
+  const partner = await benchPartner(name, paid ? '100000000' : undefined);
   for (let i = 0; i < 20; i++) {
     const add = await api(partner, 'POST', '/api/products/basket/items/', { product: 1, variant: 1, quantity: 1 });
     const out = await api(partner, 'POST', '/api/products/checkout/', { payment_method: 'PARTNER_CREDIT' });
     if (add.status !== 201 || out.status !== 201) throw new Error(`product order ${i}: basket ${add.status}, checkout ${out.status}`);
+    if (!paid) continue;
+    const pay = await api(partner, 'POST', '/api/partners/pay/', { product_order_id: out.body.data!.id, idempotency_key: `bench-read-${i}` });
+    if (pay.status !== 200) throw new Error(`product order ${i}: pay ${pay.status}`);
   }
+  return partner;
+}
+
+/** Fails the run unless the route answers a full first page: a load of an empty list would measure something else. */
+async function fullFirstPage(partner: Partner, route: string): Promise<Partner> {
+  const page = await api(partner, 'GET', route);
+  const rows = (page.body.data as { results?: unknown[] } | undefined)?.results ?? [];
+  if (page.status !== 200 || rows.length < 15) throw new Error(`${route}: ${page.status} with ${rows.length} rows, not a full page`);
   return partner;
 }
 
@@ -94,10 +108,14 @@ async function main() {
   const bareFirst = BARE ? await load('bare_first', BARE, undefined) : {};
   const results: Record<string, Load> = {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
-    ...(await load('ledger_page', '/api/partners/ledger/', await benchPartner('ledger'))),
+    ...(await load('ledger_page', '/api/partners/ledger/', await fullFirstPage(await benchPartner('ledger'), '/api/partners/ledger/'))),
     ...(await load('product_list', '/api/products/products/', await benchPartner('products'))),
-    ...(await load('product_orders_page', '/api/partners/product-orders/', await partnerWithOrders('orders'))),
-    ...(await load('events_page', '/api/partners/events/', await partnerWithOrders('events'))),
+    ...(await load(
+      'product_orders_page',
+      '/api/partners/product-orders/',
+      await fullFirstPage(await partnerWithOrders('orders'), '/api/partners/product-orders/'),
+    )),
+    ...(await load('events_page', '/api/partners/events/', await fullFirstPage(await partnerWithOrders('events', { paid: true }), '/api/partners/events/'))),
     ...(await load('hotel_search', '/api/hotel/search_hotels/', await benchPartner('hotels'), {
       city_id: 1,
       check_in: day(30),
