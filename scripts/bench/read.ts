@@ -91,12 +91,15 @@ async function partnerWithOrders(name: string, { paid = false } = {}): Promise<P
   return partner;
 }
 
-/** Fails the run unless the route answers a full first page: a load of an empty list would measure something else. */
-async function fullFirstPage(partner: Partner, route: string): Promise<Partner> {
+/**
+ * Loads a list's first page, after failing the run unless it answers a full one: a load of
+ * an empty list would measure something else.
+ */
+async function loadList(title: string, route: string, partner: Partner): Promise<Record<string, Load>> {
   const page = await api(partner, 'GET', route);
   const rows = (page.body.data as { results?: unknown[] } | undefined)?.results ?? [];
   if (page.status !== 200 || rows.length < 15) throw new Error(`${route}: ${page.status} with ${rows.length} rows, not a full page`);
-  return partner;
+  return load(title, route, partner);
 }
 
 async function main() {
@@ -108,14 +111,10 @@ async function main() {
   const bareFirst = BARE ? await load('bare_first', BARE, undefined) : {};
   const results: Record<string, Load> = {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
-    ...(await load('ledger_page', '/api/partners/ledger/', await fullFirstPage(await benchPartner('ledger'), '/api/partners/ledger/'))),
+    ...(await loadList('ledger_page', '/api/partners/ledger/', await benchPartner('ledger'))),
     ...(await load('product_list', '/api/products/products/', await benchPartner('products'))),
-    ...(await load(
-      'product_orders_page',
-      '/api/partners/product-orders/',
-      await fullFirstPage(await partnerWithOrders('orders'), '/api/partners/product-orders/'),
-    )),
-    ...(await load('events_page', '/api/partners/events/', await fullFirstPage(await partnerWithOrders('events', { paid: true }), '/api/partners/events/'))),
+    ...(await loadList('product_orders_page', '/api/partners/product-orders/', await partnerWithOrders('orders'))),
+    ...(await loadList('events_page', '/api/partners/events/', await partnerWithOrders('events', { paid: true }))),
     ...(await load('hotel_search', '/api/hotel/search_hotels/', await benchPartner('hotels'), {
       city_id: 1,
       check_in: day(30),
