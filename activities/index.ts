@@ -15,8 +15,8 @@ export interface ActivityDeps extends Suppliers {
   db: Db;
   /** When a payment's supplier step stops retrying and asks the supplier instead (default 5 attempts). */
   finalizeAttempts?: FinalizeAttempts;
-  /** Webhook deliveries (default: endpoints may not resolve to private addresses). */
-  webhooks?: WebhookDeps;
+  /** Webhook deliveries: whether endpoints may resolve to private addresses, and the key their secrets are sealed with. */
+  webhooks: WebhookDeps;
 }
 
 /** Activities are built from injected dependencies, so the worker (and tests) decide what they talk to. */
@@ -31,7 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost),
     ...agencyActivities(deps.db),
-    ...webhookActivities(deps.db, deps.webhooks ?? { allowPrivateUrls: false }),
+    ...webhookActivities(deps.db, deps.webhooks),
   };
 }
 

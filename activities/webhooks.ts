@@ -4,6 +4,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../src/db/client';
+import type { SecretBox } from '../src/platform/secret-box';
 import { webhookAttempts, webhookLatency } from '../src/platform/metrics';
 import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, webhookId } from '../src/domain/webhooks';
 import { businessErrors } from './failures';
@@ -14,6 +15,8 @@ export interface WebhookDeps {
    * production: a partner's URL must not reach into the engine's own network.
    */
   allowPrivateUrls: boolean;
+  /** What the endpoints' signing secrets are sealed with. */
+  secrets: SecretBox;
 }
 
 /** The failure a delivery attempt raises when the receiver did not take it: retried with backoff. */
@@ -65,6 +68,8 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
       businessErrors(async (): Promise<{ outcome: 'delivered' | 'not_owed'; status?: number }> => {
         const job = await deliveryJob(db, input.deliveryId);
         if (!job || job.state !== 'pending' || job.endpoint.status !== 'enabled') return { outcome: 'not_owed' };
+        // A process without the key the secret was sealed under fails here, before sending: retried, and delivered once it has the key.
+        const secret = deps.secrets.open(job.endpoint.secret);
         const body = deliveryBody(job.event, job.endpoint.style);
         const id = webhookId(job.event);
         const at = new Date();
@@ -73,7 +78,7 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
           'user-agent': 'travel-booking-engine-webhooks/1',
           'webhook-id': id,
           'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': new Webhook(job.endpoint.secret).sign(id, at, body),
+          'webhook-signature': new Webhook(secret).sign(id, at, body),
         };
         const url = new URL(job.endpoint.url);
         const started = performance.now();

@@ -4,6 +4,7 @@ import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/a
 import { ORDER_SERVICES } from './db/schema';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';
+import { parseSecretKey } from './platform/secret-box';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
 
 type Service = (typeof ORDER_SERVICES)[number];
@@ -41,6 +42,15 @@ const ConfigSchema = z
     ADMIN_PORT: port.default(8081),
     ADMIN_HOST: z.string().default('127.0.0.1'),
     ADMIN_TOKEN: z.string().min(16).optional(),
+    /**
+     * The key webhook signing secrets are sealed under in the database (base64 of 32 bytes:
+     * `openssl rand -base64 32`); the same in every API and worker process. Unset: the key in
+     * DATA_DIR/webhook-secrets-key, made on the first start (src/runtime/secrets-key.ts).
+     */
+    WEBHOOK_SECRETS_KEY: z
+      .string()
+      .refine((v) => parseSecretKey(v) !== null, 'must be base64 of 32 bytes (openssl rand -base64 32)')
+      .optional(),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: z.string().url().optional(),
     TEMPORAL_ADDRESS: z.string().optional(),

@@ -7,6 +7,7 @@ import type { Stack } from '../src/runtime/stack';
 import type { WorkflowOutcomes } from '../src/temporal/outcomes';
 import type { OutcomeSinks } from '../workflows/outcome.types';
 import { httpSuppliers } from '../src/suppliers';
+import { webhookSecrets } from '../src/runtime/secrets-key';
 import { grpcCompression } from '../src/temporal/connection';
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
@@ -73,7 +74,7 @@ export async function runWorker(
       db: database.db,
       ...httpSuppliers(supplier),
       finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
-      webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS },
+      webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: webhookSecrets(config) },
     },
     tuning: {
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,

@@ -21,6 +21,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { ensureAdminToken } from '../../src/runtime/admin-token';
+import { ensureDataFile } from '../../src/runtime/data-file';
+import { SECRETS_KEY_FILE } from '../../src/runtime/secrets-key';
+import { newSecretKey } from '../../src/platform/secret-box';
 import { resolveTemporalBinaries } from './binaries';
 import { clusterPostgres } from './postgres';
 import { stopOrphans, Supervisor, type PartSpec } from './supervisor';
@@ -79,6 +82,8 @@ async function main(): Promise<void> {
   }
   const bins = await resolveTemporalBinaries(log);
   const admin = ensureAdminToken(process.env.ADMIN_TOKEN, dir);
+  // One key for every API and worker process: each has a DATA_DIR of its own.
+  const secretsKey = process.env.WEBHOOK_SECRETS_KEY || ensureDataFile(dir, SECRETS_KEY_FILE, newSecretKey).value;
   const pg = clusterPostgres(path.join(dir, 'postgres'), port(5433));
   const frontend = `127.0.0.1:${port(7233)}`;
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -214,6 +219,7 @@ async function main(): Promise<void> {
       TEMPORAL_TASK_QUEUE: taskQueue,
       SUPPLIER_URL: supplierUrl,
       ADMIN_TOKEN: admin.token,
+      WEBHOOK_SECRETS_KEY: secretsKey,
       SANDBOX: process.env.SANDBOX ?? 'true',
     };
     const worker = (i: number): PartSpec => {

@@ -588,8 +588,9 @@ export const WEBHOOK_ENDPOINT_STATUSES = ['enabled', 'disabled', 'deleted'] as c
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
 /**
- * Where a partner wants its events pushed. The signing secret is kept as issued (the engine
- * signs with it; it is shown to the partner once). An empty `event_types` means every type.
+ * Where a partner wants its events pushed. The signing secret is kept sealed
+ * (src/platform/secret-box.ts: the engine reads it back to sign with; it is shown to the
+ * partner once). An empty `event_types` means every type.
  * Deleted endpoints keep their row, so their delivery history stays readable.
  */
 export const webhookEndpoints = pgTable(

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
+import { isSealed, sealedKeyId, type SecretBox } from '../platform/secret-box';
 import { DomainError, notFound, validation } from './errors';
 import {
   eventInStyle,
@@ -67,9 +68,13 @@ export function endpointView(e: WebhookEndpointRow): EndpointSnapshot {
   };
 }
 
-/** Registers an endpoint; the answer is the only time its signing secret is shown. */
+/**
+ * Registers an endpoint; the answer is the only time its signing secret is shown. The
+ * secret is stored sealed under `secrets` (src/platform/secret-box.ts).
+ */
 export async function createEndpoint(
   db: DbOrTx,
+  secrets: SecretBox,
   partnerId: number,
   input: { url: string; eventTypes?: readonly string[]; style: EventStyle },
 ): Promise<EndpointSnapshot & { secret: string }> {
@@ -87,9 +92,33 @@ export async function createEndpoint(
       throw new DomainError('conflict', `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`);
     }
     const secret = newSecret();
-    const [row] = await tx.insert(webhookEndpoints).values({ partnerId, url, secret, eventTypes, style: input.style }).returning();
+    const [row] = await tx
+      .insert(webhookEndpoints)
+      .values({ partnerId, url, secret: secrets.seal(secret), eventTypes, style: input.style })
+      .returning();
     return { ...endpointView(row!), secret };
   });
+}
+
+/**
+ * At start-up: seals the signing secrets stored in the clear (before secrets were sealed),
+ * and counts those sealed under a key other than `secrets`' (their deliveries fail until
+ * the process has that key). Each secret is sealed only if it is still the one read, so
+ * processes starting together do not seal one twice.
+ */
+export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; underOtherKeys: number }> {
+  const rows = await db.select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret }).from(webhookEndpoints);
+  let sealed = 0;
+  for (const row of rows.filter((r) => !isSealed(r.secret))) {
+    const done = await db
+      .update(webhookEndpoints)
+      .set({ secret: secrets.seal(row.secret) })
+      .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.secret, row.secret)))
+      .returning({ id: webhookEndpoints.id });
+    sealed += done.length;
+  }
+  const underOtherKeys = rows.filter((r) => isSealed(r.secret) && sealedKeyId(r.secret) !== secrets.keyId).length;
+  return { sealed, underOtherKeys };
 }
 
 /** A partner's endpoints, deleted ones left out, oldest first. */

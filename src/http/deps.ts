@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
 import type { PayTuning } from '../domain/pay';
+import type { SecretBox } from '../platform/secret-box';
 import type { Suppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import type { RateLimits } from './rate-limit';
@@ -27,6 +28,8 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   health: Health;
   /** Requests per minute per partner and interface (src/http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
+  secrets: SecretBox;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

@@ -65,6 +65,8 @@ const PERSONAL_OR_SECRET = [
   'token',
   'adminToken',
   'admin_token',
+  'ADMIN_TOKEN',
+  'WEBHOOK_SECRETS_KEY',
 ];
 
 /**

@@ -1,8 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { newAdminToken } from '../domain/credentials';
+import { ensureDataFile } from './data-file';
 
-export const adminTokenFile = (dataDir: string) => path.join(dataDir, 'admin-token');
+const ADMIN_TOKEN_FILE = 'admin-token';
+export const adminTokenFile = (dataDir: string) => path.join(dataDir, ADMIN_TOKEN_FILE);
 
 /**
  * ADMIN_TOKEN when set; otherwise the token in DATA_DIR/admin-token, written (mode 0600)
@@ -10,12 +11,6 @@ export const adminTokenFile = (dataDir: string) => path.join(dataDir, 'admin-tok
  */
 export function ensureAdminToken(configured: string | undefined, dataDir: string): { token: string; file: string | null } {
   if (configured) return { token: configured, file: null };
-  const file = adminTokenFile(dataDir);
-  fs.mkdirSync(dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, `${newAdminToken()}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  return { token: fs.readFileSync(file, 'utf8').trim(), file };
+  const { value, file } = ensureDataFile(dataDir, ADMIN_TOKEN_FILE, newAdminToken);
+  return { token: value, file };
 }

@@ -1,6 +1,9 @@
 import type { Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
+import { sealStoredSecrets } from '../domain/webhooks';
 import { logger } from '../platform/log';
+import type { SecretBox } from '../platform/secret-box';
+import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
 
 /** Opens the database (PostgreSQL or the embedded one) with its migrations applied; closed when the process stops. */
@@ -12,5 +15,22 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
     onIdleError: (err) => logger.warn({ err }, 'an idle database connection was closed by the server; the next query opens a new one'),
   });
   stack.add(() => database.close());
+  await sealSecrets(database, webhookSecrets(config));
   return database;
+}
+
+/**
+ * Seals webhook signing secrets stored in the clear by an engine from before they were
+ * sealed, and says loudly at start-up when some were sealed under another key: their
+ * deliveries wait (retried) until this process has that key (docs/operations.md).
+ */
+async function sealSecrets(database: Database, secrets: SecretBox): Promise<void> {
+  const { sealed, underOtherKeys } = await sealStoredSecrets(database.db, secrets);
+  if (sealed > 0) logger.info({ sealed, key_id: secrets.keyId }, 'sealed webhook signing secrets stored in the clear');
+  if (underOtherKeys > 0) {
+    logger.error(
+      { endpoints: underOtherKeys, key_id: secrets.keyId },
+      'webhook signing secrets sealed under another key: their deliveries fail until this process has that key (WEBHOOK_SECRETS_KEY, the same in every API and worker process)',
+    );
+  }
 }

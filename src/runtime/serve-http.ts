@@ -10,6 +10,7 @@ import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
 import { httpSuppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
+import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
 
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
@@ -29,6 +30,7 @@ export async function serveHttp(
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
+  const secrets = webhookSecrets(config);
   const api = await listen(
     createApp({
       db: deps.database.db,
@@ -48,6 +50,7 @@ export async function serveHttp(
       ...httpSuppliers(deps.supplierUrl),
       health: deps.health,
       rateLimits: createRateLimits(deps.database, config.RATE_LIMIT_PER_MINUTE),
+      secrets,
     }).fetch,
     config.PORT,
     '0.0.0.0',
@@ -65,6 +68,7 @@ export async function serveHttp(
       currency: config.CURRENCY,
       health: deps.health,
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      secrets,
     }).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,

@@ -2,7 +2,12 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Pool, PoolClient } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { toCommand } from '../../src/cli/admin';
-import { events, webhookAttempts, webhookDeliveries } from '../../src/db/schema';
+import crypto from 'node:crypto';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { webhookActivities } from '../../activities/webhooks';
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
+import { sealStoredSecrets } from '../../src/domain/webhooks';
+import { secretBox, type SecretBox } from '../../src/platform/secret-box';
 import { recordNeedsAttention } from '../../src/domain/events';
 import { adminClient, call, newPartner } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
@@ -117,13 +122,60 @@ describe('events and webhooks', () => {
     const { endpoint } = { endpoint: (await api.get('/api/partners/webhooks/')).body.data.results[0] };
     expect(endpoint.status).toBe('enabled');
     const sample = r.received[0]!;
-    const secret = (await stack.db.query.webhookEndpoints.findFirst({ where: (e, { eq: is }) => is(e.id, endpoint.id) }))!.secret;
+    const secret = stack.secrets.open((await stack.db.query.webhookEndpoints.findFirst({ where: (e, { eq: is }) => is(e.id, endpoint.id) }))!.secret);
     const wh = new Webhook(secret);
     const headers = { 'webhook-id': sample.id, 'webhook-timestamp': sample.timestamp, 'webhook-signature': sample.signature };
     expect(wh.verify(sample.body, headers)).toEqual(JSON.parse(sample.body));
     expect(() => wh.verify(sample.body.replace('"order.processing"', '"order.completed"'), headers)).toThrow(/No matching signature found/);
     const old = String(Number(sample.timestamp) - 10 * 60);
     expect(() => wh.verify(sample.body, { ...headers, 'webhook-timestamp': old })).toThrow(/Message timestamp too old/);
+  });
+
+  it('keeps signing secrets sealed in the database; one stored in the clear is sealed at start-up, and deliveries stay signed', async () => {
+    const { api, receiver: r, endpoint } = await subscribed();
+    const storedSecret = async () =>
+      (await stack.db.select({ secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)))[0]!.secret;
+    const sealed = await storedSecret();
+    expect(sealed).toMatch(new RegExp(`^sealed:v1:${stack.secrets.keyId}:`));
+    expect(sealed).not.toContain(endpoint.secret.slice('whsec_'.length));
+    expect(stack.secrets.open(sealed)).toBe(endpoint.secret);
+
+    // As an engine from before sealing left it: still signed with, then sealed at the next start.
+    await stack.db.update(webhookEndpoints).set({ secret: endpoint.secret }).where(eq(webhookEndpoints.id, endpoint.id));
+    const first = await paidProductOrder(api, 'clear-1');
+    await waitFor(() => typesOf(r.accepted(), first.order.id).length === 2, 'deliveries signed with a secret stored in the clear');
+    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 1, underOtherKeys: 0 });
+    expect(await storedSecret()).toMatch(/^sealed:v1:/);
+    expect(stack.secrets.open(await storedSecret())).toBe(endpoint.secret);
+    const second = await paidProductOrder(api, 'clear-2');
+    await waitFor(() => typesOf(r.accepted(), second.order.id).length === 2, 'deliveries signed with the sealed secret');
+    expect(r.received.every((x) => x.verified)).toBe(true);
+
+    // A process given another key: counted at start-up, and an attempt fails before anything is sent or recorded.
+    const other = secretBox(crypto.randomBytes(32));
+    const seen = await sealStoredSecrets(stack.db, other);
+    expect(seen.sealed).toBe(0);
+    // This file's endpoints so far, every one sealed under the stack's key.
+    expect(seen.underOtherKeys).toBeGreaterThanOrEqual(1);
+    const [delivery] = await stack.db
+      .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id))
+      .orderBy(asc(webhookDeliveries.id))
+      .limit(1);
+    await stack.db.update(webhookDeliveries).set({ state: 'pending' }).where(eq(webhookDeliveries.id, delivery!.id));
+    const sent = r.received.length;
+    const attempt = (secrets: SecretBox) =>
+      new MockActivityEnvironment().run(() =>
+        webhookActivities(stack.db, { allowPrivateUrls: true, secrets }).deliverWebhook({ deliveryId: delivery!.id, timeoutMs: 5000 }),
+      );
+    await expect(attempt(other)).rejects.toThrow(`sealed under key ${stack.secrets.keyId}, but this process has key ${other.keyId}`);
+    expect(r.received.length).toBe(sent);
+    const [after] = await stack.db.select({ attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id));
+    expect(after!.attempts).toBe(delivery!.attempts);
+    await expect(attempt(stack.secrets)).resolves.toMatchObject({ outcome: 'delivered' });
+    expect(r.received.length).toBe(sent + 1);
+    expect(r.received.every((x) => x.verified)).toBe(true);
   });
 
   it('the feed pages events oldest first after a cursor, filters by type, and answers 400 on a bad cursor or type', async () => {

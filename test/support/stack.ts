@@ -13,6 +13,7 @@ import { createApp } from '../../src/http/app';
 import { createRateLimits } from '../../src/http/rate-limit';
 import { apiHealthMonitor } from '../../src/http/health';
 import { listen, type RunningServer } from '../../src/platform/listen';
+import { secretBox, type SecretBox } from '../../src/platform/secret-box';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
 import { engineClientInterceptors } from '../../src/temporal/availability';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
@@ -140,6 +141,8 @@ export interface TestStack {
   replica(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
   simulatorUrl: string;
+  /** What this stack seals webhook signing secrets with (a key of its own). */
+  secrets: SecretBox;
   /** The API's readiness, as its /healthz and its requests read it. */
   health: HealthMonitor;
   /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
@@ -233,6 +236,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
   const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
   const told = opts.outcomes === 'untold' ? undefined : outcomes;
+  const secrets = secretBox(crypto.randomBytes(32));
   const startWorker = async () => {
     worker = await createWorker({
       connection: nativeConnection,
@@ -243,7 +247,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
         ...httpSuppliers(simulator.url),
         ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}),
         // Tests' receivers listen on 127.0.0.1.
-        webhooks: { allowPrivateUrls: opts.webhookAllowPrivateUrls ?? true },
+        webhooks: { allowPrivateUrls: opts.webhookAllowPrivateUrls ?? true, secrets },
       },
       workflowBundle: { codePath: bundle },
       activityInterceptors: opts.activityInterceptors,
@@ -311,6 +315,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     ...httpSuppliers(simulator.url),
     health,
     rateLimits: limits(),
+    secrets,
   };
   const app = createApp({ ...apiDeps, ...(outcomes ? { outcomes } : {}) });
   const admin = createAdminApp({
@@ -323,6 +328,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     currency: CURRENCY,
     health,
     rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE,
+    secrets,
     // API and worker in one process, as `npm start`; the Core exporter is off in tests.
     metrics: { role: 'all-in-one' },
   });
@@ -338,6 +344,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     outcomes,
     admin,
     simulatorUrl: simulator.url,
+    secrets,
     health,
     workerApp,
     worker: () => worker,

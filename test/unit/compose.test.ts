@@ -230,5 +230,7 @@ describe('docker-compose.yml', () => {
     }
     expect(services['api-proxy']?.ports).toEqual(['8080:8080', '127.0.0.1:8081:8081']);
     expect(services.api?.environment?.ADMIN_TOKEN).toBe('${ADMIN_TOKEN:?set ADMIN_TOKEN}');
+    // Every replica signs webhooks with secrets sealed under one key, given to all of them.
+    for (const name of ['api', 'worker']) expect(services[name]?.environment?.WEBHOOK_SECRETS_KEY).toBe('${WEBHOOK_SECRETS_KEY:?set WEBHOOK_SECRETS_KEY}');
   });
 });

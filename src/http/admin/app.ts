@@ -35,6 +35,7 @@ import { renderCredentials, renderInspection, renderParked, renderRefundDecision
 import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
+import type { SecretBox } from '../../platform/secret-box';
 import { unavailableAnswer } from '../unavailable';
 import { healthz, metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
@@ -52,6 +53,8 @@ export interface AdminDeps {
   health: Health;
   /** The engine's default requests per minute per interface (RATE_LIMIT_PER_MINUTE), shown next to a partner's own. */
   rateLimitPerMinute: number;
+  /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
+  secrets: SecretBox;
 }
 
 type AdminEnv = { Variables: RequestIdVariables };
@@ -278,7 +281,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/admin/partners/:id/webhooks', async (c) => {
     const id = partnerId(c);
     const b = await body(c, WebhookBody);
-    return c.json(await createEndpoint(db, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }), 201);
+    return c.json(await createEndpoint(db, deps.secrets, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }), 201);
   });
   app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, await knownPartner(c)) }));
   app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));

@@ -1,0 +1,73 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Seals the secrets the engine must read back to use (webhook signing secrets) with
+ * AES-256-GCM under one key, so that a copy of the database (a backup, a replica, a dump
+ * handed to support) does not carry them readable. Secrets the engine only compares
+ * (partner secrets, agency keys) are stored as digests instead and never come here.
+ *
+ * A sealed value is `sealed:v1:<key id>:<base64url of nonce, tag, ciphertext>`. The key id
+ * (the first 8 hex digits of the key's SHA-256) says which key sealed it, so that a process
+ * given another key says so instead of failing the tag check with no reason.
+ */
+export interface SecretBox {
+  /** Which key this box seals under. */
+  readonly keyId: string;
+  seal(plain: string): string;
+  /** The secret; a value stored before secrets were sealed (not `sealed:`) is answered as it is. */
+  open(stored: string): string;
+}
+
+export const SECRET_KEY_BYTES = 32;
+const PREFIX = 'sealed:v1:';
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Whether a stored value is sealed (not one written in the clear before sealing existed). */
+export const isSealed = (stored: string) => stored.startsWith(PREFIX);
+
+/** The id of the key a sealed value was sealed under. */
+export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length)) : null);
+
+export function secretBox(key: Buffer): SecretBox {
+  if (key.length !== SECRET_KEY_BYTES) throw new Error(`a secret key is ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
+  const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  // The prefix and key id are authenticated too: a value cannot be passed off as another key's.
+  const aad = Buffer.from(`${PREFIX}${keyId}`);
+  return {
+    keyId,
+    seal(plain) {
+      const nonce = randomBytes(NONCE_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad);
+      const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return `${PREFIX}${keyId}:${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+    },
+    open(stored) {
+      if (!isSealed(stored)) return stored;
+      const id = sealedKeyId(stored);
+      if (id !== keyId) {
+        throw new Error(`sealed under key ${id}, but this process has key ${keyId}: every API and worker process needs the same WEBHOOK_SECRETS_KEY`);
+      }
+      const raw = Buffer.from(stored.slice(PREFIX.length + keyId.length + 1), 'base64url');
+      if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret too short to be one');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad);
+      decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
+      try {
+        return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+      } catch {
+        throw new Error(`a secret sealed under key ${keyId} failed its integrity check: it was altered or damaged`);
+      }
+    },
+  };
+}
+
+/** A new random key, as WEBHOOK_SECRETS_KEY takes it (base64). */
+export const newSecretKey = () => randomBytes(SECRET_KEY_BYTES).toString('base64');
+
+/** A key as WEBHOOK_SECRETS_KEY gives it: base64 (or base64url) of 32 bytes; null when it is not one. */
+export function parseSecretKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) return null;
+  const key = Buffer.from(trimmed, trimmed.includes('-') || trimmed.includes('_') ? 'base64url' : 'base64');
+  return key.length === SECRET_KEY_BYTES ? key : null;
+}
