@@ -102,12 +102,12 @@ export async function createEndpoint(
 
 /**
  * At start-up: seals the signing secrets stored in the clear (before secrets were sealed),
- * and counts those sealed under a key other than `secrets`' (their deliveries fail until
- * the process has that key). Each secret is sealed only if it is still the one read, so
+ * and counts the live endpoints whose secrets are sealed under a key other than `secrets`'
+ * (their deliveries fail until the process has that key). Each secret is sealed only if it is still the one read, so
  * processes starting together do not seal one twice.
  */
 export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; underOtherKeys: number }> {
-  const rows = await db.select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret }).from(webhookEndpoints);
+  const rows = await db.select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status }).from(webhookEndpoints);
   let sealed = 0;
   for (const row of rows.filter((r) => !isSealed(r.secret))) {
     const done = await db
@@ -117,7 +117,8 @@ export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise
       .returning({ id: webhookEndpoints.id });
     sealed += done.length;
   }
-  const underOtherKeys = rows.filter((r) => isSealed(r.secret) && sealedKeyId(r.secret) !== secrets.keyId).length;
+  // Deleted endpoints are sent nothing more: their secrets are sealed, but not counted.
+  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret) && sealedKeyId(r.secret) !== secrets.keyId).length;
   return { sealed, underOtherKeys };
 }
 
