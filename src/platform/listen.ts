@@ -42,12 +42,32 @@ function trackReadiness(server: ServerType): void {
   });
 }
 
+/**
+ * How long a client has to send a whole request, headers and body (a body is at most
+ * 256 KiB). Node's own default is five minutes: a client that announces a body and sends
+ * it a byte at a time, or not at all, would hold its connection and its buffers that long.
+ * Past it Node answers 408 and closes the connection. Only the request: a response may take
+ * longer (a payment waits for its outcome up to PAY_WAIT_MS).
+ */
+export const RECEIVE_TIMEOUT_MS = 30_000;
+
 /** Listens on a port (0 = any free one) and resolves once it accepts connections. */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, hostname: string): Promise<RunningServer> {
+export function listen(
+  fetch: (req: Request) => Response | Promise<Response>,
+  port: number,
+  hostname: string,
+  { receiveTimeoutMs = RECEIVE_TIMEOUT_MS }: { receiveTimeoutMs?: number } = {},
+): Promise<RunningServer> {
+  const serverOptions = {
+    requestTimeout: receiveTimeoutMs,
+    headersTimeout: Math.min(receiveTimeoutMs, 20_000),
+    // How often Node looks for requests past those bounds (its default, 30 s, would let one run a minute).
+    connectionsCheckingInterval: Math.min(1000, receiveTimeoutMs / 4),
+  };
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
-      server = serve({ fetch, port, hostname }, (info: AddressInfo) => {
+      server = serve({ fetch, port, hostname, serverOptions }, (info: AddressInfo) => {
         const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
         resolve({
           url: `http://${host}:${info.port}`,

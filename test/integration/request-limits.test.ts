@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { MAX_BODY_BYTES } from '../../src/http/body-limit';
@@ -132,5 +133,37 @@ describe('text PostgreSQL cannot store (issue 12)', () => {
     // Paired surrogates (an emoji) are ordinary text.
     const emoji = await api.get(`/api/products/products/?search=${encodeURIComponent('sim 😀')}`);
     expect(emoji.status).toBe(200);
+  });
+});
+
+describe('a client that does not send the request it announced', () => {
+  it('is answered 408 and its connection closed once the receive bound passes; the server keeps serving, and nothing is written', async () => {
+    const { creds } = await newPartner(stack, '0', '5000000');
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1', { receiveTimeoutMs: 1500 });
+    try {
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(server.port, '127.0.0.1', () => {
+          // A body of 100 bytes announced, 17 sent, the rest never.
+          socket.write(
+            'POST /api/products/checkout/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n' +
+              `X-API-KEY: ${creds.api_key}\r\nX-API-SECRET: ${creds.api_secret}\r\n\r\n{"payment_method"`,
+          );
+        });
+        let got = '';
+        socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+        socket.on('close', () => resolve(got));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+      // Closed by the bound (checked every 375 ms here), not by anything else.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const res = await fetch(`${server.url}/api/partners/wallet/`, { headers: { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret } });
+      expect(res.status).toBe(200);
+      expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
