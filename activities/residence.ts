@@ -3,7 +3,7 @@ import { completeStay } from '../src/domain/residence/booking';
 import { requestCancel, settleCancellation } from '../src/domain/residence/cancellation';
 import { expireHoldIfDue } from '../src/domain/residence/expiry';
 import { holdDates, type HoldDatesInput } from '../src/domain/residence/holds';
-import { modifyStay } from '../src/domain/residence/modification';
+import { currentStay, modifyStay, undoStayChange } from '../src/domain/residence/modification';
 import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';
 import { businessErrors } from './failures';
@@ -25,7 +25,9 @@ export function residenceActivities(db: Db, host: ConfirmingSupplier) {
     requestResidenceCancel: (id: number) => businessErrors(() => requestCancel(db, id, new Date())),
     settleResidenceCancel: (input: Parameters<typeof settleCancellation>[1]) => businessErrors(() => settleCancellation(db, input)),
     completeResidenceStay: (id: number) => businessErrors(() => completeStay(db, id)),
+    residenceStay: (id: number) => businessErrors(() => currentStay(db, id)),
     modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => businessErrors(() => modifyStay(db, input)),
+    undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => businessErrors(() => undoStayChange(db, input)),
     /** Tells the host about a change of dates or guests. */
     amendAtHost: (input: { confirmationNumber: string; checkIn: string; checkOut: string; guests: number }) =>
       businessErrors(async () => {

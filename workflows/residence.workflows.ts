@@ -1,4 +1,4 @@
-import { allHandlersFinished, condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, condition, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -14,12 +14,20 @@ import {
 } from './residence.types';
 import { cancellationOperator, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
-import { setStage as stage } from './steps';
+import { failureOf, setStage as stage } from './steps';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 const GRACE_MS = 250;
+
+/**
+ * A change of a paid stay is told to the host, whose confirmation number the reservation
+ * keeps (before, the workflow knew it only after a cancellation request, so a change of a
+ * confirmed stay never reached the host), and is undone here if the host does not take it:
+ * dates, guests and price back, the wallet movement reversed. Changes run one at a time.
+ */
+export const AMEND_AT_HOST_PATCH = 'residence-amend-at-host';
 const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
 
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
@@ -50,13 +58,36 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   setHandler(reservationStateQuery, () => phase);
   const cancellation: CancellationState = { orderId: null, reservationId: id, step: 'cancelling', stage: 'cancelling', lastError: null };
   const operator = cancellationOperator(cancellation);
+  let changing = false;
   setHandler(
     modifyStayUpdate,
     async (change) => {
-      changes += 1;
-      const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq: changes, ...change });
-      if (confirmationNumber) await supplier.amendAtHost({ confirmationNumber, ...change });
-      return result;
+      if (!patched(AMEND_AT_HOST_PATCH)) {
+        changes += 1;
+        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq: changes, ...change });
+        if (confirmationNumber) await supplier.amendAtHost({ confirmationNumber, ...change });
+        return result;
+      }
+      await condition(() => !changing);
+      changing = true;
+      try {
+        const seq = (changes += 1);
+        const before = await ledger.residenceStay(id);
+        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...change });
+        const host = before.confirmationNumber ?? confirmationNumber;
+        if (host) {
+          try {
+            await supplier.amendAtHost({ confirmationNumber: host, ...change });
+          } catch (err) {
+            // Refused, or the host could not be reached within the step's tries: the change is not made.
+            await ledger.undoResidenceStayChange({ workflowId, runId, reservationId: id, seq, previous: before, reason: failureOf(err).message });
+            throw err;
+          }
+        }
+        return result;
+      } finally {
+        changing = false;
+      }
     },
     {
       // Whether the stay can change is the database's call (paid? confirmed?), made inside the activity.

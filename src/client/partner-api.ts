@@ -6831,6 +6831,19 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The host refused the change, or could not be reached: it was undone, and the stay and the wallet are as they were */
+                502: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {

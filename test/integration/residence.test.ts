@@ -155,6 +155,69 @@ describe('a paid stay', () => {
     await recordHistory(stack, row!.holdRef, 'residence-reserve');
   });
 
+  it('tells the host every change; one the host refuses is undone: stay, price and wallet as before, answered 502', async () => {
+    const { api } = await newPartner();
+    const { reservationId: id, orderId } = await reservePayConfirm(api, FLEXIBLE, 150, 2);
+    const host = (await detail(api, id)).confirmation_number as string;
+    const atHost = async () =>
+      (await (await fetch(`${stack.simulatorUrl}/residence/bookings/${encodeURIComponent(host)}`)).json()) as { amendments: unknown[] };
+
+    const longer = await api.post('/api/residence/bookings/modify/', { reservation_id: id, check_in: day(150), check_out: day(153), guests: 3 });
+    expect(longer.status).toBe(200);
+    expect((await atHost()).amendments).toEqual([{ check_in: day(150), check_out: day(153), guests: 3 }]);
+    const stay = { check_in: day(150), check_out: day(153), guests: 3, total_price: longer.body.data.new_total, status: 'confirmed' };
+    expect(await detail(api, id)).toMatchObject(stay);
+    const balance = (await api.wallet()).balance;
+    const rows = async () => (await api.get('/api/partners/ledger/')).body.data;
+    const before = (await rows()).total_count;
+
+    // The host's own record is cancelled, as a host may do: it takes no change any more.
+    expect((await fetch(`${stack.simulatorUrl}/residence/bookings/${encodeURIComponent(host)}/cancel`, { method: 'POST', body: '{}' })).status).toBe(200);
+    for (const [nights, moves] of [
+      [5, { charged: 'debit', back: 'credit' }],
+      [1, { charged: 'credit', back: 'debit' }],
+    ] as const) {
+      const refused = await api.post('/api/residence/bookings/modify/', { reservation_id: id, check_in: day(150), check_out: day(150 + nights), guests: 3 });
+      expect(refused.status).toBe(502);
+      expect(refused.body).toEqual({
+        ok: false,
+        error: expect.stringMatching(/^the host refused the change \(.*\); it was undone: the stay and the wallet are as they were$/),
+      });
+      expect(await detail(api, id)).toMatchObject(stay);
+      expect((await api.wallet()).balance).toBe(balance);
+      // The change's movement and its reversal, which names it.
+      const [back, charged] = (await rows()).results;
+      expect(charged).toMatchObject({ direction: moves.charged, order: orderId, reverses: null });
+      expect(back).toMatchObject({
+        direction: moves.back,
+        order: orderId,
+        amount: charged.amount,
+        reverses: charged.id,
+        note: expect.stringMatching(/^reversal of change/),
+      });
+    }
+    expect((await rows()).total_count).toBe(before + 4);
+    expect((await atHost()).amendments).toHaveLength(1);
+
+    // Cancelled at the price the stay kept.
+    const cancel = await api.post('/api/residence/bookings/cancel/', { reservation_id: id });
+    expect(cancel.body.data).toMatchObject({ status: 'cancel_requested', refund_amount: longer.body.data.new_total });
+    expect((await api.post('/api/residence/bookings/accept-cancel/', { reservation_id: id })).status).toBe(200);
+    expect(await api.wallet()).toMatchObject({ balance: `${TOPUP}.00` });
+    expect(await eventTypesOf(api, orderId)).toEqual([
+      'order.processing',
+      'order.completed',
+      'reservation.modified',
+      // Each refused change: the change, then the stay back as it was.
+      'reservation.modified',
+      'reservation.modified',
+      'reservation.modified',
+      'reservation.modified',
+      'reservation.cancelled',
+    ]);
+    await recordHistory(stack, `residence-reservation:r${id}`, 'residence-reservation-host-refused');
+  });
+
   it('charges what the policy keeps: a strict stay cancelled late refunds nothing', async () => {
     const { api } = await newPartner();
     const { reservationId, orderId } = await reservePayConfirm(api, STRICT, 5, 2);

@@ -51,6 +51,8 @@ describe('workflow replay', () => {
         'visa-application.json',
         'residence-reserve.json',
         'residence-reservation.json',
+        // A stay whose changes are told to the host, and undone when it refuses (AMEND_AT_HOST_PATCH).
+        'residence-reservation-host-refused.json',
         'residence-cancel-parked-retried.json',
         'agency-hotel-booking.json',
         'agency-product-order.json',

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { recordOrderEvent } from '../events';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { ledgerEntryOf, type PaymentRun } from '../payments';
 import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
 import { assertFree, lockProperty } from './availability';
@@ -16,6 +16,16 @@ export interface Modification {
   checkIn: string;
   checkOut: string;
   guests: number;
+}
+
+/** A stay as it stands: what a change is measured against, and what an undone one returns to. */
+export interface Stay {
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  totalMinor: number;
+  /** The host's confirmation number: whom a change is told to (null before the host confirmed). */
+  confirmationNumber: string | null;
 }
 
 export interface ModificationResult {
@@ -32,7 +42,7 @@ export interface ModificationResult {
  * through the wallet, all in one transaction. A retry of the same change writes nothing.
  */
 export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): Promise<ModificationResult> {
-  const step = `modify-${input.seq}`;
+  const step = changeStep(input.seq);
   return db.transaction(async (tx) => {
     const { r, order } = await lockReservation(tx, input.reservationId);
     if (!order || order.status === 'pending' || order.status === 'processing') {
@@ -76,5 +86,66 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     // Not a move of the order's status, so the trigger does not see it: said here, in the same transaction.
     await recordOrderEvent(tx, 'reservation.modified', order.id);
     return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
+  });
+}
+
+/** The stay as it stands now (read by the reservation's workflow before it changes it). */
+export async function currentStay(db: DbOrTx, reservationId: number): Promise<Stay> {
+  const [r] = await db.select().from(reservations).where(eq(reservations.id, reservationId));
+  if (!r) throw notFound(`reservation ${reservationId}`);
+  return { checkIn: r.checkIn, checkOut: r.checkOut, guests: r.guests, totalMinor: r.totalPrice, confirmationNumber: r.confirmationNumber };
+}
+
+export const changeStep = (seq: number) => `modify-${seq}`;
+const undoStep = (seq: number) => `modify-${seq}-undo`;
+
+/**
+ * Puts a stay back as it was before change `seq`, which the host would not take: its
+ * dates, guests and price, the change's wallet movement reversed (a debit refunded, a
+ * refund taken back, whatever the credit left: it pays for a change that did not happen),
+ * and a `reservation.modified` event, since the stay moved back. One transaction; a retry
+ * writes nothing twice, and neither does the undo of a change that moved no money.
+ */
+export async function undoStayChange(
+  db: DbOrTx,
+  input: PaymentRun & { reservationId: number; seq: number; previous: Stay; reason: string },
+): Promise<{ reversalLedgerId: number | null }> {
+  return db.transaction(async (tx) => {
+    const { r, order } = await lockReservation(tx, input.reservationId);
+    const change = await ledgerEntryOf(tx, input, changeStep(input.seq));
+    let reversalLedgerId: number | null = null;
+    if (change) {
+      const already = await ledgerEntryOf(tx, input, undoStep(input.seq));
+      const refunded = change.direction === 'credit';
+      reversalLedgerId = already
+        ? already.id
+        : (
+            await applyMovement(tx, await lockWallet(tx, change.partnerId), {
+              direction: refunded ? 'debit' : 'credit',
+              type: refunded ? 'payment' : 'refund',
+              amount: change.amount,
+              orderId: change.orderId ?? undefined,
+              workflowId: input.workflowId,
+              runId: input.runId,
+              step: undoStep(input.seq),
+              reversesEntryId: change.id,
+              note: `reversal of change ${input.seq} of residence reservation ${r.id}: ${input.reason}`.slice(0, 500),
+            })
+          ).id;
+    }
+    const { previous } = input;
+    const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
+    if (!asBefore) {
+      const now = new Date();
+      await tx
+        .update(reservations)
+        .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, updatedAt: now })
+        .where(eq(reservations.id, r.id));
+      if (order) {
+        await tx.update(orders).set({ totalPrice: previous.totalMinor, updatedAt: now }).where(eq(orders.id, order.id));
+        await recordOrderEvent(tx, 'reservation.modified', order.id);
+      }
+    }
+    return { reversalLedgerId };
   });
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
-import { ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ActivityFailure, ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { FailureType } from '../../../workflows/failure-types';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
@@ -40,6 +41,17 @@ export interface ReserveInput {
 /** A refusal raised inside a workflow update (validator or activity) as the domain error the interface renders. */
 function updateFailure(err: unknown): unknown {
   if (!(err instanceof WorkflowUpdateFailedError)) return err;
+  // The host would not take a change, or could not be reached: the workflow undid it (AMEND_AT_HOST_PATCH).
+  if (err.cause instanceof ActivityFailure && err.cause.activityType === 'amendAtHost') {
+    const hostSaid = err.cause.cause instanceof ApplicationFailure && err.cause.cause.type === FailureType.supplierRejected;
+    const why = err.cause.cause instanceof Error ? err.cause.cause.message : 'no answer';
+    return new DomainError(
+      'supplier_failed',
+      hostSaid
+        ? `the host refused the change (${why}); it was undone: the stay and the wallet are as they were`
+        : `the host could not be reached (${why}); the change was undone: the stay and the wallet are as they were, try again later`,
+    );
+  }
   for (let cause: unknown = err.cause; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
     if (cause instanceof ApplicationFailure) {
       if (cause.type === 'insufficient_credit') return new DomainError('insufficient_credit', cause.message);

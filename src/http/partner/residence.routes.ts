@@ -8,7 +8,7 @@ import type { ReservationView } from '../../domain/residence/view';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './env';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
-import { commonErrors, Decimal, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
 
 const StayDate = calendarDate('travel');
 const IntId = bodyId();
@@ -222,6 +222,7 @@ const routes = {
       ),
       ...commonErrors,
       402: commonErrors[400],
+      502: errorResponse('The host refused the change, or could not be reached: it was undone, and the stay and the wallet are as they were'),
     },
   }),
 };

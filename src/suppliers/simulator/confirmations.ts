@@ -23,7 +23,7 @@ interface Confirmation {
 
 const CreateBody = z.object({ client_reference: z.string().min(1).max(300) }).passthrough();
 
-/** One confirming supplier under `/<path>`: POST creates, POST /:ref/amend changes, POST /:ref/cancel cancels. */
+/** One confirming supplier under `/<path>`: POST creates, GET /:ref reads, POST /:ref/amend changes, POST /:ref/cancel cancels. */
 function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions) {
   const byClientRef = new Map<string, Confirmation>();
   const byRef = new Map<string, Confirmation>();
@@ -64,6 +64,12 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
     if (down) return down;
     const found = byClientRef.get(ref);
     return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
+  });
+
+  // A look-up by the supplier's own reference: what it holds now, amendments included.
+  app.get(`/${path}/:reference`, (c) => {
+    const found = byRef.get(c.req.param('reference'));
+    return found ? c.json(found) : c.json({ error: 'unknown reference' }, 404);
   });
 
   app.post(`/${path}/:reference/amend`, async (c) => {
