@@ -20,6 +20,7 @@ const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 const GRACE_MS = 250;
+const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
 
 /**
  * A change of a paid stay is told to the host, whose confirmation number the reservation
@@ -28,7 +29,6 @@ const GRACE_MS = 250;
  * dates, guests and price back, the wallet movement reversed. Changes run one at a time.
  */
 export const AMEND_AT_HOST_PATCH = 'residence-amend-at-host';
-const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
 
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
 export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
