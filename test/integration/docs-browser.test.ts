@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
+import { launchBrowser, SCREENSHOT_DIR } from '../support/browser';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
@@ -12,13 +11,10 @@ import { type TestStack, useStack } from '../support/stack';
  * the test and is never sent, so the pages are proven to render without internet. Each
  * Swagger UI page must render every operation of its OpenAPI document.
  *
- * Chromium: $PUPPETEER_EXECUTABLE_PATH, else $CHROMIUM_PATH, else /usr/bin/chromium
- * (`apt-get install -y chromium`; .ci/run installs it). Without it the test fails, saying so;
- * it never skips. Screenshots (PNG): $SCREENSHOT_DIR, default <os tmpdir>/booking-engine-docs-screenshots.
+ * Chromium and the screenshots: test/support/browser.ts (Debian's Chromium, never
+ * downloaded; without it the test fails, saying so, and never skips).
  */
 
-const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR || path.join(os.tmpdir(), 'booking-engine-docs-screenshots');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 let stack: TestStack;
@@ -28,21 +24,8 @@ let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `no Chromium at ${CHROMIUM}: the docs browser test needs Debian's chromium package (apt-get install -y chromium; .ci/run installs it), ` +
-        'or PUPPETEER_EXECUTABLE_PATH / CHROMIUM_PATH pointing at a Chromium binary. No browser is downloaded.',
-    );
-  }
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   server = await listen(stack.app.fetch, 0, '127.0.0.1');
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    // Root in CI needs --no-sandbox; a small /dev/shm in containers needs the other.
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchBrowser('the docs browser test');
 }, 120_000);
 
 afterAll(async () => {

@@ -156,7 +156,7 @@ describe('a paid stay', () => {
   });
 
   it('tells the host every change; one the host refuses is undone: stay, price and wallet as before, answered 502', async () => {
-    const { api } = await newPartner();
+    const { api, creds } = await newPartner();
     const { reservationId: id, orderId } = await reservePayConfirm(api, FLEXIBLE, 150, 2);
     const host = (await detail(api, id)).confirmation_number as string;
     const atHost = async () =>
@@ -198,6 +198,9 @@ describe('a paid stay', () => {
     }
     expect((await rows()).total_count).toBe(before + 4);
     expect((await atHost()).amendments).toHaveLength(1);
+    // The books add up: the order was paid exactly the price it kept.
+    const books = await adminClient(stack).get('/admin/reconcile');
+    expect(books.body.findings.filter((f: { partner_id: number }) => f.partner_id === creds.partner_id)).toEqual([]);
 
     // Cancelled at the price the stay kept.
     const cancel = await api.post('/api/residence/bookings/cancel/', { reservation_id: id });

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { resolveTemporalCli } from '../../src/temporal/cli';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
 import { OrderId, OrderStatus, PartnerId, Service, Stage } from '../../workflows/search-attributes';
+import { launchBrowser, SCREENSHOT_DIR } from '../support/browser';
 import { freePort } from '../support/global-setup';
 import { waitFor } from '../support/wait';
 
@@ -21,11 +21,9 @@ import { waitFor } from '../support/wait';
  * The dev server here is `npm start`'s, with its UI (the suite's shared one is headless),
  * and the workflows are started on a task queue no worker polls, with the search attributes
  * the engine's workflows set: they stay as started (running, or closed by the test).
- * Chromium as in docs-browser.test.ts: Debian's, never downloaded; without it the test fails.
+ * Chromium as in docs-browser.test.ts (test/support/browser.ts): Debian's, never downloaded; without it the test fails.
  */
 
-const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const SCREENSHOT_DIR = process.env.SCREENSHOT_DIR || path.join(os.tmpdir(), 'booking-engine-docs-screenshots');
 const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
 
 /** The README's List Filters (the code block of "Parked payments in Temporal Web", comments cut) and its example URL. */
@@ -56,10 +54,7 @@ async function workflow(name: string, attributes: SearchAttributePair[], { runni
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run installs it), or PUPPETEER_EXECUTABLE_PATH / CHROMIUM_PATH`);
-  }
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  browser = await launchBrowser('the Temporal Web browser test');
   server = await startDevServer({
     cli: await resolveTemporalCli(process.env.TEMPORAL_CLI_PATH, () => undefined),
     port: await freePort(),
@@ -97,12 +92,6 @@ beforeAll(async () => {
   });
   // Visibility is written after the start: wait until the list API sees every one.
   await waitFor(async () => (await listed('ExecutionStatus = "Running" OR ExecutionStatus = "Terminated"')).length === ids.length, 'every workflow visible');
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    timeout: 60_000,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
-  });
 }, 180_000);
 
 afterAll(async () => {
