@@ -16,12 +16,15 @@ import { waitFor } from '../support/wait';
  * Web"), in a real browser: each of its List Filters, opened as the `?query=` URL it says to
  * bookmark, must list in the Workflows page exactly the workflows Temporal's own list API
  * answers for it, and fewer than all of them (a page that ignored the filter would show
- * all). Its example URL is opened as written, on this test's port.
+ * all). Its example URL is opened as written, on this test's port. A filter saved as a
+ * Saved View, and a `Stage` column added in "Configure Workflows Table", must both be there
+ * again after a reload, as the README says.
  *
  * The dev server here is `npm start`'s, with its UI (the suite's shared one is headless),
  * and the workflows are started on a task queue no worker polls, with the search attributes
  * the engine's workflows set: they stay as started (running, or closed by the test).
- * Chromium as in docs-browser.test.ts (test/support/browser.ts): Debian's, never downloaded; without it the test fails.
+ * Chromium as in docs-browser.test.ts (test/support/browser.ts): Debian's, never
+ * downloaded; without it the test fails.
  */
 
 const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
