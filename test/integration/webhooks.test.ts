@@ -163,6 +163,8 @@ describe('events and webhooks', () => {
       .where(eq(webhookDeliveries.endpointId, endpoint.id))
       .orderBy(asc(webhookDeliveries.id))
       .limit(1);
+    // Owed again, once the endpoint's delivery run has ended (idle): no run of its own can take it meanwhile.
+    await stack.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).result();
     await stack.db.update(webhookDeliveries).set({ state: 'pending' }).where(eq(webhookDeliveries.id, delivery!.id));
     const sent = r.received.length;
     const attempt = (secrets: SecretBox) =>
