@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, reservations } from '../../src/db/schema';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
+import { modifyStay } from '../../src/domain/residence/modification';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
@@ -219,6 +220,24 @@ describe('a paid stay', () => {
       'reservation.cancelled',
     ]);
     await recordHistory(stack, `residence-reservation:r${id}`, 'residence-reservation-host-refused');
+  });
+
+  it('a change retried after its answer was lost gets the same answer and moves no money twice', async () => {
+    const { api } = await newPartner();
+    const { reservationId, price } = await reservePayConfirm(api, FLEXIBLE, 170, 2);
+    const run = { workflowId: `residence-reservation:r${reservationId}`, runId: 'a-run-whose-answer-was-lost', reservationId, seq: 1 };
+    const longer = { ...run, checkIn: day(170), checkOut: day(173), guests: 2 };
+    const first = await modifyStay(stack.db, longer);
+    expect(first).toMatchObject({ previousTotalMinor: minor(price), differenceMinor: first.newTotalMinor - minor(price) });
+    expect(first.differenceMinor).toBeGreaterThan(0);
+    const wallet = await api.wallet();
+    expect(await modifyStay(stack.db, longer)).toEqual(first);
+    expect(await api.wallet()).toEqual(wallet);
+    // The other way: a refund, retried.
+    const shorter = { ...run, seq: 2, checkIn: day(170), checkOut: day(171), guests: 2 };
+    const back = await modifyStay(stack.db, shorter);
+    expect(back.differenceMinor).toBeLessThan(0);
+    expect(await modifyStay(stack.db, shorter)).toEqual(back);
   });
 
   it('charges what the policy keeps: a strict stay cancelled late refunds nothing', async () => {

@@ -50,7 +50,17 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     }
     const wallet = await lockWallet(tx, order.partnerId);
     const done = await ledgerEntryOf(tx, input, step);
-    if (done) return { previousTotalMinor: r.totalPrice, newTotalMinor: r.totalPrice, differenceMinor: 0, ledgerId: done.id, currency: r.currency };
+    if (done) {
+      // A retry of a change already made (its answer was lost): the same answer again, from the row it wrote.
+      const difference = done.direction === 'debit' ? done.amount : -done.amount;
+      return {
+        previousTotalMinor: r.totalPrice - difference,
+        newTotalMinor: r.totalPrice,
+        differenceMinor: difference,
+        ledgerId: done.id,
+        currency: r.currency,
+      };
+    }
     if (r.status !== 'confirmed') throw new DomainError('validation', `reservation_id: reservation ${r.id} is ${r.status}; only a confirmed stay can change`);
     const p = await lockProperty(tx, r.propertyId);
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
