@@ -74,10 +74,10 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
         const seq = (changes += 1);
         const before = await ledger.residenceStay(id);
         const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...change });
-        const host = before.confirmationNumber ?? confirmationNumber;
-        if (host) {
+        // The host's confirmation number as the reservation keeps it: a stay that can change is confirmed.
+        if (before.confirmationNumber) {
           try {
-            await supplier.amendAtHost({ confirmationNumber: host, ...change });
+            await supplier.amendAtHost({ confirmationNumber: before.confirmationNumber, ...change });
           } catch (err) {
             // Refused, or the host could not be reached within the step's tries: the change is not made.
             await ledger.undoResidenceStayChange({ workflowId, runId, reservationId: id, seq, previous: before, reason: failureOf(err).message });

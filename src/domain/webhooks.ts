@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import { and, asc, count, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, notLike, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
-import { isSealed, sealedKeyId, type SecretBox } from '../platform/secret-box';
+import { isSealed, sealedPrefix, type SecretBox } from '../platform/secret-box';
 import { DomainError, notFound, validation } from './errors';
 import {
   eventInStyle,
@@ -107,7 +107,11 @@ export async function createEndpoint(
  * processes starting together do not seal one twice.
  */
 export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; underOtherKeys: number }> {
-  const rows = await db.select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status }).from(webhookEndpoints);
+  // Only the rows with work to do (normally none): not sealed under this key, so in the clear or under another.
+  const rows = await db
+    .select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status })
+    .from(webhookEndpoints)
+    .where(notLike(webhookEndpoints.secret, `${sealedPrefix(secrets.keyId)}%`));
   let sealed = 0;
   for (const row of rows.filter((r) => !isSealed(r.secret))) {
     const done = await db
@@ -118,7 +122,7 @@ export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise
     sealed += done.length;
   }
   // Deleted endpoints are sent nothing more: their secrets are sealed, but not counted.
-  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret) && sealedKeyId(r.secret) !== secrets.keyId).length;
+  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret)).length;
   return { sealed, underOtherKeys };
 }
 

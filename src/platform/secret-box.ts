@@ -26,6 +26,9 @@ const TAG_BYTES = 16;
 /** Whether a stored value is sealed (not one written in the clear before sealing existed). */
 export const isSealed = (stored: string) => stored.startsWith(PREFIX);
 
+/** How every value sealed under key `keyId` begins (letters, digits and colons: no LIKE wildcard). */
+export const sealedPrefix = (keyId: string) => `${PREFIX}${keyId}:`;
+
 /** The id of the key a sealed value was sealed under. */
 export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length)) : null);
 
@@ -40,7 +43,7 @@ export function secretBox(key: Buffer): SecretBox {
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad);
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return `${PREFIX}${keyId}:${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+      return `${sealedPrefix(keyId)}${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
     },
     open(stored) {
       if (!isSealed(stored)) return stored;
@@ -48,7 +51,7 @@ export function secretBox(key: Buffer): SecretBox {
       if (id !== keyId) {
         throw new Error(`sealed under key ${id}, but this process has key ${keyId}: every API and worker process needs the same WEBHOOK_SECRETS_KEY`);
       }
-      const raw = Buffer.from(stored.slice(PREFIX.length + keyId.length + 1), 'base64url');
+      const raw = Buffer.from(stored.slice(sealedPrefix(keyId).length), 'base64url');
       if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret too short to be one');
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad);
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
