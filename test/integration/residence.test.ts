@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, reservations } from '../../src/db/schema';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
-import { modifyStay } from '../../src/domain/residence/modification';
+import { currentStay, modifyStay, undoStayChange } from '../../src/domain/residence/modification';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
@@ -235,9 +235,21 @@ describe('a paid stay', () => {
     expect(await api.wallet()).toEqual(wallet);
     // The other way: a refund, retried.
     const shorter = { ...run, seq: 2, checkIn: day(170), checkOut: day(171), guests: 2 };
+    const before = await currentStay(stack.db, reservationId);
     const back = await modifyStay(stack.db, shorter);
     expect(back.differenceMinor).toBeLessThan(0);
     expect(await modifyStay(stack.db, shorter)).toEqual(back);
+
+    // Its undo (the host refused it), retried too: the refund taken back once, the stay as before.
+    const undo = { ...run, seq: 2, previous: before, reason: 'the host refused' };
+    const undone = await undoStayChange(stack.db, undo);
+    expect(undone.reversalLedgerId).toEqual(expect.any(Number));
+    expect(await undoStayChange(stack.db, undo)).toEqual(undone);
+    expect((await api.wallet()).balance).toBe(wallet.balance);
+    expect(await currentStay(stack.db, reservationId)).toEqual(before);
+    expect((await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.reversesEntryId, back.ledgerId!))).map((l) => l.id)).toEqual([
+      undone.reversalLedgerId,
+    ]);
   });
 
   it('charges what the policy keeps: a strict stay cancelled late refunds nothing', async () => {
