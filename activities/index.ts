@@ -40,4 +40,4 @@ export type { BookedFlight } from './flights';
 export type { PlacedHold } from './hotels';
 export type { PlaceHoldInput } from '../workflows/hotel.types';
 export type { HeldTourSeats } from './tours';
-export type { HeldDates } from './residence';
+export type { AmendAtHostInput, HeldDates, StayAtHost } from './residence';

@@ -8,6 +8,23 @@ import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';
 import { businessErrors } from './failures';
 
+export interface AmendAtHostInput {
+  confirmationNumber: string;
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  /** Sandbox: what the simulated host does with the change. */
+  scenario?: string;
+}
+
+/** A stay as its host holds it (a field the host did not say is null). */
+export interface StayAtHost {
+  status: 'confirmed' | 'cancelled';
+  checkIn: string | null;
+  checkOut: string | null;
+  guests: number | null;
+}
+
 export interface HeldDates {
   reservationId: number;
   expiresAt: number;
@@ -29,9 +46,22 @@ export function residenceActivities(db: Db, host: ConfirmingSupplier) {
     modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => businessErrors(() => modifyStay(db, input)),
     undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => businessErrors(() => undoStayChange(db, input)),
     /** Tells the host about a change of dates or guests. */
-    amendAtHost: (input: { confirmationNumber: string; checkIn: string; checkOut: string; guests: number }) =>
+    amendAtHost: (input: AmendAtHostInput) =>
       businessErrors(async () => {
-        await host.amend(input.confirmationNumber, { check_in: input.checkIn, check_out: input.checkOut, guests: input.guests });
+        await host.amend(input.confirmationNumber, { check_in: input.checkIn, check_out: input.checkOut, guests: input.guests }, input.scenario);
+      }),
+    /** The stay the host holds now under its confirmation number; null when the host knows no such reservation. */
+    stayAtHost: (input: { confirmationNumber: string; scenario?: string }) =>
+      businessErrors(async (): Promise<StayAtHost | null> => {
+        const held = await host.read(input.confirmationNumber, input.scenario);
+        if (!held) return null;
+        const now = held.current ?? {};
+        return {
+          status: held.status,
+          checkIn: typeof now.check_in === 'string' ? now.check_in : null,
+          checkOut: typeof now.check_out === 'string' ? now.check_out : null,
+          guests: typeof now.guests === 'number' ? now.guests : null,
+        };
       }),
     cancelAtHost: (input: { confirmationNumber: string }) =>
       businessErrors(

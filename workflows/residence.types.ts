@@ -14,7 +14,15 @@ export interface StayChange {
   checkIn: string;
   checkOut: string;
   guests: number;
+  /** Sandbox: what the simulated host does with the change (X-Sandbox-Scenario). */
+  scenario?: string;
 }
+
+/**
+ * The failure type of a change the host did not answer through the step's tries, undone here
+ * because the host, asked, did not hold it or could not be asked (AMEND_INQUIRY_PATCH).
+ */
+export const HOST_UNANSWERED = 'host_unanswered';
 
 /** The partner changes the stay's dates or guests: re-priced, the difference through the wallet. */
 export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');

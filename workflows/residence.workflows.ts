@@ -1,4 +1,14 @@
-import { allHandlersFinished, condition, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  log,
+  patched,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
@@ -8,6 +18,7 @@ import {
   modifyStayUpdate,
   requestCancelUpdate,
   reservationStateQuery,
+  HOST_UNANSWERED,
   reservationWorkflowId,
   type ReservationInput,
   type StayChange,
@@ -29,6 +40,29 @@ const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
  * dates, guests and price back, the wallet movement reversed. Changes run one at a time.
  */
 export const AMEND_AT_HOST_PATCH = 'residence-amend-at-host';
+
+/**
+ * A change the host did not answer (unreachable, or its answers lost, through all the step's
+ * tries) is not taken for a refusal: the host is asked what it holds. If it holds the
+ * change, the change stands; if it does not, or cannot be asked either, the change is undone
+ * here. Before, every such change was undone, though the host may have made it.
+ */
+export const AMEND_INQUIRY_PATCH = 'residence-amend-inquiry';
+
+/** Whether the host answered the change with a refusal (a 4xx), not merely failed to answer. */
+const refusedByHost = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
+
+/** What the host holds, asked after a change it did not answer: 'made', 'not_made', or 'unknown' (it could not be asked). */
+async function changeAtHost(confirmationNumber: string, change: StayChange): Promise<'made' | 'not_made' | 'unknown'> {
+  try {
+    const held = await supplier.stayAtHost({ confirmationNumber, ...(change.scenario ? { scenario: change.scenario } : {}) });
+    const made = held?.status === 'confirmed' && held.checkIn === change.checkIn && held.checkOut === change.checkOut && held.guests === change.guests;
+    return made ? 'made' : 'not_made';
+  } catch (err) {
+    log.warn('the host could not be asked whether it made a stay change', { message: failureOf(err).message });
+    return 'unknown';
+  }
+}
 
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
 export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
@@ -72,16 +106,25 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
       changing = true;
       try {
         const seq = (changes += 1);
+        const { scenario, ...stay } = change;
         const before = await ledger.residenceStay(id);
-        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...change });
+        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...stay });
         // The host's confirmation number as the reservation keeps it: a stay that can change is confirmed.
         if (before.confirmationNumber) {
           try {
-            await supplier.amendAtHost({ confirmationNumber: before.confirmationNumber, ...change });
+            await supplier.amendAtHost({ confirmationNumber: before.confirmationNumber, ...stay, ...(scenario ? { scenario } : {}) });
           } catch (err) {
-            // Refused, or the host could not be reached within the step's tries: the change is not made.
-            await ledger.undoResidenceStayChange({ workflowId, runId, reservationId: id, seq, previous: before, reason: failureOf(err).message });
-            throw err;
+            // No answer is not a refusal: the host may have made the change (AMEND_INQUIRY_PATCH).
+            const unanswered = !refusedByHost(err) && patched(AMEND_INQUIRY_PATCH);
+            const atHost = unanswered ? await changeAtHost(before.confirmationNumber, change) : null;
+            if (unanswered) log.info('asked the host after a stay change it did not answer', { reservationId: id, seq, atHost });
+            if (atHost === 'made') return result;
+            // Refused, or not made at the host (or it could not be asked): the change is undone here.
+            const reason = failureOf(err).message;
+            await ledger.undoResidenceStayChange({ workflowId, runId, reservationId: id, seq, previous: before, reason });
+            if (atHost === null) throw err;
+            const asked = atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it';
+            throw ApplicationFailure.nonRetryable(`the host did not answer the change (${reason}); ${asked}`, HOST_UNANSWERED);
           }
         }
         return result;

@@ -6700,7 +6700,18 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the host refuses the change: 502, the change is undone (the stay and the wallet as they were)
+                     *     - `supplier_flaky`: the host answers 503 twice, then takes the change: 200
+                     *     - `supplier_slow`: the host takes `SANDBOX_SLOW_MS` (35 s) to answer, then takes the change: 200
+                     *     - `supplier_down`: the host answers 503 to the change and to look-ups for a while: after its attempts the engine asks the host, finds the stay unchanged and undoes the change: 502, the stay and the wallet as they were
+                     *     - `supplier_lost_response`: the host takes the change, but every answer is lost (504): after its attempts (≈ 15 s) the engine asks the host what it holds, finds the change and keeps it: 200
+                     */
+                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow" | "supplier_down" | "supplier_lost_response";
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6831,7 +6842,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The host refused the change, or could not be reached: it was undone, and the stay and the wallet are as they were */
+                /** @description The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were */
                 502: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */

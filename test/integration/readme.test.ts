@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
-import { ledgerEntries, orders } from '../../src/db/schema';
+import { ledgerEntries, orders, reservations } from '../../src/db/schema';
 import { adminClient, call, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
 import { curlRequest, fillPlaceholders, mismatch, noteMismatch, parseNote, parsePattern, tableAfter, walkThrough, type Step } from '../support/readme';
@@ -158,6 +158,7 @@ type Target =
   | 'flight:revalidate_flight'
   | 'flight:air_refund'
   | 'visa:request'
+  | 'residence:modify'
   | 'B:hotel'
   | 'B:product';
 type Service = 'product' | 'hotel' | 'flight' | 'tour' | 'residence' | 'visa';
@@ -188,7 +189,7 @@ function targetsOf(on: string): Target[] {
       throw new Error(`unknown Interface B call "${what}"`);
     });
   }
-  const m = /^(hotel|flight|visa) (.*)$/.exec(on);
+  const m = /^(hotel|flight|visa|residence) (.*)$/.exec(on);
   if (!m) throw new Error(`unknown "on" cell: ${on}`);
   return [...m[2]!.matchAll(/`(\w+)`/g)].map((c) => `${m[1]}:${c[1]}` as Target);
 }
@@ -446,6 +447,31 @@ async function play(scenario: string, target: Target): Promise<Played> {
             .from(ledgerEntries)
             .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
           expect(refunds.map((r) => r.amount)).toEqual([Math.round((Number(visa.service_fee) * 100 * visa.refund_on_rejection_percent) / 100)]);
+        },
+      };
+    }
+    case 'residence:modify': {
+      // A paid stay of two nights, made three; what the host holds is read from the simulator.
+      const orderId = await orderOf.residence();
+      must(await pay('residence', orderId), 'pay');
+      const [stay] = await stack.db.select().from(reservations).where(eq(reservations.orderId, orderId));
+      const longer = { check_in: stay!.checkIn, check_out: day(203 + 3 * n), guests: stay!.guests };
+      const reply = await post('/api/residence/bookings/modify/', { reservation_id: stay!.id, ...longer }, scenario);
+      return {
+        creds,
+        reply,
+        orderId: async () => orderId,
+        afterwards: async () => {
+          const shown = must(await get(`/api/residence/reserve/detail/?reservation_id=${stay!.id}`), 'detail');
+          const host = (await (await fetch(`${stack.simulatorUrl}/residence/bookings/${encodeURIComponent(shown.confirmation_number)}`)).json()) as {
+            current: unknown;
+          };
+          const holds = reply.status === 200 ? longer : { check_in: stay!.checkIn, check_out: stay!.checkOut, guests: stay!.guests };
+          expect(shown).toMatchObject({ ...holds, status: 'confirmed' });
+          if (scenario !== 'supplier_reject') expect(host.current).toMatchObject(holds);
+          const paid = Math.round(Number(shown.total_price) * 100);
+          const wallet = must(await get('/api/partners/wallet/'), 'wallet');
+          expect(Math.round(Number(wallet.balance) * 100)).toBe(500_000_000_000 - paid);
         },
       };
     }

@@ -222,6 +222,58 @@ describe('a paid stay', () => {
     await recordHistory(stack, `residence-reservation:r${id}`, 'residence-reservation-host-refused');
   });
 
+  it('a change the host does not answer is asked after: kept when the host made it, undone when it did not', async () => {
+    const { api, creds } = await newPartner();
+    const { reservationId: id, orderId, price } = await reservePayConfirm(api, FLEXIBLE, 160, 2);
+    const host = (await detail(api, id)).confirmation_number as string;
+    const atHost = async () =>
+      (await (await fetch(`${stack.simulatorUrl}/residence/bookings/${encodeURIComponent(host)}`)).json()) as { current: Record<string, unknown> };
+    const modify = (nights: number, scenario: string) =>
+      api.post(
+        '/api/residence/bookings/modify/',
+        { reservation_id: id, check_in: day(160), check_out: day(160 + nights), guests: 2 },
+        { 'x-sandbox-scenario': scenario },
+      );
+    const wallet = async () => minor((await api.wallet()).balance);
+
+    // The host makes the change, but every answer to it is lost: asked, it holds the change, which stands.
+    const kept = await modify(4, 'supplier_lost_response');
+    expect(kept.status).toBe(200);
+    const longer = { check_in: day(160), check_out: day(164), guests: 2, total_price: kept.body.data.new_total, status: 'confirmed' };
+    expect(await detail(api, id)).toMatchObject(longer);
+    expect((await atHost()).current).toMatchObject({ check_in: day(160), check_out: day(164), guests: 2 });
+    expect(await wallet()).toBe(TOPUP * 100 - minor(kept.body.data.new_total));
+
+    // The host is down through the change's tries; asked after, it still holds the stay as it was: undone here.
+    const balance = await wallet();
+    const undone = await modify(1, 'supplier_down');
+    expect(undone.status).toBe(502);
+    expect(undone.body).toEqual({
+      ok: false,
+      error: expect.stringMatching(
+        /^the host did not answer the change \(.*\); the host does not hold it; the change was undone: the stay and the wallet are as they were, try again later$/,
+      ),
+    });
+    expect(await detail(api, id)).toMatchObject(longer);
+    expect((await atHost()).current).toMatchObject({ check_in: day(160), check_out: day(164) });
+    expect(await wallet()).toBe(balance);
+    const [back, refunded] = (await api.get('/api/partners/ledger/')).body.data.results;
+    expect(refunded).toMatchObject({ direction: 'credit', order: orderId, reverses: null });
+    expect(back).toMatchObject({ direction: 'debit', order: orderId, amount: refunded.amount, reverses: refunded.id });
+
+    const books = await adminClient(stack).get('/admin/reconcile');
+    expect(books.body.findings.filter((f: { partner_id: number }) => f.partner_id === creds.partner_id)).toEqual([]);
+    expect(minor(kept.body.data.previous_total)).toBe(minor(price));
+    expect(await eventTypesOf(api, orderId)).toEqual([
+      'order.processing',
+      'order.completed',
+      'reservation.modified',
+      'reservation.modified',
+      'reservation.modified',
+    ]);
+    await recordHistory(stack, `residence-reservation:r${id}`, 'residence-reservation-host-unanswered');
+  });
+
   it('a change retried after its answer was lost gets the same answer and moves no money twice', async () => {
     const { api } = await newPartner();
     const { reservationId, price } = await reservePayConfirm(api, FLEXIBLE, 170, 2);

@@ -53,6 +53,8 @@ describe('workflow replay', () => {
         'residence-reservation.json',
         // A stay whose changes are told to the host, and undone when it refuses (AMEND_AT_HOST_PATCH).
         'residence-reservation-host-refused.json',
+        // A change the host did not answer, asked after: kept when made, undone when not (AMEND_INQUIRY_PATCH).
+        'residence-reservation-host-unanswered.json',
         'residence-cancel-parked-retried.json',
         'agency-hotel-booking.json',
         'agency-product-order.json',

@@ -4,7 +4,14 @@ import { FailureType } from '../../../workflows/failure-types';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
-import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
+import {
+  acceptCancelSignal,
+  HOST_UNANSWERED,
+  modifyStayUpdate,
+  requestCancelUpdate,
+  reservationWorkflowId,
+  type StayChange,
+} from '../../../workflows/residence.types';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
@@ -51,6 +58,10 @@ function updateFailure(err: unknown): unknown {
         ? `the host refused the change (${why}); it was undone: the stay and the wallet are as they were`
         : `the host could not be reached (${why}); the change was undone: the stay and the wallet are as they were, try again later`,
     );
+  }
+  // The host did not answer a change, and, asked, did not hold it or could not be asked: undone here.
+  if (err.cause instanceof ApplicationFailure && err.cause.type === HOST_UNANSWERED) {
+    return new DomainError('supplier_failed', `${err.cause.message}; the change was undone: the stay and the wallet are as they were, try again later`);
   }
   for (let cause: unknown = err.cause; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
     if (cause instanceof ApplicationFailure) {

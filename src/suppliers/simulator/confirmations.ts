@@ -3,21 +3,23 @@
  * a request identified by the agent's client_reference, and cancels or amends it later.
  * Sandbox scenarios (X-Sandbox-Scenario): supplier_reject, supplier_flaky, supplier_slow,
  * supplier_down (503 to requests and look-ups for a while) and supplier_lost_response
- * (made, but every answer to the request is a 504: only a look-up tells) on create;
- * cancel_reject on cancel.
+ * (made, but every answer to the request is a 504: only a look-up tells) on create, and the
+ * same on amend (its look-up is the read by the supplier's reference); cancel_reject on cancel.
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { SANDBOX_SCENARIO_HEADER } from '../http';
-import { jsonBody } from './requests';
+import { bodyOf, jsonBody } from './requests';
 import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, type ScenarioOptions } from './scenarios';
 
 interface Confirmation {
   reference: string;
   client_reference: string;
   status: 'confirmed' | 'cancelled';
-  request: unknown;
-  amendments: unknown[];
+  request: Record<string, unknown>;
+  amendments: Record<string, unknown>[];
+  /** What the supplier holds now: the request with every amendment applied, in order. */
+  current: Record<string, unknown>;
   created_at: string;
 }
 
@@ -50,6 +52,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
       status: 'confirmed',
       request: parsed.data,
       amendments: [],
+      current: parsed.data,
       created_at: new Date().toISOString(),
     };
     byClientRef.set(ref, created);
@@ -66,18 +69,35 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
     return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
   });
 
+  // Changes are counted apart from the request they change, per reference and scenario: a
+  // scenario's failures are its own, not spent by changes made under another one before it.
+  const amendKey = (reference: string, scenario: string | undefined) => `amend:${reference}:${scenario ?? ''}`;
+
   // A look-up by the supplier's own reference: what it holds now, amendments included.
   app.get(`/${path}/:reference`, (c) => {
-    const found = byRef.get(c.req.param('reference'));
+    const reference = c.req.param('reference');
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const down = lookupDownAnswer(c, scenario, amendKey(reference, scenario), attempts, opts);
+    if (down) return down;
+    const found = byRef.get(reference);
     return found ? c.json(found) : c.json({ error: 'unknown reference' }, 404);
   });
 
   app.post(`/${path}/:reference/amend`, async (c) => {
-    const found = byRef.get(c.req.param('reference'));
+    const reference = c.req.param('reference');
+    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const refused = refusal(c, scenario, attempts.next(amendKey(reference, scenario)), opts, `the ${path.split('/')[0]} supplier refused the change`);
+    if (refused) return refused;
+    if (scenario === 'supplier_slow') await pause(opts.slowMs);
+    const found = byRef.get(reference);
     if (!found) return c.json({ error: 'unknown reference' }, 404);
     if (found.status !== 'confirmed') return c.json({ error: `it is ${found.status}` }, 409);
-    found.amendments.push(await jsonBody(c));
-    return c.json(found);
+    const change = await bodyOf(c, z.record(z.string(), z.unknown()), 'change');
+    if (change instanceof Response) return change;
+    found.amendments.push(change);
+    found.current = { ...found.current, ...change };
+    // Under supplier_lost_response the change is made, but the answer never reaches the agent.
+    return madeAnswer(c, scenario, () => c.json(found));
   });
 
   app.post(`/${path}/:reference/cancel`, (c) => {
