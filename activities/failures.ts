@@ -2,11 +2,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { databaseFailure } from '../src/platform/database-errors';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import { FailureType } from '../workflows/failure-types';
+import { DatabaseFailureType, FailureType } from '../workflows/failure-types';
 
-export { FailureType };
-
-export const DatabaseFailureType = { unavailable: 'database_unavailable', invalidData: 'invalid_data', error: 'database_error' } as const;
+export { DatabaseFailureType, FailureType };
 
 /**
  * Business refusals become non-retryable failures whose type the workflow and the API

@@ -1,5 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
-import { FailureType } from './failure-types';
+import { DatabaseFailureType, FailureType } from './failure-types';
 
 /** Domain refusals (DomainError codes): retrying cannot change the answer. */
 const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
@@ -9,7 +9,7 @@ const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'vali
  * same way. The activities already raise them as non-retryable; listed here as well so
  * that the policy says so too. `database_unavailable` is the retryable one.
  */
-const DATABASE_REFUSALS = ['invalid_data', 'database_error'];
+const DATABASE_REFUSALS = [DatabaseFailureType.invalidData, DatabaseFailureType.error];
 
 /**
  * How many times a database step is tried. With the backoff below the retries wait about

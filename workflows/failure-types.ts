@@ -11,6 +11,9 @@ export const FailureType = {
   refundRejected: 'refund_rejected',
 } as const;
 
+/** What a database step fails with (activities/failures.ts): only `unavailable` is retried. */
+export const DatabaseFailureType = { unavailable: 'database_unavailable', invalidData: 'invalid_data', error: 'database_error' } as const;
+
 /**
  * Not an answer: the supplier step ran out of attempts without one (timeouts, 5xx). The
  * booking may or may not exist, so the payment asks the supplier before anything else.

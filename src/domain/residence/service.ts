@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ActivityFailure, ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { FailureType } from '../../../workflows/failure-types';
+import { DatabaseFailureType } from '../../../workflows/failure-types';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
@@ -12,6 +12,7 @@ import {
   reservationWorkflowId,
   type StayChange,
 } from '../../../workflows/residence.types';
+import { PartUnavailableError } from '../../availability';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
@@ -46,11 +47,12 @@ export interface ReserveInput {
 }
 
 /** A refusal raised inside a workflow update (validator or activity) as the domain error the interface renders. */
-function updateFailure(err: unknown): unknown {
+export function updateFailure(err: unknown): unknown {
   if (!(err instanceof WorkflowUpdateFailedError)) return err;
   // The host would not take a change, or could not be reached: the workflow undid it (AMEND_AT_HOST_PATCH).
   if (err.cause instanceof ActivityFailure && err.cause.activityType === 'amendAtHost') {
-    const hostSaid = err.cause.cause instanceof ApplicationFailure && err.cause.cause.type === FailureType.supplierRejected;
+    // An answer of the host's (refused, unknown reference, gone) is final; anything else ran out of tries.
+    const hostSaid = err.cause.cause instanceof ApplicationFailure && err.cause.cause.nonRetryable;
     const why = err.cause.cause instanceof Error ? err.cause.cause.message : 'no answer';
     return new DomainError(
       'supplier_failed',
@@ -67,6 +69,9 @@ function updateFailure(err: unknown): unknown {
     if (cause instanceof ApplicationFailure) {
       if (cause.type === 'insufficient_credit') return new DomainError('insufficient_credit', cause.message);
       if (cause.type === 'not_found') return new DomainError('not_found', cause.message);
+      // The database, not the request: down through the step's tries (503), or a failure of ours (500).
+      if (cause.type === DatabaseFailureType.unavailable) return new PartUnavailableError('database', cause.message);
+      if (cause.type === DatabaseFailureType.error) return err;
       return new DomainError(
         'validation',
         cause.message.startsWith('reservation_id') || cause.message.includes(': ') ? cause.message : `reservation_id: ${cause.message}`,
