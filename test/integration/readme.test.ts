@@ -6,6 +6,7 @@ import { ledgerEntries, orders, reservations } from '../../src/db/schema';
 import { adminClient, call, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
 import { curlRequest, fillPlaceholders, mismatch, noteMismatch, parseNote, parsePattern, tableAfter, walkThrough, type Step } from '../support/readme';
+import { BOOKING_HORIZON_DAYS } from '../../src/http/vocabulary';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { contact, day, roomGuests, traveller } from '../support/fixtures';
 
@@ -130,6 +131,18 @@ describe('the README walk-throughs', () => {
     expect(steps.filter((s) => s.kind === 'admin')).toHaveLength(1);
     expect(steps.filter((s) => s.kind === 'call').length).toBeGreaterThan(30);
     for (const s of steps) if ((s.kind === 'call' || s.kind === 'admin') && s.note) expect(() => parseNote(s.note!)).not.toThrow();
+  });
+
+  it('book dates that stay bookable for two more months (a reader copies them as written)', () => {
+    // Every date is checked against today and the booking horizon; a walk-through that goes stale breaks for readers first.
+    const text = JSON.stringify(walkThrough(README, WALK_THROUGHS));
+    const dates = [...text.matchAll(/\b(?:check_in|check_out|departure_date_time|from|to)\W{1,6}(20\d\d-\d\d-\d\d)/g)].map((m) => m[1]!).sort();
+    expect(dates.length).toBeGreaterThan(3);
+    const inDays = (d: string) => Math.floor((Date.parse(`${d}T00:00:00Z`) - Date.parse(`${day(0)}T00:00:00Z`)) / 86_400_000);
+    const soonest = dates[0]!;
+    const latest = dates[dates.length - 1]!;
+    if (inDays(soonest) < 60) throw new Error(`README.md's walk-through books ${soonest}, ${inDays(soonest)} days from today: move its dates forward`);
+    if (inDays(latest) > BOOKING_HORIZON_DAYS) throw new Error(`README.md's walk-through books ${latest}, past the ${BOOKING_HORIZON_DAYS}-day horizon`);
   });
 
   it('run as written, answering what they show', async () => {
