@@ -2,9 +2,11 @@ import { defineQuery } from '@temporalio/workflow';
 
 /**
  * Where a cancellation waits for an operator: after the supplier cancelled or refunded (its
- * pivot), writing the partner's refund (and the order's cancellation) failed for good.
+ * pivot), writing the partner's refund (and the order's cancellation) failed for good; or, in a
+ * residence stay's workflow, the undo of a change the host did not take failed for good
+ * (`undoing_change`, UNDO_OWED_PATCH).
  */
-export type CancellationParkedAt = 'refunding';
+export type CancellationParkedAt = 'refunding' | 'undoing_change';
 
 export interface CancellationState {
   /** The order cancelled; null for a residence stay, which knows its reservation. */

@@ -24,6 +24,18 @@ export interface StayChange {
  */
 export const HOST_UNANSWERED = 'host_unanswered';
 
+/**
+ * The failure type of a change the host did not take whose undo could not be written at once:
+ * it is owed, written in the background and parked for an operator while it fails (UNDO_OWED_PATCH).
+ */
+export const UNDO_OWED = 'undo_owed';
+
+/** Why an operator decision other than retry does not apply to a reservation parked at `undoing_change`. */
+export const STAY_UNDO_REFUSALS = {
+  confirm: 'the host did not take the change, so there is nothing to confirm: retry writes its undo',
+  compensate: 'the undo is the compensation: retry writes it',
+} as const;
+
 /** The partner changes the stay's dates or guests: re-priced, the difference through the wallet. */
 export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');
 /** The partner cancels: an unpaid hold is released at once, a paid stay waits for the host. */

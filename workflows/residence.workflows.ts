@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
+import type { StayUndo } from '../src/domain/residence/modification';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import {
@@ -20,10 +21,12 @@ import {
   reservationStateQuery,
   HOST_UNANSWERED,
   reservationWorkflowId,
+  STAY_UNDO_REFUSALS,
+  UNDO_OWED,
   type ReservationInput,
   type StayChange,
 } from './residence.types';
-import { cancellationOperator, refundOrPark } from './park';
+import { cancellationOperator, refundOrPark, untilDoneOrParked } from './park';
 import type { CancellationState } from './park.types';
 import { failureOf, setStage as stage } from './steps';
 
@@ -48,6 +51,16 @@ export const AMEND_AT_HOST_PATCH = 'residence-amend-at-host';
  * here. Before, every such change was undone, though the host may have made it.
  */
 export const AMEND_INQUIRY_PATCH = 'residence-amend-inquiry';
+
+/**
+ * The undo of a change the host did not take, when it cannot be written (the database down
+ * past the step's tries, or refusing it), is owed rather than dropped: the change fails with
+ * UNDO_OWED, and the undo is tried again in the background and parks the reservation for an
+ * operator's retry while it fails (`parkedAt: undoing_change`). Until it is written, further
+ * changes and a cancellation are refused (409), and the stay does not end. Before, the
+ * change failed with the undo's error and stood, with the host never told.
+ */
+export const UNDO_OWED_PATCH = 'residence-undo-owed';
 
 /** Whether the host answered the change with a refusal (a 4xx), not merely failed to answer. */
 const refusedByHost = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
@@ -93,6 +106,43 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   const cancellation: CancellationState = { orderId: null, reservationId: id, step: 'cancelling', stage: 'cancelling', lastError: null };
   const operator = cancellationOperator(cancellation);
   let changing = false;
+  /** The undo of a refused change that could not be written at once, while it is written (UNDO_OWED_PATCH). */
+  let owedUndo: Promise<void> | null = null;
+
+  /** Puts a change the host did not take back, then fails the change with `refusal`; an undo that fails is owed, not dropped. */
+  const undoOrOwe = async (undo: StayUndo, refusal: unknown): Promise<never> => {
+    try {
+      await ledger.undoResidenceStayChange(undo);
+    } catch (err) {
+      if (!patched(UNDO_OWED_PATCH)) throw err;
+      owedUndo = writeOwedUndo(undo);
+      const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : failureOf(refusal).message;
+      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${failureOf(err).message})`, UNDO_OWED);
+    }
+    throw refusal;
+  };
+
+  /** The owed undo, tried again with its bounded retries and parked for an operator's retry while it fails. */
+  const writeOwedUndo = async (undo: StayUndo) => {
+    log.warn('a refused stay change could not be undone; it is owed', { reservationId: id, seq: undo.seq });
+    const { step, stage: stageWas } = cancellation;
+    await untilDoneOrParked(
+      'undoing_change',
+      `undoing change ${undo.seq} of residence reservation ${id}`,
+      () => ledger.undoResidenceStayChange(undo),
+      cancellation,
+      operator,
+      {
+        resume: 'waiting',
+        refuse: (d) => (d.action === 'retry' ? null : STAY_UNDO_REFUSALS[d.action]),
+        context: { orderId: null, reservationId: id },
+      },
+    );
+    Object.assign(cancellation, { step, stage: stageWas, lastError: null });
+    owedUndo = null;
+  };
+  const undoUnderWay = () =>
+    ApplicationFailure.nonRetryable('an earlier change of this stay was refused and is being undone; try again once it is', 'conflict');
   setHandler(
     modifyStayUpdate,
     async (change) => {
@@ -103,6 +153,8 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
         return result;
       }
       await condition(() => !changing);
+      // Admitted while an earlier change was refused: its undo is owed and comes first.
+      if (owedUndo) throw undoUnderWay();
       changing = true;
       try {
         const seq = (changes += 1);
@@ -121,10 +173,14 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
             if (atHost === 'made') return result;
             // Refused, or not made at the host (or it could not be asked): the change is undone here.
             const reason = failureOf(err).message;
-            await ledger.undoResidenceStayChange({ workflowId, runId, reservationId: id, seq, previous: before, reason });
-            if (atHost === null) throw err;
-            const asked = atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it';
-            throw ApplicationFailure.nonRetryable(`the host did not answer the change (${reason}); ${asked}`, HOST_UNANSWERED);
+            const refusal =
+              atHost === null
+                ? err
+                : ApplicationFailure.nonRetryable(
+                    `the host did not answer the change (${reason}); ${atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it'}`,
+                    HOST_UNANSWERED,
+                  );
+            await undoOrOwe({ workflowId, runId, reservationId: id, seq, previous: before, reason }, refusal);
           }
         }
         return result;
@@ -136,12 +192,15 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
       // Whether the stay can change is the database's call (paid? confirmed?), made inside the activity.
       validator: (_change: StayChange) => {
         if (phase === 'done') throw new Error('the reservation has ended');
+        if (owedUndo) throw undoUnderWay();
       },
     },
   );
   setHandler(
     requestCancelUpdate,
     async () => {
+      // Admitted while a refused change was being undone: the refund is fixed on the stay as it was.
+      if (owedUndo) throw undoUnderWay();
       const r = await ledger.requestResidenceCancel(id);
       if (r.kind === 'released') {
         released = true;
@@ -155,6 +214,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     {
       validator: () => {
         if (phase === 'done') throw new Error('the reservation has ended');
+        if (owedUndo) throw undoUnderWay();
       },
     },
   );
@@ -196,6 +256,8 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     const untilCheckOut = Math.max(0, noonUtc(checkOut) - Date.now());
     await condition(() => cancelRequested, untilCheckOut);
     if (!cancelRequested) {
+      // A stay ends as it was paid for: an undo still owed is written first.
+      if (owedUndo) await owedUndo;
       await ledger.completeResidenceStay(id);
       stage('done', 'completed');
       return finish({ outcome: 'completed' as const });

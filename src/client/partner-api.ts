@@ -6478,6 +6478,19 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description An earlier change of this stay was refused and is still being undone: try again once it is */
+                409: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
@@ -6801,6 +6814,19 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description An earlier change of this stay was refused and is still being undone: try again once it is */
+                409: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
@@ -6842,7 +6868,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were */
+                /** @description The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were; or, if the undo could not be written yet, it is owed (the message says so) and written as soon as it can be */
                 502: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */

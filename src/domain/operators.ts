@@ -6,7 +6,7 @@ import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type PayS
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState } from '../../workflows/park.types';
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
-import { reservationWorkflowId } from '../../workflows/residence.types';
+import { reservationWorkflowId, STAY_UNDO_REFUSALS } from '../../workflows/residence.types';
 import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
@@ -165,6 +165,12 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
     refuseAfterPivot(orderId, state, decision.action);
     workflowId = before.payment!.workflowId;
   } else if (cancellation?.state?.step === 'needs_attention') {
+    if (decision.action !== 'retry' && cancellation.state.parkedAt === 'undoing_change') {
+      throw new DomainError(
+        'conflict',
+        `order ${orderId}: its stay is parked undoing a change the host did not take: ${STAY_UNDO_REFUSALS[decision.action]} (order retry) once its cause (${cancellation.state.lastError ?? 'see the last error'}) is fixed`,
+      );
+    }
     if (decision.action !== 'retry') {
       throw new DomainError(
         'conflict',

@@ -1,5 +1,5 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { toCommand } from '../../src/cli/admin';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
@@ -225,6 +225,79 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     expect(await refunds(orderId)).toHaveLength(1);
     await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
     await recordHistory(stack, workflowId, 'residence-cancel-parked-retried-noted');
+  });
+});
+
+describe('a villa stay change the host refused, whose undo cannot be written', () => {
+  it('is owed: the stay parks undoing it, refuses other changes and a cancellation meanwhile, and an operator retry undoes it once', async () => {
+    const { api } = await newPartner();
+    const property = SEED_PROPERTIES.findIndex((p) => p.code === 'RS-RMSR-02') + 1; // flexible
+    const stay = { check_in: day(130), check_out: day(132), guests: 2 };
+    const held = await api.post('/api/residence/reserve/', { property_id: property, ...stay, lead_guest: { ...iranian, phone_number: contact.phone_number } });
+    const reservationId = held.body.data.reservation_id;
+    const orderId = (await api.post('/api/residence/reserve/book/', { reservation_id: reservationId })).body.data.id;
+    await paid(api, orderId);
+    const detail = async () => (await api.get(`/api/residence/reserve/detail/?reservation_id=${reservationId}`)).body.data;
+    const before = await detail();
+    const balance = (await api.wallet()).balance;
+    // The host's record is cancelled (as a host may do): it refuses any change.
+    const host = `${stack.simulatorUrl}/residence/bookings/${encodeURIComponent(before.confirmation_number)}`;
+    expect((await fetch(`${host}/cancel`, { method: 'POST', body: '{}' })).status).toBe(200);
+    arm({ step: 'undoResidenceStayChange', error: undefinedColumn });
+
+    const refused = await api.post('/api/residence/bookings/modify/', { reservation_id: reservationId, ...stay, check_out: day(134) });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error).toMatch(
+      /^the host refused the change \(.*\); it could not be undone here yet \(database error 42703.*\): the stay and the wallet show the change until it is; it is retried, and an operator is told if it cannot be written$/,
+    );
+    const seen = await untilParked(stack, orderId, { workflow: 'cancellation', at: 'undoing_change' });
+    const workflowId = `residence-reservation:r${reservationId}`;
+    expect(seen.cancellation).toMatchObject({ workflow_id: workflowId });
+    expect(seen.cancellation.state).toMatchObject({
+      reservationId,
+      failedStep: 'undoResidenceStayChange',
+      lastError: expect.stringMatching(/^undoing change 1 of residence reservation/),
+    });
+    expect(await listed(workflowId)).toMatchObject({ kind: 'cancellation', workflow_type: 'residenceReservation' });
+    await waitFor(async () => (await operatorNotesOf(adminClient(stack), orderId)).length > 0, 'the needs_attention event');
+    expect(await operatorNotesOf(adminClient(stack), orderId)).toEqual([
+      { workflow_id: workflowId, parked_at: 'undoing_change', last_error: expect.stringMatching(/database error 42703/) },
+    ]);
+    // Meanwhile the stay shows the change, and nothing else may move it.
+    expect(await detail()).toMatchObject({ check_out: day(134) });
+    const again = await api.post('/api/residence/bookings/modify/', { reservation_id: reservationId, ...stay, check_out: day(133) });
+    expect([again.status, again.body.error]).toEqual([409, 'an earlier change of this stay was refused and is being undone; try again once it is']);
+    expect((await api.post('/api/residence/bookings/cancel/', { reservation_id: reservationId })).status).toBe(409);
+    for (const action of ['confirm', 'compensate']) {
+      const wrong = await adminClient(stack).post(`/admin/orders/${orderId}/${action}`, { reason: `try ${action}` });
+      expect([wrong.status, wrong.body.error]).toEqual([409, expect.stringMatching(/parked undoing a change the host did not take: .*retry writes/)]);
+    }
+
+    disarmAll();
+    const retried = await adminClient(stack).post(`/admin/orders/${orderId}/retry`, { reason: 'column restored' });
+    expect(retried.status).toBe(200);
+    await waitFor(async () => (await detail()).check_out === stay.check_out, 'the owed undo');
+    expect(await detail()).toMatchObject({ ...stay, total_price: before.total_price, status: 'confirmed' });
+    expect((await api.wallet()).balance).toBe(balance);
+    const moves = await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id));
+    expect(moves.map((m) => [m.direction, m.reversesEntryId === null ? null : 'reversal'])).toEqual([
+      ['debit', null],
+      ['debit', null],
+      ['credit', 'reversal'],
+    ]);
+    await waitFor(
+      async () => (await adminClient(stack).get(`/admin/orders/${orderId}`)).body.cancellation.state.step !== 'needs_attention',
+      'the stay back from parking',
+    );
+    // Once undone, the stay takes a change and a cancellation again.
+    expect((await api.post('/api/residence/bookings/cancel/', { reservation_id: reservationId })).body.data).toMatchObject({
+      status: 'cancel_requested',
+      refund_amount: before.total_price,
+    });
+    await adminClient(stack).post(`/admin/reservations/${reservationId}/accept-cancel`);
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
+    expect((await api.wallet()).balance).toBe(`${TOPUP}.00`);
+    await recordHistory(stack, workflowId, 'residence-reservation-undo-owed-retried');
   });
 });
 

@@ -55,6 +55,8 @@ describe('workflow replay', () => {
         'residence-reservation-host-refused.json',
         // A change the host did not answer, asked after: kept when made, undone when not (AMEND_INQUIRY_PATCH).
         'residence-reservation-host-unanswered.json',
+        // A refused change whose undo could not be written: owed, parked, retried by an operator (UNDO_OWED_PATCH).
+        'residence-reservation-undo-owed-retried.json',
         'residence-cancel-parked-retried.json',
         'agency-hotel-booking.json',
         'agency-product-order.json',

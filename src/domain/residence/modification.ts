@@ -18,6 +18,14 @@ export interface Modification {
   guests: number;
 }
 
+/** What undoes change `seq` of a stay: the stay it goes back to, and why. */
+export interface StayUndo extends PaymentRun {
+  reservationId: number;
+  seq: number;
+  previous: Stay;
+  reason: string;
+}
+
 /** A stay as it stands: what a change is measured against, and what an undone one returns to. */
 export interface Stay {
   checkIn: string;
@@ -116,10 +124,7 @@ const undoStep = (seq: number) => `modify-${seq}-undo`;
  * and a `reservation.modified` event, since the stay moved back. One transaction; a retry
  * writes nothing twice, and neither does the undo of a change that moved no money.
  */
-export async function undoStayChange(
-  db: DbOrTx,
-  input: PaymentRun & { reservationId: number; seq: number; previous: Stay; reason: string },
-): Promise<{ reversalLedgerId: number | null }> {
+export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ reversalLedgerId: number | null }> {
   return db.transaction(async (tx) => {
     const { r, order } = await lockReservation(tx, input.reservationId);
     const change = await ledgerEntryOf(tx, input, changeStep(input.seq));

@@ -11,6 +11,7 @@ import {
   requestCancelUpdate,
   reservationWorkflowId,
   type StayChange,
+  UNDO_OWED,
 } from '../../../workflows/residence.types';
 import { PartUnavailableError } from '../../availability';
 import { DomainError, validation } from '../errors';
@@ -65,10 +66,18 @@ export function updateFailure(err: unknown): unknown {
   if (err.cause instanceof ApplicationFailure && err.cause.type === HOST_UNANSWERED) {
     return new DomainError('supplier_failed', `${err.cause.message}; the change was undone: the stay and the wallet are as they were, try again later`);
   }
+  // The host did not take a change, and its undo could not be written yet: it is owed (UNDO_OWED_PATCH).
+  if (err.cause instanceof ApplicationFailure && err.cause.type === UNDO_OWED) {
+    return new DomainError(
+      'supplier_failed',
+      `${err.cause.message}: the stay and the wallet show the change until it is; it is retried, and an operator is told if it cannot be written`,
+    );
+  }
   for (let cause: unknown = err.cause; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
     if (cause instanceof ApplicationFailure) {
       if (cause.type === 'insufficient_credit') return new DomainError('insufficient_credit', cause.message);
       if (cause.type === 'not_found') return new DomainError('not_found', cause.message);
+      if (cause.type === 'conflict') return new DomainError('conflict', cause.message);
       // The database, not the request: down through the step's tries (503), or a failure of ours (500).
       if (cause.type === DatabaseFailureType.unavailable) return new PartUnavailableError('database', cause.message);
       if (cause.type === DatabaseFailureType.error) return err;

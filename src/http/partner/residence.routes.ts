@@ -135,6 +135,9 @@ const ModifyBody = ReservationIdBody.extend({ check_in: StayDate, check_out: Sta
 const tags = ['Residence'];
 const { get, post } = partnerOperations(tags);
 
+/** A stay whose refused change could not be undone yet takes no change and no cancellation until it is. */
+const UNDO_UNDER_WAY = errorResponse('An earlier change of this stay was refused and is still being undone: try again once it is');
+
 const routes = {
   list: createRoute({
     ...get('/residence/properties/list/', 'Villas and apartments; with check_in and check_out, only those free then'),
@@ -211,6 +214,7 @@ const routes = {
     responses: {
       200: json(z.object({ reservation_id: z.number().int(), status: z.string(), refund_amount: Decimal, currency: z.string() }), 'Cancelled or requested'),
       ...commonErrors,
+      409: UNDO_UNDER_WAY,
     },
   }),
   acceptCancel: createRoute({
@@ -247,8 +251,9 @@ const routes = {
       ),
       ...commonErrors,
       402: commonErrors[400],
+      409: UNDO_UNDER_WAY,
       502: errorResponse(
-        'The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were',
+        'The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were; or, if the undo could not be written yet, it is owed (the message says so) and written as soon as it can be',
       ),
     },
   }),
