@@ -213,6 +213,7 @@ describe('the published contract and unknown routes', () => {
         'POST /flights/revalidate_flight/': flight,
         'POST /flights/air_refund/': flight,
         'POST /visa/request/': ['visa_approve', 'visa_reject'],
+        'POST /residence/bookings/modify/': pay,
       },
       '/v1/openapi.json': { 'POST /hotels/bookings': agency, 'POST /products/orders': agency },
     };
