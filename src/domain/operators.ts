@@ -191,9 +191,14 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
   // before it closes), so that the answer tells one story.
   const deadline = Date.now() + deps.waitMs;
   const decidedPayment = workflowId === before.payment?.workflowId;
+  // A stay's owed undo leaves the order's status as it was: it has taken effect once the stay is no longer parked or undoing.
+  const undoing = !decidedPayment && cancellation?.state?.parkedAt === 'undoing_change';
   for (;;) {
     const now = await inspectOrder(deps, orderId);
-    const settled = now.order.status !== before.order.status && (!decidedPayment || now.payment?.status !== 'RUNNING');
+    const step = now.cancellation?.state?.step;
+    const settled = undoing
+      ? step !== 'needs_attention' && step !== 'undoing_change'
+      : now.order.status !== before.order.status && (!decidedPayment || now.payment?.status !== 'RUNNING');
     if (settled || Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 200));
   }
