@@ -36,6 +36,11 @@ export const STAY_UNDO_REFUSALS = {
   compensate: 'the undo is the compensation: retry writes it',
 } as const;
 
+/** Why compensate does not apply to a reservation parked at `cancelling_at_host` (CANCEL_AT_HOST_PARKS_PATCH). */
+export const CANCEL_AT_HOST_REFUSALS = {
+  compensate: 'the host accepted the cancellation, which is not undone here: retry tells the host again, confirm records that it did cancel',
+} as const;
+
 /** The partner changes the stay's dates or guests: re-priced, the difference through the wallet. */
 export const modifyStayUpdate = defineUpdate<ModificationResult, [StayChange]>('modifyStay');
 /** The partner cancels: an unpaid hold is released at once, a paid stay waits for the host. */

@@ -16,17 +16,18 @@ import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import {
   acceptCancelSignal,
+  CANCEL_AT_HOST_REFUSALS,
+  HOST_UNANSWERED,
   modifyStayUpdate,
   requestCancelUpdate,
   reservationStateQuery,
-  HOST_UNANSWERED,
   reservationWorkflowId,
   STAY_UNDO_REFUSALS,
   UNDO_OWED,
   type ReservationInput,
   type StayChange,
 } from './residence.types';
-import { cancellationOperator, refundOrPark, untilDoneOrParked } from './park';
+import { cancellationOperator, type OperatorInbox, parkUntilOperator, refundOrPark, untilDoneOrParked } from './park';
 import type { CancellationState } from './park.types';
 import { failureOf, setStage as stage } from './steps';
 
@@ -74,6 +75,35 @@ async function changeAtHost(confirmationNumber: string, change: StayChange): Pro
   } catch (err) {
     log.warn('the host could not be asked whether it made a stay change', { message: failureOf(err).message });
     return 'unknown';
+  }
+}
+
+/**
+ * The host's system is told of a cancellation the host accepted; when that fails through the
+ * step's tries (refused, or unreachable), the reservation parks for an operator at
+ * `cancelling_at_host` instead of failing: `retry` tells the host again, `confirm` records
+ * that the host did cancel (its portal shows it) and writes the refund; `compensate` is
+ * refused. Before, the workflow failed there, and the stay stayed cancel_requested, unrefunded,
+ * with nothing an operator could decide.
+ */
+export const CANCEL_AT_HOST_PARKS_PATCH = 'residence-cancel-at-host-parks';
+
+async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<void>, state: CancellationState, operator: OperatorInbox): Promise<void> {
+  for (;;) {
+    state.step = 'cancelling_at_host';
+    try {
+      await tell();
+      return;
+    } catch (err) {
+      state.lastError = `cancelling residence reservation ${reservationId} at the host failed: ${failureOf(err).message}`;
+      if (err instanceof ActivityFailure) state.failedStep = err.activityType;
+      const decided = await parkUntilOperator(state, 'cancelling_at_host', operator, {
+        resume: 'cancelling',
+        refuse: (d) => (d.action === 'compensate' ? CANCEL_AT_HOST_REFUSALS.compensate : null),
+        context: { orderId: null, reservationId },
+      });
+      if (decided.action === 'confirm') return;
+    }
   }
 }
 
@@ -265,7 +295,11 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     stage('cancelling', 'cancel_requested');
     if (input.autoAcceptCancelMs !== null) await condition(() => cancelAccepted, input.autoAcceptCancelMs);
     else await condition(() => cancelAccepted);
-    if (confirmationNumber) await supplier.cancelAtHost({ confirmationNumber });
+    if (confirmationNumber) {
+      const tell = () => supplier.cancelAtHost({ confirmationNumber: confirmationNumber! });
+      if (patched(CANCEL_AT_HOST_PARKS_PATCH)) await cancelAtHostOrPark(id, tell, cancellation, operator);
+      else await tell();
+    }
     // The pivot: the host has cancelled; the refund must be written.
     cancellation.supplierRef = confirmationNumber ?? undefined;
     const settle = () => ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });

@@ -6,7 +6,7 @@ import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type PayS
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState } from '../../workflows/park.types';
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
-import { reservationWorkflowId, STAY_UNDO_REFUSALS } from '../../workflows/residence.types';
+import { CANCEL_AT_HOST_REFUSALS, reservationWorkflowId, STAY_UNDO_REFUSALS } from '../../workflows/residence.types';
 import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
 import { DomainError, notFound } from './errors';
@@ -171,7 +171,13 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
         `order ${orderId}: its stay is parked undoing a change the host did not take: ${STAY_UNDO_REFUSALS[decision.action]} (order retry) once its cause (${cancellation.state.lastError ?? 'see the last error'}) is fixed`,
       );
     }
-    if (decision.action !== 'retry') {
+    if (decision.action === 'compensate' && cancellation.state.parkedAt === 'cancelling_at_host') {
+      throw new DomainError(
+        'conflict',
+        `order ${orderId}: its stay is parked telling the host of a cancellation it accepted: ${CANCEL_AT_HOST_REFUSALS.compensate} (${cancellation.state.lastError ?? 'see the last error'})`,
+      );
+    }
+    if (decision.action !== 'retry' && cancellation.state.parkedAt !== 'cancelling_at_host') {
       throw new DomainError(
         'conflict',
         `order ${orderId}: its cancellation is parked after the supplier cancelled (${cancellation.state.supplierRef ?? 'see the workflow'}): ` +

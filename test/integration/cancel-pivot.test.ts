@@ -10,6 +10,7 @@ import { recordHistory } from '../support/histories';
 import { untilParked } from '../support/parked';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { operatorDecisionSignal } from '../../workflows/pay.types';
 import { Stage } from '../../workflows/search-attributes';
 import { contact, day } from '../support/fixtures';
@@ -225,6 +226,71 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     expect(await refunds(orderId)).toHaveLength(1);
     await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
     await recordHistory(stack, workflowId, 'residence-cancel-parked-retried-noted');
+  });
+});
+
+describe('a villa stay cancellation the host accepted, whose host system cannot be told', () => {
+  /** A paid stay whose cancellation was requested; the host has accepted it once `accept` is called. */
+  async function requestedStay(api: Api, from: number) {
+    const property = SEED_PROPERTIES.findIndex((p) => p.code === 'RS-RMSR-02') + 1; // flexible
+    const held = await api.post('/api/residence/reserve/', {
+      property_id: property,
+      check_in: day(from),
+      check_out: day(from + 2),
+      guests: 2,
+      lead_guest: { ...iranian, phone_number: contact.phone_number },
+    });
+    const reservationId = held.body.data.reservation_id as number;
+    const orderId = (await api.post('/api/residence/reserve/book/', { reservation_id: reservationId })).body.data.id as number;
+    await paid(api, orderId);
+    const requested = await api.post('/api/residence/bookings/cancel/', { reservation_id: reservationId });
+    expect(requested.body.data.status).toBe('cancel_requested');
+    return { reservationId, orderId, refund: requested.body.data.refund_amount as string, workflowId: `residence-reservation:r${reservationId}` };
+  }
+  const hostRefuses = () => new SupplierRejectedError('the host system refused the cancellation', 422);
+
+  it('parks instead of failing; compensate is refused, retry tells the host again and refunds once', async () => {
+    const { api } = await newPartner();
+    const { reservationId, orderId, refund, workflowId } = await requestedStay(api, 140);
+    arm({ step: 'cancelAtHost', error: hostRefuses });
+    await adminClient(stack).post(`/admin/reservations/${reservationId}/accept-cancel`);
+
+    const seen = await untilParked(stack, orderId, { workflow: 'cancellation', at: 'cancelling_at_host' });
+    expect(seen.cancellation.state).toMatchObject({
+      reservationId,
+      failedStep: 'cancelAtHost',
+      lastError: expect.stringMatching(/^cancelling residence reservation \d+ at the host failed: the host system refused the cancellation/),
+    });
+    expect((await stack.client.workflow.getHandle(workflowId).describe()).status.name).toBe('RUNNING');
+    expect(await refunds(orderId)).toEqual([]);
+    const wrong = await adminClient(stack).post(`/admin/orders/${orderId}/compensate`, { reason: 'try compensate' });
+    expect([wrong.status, wrong.body.error]).toEqual([
+      409,
+      expect.stringMatching(/telling the host of a cancellation it accepted: .*retry tells the host again/),
+    ]);
+
+    disarmAll();
+    const retried = await adminClient(stack).post(`/admin/orders/${orderId}/retry`, { reason: 'host system back' });
+    expect(retried.status).toBe(200);
+    expect(retried.body.order.status).toBe('cancelled');
+    expect((await refunds(orderId)).map((r) => r.amount)).toEqual([Math.round(Number(refund) * 100)]);
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
+    await recordHistory(stack, workflowId, 'residence-cancel-at-host-parked-retried');
+  });
+
+  it('confirm records that the host did cancel, without telling its system again, and refunds once', async () => {
+    const { api } = await newPartner();
+    const { reservationId, orderId, refund, workflowId } = await requestedStay(api, 145);
+    const fault = arm({ step: 'cancelAtHost', error: hostRefuses });
+    await adminClient(stack).post(`/admin/reservations/${reservationId}/accept-cancel`);
+    await untilParked(stack, orderId, { workflow: 'cancellation', at: 'cancelling_at_host' });
+
+    const confirmed = await adminClient(stack).post(`/admin/orders/${orderId}/confirm`, { reason: 'host portal shows it cancelled' });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.order.status).toBe('cancelled');
+    expect(fault.attempts).toBe(1);
+    expect((await refunds(orderId)).map((r) => r.amount)).toEqual([Math.round(Number(refund) * 100)]);
+    await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
   });
 });
 

@@ -57,6 +57,8 @@ describe('workflow replay', () => {
         'residence-reservation-host-unanswered.json',
         // A refused change whose undo could not be written: owed, parked, retried by an operator (UNDO_OWED_PATCH).
         'residence-reservation-undo-owed-retried.json',
+        // A cancellation the host accepted whose host system refused it: parked, retried (CANCEL_AT_HOST_PARKS_PATCH).
+        'residence-cancel-at-host-parked-retried.json',
         'residence-cancel-parked-retried.json',
         'agency-hotel-booking.json',
         'agency-product-order.json',
