@@ -2,7 +2,7 @@ import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow
 import { DatabaseFailureType, FailureType } from './failure-types';
 
 /** Domain refusals (DomainError codes): retrying cannot change the answer. */
-const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
+export const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
 
 /**
  * Deterministic database failures (activities/failures.ts): the same statement fails the

@@ -1,5 +1,7 @@
-import { sleep } from '@temporalio/workflow';
-import { setStage } from './steps';
+import { isCancellation, log, patched, sleep } from '@temporalio/workflow';
+import { DOMAIN_REFUSALS } from './activity-options';
+import { FailureType } from './failure-types';
+import { failureOf, setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -18,6 +20,39 @@ export const releasing =
   };
 
 /**
+ * Runs started from here on ride out a deadline's step (a hold's expiry, its release, a stay's
+ * end) that fails through its own tries for any reason but an answer (a domain refusal, a
+ * supplier's refusal): the database down past its step's five minutes, a supplier down past
+ * its 15 s, or a failure a deploy fixes. The step is tried again after 10 s, doubling up to
+ * 30 min, for a day; then the workflow fails as it did. Before, it failed at once, and an
+ * unpaid hold stayed held past its deadline for good (reconcile's `hold_past_expiry`), its
+ * room, seats or villa dates never given back.
+ */
+export const DEADLINE_RIDES_OUT_PATCH = 'deadline-rides-out';
+const RIDE_OUT_FIRST_MS = 10_000;
+const RIDE_OUT_MAX_MS = 30 * 60_000;
+const RIDE_OUT_FOR_MS = 24 * 3600_000;
+const ANSWERS: readonly string[] = [...DOMAIN_REFUSALS, ...Object.values(FailureType)];
+
+/** Runs `step`; a failure that is not an answer is tried again later, within a day (DEADLINE_RIDES_OUT_PATCH). */
+export async function ridingOut<T>(what: string, step: () => Promise<T>): Promise<T> {
+  const since = Date.now();
+  let waitMs = RIDE_OUT_FIRST_MS;
+  for (;;) {
+    try {
+      return await step();
+    } catch (err) {
+      const { type, message } = failureOf(err);
+      const answer = type !== undefined && ANSWERS.includes(type);
+      if (isCancellation(err) || answer || Date.now() - since + waitMs > RIDE_OUT_FOR_MS || !patched(DEADLINE_RIDES_OUT_PATCH)) throw err;
+      log.warn(`${what} failed; trying again later`, { message, inMs: waitMs });
+      await sleep(waitMs);
+      waitMs = Math.min(waitMs * 2, RIDE_OUT_MAX_MS);
+    }
+  }
+}
+
+/**
  * A durable deadline: sleeps until it, asks `check` whether the thing held (a hotel hold,
  * an unticketed PNR) is now expired, and if so gives it back with `release`. A deadline
  * moved later is slept again; something paid or cancelled meanwhile ends it quietly.
@@ -30,14 +65,15 @@ export async function expireAtDeadline(
   setStage('waiting');
   for (;;) {
     await sleep(Math.max(0, deadline - Date.now()) + GRACE_MS);
-    const result = await check();
+    const result = await ridingOut('the deadline check', check);
     if (!result.done) {
       deadline = result.expiresAt;
       continue;
     }
     if (result.release) {
       setStage('releasing', 'expired');
-      await release(result.release);
+      const ref = result.release;
+      await ridingOut('the release', () => release(ref));
     }
     setStage('done');
     return { expired: result.release !== null };

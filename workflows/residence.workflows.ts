@@ -14,6 +14,7 @@ import type { HoldDatesInput } from '../src/domain/residence/holds';
 import type { StayUndo } from '../src/domain/residence/modification';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
+import { ridingOut } from './deadline';
 import {
   acceptCancelSignal,
   CANCEL_AT_HOST_REFUSALS,
@@ -266,7 +267,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     // A cancellation request wakes the hold early: the stay may have been paid meanwhile.
     await condition(() => released || cancelRequested, Math.max(0, deadline - Date.now()) + GRACE_MS);
     if (released) return finish({ outcome: 'released' as const });
-    const state = await ledger.expireResidenceHold(id);
+    const state = await ridingOut('the hold check', () => ledger.expireResidenceHold(id));
     if (state.state === 'expired' || state.state === 'gone') {
       stage('done', 'expired');
       return finish({ outcome: 'expired' as const });
@@ -288,7 +289,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     if (!cancelRequested) {
       // A stay ends as it was paid for: an undo still owed is written first.
       if (owedUndo) await owedUndo;
-      await ledger.completeResidenceStay(id);
+      await ridingOut('the stay end', () => ledger.completeResidenceStay(id));
       stage('done', 'completed');
       return finish({ outcome: 'completed' as const });
     }

@@ -3,6 +3,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../src/db/schema';
 import { newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { untilOrderStatus } from '../support/order-status';
 import { type TestStack, useStack } from '../support/stack';
 import { contact, day } from '../support/fixtures';
@@ -397,6 +398,31 @@ describe('durable holds', () => {
       expect(await api.wallet()).toMatchObject({ balance: '100000000.00' });
       expect(await eventTypesOf(api, orderId)).toEqual(['order.expired']);
     } finally {
+      await short.close();
+    }
+  });
+
+  it('rides out a deadline check that fails past its tries: tried again later, the hold expires all the same', async () => {
+    const { startStack } = await import('../support/stack');
+    const short = await startStack({ holdTtlMs: 2000, prebookTtlMs: 2000, activityInterceptors: [faultInjector] });
+    try {
+      const { api } = await partnerWithWallet(short, '0', '100000000');
+      const { rate } = await findRate(api, { hotel_id: 410 });
+      const booked = await api.post('/api/hotel/book/', { rate_key: rate.rate_key, guests: [[iranian]], contact });
+      const orderId = (await api.post('/api/hotel/order/', { booking_id: booked.body.data.booking_id })).body.data.id;
+      // The database refuses the expiry once (a failure that is no answer, as a bad deploy's would be).
+      const fault = arm({ step: 'expireHotelHold', error: undefinedColumn, times: 1 });
+
+      await untilOrderStatus(short.db, orderId, 'expired', 40_000);
+      expect(fault.attempts).toBe(1);
+      const workflowId = `hotel-hold-expiry:b${booked.body.data.booking_id}`;
+      const { events } = await short.client.workflow.getHandle(workflowId).fetchHistory();
+      const tried = events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'expireHotelHold');
+      expect(tried).toHaveLength(2);
+      await expect(short.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ expired: true });
+      await recordHistory(short, workflowId, 'hotel-hold-expiry-ridden-out');
+    } finally {
+      disarmAll();
       await short.close();
     }
   });

@@ -35,6 +35,8 @@ describe('workflow replay', () => {
         'pay-reversal-parked-retried.json',
         'hotel-hold-place.json',
         'hotel-hold-expiry.json',
+        // A deadline check that failed past its tries, ridden out (DEADLINE_RIDES_OUT_PATCH).
+        'hotel-hold-expiry-ridden-out.json',
         'hotel-cancel.json',
         'hotel-cancel-parked-retried.json',
         'hotel-cancel-failed.json',
