@@ -2,6 +2,7 @@ import { condition, proxyActivities, setHandler, workflowInfo } from '@temporali
 import type { BookingActivities } from '../activities';
 import type { VisaDecisionResult } from '../src/domain/visa/applications';
 import { LEDGER_STEP } from './activity-options';
+import { ridingOut } from './deadline';
 import { setStage } from './steps';
 import { visaDecisionSignal, visaStateQuery, type VisaApplicationInput, type VisaDecision } from './visa.types';
 
@@ -20,7 +21,8 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
   });
   setHandler(visaStateQuery, () => ({ state: decision ? 'decided' : 'under_review', decision }));
 
-  await ledger.markVisaUnderReview(input.applicationId);
+  // Both writes must happen, however long the database is away (DEADLINE_RIDES_OUT_PATCH): the embassy's decision is not asked again.
+  await ridingOut('marking the application under review', () => ledger.markVisaUnderReview(input.applicationId));
   setStage('waiting', 'under_review');
   if (input.sandbox) await condition(() => decision !== null, input.sandbox.afterMs);
   else await condition(() => decision !== null);
@@ -29,14 +31,16 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
     reason: input.sandbox!.approve ? 'approved (sandbox)' : 'rejected (sandbox)',
     operator: 'sandbox',
   };
-  const result = await ledger.decideVisa({
-    workflowId,
-    runId,
-    applicationId: input.applicationId,
-    approve: d.approve,
-    reason: d.reason,
-    decidedBy: d.operator,
-  });
+  const result = await ridingOut('writing the decision', () =>
+    ledger.decideVisa({
+      workflowId,
+      runId,
+      applicationId: input.applicationId,
+      approve: d.approve,
+      reason: d.reason,
+      decidedBy: d.operator,
+    }),
+  );
   setStage('done', result.status);
   return result;
 }

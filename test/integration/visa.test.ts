@@ -5,6 +5,7 @@ import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
+import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
 import { waitFor } from '../support/wait';
@@ -178,6 +179,29 @@ describe('applications', () => {
 });
 
 describe('sandbox embassy', () => {
+  it('rides out a decision that cannot be written yet: written once the database takes it, the refund once', async () => {
+    const quick = await startStack({ visaDecisionMs: 1000, activityInterceptors: [faultInjector] });
+    try {
+      const { api } = await partnerWithWallet(quick, '0', '1000000000');
+      const visa = withRefund(100);
+      const req = await api.post('/api/visa/request/', requestBody(visa), { 'X-Sandbox-Scenario': 'visa_reject' });
+      const fault = arm({ step: 'decideVisa', error: undefinedColumn, times: 1 });
+      await api.post('/api/partners/pay/', { order_id: req.body.data.id });
+      await waitFor(async () => fault.attempts === 1, 'the decision refused once', 20_000);
+      expect((await statusOf(api, req.body.data.id)).status).toBe('under_review');
+      await untilVisaStatus(api, req.body.data.id, 'rejected');
+      const refunds = await quick.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.orderId, req.body.data.id), eq(ledgerEntries.type, 'refund')));
+      expect(refunds.map((r) => r.amount)).toEqual([visa.service_fee_minor]);
+      await recordHistory(quick, `visa-application:order:${req.body.data.id}`, 'visa-application-ridden-out');
+    } finally {
+      disarmAll();
+      await quick.close();
+    }
+  });
+
   it('decides by itself after a delay, as the partner asked with X-Sandbox-Scenario', async () => {
     const quick = await startStack({ visaDecisionMs: 1000 });
     try {

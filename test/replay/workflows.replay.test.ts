@@ -51,6 +51,7 @@ describe('workflow replay', () => {
         'tour-prebook.json',
         'visa-pay.json',
         'visa-application.json',
+        'visa-application-ridden-out.json',
         'residence-reserve.json',
         'residence-reservation.json',
         // A stay whose changes are told to the host, and undone when it refuses (AMEND_AT_HOST_PATCH).
