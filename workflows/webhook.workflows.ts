@@ -1,6 +1,7 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP } from './activity-options';
+import { ridingOut } from './deadline';
 import { webhookWakeSignal, type WebhookDeliveryInput, type WebhookDeliveryResult } from './webhook.types';
 
 const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
@@ -51,7 +52,8 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
   let delivered = input.delivered ?? 0;
   for (;;) {
     woken = false;
-    const next = await ledger.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH });
+    // Ridden out (DEADLINE_RIDES_OUT_PATCH): a run that failed here would leave what it was owed until the endpoint's next event.
+    const next = await ridingOut('reading the deliveries owed', () => ledger.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH }));
     if (next.status !== 'enabled') return { delivered, ended: next.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_gone' };
     for (const deliveryId of next.deliveryIds) {
       try {

@@ -13,6 +13,7 @@ import { adminClient, call, newPartner } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
+import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { recordHistory } from '../support/histories';
 import { webhookWorkflowId } from '../../workflows/webhook.types';
 
@@ -24,7 +25,8 @@ import { webhookWorkflowId } from '../../workflows/webhook.types';
  * ends after 1.5 s.
  */
 let stack: TestStack;
-useStack((s) => (stack = s), { webhookRetry: { giveUpAfterMs: 4000 }, webhookIdleMs: 1500 });
+useStack((s) => (stack = s), { webhookRetry: { giveUpAfterMs: 4000 }, webhookIdleMs: 1500, activityInterceptors: [faultInjector] });
+afterEach(disarmAll);
 
 const receivers: Receiver[] = [];
 afterAll(async () => {
@@ -282,6 +284,23 @@ describe('events and webhooks', () => {
         ],
       }),
     ]);
+  });
+
+  it('a delivery run that cannot read what it owes rides it out, and delivers once the database answers', async () => {
+    const { api, receiver: r, creds, endpoint } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    const fault = arm({
+      step: 'pendingWebhookDeliveries',
+      error: undefinedColumn,
+      times: 1,
+      when: (arg) => (arg as { endpointId?: number }).endpointId === endpoint.id,
+    });
+    const { order } = await paidProductOrder(api, 'ridden-out-1');
+    await waitFor(() => r.accepted().length >= 1, 'the delivery after the read was refused once', 30_000);
+    await recordedDelivered(creds.partner_id);
+    expect(fault.attempts).toBe(1);
+    expect(r.accepted()).toEqual([expect.objectContaining({ type: 'product_order.shipped', order_id: order.id })]);
+    const { events } = await stack.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).fetchHistory();
+    expect(events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pendingWebhookDeliveries').length).toBeGreaterThanOrEqual(2);
   });
 
   it('an endpoint that keeps failing is disabled, with an event saying so; re-enabled, a redelivery sends the same webhook-id', async () => {

@@ -12,6 +12,8 @@ export interface Fault {
   step: string;
   /** The order whose step fails; any call of the step when absent. */
   orderId?: number;
+  /** Which calls of the step fail, by their first argument (with orderId, both must hold). */
+  when?: (arg: unknown) => boolean;
   error: () => Error;
   times?: number;
   attempts: number;
@@ -35,7 +37,13 @@ export const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
       const arg = input.args[0];
       const orderId = typeof arg === 'object' && arg !== null ? (arg as { orderId?: unknown }).orderId : arg;
       const armedFor = (step: string) =>
-        faults.find((f) => f.step === step && (f.orderId === undefined || f.orderId === orderId) && (f.times === undefined || f.attempts < f.times));
+        faults.find(
+          (f) =>
+            f.step === step &&
+            (f.orderId === undefined || f.orderId === orderId) &&
+            (f.when === undefined || f.when(arg)) &&
+            (f.times === undefined || f.attempts < f.times),
+        );
       // A lean payment's supplier step completes the order too; a fault armed at the
       // completion makes it leave that to the completion's own step, where the fault applies.
       if (ctx.info.activityType === 'finalizeOrder' && armedFor('completeOrder') && typeof arg === 'object' && arg !== null && 'complete' in arg) {
