@@ -63,7 +63,8 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
         if (!(err instanceof ActivityFailure)) throw err;
         // Retries spent: the endpoint keeps failing. Disabled, it is owed nothing more until re-enabled.
         const reason = `delivery ${deliveryId} still failing after ${span(retry.giveUpAfterMs)}`;
-        await ledger.disableWebhookEndpoint({ endpointId: input.endpointId, deliveryId, reason, failure: deepestMessage(err) });
+        const failure = deepestMessage(err);
+        await ridingOut('disabling the endpoint', () => ledger.disableWebhookEndpoint({ endpointId: input.endpointId, deliveryId, reason, failure }));
         return { delivered, ended: 'endpoint_disabled' };
       }
     }
