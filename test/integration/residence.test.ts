@@ -42,6 +42,9 @@ async function reservePayConfirm(api: Api, property: number, from: number, night
   return { reservationId: held.body.data.reservation_id as number, orderId: order.body.data.id as number, price: held.body.data.total_price as string };
 }
 
+/** What `admin reconcile` finds wrong in a partner's books. */
+const findingsOf = async (partnerId: number) =>
+  (await adminClient(stack).get('/admin/reconcile')).body.findings.filter((f: { partner_id: number }) => f.partner_id === partnerId);
 const detail = async (api: Api, id: number) => (await api.get(`/api/residence/reserve/detail/?reservation_id=${id}`)).body.data;
 describe('properties', () => {
   it('lists properties with filters and availability, and shows one with rules and taken dates', async () => {
@@ -200,8 +203,7 @@ describe('a paid stay', () => {
     expect((await rows()).total_count).toBe(before + 4);
     expect((await atHost()).amendments).toHaveLength(1);
     // The books add up: the order was paid exactly the price it kept.
-    const books = await adminClient(stack).get('/admin/reconcile');
-    expect(books.body.findings.filter((f: { partner_id: number }) => f.partner_id === creds.partner_id)).toEqual([]);
+    expect(await findingsOf(creds.partner_id)).toEqual([]);
 
     // Cancelled at the price the stay kept.
     const cancel = await api.post('/api/residence/bookings/cancel/', { reservation_id: id });
@@ -261,8 +263,7 @@ describe('a paid stay', () => {
     expect(refunded).toMatchObject({ direction: 'credit', order: orderId, reverses: null });
     expect(back).toMatchObject({ direction: 'debit', order: orderId, amount: refunded.amount, reverses: refunded.id });
 
-    const books = await adminClient(stack).get('/admin/reconcile');
-    expect(books.body.findings.filter((f: { partner_id: number }) => f.partner_id === creds.partner_id)).toEqual([]);
+    expect(await findingsOf(creds.partner_id)).toEqual([]);
     expect(minor(kept.body.data.previous_total)).toBe(minor(price));
     expect(await eventTypesOf(api, orderId)).toEqual([
       'order.processing',
