@@ -69,7 +69,10 @@ const debitResult = (
  * So an order that is not pending, or a total that does not fit, writes nothing, and then
  * says why. Two payments of one order, or two debits of one wallet, serialise on those
  * locks. Re-running it for the same run returns the first debit (Temporal may retry an
- * activity whose result was lost).
+ * activity whose result was lost), also once the run's own reversal has put the order back
+ * to pending: a workflow task whose local activities' results were lost (its worker, or
+ * Temporal, died before they were recorded) runs its debit, supplier step and reversal
+ * again from the start.
  */
 export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
   const now = new Date().toISOString();
@@ -85,6 +88,11 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       with o as (
         select id, partner_id, total_price_minor as amount, service from ${orders}
         where id = ${input.orderId} and partner_id = ${input.partnerId} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
+          -- Pending again after this run's own reversal (its steps run again from the start): its debit stands, none is added.
+          and not exists (
+            select 1 from ${ledgerEntries}
+            where workflow_id = ${input.workflowId} and run_id = ${input.runId} and step = ${PAYMENT_DEBIT_STEP}
+          )
         for update
       ), w as (
         update ${wallets} set balance_minor = ${wallets}.balance_minor - o.amount, updated_at = ${now}::timestamptz

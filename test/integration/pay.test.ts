@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { pay, type PayDeps } from '../../src/domain/pay';
+import { debitForOrder, reversePayment } from '../../src/domain/payments';
 import { authenticatePartner } from '../../src/domain/partners';
 import { listen } from '../../src/platform/listen';
 import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../support/clients';
@@ -373,6 +374,26 @@ describe('POST /api/partners/pay/', () => {
     const paid = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'unheard-1' });
     expect(paid.status).toBe(200);
     expect(await paymentsOf(order.id)).toHaveLength(2); // one reversed, one standing
+  });
+
+  it('a debit run again after its own reversal answers the debit it wrote: no second debit, no error', async () => {
+    // A lean payment's steps are local activities: when the workflow task that ran the debit, the
+    // supplier's refusal and the reversal is lost before Temporal records it, all three run again.
+    const { api, creds } = await newPartner('0', '5000000');
+    const order = await api.productOrder();
+    const run = { workflowId: `pay:p${creds.partner_id}:rerun`, runId: 'a-run-whose-task-was-lost', orderId: order.id };
+    const first = await debitForOrder(stack.db, { ...run, partnerId: creds.partner_id });
+    const reversal = await reversePayment(stack.db, { ...run, reason: 'the supplier refused' });
+    expect(reversal.orderStatus).toBe('pending');
+    const wallet = await api.wallet();
+    expect(wallet.balance).toBe('5000000.00');
+
+    expect(await debitForOrder(stack.db, { ...run, partnerId: creds.partner_id })).toEqual(first);
+    expect(await reversePayment(stack.db, { ...run, reason: 'the supplier refused' })).toEqual(reversal);
+    expect(await api.wallet()).toEqual(wallet);
+    expect((await entriesOf(order.id)).map((e) => e.type).sort()).toEqual(['payment', 'refund']);
+    // The order is payable again by another run.
+    expect((await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'after-rerun' })).status).toBe(200);
   });
 
   it('retries a flaky supplier and completes with one debit', async () => {
