@@ -21,8 +21,8 @@ export const releasing =
 
 /**
  * Runs started from here on ride out a step that must happen later in a long-lived workflow
- * (a hold's expiry, its release, a stay's end, a visa application's review and decision)
- * when it fails through its own tries for any reason but an answer (a domain refusal, a
+ * (a hold's expiry, its release, a stay's end, a visa application's review and decision, a
+ * webhook endpoint's read of what it is owed) when it fails through its own tries for any reason but an answer (a domain refusal, a
  * supplier's refusal): the database down past its step's five minutes, a supplier down past
  * its 15 s, or a failure a deploy fixes. The step is tried again after 10 s, doubling up to
  * 30 min, for a day; then the workflow fails as it did. Before, it failed at once, and an
