@@ -4,7 +4,7 @@ import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/a
 import { ORDER_SERVICES } from './db/schema';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';
-import { parseSecretKey } from './platform/secret-box';
+import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
 
 type Service = (typeof ORDER_SERVICES)[number];
@@ -50,6 +50,15 @@ const ConfigSchema = z
     WEBHOOK_SECRETS_KEY: z
       .string()
       .refine((v) => parseSecretKey(v) !== null, 'must be base64 of 32 bytes (openssl rand -base64 32)')
+      .optional(),
+    /**
+     * While WEBHOOK_SECRETS_KEY is being changed: the old key (or keys, comma-separated). Secrets
+     * sealed under them are opened, and sealed again under WEBHOOK_SECRETS_KEY at start-up
+     * (docs/operations.md, "The webhook secrets key").
+     */
+    WEBHOOK_SECRETS_PREVIOUS_KEYS: z
+      .string()
+      .refine((v) => parseSecretKeys(v) !== null, 'must be base64 keys of 32 bytes, comma-separated')
       .optional(),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: z.string().url().optional(),

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, ne, notLike, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
-import { isSealed, sealedPrefix, type SecretBox } from '../platform/secret-box';
+import { isSealed, sealedKeyId, sealedPrefix, type SecretBox } from '../platform/secret-box';
 import { DomainError, notFound, validation } from './errors';
 import {
   eventInStyle,
@@ -106,24 +106,29 @@ export async function createEndpoint(
  * (their deliveries fail until the process has that key). Each secret is sealed only if it is still the one read, so
  * processes starting together do not seal one twice.
  */
-export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; underOtherKeys: number }> {
+export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; resealed: number; underOtherKeys: number }> {
   // Only the rows with work to do (normally none): not sealed under this key, so in the clear or under another.
   const rows = await db
     .select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status })
     .from(webhookEndpoints)
     .where(notLike(webhookEndpoints.secret, `${sealedPrefix(secrets.keyId)}%`));
+  // In the clear (an engine from before sealing), or under a previous key this box was given (a key being changed).
+  const canSeal = rows.filter((r) => !isSealed(r.secret) || secrets.opens(sealedKeyId(r.secret)!));
   let sealed = 0;
-  for (const row of rows.filter((r) => !isSealed(r.secret))) {
+  let resealed = 0;
+  for (const row of canSeal) {
     const done = await db
       .update(webhookEndpoints)
-      .set({ secret: secrets.seal(row.secret) })
+      .set({ secret: secrets.seal(secrets.open(row.secret)) })
+      // Only if no other process sealed it meanwhile.
       .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.secret, row.secret)))
       .returning({ id: webhookEndpoints.id });
-    sealed += done.length;
+    if (isSealed(row.secret)) resealed += done.length;
+    else sealed += done.length;
   }
   // Deleted endpoints are sent nothing more: their secrets are sealed, but not counted.
-  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret)).length;
-  return { sealed, underOtherKeys };
+  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret) && !secrets.opens(sealedKeyId(r.secret)!)).length;
+  return { sealed, resealed, underOtherKeys };
 }
 
 /** A partner's endpoints, deleted ones left out, oldest first. */

@@ -67,6 +67,7 @@ const PERSONAL_OR_SECRET = [
   'admin_token',
   'ADMIN_TOKEN',
   'WEBHOOK_SECRETS_KEY',
+  'WEBHOOK_SECRETS_PREVIOUS_KEYS',
 ];
 
 /**

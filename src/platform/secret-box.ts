@@ -16,6 +16,8 @@ export interface SecretBox {
   seal(plain: string): string;
   /** The secret; a value stored before secrets were sealed (not `sealed:`) is answered as it is. */
   open(stored: string): string;
+  /** Whether this box can open a value sealed under key `keyId` (its own, or a previous one it was given). */
+  opens(keyId: string): boolean;
 }
 
 export const SECRET_KEY_BYTES = 32;
@@ -32,25 +34,21 @@ export const sealedPrefix = (keyId: string) => `${PREFIX}${keyId}:`;
 /** The id of the key a sealed value was sealed under. */
 export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length)) : null);
 
-export function secretBox(key: Buffer): SecretBox {
+/** One key: its id, and what it seals and opens. */
+function keyOf(key: Buffer) {
   if (key.length !== SECRET_KEY_BYTES) throw new Error(`a secret key is ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
   // The prefix and key id are authenticated too: a value cannot be passed off as another key's.
   const aad = Buffer.from(`${PREFIX}${keyId}`);
   return {
     keyId,
-    seal(plain) {
+    seal(plain: string) {
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad);
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return `${sealedPrefix(keyId)}${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
     },
-    open(stored) {
-      if (!isSealed(stored)) return stored;
-      const id = sealedKeyId(stored);
-      if (id !== keyId) {
-        throw new Error(`sealed under key ${id}, but this process has key ${keyId}: every API and worker process needs the same WEBHOOK_SECRETS_KEY`);
-      }
+    open(stored: string) {
       const raw = Buffer.from(stored.slice(sealedPrefix(keyId).length), 'base64url');
       if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret too short to be one');
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad);
@@ -64,8 +62,44 @@ export function secretBox(key: Buffer): SecretBox {
   };
 }
 
+/**
+ * A box that seals under `key` and opens what it or any of `previous` sealed: while a key is
+ * being changed, the old one is given as previous, and start-up seals every secret again
+ * under the new one (sealStoredSecrets).
+ */
+export function secretBox(key: Buffer, previous: readonly Buffer[] = []): SecretBox {
+  const current = keyOf(key);
+  const openers = new Map([...previous.map(keyOf), current].map((k) => [k.keyId, k]));
+  return {
+    keyId: current.keyId,
+    seal: current.seal,
+    opens: (keyId) => openers.has(keyId),
+    open(stored) {
+      if (!isSealed(stored)) return stored;
+      const id = sealedKeyId(stored)!;
+      const opener = openers.get(id);
+      if (!opener) {
+        throw new Error(
+          `sealed under key ${id}, but this process has key ${current.keyId}: every API and worker process needs the same WEBHOOK_SECRETS_KEY ` +
+            '(while the key is being changed, the old one in WEBHOOK_SECRETS_PREVIOUS_KEYS)',
+        );
+      }
+      return opener.open(stored);
+    },
+  };
+}
+
 /** A new random key, as WEBHOOK_SECRETS_KEY takes it (base64). */
 export const newSecretKey = () => randomBytes(SECRET_KEY_BYTES).toString('base64');
+
+/** Keys as WEBHOOK_SECRETS_PREVIOUS_KEYS gives them (comma-separated); null when one is not a key. */
+export function parseSecretKeys(text: string): Buffer[] | null {
+  const keys = text
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map(parseSecretKey);
+  return keys.every((k) => k !== null) ? (keys as Buffer[]) : null;
+}
 
 /** A key as WEBHOOK_SECRETS_KEY gives it: base64 (or base64url) of 32 bytes; null when it is not one. */
 export function parseSecretKey(text: string): Buffer | null {

@@ -25,8 +25,13 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
  * deliveries wait (retried) until this process has that key (docs/operations.md).
  */
 async function sealSecrets(database: Database, secrets: SecretBox): Promise<void> {
-  const { sealed, underOtherKeys } = await sealStoredSecrets(database.db, secrets);
+  const { sealed, resealed, underOtherKeys } = await sealStoredSecrets(database.db, secrets);
   if (sealed > 0) logger.info({ sealed, key_id: secrets.keyId }, 'sealed webhook signing secrets stored in the clear');
+  if (resealed > 0)
+    logger.info(
+      { resealed, key_id: secrets.keyId },
+      'sealed webhook signing secrets again under the current key (WEBHOOK_SECRETS_PREVIOUS_KEYS held their old one)',
+    );
   if (underOtherKeys > 0) {
     logger.error(
       { endpoints: underOtherKeys, key_id: secrets.keyId },

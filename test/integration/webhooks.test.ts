@@ -146,7 +146,7 @@ describe('events and webhooks', () => {
     await stack.db.update(webhookEndpoints).set({ secret: endpoint.secret }).where(eq(webhookEndpoints.id, endpoint.id));
     const first = await paidProductOrder(api, 'clear-1');
     await waitFor(() => typesOf(r.accepted(), first.order.id).length === 2, 'deliveries signed with a secret stored in the clear');
-    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 1, underOtherKeys: 0 });
+    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 1, resealed: 0, underOtherKeys: 0 });
     expect(await storedSecret()).toMatch(/^sealed:v1:/);
     expect(stack.secrets.open(await storedSecret())).toBe(endpoint.secret);
     const second = await paidProductOrder(api, 'clear-2');
@@ -180,6 +180,29 @@ describe('events and webhooks', () => {
     await expect(attempt(stack.secrets)).resolves.toMatchObject({ outcome: 'delivered' });
     expect(r.received.length).toBe(sent + 1);
     expect(r.received.every((x) => x.verified)).toBe(true);
+
+    // The key changed: a process given the old key as previous seals the secret again under the new one at start-up.
+    const oldKey = crypto.randomBytes(32);
+    const newKey = crypto.randomBytes(32);
+    await stack.db
+      .update(webhookEndpoints)
+      .set({ secret: secretBox(oldKey).seal(endpoint.secret) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    const changing = secretBox(newKey, [oldKey]);
+    const rotated = await sealStoredSecrets(stack.db, changing);
+    expect(rotated).toMatchObject({ sealed: 0, resealed: 1 });
+    expect(await storedSecret()).toMatch(new RegExp(`^sealed:v1:${changing.keyId}:`));
+    expect(secretBox(newKey).open(await storedSecret())).toBe(endpoint.secret);
+    expect(await sealStoredSecrets(stack.db, changing)).toMatchObject({ sealed: 0, resealed: 0 });
+    await stack.db.update(webhookDeliveries).set({ state: 'pending' }).where(eq(webhookDeliveries.id, delivery!.id));
+    await expect(attempt(secretBox(newKey))).resolves.toMatchObject({ outcome: 'delivered' });
+    expect(r.received.length).toBe(sent + 2);
+    expect(r.received.every((x) => x.verified)).toBe(true);
+    // Back under the stack's key for the tests after this one.
+    await stack.db
+      .update(webhookEndpoints)
+      .set({ secret: stack.secrets.seal(endpoint.secret) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
   });
 
   it('the feed pages events oldest first after a cursor, filters by type, and answers 400 on a bad cursor or type', async () => {

@@ -30,6 +30,7 @@ describe('log redaction', () => {
           booking: { lead_guest: { first_name: 'Sara', national_id: '0012345679' }, contact: { email: 'sara@example.com', phone_number: '+989121234567' } },
           input: { leadGuest: { passportNumber: 'P12345678' }, applicant: { birth_date: '1990-02-01' } },
           headers: { 'x-api-secret': 's3cr3t-value', authorization: 'Bearer s3cr3t-value' },
+          config: { WEBHOOK_SECRETS_KEY: 's3cr3t-value', WEBHOOK_SECRETS_PREVIOUS_KEYS: 's3cr3t-value' },
           order: { delivery_address: { street: 'Valiasr 1' }, id: 42 },
         },
         'a request',

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../src/config';
-import { isSealed, newSecretKey, parseSecretKey, sealedKeyId, secretBox } from '../../src/platform/secret-box';
+import { isSealed, newSecretKey, parseSecretKey, parseSecretKeys, sealedKeyId, secretBox } from '../../src/platform/secret-box';
 import { SECRETS_KEY_FILE, webhookSecrets } from '../../src/runtime/secrets-key';
 
 const SECRET = `whsec_${crypto.randomBytes(32).toString('base64')}`;
@@ -44,6 +44,39 @@ describe('sealed secrets (webhook signing secrets at rest)', () => {
     );
     // The key id is authenticated: a value relabelled as the other key's fails its check.
     expect(() => other.open(box.seal(SECRET).replace(box.keyId, other.keyId))).toThrow(/failed its integrity check/);
+  });
+
+  it('while the key is changed: opens what the previous key sealed, seals only under the new one', () => {
+    const oldKey = crypto.randomBytes(32);
+    const sealedBefore = secretBox(oldKey).seal(SECRET);
+    const changing = secretBox(crypto.randomBytes(32), [oldKey]);
+    expect(changing.keyId).not.toBe(sealedKeyId(sealedBefore));
+    expect(changing.opens(sealedKeyId(sealedBefore)!)).toBe(true);
+    expect(changing.opens(changing.keyId)).toBe(true);
+    expect(changing.open(sealedBefore)).toBe(SECRET);
+    const sealedNow = changing.seal(SECRET);
+    expect(sealedKeyId(sealedNow)).toBe(changing.keyId);
+    expect(changing.open(sealedNow)).toBe(SECRET);
+    // The old key alone cannot open what the new one sealed; a box without the old key says where it goes.
+    expect(() => secretBox(oldKey).open(sealedNow)).toThrow(/sealed under key/);
+    expect(() => box.open(sealedBefore)).toThrow(/WEBHOOK_SECRETS_PREVIOUS_KEYS/);
+    expect(box.opens(sealedKeyId(sealedBefore)!)).toBe(false);
+  });
+
+  it('takes previous keys comma-separated, and refuses the setting at start-up unless every one is a key', () => {
+    const [a, b] = [crypto.randomBytes(32), crypto.randomBytes(32)];
+    expect(parseSecretKeys(`${a.toString('base64')}, ${b.toString('base64url')},`)).toEqual([a, b]);
+    expect(parseSecretKeys(`${a.toString('base64')},not-a-key`)).toBeNull();
+    const env = { ...process.env };
+    try {
+      process.env.WEBHOOK_SECRETS_PREVIOUS_KEYS = `${a.toString('base64')},short`;
+      expect(() => loadConfig()).toThrow(/WEBHOOK_SECRETS_PREVIOUS_KEYS.*comma-separated/s);
+      process.env.WEBHOOK_SECRETS_PREVIOUS_KEYS = a.toString('base64');
+      process.env.WEBHOOK_SECRETS_KEY = newSecretKey();
+      expect(webhookSecrets(loadConfig()).opens(secretBox(a).keyId)).toBe(true);
+    } finally {
+      process.env = env;
+    }
   });
 
   it('takes a key as base64 or base64url of 32 bytes, and nothing else', () => {
