@@ -101,10 +101,11 @@ export async function createEndpoint(
 }
 
 /**
- * At start-up: seals the signing secrets stored in the clear (before secrets were sealed),
- * and counts the live endpoints whose secrets are sealed under a key other than `secrets`'
- * (their deliveries fail until the process has that key). Each secret is sealed only if it is still the one read, so
- * processes starting together do not seal one twice.
+ * At start-up: seals the signing secrets stored in the clear (before secrets were sealed) and
+ * seals again under the current key those sealed under a previous key `secrets` was given (a
+ * key being changed), and counts the live endpoints whose secrets are sealed under a key it
+ * cannot open (their deliveries fail until the process has that key). Each secret is sealed
+ * only if it is still the one read, so processes starting together do not seal one twice.
  */
 export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; resealed: number; underOtherKeys: number }> {
   // Only the rows with work to do (normally none): not sealed under this key, so in the clear or under another.
