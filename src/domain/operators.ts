@@ -154,7 +154,9 @@ function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDeci
  * `admin order retry|confirm|compensate`: only for a payment, or a cancellation, parked in
  * needs_attention; the decision is signalled to its workflow, which then finishes one way or
  * the other. A parked cancellation (the supplier cancelled, the refund could not be written)
- * takes only retry: confirm and compensate are refused (409), saying why.
+ * takes only retry: confirm and compensate are refused (409), saying why. So does a stay
+ * parked undoing a change the host did not take; one parked telling the host's system of a
+ * cancellation the host accepted also takes confirm (the host did cancel), not compensate.
  */
 export async function decidePayment(deps: OperatorDeps, orderId: number, decision: OperatorDecision): Promise<OrderInspection> {
   const before = await inspectOrder(deps, orderId);
