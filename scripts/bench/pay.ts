@@ -16,6 +16,11 @@
  * beyond that (`marginal`), next to the raw figures: a cluster with 512 history shards
  * spends CPU and database commits on its own even when nothing happens. For `npm start`
  * the engine's CPU is also split by thread (`engine_threads_per_payment`).
+ * --floor (with BENCH_BARE_PORT, as for the engine) then runs as many floor workflows the
+ * same way (src/http/bare.ts: one no-op local activity, started and awaited through the API's
+ * own client and worker, eager start and the outcome from the worker included), after as
+ * many unmeasured, with the same CPU accounting, and reports the payment as a multiple of
+ * it (`payment_over_floor`): what the engine adds to what any durable step costs here.
  * --warmup W (default 500) first pays W orders the same way, unmeasured: a fresh engine
  * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
  * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
@@ -36,6 +41,7 @@ const opts = args({
   'idle-seconds': { type: 'string', default: '10' },
   window: { type: 'boolean', default: false },
   warmup: { type: 'string', default: '500' },
+  floor: { type: 'boolean', default: false },
 });
 const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
@@ -58,7 +64,8 @@ async function prepare(count: number): Promise<Array<{ partner: Partner; orderId
   return jobs;
 }
 
-async function payAll(jobs: Array<{ partner: Partner; orderId: number }>) {
+/** Runs `call` once per job with `concurrency` in flight; a call that does not answer 200 counts as an error. */
+async function runAll<J>(jobs: J[], call: (job: J) => Promise<{ status: number }>) {
   const latencies: number[] = [];
   let errors = 0;
   let next = 0;
@@ -68,9 +75,7 @@ async function payAll(jobs: Array<{ partner: Partner; orderId: number }>) {
       while (next < jobs.length) {
         const job = jobs[next++]!;
         const t0 = performance.now();
-        const res = await api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }).catch(
-          () => ({ status: 0 }),
-        );
+        const res = await call(job).catch(() => ({ status: 0 }));
         latencies.push(performance.now() - t0);
         if (res.status !== 200) errors += 1;
       }
@@ -78,6 +83,19 @@ async function payAll(jobs: Array<{ partner: Partner; orderId: number }>) {
   );
   return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), errors };
 }
+
+const payAll = (jobs: Array<{ partner: Partner; orderId: number }>) =>
+  runAll(jobs, (job) => api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }));
+
+const FLOOR = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/floor` : undefined;
+
+/** `count` floor workflows through the engine's floor route (src/http/bare.ts), as payAll pays. */
+const floorAll = (count: number) =>
+  runAll(Array.from({ length: count }), async () => {
+    const res = await fetch(FLOOR!, { method: 'POST' });
+    await res.arrayBuffer();
+    return res;
+  });
 
 /** The same debit without the saga: lock the wallet, check, write a ledger row, update the balance. */
 async function baseline(n: number) {
@@ -131,19 +149,53 @@ function topology(): Topology | undefined {
 }
 
 /** Events in one payment's workflow history: each is written by the history service. */
-async function historyLength(t: Topology | undefined, job: { partner: Partner; orderId: number }): Promise<number | undefined> {
+async function historyLength(t: Topology | undefined, workflowId: string): Promise<number | undefined> {
   const address = t?.temporalAddress ?? process.env.TEMPORAL_ADDRESS;
   if (!address) return undefined;
   const connection = await Connection.connect({ address });
   try {
     const client = new Client({ connection, namespace: t?.namespace ?? process.env.TEMPORAL_NAMESPACE ?? 'default' });
-    const history = await client.workflow
-      .getHandle(payWorkflowId(job.partner.partner_id, { idempotencyKey: `bench-${job.orderId}`, orderId: job.orderId }))
-      .fetchHistory();
+    const history = await client.workflow.getHandle(workflowId).fetchHistory();
     return history.events?.length;
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
+ * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
+ */
+async function measureFloor(t: Topology | undefined, pay: { seconds: number; latencies: number[] }, payCpu: ReturnType<typeof cpuPerPayment> | undefined) {
+  if (!FLOOR) throw new Error('--floor needs BENCH_BARE_PORT, the same as the engine was started with');
+  const probe = await fetch(FLOOR, { method: 'POST' }).catch(() => undefined);
+  if (probe?.status !== 200) throw new Error(`no floor route at ${FLOOR} (${probe?.status ?? 'unreachable'}): start the engine with the same BENCH_BARE_PORT`);
+  const { data } = (await probe.json()) as { data: { workflow_id: string } };
+  if (warmup > 0) await floorAll(warmup);
+  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
+  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
+  const cpuBefore = t && sampleCpu(t);
+  const run = await floorAll(total);
+  const cpu = t ? cpuPerPayment(cpuBefore!, sampleCpu(t), total) : undefined;
+  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
+  const events = await historyLength(t, data.workflow_id).catch(() => undefined);
+  return {
+    floor: {
+      workflows_per_s: round(total / run.seconds),
+      p50_ms: round(percentile(run.latencies, 50)),
+      p95_ms: round(percentile(run.latencies, 95)),
+      errors: run.errors,
+      ...(cpu ? { cpu_per_workflow: cpu } : {}),
+      ...(threadsBefore && threadsAfter ? { engine_threads_per_workflow: cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms } : {}),
+      ...(events !== undefined ? { history_events: events } : {}),
+    },
+    payment_over_floor: {
+      // Floor workflows a second per payment a second: how many times faster the floor runs.
+      throughput_ratio: round(pay.seconds / run.seconds, 2),
+      p50_ratio: round(percentile(pay.latencies, 50) / percentile(run.latencies, 50), 2),
+      ...(cpu && payCpu ? { cpu_ratio: round(payCpu.total_ms / cpu.total_ms, 2), extra_cpu_ms: round(payCpu.total_ms - cpu.total_ms) } : {}),
+    },
+  };
 }
 
 const rates = (a: Record<string, number>, b: Record<string, number>, seconds: number) =>
@@ -227,8 +279,11 @@ async function main() {
       };
     }
   }
-  const events = await historyLength(t, jobs[0]!).catch(() => undefined);
+  const first = jobs[0]!;
+  const payId = payWorkflowId(first.partner.partner_id, { idempotencyKey: `bench-${first.orderId}`, orderId: first.orderId });
+  const events = await historyLength(t, payId).catch(() => undefined);
   if (events !== undefined) result.history_events_per_payment = events;
+  if (opts.floor) Object.assign(result, await measureFloor(t, run, result.cpu_per_payment as ReturnType<typeof cpuPerPayment> | undefined));
   if (opts.baseline) {
     const b = await baseline(total);
     result.baseline = {

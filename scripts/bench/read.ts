@@ -12,6 +12,10 @@
  * serves a bare Hono JSON route in its own process; it is loaded first and last in the
  * same run, and each endpoint is reported as a share of its mean throughput
  * (`of_bare`), so the figures say what the API's own work costs on this machine today.
+ * The second yardstick, `bare_authenticated` (`GET /api/bench/bare/`, served only then): the
+ * same answer behind Interface A's whole stack (request id, access log and metrics, body and
+ * text guards, authentication, rate limit), loaded first and last too; each endpoint is also
+ * reported as a share of it (`of_bare_authenticated`): what its own read and answer cost.
  */
 import autocannon from 'autocannon';
 import { admin, api, API, args, partnerHeaders, round, type Partner } from './common';
@@ -24,6 +28,8 @@ const opts = args({
 });
 
 const BARE = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/bare` : undefined;
+/** The bare answer behind Interface A's whole stack: served by the API only when it was started with BENCH_BARE_PORT. */
+const BARE_AUTHENTICATED = '/api/bench/bare/';
 
 interface Load {
   reqs_per_s: number;
@@ -32,6 +38,7 @@ interface Load {
   p99_ms: number;
   errors: number;
   of_bare?: number;
+  of_bare_authenticated?: number;
 }
 
 async function load(title: string, url: string, partner: Partner | undefined, body?: unknown): Promise<Record<string, Load>> {
@@ -109,6 +116,11 @@ async function main() {
       throw new Error(`no bare route at ${BARE}: start the engine with the same BENCH_BARE_PORT`);
     });
   const bareFirst = BARE ? await load('bare_first', BARE, undefined) : {};
+  // A partner for each of its two loads, as every endpoint has its own: one would spend its limit.
+  const authPartners = BARE ? [await benchPartner('bare-authenticated-first'), await benchPartner('bare-authenticated-last')] : undefined;
+  const probe = authPartners && (await api(authPartners[0]!, 'GET', BARE_AUTHENTICATED));
+  if (probe && probe.status !== 200) throw new Error(`${BARE_AUTHENTICATED} answered ${probe.status}: start the engine with the same BENCH_BARE_PORT`);
+  const authFirst = authPartners ? await load('first', BARE_AUTHENTICATED, authPartners[0]) : {};
   const results: Record<string, Load> = {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
     ...(await loadList('ledger_page', '/api/partners/ledger/', await benchPartner('ledger'))),
@@ -123,19 +135,33 @@ async function main() {
       rooms: [{ adult_count: 2 }],
     })),
   };
+  const authLast = authPartners ? await load('last', BARE_AUTHENTICATED, authPartners[1]) : {};
   const bareLast = BARE ? await load('bare_last', BARE, undefined) : {};
   const bare = BARE ? (bareFirst.bare_first!.reqs_per_s + bareLast.bare_last!.reqs_per_s) / 2 : undefined;
+  const bareAuthenticated = authPartners ? (authFirst.first!.reqs_per_s + authLast.last!.reqs_per_s) / 2 : undefined;
   if (bare) for (const r of Object.values(results)) r.of_bare = round(r.reqs_per_s / bare, 2);
+  if (bareAuthenticated) for (const r of Object.values(results)) r.of_bare_authenticated = round(r.reqs_per_s / bareAuthenticated, 2);
   console.log(
     JSON.stringify({
       connections: Number(opts.connections),
       duration_s: Number(opts.duration),
       bare_route: BARE ? { ...bareFirst, ...bareLast, mean_reqs_per_s: round(bare!) } : 'not measured: set BENCH_BARE_PORT for the engine and the benchmark',
+      ...(bareAuthenticated
+        ? {
+            bare_authenticated: {
+              ...authFirst,
+              ...authLast,
+              mean_reqs_per_s: round(bareAuthenticated),
+              of_bare: round(bareAuthenticated / bare!, 2),
+            },
+          }
+        : {}),
       endpoints: results,
     }),
   );
   // A figure that counts refusals or failures as requests served is not one: say so and fail.
-  const failed = Object.entries(results).filter(([, r]) => r.errors > 0);
+  const yardstick = Object.fromEntries(Object.entries({ ...authFirst, ...authLast }).map(([k, r]) => [`bare_authenticated_${k}`, r]));
+  const failed = Object.entries({ ...results, ...yardstick }).filter(([, r]) => r.errors > 0);
   if (failed.length) {
     console.error(`errors (non-2xx answers or failed requests) in: ${failed.map(([name, r]) => `${name} ${r.errors}`).join(', ')}`);
     process.exitCode = 1;

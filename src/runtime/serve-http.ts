@@ -51,6 +51,7 @@ export async function serveHttp(
       health: deps.health,
       rateLimits: createRateLimits(deps.database, config.RATE_LIMIT_PER_MINUTE),
       secrets,
+      ...(config.BENCH_BARE_PORT !== undefined ? { benchRoutes: true } : {}),
     }).fetch,
     config.PORT,
     '0.0.0.0',
@@ -75,7 +76,14 @@ export async function serveHttp(
   );
   stack.add(() => admin.close());
   if (config.BENCH_BARE_PORT !== undefined) {
-    const bare = await listen(createBareApp().fetch, config.BENCH_BARE_PORT, '127.0.0.1');
+    const floor = {
+      temporal: deps.temporal,
+      taskQueue: config.TEMPORAL_TASK_QUEUE,
+      waitMs: config.PAY_WAIT_MS,
+      ...(deps.eagerStart ? { eagerStart: true } : {}),
+      ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
+    };
+    const bare = await listen(createBareApp(floor).fetch, config.BENCH_BARE_PORT, '127.0.0.1');
     stack.add(() => bare.close());
   }
   return { api, admin };

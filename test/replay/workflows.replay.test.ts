@@ -77,6 +77,8 @@ describe('workflow replay', () => {
         // (the count of deliveries made, the disable step's input); the first recordings stay.
         'webhook-delivered-after-retry-v2.json',
         'webhook-endpoint-disabled-v2.json',
+        // The benchmarks' floor workflow (bench:pay --floor).
+        'bench-floor.json',
       ]),
     );
   });
