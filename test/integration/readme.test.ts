@@ -264,7 +264,7 @@ interface Played {
   creds: PartnerCredentials;
   /** The order the scenario played on. */
   orderId: () => Promise<number>;
-  /** The payment's workflow, when the scenario played on pay (docs/decisions.md, "Pay": its id). */
+  /** The payment's workflow, when the scenario played on pay (docs/decisions/pay.md: its id). */
   paymentId?: string;
   /** A check of its own for the row (prices moved, a cancellation that went through on the next try, …). */
   afterwards?: () => Promise<void>;
