@@ -195,7 +195,7 @@ export class Load {
     }
     const first = await this.http.pay(p, o.id, key, o.kind);
     this.record(first);
-    // The README: after a refusal the order is payable again, with the same key.
+    // docs/guides/idempotency.md: after a refusal the order is payable again, with the same key.
     if (o.kind === 'supplier_reject' && first.outcome === 'refused') this.run.pays.push(await this.http.pay(p, o.id, key));
   }
 

@@ -1,5 +1,5 @@
 /**
- * Interface A with the typed client: buy a SIM card on credit (the README's first
+ * Interface A with the typed client: buy a SIM card on credit (the README's
  * walk-through). Run against `npm start`:
  *
  *   API_KEY=… API_SECRET=… node --import tsx scripts/examples/buy-sim-card.ts [http://127.0.0.1:8080]

@@ -482,7 +482,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a pending order from credit
-         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter; per service: the README, "Sandbox scenarios").
+         * @description Debits the wallet and finalizes the booking with the supplier as one durable saga. If the supplier refuses, the debit is reversed and the answer is 502; requests with the same idempotency_key that arrived before that answer get the same 502, and one sent after it pays again. If the supplier is slow, the answer is 202 with order_status "processing" and the order lists show the outcome. Sandbox: the X-Sandbox-Scenario header makes the supplier refuse, fail twice, take its time, lose its answers or be unreachable (see the parameter; per service: docs/guides/sandbox-scenarios.md).
          */
         post: {
             parameters: {

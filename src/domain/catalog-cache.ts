@@ -4,7 +4,7 @@ import { readCache } from './read-cache';
  * How long a catalogue read is served from memory. The catalogue (products, variants,
  * categories, stock) is written by the seed when the engine starts and by nothing while it
  * serves, so this bounds only how long a change made behind the engine's back (an operator's
- * SQL) takes to show (docs/decisions.md, "The catalogue from memory").
+ * SQL) takes to show (docs/decisions/catalogue-from-memory.md).
  */
 export const CATALOGUE_TTL_MS = 5_000;
 /** Distinct reads kept (a search text is part of the key, so the keys are the partners' to choose). */

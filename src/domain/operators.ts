@@ -129,10 +129,11 @@ export async function inspectOrder(deps: OperatorDeps, orderId: number): Promise
 }
 
 /**
- * The decisions that do not apply where the payment is parked (docs/decisions.md, "Bounded
- * steps and the pivot rule"). After the supplier confirmed, the partner has what was paid
- * for: the payment is never compensated, only completed (retry, or confirm, which does the
- * same). While a failed payment's debit is being reversed, there is nothing to confirm.
+ * The decisions that do not apply where the payment is parked
+ * (docs/decisions/bounded-steps-and-the-pivot.md). After the supplier confirmed, the partner
+ * has what was paid for: the payment is never compensated, only completed (retry, or
+ * confirm, which does the same). While a failed payment's debit is being reversed, there is
+ * nothing to confirm.
  */
 function refuseAfterPivot(orderId: number, state: PayState, action: OperatorDecision['action']): void {
   if (state.parkedAt === 'completing' && action === 'compensate') {

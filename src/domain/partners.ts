@@ -67,7 +67,7 @@ const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
 /**
  * How long an API process authenticates a partner from the row it last read for that key
- * (docs/decisions.md, "Credentials from memory"). A change made through this process (a
+ * (docs/decisions/credentials-from-memory.md). A change made through this process (a
  * rotated secret or agency key, a disabled account, a rate limit) applies to its next
  * request; made through another API process, within this time. Unknown keys are never kept.
  */

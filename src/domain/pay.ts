@@ -214,7 +214,7 @@ interface KeyedPayment {
 }
 
 /**
- * What "never debits twice" means for a key (README, "Idempotency"). A key's payment runs
+ * What "never debits twice" means for a key (docs/guides/idempotency.md). A key's payment runs
  * (workflow id from the key) one at a time. A request gets the outcome of the key's run in
  * flight, or of its latest run if that has closed, failures included, and waits for it up
  * to the pay bound; it starts a new run only when the latest run failed and that failure had

@@ -9,7 +9,7 @@ export type { WorkflowOutcome };
  * way out (the `outcomes` sink: workflows/interceptors.ts, worker/worker.ts). Where the API
  * and the worker share a process (`npm start`), the API answers from this instead of
  * long-polling Temporal for the run's close (src/temporal/workflows.ts, awaitWorkflow;
- * docs/decisions.md, "Outcomes from the worker next door").
+ * docs/decisions/outcomes-from-the-worker-next-door.md).
  *
  * A workflow tells its outcome after the steps it rests on have committed (a payment's
  * debit and completion), as it hands Temporal the command that closes it; the outcome is

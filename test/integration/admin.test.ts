@@ -56,7 +56,7 @@ describe('admin authentication', () => {
     expect(await stack.db.select().from(partners)).toHaveLength(before.length);
   });
 
-  // Decided in issue 15 (docs/decisions.md): /metrics stays open, as a Prometheus scrape target,
+  // docs/decisions/operator-views.md: /metrics stays open, as a Prometheus scrape target,
   // on the admin port that listens on loopback by default; it carries no secret and no partner's data.
   it('answers /metrics without the token, whatever authorization is sent, and leaks no credential', async () => {
     const { creds } = await newPartner({ topup: '1000' });

@@ -6,13 +6,13 @@ import { adminClient, call, newPartner, type Reply } from '../support/clients';
 import { type CuttablePart, type TestStack, useStack } from '../support/stack';
 
 /**
- * While a part is down (docs/decisions.md, "While a part is down"): PostgreSQL, the Temporal
+ * While a part is down (docs/decisions/availability.md): PostgreSQL, the Temporal
  * frontend or every worker unreachable, each in turn. The API answers 503 in each
  * interface's shape with Retry-After, quickly, moves no money and starts no workflow;
  * /healthz (API and worker) names the part; everything comes back by itself.
  */
 
-// The stated bounds (README, docs/operations.md), with the engine's default timings.
+// The stated bounds (docs/decisions/availability.md, docs/operations.md), with the engine's default timings.
 /** /healthz reports PostgreSQL or Temporal down (a 1 s round + a 2 s check timeout, and a margin). */
 const DETECT_MS = 5_000;
 /** /healthz reports every worker gone after a kill: 3 missed 2 s heartbeats, a 1 s round, and a margin. */

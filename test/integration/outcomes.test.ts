@@ -9,7 +9,7 @@ import { type TestStack, useStack } from '../support/stack';
 /**
  * Where the API and the worker share a process (npm start), the API hears how a payment's
  * run ended from the worker itself instead of long-polling Temporal for its close
- * (src/temporal/outcomes.ts; docs/decisions.md, "Outcomes from the worker next door").
+ * (src/temporal/outcomes.ts; docs/decisions/outcomes-from-the-worker-next-door.md).
  */
 
 /** Outcomes the API took from each source so far (this file's module registry). */

@@ -1,20 +1,32 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders, reservations } from '../../src/db/schema';
 import { adminClient, call, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
-import { curlRequest, fillPlaceholders, mismatch, noteMismatch, parseNote, parsePattern, tableAfter, walkThrough, type Step } from '../support/readme';
+import {
+  curlRequest,
+  fillPlaceholders,
+  guides,
+  mismatch,
+  noteMismatch,
+  parseNote,
+  parsePattern,
+  readDoc,
+  tableAfter,
+  walkThrough,
+  type Step,
+} from '../support/readme';
 import { BOOKING_HORIZON_DAYS } from '../../src/http/vocabulary';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { contact, day, roomGuests, traveller } from '../support/fixtures';
 
 /**
- * The README runs as written (issue 15): its walk-throughs, read from README.md at test
- * time and run in order against a fresh engine (the ids they show are a fresh database's),
- * each answer checked against what the README shows; and its "Sandbox scenarios" table,
- * row by row and service by service. test/support/readme.ts states the reading rules.
+ * The README and the guides run as written: the walk-throughs, read from README.md and
+ * docs/guides/ at test time and run in order against a fresh engine (README.md's first, then
+ * the guides' in the order of docs/guides/README.md; the ids they show are a fresh
+ * database's), each answer checked against what the walk-through shows; and the "Sandbox
+ * scenarios" table of docs/guides/sandbox-scenarios.md, row by row and service by service.
+ * test/support/readme.ts states the reading rules.
  *
  * The stack keeps the relations of the defaults with shorter times: a payment's supplier
  * attempts (3 here, so that supplier_flaky books on the last; 5 by default ≈ 15 s) end well
@@ -28,7 +40,9 @@ const PAY_WAIT_MS = 8_000;
 const SLOW_MS = 12_000;
 useStack((s) => (stack = s), { payWaitMs: PAY_WAIT_MS, slowMs: SLOW_MS, finalizeAttempts: 3, visaDecisionMs: 1_500 });
 
-const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+/** README.md, then every guide, in the order the walk-throughs continue one another. */
+const DOCS = [readDoc('README.md'), ...guides()];
+const SANDBOX = readDoc('docs/guides/sandbox-scenarios.md');
 const ORIGIN = 'http://127.0.0.1:8080';
 
 interface Answer {
@@ -62,14 +76,14 @@ async function send(
   return { status: res.status, body: parsed };
 }
 
-/** Runs the walk-through steps in order; each answer is checked against what the README shows as soon as it comes. */
+/** Runs the walk-through steps in order; each answer is checked against what the walk-through shows as soon as it comes. */
 async function runWalkThrough(steps: Step[]): Promise<Answer[]> {
   const answers: Answer[] = [];
   const bodies = () => answers.map((a) => a.body);
   const functions = new Map<string, string[]>();
   const vars = new Map<string, string>();
   for (const step of steps) {
-    const where = `README.md:${step.line}`;
+    const where = `${step.file}:${step.line}`;
     if (step.kind === 'define') {
       functions.set(step.name, step.words);
       continue;
@@ -108,26 +122,30 @@ async function runWalkThrough(steps: Step[]): Promise<Answer[]> {
     const items = step.note ? parseNote(step.note) : [];
     const status = items.find((i) => i.t === 'status');
     if (status && status.t === 'status') {
-      if (answer.status !== status.status) throw new Error(`${shown}\n  the README says ${status.status}`);
-    } else if (answer.status < 200 || answer.status > 299) throw new Error(`${shown}\n  the README shows no error here`);
+      if (answer.status !== status.status) throw new Error(`${shown}\n  the walk-through says ${status.status}`);
+    } else if (answer.status < 200 || answer.status > 299) throw new Error(`${shown}\n  the walk-through shows no error here`);
     for (const item of items) {
       const m = noteMismatch(item, answer.body);
-      if (m) throw new Error(`${shown}\n  the README's note "→ ${step.note}": ${m}`);
+      if (m) throw new Error(`${shown}\n  the walk-through's note "→ ${step.note}": ${m}`);
     }
     if (step.answer) {
       const m = mismatch(parsePattern(step.answer.text), answer.body);
-      if (m) throw new Error(`${shown}\n  README.md:${step.answer.line} shows ${step.answer.text}\n  ${m}`);
+      if (m) throw new Error(`${shown}\n  ${step.answer.file}:${step.answer.line} shows ${step.answer.text}\n  ${m}`);
     }
     answers.push(answer);
   }
   return answers;
 }
 
-const WALK_THROUGHS = (heading: string) => /walk-through|^tours, residence, visa|^interface b|^events and webhooks/i.test(heading);
+/** A walk-through is a section whose heading starts with "Walk-through". */
+const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading);
 
-describe('the README walk-throughs', () => {
+describe('the walk-throughs of the README and the guides', () => {
   it('reads the walk-throughs: every command is one the test runs', () => {
-    const steps = walkThrough(README, WALK_THROUGHS);
+    const steps = walkThrough(DOCS, WALK_THROUGHS);
+    // README.md's own and at least four guides' (hotel, flight, tours/residence/visa, Interface B, events).
+    expect(steps.filter((s) => s.file === 'README.md').length).toBeGreaterThan(5);
+    expect(new Set(steps.map((s) => s.file)).size).toBeGreaterThan(4);
     expect(steps.filter((s) => s.kind === 'admin')).toHaveLength(1);
     expect(steps.filter((s) => s.kind === 'call').length).toBeGreaterThan(30);
     for (const s of steps) if ((s.kind === 'call' || s.kind === 'admin') && s.note) expect(() => parseNote(s.note!)).not.toThrow();
@@ -135,18 +153,18 @@ describe('the README walk-throughs', () => {
 
   it('book dates that stay bookable for two more months (a reader copies them as written)', () => {
     // Every date is checked against today and the booking horizon; a walk-through that goes stale breaks for readers first.
-    const text = JSON.stringify(walkThrough(README, WALK_THROUGHS));
+    const text = JSON.stringify(walkThrough(DOCS, WALK_THROUGHS));
     const dates = [...text.matchAll(/\b(?:check_in|check_out|departure_date_time|from|to)\W{1,6}(20\d\d-\d\d-\d\d)/g)].map((m) => m[1]!).sort();
     expect(dates.length).toBeGreaterThan(3);
     const inDays = (d: string) => Math.floor((Date.parse(`${d}T00:00:00Z`) - Date.parse(`${day(0)}T00:00:00Z`)) / 86_400_000);
     const soonest = dates[0]!;
     const latest = dates[dates.length - 1]!;
-    if (inDays(soonest) < 60) throw new Error(`README.md's walk-through books ${soonest}, ${inDays(soonest)} days from today: move its dates forward`);
-    if (inDays(latest) > BOOKING_HORIZON_DAYS) throw new Error(`README.md's walk-through books ${latest}, past the ${BOOKING_HORIZON_DAYS}-day horizon`);
+    if (inDays(soonest) < 60) throw new Error(`a walk-through books ${soonest}, ${inDays(soonest)} days from today: move its dates forward`);
+    if (inDays(latest) > BOOKING_HORIZON_DAYS) throw new Error(`a walk-through books ${latest}, past the ${BOOKING_HORIZON_DAYS}-day horizon`);
   });
 
   it('run as written, answering what they show', async () => {
-    const answers = await runWalkThrough(walkThrough(README, WALK_THROUGHS));
+    const answers = await runWalkThrough(walkThrough(DOCS, WALK_THROUGHS));
 
     // The hotel walk-through ends with a cancellation that credits a refund.
     const cancel = answers.find((a) => a.path === '/api/hotel/cancel/');
@@ -208,6 +226,7 @@ function targetsOf(on: string): Target[] {
 }
 
 interface Row {
+  file: string;
   line: number;
   scenario: string;
   on: string;
@@ -219,12 +238,13 @@ interface Row {
   parks: boolean;
 }
 
-const ROWS: Row[] = tableAfter(README, 'Sandbox scenarios').map(({ line, cells }) => {
+const ROWS: Row[] = tableAfter(SANDBOX, 'Sandbox scenarios').map(({ file, line, cells }) => {
   const [scenario, on, , answer] = cells;
   const status = /^(\d{3})\b/.exec(answer ?? '');
   if (!scenario || !on || !answer || !status)
-    throw new Error(`README.md:${line}: a sandbox row needs scenario, on, supplier and an answer starting with its status`);
+    throw new Error(`${file}:${line}: a sandbox row needs scenario, on, supplier and an answer starting with its status`);
   return {
+    file,
     line,
     scenario: scenario.replace(/`/g, ''),
     on,
@@ -244,7 +264,7 @@ interface Played {
   creds: PartnerCredentials;
   /** The order the scenario played on. */
   orderId: () => Promise<number>;
-  /** The payment's workflow, when the scenario played on pay (docs/decisions.md, "Pay": its id). */
+  /** The payment's workflow, when the scenario played on pay (docs/decisions/pay.md: its id). */
   paymentId?: string;
   /** A check of its own for the row (prices moved, a cancellation that went through on the next try, …). */
   afterwards?: () => Promise<void>;
@@ -541,7 +561,7 @@ const until = async <T>(what: string, ms: number, probe: () => Promise<T | undef
   }
 };
 
-describe('the README sandbox table', () => {
+describe('the sandbox scenarios table', () => {
   it('has rows the test reads', () => {
     expect(ROWS.length).toBeGreaterThan(10);
   });
@@ -559,13 +579,13 @@ describe('the README sandbox table', () => {
     expect(res.body.error).toMatch(/x-sandbox-scenario/i);
   });
 
-  it.each(ROWS.map((r) => [`${r.scenario} on ${r.on} (README.md:${r.line})`, r] as const))('%s', async (_, row) => {
+  it.each(ROWS.map((r) => [`${r.scenario} on ${r.on} (${r.file}:${r.line})`, r] as const))('%s', async (_, row) => {
     // Side by side; every run ends before the test does (a run left waiting would outlive the stack).
     const settled = await Promise.allSettled(
       row.targets.map(async (target) => {
         const played = await play(row.scenario, target);
         const { reply } = played;
-        const shown = `README.md:${row.line} ${row.scenario} on ${target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 400)}`;
+        const shown = `${row.file}:${row.line} ${row.scenario} on ${target}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 400)}`;
         if (reply.status !== row.status) throw new Error(`${shown}\n  the table says ${row.status}`);
         for (const p of row.patterns) {
           const m = mismatch(parsePattern(p), reply.body);
@@ -612,7 +632,7 @@ describe('the README sandbox table', () => {
           }
           if (row.parks) {
             // The operator decides; the payment ends (a parked one would outlive the stack).
-            const decided = await adminClient(stack).post(`/admin/orders/${orderId}/compensate`, { reason: 'README sandbox row' });
+            const decided = await adminClient(stack).post(`/admin/orders/${orderId}/compensate`, { reason: 'sandbox scenarios row' });
             expect(decided.body.order).toMatchObject({ status: 'pending' });
           }
         }

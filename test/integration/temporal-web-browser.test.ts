@@ -12,13 +12,13 @@ import { freePort } from '../support/global-setup';
 import { waitFor } from '../support/wait';
 
 /**
- * What the README tells operators to type into Temporal Web ("Parked payments in Temporal
- * Web"), in a real browser: each of its List Filters, opened as the `?query=` URL it says to
+ * What docs/operations.md tells operators to type into Temporal Web ("Parked payments in
+ * Temporal Web"), in a real browser: each of its List Filters, opened as the `?query=` URL it says to
  * bookmark, must list in the Workflows page exactly the workflows Temporal's own list API
  * answers for it, and fewer than all of them (a page that ignored the filter would show
  * all). Its example URL is opened as written, on this test's port. A filter saved as a
  * Saved View, and a `Stage` column added in "Configure Workflows Table", must both be there
- * again after a reload, as the README says.
+ * again after a reload, as docs/operations.md says.
  *
  * The dev server here is `npm start`'s, with its UI (the suite's shared one is headless),
  * and the workflows are started on a task queue no worker polls, with the search attributes
@@ -27,11 +27,13 @@ import { waitFor } from '../support/wait';
  * downloaded; without it the test fails.
  */
 
-const README = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+const OPERATIONS = fs.readFileSync(path.join(__dirname, '../../docs/operations.md'), 'utf8');
 
-/** The README's List Filters (the code block of "Parked payments in Temporal Web", comments cut) and its example URL. */
-function readmeFilters(): { filters: string[]; exampleUrl: URL } {
-  const section = README.slice(README.indexOf('### Parked payments in Temporal Web'));
+/** docs/operations.md's List Filters (the code block of "Parked payments in Temporal Web", comments cut) and its example URL. */
+function documentedFilters(): { filters: string[]; exampleUrl: URL } {
+  const at = OPERATIONS.indexOf('## Parked payments in Temporal Web');
+  if (at < 0) throw new Error('docs/operations.md has no section "Parked payments in Temporal Web"');
+  const section = OPERATIONS.slice(at);
   const block = /```\n([\s\S]*?)```/.exec(section)![1]!;
   const filters = block
     .split('\n')
@@ -117,10 +119,10 @@ async function shown(page: Page, expected: string[]): Promise<string[]> {
   return ids.filter((id) => text.includes(id)).sort();
 }
 
-describe('Temporal Web, as the README tells operators to use it', () => {
-  const { filters, exampleUrl } = readmeFilters();
+describe('Temporal Web, as docs/operations.md tells operators to use it', () => {
+  const { filters, exampleUrl } = documentedFilters();
 
-  it('the README gives List Filters and an example URL to check', () => {
+  it('docs/operations.md gives List Filters and an example URL to check', () => {
     expect(filters.length).toBeGreaterThanOrEqual(5);
     expect(filters).toContain('OrderId = 42');
     expect(exampleUrl.searchParams.get('query')).toBeTruthy();
@@ -199,7 +201,7 @@ describe('Temporal Web, as the README tells operators to use it', () => {
     }
   }, 90_000);
 
-  it("the README's example URL, opened as written on this server's UI port, lists the parked workflows", async () => {
+  it("docs/operations.md's example URL, opened as written on this server's UI port, lists the parked workflows", async () => {
     const expected = await listed(exampleUrl.searchParams.get('query')!);
     expect(expected).toEqual(expect.arrayContaining([`tw-parked-flight-${run}`, `tw-parked-hotel-${run}`]));
     const page = await browser.newPage();

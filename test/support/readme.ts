@@ -1,9 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
 /**
- * Reads README.md the way a newcomer does, for test/integration/readme.test.ts: the
- * walk-throughs' shell blocks as steps to run, the answers they show as patterns to check,
- * and the "Sandbox scenarios" table as rows.
+ * Reads README.md and the guides in docs/guides/ the way a newcomer does, for
+ * test/integration/readme.test.ts: the walk-throughs' shell blocks as steps to run, the
+ * answers they show as patterns to check, and the "Sandbox scenarios" table as rows.
  *
- * The rules the README states at its first walk-through, made precise:
+ * The walk-throughs continue one another: README.md's first, then each guide's in the order
+ * of docs/guides/README.md. A shell function or variable one of them defines holds in the
+ * ones after it.
+ *
+ * The rules the README states at its walk-through, made precise:
  * - A step is a line calling a shell function the walk-through defined (`A …`, `B …`: curl
  *   with the function's headers, `$VAR` from the walk-through's `VAR=<…>` assignments), or
  *   `npm run … admin -- <args>` (the admin CLI). A command goes on while a quote is open.
@@ -21,7 +28,9 @@
  */
 
 export interface Located {
-  /** 1-based line in README.md, for messages. */
+  /** The document, relative to the repository (`README.md`, `docs/guides/…`), for messages. */
+  file: string;
+  /** 1-based line in that document, for messages. */
   line: number;
   text: string;
 }
@@ -88,61 +97,72 @@ export function shellWords(src: string): { words: string[]; comment: string | nu
   return { words, comment: null, open: quote !== null };
 }
 
-/** The steps of the walk-throughs: the shell blocks under the headings `pick` accepts, in order. */
-export function walkThrough(markdown: string, pick: (heading: string) => boolean): Step[] {
+/** A markdown document and where it is, relative to the repository. */
+export interface Doc {
+  file: string;
+  markdown: string;
+}
+
+/**
+ * The steps of the walk-throughs: the shell blocks under the headings `pick` accepts, document
+ * after document, in order. A function defined in one document can be called in the later ones.
+ */
+export function walkThrough(docs: Doc[], pick: (heading: string) => boolean): Step[] {
   const steps: Step[] = [];
   const functions = new Set<string>();
-  for (const block of codeBlocks(markdown, 'sh').filter((b) => pick(b.heading))) {
-    let last: Step | undefined;
-    for (let i = 0; i < block.lines.length; i++) {
-      const line = block.line + i;
-      const first = block.lines[i]!;
-      if (!first.trim()) {
-        last = undefined;
-        continue;
+  for (const { file, markdown } of docs)
+    for (const block of codeBlocks(markdown, 'sh').filter((b) => pick(b.heading))) {
+      let last: Step | undefined;
+      for (let i = 0; i < block.lines.length; i++) {
+        const line = block.line + i;
+        const at = `${file}:${line}`;
+        const first = block.lines[i]!;
+        if (!first.trim()) {
+          last = undefined;
+          continue;
+        }
+        if (first.trimStart().startsWith('#')) {
+          const comment = first.trim().replace(/^#\s?/, '');
+          if (last && (last.kind === 'call' || last.kind === 'admin') && /^[[{]/.test(comment)) last.answer = { file, line, text: comment };
+          last = undefined;
+          continue;
+        }
+        // A command goes on while a quote is open.
+        let text = first;
+        let parsed = shellWords(text);
+        while (parsed.open && i + 1 < block.lines.length) {
+          text += '\n' + block.lines[++i]!;
+          parsed = shellWords(text);
+        }
+        if (parsed.open) throw new Error(`${at}: a quote is never closed`);
+        const note = parsed.comment?.startsWith('→') ? parsed.comment.slice(1).trim() : undefined;
+        const def = /^(\w+)\(\)\s*\{(.*)\}\s*$/.exec(text.trim());
+        if (def) {
+          functions.add(def[1]!);
+          const inner = shellWords(def[2]!.trim().replace(/;\s*$/, '')).words;
+          last = { kind: 'define', file, line, text, name: def[1]!, words: inner };
+        } else if (/^\w+=/.test(text.trim())) {
+          const vars = text
+            .split(';')
+            .map((a) => a.trim())
+            .filter(Boolean)
+            .map((a): [string, string] => {
+              const m = /^(\w+)=(.*)$/.exec(a);
+              if (!m) throw new Error(`${at}: not an assignment: ${a}`);
+              return [m[1]!, m[2]!];
+            });
+          last = { kind: 'assign', file, line, text, vars };
+        } else if (parsed.words[0] === 'npm' && parsed.words.includes('admin') && parsed.words.includes('--')) {
+          last = { kind: 'admin', file, line, text, argv: parsed.words.slice(parsed.words.indexOf('--') + 1), note };
+        } else if (functions.has(parsed.words[0] ?? '')) {
+          last = { kind: 'call', file, line, text, fn: parsed.words[0]!, words: parsed.words.slice(1), note };
+        } else {
+          throw new Error(`${at}: a walk-through command the test cannot run: ${first.trim()}`);
+        }
+        if (note === undefined && parsed.comment?.includes('→')) throw new Error(`${at}: a note must start with →`);
+        steps.push(last);
       }
-      if (first.trimStart().startsWith('#')) {
-        const comment = first.trim().replace(/^#\s?/, '');
-        if (last && (last.kind === 'call' || last.kind === 'admin') && /^[[{]/.test(comment)) last.answer = { line, text: comment };
-        last = undefined;
-        continue;
-      }
-      // A command goes on while a quote is open.
-      let text = first;
-      let parsed = shellWords(text);
-      while (parsed.open && i + 1 < block.lines.length) {
-        text += '\n' + block.lines[++i]!;
-        parsed = shellWords(text);
-      }
-      if (parsed.open) throw new Error(`README.md:${line}: a quote is never closed`);
-      const note = parsed.comment?.startsWith('→') ? parsed.comment.slice(1).trim() : undefined;
-      const def = /^(\w+)\(\)\s*\{(.*)\}\s*$/.exec(text.trim());
-      if (def) {
-        functions.add(def[1]!);
-        const inner = shellWords(def[2]!.trim().replace(/;\s*$/, '')).words;
-        last = { kind: 'define', line, text, name: def[1]!, words: inner };
-      } else if (/^\w+=/.test(text.trim())) {
-        const vars = text
-          .split(';')
-          .map((a) => a.trim())
-          .filter(Boolean)
-          .map((a): [string, string] => {
-            const m = /^(\w+)=(.*)$/.exec(a);
-            if (!m) throw new Error(`README.md:${line}: not an assignment: ${a}`);
-            return [m[1]!, m[2]!];
-          });
-        last = { kind: 'assign', line, text, vars };
-      } else if (parsed.words[0] === 'npm' && parsed.words.includes('admin') && parsed.words.includes('--')) {
-        last = { kind: 'admin', line, text, argv: parsed.words.slice(parsed.words.indexOf('--') + 1), note };
-      } else if (functions.has(parsed.words[0] ?? '')) {
-        last = { kind: 'call', line, text, fn: parsed.words[0]!, words: parsed.words.slice(1), note };
-      } else {
-        throw new Error(`README.md:${line}: a walk-through command the test cannot run: ${first.trim()}`);
-      }
-      if (note === undefined && parsed.comment?.includes('→')) throw new Error(`README.md:${line}: a note must start with →`);
-      steps.push(last);
     }
-  }
   return steps;
 }
 
@@ -224,7 +244,7 @@ type Pattern =
 
 const ELLIPSIS = /\.\.\.|…/;
 
-/** Parses an answer as the README shows it: JSON with `...`/`…` elisions. */
+/** Parses an answer as a walk-through shows it: JSON with `...`/`…` elisions. */
 export function parsePattern(src: string): Pattern {
   let i = 0;
   const fail = (what: string): never => {
@@ -381,13 +401,13 @@ export function noteMismatch(item: NoteItem, answer: unknown): string | null {
 // ----------------------------------------------------------------------------- tables
 
 /** The rows of the first table after a heading, as cells (header row and separator left out). */
-export function tableAfter(markdown: string, heading: string): Array<Located & { cells: string[] }> {
+export function tableAfter({ file, markdown }: Doc, heading: string): Array<Located & { cells: string[] }> {
   const lines = markdown.split('\n');
   const start = lines.findIndex((l) => /^#{1,6} /.test(l) && l.replace(/^#+ /, '') === heading);
-  if (start < 0) throw new Error(`README.md has no heading "${heading}"`);
+  if (start < 0) throw new Error(`${file} has no heading "${heading}"`);
   let i = start + 1;
   while (i < lines.length && !lines[i]!.startsWith('|')) {
-    if (/^#{1,6} /.test(lines[i]!)) throw new Error(`no table under "${heading}"`);
+    if (/^#{1,6} /.test(lines[i]!)) throw new Error(`${file}: no table under "${heading}"`);
     i++;
   }
   const rows: Array<Located & { cells: string[] }> = [];
@@ -397,7 +417,33 @@ export function tableAfter(markdown: string, heading: string): Array<Located & {
       .slice(1, -1)
       .split(/(?<!\\)\|/)
       .map((c) => c.trim().replace(/\\\|/g, '|'));
-    rows.push({ line: i + 1, text, cells });
+    rows.push({ file, line: i + 1, text, cells });
   }
   return rows;
+}
+
+// ----------------------------------------------------------------------------- the documents
+
+const ROOT = path.join(__dirname, '../..');
+
+/** A document of the repository, read now. */
+export function readDoc(file: string): Doc {
+  return { file, markdown: fs.readFileSync(path.join(ROOT, file), 'utf8') };
+}
+
+/**
+ * The guides, in the order docs/guides/README.md lists them (its links to `*.md` in the same
+ * folder). A guide the index does not list, or a link to a guide that is not there, is an error:
+ * the walk-throughs run in that order, so each must have its place.
+ */
+export function guides(): Doc[] {
+  const dir = 'docs/guides';
+  const index = readDoc(`${dir}/README.md`).markdown;
+  const listed = [...new Set([...index.matchAll(/\]\((?:\.\/)?([\w-]+\.md)\)/g)].map((m) => m[1]!))];
+  const present = fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith('.md') && f !== 'README.md');
+  const unlisted = present.filter((f) => !listed.includes(f));
+  if (unlisted.length) throw new Error(`${dir}/README.md does not list ${unlisted.join(', ')}`);
+  const missing = listed.filter((f) => !present.includes(f));
+  if (missing.length) throw new Error(`${dir}/README.md lists ${missing.join(', ')}, which ${dir} does not have`);
+  return listed.map((f) => readDoc(`${dir}/${f}`));
 }

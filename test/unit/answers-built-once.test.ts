@@ -7,7 +7,7 @@ import { requestId } from '../../src/http/request-id';
  * The middlewares every authenticated answer passes through set their headers before the
  * handler runs, so the answer the handler built is the one sent. A header set on a finished
  * answer makes Hono rebuild it as a new web Response, which the Node adapter can only stream
- * (docs/decisions.md, "Answers built once, lists read once"). The answer a request gets must
+ * (docs/decisions/answers-built-once.md). The answer a request gets must
  * be the very object its handler returned, on a success, an error and a refusal alike.
  */
 describe('answers are built once', () => {

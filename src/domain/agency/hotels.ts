@@ -13,7 +13,7 @@ import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../tem
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { agencyPaymentFailure } from './orders';
 
-/** B's agencies sell to Iranian travellers: rates are asked for this nationality (decisions.md). */
+/** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
 export const AGENCY_NATIONALITY = 'IR';
 
 export const roomIdOf = (r: Pick<SupplierRate, 'room_code' | 'board' | 'refundable'>) => `${r.room_code}-${r.board}-${r.refundable ? 'FLEX' : 'NRF'}`;
