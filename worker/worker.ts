@@ -50,7 +50,7 @@ export function createWorker(cfg: WorkerConfig): Promise<Worker> {
 }
 
 /** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
-function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
+export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
   return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
 }
 
