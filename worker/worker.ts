@@ -64,7 +64,7 @@ export async function runWorker(
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(config.TEMPORAL_GRPC_COMPRESSION, address) } });
+  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) } });
   stack.add(() => connection.close());
   const worker = await createWorker({
     connection,
