@@ -55,6 +55,12 @@ module.exports = {
       'Entry points are the top: nothing imports them.',
     ),
     forbid(
+      'benchmarks-stay-out',
+      '^(src|activities|workflows|worker)/',
+      '^scripts/bench/',
+      'The benchmarks (their engine, yardsticks and floor workflow) are no part of production: nothing the engine runs imports them.',
+    ),
+    forbid(
       'platform-at-the-bottom',
       '^src/platform/',
       '^(src/(?!platform/)|activities/|workflows/|worker/|scripts/)',

@@ -22,7 +22,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['workflows/**/*.ts'],
+    files: ['workflows/**/*.ts', 'scripts/**/*.workflows.ts'],
     languageOptions: { globals: {} },
     rules: {
       'no-restricted-imports': 'off',

@@ -1,7 +1,6 @@
 import type { Db } from '../src/db/client';
 import type { Suppliers } from '../src/suppliers';
 import { agencyActivities } from './agency';
-import { benchActivities } from './bench';
 import { finalizeActivities, type FinalizeAttempts } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
@@ -33,7 +32,6 @@ export function createActivities(deps: ActivityDeps) {
     ...residenceActivities(deps.db, deps.residenceHost),
     ...agencyActivities(deps.db),
     ...webhookActivities(deps.db, deps.webhooks),
-    ...benchActivities(),
   };
 }
 

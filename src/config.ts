@@ -13,28 +13,10 @@ const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).trans
 const port = z.coerce.number().int().min(0).max(65535);
 const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPTS);
 
-/** A comma-separated list of `shape` entries (`none`: an empty list), each checked against `entry`. */
-const settingList = (fallback: string, entry: RegExp, shape: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((v, ctx) => {
-      if (v.trim() === 'none') return [];
-      const items = v
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean);
-      const bad = items.find((p) => !entry.test(p));
-      if (bad) {
-        ctx.addIssue({ code: 'custom', message: `"${bad}" is not ${shape}` });
-        return z.NEVER;
-      }
-      return items;
-    });
-
 /**
  * Every setting the engine reads, parsed once at start-up. Defaults make
- * `npm start` work on a fresh clone; production overrides them.
+ * `npm start` work on a fresh clone; production overrides them. docs/configuration.md
+ * lists them all (test/unit/configuration-table.test.ts keeps it true).
  */
 const ConfigSchema = z
   .object({
@@ -68,13 +50,6 @@ const ConfigSchema = z
     TEMPORAL_CLI_PATH: z.string().optional(),
     /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
     TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
-    /**
-     * The worker's gRPC compression to Temporal (the SDK's default is gzip). `auto`: none when
-     * Temporal is on this machine (a loopback address, as `npm start`'s dev server), where
-     * compressing only costs CPU on both ends; gzip otherwise (docs/performance.md, "Issue 14,
-     * sixth step").
-     */
-    TEMPORAL_GRPC_COMPRESSION: z.enum(['auto', 'gzip', 'none']).default('auto'),
     TEMPORAL_DEV_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
     SUPPLIER_URL: z.string().url().optional(),
@@ -83,23 +58,7 @@ const ConfigSchema = z
     WORKER_METRICS_PORT: port.default(9464),
     /** The Temporal Core exporter inside a worker process, on loopback, read by that process only; 0: off. */
     TEMPORAL_CORE_METRICS_PORT: port.default(9465),
-    /**
-     * Dev server only: SQLite pragmas for its database file, `name=value` comma-separated,
-     * or `none` for the Temporal CLI's own. The default (write-ahead log, fsync at
-     * checkpoints) made payments 1.65× faster (docs/performance.md); a crash of the machine
-     * may lose the last moments of the dev server's history, a crash of the process does not.
-     */
-    TEMPORAL_DEV_SQLITE_PRAGMAS: settingList('journal_mode=wal,synchronous=normal', /^[a-z_]+=[A-Za-z0-9_-]+$/, 'name=value'),
-    /**
-     * Dev server only: dynamic config values, `key=value` comma-separated (a value is a number,
-     * true/false or a bare word), or `none` for the Temporal CLI's own. The default keeps the
-     * search attributes' definitions in the server's cache (60 s) instead of reading them from
-     * its database on every start, task completion and visibility write, as the CLI does so
-     * that attributes added while it runs show at once: the engine's are registered before the
-     * server starts, and none are added while it runs (docs/performance.md, "Issue 14, sixth step").
-     */
-    TEMPORAL_DEV_DYNAMIC_CONFIG: settingList('system.forceSearchAttributesCacheRefreshOnRead=false', /^[A-Za-z][A-Za-z0-9_.]*=[A-Za-z0-9_.-]+$/, 'key=value'),
-    /** Worker tuning (unset: the SDK's defaults; docs/performance.md says what they change). */
+    /** Worker capacity (unset: the SDK's defaults). */
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
     WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
     WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
@@ -107,12 +66,6 @@ const ConfigSchema = z
     PAY_LOCAL_LEDGER_STEPS: bool.default(true),
     /** New payments' shape (docs/performance.md): lean = every step local, one workflow task when nothing fails; classic = the supplier step through the activity queue. */
     PAY_SHAPE: z.enum(['lean', 'classic']).default('lean'),
-    /**
-     * Benchmarks only: also serve the yardsticks on 127.0.0.1:BENCH_BARE_PORT (src/http/bare.ts): a bare
-     * Hono JSON route (`bench:read`) and the floor workflow's route (`bench:pay --floor`); and
-     * `GET /api/bench/bare/`, the same answer behind Interface A's whole stack.
-     */
-    BENCH_BARE_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
     EAGER_WORKFLOW_START: bool.default(true),
     ...SIMULATOR_SETTINGS,
@@ -142,10 +95,9 @@ const ConfigSchema = z
     /** Requests per minute per partner on each interface (A and B counted apart), unless an operator set the partner's own. */
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).default(600),
     /**
-     * While a part is down (docs/decisions.md, "While a part is down"): every process checks
-     * the database, Temporal and the workers in the background every HEALTH_INTERVAL_MS; a
-     * check without an answer within HEALTH_TIMEOUT_MS counts as down. Requests that need a
-     * part reported down answer 503 at once.
+     * Every process checks the database, Temporal and the workers in the background every
+     * HEALTH_INTERVAL_MS; a check without an answer within HEALTH_TIMEOUT_MS counts as down.
+     * Requests that need a part reported down answer 503 at once.
      */
     HEALTH_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
     HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
@@ -189,13 +141,15 @@ const ConfigSchema = z
       .string()
       .regex(/^[A-Z]{3}$/, 'a three-letter currency code')
       .default('IRT'),
-    PUBLIC_BASE_URL: z.string().url().optional(),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
     path: ['TEMPORAL_CORE_METRICS_PORT'],
     message: 'must differ from WORKER_METRICS_PORT (the worker serves its metrics there and reads Core from here)',
   });
+
+/** Every setting's schema by name: docs/configuration.md lists them, with their defaults. */
+export const CONFIG_SETTINGS = ConfigSchema.shape;
 
 export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean; WEBHOOK_ALLOW_PRIVATE_URLS: boolean };
 

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker, type ActivityInterceptorsFactory, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
@@ -18,7 +19,7 @@ export interface WorkerConfig {
   namespace: string;
   taskQueue: string;
   deps: ActivityDeps;
-  /** A pre-built bundle (tests build it once); otherwise the workflows are bundled at start. */
+  /** A pre-built bundle (tests build it once); otherwise the build's (compiled) or the workflows bundled at start (sources). */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** More activity interceptors after the engine's own (tests hold a step at a chosen moment). */
   activityInterceptors?: ActivityInterceptorsFactory[];
@@ -31,11 +32,19 @@ export interface WorkerConfig {
 export const WORKFLOWS_PATH = require.resolve('../workflows');
 /** Bundled with the workflows: at start here, or by whoever pre-builds a bundle (bundleWorkflowCode). */
 export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/interceptors')];
+/**
+ * The compiled engine (`npm run build`, dist/) runs the workflow bundle made with it
+ * (scripts/build.ts writes it here); the TypeScript sources (tsx, tests) bundle the
+ * workflows when a worker starts.
+ */
+export const PREBUILT_WORKFLOW_BUNDLE = path.resolve(__dirname, '../workflow-bundle.js');
+const COMPILED = path.extname(__filename) === '.js';
 
 /** The worker runs the booking workflows and their activities against the injected dependencies. */
 export function createWorker(cfg: WorkerConfig): Promise<Worker> {
   // The request id of the API request a workflow works for reaches its activities' logs.
   const activity = [requestIdActivityInterceptors, ...(cfg.activityInterceptors ?? [])];
+  const workflowBundle = cfg.workflowBundle ?? (COMPILED ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : undefined);
   return Worker.create({
     connection: cfg.connection,
     namespace: cfg.namespace,
@@ -43,14 +52,14 @@ export function createWorker(cfg: WorkerConfig): Promise<Worker> {
     activities: createActivities(cfg.deps),
     sinks: outcomeSinks(cfg.outcomes),
     ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
-    ...(cfg.workflowBundle
-      ? { workflowBundle: cfg.workflowBundle, interceptors: { activity } }
+    ...(workflowBundle
+      ? { workflowBundle, interceptors: { activity } }
       : { workflowsPath: WORKFLOWS_PATH, interceptors: { activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
   });
 }
 
 /** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
-function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
+export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
   return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
 }
 
@@ -64,7 +73,7 @@ export async function runWorker(
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(config.TEMPORAL_GRPC_COMPRESSION, address) } });
+  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) } });
   stack.add(() => connection.close());
   const worker = await createWorker({
     connection,

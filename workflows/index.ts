@@ -6,7 +6,6 @@ export { visaApplication } from './visa.workflows';
 export { reserveResidence, residenceReservation } from './residence.workflows';
 export { agencyHotelBooking, agencyProductOrder } from './agency.workflows';
 export { deliverWebhooks } from './webhook.workflows';
-export { benchFloor } from './bench.workflows';
 export * from './pay.types';
 export * from './hotel.types';
 export * from './flight.types';

@@ -16,11 +16,12 @@
  * beyond that (`marginal`), next to the raw figures: a cluster with 512 history shards
  * spends CPU and database commits on its own even when nothing happens. For `npm start`
  * the engine's CPU is also split by thread (`engine_threads_per_payment`).
- * --floor (with BENCH_BARE_PORT, as for the engine) then runs as many floor workflows the
- * same way (src/http/bare.ts: one no-op local activity, started and awaited through the API's
- * own client and worker, eager start and the outcome from the worker included), after as
- * many unmeasured, with the same CPU accounting, and reports the payment as a multiple of
- * it (`payment_over_floor`): what the engine adds to what any durable step costs here.
+ * --floor, against the benchmark engine (`BENCH_BARE_PORT=… npm run bench:engine`; run this
+ * with the same BENCH_BARE_PORT), then runs as many floor workflows the same way
+ * (scripts/bench/engine: one no-op local activity, started and awaited through the API's own
+ * client, its outcome told by the worker next door), after as many unmeasured, with the same
+ * CPU accounting, and reports the payment as a multiple of it (`payment_over_floor`): what
+ * the engine adds to what any durable step costs here.
  * --warmup W (default 500) first pays W orders the same way, unmeasured: a fresh engine
  * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
  * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
@@ -89,7 +90,7 @@ const payAll = (jobs: Array<{ partner: Partner; orderId: number }>) =>
 
 const FLOOR = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/floor` : undefined;
 
-/** `count` floor workflows through the engine's floor route (src/http/bare.ts), as payAll pays. */
+/** `count` floor workflows through the benchmark engine's floor route (scripts/bench/engine/yardsticks.ts), as payAll pays. */
 const floorAll = (count: number) =>
   runAll(Array.from({ length: count }), async () => {
     const res = await fetch(FLOOR!, { method: 'POST' });
@@ -167,9 +168,10 @@ async function historyLength(t: Topology | undefined, workflowId: string): Promi
  * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
  */
 async function measureFloor(t: Topology | undefined, pay: { seconds: number; latencies: number[] }, payCpu: ReturnType<typeof cpuPerPayment> | undefined) {
-  if (!FLOOR) throw new Error('--floor needs BENCH_BARE_PORT, the same as the engine was started with');
+  if (!FLOOR) throw new Error('--floor needs the benchmark engine (npm run bench:engine) and its BENCH_BARE_PORT');
   const probe = await fetch(FLOOR, { method: 'POST' }).catch(() => undefined);
-  if (probe?.status !== 200) throw new Error(`no floor route at ${FLOOR} (${probe?.status ?? 'unreachable'}): start the engine with the same BENCH_BARE_PORT`);
+  if (probe?.status !== 200)
+    throw new Error(`no floor route at ${FLOOR} (${probe?.status ?? 'unreachable'}): start npm run bench:engine with the same BENCH_BARE_PORT`);
   const { data } = (await probe.json()) as { data: { workflow_id: string } };
   if (warmup > 0) await floorAll(warmup);
   const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;

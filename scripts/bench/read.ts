@@ -8,14 +8,15 @@
  * Each endpoint is loaded by a partner of its own with the highest rate limit an operator
  * can set; any non-2xx answer fails the run (exit code 1).
  *
- * The yardstick: started with BENCH_BARE_PORT (the same variable for both), the engine also
- * serves a bare Hono JSON route in its own process; it is loaded first and last in the
- * same run, and each endpoint is reported as a share of its mean throughput
- * (`of_bare`), so the figures say what the API's own work costs on this machine today.
- * The second yardstick, `bare_authenticated` (`GET /api/bench/bare/`, served only then): the
- * same answer behind Interface A's whole stack (request id, access log and metrics, body and
- * text guards, authentication, rate limit), loaded first and last too; each endpoint is also
- * reported as a share of it (`of_bare_authenticated`): what its own read and answer cost.
+ * The yardsticks, measured against the benchmark engine (`BENCH_BARE_PORT=… npm run
+ * bench:engine`; run this with the same BENCH_BARE_PORT): a bare Hono JSON route in the
+ * engine's process, loaded first and last in the same run, each endpoint reported as a share
+ * of its mean throughput (`of_bare`), so the figures say what the API's own work costs on this
+ * machine today; and `bare_authenticated` (`GET /api/bench/bare/`): the same answer behind
+ * Interface A's whole stack (request id, access log and metrics, body and text guards,
+ * authentication, rate limit), loaded first and last too, each endpoint also reported as a
+ * share of it (`of_bare_authenticated`): what its own read and answer cost. Without
+ * BENCH_BARE_PORT, against any engine, the endpoints alone.
  */
 import autocannon from 'autocannon';
 import { admin, api, API, args, partnerHeaders, round, type Partner } from './common';
@@ -28,7 +29,7 @@ const opts = args({
 });
 
 const BARE = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/bare` : undefined;
-/** The bare answer behind Interface A's whole stack: served by the API only when it was started with BENCH_BARE_PORT. */
+/** The bare answer behind Interface A's whole stack: served by the benchmark engine's API only (scripts/bench/engine). */
 const BARE_AUTHENTICATED = '/api/bench/bare/';
 
 interface Load {
@@ -113,13 +114,14 @@ async function main() {
   const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   if (BARE)
     await fetch(BARE).catch(() => {
-      throw new Error(`no bare route at ${BARE}: start the engine with the same BENCH_BARE_PORT`);
+      throw new Error(`no bare route at ${BARE}: start npm run bench:engine with the same BENCH_BARE_PORT`);
     });
   const bareFirst = BARE ? await load('bare_first', BARE, undefined) : {};
   // A partner for each of its two loads, as every endpoint has its own: one would spend its limit.
   const authPartners = BARE ? [await benchPartner('bare-authenticated-first'), await benchPartner('bare-authenticated-last')] : undefined;
   const probe = authPartners && (await api(authPartners[0]!, 'GET', BARE_AUTHENTICATED));
-  if (probe && probe.status !== 200) throw new Error(`${BARE_AUTHENTICATED} answered ${probe.status}: start the engine with the same BENCH_BARE_PORT`);
+  if (probe && probe.status !== 200)
+    throw new Error(`${BARE_AUTHENTICATED} answered ${probe.status}: start npm run bench:engine with the same BENCH_BARE_PORT`);
   const authFirst = authPartners ? await load('first', BARE_AUTHENTICATED, authPartners[0]) : {};
   const results: Record<string, Load> = {
     ...(await load('wallet', '/api/partners/wallet/', await benchPartner('wallet'))),
@@ -145,7 +147,9 @@ async function main() {
     JSON.stringify({
       connections: Number(opts.connections),
       duration_s: Number(opts.duration),
-      bare_route: BARE ? { ...bareFirst, ...bareLast, mean_reqs_per_s: round(bare!) } : 'not measured: set BENCH_BARE_PORT for the engine and the benchmark',
+      bare_route: BARE
+        ? { ...bareFirst, ...bareLast, mean_reqs_per_s: round(bare!) }
+        : 'not measured: run npm run bench:engine and the benchmark with the same BENCH_BARE_PORT',
       ...(bareAuthenticated
         ? {
             bare_authenticated: {

@@ -1,7 +1,7 @@
 /**
  * npm run bench:tuning -- [--variants a,b,...] [--concurrency N] [--orders M] [--rounds R] [--warmup W]
  *
- * Measures what each worker/server tuning buys: for every variant it starts the whole
+ * Measures what each worker capacity setting buys: for every variant it starts the whole
  * engine (`npm start`, fresh DATA_DIR, its own ports) with that variant's environment,
  * runs bench:pay against it, and stops it. Rounds interleave the variants (a b c a b c …)
  * so drift on the machine spreads over all of them; the report gives each variant's
@@ -17,28 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { args, round } from './common';
 
-/** The engine as it was before tuning: the Temporal CLI's SQLite settings, remote ledger steps, no eager start. */
-const UNTUNED = { TEMPORAL_DEV_SQLITE_PRAGMAS: 'none', PAY_LOCAL_LEDGER_STEPS: 'false', EAGER_WORKFLOW_START: 'false' };
-const WAL = 'journal_mode=wal,synchronous=normal';
-
-/** Each variant is the environment the engine runs with: one change to the untuned engine, or today's defaults. */
+/** Each variant is the environment the engine runs with: one worker capacity setting changed, or the defaults. */
 export const VARIANTS: Record<string, Record<string, string>> = {
-  untuned: UNTUNED,
-  sqlite_wal: { ...UNTUNED, TEMPORAL_DEV_SQLITE_PRAGMAS: WAL },
-  sqlite_wal_sync_off: { ...UNTUNED, TEMPORAL_DEV_SQLITE_PRAGMAS: 'journal_mode=wal,synchronous=off' },
-  local_ledger: { ...UNTUNED, PAY_LOCAL_LEDGER_STEPS: 'true' },
-  eager_start: { ...UNTUNED, EAGER_WORKFLOW_START: 'true' },
-  pollers_2: { ...UNTUNED, WORKER_WORKFLOW_TASK_POLLERS: '2', WORKER_ACTIVITY_TASK_POLLERS: '2' },
-  pollers_20: { ...UNTUNED, WORKER_WORKFLOW_TASK_POLLERS: '20', WORKER_ACTIVITY_TASK_POLLERS: '20' },
-  cache_0: { ...UNTUNED, WORKER_MAX_CACHED_WORKFLOWS: '0' },
-  wal_local: { ...UNTUNED, TEMPORAL_DEV_SQLITE_PRAGMAS: WAL, PAY_LOCAL_LEDGER_STEPS: 'true' },
-  /** The defaults before issue 14: WAL, local ledger steps, eager start; the supplier step through the activity queue. */
-  classic: { PAY_SHAPE: 'classic' },
-  /** Today's defaults but the dev server reads search attributes' definitions from its database on every use (the CLI's own setting). */
-  sa_refresh: { TEMPORAL_DEV_DYNAMIC_CONFIG: 'none' },
-  /** Today's defaults but the worker's gRPC to the dev server gzip-compressed (the SDK's default). */
-  grpc_gzip: { TEMPORAL_GRPC_COMPRESSION: 'gzip' },
-  /** Today's defaults: WAL, eager start, lean payments (every step local, one workflow task). */
+  pollers_2: { WORKER_WORKFLOW_TASK_POLLERS: '2', WORKER_ACTIVITY_TASK_POLLERS: '2' },
+  pollers_20: { WORKER_WORKFLOW_TASK_POLLERS: '20', WORKER_ACTIVITY_TASK_POLLERS: '20' },
+  cache_0: { WORKER_MAX_CACHED_WORKFLOWS: '0' },
   defaults: {},
 };
 

@@ -30,8 +30,6 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   rateLimits: RateLimits;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
-  /** Benchmarks only (BENCH_BARE_PORT): also serve `GET /api/bench/bare/`, a constant answer behind Interface A's whole stack (src/http/bare.ts). */
-  benchRoutes?: boolean;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

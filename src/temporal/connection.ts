@@ -80,16 +80,30 @@ export async function ensureTemporal(
     dbFile: devServerDbFile(config.DATA_DIR),
     namespace: config.TEMPORAL_NAMESPACE,
     log,
-    sqlitePragmas: config.TEMPORAL_DEV_SQLITE_PRAGMAS,
-    dynamicConfig: [...config.TEMPORAL_DEV_DYNAMIC_CONFIG, ...(config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [])],
+    sqlitePragmas: DEV_SERVER_SQLITE_PRAGMAS,
+    dynamicConfig: [...DEV_SERVER_DYNAMIC_CONFIG, ...(config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [])],
     stack,
     ...(onSpawn ? { onSpawn } : {}),
   });
 }
 
-/** The compression a worker's connection asks for: `auto` is none to a Temporal on this machine (a loopback address), else gzip. */
-export function grpcCompression(setting: 'auto' | 'gzip' | 'none', address: string): 'gzip' | 'none' {
-  if (setting !== 'auto') return setting;
+/**
+ * The dev server's SQLite file (`npm start`): a write-ahead log, synced at checkpoints. A
+ * crash of the machine may lose the last moments of the dev server's history; a crash of
+ * the process does not.
+ */
+export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
+
+/**
+ * The dev server keeps the search attributes' definitions in its cache instead of reading
+ * them from its database on every start, task completion and visibility write (the CLI's
+ * own setting, so that attributes added while it runs show at once): the engine registers
+ * its attributes before the server starts and adds none while it runs.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false'];
+
+/** The compression a worker's connection asks for: none to a Temporal on this machine (a loopback address), where compressing only costs CPU on both ends; gzip otherwise. */
+export function grpcCompression(address: string): 'gzip' | 'none' {
   const host = address.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host) ? 'none' : 'gzip';
 }

@@ -20,7 +20,7 @@ export interface DevServerOptions {
   dbFile?: string; // omitted: in memory
   namespace: string;
   log: (msg: string) => void;
-  /** `name=value` SQLite pragmas for the database file (see TEMPORAL_DEV_SQLITE_PRAGMAS). */
+  /** `name=value` SQLite pragmas for the database file (src/temporal/connection.ts, DEV_SERVER_SQLITE_PRAGMAS). */
   sqlitePragmas?: string[];
   /** Dynamic config values, `key=JSON value`. */
   dynamicConfig?: string[];

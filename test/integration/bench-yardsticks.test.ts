@@ -1,24 +1,42 @@
+import { NativeConnection } from '@temporalio/worker';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
-import { BARE_ANSWER, createBareApp } from '../../src/http/bare';
+import { Stack } from '../../src/runtime/stack';
+import * as productionWorkflows from '../../workflows';
+import { BARE_ANSWER, bareAuthenticated, createBareApp, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';
 import { call, newPartner } from '../support/clients';
-import { recordHistory } from '../support/histories';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
- * The benchmarks' yardsticks (src/http/bare.ts), served only by an engine started with
- * BENCH_BARE_PORT: the floor workflow a payment is measured against (`bench:pay --floor`)
- * runs as a payment does, and the bare answer behind Interface A's stack (`bench:read`)
- * pays for everything an authenticated request pays for.
+ * The benchmarks' yardsticks (scripts/bench/engine/yardsticks.ts), served by the benchmark
+ * engine only (`npm run bench:engine`): the floor workflow a payment is measured against
+ * (`bench:pay --floor`) runs as a payment does, on a worker of its own next to the engine's,
+ * and the bare answer behind Interface A's stack (`bench:read`) pays for everything an
+ * authenticated request pays for. The engine's own app and worker have neither.
  */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payTuning: { localLedgerSteps: true, eagerStart: true, shape: 'lean' } });
+useStack((s) => (stack = s));
 
 const heardFromWorker = async () => (await workflowOutcomesHeard.get()).values.find((v) => v.labels.via === 'worker')?.value ?? 0;
 
 describe('the floor workflow (bench:pay --floor)', () => {
-  it('runs one local activity in one workflow task, and is answered from the worker next door as a payment is', async () => {
-    const floor = createBareApp({ temporal: stack.client, taskQueue: stack.taskQueue, waitMs: 20_000, eagerStart: true, outcomes: stack.outcomes! });
+  const floorStack = new Stack();
+  let connection: NativeConnection;
+  beforeAll(async () => {
+    connection = await NativeConnection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
+  });
+  afterAll(async () => {
+    await floorStack.stop((err) => {
+      throw err;
+    });
+    await connection.close();
+  });
+
+  it('runs one local activity in one workflow task on its own worker, and is answered from the worker next door as a payment is', async () => {
+    const namespace = stack.client.options.namespace;
+    const taskQueue = floorTaskQueue(stack.taskQueue);
+    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes! }, floorStack);
+    const floor = createBareApp({ temporal: stack.client, taskQueue, waitMs: 20_000, outcomes: stack.outcomes! });
     const before = await heardFromWorker();
     const res = await call(floor, 'POST', '/floor', {});
     expect(res.status).toBe(200);
@@ -26,11 +44,11 @@ describe('the floor workflow (bench:pay --floor)', () => {
     expect(await heardFromWorker()).toBe(before + 1);
 
     const { events } = await stack.client.workflow.getHandle(res.body.data.workflow_id).fetchHistory();
+    expect(events![0]!.workflowExecutionStartedEventAttributes!.taskQueue!.name).toBe(taskQueue);
     expect(events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
     expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
     expect(events!.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
     expect(events!.at(-1)!.workflowExecutionCompletedEventAttributes).toBeTruthy();
-    await recordHistory(stack, res.body.data.workflow_id, 'bench-floor');
   });
 
   it('is not served without the floor deps: the bare route alone', async () => {
@@ -41,16 +59,9 @@ describe('the floor workflow (bench:pay --floor)', () => {
 });
 
 describe('the bare answer behind Interface A (bench:read)', () => {
-  it('is served only by an API started for benchmarks', async () => {
-    const { creds } = await newPartner(stack);
-    const auth = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret };
-    const res = await call(stack.app, 'GET', '/api/bench/bare/', auth);
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ ok: false, error: expect.any(String) });
-  });
-
   it('authenticates, counts against the rate limit and carries the request id, as every answer of Interface A', async () => {
-    const app = stack.benchApp();
+    const app = stack.replica();
+    bareAuthenticated(app);
     const refused = await call(app, 'GET', '/api/bench/bare/', { 'x-api-key': 'nobody', 'x-api-secret': 'nothing' });
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ ok: false, error: expect.any(String) });
@@ -64,5 +75,34 @@ describe('the bare answer behind Interface A (bench:read)', () => {
     expect(first.headers.get('x-request-id')).toBeTruthy();
     const remaining = (r: typeof first) => Number(/r=(\d+)/.exec(r.headers.get('ratelimit') ?? '')?.[1]);
     expect(remaining(second)).toBe(remaining(first) - 1);
+  });
+});
+
+describe('the engine itself (npm start, npm run api, npm run worker)', () => {
+  it('serves no yardstick on its public API', async () => {
+    const { creds } = await newPartner(stack);
+    const auth = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret };
+    const res = await call(stack.app, 'GET', '/api/bench/bare/', auth);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+  });
+
+  it('registers no benchmark workflow on its worker, and cannot run a floor', async () => {
+    expect(Object.keys(productionWorkflows).filter((name) => /bench|floor/i.test(name))).toEqual([]);
+    // Started on the engine's own task queue, a floor finds no worker that knows it.
+    const started = await stack.client.workflow.start('benchFloor', {
+      workflowId: `bench-floor-on-engine-${Date.now()}`,
+      taskQueue: stack.taskQueue,
+      args: [],
+    });
+    const deadline = Date.now() + 15_000;
+    let failure: string | undefined;
+    while (!failure && Date.now() < deadline) {
+      const { events } = await started.fetchHistory();
+      failure = events!.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes?.failure?.message ?? undefined;
+      if (!failure) await new Promise((r) => setTimeout(r, 200));
+    }
+    await started.terminate('test done');
+    expect(failure).toMatch(/benchFloor/);
   });
 });

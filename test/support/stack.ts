@@ -139,8 +139,6 @@ export interface TestStack {
   payTuning: PayTuning;
   /** Another API instance on the same database, with rate-limit counters of its own making (as another `npm run api` replica). */
   replica(): ReturnType<typeof createApp>;
-  /** This API as a benchmark's engine serves it (BENCH_BARE_PORT): with `GET /api/bench/bare/` (src/http/bare.ts). */
-  benchApp(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
   simulatorUrl: string;
   /** What this stack seals webhook signing secrets with (a key of its own). */
@@ -343,7 +341,6 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     app,
     payTuning: apiDeps.payTuning,
     replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
-    benchApp: () => createApp({ ...apiDeps, ...(outcomes ? { outcomes } : {}), benchRoutes: true }),
     outcomes,
     admin,
     simulatorUrl: simulator.url,

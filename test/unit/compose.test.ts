@@ -234,3 +234,60 @@ describe('docker-compose.yml', () => {
     for (const name of ['api', 'worker']) expect(services[name]?.environment?.WEBHOOK_SECRETS_KEY).toBe('${WEBHOOK_SECRETS_KEY:?set WEBHOOK_SECRETS_KEY}');
   });
 });
+
+/**
+ * The Dockerfile builds the compiled engine in one stage and runs it in another: production
+ * runs JavaScript from dist/ (npm run build), without the TypeScript toolchain or tsx.
+ */
+describe('Dockerfile', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+  // Instructions, comments dropped and continuation lines joined.
+  const instructions = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  const stages: string[][] = [];
+  for (const line of instructions) {
+    if (/^FROM /i.test(line)) stages.push([]);
+    stages.at(-1)!.push(line);
+  }
+  const [build, runtime] = [stages[0]!, stages.at(-1)!];
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const compose = parseCompose(fs.readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'));
+
+  it('builds dist/ in a build stage from every directory tsconfig.build.json compiles', () => {
+    expect(stages).toHaveLength(2);
+    expect(build[0]).toMatch(/^FROM node:\S+ AS build$/);
+    expect(build).toContain('RUN npm run build');
+    const tsconfig = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8')) as { include: string[]; compilerOptions: { outDir: string } };
+    expect(tsconfig.compilerOptions.outDir).toBe('dist');
+    for (const dir of tsconfig.include) expect(build).toContain(`COPY ${dir} ./${dir}`);
+    expect(build).toContain('COPY tsconfig.json tsconfig.build.json ./');
+  });
+
+  it('runs the compiled engine on production dependencies only: no sources, no tsx', () => {
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    expect(runtime.filter((l) => /^COPY /.test(l) && !/^COPY (--from=build|package\.json)/.test(l))).toEqual([]);
+    expect(runtime.some((l) => /npm ci --omit=dev/.test(l))).toBe(true);
+    expect(runtime.at(-1)).toBe('CMD ["node", "--enable-source-maps", "dist/src/api.js"]');
+    expect(runtime.join('\n')).not.toMatch(/tsx/);
+    expect(pkg.dependencies.tsx).toBeUndefined();
+    expect(pkg.devDependencies.tsx).toBeDefined();
+  });
+
+  it('gives each compose service an npm script that runs a compiled entry point of an existing source', () => {
+    for (const name of ['api', 'worker', 'simulator']) {
+      const command = compose.services[name]?.command;
+      expect({ name, command }).toEqual({ name, command: ['npm', 'run', name] });
+      const script = pkg.scripts[name]!;
+      const entry = /^node --enable-source-maps dist\/(\S+)\.js$/.exec(script)?.[1];
+      expect({ name, script, entry: entry !== undefined }).toEqual({ name, script, entry: true });
+      expect(fs.existsSync(path.join(ROOT, `${entry}.ts`))).toBe(true);
+    }
+  });
+});

@@ -11,7 +11,6 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
-import { BARE_ANSWER } from '../bare';
 import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
@@ -99,8 +98,6 @@ export function createPartnerApi(deps: ApiDeps) {
   });
   // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
   app.use('*', literalPathsFirst('/api', app));
-  // The read path's second yardstick (bench:read): what every authenticated answer costs before its own read.
-  if (deps.benchRoutes) app.get('/bench/bare/', (c) => c.json({ ok: true, data: BARE_ANSWER }));
 
   app.route('/', accountRoutes(deps));
   app.route('/', productRoutes(deps));
