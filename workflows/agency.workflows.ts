@@ -1,4 +1,4 @@
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
 import { holdWorkflowId } from './hotel.types';
@@ -19,17 +19,6 @@ function raiseAsOwn(err: unknown): never {
   }
   throw err;
 }
-
-/**
- * Runs started from here on tell an operator where they are and how the order ended, as A's
- * payments do: the hotel booking names its order (`OrderId`) once it has one and shows
- * `Stage = debiting` while its child pays; both end in `Stage = done, OrderStatus =
- * completed`, or `Stage = failed` with the status the undo left the order in (`failed`);
- * a hotel booking whose room could not be held ends in `Stage = failed` with no order.
- * Before, the product order kept the `Stage = debiting` it was started with for good, and
- * neither ever said the order's status. Runs started before replay the way they were made.
- */
-export const AGENCY_STAGES_PATCH = 'agency-stages';
 
 /** What both of Interface B's workflows start with; the payment's part is handed to its child. */
 interface AgencyPayment {
@@ -60,7 +49,6 @@ async function pay(input: AgencyPayment, orderId: number) {
  * one then undoes the order and the hold and fails with the payment's failure.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
-  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'hold' | 'order' | 'pay'>();
   setStage('holding');
   await saga
@@ -72,7 +60,7 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
     )
     .catch((err: unknown) => {
       // The room could not be held: nothing was ordered or paid.
-      if (tellsStages) setStage('failed');
+      setStage('failed');
       raiseAsOwn(err);
     });
   const { orderId } = await saga.step('order', () => ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
@@ -83,22 +71,20 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
     abandonedAs = status;
     if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
   });
-  if (tellsStages) {
-    upsertSearchAttributes([
-      { key: OrderId, value: orderId },
-      { key: Stage, value: 'debiting' },
-    ]);
-  }
+  upsertSearchAttributes([
+    { key: OrderId, value: orderId },
+    { key: Stage, value: 'debiting' },
+  ]);
   try {
     await saga.step('pay', () => pay(input, orderId));
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     setStage('compensating');
     await saga.compensate();
-    setStage('failed', tellsStages ? abandonedAs : undefined);
+    setStage('failed', abandonedAs);
     raiseAsOwn(err);
   }
-  setStage('done', tellsStages ? 'completed' : undefined);
+  setStage('done', 'completed');
   return { bookingId: input.bookingId, orderId };
 }
 
@@ -107,7 +93,6 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
  * saga: debit → fulfilment; undo: fail the order).
  */
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
-  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'pay'>();
   let abandonedAs: string | undefined;
   try {
@@ -120,11 +105,11 @@ export async function agencyProductOrder(input: AgencyPayment & { orderId: numbe
     );
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
-    if (tellsStages) setStage('compensating');
+    setStage('compensating');
     await saga.compensate();
-    if (tellsStages) setStage('failed', abandonedAs);
+    setStage('failed', abandonedAs);
     raiseAsOwn(err);
   }
-  if (tellsStages) setStage('done', 'completed');
+  setStage('done', 'completed');
   return { orderId: input.orderId };
 }

@@ -4,7 +4,6 @@ import {
   CancellationScope,
   setHandler,
   log,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   workflowInfo,
@@ -34,13 +33,6 @@ const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 const localSupplier = proxyLocalActivities<BookingActivities>(LOCAL_FINALIZE_STEP);
-
-/**
- * Runs started from here on follow the pivot rule: once the supplier confirmed, a step
- * that fails parks the payment for an operator instead of compensating it, and a reversal
- * that cannot be written parks too. Runs started before it replay the way they were made.
- */
-export const PIVOT_RULE_PATCH = 'pay-pivot-rule';
 
 /** Failure types that are an answer (the supplier or the database said no), as opposed to an unknown outcome. */
 const ANSWERS = new Set<string>([...Object.values(FailureType), 'insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found']);
@@ -124,13 +116,6 @@ function reportedAttempts(err: unknown): number {
   return typeof detail?.attempts === 'number' ? detail.attempts : 0;
 }
 
-/**
- * Runs started from here on end a failed payment with the OrderStatus the order was left in
- * (pending again, or failed when what it would buy is gone), as the reversal reports it,
- * instead of keeping `processing`. Runs started before replay the way they were made.
- */
-export const FINAL_ORDER_STATUS_PATCH = 'pay-final-order-status';
-
 /** The payment's steps before its pivot, named in its failure. */
 type PayStep = 'debit' | 'finalize' | 'complete';
 /** Why the debit is reversed, told to the reversal when it runs. */
@@ -166,9 +151,6 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   const lean = input.shape === 'lean';
   const ledger = lean || input.localLedgerSteps ? localLedger : remoteLedger;
   const run = { workflowId, runId };
-  // Decided once, at the start: a run started before the rule keeps the old path throughout.
-  // A lean payment was started after it: the rule applies, and asking would only add a marker.
-  const pivotRule = lean || patched(PIVOT_RULE_PATCH);
   const saga = new Saga<PayStep, Reversal>();
   const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, supplierRounds: 0, supplierAttempts: 0 };
   const operator: OperatorInbox = { decision: null };
@@ -207,26 +189,19 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
 
     setStage('finalizing');
     finalized = await saga.step('finalize', () => finalizeOrPark(input, run, state, operator));
-
-    if (!pivotRule) {
-      // Runs started before the pivot rule: a failed completion was compensated like any other step.
-      setStage('completing');
-      await saga.step('complete', () => complete(finalized.supplierRef, finalized.followUp));
-    }
   } catch (err) {
     const { type, message } = failureOf(err);
     setStage('compensating');
     state.step = 'compensating';
     log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
     const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
-    await saga.compensate(why, pivotRule ? (undo) => mustHappen('compensating', undo, input.orderId, state, operator) : undefined);
-    if (patched(FINAL_ORDER_STATUS_PATCH)) setStage('failed', releasedAs ?? why.releaseTo);
-    else setStage('failed');
+    await saga.compensate(why, (undo) => mustHappen('compensating', undo, input.orderId, state, operator));
+    setStage('failed', releasedAs ?? why.releaseTo);
     state.step = 'failed';
     throw paymentFailure(input.orderId, saga.failedStep, type, message);
   }
 
-  if (pivotRule) {
+  {
     // The pivot: the supplier has confirmed, so the partner has what was paid for. From here
     // the debit stands whatever happens; nothing (not even cancelling this workflow) undoes it.
     state.supplierRef = finalized.supplierRef;

@@ -21,7 +21,7 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
   });
   setHandler(visaStateQuery, () => ({ state: decision ? 'decided' : 'under_review', decision }));
 
-  // Both writes must happen, however long the database is away (DEADLINE_RIDES_OUT_PATCH): the embassy's decision is not asked again.
+  // Both writes must happen, however long the database is away: the embassy's decision is not asked again.
   await ridingOut('marking the application under review', () => ledger.markVisaUnderReview(input.applicationId));
   setStage('waiting', 'under_review');
   if (input.sandbox) await condition(() => decision !== null, input.sandbox.afterMs);

@@ -52,7 +52,7 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
   let delivered = input.delivered ?? 0;
   for (;;) {
     woken = false;
-    // Ridden out (DEADLINE_RIDES_OUT_PATCH): a run that failed here would leave what it was owed until the endpoint's next event.
+    // Ridden out: a run that failed here would leave what it was owed until the endpoint's next event.
     const next = await ridingOut('reading the deliveries owed', () => ledger.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH }));
     if (next.status !== 'enabled') return { delivered, ended: next.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_gone' };
     for (const deliveryId of next.deliveryIds) {
