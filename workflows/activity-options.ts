@@ -19,16 +19,16 @@ const DATABASE_REFUSALS = [DatabaseFailureType.invalidData, DatabaseFailureType.
  * and the workflow then fails naming it or parks for an operator (docs/decisions.md,
  * "Bounded steps and the pivot rule"). Never for ever.
  */
-export const LEDGER_MAX_ATTEMPTS = 30;
+export const DATABASE_MAX_ATTEMPTS = 30;
 
 /** Database steps: quick, retried for a bounded while; business refusals and deterministic database errors are final. */
-export const LEDGER_STEP: ActivityOptions = {
+export const DATABASE_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',
   retry: {
     initialInterval: '200ms',
     backoffCoefficient: 2,
     maximumInterval: '10s',
-    maximumAttempts: LEDGER_MAX_ATTEMPTS,
+    maximumAttempts: DATABASE_MAX_ATTEMPTS,
     nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...DATABASE_REFUSALS],
   },
 };
@@ -39,10 +39,10 @@ export const LEDGER_STEP: ActivityOptions = {
  * activity queue. Saves a round trip per step (docs/performance.md); retried locally for up
  * to 10 s, then by rescheduling with a timer; the same bounded number of attempts.
  */
-export const LOCAL_LEDGER_STEP: LocalActivityOptions = {
+export const LOCAL_DATABASE_STEP: LocalActivityOptions = {
   startToCloseTimeout: '30s',
   localRetryThreshold: '10s',
-  retry: LEDGER_STEP.retry,
+  retry: DATABASE_STEP.retry,
 };
 
 /** Supplier calls: transient errors (5xx, timeouts) are retried with backoff; a refusal is final. */

@@ -1,6 +1,6 @@
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
 import { payWorkflowId } from './pay.types';
@@ -9,7 +9,7 @@ import { Saga } from './saga';
 import { OrderId, Stage } from './search-attributes';
 import { setStage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** A child's failure raised as this workflow's own: the typed business failure inside it, else as it came. */

@@ -1,8 +1,8 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LOCAL_LEDGER_STEP } from './activity-options';
+import { LOCAL_DATABASE_STEP } from './activity-options';
 
-const local = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
+const local = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
 
 /**
  * The floor of an orchestrated request (`bench:pay --floor`; docs/performance.md): a workflow

@@ -1,7 +1,7 @@
 import { isCancellation, log, sleep } from '@temporalio/workflow';
 import { DOMAIN_REFUSALS } from './activity-options';
 import { FailureType } from './failure-types';
-import { failureOf, setStage } from './steps';
+import { stepFailure, setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -41,7 +41,7 @@ export async function ridingOut<T>(what: string, step: () => Promise<T>): Promis
     try {
       return await step();
     } catch (err) {
-      const { type, message } = failureOf(err);
+      const { type, message } = stepFailure(err);
       const answer = type !== undefined && ANSWERS.includes(type);
       if (isCancellation(err) || answer || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
       log.warn(`${what} failed; trying again later`, { message, inMs: waitMs });

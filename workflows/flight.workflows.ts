@@ -1,7 +1,7 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
@@ -11,7 +11,7 @@ import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */

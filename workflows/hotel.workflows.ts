@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
@@ -10,7 +10,7 @@ import { withReason } from './messages';
 import { openCancellation, refundOrPark } from './park';
 import { refusable, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /**

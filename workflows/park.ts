@@ -14,7 +14,7 @@ import { OPERATOR_NOTE_STEP } from './activity-options';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
 import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
-import { failureOf, setStage } from './steps';
+import { stepFailure, setStage } from './steps';
 
 /** What a workflow that can park shows while it waits: its query's state. */
 export interface Parkable<P extends string> {
@@ -48,7 +48,7 @@ async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): 
     await notes.recordNeedsAttention({ orderId, reservationId, workflowId: workflowInfo().workflowId, parkedAt: at, lastError: state.lastError });
     return true;
   } catch (err) {
-    log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: failureOf(err).message });
+    log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: stepFailure(err).message });
     return false;
   }
 }
@@ -123,7 +123,7 @@ export async function untilDoneOrParked<T, P extends string>(
     try {
       return await step();
     } catch (err) {
-      state.lastError = `${what} failed: ${failureOf(err).message}`;
+      state.lastError = `${what} failed: ${stepFailure(err).message}`;
       if (err instanceof ActivityFailure) state.failedStep = err.activityType;
       await parkUntilOperator(state, at, operator, o);
     }
@@ -187,5 +187,5 @@ export function failedWorkflow(err: unknown): unknown {
   if (!fails) return err;
   if (workflowInfo().typedSearchAttributes.get(Stage) !== 'failed') setStage('failed');
   if (!(err instanceof ActivityFailure)) return err;
-  return ApplicationFailure.create({ message: `${err.activityType} failed: ${failureOf(err).message}`, nonRetryable: true, cause: err });
+  return ApplicationFailure.create({ message: `${err.activityType} failed: ${stepFailure(err).message}`, nonRetryable: true, cause: err });
 }

@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { FINALIZE_STEP, LEDGER_STEP, LOCAL_FINALIZE_STEP, LOCAL_LEDGER_STEP, LOOKUP_STEP } from './activity-options';
+import { FINALIZE_STEP, DATABASE_STEP, LOCAL_FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { FailureType, type FinalizeAttemptsDetail } from './failure-types';
 import { withReason } from './messages';
@@ -26,10 +26,10 @@ import {
   type PayState,
 } from './pay.types';
 import { Saga } from './saga';
-import { failureOf, setStage } from './steps';
+import { stepFailure, setStage } from './steps';
 
-const remoteLedger = proxyActivities<BookingActivities>(LEDGER_STEP);
-const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_LEDGER_STEP);
+const remoteLedger = proxyActivities<BookingActivities>(DATABASE_STEP);
+const localLedger = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 const localSupplier = proxyLocalActivities<BookingActivities>(LOCAL_FINALIZE_STEP);
@@ -66,7 +66,7 @@ async function finalizeOrPark(input: PayInput, run: { workflowId: string; runId:
       state.supplierAttempts += reportedAttempts(err);
       const type = businessType(err);
       if (type && ANSWERS.has(type)) throw err;
-      state.lastError = failureOf(err).message;
+      state.lastError = stepFailure(err).message;
       state.step = 'looking_up';
       const found = await lookup
         .lookupFinalization({ orderId: input.orderId, clientReference, scenario: input.scenario })
@@ -107,7 +107,7 @@ function mustHappen(at: Exclude<ParkedAt, 'finalizing'>, step: () => Promise<unk
   });
 }
 
-const businessType = (err: unknown): string | undefined => failureOf(err).type;
+const businessType = (err: unknown): string | undefined => stepFailure(err).type;
 
 /** The attempts a failed supplier step reports (an outcome_unknown failure's details); 0 when it reports none. */
 function reportedAttempts(err: unknown): number {
@@ -172,7 +172,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
   let releasedAs: string | undefined;
   try {
-    // A lean payment started with Stage debiting and OrderStatus processing (src/domain/pay.ts).
+    // A lean payment started with Stage debiting and OrderStatus processing (src/domain/pay-request.ts).
     if (!lean) setStage('debiting', 'processing');
     state.step = 'debiting';
     // The reversal is registered before the debit runs: a debit that committed but whose answer was lost must still be undone.
@@ -190,7 +190,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     setStage('finalizing');
     finalized = await saga.step('finalize', () => finalizeOrPark(input, run, state, operator));
   } catch (err) {
-    const { type, message } = failureOf(err);
+    const { type, message } = stepFailure(err);
     setStage('compensating');
     state.step = 'compensating';
     log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });

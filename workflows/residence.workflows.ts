@@ -2,7 +2,7 @@ import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, lo
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
 import type { StayUndo } from '../src/domain/residence/modification';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { ridingOut } from './deadline';
 import {
@@ -20,9 +20,9 @@ import {
 } from './residence.types';
 import { cancellationOperator, type OperatorInbox, parkUntilOperator, refundOrPark, untilDoneOrParked } from './park';
 import type { CancellationState } from './park.types';
-import { failureOf, setStage as stage } from './steps';
+import { stepFailure, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 const GRACE_MS = 250;
@@ -50,7 +50,7 @@ async function changeAtHost(confirmationNumber: string, change: StayChange): Pro
     const made = held?.status === 'confirmed' && held.checkIn === change.checkIn && held.checkOut === change.checkOut && held.guests === change.guests;
     return made ? 'made' : 'not_made';
   } catch (err) {
-    log.warn('the host could not be asked whether it made a stay change', { message: failureOf(err).message });
+    log.warn('the host could not be asked whether it made a stay change', { message: stepFailure(err).message });
     return 'unknown';
   }
 }
@@ -70,7 +70,7 @@ async function refusedAtHost(
     await supplier.amendAtHost({ confirmationNumber, ...stay, ...(scenario ? { scenario } : {}) });
     return null;
   } catch (err) {
-    const reason = failureOf(err).message;
+    const reason = stepFailure(err).message;
     if (refusedByHost(err)) return { reason, failure: err };
     const atHost = await changeAtHost(confirmationNumber, change);
     log.info('asked the host after a stay change it did not answer', { ...context, atHost });
@@ -93,7 +93,7 @@ async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<voi
       await tell();
       return;
     } catch (err) {
-      state.lastError = `cancelling residence reservation ${reservationId} at the host failed: ${failureOf(err).message}`;
+      state.lastError = `cancelling residence reservation ${reservationId} at the host failed: ${stepFailure(err).message}`;
       if (err instanceof ActivityFailure) state.failedStep = err.activityType;
       const decided = await parkUntilOperator(state, 'cancelling_at_host', operator, {
         resume: 'cancelling',
@@ -143,8 +143,8 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
       await ledger.undoResidenceStayChange(undo);
     } catch (err) {
       owedUndo = writeOwedUndo(undo);
-      const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : failureOf(refusal).message;
-      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${failureOf(err).message})`, UNDO_OWED);
+      const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : stepFailure(refusal).message;
+      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${stepFailure(err).message})`, UNDO_OWED);
     }
     throw refusal;
   };

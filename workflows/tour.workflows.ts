@@ -1,13 +1,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, HeldTourSeats } from '../activities';
 import type { PrebookRequest } from '../src/domain/tours/prebooks';
-import { LEDGER_STEP } from './activity-options';
+import { DATABASE_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';
 import { setStage } from './steps';
 import { tourPrebookExpiryWorkflowId } from './tour.types';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 
 /** Holds tour seats for a prebook, then starts the timer that gives them back if nobody pays. */
 export async function prebookTour(input: PrebookRequest): Promise<HeldTourSeats> {

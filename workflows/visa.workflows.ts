@@ -1,12 +1,12 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { VisaDecisionResult } from '../src/domain/visa/applications';
-import { LEDGER_STEP } from './activity-options';
+import { DATABASE_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { setStage } from './steps';
 import { visaDecisionSignal, visaStateQuery, type VisaApplicationInput, type VisaDecision } from './visa.types';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 
 /**
  * A paid, submitted visa application under review: it waits, for as long as the embassy

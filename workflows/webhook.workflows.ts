@@ -1,10 +1,10 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP } from './activity-options';
+import { DATABASE_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { webhookWakeSignal, type WebhookDeliveryInput, type WebhookDeliveryResult } from './webhook.types';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
 
 /** How many deliveries one fetch brings, and after how many a run continues as new. */
 const BATCH = 20;

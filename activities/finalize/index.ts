@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
 import { getOrderWithItems, type OrderRow } from '../../src/domain/orders';
-import { completeOrder, type PaymentRun } from '../../src/domain/payments';
+import { completeOrder, type PaymentRun } from '../../src/domain/payment-ledger';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
 import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';

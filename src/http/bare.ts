@@ -25,7 +25,7 @@ export interface FloorDeps {
  *   stack, `GET /api/bench/bare/`, is served by the API itself: ApiDeps.benchRoutes);
  * - `POST /floor` (`bench:pay --floor`): starts the floor workflow (workflows/bench.workflows.ts)
  *   and answers its result, through the same client, start options and wait as a payment
- *   (src/domain/pay.ts), so that a payment can be read as a multiple of what one durable
+ *   (src/domain/pay-request.ts), so that a payment can be read as a multiple of what one durable
  *   step costs on this Temporal.
  */
 export function createBareApp(floor?: FloorDeps) {

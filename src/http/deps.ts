@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
-import type { PayTuning } from '../domain/pay';
+import type { PayTuning } from '../domain/pay-request';
 import type { SecretBox } from '../platform/secret-box';
 import type { Suppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import type { HealthMonitor, HealthReport } from '../../src/availability';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
-import type { PayTuning } from '../../src/domain/pay';
+import type { PayTuning } from '../../src/domain/pay-request';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';

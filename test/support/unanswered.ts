@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { orders } from '../../src/db/schema';
-import { pay, type PaymentUnderWay, type PayRequest } from '../../src/domain/pay';
+import { pay, type PaymentUnderWay, type PayRequest } from '../../src/domain/pay-request';
 import { authenticatePartner } from '../../src/domain/partners';
 import type { TestStack } from './stack';
 

@@ -3,7 +3,7 @@ import { unreachablePart } from '../../availability';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
-import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
+import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-request';
 import { formatDecimal, toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';

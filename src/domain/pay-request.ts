@@ -132,7 +132,7 @@ async function recordAnswer(db: Db, partnerId: number, key: string, runId: strin
 }
 
 /** Maps the workflow's business failure to the domain error the interfaces render. */
-function failureOf(f: { type: string; message: string }): Error | null {
+function payFailureAsDomainError(f: { type: string; message: string }): Error | null {
   if (f.type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', f.message);
   if (f.type === PayFailure.notPayable) return new DomainError('not_payable', f.message);
   if (f.type === PayFailure.reversed) return new DomainError('supplier_failed', f.message);
@@ -273,7 +273,7 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
   { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
+  const result = await awaitWorkflow(handle, deps.payWaitMs, payFailureAsDomainError, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }
