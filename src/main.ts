@@ -46,10 +46,9 @@ runProcess(
     // The API hears how the runs of this process's worker end from the worker itself.
     const outcomes = new WorkflowOutcomes();
     const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack, outcomes);
-    // Eager start needs the client on the worker's own connection (the server hands the
-    // first workflow task back in the start answer, to the worker that shares it).
-    const eagerStart = config.EAGER_WORKFLOW_START === true;
-    const apiConnection = await temporalConnection(temporal.address, stack, eagerStart ? connection : undefined);
+    // The API's client shares the worker's connection, so that payments start eagerly: the
+    // server hands the first workflow task back in the start answer, to the worker that shares it.
+    const apiConnection = await temporalConnection(temporal.address, stack, connection);
     // The worker is in this process: readiness asks it directly, no heartbeat needed.
     const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
     const client = temporalClient(config, apiConnection, health);
@@ -63,7 +62,7 @@ runProcess(
         adminToken: admin.token,
         supplierUrl: supplier.url,
         metrics: { role: 'all-in-one', coreMetricsUrl },
-        eagerStart,
+        eagerStart: true,
         outcomes,
       },
       stack,

@@ -24,29 +24,25 @@ function raiseAsOwn(err: unknown): never {
 interface AgencyPayment {
   partnerId: number;
   scenario?: string;
-  /** The child payment runs its ledger steps as local activities (PAY_LOCAL_LEDGER_STEPS). */
-  localLedgerSteps?: boolean;
 }
 
+/** The child payment. Interface B's order exists only to be paid now: a failed payment fails it (PayInput.failsOrder). */
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
     workflowId: payWorkflowId(input.partnerId, { orderId }),
-    args: [
-      {
-        partnerId: input.partnerId,
-        orderId,
-        ...(input.scenario ? { scenario: input.scenario } : {}),
-        ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}),
-      },
-    ],
+    args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), failsOrder: true }],
   });
 }
 
 /**
  * Interface B creates a hotel booking settled at once, a saga: hold the room → create the
  * order (undo: fail the order and release the room) → pay it (the payment saga, a child:
- * debit → confirm with the hotel). A failed payment has already given the money back; this
- * one then undoes the order and the hold and fails with the payment's failure.
+ * debit → confirm with the hotel). A failed payment has already given the money back and
+ * failed the order; this one then undoes the order and the hold and fails with the
+ * payment's failure. It shows where it is: `Stage = holding`, then, once it has an order
+ * (`OrderId`), `debiting` while its child pays; it ends in `Stage = done, OrderStatus =
+ * completed`, or `Stage = failed` with the status the undo left the order in (`failed`),
+ * or `Stage = failed` with no order when the room could not be held.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
   const saga = new Saga<'hold' | 'order' | 'pay'>();
@@ -90,7 +86,9 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
 
 /**
  * Interface B's product order, settled at once, a saga of one step: pay it (the payment
- * saga: debit → fulfilment; undo: fail the order).
+ * saga: debit → fulfilment; undo: fail the order). It ends as its child payment and the
+ * order row do: `Stage = done, OrderStatus = completed`, or `Stage = failed, OrderStatus =
+ * failed`.
  */
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
   const saga = new Saga<'pay'>();

@@ -12,7 +12,7 @@ import { type TestStack, useStack } from '../support/stack';
  */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payTuning: { localLedgerSteps: true, eagerStart: true, shape: 'lean' } });
+useStack((s) => (stack = s), { eagerStart: true });
 
 const heardFromWorker = async () => (await workflowOutcomesHeard.get()).values.find((v) => v.labels.via === 'worker')?.value ?? 0;
 
