@@ -9,7 +9,7 @@ import { Saga } from './saga';
 import { OrderId, Stage } from './search-attributes';
 import { setStage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** A child's failure raised as this workflow's own: the typed business failure inside it, else as it came. */
@@ -59,11 +59,11 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
       setStage('failed');
       raiseAsOwn(err);
     });
-  const { orderId } = await saga.step('order', () => ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
+  const { orderId } = await saga.step('order', () => database.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
   // Its undo needs the order: the order fails, and the room it held (if still held) is released.
   let abandonedAs: string | undefined;
   saga.undo(async () => {
-    const { supplierHoldId, status } = await ledger.abandonOrder(orderId);
+    const { supplierHoldId, status } = await database.abandonOrder(orderId);
     abandonedAs = status;
     if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
   });
@@ -98,7 +98,7 @@ export async function agencyProductOrder(input: AgencyPayment & { orderId: numbe
       'pay',
       () => pay(input, input.orderId),
       async () => {
-        abandonedAs = (await ledger.abandonOrder(input.orderId)).status;
+        abandonedAs = (await database.abandonOrder(input.orderId)).status;
       },
     );
   } catch (err) {

@@ -22,7 +22,7 @@ import { cancellationOperator, type OperatorInbox, parkUntilOperator, refundOrPa
 import type { CancellationState } from './park.types';
 import { stepFailure, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(DATABASE_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 const GRACE_MS = 250;
@@ -107,7 +107,7 @@ async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<voi
 
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
 export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
-  const held = await ledger.holdResidenceDates(input);
+  const held = await database.holdResidenceDates(input);
   await startAbandoned(residenceReservation, reservationWorkflowId(held.reservationId), [
     { reservationId: held.reservationId, expiresAt: held.expiresAt, autoAcceptCancelMs: input.autoAcceptCancelMs },
   ]);
@@ -140,7 +140,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   /** Puts a change the host did not take back, then fails the change with `refusal`; an undo that fails is owed, not dropped. */
   const undoOrOwe = async (undo: StayUndo, refusal: unknown): Promise<never> => {
     try {
-      await ledger.undoResidenceStayChange(undo);
+      await database.undoResidenceStayChange(undo);
     } catch (err) {
       owedUndo = writeOwedUndo(undo);
       const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : stepFailure(refusal).message;
@@ -156,7 +156,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     await untilDoneOrParked(
       'undoing_change',
       `undoing change ${undo.seq} of residence reservation ${id}`,
-      () => ledger.undoResidenceStayChange(undo),
+      () => database.undoResidenceStayChange(undo),
       cancellation,
       operator,
       {
@@ -180,8 +180,8 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
       try {
         const seq = (changes += 1);
         const { scenario: _scenario, ...stay } = change;
-        const before = await ledger.residenceStay(id);
-        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...stay });
+        const before = await database.residenceStay(id);
+        const result = await database.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...stay });
         // A stay that can change is confirmed: the host knows it by the confirmation number the reservation keeps.
         if (before.confirmationNumber) {
           const refused = await refusedAtHost(before.confirmationNumber, change, { reservationId: id, seq });
@@ -205,7 +205,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     async () => {
       // Admitted while a refused change was being undone: the refund is fixed on the stay as it was.
       if (owedUndo) throw undoUnderWay();
-      const r = await ledger.requestResidenceCancel(id);
+      const r = await database.requestResidenceCancel(id);
       if (r.kind === 'released') {
         released = true;
         return { kind: 'released' as const, refundMinor: 0 };
@@ -240,7 +240,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     // A cancellation request wakes the hold early: the stay may have been paid meanwhile.
     await condition(() => released || cancelRequested, Math.max(0, deadline - Date.now()) + GRACE_MS);
     if (released) return finish({ outcome: 'released' as const });
-    const state = await ridingOut('the hold check', () => ledger.expireResidenceHold(id));
+    const state = await ridingOut('the hold check', () => database.expireResidenceHold(id));
     if (state.state === 'expired' || state.state === 'gone') {
       stage('done', 'expired');
       return finish({ outcome: 'expired' as const });
@@ -262,7 +262,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     if (!cancelRequested) {
       // A stay ends as it was paid for: an undo still owed is written first.
       if (owedUndo) await owedUndo;
-      await ridingOut('the stay end', () => ledger.completeResidenceStay(id));
+      await ridingOut('the stay end', () => database.completeResidenceStay(id));
       stage('done', 'completed');
       return finish({ outcome: 'completed' as const });
     }
@@ -275,7 +275,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     }
     // The pivot: the host has cancelled; the refund must be written.
     cancellation.supplierRef = confirmationNumber ?? undefined;
-    const settle = () => ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });
+    const settle = () => database.settleResidenceCancel({ workflowId, runId, reservationId: id });
     await refundOrPark(`writing the refund of cancelled residence reservation ${id}`, settle, cancellation, operator);
     stage('done', 'cancelled');
     return finish({ outcome: 'cancelled' as const });
