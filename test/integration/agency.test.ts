@@ -217,7 +217,7 @@ describe('hotel booking', () => {
     expect(cancelled.body).toEqual({ booking_id: created.body.booking_id, status: 'cancelled', refund_amount: room.total_price, currency: 'IRT' });
     const again = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(again.body).toEqual(cancelled.body);
-    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking-stages');
+    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking');
     const refunds = await stack.db
       .select()
       .from(ledgerEntries)
@@ -331,7 +331,7 @@ describe('travel products', () => {
       orderStatus: 'completed',
       orderId: Number(placed.body.order_id),
     });
-    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order-stages');
+    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order');
     const again = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-1' });
     expect(again.body.order_id).toBe(placed.body.order_id);
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
