@@ -16,8 +16,7 @@ const DATABASE_REFUSALS = [DatabaseFailureType.invalidData, DatabaseFailureType.
  * 4 minutes in all (0.2 + 0.4 + … + 6.4 s, then 10 s each), about 5 with the attempts
  * themselves (an unreachable database fails each within its 3 s connect timeout): a
  * database restart or fail-over is ridden out, an outage longer than that ends the step,
- * and the workflow then fails naming it or parks for an operator (docs/decisions.md,
- * "Bounded steps and the pivot rule"). Never for ever.
+ * and the workflow then fails naming it or parks for an operator. Never for ever.
  */
 export const DATABASE_MAX_ATTEMPTS = 30;
 

@@ -105,7 +105,7 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
 
 /**
  * Whether a pay request is a retry: its idempotency key is already bound to that order (the
- * rate limiter neither counts nor refuses retries; docs/decisions.md, "Rate limits").
+ * rate limiter neither counts nor refuses retries, src/http/rate-limit.ts).
  */
 export async function isPayRetry(db: Db, partnerId: number, key: string, orderId: number): Promise<boolean> {
   return (await keyBinding(db, partnerId, key))?.orderId === orderId;

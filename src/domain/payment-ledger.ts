@@ -63,8 +63,8 @@ const debitResult = (
 
 /**
  * Debits the wallet for a pending order and marks the order processing, in one statement
- * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it; see
- * docs/performance.md, "eighth step"). Its parts run in the order their data needs:
+ * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it). Its
+ * parts run in the order their data needs:
  * - the order is locked if it is pending for this partner on credit (order, then wallet, as
  *   everywhere);
  * - the wallet's balance moves by the order's total only if that fits within balance +
