@@ -1,6 +1,7 @@
 import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
+import type { AgencyPayment } from './agency.types';
 import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
 import { payWorkflowId } from './pay.types';
@@ -18,12 +19,6 @@ function raiseAsOwn(err: unknown): never {
     if (cause instanceof ApplicationFailure && cause.type) throw ApplicationFailure.nonRetryable(cause.message, cause.type);
   }
   throw err;
-}
-
-/** What both of Interface B's workflows start with; the payment's part is handed to its child. */
-interface AgencyPayment {
-  partnerId: number;
-  scenario?: string;
 }
 
 /** The child payment. Interface B's order exists only to be paid now: a failed payment fails it (PayInput.failsOrder). */

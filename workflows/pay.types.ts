@@ -1,5 +1,4 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Workflows, WorkflowType } from './registry.types';
 
 /** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
 export const PayFailure = {
@@ -41,13 +40,6 @@ export interface PayResult {
   currency: string;
   supplierRef: string;
 }
-
-/**
- * Work that goes on after the payment (a visa application under review): the pay
- * workflow starts it as a workflow of its own that outlives the payment. An activity's
- * result, so it names the workflow by type (checked against the registered workflows).
- */
-export type FollowUp = { [K in WorkflowType]: { workflowType: K; workflowId: string; args: Parameters<Workflows[K]> } }[WorkflowType];
 
 /**
  * What an operator decides for a payment parked in needs_attention (admin CLI: order

@@ -5,7 +5,8 @@ import { startAbandoned } from './children';
 import { FailureType } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
 import { isAnswer, mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
-import { operatorDecisionSignal, payStateQuery, type FollowUp, type PayInput, type PayResult, type PayState } from './pay.types';
+import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
+import type { FollowUp } from './registry.types';
 import { Saga } from './saga';
 import { stepFailure, setStage } from './steps';
 

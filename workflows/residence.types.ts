@@ -48,3 +48,8 @@ export const requestCancelUpdate = defineUpdate<{ kind: 'released' | 'requested'
 /** The host accepts a requested cancellation (an operator, or the sandbox partner standing in). */
 export const acceptCancelSignal = defineSignal<[{ operator: string }]>('acceptCancel');
 export const reservationStateQuery = defineQuery<string>('reservationState');
+
+export interface HeldDates {
+  reservationId: number;
+  expiresAt: number;
+}
