@@ -1,3 +1,4 @@
+import type { BookedFlight } from '../workflows/flight.types';
 import type { Db } from '../src/db/client';
 import {
   expireFlightIfDue,
@@ -13,14 +14,6 @@ import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType, businessErrors } from './failures';
-
-export interface BookedFlight {
-  bookingId: number;
-  orderId: number;
-  pnr: string;
-  ticketTimeLimit: number;
-  totalPriceMinor: number;
-}
 
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
 export function flightActivities(db: Db, supplier: FlightSupplier) {

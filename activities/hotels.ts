@@ -1,3 +1,4 @@
+import type { PlacedHold } from '../workflows/hotel.types';
 import type { Db } from '../src/db/client';
 import * as cancellation from '../src/domain/hotels/cancellation';
 import { bookingById, expireHoldIfDue, markBookingFailed, recordHold, type HoldCheck } from '../src/domain/hotels/bookings';
@@ -6,14 +7,6 @@ import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier } from '../src/suppliers/hotels';
 import { FailureType, businessErrors } from './failures';
-
-export interface PlacedHold {
-  bookingId: number;
-  status: 'prebooked' | 'held';
-  expiresAt: number;
-  totalPriceMinor: number;
-  currency: string;
-}
 
 const refused = () => FailureType.holdRefused;
 

@@ -36,8 +36,9 @@ export function createActivities(deps: ActivityDeps) {
 }
 
 export type BookingActivities = ReturnType<typeof createActivities>;
-export type { BookedFlight } from './flights';
-export type { PlacedHold } from './hotels';
+export type { BookedFlight } from '../workflows/flight.types';
+export type { PlacedHold } from '../workflows/hotel.types';
 export type { PlaceHoldInput } from '../workflows/hotel.types';
-export type { HeldTourSeats } from './tours';
-export type { AmendAtHostInput, HeldDates, StayAtHost } from './residence';
+export type { HeldTourSeats } from '../workflows/tour.types';
+export type { AmendAtHostInput, StayAtHost } from './residence';
+export type { HeldDates } from '../workflows/residence.types';

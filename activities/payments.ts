@@ -1,5 +1,5 @@
 import type { Db } from '../src/db/client';
-import * as payments from '../src/domain/payments';
+import * as payments from '../src/domain/payment-ledger';
 import { sagaCompensations, timed, walletDebitDuration } from '../src/platform/metrics';
 import { businessErrors } from './failures';
 

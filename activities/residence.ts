@@ -1,3 +1,4 @@
+import type { HeldDates } from '../workflows/residence.types';
 import type { Db } from '../src/db/client';
 import { completeStay } from '../src/domain/residence/booking';
 import { requestCancel, settleCancellation } from '../src/domain/residence/cancellation';
@@ -23,11 +24,6 @@ export interface StayAtHost {
   checkIn: string | null;
   checkOut: string | null;
   guests: number | null;
-}
-
-export interface HeldDates {
-  reservationId: number;
-  expiresAt: number;
 }
 
 /** Residence reservations: our date holds (database) and what the host is told. */

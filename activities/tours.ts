@@ -1,11 +1,7 @@
+import type { HeldTourSeats } from '../workflows/tour.types';
 import type { Db } from '../src/db/client';
 import { expirePrebookIfDue, holdTourSeats, type PrebookRequest } from '../src/domain/tours/prebooks';
 import { businessErrors } from './failures';
-
-export interface HeldTourSeats {
-  prebookId: number;
-  expiresAt: number;
-}
 
 /** Tour seats are our allocation: holding and releasing them is a database step. */
 export function tourActivities(db: Db) {

@@ -62,12 +62,6 @@ const ConfigSchema = z
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
     WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
     WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
-    /** Run new payments' database steps (debit, complete, reverse) as local activities (1.6× the payments/s). */
-    PAY_LOCAL_LEDGER_STEPS: bool.default(true),
-    /** New payments' shape (docs/performance.md): lean = every step local, one workflow task when nothing fails; classic = the supplier step through the activity queue. */
-    PAY_SHAPE: z.enum(['lean', 'classic']).default('lean'),
-    /** `npm start` only: start payment workflows eagerly on the worker in the same process (+9% payments/s). */
-    EAGER_WORKFLOW_START: bool.default(true),
     ...SIMULATOR_SETTINGS,
     SANDBOX: bool.optional(),
     /**

@@ -16,33 +16,33 @@ const DATABASE_REFUSALS = [DatabaseFailureType.invalidData, DatabaseFailureType.
  * 4 minutes in all (0.2 + 0.4 + … + 6.4 s, then 10 s each), about 5 with the attempts
  * themselves (an unreachable database fails each within its 3 s connect timeout): a
  * database restart or fail-over is ridden out, an outage longer than that ends the step,
- * and the workflow then fails naming it or parks for an operator (docs/decisions.md,
- * "Bounded steps and the pivot rule"). Never for ever.
+ * and the workflow then fails naming it or parks for an operator. Never for ever.
  */
-export const LEDGER_MAX_ATTEMPTS = 30;
+export const DATABASE_MAX_ATTEMPTS = 30;
 
 /** Database steps: quick, retried for a bounded while; business refusals and deterministic database errors are final. */
-export const LEDGER_STEP: ActivityOptions = {
+export const DATABASE_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',
   retry: {
     initialInterval: '200ms',
     backoffCoefficient: 2,
     maximumInterval: '10s',
-    maximumAttempts: LEDGER_MAX_ATTEMPTS,
+    maximumAttempts: DATABASE_MAX_ATTEMPTS,
     nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...DATABASE_REFUSALS],
   },
 };
 
 /**
- * The same database steps as local activities: run by the worker that runs the workflow,
- * recorded in its next workflow task instead of being dispatched through the server's
- * activity queue. Saves a round trip per step (docs/performance.md); retried locally for up
- * to 10 s, then by rescheduling with a timer; the same bounded number of attempts.
+ * The same database steps as local activities (a payment's debit, completion and reversal):
+ * run by the worker that runs the workflow, recorded in its next workflow task instead of
+ * being dispatched through the server's activity queue, which saves a round trip per step;
+ * retried locally for up to 10 s, then by rescheduling with a timer; the same bounded
+ * number of attempts.
  */
-export const LOCAL_LEDGER_STEP: LocalActivityOptions = {
+export const LOCAL_DATABASE_STEP: LocalActivityOptions = {
   startToCloseTimeout: '30s',
   localRetryThreshold: '10s',
-  retry: LEDGER_STEP.retry,
+  retry: DATABASE_STEP.retry,
 };
 
 /** Supplier calls: transient errors (5xx, timeouts) are retried with backoff; a refusal is final. */
@@ -70,20 +70,6 @@ export const MAX_FINALIZE_ATTEMPTS = 10;
 export const FINALIZE_STEP: ActivityOptions = {
   ...SUPPLIER_STEP,
   retry: { ...SUPPLIER_STEP.retry, maximumAttempts: MAX_FINALIZE_ATTEMPTS },
-};
-
-/**
- * The supplier step of a lean payment (PayInput.shape 'lean'): the same call, budget and
- * refusals, as a local activity run by the worker that runs the payment, so that a payment
- * whose steps all succeed is one workflow task. Retried locally while the backoff is under
- * 10 s, then by rescheduling with a timer. No heartbeat: a worker that dies mid-call is
- * noticed when the workflow task times out, and the call is made again (by the same client
- * reference: the suppliers answer a repeated reference with what they did the first time).
- */
-export const LOCAL_FINALIZE_STEP: LocalActivityOptions = {
-  startToCloseTimeout: FINALIZE_STEP.startToCloseTimeout,
-  localRetryThreshold: '10s',
-  retry: FINALIZE_STEP.retry,
 };
 
 /** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */

@@ -1,6 +1,7 @@
-import { ApplicationFailure, ChildWorkflowFailure, executeChild, patched, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
+import { ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
+import type { AgencyPayment } from './agency.types';
 import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
 import { payWorkflowId } from './pay.types';
@@ -9,7 +10,7 @@ import { Saga } from './saga';
 import { OrderId, Stage } from './search-attributes';
 import { setStage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** A child's failure raised as this workflow's own: the typed business failure inside it, else as it came. */
@@ -20,47 +21,25 @@ function raiseAsOwn(err: unknown): never {
   throw err;
 }
 
-/**
- * Runs started from here on tell an operator where they are and how the order ended, as A's
- * payments do: the hotel booking names its order (`OrderId`) once it has one and shows
- * `Stage = debiting` while its child pays; both end in `Stage = done, OrderStatus =
- * completed`, or `Stage = failed` with the status the undo left the order in (`failed`);
- * a hotel booking whose room could not be held ends in `Stage = failed` with no order.
- * Before, the product order kept the `Stage = debiting` it was started with for good, and
- * neither ever said the order's status. Runs started before replay the way they were made.
- */
-export const AGENCY_STAGES_PATCH = 'agency-stages';
-
-/** What both of Interface B's workflows start with; the payment's part is handed to its child. */
-interface AgencyPayment {
-  partnerId: number;
-  scenario?: string;
-  /** The child payment runs its ledger steps as local activities (PAY_LOCAL_LEDGER_STEPS). */
-  localLedgerSteps?: boolean;
-}
-
+/** The child payment. Interface B's order exists only to be paid now: a failed payment fails it (PayInput.failsOrder). */
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
     workflowId: payWorkflowId(input.partnerId, { orderId }),
-    args: [
-      {
-        partnerId: input.partnerId,
-        orderId,
-        ...(input.scenario ? { scenario: input.scenario } : {}),
-        ...(input.localLedgerSteps ? { localLedgerSteps: true } : {}),
-      },
-    ],
+    args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), failsOrder: true }],
   });
 }
 
 /**
  * Interface B creates a hotel booking settled at once, a saga: hold the room → create the
  * order (undo: fail the order and release the room) → pay it (the payment saga, a child:
- * debit → confirm with the hotel). A failed payment has already given the money back; this
- * one then undoes the order and the hold and fails with the payment's failure.
+ * debit → confirm with the hotel). A failed payment has already given the money back and
+ * failed the order; this one then undoes the order and the hold and fails with the
+ * payment's failure. It shows where it is: `Stage = holding`, then, once it has an order
+ * (`OrderId`), `debiting` while its child pays; it ends in `Stage = done, OrderStatus =
+ * completed`, or `Stage = failed` with the status the undo left the order in (`failed`),
+ * or `Stage = failed` with no order when the room could not be held.
  */
 export async function agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }> {
-  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'hold' | 'order' | 'pay'>();
   setStage('holding');
   await saga
@@ -72,42 +51,41 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
     )
     .catch((err: unknown) => {
       // The room could not be held: nothing was ordered or paid.
-      if (tellsStages) setStage('failed');
+      setStage('failed');
       raiseAsOwn(err);
     });
-  const { orderId } = await saga.step('order', () => ledger.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
+  const { orderId } = await saga.step('order', () => database.orderAgencyBooking({ partnerId: input.partnerId, bookingId: input.bookingId }));
   // Its undo needs the order: the order fails, and the room it held (if still held) is released.
   let abandonedAs: string | undefined;
   saga.undo(async () => {
-    const { supplierHoldId, status } = await ledger.abandonOrder(orderId);
+    const { supplierHoldId, status } = await database.abandonOrder(orderId);
     abandonedAs = status;
     if (supplierHoldId) await supplier.releaseHotelHold(supplierHoldId);
   });
-  if (tellsStages) {
-    upsertSearchAttributes([
-      { key: OrderId, value: orderId },
-      { key: Stage, value: 'debiting' },
-    ]);
-  }
+  upsertSearchAttributes([
+    { key: OrderId, value: orderId },
+    { key: Stage, value: 'debiting' },
+  ]);
   try {
     await saga.step('pay', () => pay(input, orderId));
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
     setStage('compensating');
     await saga.compensate();
-    setStage('failed', tellsStages ? abandonedAs : undefined);
+    setStage('failed', abandonedAs);
     raiseAsOwn(err);
   }
-  setStage('done', tellsStages ? 'completed' : undefined);
+  setStage('done', 'completed');
   return { bookingId: input.bookingId, orderId };
 }
 
 /**
  * Interface B's product order, settled at once, a saga of one step: pay it (the payment
- * saga: debit → fulfilment; undo: fail the order).
+ * saga: debit → fulfilment; undo: fail the order). It ends as its child payment and the
+ * order row do: `Stage = done, OrderStatus = completed`, or `Stage = failed, OrderStatus =
+ * failed`.
  */
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
-  const tellsStages = patched(AGENCY_STAGES_PATCH);
   const saga = new Saga<'pay'>();
   let abandonedAs: string | undefined;
   try {
@@ -115,16 +93,16 @@ export async function agencyProductOrder(input: AgencyPayment & { orderId: numbe
       'pay',
       () => pay(input, input.orderId),
       async () => {
-        abandonedAs = (await ledger.abandonOrder(input.orderId)).status;
+        abandonedAs = (await database.abandonOrder(input.orderId)).status;
       },
     );
   } catch (err) {
     if (!(err instanceof ChildWorkflowFailure)) throw err;
-    if (tellsStages) setStage('compensating');
+    setStage('compensating');
     await saga.compensate();
-    if (tellsStages) setStage('failed', abandonedAs);
+    setStage('failed', abandonedAs);
     raiseAsOwn(err);
   }
-  if (tellsStages) setStage('done', 'completed');
+  setStage('done', 'completed');
   return { orderId: input.orderId };
 }

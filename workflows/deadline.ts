@@ -1,7 +1,7 @@
-import { isCancellation, log, patched, sleep } from '@temporalio/workflow';
+import { isCancellation, log, sleep } from '@temporalio/workflow';
 import { DOMAIN_REFUSALS } from './activity-options';
 import { FailureType } from './failure-types';
-import { failureOf, setStage } from './steps';
+import { stepFailure, setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -20,22 +20,20 @@ export const releasing =
   };
 
 /**
- * Runs started from here on ride out a step that must happen later in a long-lived workflow
- * (a hold's expiry, its release, a stay's end, a visa application's review and decision, a
- * webhook endpoint's read of what it is owed) when it fails through its own tries for any reason but an answer (a domain refusal, a
- * supplier's refusal): the database down past its step's five minutes, a supplier down past
- * its 15 s, or a failure a deploy fixes. The step is tried again after 10 s, doubling up to
- * 30 min, for a day; then the workflow fails as it did. Before, it failed at once, and an
- * unpaid hold stayed held past its deadline for good (reconcile's `hold_past_expiry`), its
- * room, seats or villa dates never given back.
+ * A step that must happen later in a long-lived workflow (a hold's expiry, its release, a
+ * stay's end, a visa application's review and decision, a webhook endpoint's read of what it
+ * is owed) is ridden out when it fails through its own tries for any reason but an answer (a
+ * domain refusal, a supplier's refusal): the database down past its step's five minutes, a
+ * supplier down past its 15 s, or a failure a deploy fixes. The step is tried again after
+ * 10 s, doubling up to 30 min, for a day; then the workflow fails. So an unpaid hold is
+ * given back at its deadline even when the database was away then.
  */
-export const DEADLINE_RIDES_OUT_PATCH = 'deadline-rides-out';
 const RIDE_OUT_FIRST_MS = 10_000;
 const RIDE_OUT_MAX_MS = 30 * 60_000;
 const RIDE_OUT_FOR_MS = 24 * 3600_000;
 const ANSWERS: readonly string[] = [...DOMAIN_REFUSALS, ...Object.values(FailureType)];
 
-/** Runs `step`; a failure that is not an answer is tried again later, within a day (DEADLINE_RIDES_OUT_PATCH). */
+/** Runs `step`; a failure that is not an answer is tried again later, within a day. */
 export async function ridingOut<T>(what: string, step: () => Promise<T>): Promise<T> {
   const since = Date.now();
   let waitMs = RIDE_OUT_FIRST_MS;
@@ -43,9 +41,9 @@ export async function ridingOut<T>(what: string, step: () => Promise<T>): Promis
     try {
       return await step();
     } catch (err) {
-      const { type, message } = failureOf(err);
+      const { type, message } = stepFailure(err);
       const answer = type !== undefined && ANSWERS.includes(type);
-      if (isCancellation(err) || answer || Date.now() - since + waitMs > RIDE_OUT_FOR_MS || !patched(DEADLINE_RIDES_OUT_PATCH)) throw err;
+      if (isCancellation(err) || answer || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
       log.warn(`${what} failed; trying again later`, { message, inMs: waitMs });
       await sleep(waitMs);
       waitMs = Math.min(waitMs * 2, RIDE_OUT_MAX_MS);

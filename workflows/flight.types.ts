@@ -31,3 +31,11 @@ export interface RefundFlightInput {
 /** An operator's decision for a waiting offline refund (signal-with-start: it starts the workflow if need be). */
 export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
 export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
+
+export interface BookedFlight {
+  bookingId: number;
+  orderId: number;
+  pnr: string;
+  ticketTimeLimit: number;
+  totalPriceMinor: number;
+}

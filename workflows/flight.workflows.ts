@@ -1,7 +1,7 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
@@ -11,7 +11,7 @@ import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
@@ -25,7 +25,7 @@ export async function bookFlight(input: { bookingId: number; clientReference: st
 
 /** Unpaid bookings expire at the ticket time limit: the order becomes expired and the PNR is cancelled (seats back). */
 export async function flightTimeLimit(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
-  const check = releasing('pnr', () => ledger.expireFlightBooking(input.bookingId));
+  const check = releasing('pnr', () => database.expireFlightBooking(input.bookingId));
   return expireAtDeadline(input.expiresAt, check, (pnr) => supplier.cancelAirBooking(pnr));
 }
 
@@ -36,7 +36,7 @@ export async function flightTimeLimit(input: { bookingId: number; expiresAt: num
  */
 export async function refundFlight(input: RefundFlightInput): Promise<FlightRefundResult> {
   const { state, operator, run, clientReference } = openCancellation(input.orderId);
-  const { pnr } = await ledger.beginFlightRefund(input.orderId);
+  const { pnr } = await database.beginFlightRefund(input.orderId);
   state.supplierRef = pnr;
   await refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario }), {
     type: FailureType.refundRejected,
@@ -45,7 +45,7 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   });
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>
-    ledger.completeFlightRefund({ ...run, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
+    database.completeFlightRefund({ ...run, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
   const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
   stage('done', 'refunded');
   return result;
@@ -68,13 +68,13 @@ export async function offlineFlightRefund(input: { orderId: number }): Promise<{
   await condition(() => decision !== null);
   const d = decision as RefundDecision | null;
   if (!d?.approve) {
-    await ledger.rejectOfflineRefund(input.orderId);
+    await database.rejectOfflineRefund(input.orderId);
     stage('done', 'completed');
     return { approved: false, result: null };
   }
   // The operator settled it with the airline: the wallet's refund must be written.
   const refund = () =>
-    ledger.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: d.amountMinor ?? 0, penaltyMinor: 0, how: 'offline' });
+    database.completeFlightRefund({ workflowId, runId, orderId: input.orderId, refundMinor: d.amountMinor ?? 0, penaltyMinor: 0, how: 'offline' });
   const result = await refundOrPark(`writing the offline refund of flight order ${input.orderId}`, refund, state, operator);
   stage('done', 'refunded');
   return { approved: true, result };

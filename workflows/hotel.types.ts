@@ -25,3 +25,11 @@ export interface CancelHotelInput {
   penaltyMinor: number;
   scenario?: string;
 }
+
+export interface PlacedHold {
+  bookingId: number;
+  status: 'prebooked' | 'held';
+  expiresAt: number;
+  totalPriceMinor: number;
+  currency: string;
+}

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
 import type { CancellationResult } from '../src/domain/hotels/cancellation';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
@@ -10,7 +10,7 @@ import { withReason } from './messages';
 import { openCancellation, refundOrPark } from './park';
 import { refusable, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /**
@@ -31,7 +31,7 @@ export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>
  * back; a deadline moved later (guests added) is slept again.
  */
 export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }> {
-  const check = releasing('supplierHoldId', () => ledger.expireHotelHold(input.bookingId));
+  const check = releasing('supplierHoldId', () => database.expireHotelHold(input.bookingId));
   return expireAtDeadline(input.expiresAt, check, (holdId) => supplier.releaseHotelHold(holdId));
 }
 
@@ -43,7 +43,7 @@ export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: num
  */
 export async function cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult> {
   const { state, operator, run, clientReference } = openCancellation(input.orderId);
-  const start = await ledger.beginHotelCancellation(input.orderId);
+  const start = await database.beginHotelCancellation(input.orderId);
   state.supplierRef = start.confirmationNumber ?? start.supplierHoldId ?? undefined;
   if (start.kind === 'paid' && start.confirmationNumber) {
     const cancel = { confirmationNumber: start.confirmationNumber, clientReference, scenario: input.scenario };
@@ -57,7 +57,7 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
   }
   // The pivot: the hotel has cancelled (or the hold is released); the refund must be written.
   const refund = () =>
-    ledger.completeHotelCancellation({
+    database.completeHotelCancellation({
       ...run,
       orderId: input.orderId,
       kind: start.kind,

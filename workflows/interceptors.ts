@@ -29,10 +29,9 @@ import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
  * the `requestId` header (the worker's activity interceptor puts it on their logs).
  *
  * The workflow's own id is the one its start carried (a header: the API's client
- * interceptor, or the parent for a child), else its memo's `requestId` (workflows started
- * before the header existed). While a signal or update handler that arrived with a request
- * id of its own runs (an operator's decision, a partner's stay change), what it schedules
- * carries that id instead.
+ * interceptor, or the parent for a child), else its memo's `requestId`. While a signal or
+ * update handler that arrived with a request id of its own runs (an operator's decision, a
+ * partner's stay change), what it schedules carries that id instead.
  *
  * A workflow that fails is marked on its way out (workflows/park.ts, failedWorkflow).
  *

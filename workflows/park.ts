@@ -4,7 +4,6 @@ import {
   condition,
   isCancellation,
   log,
-  patched,
   proxyLocalActivities,
   setHandler,
   TemporalFailure,
@@ -15,7 +14,7 @@ import { OPERATOR_NOTE_STEP } from './activity-options';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
 import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
-import { failureOf, setStage } from './steps';
+import { stepFailure, setStage } from './steps';
 
 /** What a workflow that can park shows while it waits: its query's state. */
 export interface Parkable<P extends string> {
@@ -42,13 +41,6 @@ export interface ParkOptions {
 
 const notes = proxyLocalActivities<BookingActivities>(OPERATOR_NOTE_STEP);
 
-/**
- * Runs started from here on write an operator-only `order.needs_attention` event each time
- * they park (src/domain/events.ts, OPERATOR_EVENT_TYPES). Runs started before replay the
- * way they were made.
- */
-export const NEEDS_ATTENTION_EVENT_PATCH = 'needs-attention-event';
-
 /** Writes the parked workflow's operator-only event; whether it was written (a failure is logged, never thrown). */
 async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): Promise<boolean> {
   try {
@@ -56,19 +48,18 @@ async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): 
     await notes.recordNeedsAttention({ orderId, reservationId, workflowId: workflowInfo().workflowId, parkedAt: at, lastError: state.lastError });
     return true;
   } catch (err) {
-    log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: failureOf(err).message });
+    log.warn('the needs_attention event could not be written; the workflow is parked all the same', { ...o.context, message: stepFailure(err).message });
     return false;
   }
 }
 
 /**
- * Runs started from here on write the needs_attention event again while they stay parked
- * if it could not be written when they parked (a workflow often parks because the database
- * is down): after 10 s, doubling up to 10 min between tries, for at most a day. A write
- * whose answer was lost may be written twice (the event is at least once). Runs started
- * before replay the way they were made.
+ * A parked workflow writes an operator-only `order.needs_attention` event
+ * (src/domain/events.ts, OPERATOR_EVENT_TYPES). When it cannot be written as it parks (a
+ * workflow often parks because the database is down), it is written again while the
+ * workflow stays parked: after 10 s, doubling up to 10 min between tries, for at most a
+ * day. A write whose answer was lost may be written twice (the event is at least once).
  */
-export const NEEDS_ATTENTION_EVENT_RETRY_PATCH = 'needs-attention-event-retried';
 const NOTE_RETRY_FIRST_MS = 10_000;
 const NOTE_RETRY_MAX_MS = 600_000;
 const NOTE_RETRY_FOR_MS = 24 * 3600_000;
@@ -84,12 +75,12 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
   state.parkedAt = at;
   setStage('needs_attention');
   log.warn('workflow parked for an operator', { ...o.context, parkedAt: at, lastError: state.lastError });
-  let noted = patched(NEEDS_ATTENTION_EVENT_PATCH) ? await noteParked(at, state, o) : true;
+  let noted = await noteParked(at, state, o);
   const parkedSince = Date.now();
   let retryInMs = NOTE_RETRY_FIRST_MS;
   for (;;) {
     const decided = () => operator.decision !== null;
-    if (!noted && Date.now() - parkedSince < NOTE_RETRY_FOR_MS && patched(NEEDS_ATTENTION_EVENT_RETRY_PATCH)) {
+    if (!noted && Date.now() - parkedSince < NOTE_RETRY_FOR_MS) {
       if (!(await condition(decided, retryInMs))) {
         noted = await noteParked(at, state, o);
         retryInMs = Math.min(retryInMs * 2, NOTE_RETRY_MAX_MS);
@@ -132,7 +123,7 @@ export async function untilDoneOrParked<T, P extends string>(
     try {
       return await step();
     } catch (err) {
-      state.lastError = `${what} failed: ${failureOf(err).message}`;
+      state.lastError = `${what} failed: ${stepFailure(err).message}`;
       if (err instanceof ActivityFailure) state.failedStep = err.activityType;
       await parkUntilOperator(state, at, operator, o);
     }
@@ -140,15 +131,8 @@ export async function untilDoneOrParked<T, P extends string>(
 }
 
 /**
- * Runs started from here on write a cancellation's refund under the pivot rule: once the
- * supplier cancelled or refunded, a refund that cannot be written parks the workflow for an
- * operator's retry instead of failing it. Runs started before replay the way they were made.
- */
-export const REFUND_PIVOT_PATCH = 'refund-pivot-rule';
-
-/**
  * The operator's side of a cancellation: its state query and the decision signal (taken only
- * while parked). Registers no command, so it is safe for runs made before it.
+ * while parked). Registers no command.
  */
 export function cancellationOperator(state: CancellationState): OperatorInbox {
   const operator: OperatorInbox = { decision: null };
@@ -174,12 +158,10 @@ export function openCancellation(orderId: number) {
 
 /**
  * A cancellation's pivot: the supplier has cancelled (or refunded), so the partner's refund
- * must be written. Under the patch it is retried with its bounded policy and, when it still
- * fails, parks at `refunding` for an operator's retry (confirm and compensate do not apply);
- * runs made before the patch write it once and fail as they did.
+ * must be written. It is retried with its bounded policy and, when it still fails, parks
+ * at `refunding` for an operator's retry (confirm and compensate do not apply).
  */
 export async function refundOrPark<T>(what: string, write: () => Promise<T>, state: CancellationState, operator: OperatorInbox): Promise<T> {
-  if (!patched(REFUND_PIVOT_PATCH)) return write();
   const refuse = (d: OperatorDecision) => (d.action === 'retry' ? null : CANCELLATION_REFUSALS[d.action]);
   const at: CancellationParkedAt = 'refunding';
   const result = await untilDoneOrParked(at, what, write, state, operator, {
@@ -193,23 +175,17 @@ export async function refundOrPark<T>(what: string, write: () => Promise<T>, sta
 }
 
 /**
- * Runs started from here on end, when they fail, in `Stage = "failed"` with a failure that
- * names the step; see failedWorkflow.
- */
-export const FAILED_STAGE_PATCH = 'failed-stage';
-
-/**
  * What a workflow that fails ends with (its interceptor, workflows/interceptors.ts): the
  * Stage becomes `failed`, so an operator finds every failed booking by Stage, and a step's
  * failure escaping the workflow (an ActivityFailure) is wrapped in one whose message names
  * the step. The wrapper has no type, so whoever reads the failure's typed cause (the API's
- * answers) finds the same one as before. Cancellation and continue-as-new pass untouched.
+ * answers) finds the typed failure the step raised. Cancellation and continue-as-new pass untouched.
  */
 export function failedWorkflow(err: unknown): unknown {
   // What fails a workflow (anything else fails its task, or is a cancellation).
   const fails = err instanceof TemporalFailure && !isCancellation(err);
-  if (!fails || !patched(FAILED_STAGE_PATCH)) return err;
+  if (!fails) return err;
   if (workflowInfo().typedSearchAttributes.get(Stage) !== 'failed') setStage('failed');
   if (!(err instanceof ActivityFailure)) return err;
-  return ApplicationFailure.create({ message: `${err.activityType} failed: ${failureOf(err).message}`, nonRetryable: true, cause: err });
+  return ApplicationFailure.create({ message: `${err.activityType} failed: ${stepFailure(err).message}`, nonRetryable: true, cause: err });
 }

@@ -4,8 +4,8 @@ import { defineQuery } from '@temporalio/workflow';
  * Where a cancellation waits for an operator: after the supplier cancelled or refunded (its
  * pivot), writing the partner's refund (and the order's cancellation) failed for good; or, in a
  * residence stay's workflow, the undo of a change the host did not take failed for good
- * (`undoing_change`, UNDO_OWED_PATCH), or telling the host's system of a cancellation the host
- * accepted failed (`cancelling_at_host`, CANCEL_AT_HOST_PARKS_PATCH).
+ * (`undoing_change`), or telling the host's system of a cancellation the host
+ * accepted failed (`cancelling_at_host`).
  */
 export type CancellationParkedAt = 'refunding' | 'undoing_change' | 'cancelling_at_host';
 

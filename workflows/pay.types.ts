@@ -1,5 +1,4 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Workflows, WorkflowType } from './registry.types';
 
 /** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
 export const PayFailure = {
@@ -24,28 +23,11 @@ export interface PayInput {
   /** Sandbox scenario forwarded to the supplier simulator; never set in production. */
   scenario?: string;
   /**
-   * Run the database steps (debit, complete, reverse) as local activities. Chosen by the
-   * starter and fixed for the run, so a run replays the way it was made.
+   * The order exists only to be paid now (Interface B's bookings and product orders): a
+   * payment that fails fails the order too. Its reversal releases the order and then fails
+   * it (also when the debit never took it), and the payment ends with OrderStatus `failed`.
    */
-  localLedgerSteps?: boolean;
-  /**
-   * The payment's shape, chosen by the starter and fixed for the run. 'lean' (today's
-   * payments): every step (debit, supplier, completion) is a local activity, so a payment
-   * that meets no failure is one workflow task. It starts with Stage debiting and OrderStatus
-   * processing, shows finalizing once the money is taken (until it is done, fails or parks:
-   * the payState query names the exact step), and every stage after a failure; the pivot rule
-   * applies without its patch marker. Absent: the shape before it, which
-   * payments started earlier (and Interface B's) replay as.
-   */
-  shape?: 'lean';
-  /**
-   * With shape 'lean': the supplier step completes the order as soon as the supplier
-   * confirmed, in the same local activity, saving the workflow one pass between the sandbox
-   * and the core; a completion that fails there is handed back and run as a step of its own
-   * (retried, then parked). Chosen by the starter, fixed for the run: lean payments started
-   * before it complete in a step of their own and replay so.
-   */
-  completeInSupplierStep?: boolean;
+  failsOrder?: boolean;
 }
 
 export interface PayResult {
@@ -58,13 +40,6 @@ export interface PayResult {
   currency: string;
   supplierRef: string;
 }
-
-/**
- * Work that goes on after the payment (a visa application under review): the pay
- * workflow starts it as a workflow of its own that outlives the payment. An activity's
- * result, so it names the workflow by type (checked against the registered workflows).
- */
-export type FollowUp = { [K in WorkflowType]: { workflowType: K; workflowId: string; args: Parameters<Workflows[K]> } }[WorkflowType];
 
 /**
  * What an operator decides for a payment parked in needs_attention (admin CLI: order
@@ -93,7 +68,7 @@ export interface PayState {
   /**
    * How many times the supplier step was run: the first, then one more per operator retry.
    * Each run tries the supplier up to its budget (FINALIZE_ATTEMPTS) before its outcome counts
-   * as unknown. (Called `attempts` before issue 15, which read as the supplier calls.)
+   * as unknown.
    */
   supplierRounds: number;
   /**
@@ -102,7 +77,7 @@ export interface PayState {
    * is counted when it ends.
    */
   supplierAttempts: number;
-  /** Set while step is needs_attention (payments started before it existed park only at `finalizing`). */
+  /** Set while step is needs_attention. */
   parkedAt?: ParkedAt;
   /** The supplier's reference once it confirmed: past the pivot, the payment is never compensated. */
   supplierRef?: string;

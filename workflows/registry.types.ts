@@ -1,14 +1,43 @@
-import type { Workflow } from '@temporalio/common';
-import type * as registered from './index';
+import type { AgencyPayment } from './agency.types';
+import type { PayInput, PayResult } from './pay.types';
+import type { CancelHotelInput, PlacedHold, PlaceHoldInput } from './hotel.types';
+import type { BookedFlight, RefundFlightInput } from './flight.types';
+import type { HeldDates, ReservationInput } from './residence.types';
+import type { VisaApplicationInput } from './visa.types';
+import type { HeldTourSeats } from './tour.types';
+import type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.types';
+import type { HoldDatesInput } from '../src/domain/residence/holds';
+import type { PrebookRequest } from '../src/domain/tours/prebooks';
+import type { FlightRefundResult } from '../src/domain/flights/refunds';
+import type { CancellationResult } from '../src/domain/hotels/cancellation';
+import type { VisaDecisionResult } from '../src/domain/visa/applications';
 
-/**
- * The workflows the worker registers (the functions workflows/index.ts exports), by type
- * name. Whoever starts one by name — the API (src/temporal/workflows.ts, startOrJoin), a
- * workflow's follow-up (pay.types.ts, FollowUp) — names it through these types, so a
- * renamed workflow or a changed argument or result breaks the build. Types only: nothing
- * outside the worker loads a workflow body.
- */
-export type Workflows = { [K in keyof typeof registered as (typeof registered)[K] extends Workflow ? K : never]: (typeof registered)[K] };
+/** The workflows the worker registers, by type name; workflows/registry.check.ts holds workflows/index.ts to it. */
+export interface Workflows {
+  payOrder(input: PayInput): Promise<PayResult>;
+  placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>;
+  hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }>;
+  cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult>;
+  bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight>;
+  flightTimeLimit(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }>;
+  refundFlight(input: RefundFlightInput): Promise<FlightRefundResult>;
+  offlineFlightRefund(input: { orderId: number }): Promise<{ approved: boolean; result: FlightRefundResult | null }>;
+  prebookTour(input: PrebookRequest): Promise<HeldTourSeats>;
+  tourPrebookExpiry(input: { prebookId: number; expiresAt: number }): Promise<{ expired: boolean }>;
+  visaApplication(input: VisaApplicationInput): Promise<VisaDecisionResult>;
+  reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates>;
+  residenceReservation(input: ReservationInput): Promise<{ outcome: 'expired' | 'released' | 'cancelled' | 'completed' }>;
+  agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }>;
+  agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }>;
+  deliverWebhooks(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult>;
+}
 
 /** A workflow type name the worker knows. */
 export type WorkflowType = keyof Workflows & string;
+
+/**
+ * Work that goes on after the payment (a visa application under review): the pay
+ * workflow starts it as a workflow of its own that outlives the payment. An activity's
+ * result, so it names the workflow by type (checked against the registered workflows).
+ */
+export type FollowUp = { [K in WorkflowType]: { workflowType: K; workflowId: string; args: Parameters<Workflows[K]> } }[WorkflowType];

@@ -20,13 +20,13 @@ export interface StayChange {
 
 /**
  * The failure type of a change the host did not answer through the step's tries, undone here
- * because the host, asked, did not hold it or could not be asked (AMEND_INQUIRY_PATCH).
+ * because the host, asked, did not hold it or could not be asked.
  */
 export const HOST_UNANSWERED = 'host_unanswered';
 
 /**
  * The failure type of a change the host did not take whose undo could not be written at once:
- * it is owed, written in the background and parked for an operator while it fails (UNDO_OWED_PATCH).
+ * it is owed, written in the background and parked for an operator while it fails.
  */
 export const UNDO_OWED = 'undo_owed';
 
@@ -36,7 +36,7 @@ export const STAY_UNDO_REFUSALS = {
   compensate: 'the undo is the compensation: retry writes it',
 } as const;
 
-/** Why compensate does not apply to a reservation parked at `cancelling_at_host` (CANCEL_AT_HOST_PARKS_PATCH). */
+/** Why compensate does not apply to a reservation parked at `cancelling_at_host`. */
 export const CANCEL_AT_HOST_REFUSALS = {
   compensate: 'the host accepted the cancellation, which is not undone here: retry tells the host again, confirm records that it did cancel',
 } as const;
@@ -48,3 +48,8 @@ export const requestCancelUpdate = defineUpdate<{ kind: 'released' | 'requested'
 /** The host accepts a requested cancellation (an operator, or the sandbox partner standing in). */
 export const acceptCancelSignal = defineSignal<[{ operator: string }]>('acceptCancel');
 export const reservationStateQuery = defineQuery<string>('reservationState');
+
+export interface HeldDates {
+  reservationId: number;
+  expiresAt: number;
+}

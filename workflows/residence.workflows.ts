@@ -1,18 +1,8 @@
-import {
-  ActivityFailure,
-  allHandlersFinished,
-  ApplicationFailure,
-  condition,
-  log,
-  patched,
-  proxyActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
 import type { StayUndo } from '../src/domain/residence/modification';
-import { LEDGER_STEP, SUPPLIER_STEP } from './activity-options';
+import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { ridingOut } from './deadline';
 import {
@@ -30,40 +20,26 @@ import {
 } from './residence.types';
 import { cancellationOperator, type OperatorInbox, parkUntilOperator, refundOrPark, untilDoneOrParked } from './park';
 import type { CancellationState } from './park.types';
-import { failureOf, setStage as stage } from './steps';
+import { stepFailure, setStage as stage } from './steps';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 const GRACE_MS = 250;
 const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
 
 /**
- * A change of a paid stay is told to the host, whose confirmation number the reservation
- * keeps (before, the workflow knew it only after a cancellation request, so a change of a
- * confirmed stay never reached the host), and is undone here if the host does not take it:
- * dates, guests and price back, the wallet movement reversed. Changes run one at a time.
+ * A change of a paid stay is told to the host (by the confirmation number the reservation
+ * keeps) and undone here if the host does not take it: dates, guests and price back, the
+ * wallet movement reversed. Changes run one at a time. A change the host did not answer
+ * (unreachable, or its answers lost, through all the step's tries) is not taken for a
+ * refusal: the host is asked what it holds; if it holds the change, the change stands, else
+ * (or if it cannot be asked either) the change is undone here. An undo that cannot be
+ * written (the database down past the step's tries, or refusing it) is owed, not dropped:
+ * the change fails with UNDO_OWED, the undo is tried again in the background and parks the
+ * reservation for an operator's retry while it fails (`parkedAt: undoing_change`); until it
+ * is written, further changes and a cancellation are refused (409), and the stay does not end.
  */
-export const AMEND_AT_HOST_PATCH = 'residence-amend-at-host';
-
-/**
- * A change the host did not answer (unreachable, or its answers lost, through all the step's
- * tries) is not taken for a refusal: the host is asked what it holds. If it holds the
- * change, the change stands; if it does not, or cannot be asked either, the change is undone
- * here. Before, every such change was undone, though the host may have made it.
- */
-export const AMEND_INQUIRY_PATCH = 'residence-amend-inquiry';
-
-/**
- * The undo of a change the host did not take, when it cannot be written (the database down
- * past the step's tries, or refusing it), is owed rather than dropped: the change fails with
- * UNDO_OWED, and the undo is tried again in the background and parks the reservation for an
- * operator's retry while it fails (`parkedAt: undoing_change`). Until it is written, further
- * changes and a cancellation are refused (409), and the stay does not end. Before, the
- * change failed with the undo's error and stood, with the host never told.
- */
-export const UNDO_OWED_PATCH = 'residence-undo-owed';
-
 /** Whether the host answered the change with a refusal (a 4xx), not merely failed to answer. */
 const refusedByHost = (err: unknown) => err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.nonRetryable;
 
@@ -74,21 +50,42 @@ async function changeAtHost(confirmationNumber: string, change: StayChange): Pro
     const made = held?.status === 'confirmed' && held.checkIn === change.checkIn && held.checkOut === change.checkOut && held.guests === change.guests;
     return made ? 'made' : 'not_made';
   } catch (err) {
-    log.warn('the host could not be asked whether it made a stay change', { message: failureOf(err).message });
+    log.warn('the host could not be asked whether it made a stay change', { message: stepFailure(err).message });
     return 'unknown';
+  }
+}
+
+/**
+ * Tells the host of a stay change; null when the host holds it. A refusal (a 4xx) comes back
+ * as it came; a change the host did not answer is asked after, and comes back as
+ * HOST_UNANSWERED when the host does not hold it or cannot be asked.
+ */
+async function refusedAtHost(
+  confirmationNumber: string,
+  change: StayChange,
+  context: { reservationId: number; seq: number },
+): Promise<{ reason: string; failure: unknown } | null> {
+  const { scenario, ...stay } = change;
+  try {
+    await supplier.amendAtHost({ confirmationNumber, ...stay, ...(scenario ? { scenario } : {}) });
+    return null;
+  } catch (err) {
+    const reason = stepFailure(err).message;
+    if (refusedByHost(err)) return { reason, failure: err };
+    const atHost = await changeAtHost(confirmationNumber, change);
+    log.info('asked the host after a stay change it did not answer', { ...context, atHost });
+    if (atHost === 'made') return null;
+    const held = atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it';
+    return { reason, failure: ApplicationFailure.nonRetryable(`the host did not answer the change (${reason}); ${held}`, HOST_UNANSWERED) };
   }
 }
 
 /**
  * The host's system is told of a cancellation the host accepted; when that fails through the
  * step's tries (refused, or unreachable), the reservation parks for an operator at
- * `cancelling_at_host` instead of failing: `retry` tells the host again, `confirm` records
- * that the host did cancel (its portal shows it) and writes the refund; `compensate` is
- * refused. Before, the workflow failed there, and the stay stayed cancel_requested, unrefunded,
- * with nothing an operator could decide.
+ * `cancelling_at_host`: `retry` tells the host again, `confirm` records that the host did
+ * cancel (its portal shows it) and writes the refund; `compensate` is refused.
  */
-export const CANCEL_AT_HOST_PARKS_PATCH = 'residence-cancel-at-host-parks';
-
 async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<void>, state: CancellationState, operator: OperatorInbox): Promise<void> {
   for (;;) {
     state.step = 'cancelling_at_host';
@@ -96,7 +93,7 @@ async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<voi
       await tell();
       return;
     } catch (err) {
-      state.lastError = `cancelling residence reservation ${reservationId} at the host failed: ${failureOf(err).message}`;
+      state.lastError = `cancelling residence reservation ${reservationId} at the host failed: ${stepFailure(err).message}`;
       if (err instanceof ActivityFailure) state.failedStep = err.activityType;
       const decided = await parkUntilOperator(state, 'cancelling_at_host', operator, {
         resume: 'cancelling',
@@ -110,7 +107,7 @@ async function cancelAtHostOrPark(reservationId: number, tell: () => Promise<voi
 
 /** Holds the dates (a database step under the property lock), then starts the reservation's lifecycle. */
 export async function reserveResidence(input: HoldDatesInput & { autoAcceptCancelMs: number | null }): Promise<HeldDates> {
-  const held = await ledger.holdResidenceDates(input);
+  const held = await database.holdResidenceDates(input);
   await startAbandoned(residenceReservation, reservationWorkflowId(held.reservationId), [
     { reservationId: held.reservationId, expiresAt: held.expiresAt, autoAcceptCancelMs: input.autoAcceptCancelMs },
   ]);
@@ -137,18 +134,17 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   const cancellation: CancellationState = { orderId: null, reservationId: id, step: 'cancelling', stage: 'cancelling', lastError: null };
   const operator = cancellationOperator(cancellation);
   let changing = false;
-  /** The undo of a refused change that could not be written at once, while it is written (UNDO_OWED_PATCH). */
+  /** The undo of a refused change that could not be written at once, while it is written. */
   let owedUndo: Promise<void> | null = null;
 
   /** Puts a change the host did not take back, then fails the change with `refusal`; an undo that fails is owed, not dropped. */
   const undoOrOwe = async (undo: StayUndo, refusal: unknown): Promise<never> => {
     try {
-      await ledger.undoResidenceStayChange(undo);
+      await database.undoResidenceStayChange(undo);
     } catch (err) {
-      if (!patched(UNDO_OWED_PATCH)) throw err;
       owedUndo = writeOwedUndo(undo);
-      const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : failureOf(refusal).message;
-      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${failureOf(err).message})`, UNDO_OWED);
+      const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : stepFailure(refusal).message;
+      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${stepFailure(err).message})`, UNDO_OWED);
     }
     throw refusal;
   };
@@ -160,7 +156,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     await untilDoneOrParked(
       'undoing_change',
       `undoing change ${undo.seq} of residence reservation ${id}`,
-      () => ledger.undoResidenceStayChange(undo),
+      () => database.undoResidenceStayChange(undo),
       cancellation,
       operator,
       {
@@ -177,42 +173,19 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
   setHandler(
     modifyStayUpdate,
     async (change) => {
-      if (!patched(AMEND_AT_HOST_PATCH)) {
-        changes += 1;
-        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq: changes, ...change });
-        if (confirmationNumber) await supplier.amendAtHost({ confirmationNumber, ...change });
-        return result;
-      }
       await condition(() => !changing);
       // Admitted while an earlier change was refused: its undo is owed and comes first.
       if (owedUndo) throw undoUnderWay();
       changing = true;
       try {
         const seq = (changes += 1);
-        const { scenario, ...stay } = change;
-        const before = await ledger.residenceStay(id);
-        const result = await ledger.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...stay });
-        // The host's confirmation number as the reservation keeps it: a stay that can change is confirmed.
+        const { scenario: _scenario, ...stay } = change;
+        const before = await database.residenceStay(id);
+        const result = await database.modifyResidenceStay({ workflowId, runId, reservationId: id, seq, ...stay });
+        // A stay that can change is confirmed: the host knows it by the confirmation number the reservation keeps.
         if (before.confirmationNumber) {
-          try {
-            await supplier.amendAtHost({ confirmationNumber: before.confirmationNumber, ...stay, ...(scenario ? { scenario } : {}) });
-          } catch (err) {
-            // No answer is not a refusal: the host may have made the change (AMEND_INQUIRY_PATCH).
-            const unanswered = !refusedByHost(err) && patched(AMEND_INQUIRY_PATCH);
-            const atHost = unanswered ? await changeAtHost(before.confirmationNumber, change) : null;
-            if (unanswered) log.info('asked the host after a stay change it did not answer', { reservationId: id, seq, atHost });
-            if (atHost === 'made') return result;
-            // Refused, or not made at the host (or it could not be asked): the change is undone here.
-            const reason = failureOf(err).message;
-            const refusal =
-              atHost === null
-                ? err
-                : ApplicationFailure.nonRetryable(
-                    `the host did not answer the change (${reason}); ${atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it'}`,
-                    HOST_UNANSWERED,
-                  );
-            await undoOrOwe({ workflowId, runId, reservationId: id, seq, previous: before, reason }, refusal);
-          }
+          const refused = await refusedAtHost(before.confirmationNumber, change, { reservationId: id, seq });
+          if (refused) await undoOrOwe({ workflowId, runId, reservationId: id, seq, previous: before, reason: refused.reason }, refused.failure);
         }
         return result;
       } finally {
@@ -232,7 +205,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     async () => {
       // Admitted while a refused change was being undone: the refund is fixed on the stay as it was.
       if (owedUndo) throw undoUnderWay();
-      const r = await ledger.requestResidenceCancel(id);
+      const r = await database.requestResidenceCancel(id);
       if (r.kind === 'released') {
         released = true;
         return { kind: 'released' as const, refundMinor: 0 };
@@ -267,7 +240,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     // A cancellation request wakes the hold early: the stay may have been paid meanwhile.
     await condition(() => released || cancelRequested, Math.max(0, deadline - Date.now()) + GRACE_MS);
     if (released) return finish({ outcome: 'released' as const });
-    const state = await ridingOut('the hold check', () => ledger.expireResidenceHold(id));
+    const state = await ridingOut('the hold check', () => database.expireResidenceHold(id));
     if (state.state === 'expired' || state.state === 'gone') {
       stage('done', 'expired');
       return finish({ outcome: 'expired' as const });
@@ -289,7 +262,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     if (!cancelRequested) {
       // A stay ends as it was paid for: an undo still owed is written first.
       if (owedUndo) await owedUndo;
-      await ridingOut('the stay end', () => ledger.completeResidenceStay(id));
+      await ridingOut('the stay end', () => database.completeResidenceStay(id));
       stage('done', 'completed');
       return finish({ outcome: 'completed' as const });
     }
@@ -298,12 +271,11 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     else await condition(() => cancelAccepted);
     if (confirmationNumber) {
       const tell = () => supplier.cancelAtHost({ confirmationNumber: confirmationNumber! });
-      if (patched(CANCEL_AT_HOST_PARKS_PATCH)) await cancelAtHostOrPark(id, tell, cancellation, operator);
-      else await tell();
+      await cancelAtHostOrPark(id, tell, cancellation, operator);
     }
     // The pivot: the host has cancelled; the refund must be written.
     cancellation.supplierRef = confirmationNumber ?? undefined;
-    const settle = () => ledger.settleResidenceCancel({ workflowId, runId, reservationId: id });
+    const settle = () => database.settleResidenceCancel({ workflowId, runId, reservationId: id });
     await refundOrPark(`writing the refund of cancelled residence reservation ${id}`, settle, cancellation, operator);
     stage('done', 'cancelled');
     return finish({ outcome: 'cancelled' as const });

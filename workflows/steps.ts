@@ -11,9 +11,9 @@ export function setStage(name: StageName, status?: string): void {
 
 /**
  * What a step failed with: an activity's failure arrives wrapped in an ActivityFailure; a
- * local activity's (the ledger steps by default) and the workflow's own arrive bare.
+ * local activity's (a payment's database steps) and the workflow's own arrive bare.
  */
-export const failureOf = (err: unknown): { type?: string; message: string } => {
+export const stepFailure = (err: unknown): { type?: string; message: string } => {
   const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
   if (cause instanceof ApplicationFailure) return { type: cause.type ?? undefined, message: cause.message };
   return { message: cause instanceof Error ? cause.message : String(cause) };
@@ -35,7 +35,7 @@ export async function refusable<T>(step: () => Promise<T>, refusal: Refusal): Pr
   try {
     return await step();
   } catch (err) {
-    const f = failureOf(err);
+    const f = stepFailure(err);
     setStage('failed');
     if (f.type === refusal.type) throw ApplicationFailure.nonRetryable(refusal.message ? refusal.message(f.message) : f.message, refusal.as);
     throw err;

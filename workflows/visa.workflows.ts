@@ -1,12 +1,12 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { VisaDecisionResult } from '../src/domain/visa/applications';
-import { LEDGER_STEP } from './activity-options';
+import { DATABASE_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { setStage } from './steps';
 import { visaDecisionSignal, visaStateQuery, type VisaApplicationInput, type VisaDecision } from './visa.types';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 
 /**
  * A paid, submitted visa application under review: it waits, for as long as the embassy
@@ -21,8 +21,8 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
   });
   setHandler(visaStateQuery, () => ({ state: decision ? 'decided' : 'under_review', decision }));
 
-  // Both writes must happen, however long the database is away (DEADLINE_RIDES_OUT_PATCH): the embassy's decision is not asked again.
-  await ridingOut('marking the application under review', () => ledger.markVisaUnderReview(input.applicationId));
+  // Both writes must happen, however long the database is away: the embassy's decision is not asked again.
+  await ridingOut('marking the application under review', () => database.markVisaUnderReview(input.applicationId));
   setStage('waiting', 'under_review');
   if (input.sandbox) await condition(() => decision !== null, input.sandbox.afterMs);
   else await condition(() => decision !== null);
@@ -32,7 +32,7 @@ export async function visaApplication(input: VisaApplicationInput): Promise<Visa
     operator: 'sandbox',
   };
   const result = await ridingOut('writing the decision', () =>
-    ledger.decideVisa({
+    database.decideVisa({
       workflowId,
       runId,
       applicationId: input.applicationId,

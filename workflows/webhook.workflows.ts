@@ -1,10 +1,10 @@
 import { ActivityFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { LEDGER_STEP } from './activity-options';
+import { DATABASE_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { webhookWakeSignal, type WebhookDeliveryInput, type WebhookDeliveryResult } from './webhook.types';
 
-const ledger = proxyActivities<BookingActivities>(LEDGER_STEP);
+const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 
 /** How many deliveries one fetch brings, and after how many a run continues as new. */
 const BATCH = 20;
@@ -52,8 +52,8 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
   let delivered = input.delivered ?? 0;
   for (;;) {
     woken = false;
-    // Ridden out (DEADLINE_RIDES_OUT_PATCH): a run that failed here would leave what it was owed until the endpoint's next event.
-    const next = await ridingOut('reading the deliveries owed', () => ledger.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH }));
+    // Ridden out: a run that failed here would leave what it was owed until the endpoint's next event.
+    const next = await ridingOut('reading the deliveries owed', () => database.pendingWebhookDeliveries({ endpointId: input.endpointId, limit: BATCH }));
     if (next.status !== 'enabled') return { delivered, ended: next.status === 'disabled' ? 'endpoint_disabled' : 'endpoint_gone' };
     for (const deliveryId of next.deliveryIds) {
       try {
@@ -64,7 +64,7 @@ export async function deliverWebhooks(input: WebhookDeliveryInput): Promise<Webh
         // Retries spent: the endpoint keeps failing. Disabled, it is owed nothing more until re-enabled.
         const reason = `delivery ${deliveryId} still failing after ${span(retry.giveUpAfterMs)}`;
         const failure = deepestMessage(err);
-        await ridingOut('disabling the endpoint', () => ledger.disableWebhookEndpoint({ endpointId: input.endpointId, deliveryId, reason, failure }));
+        await ridingOut('disabling the endpoint', () => database.disableWebhookEndpoint({ endpointId: input.endpointId, deliveryId, reason, failure }));
         return { delivered, ended: 'endpoint_disabled' };
       }
     }

@@ -3,7 +3,7 @@ import type { OrderRow, OrderWithItems } from '../../src/domain/orders';
 import type { Suppliers } from '../../src/suppliers';
 import type { SupplierConfirmation } from '../../src/suppliers/confirmations';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
-import type { FollowUp } from '../../workflows/pay.types';
+import type { FollowUp } from '../../workflows/registry.types';
 
 /** How many attempts a payment's supplier step gets before its outcome counts as unknown. */
 export interface FinalizeAttempts {

@@ -1,7 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
 import { getOrderWithItems, type OrderRow } from '../../src/domain/orders';
-import { completeOrder, type PaymentRun } from '../../src/domain/payments';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
 import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';
@@ -15,15 +14,6 @@ import { tourFinalizer } from './tour';
 import { visaFinalizer } from './visa';
 
 export type { FinalizeAttempts, FinalizeDeps } from './finalizer';
-
-/**
- * What a supplier step asked to complete the order too (a lean payment's `complete`) says
- * of it: done, or why not (the workflow then completes it as a step of its own).
- */
-export interface FoldedCompletion {
-  completed?: boolean;
-  completionError?: string;
-}
 
 const isAnswer = (err: unknown) => err instanceof DomainError || err instanceof SupplierRejectedError;
 
@@ -57,13 +47,12 @@ export function finalizeActivities(deps: FinalizeDeps) {
      * the one its failure message names): in its answer, and in the outcome-unknown failure's
      * details (`FinalizeAttemptsDetail`).
      */
-    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string; complete?: PaymentRun }) =>
-      businessErrors(async (): Promise<Finalized & { attempts: number } & FoldedCompletion> => {
+    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+      businessErrors(async (): Promise<Finalized & { attempts: number }> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
         const { attempt } = Context.current().info;
-        let done: Finalized;
         try {
-          done = await finalizer.finalize(order, input.clientReference, input.scenario);
+          return { ...(await finalizer.finalize(order, input.clientReference, input.scenario)), attempts: attempt };
         } catch (err) {
           // A refusal is an answer (businessErrors makes it final). Anything else leaves the
           // outcome open: retried with backoff until this service's budget is spent, then
@@ -76,21 +65,6 @@ export function finalizeActivities(deps: FinalizeDeps) {
             nonRetryable: true,
             details: [detail],
           });
-        }
-        if (!input.complete) return { ...done, attempts: attempt };
-        // The supplier confirmed: the pivot. Its completion is tried once here; a failure is
-        // handed back, never thrown, so that the supplier is not called again, and the
-        // workflow completes the order as a step of its own (retried, or parked).
-        try {
-          await completeOrder(db, { ...input.complete, orderId: input.orderId, supplierRef: done.supplierRef });
-          return { ...done, attempts: attempt, completed: true };
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          Context.current().log.warn('completing the order in the supplier step failed; the workflow completes it on its own', {
-            orderId: input.orderId,
-            message,
-          });
-          return { ...done, attempts: attempt, completed: false, completionError: message };
         }
       }),
 

@@ -133,7 +133,7 @@ export const paymentKeys = pgTable(
     createdAt: createdAt(),
     // The key's last failed payment run whose failure has been given as an answer, and when
     // it first was: only a request that arrives after that may run the payment again
-    // (src/domain/pay.ts). Null while no failure has been answered.
+    // (src/domain/pay-request.ts). Null while no failure has been answered.
     answeredRunId: text('answered_run_id'),
     answeredAt: timestamp('answered_at', { withTimezone: true, mode: 'date', precision: 3 }),
   },

@@ -13,7 +13,7 @@ import { DomainError, notFound } from './errors';
 import { orderEvents, type EventRow } from './events';
 import { isStorableId } from './ids';
 import { getOrder, type OrderRow } from './orders';
-import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './payments';
+import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './payment-ledger';
 import type { LedgerRow } from './wallet';
 
 export interface OperatorDeps {

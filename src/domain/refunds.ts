@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { orders, type OrderStatus } from '../db/schema';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
-import { ledgerEntryOf, type PaymentRun } from './payments';
+import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
 import { applyMovement, lockWallet } from './wallet';
 
 export interface RefundInput extends PaymentRun {

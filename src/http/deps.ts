@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Health, HealthReport } from '../availability';
 import type { Db } from '../db/client';
-import type { PayTuning } from '../domain/pay';
 import type { SecretBox } from '../platform/secret-box';
 import type { Suppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
@@ -18,7 +17,8 @@ export interface ApiDeps extends Pick<Suppliers, 'hotelSupplier' | 'flightSuppli
   temporal: Client;
   taskQueue: string;
   payWaitMs: number;
-  payTuning?: PayTuning;
+  /** The Temporal client shares this process's worker connection (npm start): payments start eagerly on that worker. */
+  eagerStart?: boolean;
   /** What the worker of this same process tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
   outcomes?: WorkflowOutcomes;
   sandbox: boolean;

@@ -30,8 +30,6 @@ export interface Engine {
   client: TemporalClient;
   /** The worker's connection: a worker added on it is one the client can start workflows on eagerly. */
   workerConnection: NativeConnection;
-  /** Whether the API starts its workflows eagerly (the client then shares the worker's connection). */
-  eagerStart: boolean;
   /** What this process's worker tells the API of the runs it closes. */
   outcomes: WorkflowOutcomes;
 }
@@ -66,10 +64,9 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
   // The API hears how the runs of this process's worker end from the worker itself.
   const outcomes = new WorkflowOutcomes();
   const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack, outcomes);
-  // Eager start needs the client on the worker's own connection (the server hands the
-  // first workflow task back in the start answer, to the worker that shares it).
-  const eagerStart = config.EAGER_WORKFLOW_START === true;
-  const apiConnection = await temporalConnection(temporal.address, stack, eagerStart ? connection : undefined);
+  // The API's client shares the worker's connection, so that workflows start eagerly: the
+  // server hands the first workflow task back in the start answer, to the worker that shares it.
+  const apiConnection = await temporalConnection(temporal.address, stack, connection);
   // The worker is in this process: readiness asks it directly, no heartbeat needed.
   const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
   const client = temporalClient(config, apiConnection, health);
@@ -83,11 +80,11 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
       adminToken: admin.token,
       supplierUrl: supplier.url,
       metrics: { role: 'all-in-one', coreMetricsUrl },
-      eagerStart,
+      eagerStart: true,
       outcomes,
       ...(opts.routes ? { routes: opts.routes } : {}),
     },
     stack,
   );
-  return { ...servers, adminTokenFile: admin.file, temporal, supplier, database, client, workerConnection: connection, eagerStart, outcomes };
+  return { ...servers, adminTokenFile: admin.file, temporal, supplier, database, client, workerConnection: connection, outcomes };
 }

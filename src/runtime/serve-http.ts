@@ -42,7 +42,7 @@ export async function serveHttp(
     temporal: deps.temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     payWaitMs: config.PAY_WAIT_MS,
-    payTuning: { localLedgerSteps: config.PAY_LOCAL_LEDGER_STEPS, eagerStart: deps.eagerStart, shape: config.PAY_SHAPE },
+    ...(deps.eagerStart ? { eagerStart: true } : {}),
     ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
     sandbox: config.SANDBOX,
     currency: config.CURRENCY,

@@ -81,7 +81,8 @@ export async function ensureTemporal(
     namespace: config.TEMPORAL_NAMESPACE,
     log,
     sqlitePragmas: DEV_SERVER_SQLITE_PRAGMAS,
-    dynamicConfig: [...DEV_SERVER_DYNAMIC_CONFIG, ...(config.EAGER_WORKFLOW_START ? ['system.enableEagerWorkflowStart=true'] : [])],
+    // Eager start: npm start's API shares its worker's connection and starts payments on it.
+    dynamicConfig: [...DEV_SERVER_DYNAMIC_CONFIG, 'system.enableEagerWorkflowStart=true'],
     stack,
     ...(onSpawn ? { onSpawn } : {}),
   });

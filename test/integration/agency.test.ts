@@ -7,6 +7,7 @@ import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
 import { day } from '../support/fixtures';
 import { waitFor } from '../support/wait';
+import { payWorkflowId } from '../../workflows/pay.types';
 import { OrderId, OrderStatus, Stage } from '../../workflows/search-attributes';
 
 /** Interface B (spec §4.6, §5, §7, §8): agency hotel booking and travel products, bearer keys, FastAPI errors. */
@@ -38,6 +39,9 @@ async function toldOperators(workflowId: string) {
   const attrs = (await handle.describe()).typedSearchAttributes;
   return { stage: attrs.get(Stage), orderStatus: attrs.get(OrderStatus), orderId: attrs.get(OrderId) };
 }
+
+/** The payment a B workflow ran for an order, its child (workflows/pay.types.ts, payWorkflowId). */
+const childPayment = (creds: { partner_id: number }, order: { id: number }) => payWorkflowId(creds.partner_id, { orderId: order.id });
 
 /** The workflow of this type an operator finds by searching Temporal Web for the order (`OrderId = …`). */
 async function foundByOrder(orderId: number, workflowType: string): Promise<string> {
@@ -213,7 +217,7 @@ describe('hotel booking', () => {
     expect(cancelled.body).toEqual({ booking_id: created.body.booking_id, status: 'cancelled', refund_amount: room.total_price, currency: 'IRT' });
     const again = await b.delete(`/hotels/bookings/${created.body.booking_id}`);
     expect(again.body).toEqual(cancelled.body);
-    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking-stages');
+    await recordHistory(stack, `agency-booking:b${created.body.booking_id}`, 'agency-hotel-booking');
     const refunds = await stack.db
       .select()
       .from(ledgerEntries)
@@ -262,18 +266,19 @@ describe('hotel booking', () => {
       orderId: poorOrder.id,
     });
 
-    const { b, api } = await newAgency();
+    const { b, api, creds } = await newAgency();
     const failed = await b.post('/hotels/bookings', bookingBody(hotel.hotel_id, room.room_id), { 'X-Sandbox-Scenario': 'supplier_reject' });
     expect(failed.status).toBe(500);
     expect(failed.body.detail).toMatch(/nothing was charged/);
     expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
     const failedOrder = (await api.get('/api/partners/orders/')).body.data.results[0];
     expect(failedOrder).toMatchObject({ service: 'hotel', status: 'failed' });
-    // The child payment releases the order as pending (payable again), then the saga's undo fails it: two moves, two events.
+    // The child payment's reversal releases the order, then fails it (B's order exists only to be paid now): two moves, two events.
     expect(await eventTypesOf(api, failedOrder.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.failed']);
-    // The child payment ends saying pending (as it left the order); its parent, the booking, says failed (as it left it).
+    // Temporal Web says what the order says, for the booking and for its child payment.
     const bookingWorkflow = await foundByOrder(failedOrder.id, 'agencyHotelBooking');
     expect(await toldOperators(bookingWorkflow)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: failedOrder.id });
+    expect(await toldOperators(childPayment(creds, failedOrder))).toMatchObject({ stage: 'failed', orderStatus: 'failed' });
     await recordHistory(stack, bookingWorkflow, 'agency-hotel-booking-compensated');
   });
 
@@ -326,7 +331,7 @@ describe('travel products', () => {
       orderStatus: 'completed',
       orderId: Number(placed.body.order_id),
     });
-    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order-stages');
+    await recordHistory(stack, `agency-order:o${placed.body.order_id}`, 'agency-product-order');
     const again = await b.post('/products/orders', body, { 'Idempotency-Key': 'po-1' });
     expect(again.body.order_id).toBe(placed.body.order_id);
     expect(await api.wallet()).toMatchObject({ balance: '497600000.00' });
@@ -342,7 +347,7 @@ describe('travel products', () => {
   });
 
   it('answers 402 without credit, fails the order, and Temporal Web says so', async () => {
-    const { b, api } = await newAgency('1');
+    const { b, api, creds } = await newAgency('1');
     const refused = await b.post('/products/orders', {
       product_id: 'ESIM-TR-10GB-15D',
       quantity: 1,
@@ -354,7 +359,30 @@ describe('travel products', () => {
     expect(order).toMatchObject({ status: 'failed' });
     const workflowId = await foundByOrder(order.id, 'agencyProductOrder');
     expect(await toldOperators(workflowId)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: order.id });
+    expect(await toldOperators(childPayment(creds, order))).toMatchObject({ stage: 'failed', orderStatus: 'failed' });
     await recordHistory(stack, workflowId, 'agency-product-order-failed');
+  });
+
+  it('fails the order, its workflow and its child payment alike when the supplier refuses; the debit is reversed', async () => {
+    const { b, api, creds } = await newAgency();
+    const refused = await b.post(
+      '/products/orders',
+      { product_id: 'ESIM-TR-10GB-15D', quantity: 1, delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' } },
+      { 'X-Sandbox-Scenario': 'supplier_reject' },
+    );
+    expect(refused.status).toBe(500);
+    expect(refused.body.detail).toMatch(/nothing was charged/);
+    expect(await api.wallet()).toMatchObject({ balance: '500000000.00' });
+    const [order] = (await api.get('/api/partners/product-orders/')).body.data.results;
+    expect(order).toMatchObject({ status: 'failed' });
+    expect(await eventTypesOf(api, order.id)).toEqual(['order.processing', 'order.payment_reversed', 'order.failed']);
+    // The order row, the parent and the child payment say the same.
+    const parent = await foundByOrder(order.id, 'agencyProductOrder');
+    const child = childPayment(creds, order);
+    expect(await toldOperators(parent)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: order.id });
+    expect(await toldOperators(child)).toMatchObject({ stage: 'failed', orderStatus: 'failed' });
+    await recordHistory(stack, parent, 'agency-product-order-compensated');
+    await recordHistory(stack, child, 'pay-fails-order-compensated');
   });
 
   it('passes the request id on through the order’s workflow to its child payment and that one’s activities', async () => {

@@ -16,7 +16,7 @@ import { Stage } from '../../workflows/search-attributes';
 import { contact, day } from '../support/fixtures';
 
 /**
- * A cancellation's pivot (issue 12): once the supplier cancelled or refunded, the partner's
+ * A cancellation's pivot: once the supplier cancelled or refunded, the partner's
  * refund is written or the workflow parks for an operator's retry; it never fails with the
  * partner un-refunded. And a workflow that fails ends in Stage = "failed", naming its step.
  */
@@ -225,7 +225,7 @@ describe('a cancellation whose refund cannot be written after the supplier cance
     expect(after.order.status).toBe('cancelled');
     expect(await refunds(orderId)).toHaveLength(1);
     await expect(stack.client.workflow.getHandle(workflowId).result()).resolves.toEqual({ outcome: 'cancelled' });
-    await recordHistory(stack, workflowId, 'residence-cancel-parked-retried-noted');
+    await recordHistory(stack, workflowId, 'residence-cancel-parked-retried');
   });
 });
 

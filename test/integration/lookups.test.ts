@@ -11,15 +11,13 @@ import { payLeftOpen, settledStatus } from '../support/unanswered';
  * (two here) the saga asks the supplier for the hold / PNR state and acts on that answer —
  * completes when the supplier did book, refunds when it certainly did not.
  *
- * These read the supplier step's failures from the history, so they run the classic shape,
- * where the supplier step is an activity of its own (the lean shape records the same step
- * as a local-activity marker; the workflow code that asks afterwards is the same).
+ * These read the supplier step's failures from the history: it is an activity of its own.
  */
 
 let stack: TestStack;
 // The holds and air bookings these pay for get the API's ordinary wait (a 1 s wait made the
 // hold answer `placing` on a loaded cluster); the payment itself is left unanswered on purpose.
-useStack((s) => (stack = s), { payWaitMs: 15_000, finalizeAttempts: 2, payTuning: { localLedgerSteps: true, shape: 'classic' } });
+useStack((s) => (stack = s), { payWaitMs: 15_000, finalizeAttempts: 2 });
 
 type Api = ReturnType<typeof partnerClient>;
 const partner = () => newPartner(stack, '0', '500000000');

@@ -13,7 +13,7 @@ import { waitFor } from '../support/wait';
 import { operatorDecisionSignal, payStateQuery } from '../../workflows/pay.types';
 
 /**
- * Bounded steps and the pivot rule (issue 12): a database step that fails for good ends or
+ * Bounded steps and the pivot rule: a database step that fails for good ends or
  * parks its payment, never loops; once the supplier confirmed, the payment is never
  * compensated, and the completion is retried or parked for an operator.
  */
@@ -133,7 +133,7 @@ describe('a database step that fails for good', () => {
     await expect(stack.client.workflow.getHandle(workflowId).result()).rejects.toMatchObject({
       cause: { type: 'payment_reversed', message: expect.stringMatching(/^the supplier could not finalize order \d+ \(.*\); the debit was reversed$/) },
     });
-    await recordHistory(stack, workflowId, 'pay-reversal-parked-retried-noted');
+    await recordHistory(stack, workflowId, 'pay-reversal-parked-retried');
   });
 });
 
@@ -193,7 +193,7 @@ describe('the pivot: once the supplier confirmed, the payment is never compensat
     const again = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'pivot-refused' });
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ order_status: 'completed', new_balance: 9450000 });
-    await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried-noted');
+    await recordHistory(stack, workflowId, 'pay-parked-after-pivot-retried');
   });
 
   it('writes the needs_attention event later when the database refused it at the park, while the payment stays parked', async () => {

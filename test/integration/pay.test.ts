@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
-import { pay, type PayDeps } from '../../src/domain/pay';
-import { debitForOrder, reversePayment } from '../../src/domain/payments';
+import { pay, type PayDeps } from '../../src/domain/pay-request';
+import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
 import { authenticatePartner } from '../../src/domain/partners';
 import { listen } from '../../src/platform/listen';
 import { adminClient, newPartner as partnerWithWallet, partnerClient } from '../support/clients';
@@ -23,10 +23,7 @@ const holdingInterceptor: ActivityInterceptorsFactory = (ctx) => ({
     async execute(input, next) {
       const result = await next(input);
       const hold = holdAfterComplete;
-      // A lean payment's supplier step completes the order itself (completed: true).
-      const completed =
-        ctx.info.activityType === 'completeOrder' || (ctx.info.activityType === 'finalizeOrder' && (result as { completed?: boolean }).completed);
-      if (hold && completed) {
+      if (hold && ctx.info.activityType === 'completeOrder') {
         hold.reached();
         await hold.release;
       }
@@ -75,7 +72,6 @@ const payDeps = (): PayDeps => ({
   temporal: stack.client,
   taskQueue: stack.taskQueue,
   payWaitMs: 30_000,
-  tuning: { localLedgerSteps: true, shape: 'lean' },
 });
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
@@ -377,8 +373,8 @@ describe('POST /api/partners/pay/', () => {
   });
 
   it('a debit run again after its own reversal answers the debit it wrote: no second debit, no error', async () => {
-    // A lean payment's steps are local activities: when the workflow task that ran the debit, the
-    // supplier's refusal and the reversal is lost before Temporal records it, all three run again.
+    // A payment's database steps are local activities: when the workflow task that ran the
+    // reversal is lost before Temporal records it, the local steps of that task run again.
     const { api, creds } = await newPartner('0', '5000000');
     const order = await api.productOrder();
     const run = { workflowId: `pay:p${creds.partner_id}:rerun`, runId: 'a-run-whose-task-was-lost', orderId: order.id };
@@ -449,10 +445,7 @@ describe('a slow supplier and a worker crash', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     await stack.stopWorker();
-    // A lean payment's steps are local activities of the workflow task under way: a stopping
-    // worker finishes them before it stops (a killed one leaves them to the next worker: the
-    // chaos runs kill workers mid-payment). Either way, one debit.
-    expect(await statusOf(order.id)).toBe('completed');
+    // The supplier step is an activity: the worker that comes back (or any other) runs it again under the same client reference.
     expect(await paymentsOf(order.id)).toHaveLength(1);
     await stack.startWorker();
     const res = await pending;

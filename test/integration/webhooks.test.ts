@@ -295,7 +295,7 @@ describe('events and webhooks', () => {
     // With nothing more owed, the endpoint's workflow ends (the relay starts it with the next event).
     const run = stack.client.workflow.getHandle(webhookWorkflowId(deliveries.body.deliveries[0].endpoint_id));
     expect(await run.result()).toEqual({ delivered: 1, ended: 'idle' });
-    await recordHistory(stack, run.workflowId, 'webhook-delivered-after-retry-v2');
+    await recordHistory(stack, run.workflowId, 'webhook-delivered-after-retry');
     expect(deliveries.body.deliveries).toEqual([
       expect.objectContaining({
         event_type: 'product_order.shipped',
@@ -335,7 +335,7 @@ describe('events and webhooks', () => {
     const listed = (await api.get('/api/partners/webhooks/')).body.data.results[0];
     expect(listed.disabled_reason).toMatch(/^delivery \d+ still failing after 4 s; the last attempt was answered 503 \(refused with 503\)$/);
     expect(await stack.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).result()).toEqual({ delivered: 0, ended: 'endpoint_disabled' });
-    await recordHistory(stack, webhookWorkflowId(endpoint.id), 'webhook-endpoint-disabled-v2');
+    await recordHistory(stack, webhookWorkflowId(endpoint.id), 'webhook-endpoint-disabled');
     const feed = (await api.get('/api/partners/events/?type=webhook_endpoint.disabled')).body.data.results;
     expect(feed).toEqual([
       expect.objectContaining({ type: 'webhook_endpoint.disabled', order_id: null, data: expect.objectContaining({ id: endpoint.id, status: 'disabled' }) }),

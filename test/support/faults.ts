@@ -5,8 +5,6 @@ import { businessErrors } from '../../activities/failures';
  * Failure injection for the integration tests: an armed fault makes one step of one order
  * fail, through the same classification the activities use (businessErrors), `times`
  * times or until disarmed. Give `faultInjector` to the stack's activityInterceptors.
- * A fault at `completeOrder` also applies to a lean payment, whose supplier step would
- * otherwise complete the order itself (PayInput.completeInSupplierStep).
  */
 export interface Fault {
   step: string;
@@ -44,12 +42,6 @@ export const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
             (f.when === undefined || f.when(arg)) &&
             (f.times === undefined || f.attempts < f.times),
         );
-      // A lean payment's supplier step completes the order too; a fault armed at the
-      // completion makes it leave that to the completion's own step, where the fault applies.
-      if (ctx.info.activityType === 'finalizeOrder' && armedFor('completeOrder') && typeof arg === 'object' && arg !== null && 'complete' in arg) {
-        const { complete: _folded, ...alone } = arg as Record<string, unknown>;
-        return next({ ...input, args: [alone, ...input.args.slice(1)] });
-      }
       const fault = armedFor(ctx.info.activityType);
       if (!fault) return next(input);
       fault.attempts += 1;

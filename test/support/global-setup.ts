@@ -34,7 +34,7 @@ export default async function globalSetup(): Promise<void> {
       uiPort: null,
       namespace: 'default',
       log,
-      // As `npm start` does with EAGER_WORKFLOW_START (test/integration/tuning.test.ts uses it).
+      // As `npm start`'s dev server has it (a stack with eagerStart uses it).
       dynamicConfig: ['system.enableEagerWorkflowStart=true'],
     });
     (globalThis as { __temporalDevServer?: DevServer }).__temporalDevServer = server;

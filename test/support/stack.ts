@@ -6,7 +6,6 @@ import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import type { HealthMonitor, HealthReport } from '../../src/availability';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
-import type { PayTuning } from '../../src/domain/pay';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
@@ -90,11 +89,8 @@ export interface StackOptions {
   sandbox?: boolean;
   /** Attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
   finalizeAttempts?: number;
-  /**
-   * Payments' database steps as local activities (default on, as in production); eager
-   * start (the client then shares the worker's connection; default off).
-   */
-  payTuning?: PayTuning;
+  /** The API's client shares the worker's connection and starts payments eagerly, as `npm start` (default off, as `npm run api`). */
+  eagerStart?: boolean;
   /** Activity interceptors for the worker, after the engine's own. */
   activityInterceptors?: ActivityInterceptorsFactory[];
   /**
@@ -135,8 +131,8 @@ export interface TestStack {
   client: Client;
   taskQueue: string;
   app: ReturnType<typeof createApp>;
-  /** How the API runs payments (the pay workflow's shape and steps). */
-  payTuning: PayTuning;
+  /** Whether the API starts payments eagerly on the worker next door (StackOptions.eagerStart). */
+  eagerStart: boolean;
   /** Another API instance on the same database, with rate-limit counters of its own making (as another `npm run api` replica). */
   replica(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
@@ -212,8 +208,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // As the processes do: Temporal probed over a connection of its own (src/runtime/api-health.ts).
   const probe = Connection.lazy({ address: temporalProxy?.address ?? address });
   const nativeConnection = await NativeConnection.connect({ address: temporalProxy?.address ?? address });
-  // Eager start needs the client on the worker's connection, as `npm start` does with EAGER_WORKFLOW_START.
-  const clientConnection = opts.payTuning?.eagerStart ? nativeConnection : connection;
+  // Eager start needs the client on the worker's connection, as `npm start` has it.
+  const clientConnection = opts.eagerStart ? nativeConnection : connection;
 
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
@@ -303,7 +299,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     temporal: client,
     taskQueue,
     payWaitMs: opts.payWaitMs ?? 20_000,
-    payTuning: opts.payTuning ?? { localLedgerSteps: true, shape: 'lean' },
+    ...(opts.eagerStart ? { eagerStart: true } : {}),
     sandbox: opts.sandbox ?? true,
     currency: CURRENCY,
     holds: {
@@ -339,7 +335,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     client,
     taskQueue,
     app,
-    payTuning: apiDeps.payTuning,
+    eagerStart: opts.eagerStart === true,
     replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
     outcomes,
     admin,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { orders } from '../../src/db/schema';
-import { pay, type PaymentUnderWay, type PayRequest } from '../../src/domain/pay';
+import { pay, type PaymentUnderWay, type PayRequest } from '../../src/domain/pay-request';
 import { authenticatePartner } from '../../src/domain/partners';
 import type { TestStack } from './stack';
 
@@ -15,7 +15,7 @@ export async function payLeftOpen(
   req: PayRequest & { scenario: string },
 ): Promise<PaymentUnderWay> {
   const partner = await authenticatePartner(stack.db, creds.api_key, creds.api_secret);
-  const deps = { db: stack.db, temporal: stack.client, taskQueue: stack.taskQueue, payWaitMs: 1, tuning: stack.payTuning };
+  const deps = { db: stack.db, temporal: stack.client, taskQueue: stack.taskQueue, payWaitMs: 1, eagerStart: stack.eagerStart };
   const outcome = await pay(deps, partner, req);
   expect(outcome).toMatchObject({ state: 'processing', orderId: req.orderId ?? req.productOrderId });
   return outcome as PaymentUnderWay;

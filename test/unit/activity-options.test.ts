@@ -1,6 +1,6 @@
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { RetryPolicy } from '@temporalio/common';
-import { LEDGER_STEP, LOCAL_LEDGER_STEP } from '../../workflows/activity-options';
+import { DATABASE_STEP, LOCAL_DATABASE_STEP } from '../../workflows/activity-options';
 
 /** The waits between the attempts of a retry policy, as Temporal computes them. */
 function backoffMs(retry: RetryPolicy): number[] {
@@ -15,8 +15,8 @@ function backoffMs(retry: RetryPolicy): number[] {
 
 describe('database steps are bounded', () => {
   it.each([
-    ['LEDGER_STEP', LEDGER_STEP.retry!],
-    ['LOCAL_LEDGER_STEP', LOCAL_LEDGER_STEP.retry!],
+    ['DATABASE_STEP', DATABASE_STEP.retry!],
+    ['LOCAL_DATABASE_STEP', LOCAL_DATABASE_STEP.retry!],
   ])('%s retries for about four minutes of backoff, then gives up', (_name, retry) => {
     expect(retry.maximumAttempts).toBeGreaterThan(1);
     const total = backoffMs(retry).reduce((a, b) => a + b, 0);
@@ -25,7 +25,7 @@ describe('database steps are bounded', () => {
   });
 
   it('never retries a deterministic database failure or a business refusal', () => {
-    expect(LEDGER_STEP.retry!.nonRetryableErrorTypes).toEqual(expect.arrayContaining(['invalid_data', 'database_error', 'conflict', 'not_payable']));
-    expect(LEDGER_STEP.retry!.nonRetryableErrorTypes).not.toContain('database_unavailable');
+    expect(DATABASE_STEP.retry!.nonRetryableErrorTypes).toEqual(expect.arrayContaining(['invalid_data', 'database_error', 'conflict', 'not_payable']));
+    expect(DATABASE_STEP.retry!.nonRetryableErrorTypes).not.toContain('database_unavailable');
   });
 });

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { listen, requestSentNoLaterThan, type RunningServer } from '../../src/platform/listen';
 
 /**
- * When a request counts as arrived (the pay rule's "arrived", src/domain/pay.ts): its
+ * When a request counts as arrived (the pay rule's "arrived", src/domain/pay-request.ts): its
  * connection's readiness, a lower bound of when it was sent, never older than the lag bound.
  */
 describe('requestSentNoLaterThan', () => {

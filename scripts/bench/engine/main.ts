@@ -22,7 +22,7 @@ runProcess(
     const engine = await startEngine(config, stack, { routes: bareAuthenticated });
     const taskQueue = floorTaskQueue(config.TEMPORAL_TASK_QUEUE);
     await runFloorWorker({ connection: engine.workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue, outcomes: engine.outcomes }, stack);
-    const floor = { temporal: engine.client, taskQueue, waitMs: config.PAY_WAIT_MS, eagerStart: engine.eagerStart, outcomes: engine.outcomes };
+    const floor = { temporal: engine.client, taskQueue, waitMs: config.PAY_WAIT_MS, eagerStart: true, outcomes: engine.outcomes };
     const bare = await listen(createBareApp(floor).fetch, barePort, '127.0.0.1');
     stack.add(() => bare.close());
     console.log(

@@ -83,8 +83,6 @@ function agencyBooking(b: HotelBookingRow, orderStatus: string | null, today: st
 
 export interface AgencyBookingDeps extends HotelDeps {
   temporal: Client;
-  /** The booking's payment runs its ledger steps as local activities (PAY_LOCAL_LEDGER_STEPS). */
-  localLedgerSteps?: boolean;
 }
 
 export interface AgencyBookingInput {
@@ -157,7 +155,7 @@ export async function createBooking(
     {
       workflowId,
       taskQueue: deps.taskQueue,
-      args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
+      args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
       typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
     },
     'keep_outcome',

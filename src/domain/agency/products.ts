@@ -89,7 +89,7 @@ export async function getOrder(db: Db, partner: Partner, rawId: string): Promise
 
 /** POST /v1/products/orders: the order is created, then paid (debit → fulfilment); 201 only once fulfilled. */
 export async function placeOrder(
-  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; outcomes?: WorkflowOutcomes; localLedgerSteps?: boolean },
+  deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; outcomes?: WorkflowOutcomes },
   partner: Partner,
   input: AgencyProductOrderInput,
   currency: string,
@@ -106,7 +106,7 @@ export async function placeOrder(
     {
       workflowId,
       taskQueue: deps.taskQueue,
-      args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}), ...(deps.localLedgerSteps ? { localLedgerSteps: true } : {}) }],
+      args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
       typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
     },
     'keep_outcome',

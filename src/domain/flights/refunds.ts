@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { flightBookings } from '../../db/schema';
 import { DomainError } from '../errors';
-import type { PaymentRun } from '../payments';
+import type { PaymentRun } from '../payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { flightBookingOfOrder, flightOrderOf } from './bookings';
 

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { recordOrderEvent } from '../events';
 import { DomainError, notFound } from '../errors';
-import { ledgerEntryOf, type PaymentRun } from '../payments';
+import { ledgerEntryOf, type PaymentRun } from '../payment-ledger';
 import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
 import { assertFree, lockProperty } from './availability';
 import { priceStay } from './pricing';

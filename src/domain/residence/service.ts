@@ -50,7 +50,7 @@ export interface ReserveInput {
 /** A refusal raised inside a workflow update (validator or activity) as the domain error the interface renders. */
 export function updateFailure(err: unknown): unknown {
   if (!(err instanceof WorkflowUpdateFailedError)) return err;
-  // The host would not take a change, or could not be reached: the workflow undid it (AMEND_AT_HOST_PATCH).
+  // The host would not take a change, or could not be reached: the workflow undid it.
   if (err.cause instanceof ActivityFailure && err.cause.activityType === 'amendAtHost') {
     // An answer of the host's (refused, unknown reference, gone) is final; anything else ran out of tries.
     const hostSaid = err.cause.cause instanceof ApplicationFailure && err.cause.cause.nonRetryable;
@@ -66,7 +66,7 @@ export function updateFailure(err: unknown): unknown {
   if (err.cause instanceof ApplicationFailure && err.cause.type === HOST_UNANSWERED) {
     return new DomainError('supplier_failed', `${err.cause.message}; the change was undone: the stay and the wallet are as they were, try again later`);
   }
-  // The host did not take a change, and its undo could not be written yet: it is owed (UNDO_OWED_PATCH).
+  // The host did not take a change, and its undo could not be written yet: it is owed.
   if (err.cause instanceof ApplicationFailure && err.cause.type === UNDO_OWED) {
     return new DomainError(
       'supplier_failed',

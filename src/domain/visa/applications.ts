@@ -6,7 +6,7 @@ import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import { paginate, type PageSlice } from '../pagination';
-import type { PaymentRun } from '../payments';
+import type { PaymentRun } from '../payment-ledger';
 import { settleRefund } from '../refunds';
 
 export type VisaRow = typeof visaProducts.$inferSelect;

@@ -182,7 +182,7 @@ const routes = {
 };
 
 export function agencyHotelRoutes(deps: ApiDeps) {
-  const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier, localLedgerSteps: deps.payTuning?.localLedgerSteps };
+  const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
   return agencyRouter()
     .openapi(routes.search, async (c) =>
       c.json(renderSearch(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), new Date()), deps.currency), 200),

@@ -129,7 +129,7 @@ const routes = {
 };
 
 export function agencyProductRoutes(deps: ApiDeps) {
-  const orderDeps = { ...workflowDeps(deps), localLedgerSteps: deps.payTuning?.localLedgerSteps };
+  const orderDeps = workflowDeps(deps);
   return agencyRouter()
     .openapi(routes.list, async (c) => {
       const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, deps.currency));

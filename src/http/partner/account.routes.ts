@@ -3,7 +3,7 @@ import { unreachablePart } from '../../availability';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
-import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
+import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-request';
 import { formatDecimal, toNumber } from '../../domain/money';
 import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
@@ -176,7 +176,7 @@ export function accountRoutes(deps: ApiDeps) {
       const body = c.req.valid('json');
       const scenario = scenarioOf(deps, c.req.valid('header'));
       const outcome = await pay(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, tuning: deps.payTuning, outcomes: deps.outcomes },
+        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, eagerStart: deps.eagerStart, outcomes: deps.outcomes },
         c.get('partner'),
         { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario, receivedAt: c.get('receivedAt') },
       ).catch((err: unknown) => {

@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { authenticatePartner } from '../../domain/partners';
-import { isPayRetry } from '../../domain/pay';
+import { isPayRetry } from '../../domain/pay-request';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';

@@ -1,3 +1,8 @@
+/**
+ * A partner's pay request (POST /api/partners/pay/): what can be refused at once, the
+ * idempotency key's rule, and starting or joining the pay workflow (workflows/pay.workflow.ts)
+ * and waiting for its outcome. The money steps the workflow runs are in payment-ledger.ts.
+ */
 import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { and, eq, sql } from 'drizzle-orm';
 import { PartUnavailableError } from '../availability';
@@ -12,26 +17,19 @@ import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, toldBy } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
-import { OrderStatus } from '../../workflows/search-attributes';
 
 export interface PayDeps {
   db: Db;
   temporal: Client;
   taskQueue: string;
   payWaitMs: number;
-  tuning?: PayTuning;
+  /**
+   * The client shares this process's worker connection (npm start): ask the server to hand
+   * the payment's first workflow task straight back to that worker (eager start).
+   */
+  eagerStart?: boolean;
   /** What this process's own worker tells of the runs it closes (npm start): a payment's answer without asking Temporal. */
   outcomes?: WorkflowOutcomes;
-}
-
-/** How payments are run (docs/performance.md measures both). */
-export interface PayTuning {
-  /** The debit, complete and reverse steps as local activities. */
-  localLedgerSteps?: boolean;
-  /** Ask the server to hand the first workflow task straight to this process's worker (needs a client on the worker's connection). */
-  eagerStart?: boolean;
-  /** The payment's shape (PayInput.shape): 'lean' runs every step locally, in one workflow task when nothing fails. */
-  shape?: 'lean' | 'classic';
 }
 
 export interface PayRequest {
@@ -107,7 +105,7 @@ async function bindKey(db: Db, partnerId: number, key: string, orderId: number):
 
 /**
  * Whether a pay request is a retry: its idempotency key is already bound to that order (the
- * rate limiter neither counts nor refuses retries; docs/decisions.md, "Rate limits").
+ * rate limiter neither counts nor refuses retries, src/http/rate-limit.ts).
  */
 export async function isPayRetry(db: Db, partnerId: number, key: string, orderId: number): Promise<boolean> {
   return (await keyBinding(db, partnerId, key))?.orderId === orderId;
@@ -132,7 +130,7 @@ async function recordAnswer(db: Db, partnerId: number, key: string, runId: strin
 }
 
 /** Maps the workflow's business failure to the domain error the interfaces render. */
-function failureOf(f: { type: string; message: string }): Error | null {
+function payFailureAsDomainError(f: { type: string; message: string }): Error | null {
   if (f.type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', f.message);
   if (f.type === PayFailure.notPayable) return new DomainError('not_payable', f.message);
   if (f.type === PayFailure.reversed) return new DomainError('supplier_failed', f.message);
@@ -173,24 +171,13 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     throw notPayable(`order ${order.id} was checked out with payment_method ${order.paymentMethod}; only PARTNER_CREDIT orders are paid from credit`);
   }
 
-  const lean = deps.tuning?.shape === 'lean';
-  const input: PayInput = {
-    partnerId: partner.id,
-    orderId: order.id,
-    ...(req.scenario ? { scenario: req.scenario } : {}),
-    ...(deps.tuning?.localLedgerSteps ? { localLedgerSteps: true } : {}),
-    ...(lean ? { shape: 'lean' as const, completeInSupplierStep: true } : {}),
-  };
+  const input: PayInput = { partnerId: partner.id, orderId: order.id, ...(req.scenario ? { scenario: req.scenario } : {}) };
   const start: PayStart = {
     workflowId,
     taskQueue: deps.taskQueue,
-    ...(deps.tuning?.eagerStart ? { requestEagerStart: true } : {}),
+    ...(deps.eagerStart ? { requestEagerStart: true } : {}),
     args: [input],
-    typedSearchAttributes: [
-      ...bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, stage: 'debiting' }),
-      // A lean payment does not upsert what it starts with.
-      ...(lean ? [{ key: OrderStatus, value: 'processing' }] : []),
-    ],
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, stage: 'debiting' }),
   };
   if (!req.idempotencyKey || !key) {
     // Without a key each request is an attempt of its own: it joins one under way, and
@@ -273,7 +260,7 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
   { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, failureOf, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
+  const result = await awaitWorkflow(handle, deps.payWaitMs, payFailureAsDomainError, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

@@ -1,3 +1,8 @@
+/**
+ * The payment saga's money steps on the database (workflows/pay.workflow.ts runs them as
+ * activities): debit the wallet, reverse the debit, complete the order. A partner's pay
+ * request, which starts the saga, is in pay-request.ts.
+ */
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
@@ -58,8 +63,8 @@ const debitResult = (
 
 /**
  * Debits the wallet for a pending order and marks the order processing, in one statement
- * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it; see
- * docs/performance.md, "eighth step"). Its parts run in the order their data needs:
+ * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it). Its
+ * parts run in the order their data needs:
  * - the order is locked if it is pending for this partner on credit (order, then wallet, as
  *   everywhere);
  * - the wallet's balance moves by the order's total only if that fits within balance +
@@ -156,13 +161,15 @@ async function debitWrittenOrWhyNot(tx: Tx, input: PaymentRun & { orderId: numbe
 /**
  * The compensation of `debitForOrder`: credits back exactly what this run debited (a
  * refund row naming the reversed payment) and makes the order payable again (or failed,
- * when what it would buy is gone). It
- * tolerates partial state: no debit means nothing to give back, and a second call finds
- * the reversal already written.
+ * when what it would buy is gone). It tolerates partial state: no debit means nothing to
+ * give back, and a second call finds the reversal already written. With `failsOrder` (an
+ * order that exists only for this payment, Interface B's) the order is then failed, also
+ * when the debit never took it (it is still pending, held by no payment). An order another
+ * payment holds is left as it is.
  */
 export async function reversePayment(
   db: DbOrTx,
-  input: PaymentRun & { orderId: number; reason: string; releaseTo?: 'pending' | 'failed' },
+  input: PaymentRun & { orderId: number; reason: string; releaseTo?: 'pending' | 'failed'; failsOrder?: boolean },
 ): Promise<{ reversalLedgerId: number | null; orderStatus: OrderStatus }> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
@@ -187,13 +194,20 @@ export async function reversePayment(
             })
           ).id;
     }
+    let status: OrderStatus = order.status;
+    const moveTo = (to: OrderStatus) =>
+      tx.update(orders).set({ status: to, paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() }).where(eq(orders.id, order.id));
     if (heldBy(order, input) && order.status === 'processing') {
-      const released = input.releaseTo ?? 'pending';
-      await tx.update(orders).set({ status: released, paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() }).where(eq(orders.id, order.id));
-      return { reversalLedgerId, orderStatus: released };
+      status = input.releaseTo ?? 'pending';
+      await moveTo(status);
     }
-    // Not this run's to release (its debit never happened, or another payment holds the order): as it is.
-    return { reversalLedgerId, orderStatus: order.status };
+    // An order that exists only for this payment fails with it, as a move of its own (order.failed);
+    // one this run never took is failed only while no other payment holds it.
+    if (input.failsOrder && status === 'pending' && (status !== order.status || order.paymentWorkflowId === null)) {
+      status = 'failed';
+      await moveTo(status);
+    }
+    return { reversalLedgerId, orderStatus: status };
   });
 }
 

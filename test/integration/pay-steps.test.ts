@@ -1,0 +1,86 @@
+import { asc, eq } from 'drizzle-orm';
+import { ledgerEntries, orders } from '../../src/db/schema';
+import { apiMetrics } from '../../src/platform/metrics';
+import { newPartner } from '../support/clients';
+import { scheduledActivities } from '../support/histories';
+import { OrderStatus, Stage } from '../../workflows/search-attributes';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * The payment's steps (docs/decisions/payment-shape.md): the database steps (debit,
+ * complete, reverse) are local activities, the supplier step an activity of its own; started
+ * eagerly when the API shares its worker's connection (`npm start`). The money rules hold:
+ * one debit per completed order, a reversal when the supplier says no.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, eagerStart: true });
+
+const ledgerOf = async (orderId: number) =>
+  (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => e.type);
+
+async function historyOf(orderId: number) {
+  const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+  const workflowId = `pay:p${order!.partnerId}:order:${orderId}`;
+  const handle = stack.client.workflow.getHandle(workflowId);
+  // The answer can come from the worker a moment before Temporal records the close (src/temporal/outcomes.ts).
+  await handle.result().catch(() => undefined);
+  const { events } = await handle.fetchHistory();
+  const described = await handle.describe();
+  return {
+    workflowId,
+    activities: await scheduledActivities(stack, workflowId),
+    markers: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    stage: described.typedSearchAttributes.get(Stage),
+    orderStatus: described.typedSearchAttributes.get(OrderStatus),
+  };
+}
+
+const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
+
+const eagerStarts = async () => {
+  const metric = await apiMetrics.getSingleMetric('workflow_starts_total')!.get();
+  return metric.values.find((v) => v.labels.workflow === 'payOrder' && v.labels.eager === 'true')?.value ?? 0;
+};
+
+describe("the payment's steps", () => {
+  it('debit and complete run as local activities; only the supplier step goes through the activity queue', async () => {
+    const before = await eagerStarts();
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed', amount: 550000, new_balance: 4450000 });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+
+    const history = await historyOf(order.id);
+    expect(history.activities).toEqual(['finalizeOrder']);
+    expect(history.markers).toBe(2); // debitForOrder, completeOrder
+    expect(history).toMatchObject({ stage: 'done', orderStatus: 'completed' });
+    expect(await eagerStarts()).toBe(before + 1);
+  });
+
+  it('reverses the debit locally when the supplier refuses', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_reject' });
+    expect(res.status).toBe(502);
+    expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
+    expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
+    const history = await historyOf(order.id);
+    expect(history.activities).toEqual(['finalizeOrder']);
+    expect(history.markers).toBe(2); // debitForOrder, reversePayment
+    // The order is payable again, and the payment's OrderStatus says so.
+    expect(history).toMatchObject({ stage: 'failed', orderStatus: 'pending' });
+    expect(await statusOf(order.id)).toBe('pending');
+  });
+
+  it("rides out a flaky supplier with the activity's retries: one debit, completed", async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_flaky' });
+    expect(res.status).toBe(200);
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    expect((await historyOf(order.id)).activities).toEqual(['finalizeOrder']);
+  });
+});
