@@ -115,35 +115,6 @@ export const opaque = (max: number) =>
     .openapi({ minLength: 1, maxLength: max, pattern: NO_NUL });
 
 /**
- * The X-Sandbox-Scenario header of an operation. `scenarios` is every value the operation
- * accepts, its enum; `effects` says what a value simulates on this operation, and the
- * description lists the others as accepted without effect here (a narrower enum would refuse
- * requests that were accepted before). A value outside the enum is a validation error, sandbox
- * or not; outside the sandbox the listed values are accepted and ignored (`scenarioOf`).
- */
-export const sandboxScenario = <T extends readonly [string, ...string[]]>(scenarios: T, effects: Partial<Record<T[number], string>>) => {
-  const effect = effects as Partial<Record<string, string>>;
-  const inert = scenarios.filter((s) => effect[s] === undefined);
-  const description = [
-    'Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); ' +
-      'otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.',
-    '',
-    ...scenarios.filter((s) => effect[s] !== undefined).map((s) => `- \`${s}\`: ${effect[s]}`),
-    ...(inert.length > 0 ? [`- accepted, but nothing to simulate on this operation: ${inert.map((s) => `\`${s}\``).join(', ')}`] : []),
-  ].join('\n');
-  return z.object({
-    'x-sandbox-scenario': z
-      .enum(scenarios, { error: `must be one of ${scenarios.join(', ')}` })
-      .optional()
-      .openapi({ param: { name: 'x-sandbox-scenario', in: 'header', description }, description: 'A sandbox scenario' }),
-  });
-};
-
-/** The scenario a request's X-Sandbox-Scenario header asks for: honoured only when the engine runs as a sandbox. */
-export const scenarioOf = <S extends string>(deps: { sandbox: boolean }, headers: { 'x-sandbox-scenario'?: S }): S | undefined =>
-  deps.sandbox ? headers['x-sandbox-scenario'] : undefined;
-
-/**
  * An email address as browsers' forms take it (the HTML living standard's definition). The
  * document states the pattern alone: JSON Schema's `format: email` (RFC 5321) is a
  * different rule, and validators disagree on it.

@@ -60,15 +60,6 @@ export const bErrors = {
   422: { content: { 'application/json': { schema: ValidationDetail } }, description: 'Validation error' },
 } as const;
 
-/** What X-Sandbox-Scenario can simulate on Interface B's bookings and orders. */
-export const AGENCY_SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;
-/** What each does to a booking or an order, settled at creation. */
-export const AGENCY_SCENARIO_EFFECTS = {
-  supplier_reject: 'the supplier refuses: 500 once everything was undone; nothing is charged',
-  supplier_flaky: 'the supplier answers 503 twice, then accepts: 201, one debit',
-  supplier_slow: 'the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the wait: 202; read the booking or order later for the outcome',
-} as const;
-
 /**
  * What Interface B's shared middleware and error handler answer on any route (src/http/agency/app.ts),
  * added to every operation of the published document that does not state the status itself.

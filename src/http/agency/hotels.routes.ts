@@ -4,8 +4,9 @@ import * as agency from '../../domain/agency/hotels';
 import { toNumber } from '../../domain/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
-import { AGENCY_SCENARIO_EFFECTS, AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const StayDate = calendarDate('travel');
 const IdempotencyHeader = z
@@ -14,7 +15,7 @@ const IdempotencyHeader = z
       .optional()
       .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
   })
-  .extend(sandboxScenario(AGENCY_SCENARIOS, AGENCY_SCENARIO_EFFECTS).shape);
+  .extend(sandboxScenario('agencyBooking').shape);
 
 const Room = z.object({
   room_id: z.string(),

@@ -3,8 +3,9 @@ import { PARTS } from '../../availability';
 import * as agency from '../../domain/agency/products';
 import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { country, countryFilter, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
-import { AGENCY_SCENARIO_EFFECTS, AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
 
 const Product = z
   .object({
@@ -110,7 +111,7 @@ const routes = {
             .optional()
             .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried order with the same key returns the same order (extension)' }),
         })
-        .extend(sandboxScenario(AGENCY_SCENARIOS, AGENCY_SCENARIO_EFFECTS).shape),
+        .extend(sandboxScenario('agencyOrder').shape),
     },
     responses: {
       201: bJson(Order, 'Accepted'),
