@@ -13,7 +13,7 @@ import { swaggerPage } from '../docs';
 import { publishDocument } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
-import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
+import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';

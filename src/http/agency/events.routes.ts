@@ -4,7 +4,7 @@ import { rowIdOf } from '../../domain/ids';
 import { createEndpoint, deleteEndpoint, listEndpoints, endpointView, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
 import { opaque, queryInt } from '../vocabulary';
-import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const { get, post, del } = agencyOperations(['Events and Webhooks']);
 

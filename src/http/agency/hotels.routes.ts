@@ -6,7 +6,7 @@ import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const StayDate = calendarDate('travel');
 const IdempotencyHeader = z

@@ -5,7 +5,7 @@ import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const Product = z
   .object({

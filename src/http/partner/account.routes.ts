@@ -7,7 +7,7 @@ import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay';
 import { formatDecimal, toNumber } from '../../domain/money';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
-import { ok, partnerRouter } from './env';
+import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId, exactlyOneOf, opaque } from '../vocabulary';

@@ -18,7 +18,7 @@ import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
-import { partnerRouter, type PartnerEnv } from './env';
+import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';

@@ -5,7 +5,7 @@ import * as flights from '../../domain/flights/service';
 import { formatDecimal } from '../../domain/money';
 import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, doneOrUnderWay, ok, partnerRouter } from './env';
+import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';

@@ -6,7 +6,7 @@ import { formatDecimal } from '../../domain/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
 import type { PolicyStep, RateCheck as SupplierRateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, doneOrUnderWay, ok, partnerRouter } from './env';
+import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';

@@ -6,7 +6,7 @@ import { listProperties, propertyDetail } from '../../domain/residence/catalogue
 import * as residence from '../../domain/residence/service';
 import type { ReservationView } from '../../domain/residence/view';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
+import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';

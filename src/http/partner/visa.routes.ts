@@ -4,7 +4,7 @@ import { listVisas, visaById, type VisaRow } from '../../domain/visa/application
 import * as visas from '../../domain/visa/service';
 import type { VisaOrder } from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
+import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
 import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
