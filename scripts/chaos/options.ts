@@ -1,5 +1,5 @@
 /**
- * The chaos run's settings: a size preset (full ≈ issue 11's numbers, ci ≈ four minutes)
+ * The chaos run's settings: a size preset (full ≈ 1,000 payments across 10 partners, ci ≈ four minutes)
  * overridden by flags or CHAOS_* variables. Every count and every wait is bounded here.
  */
 import { parseArgs } from 'node:util';

@@ -57,7 +57,7 @@ export const RATE_LIMIT_RETRY_AFTER_HEADER = {
 /**
  * Adds the common responses to every operation that does not state that status itself (a
  * route's own wording of a status wins), so that no route can give an answer its document
- * does not list (issue 12: the contract fuzzer fails on an undocumented status).
+ * does not list (the contract fuzzer fails on an undocumented status).
  */
 export function withCommonResponses(doc: Document, common: CommonResponses): Document {
   for (const item of Object.values(doc.paths ?? {})) {

@@ -6,7 +6,6 @@ import { addDays, isCalendarDate, todayUtc } from '../platform/calendar';
  * The validation vocabulary both interfaces share: every route builds its request schemas
  * from these, so that what the OpenAPI documents say is what the server enforces (a
  * contract fuzzer generating from the documents finds no valid-looking request refused).
- * The windows and limits are recorded in docs/decisions.md ("Hardening (issue 12)": "One validation vocabulary").
  */
 
 /** How far ahead a stay, a departure or a trip can be: 18 months. */

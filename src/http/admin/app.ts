@@ -114,7 +114,7 @@ function idParam(c: Context, what: string): number {
 
 const orderId = (c: Context) => idParam(c, 'order');
 
-/** Who acted: the CLI sends the operator's login; the audit trail (issue 7) builds on it. */
+/** Who acted: the CLI sends the operator's login; the audit trail records it. */
 const operatorOf = (c: Context) => (c.req.header('x-operator') ?? 'admin-api').slice(0, 100);
 
 const partnerId = (c: Context) => idParam(c, 'partner');
