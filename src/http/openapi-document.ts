@@ -1,5 +1,6 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
+import { swaggerPage } from './docs';
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -88,6 +89,28 @@ export function withCommonResponses(doc: Document, common: CommonResponses): Doc
 export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
   app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));
 }
+
+/** What an interface's document says of it, and where the interface is mounted. */
+export interface InterfaceDescription {
+  title: string;
+  version: string;
+  description: string;
+  /** The prefix the interface is mounted under, e.g. `/api`. */
+  base: string;
+}
+
+/** An interface's OpenAPI 3.1 document at `/openapi.json` and its Swagger UI page at `/docs`. */
+export function publishInterface<E extends Env>(app: OpenAPIHono<E>, about: InterfaceDescription, common: CommonResponses): void {
+  const info = { title: about.title, version: about.version, description: about.description };
+  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common);
+  app.get('/docs', swaggerPage({ title: about.title, specUrl: `${about.base}/openapi.json` }));
+}
+
+/** A required JSON request body of `schema`. */
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
 
 /** Which schemes an operation needs, as the document states it (OpenAPI security requirements). */
 export type Security = Array<Record<string, string[]>>;

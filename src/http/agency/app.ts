@@ -9,8 +9,7 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
-import { swaggerPage } from '../docs';
-import { publishDocument } from '../openapi-document';
+import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
@@ -86,21 +85,16 @@ export function createAgencyApi(deps: ApiDeps) {
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   app.route('/', agencyEventRoutes(deps));
-  publishDocument(
+  publishInterface(
     app,
-    '/openapi.json',
     {
-      openapi: '3.1.0',
-      info: {
-        title: TITLE,
-        version: '1.0',
-        description:
-          'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
-      },
-      servers: [{ url: '/v1' }],
+      title: TITLE,
+      version: '1.0',
+      description:
+        'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
+      base: '/v1',
     },
     agencyCommonResponses,
   );
-  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/v1/openapi.json' }));
   return app;
 }

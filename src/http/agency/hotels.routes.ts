@@ -6,6 +6,7 @@ import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { jsonBody } from '../openapi-document';
 import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const StayDate = calendarDate('travel');
@@ -149,7 +150,7 @@ const routes = {
   }),
   create: createRoute({
     ...post('/hotels/bookings', 'Book: reserve → debit the wallet → confirm; 201 only when confirmed'),
-    request: { body: { required: true, content: { 'application/json': { schema: CreateBooking } } }, headers: IdempotencyHeader },
+    request: { body: jsonBody(CreateBooking), headers: IdempotencyHeader },
     responses: {
       201: bJson(Booking, 'Confirmed'),
       202: bJson(Booking, 'Still confirming with the hotel'),

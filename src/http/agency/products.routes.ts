@@ -5,6 +5,7 @@ import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { jsonBody } from '../openapi-document';
 import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const Product = z
@@ -90,21 +91,16 @@ const routes = {
   place: createRoute({
     ...post('/products/orders', 'Order: debit the wallet → fulfilment; 201 only when accepted by the supplier'),
     request: {
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: z
-              .object({
-                product_id: opaque(100),
-                quantity: z.number().int().min(1).max(100),
-                delivery_address: Address,
-                agency_ref: text(100, { blank: true }).optional().openapi({ description: 'Your own reference, for reconciliation' }),
-              })
-              .openapi('ProductOrderCreate'),
-          },
-        },
-      },
+      body: jsonBody(
+        z
+          .object({
+            product_id: opaque(100),
+            quantity: z.number().int().min(1).max(100),
+            delivery_address: Address,
+            agency_ref: text(100, { blank: true }).optional().openapi({ description: 'Your own reference, for reconciliation' }),
+          })
+          .openapi('ProductOrderCreate'),
+      ),
       headers: z
         .object({
           'idempotency-key': opaque(128)

@@ -12,8 +12,7 @@ import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { BARE_ANSWER } from '../bare';
-import { swaggerPage } from '../docs';
-import { publishDocument } from '../openapi-document';
+import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../unavailable';
 import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
@@ -111,21 +110,16 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
 
-  publishDocument(
+  publishInterface(
     app,
-    '/openapi.json',
     {
-      openapi: '3.1.0',
-      info: {
-        title: TITLE,
-        version: '1',
-        description:
-          'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
-      },
-      servers: [{ url: '/api' }],
+      title: TITLE,
+      version: '1',
+      description:
+        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
+      base: '/api',
     },
     partnerCommonResponses,
   );
-  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/api/openapi.json' }));
   return app;
 }

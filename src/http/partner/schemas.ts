@@ -75,10 +75,7 @@ export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => 
   description,
 });
 
-export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
+export { jsonBody } from '../openapi-document';
 
 export const page = <T extends z.ZodTypeAny>(item: T) =>
   z.object({
