@@ -85,6 +85,43 @@ export function withCommonResponses(doc: Document, common: CommonResponses): Doc
   return doc;
 }
 
+/**
+ * What an interface's shared middleware and error handler answer on any route, in the
+ * interface's own error shapes (`error` for a refusal, `invalid` for a request it cannot read):
+ * added to every operation of its published document that does not state the status itself.
+ */
+export function commonResponses(o: {
+  error: (description: string) => ResponseObject;
+  invalid: (description: string) => ResponseObject;
+  /** The status of a request that fails validation, and what it says. */
+  invalidRequest: { status: 400 | 422; description: string };
+  unauthorized: string;
+  /** Whose rate limit, on which interface: "the partner's rate limit on Interface A". */
+  rateLimit: string;
+}): CommonResponses {
+  return {
+    all: {
+      [o.invalidRequest.status]: o.invalid(o.invalidRequest.description),
+      503: {
+        ...o.error('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
+        headers: RETRY_AFTER_HEADER,
+      },
+    },
+    authenticated: {
+      401: o.error(o.unauthorized),
+      429: {
+        ...o.error(`Over ${o.rateLimit} ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done`),
+        headers: RATE_LIMIT_RETRY_AFTER_HEADER,
+      },
+    },
+    withBody: {
+      413: o.invalid('The request body is larger than 256 KiB'),
+      415: o.invalid('Content-Type must be application/json'),
+    },
+    authenticatedHeaders: RATE_LIMIT_HEADERS,
+  };
+}
+
 /** Serves the app's OpenAPI 3.1 document at `path`, with the common responses added (instead of `app.doc31`). */
 export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
   app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));

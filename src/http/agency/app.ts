@@ -30,6 +30,8 @@ const detailItem = (loc: string[], msg: string, type: string) => ({ detail: [{ l
 
 /** Interface B's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — agency API (Interface B)';
+const DESCRIPTION =
+  'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.';
 
 /** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
 export function agencyError(err: Error, c: Context<AgencyEnv>) {
@@ -85,16 +87,6 @@ export function createAgencyApi(deps: ApiDeps) {
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   app.route('/', agencyEventRoutes(deps));
-  publishInterface(
-    app,
-    {
-      title: TITLE,
-      version: '1.0',
-      description:
-        'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
-      base: '/v1',
-    },
-    agencyCommonResponses,
-  );
+  publishInterface(app, { title: TITLE, version: '1.0', description: DESCRIPTION, base: '/v1' }, agencyCommonResponses);
   return app;
 }

@@ -38,6 +38,8 @@ const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
 
 /** Interface A's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — partner API (Interface A)';
+const DESCRIPTION =
+  'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.';
 
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
@@ -110,16 +112,6 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
 
-  publishInterface(
-    app,
-    {
-      title: TITLE,
-      version: '1',
-      description:
-        'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
-      base: '/api',
-    },
-    partnerCommonResponses,
-  );
+  publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;
 }
