@@ -5,7 +5,7 @@
  *   interfaces     src/http (API), worker/ (Temporal worker side)
  *   steps          activities/
  *   business       src/domain
- *   parts          src/db, src/suppliers, src/temporal (client side)
+ *   parts          src/db, src/suppliers, src/temporal (client side), src/health (what is down, readiness)
  *   shared         src/platform (logging, the HTTP listener, request context, metrics),
  *                  src/sandbox (the sandbox scenarios: a contract the API and the simulator share)
  *
@@ -25,6 +25,7 @@ const LAYERS = {
   workflows: '^workflows/',
   entry: '^(src/(main|api)\\.ts|src/cli/|scripts/)',
   simulator: '^src/suppliers/simulator/',
+  health: '^src/health/',
 };
 
 /** `from` may not import `to` (code; type-only imports are checked by `typeOnlyToo`). */
@@ -109,9 +110,9 @@ module.exports = {
     ),
     forbid(
       'parts-not-up',
-      `${LAYERS.db}|${LAYERS.suppliers}`,
+      `${LAYERS.db}|${LAYERS.suppliers}|${LAYERS.health}`,
       `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`,
-      'The database and the suppliers sit below the domain.',
+      'The database, the suppliers and the health model sit below the domain.',
     ),
     {
       name: 'temporal-client-not-up',

@@ -36,8 +36,8 @@ import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
 import type { SecretBox } from '../../platform/secret-box';
-import { unavailableAnswer } from '../unavailable';
-import { healthz, metricsHandler, type MetricsSource } from '../metrics';
+import { healthz, unavailableAnswer } from '../../health/answers';
+import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 
 export interface AdminDeps {

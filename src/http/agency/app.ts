@@ -10,7 +10,7 @@ import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
-import { unavailableAnswer } from '../unavailable';
+import { unavailableAnswer } from '../../health/answers';
 import { rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';

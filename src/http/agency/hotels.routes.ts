@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { PARTS } from '../../availability';
+import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/hotels';
 import { toNumber } from '../../domain/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { PARTS } from '../../availability';
+import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/products';
 import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';

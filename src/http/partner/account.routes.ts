@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { unreachablePart } from '../../availability';
+import { unreachablePart } from '../../health/model';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';

@@ -13,7 +13,7 @@ import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { BARE_ANSWER } from '../bare';
 import { publishInterface } from '../openapi-document';
-import { unavailableAnswer } from '../unavailable';
+import { unavailableAnswer } from '../../health/answers';
 import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
