@@ -3,6 +3,7 @@
  * overridden by flags or CHAOS_* variables. Every count and every wait is bounded here.
  */
 import { parseArgs } from 'node:util';
+import type { SandboxScenario } from '../../src/sandbox/scenarios';
 
 export interface Sizes {
   partners: number;
@@ -70,7 +71,8 @@ export const PRESETS: Record<'full' | 'ci', Sizes> = {
   },
 };
 
-export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_lost_response', 'supplier_down'] as const;
+/** The sandbox scenarios the chaos run's payments ask for (src/sandbox/scenarios.ts). */
+export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_lost_response', 'supplier_down'] as const satisfies readonly SandboxScenario[];
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Options extends Sizes {
