@@ -12,6 +12,15 @@
 /** The header a partner sends to the engine, and the engine passes on to a simulated supplier. */
 export const SANDBOX_SCENARIO_HEADER = 'X-Sandbox-Scenario';
 
+/** supplier_flaky answers 503 this many times per client reference, then succeeds. */
+export const FLAKY_FAILURES = 2;
+/**
+ * supplier_down answers 503 to this many calls per client reference (requests and status
+ * look-ups alike) — more than the engine's retries and look-ups — then recovers: the
+ * outcome stays unknown until an operator acts.
+ */
+export const DOWN_FAILURES = 8;
+
 interface ScenarioDeclaration {
   /** Who acts it out: a simulated supplier, or the engine's sandbox embassy. */
   playedBy: 'simulator' | 'embassy';
@@ -31,7 +40,7 @@ export const SCENARIOS = {
   supplier_flaky: {
     playedBy: 'simulator',
     on: 'every booking step',
-    does: 'the supplier answers 503 twice per client reference, then accepts',
+    does: `the supplier answers 503 ${FLAKY_FAILURES} times per client reference, then accepts`,
   },
   supplier_slow: {
     playedBy: 'simulator',
@@ -41,7 +50,7 @@ export const SCENARIOS = {
   supplier_down: {
     playedBy: 'simulator',
     on: 'every booking step and its status look-ups',
-    does: 'the supplier answers 503 to the first calls of a client reference (more than the engine retries), the step never made',
+    does: `the supplier answers 503 to the first ${DOWN_FAILURES} calls of a client reference (more than the engine retries), the step never made`,
   },
   supplier_lost_response: {
     playedBy: 'simulator',

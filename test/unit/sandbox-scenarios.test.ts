@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { SANDBOX_SCENARIO_HEADER, SCENARIO_OPERATIONS, SCENARIOS, SIMULATED_SCENARIOS, type SimulatedScenario } from '../../src/sandbox/scenarios';
+import {
+  DOWN_FAILURES,
+  FLAKY_FAILURES,
+  SANDBOX_SCENARIO_HEADER,
+  SCENARIO_OPERATIONS,
+  SCENARIOS,
+  SIMULATED_SCENARIOS,
+  type SimulatedScenario,
+} from '../../src/sandbox/scenarios';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 
 /**
@@ -89,6 +97,18 @@ describe('the sandbox scenarios contract', () => {
     const probe = PROBES[scenario];
     const plain = await probe(undefined);
     expect(await probe(scenario)).not.toEqual(plain);
+  });
+
+  it('supplier_flaky and supplier_down fail as many calls as the contract says, then the step is made', async () => {
+    for (const [scenario, failures] of [
+      ['supplier_flaky', FLAKY_FAILURES],
+      ['supplier_down', DOWN_FAILURES],
+    ] as const) {
+      const body = { client_reference: reference(), order_id: 1, items: [{ sku: 'SIM-1', quantity: 1 }] };
+      const statuses: number[] = [];
+      for (let i = 0; i <= failures; i++) statuses.push((await call('POST', '/products/fulfilments', body, scenario)).status);
+      expect(statuses).toEqual([...Array<number>(failures).fill(503), 201]);
+    }
   });
 
   it('the simulator ignores a scenario the contract does not give it', async () => {

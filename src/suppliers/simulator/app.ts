@@ -4,17 +4,9 @@ import { listen, type RunningServer } from '../../platform/listen';
 import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
+import { DOWN_FAILURES, FLAKY_FAILURES } from '../../sandbox/scenarios';
 import { jsonBody } from './requests';
 import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, scenarioOf } from './scenarios';
-
-/** supplier_flaky answers 503 this many times per client reference, then succeeds. */
-export const FLAKY_FAILURES = 2;
-/**
- * supplier_down answers 503 to this many calls per client reference (requests and status
- * look-ups alike) — more than the engine's retries and look-ups — then recovers: the
- * outcome stays unknown until an operator acts.
- */
-export const DOWN_FAILURES = 8;
 
 const FulfilmentBody = z.object({
   client_reference: z.string().min(1).max(300),
