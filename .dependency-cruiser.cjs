@@ -1,14 +1,17 @@
 /**
- * The layers (issue 13, docs/structure in the README): imports only point down.
+ * The layers: imports only point down.
  *
  *   entry points   src/main.ts, src/api.ts, worker/main.ts, src/cli, scripts/
  *   interfaces     src/http (API), worker/ (Temporal worker side)
  *   steps          activities/
  *   business       src/domain
- *   parts          src/db, src/suppliers, src/temporal (client side)
- *   shared         src/platform (logging, the HTTP listener, request context, metrics)
+ *   parts          src/db, src/suppliers, src/temporal (client side), src/health (what is down, readiness)
+ *   shared         src/platform (logging, the HTTP listener, request context, metrics),
+ *                  src/sandbox (the sandbox scenarios: a contract the API and the simulator share)
  *
  * workflows/ is replayed code: it depends on itself and, for types only, on the engine.
+ * The supplier simulator (src/suppliers/simulator) is a test double: only the sandbox wiring
+ * and the entry points start it; nothing that serves a partner imports it.
  * `npm run deps` checks it; .ci/run runs it.
  */
 const LAYERS = {
@@ -21,6 +24,8 @@ const LAYERS = {
   temporal: '^src/temporal/',
   workflows: '^workflows/',
   entry: '^(src/(main|api)\\.ts|src/cli/|scripts/)',
+  simulator: '^src/suppliers/simulator/',
+  health: '^src/health/',
 };
 
 /** `from` may not import `to` (code; type-only imports are checked by `typeOnlyToo`). */
@@ -37,10 +42,26 @@ module.exports = {
     {
       name: 'no-circular',
       severity: 'error',
-      comment: 'A cycle makes two modules one; break it by moving what both need down a layer.',
+      comment: 'A cycle makes two modules one, types included; break it by moving what both need into a contract module a layer down.',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
+    {
+      name: 'simulator-only-in-the-sandbox-wiring',
+      severity: 'error',
+      comment:
+        'The supplier simulator is a test double: the API, the domain, activities and workflows never import it (they read the ' +
+        'sandbox contract, src/sandbox/scenarios.ts). Only the simulator itself, the sandbox wiring (src/suppliers/index.ts, ' +
+        'src/runtime, the settings in src/config.ts) and the entry points (src/main.ts, src/api.ts, scripts/) may.',
+      from: { pathNot: `${LAYERS.simulator}|^src/suppliers/index\\.ts$|^src/config\\.ts$|^src/runtime/|${LAYERS.entry}` },
+      to: { path: LAYERS.simulator },
+    },
+    forbid(
+      'sandbox-contract-stands-alone',
+      '^src/sandbox/',
+      '^(src/(?!sandbox/)|activities/|workflows/|worker/|scripts/)',
+      'The sandbox scenarios are a contract: it names the scenarios and what they do, and knows neither the API nor the simulator.',
+    ),
     forbid(
       'workflows-only-types',
       LAYERS.workflows,
@@ -86,9 +107,9 @@ module.exports = {
     ),
     forbid(
       'parts-not-up',
-      `${LAYERS.db}|${LAYERS.suppliers}`,
+      `${LAYERS.db}|${LAYERS.suppliers}|${LAYERS.health}`,
       `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`,
-      'The database and the suppliers sit below the domain.',
+      'The database, the suppliers and the health model sit below the domain.',
     ),
     {
       name: 'temporal-client-not-up',

@@ -1,8 +1,9 @@
 /**
- * The chaos run's settings: a size preset (full ≈ issue 11's numbers, ci ≈ four minutes)
+ * The chaos run's settings: a size preset (full ≈ 1,000 payments across 10 partners, ci ≈ four minutes)
  * overridden by flags or CHAOS_* variables. Every count and every wait is bounded here.
  */
 import { parseArgs } from 'node:util';
+import type { SandboxScenario } from '../../src/sandbox/scenarios';
 
 export interface Sizes {
   partners: number;
@@ -70,7 +71,8 @@ export const PRESETS: Record<'full' | 'ci', Sizes> = {
   },
 };
 
-export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_lost_response', 'supplier_down'] as const;
+/** The sandbox scenarios the chaos run's payments ask for (src/sandbox/scenarios.ts). */
+export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_lost_response', 'supplier_down'] as const satisfies readonly SandboxScenario[];
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Options extends Sizes {

@@ -25,17 +25,15 @@ const EXECUTE_AND_SYNC = concat([serialize.execute({}), serialize.sync()]);
  * - **Parsers once.** drizzle's PGlite driver hands PGlite a table of its own result parsers
  *   with every query (date and time types, and arrays of them, stay text, as node-postgres
  *   gives them). PGlite merges that table into its ~350 parsers by copying them all, per
- *   query: ~100 µs of CPU, as much again as a `select 1`. The engine's PGlite leaves drizzle's
- *   table out, in and out of transactions, and holds the same parsers itself (set once it
- *   has started, by `keepAsText`).
+ *   query. The engine's PGlite leaves drizzle's table out, in and out of transactions, and
+ *   holds the same parsers itself (set once it has started, by `keepAsText`).
  * - **Named statements.** PGlite's `query` parses and plans its text on every call, in six
  *   round trips into its WebAssembly (parse, describe the statement, bind, describe the
  *   portal, execute, sync). A text the engine runs a second time is parsed once under a name
  *   (with its parameter types and row description kept), and from then on runs as one round
- *   trip: bind, execute, sync. Measured alone on this machine kind: 161 → 42 µs of CPU for a
- *   one-row read by primary key, 140 → 42 µs for a one-row update (docs/performance.md,
- *   "Issue 14, tenth step"). At most `MAX_STATEMENTS` are kept; the least recently used is
- *   closed. Postgres re-plans a named statement by itself when a table it reads changes.
+ *   trip: bind, execute, sync (the saving is in docs/performance.md). At most
+ *   `MAX_STATEMENTS` are kept; the least recently used is closed. Postgres re-plans a named
+ *   statement by itself when a table it reads changes.
  */
 export class EnginePGlite extends PGlite {
   readonly #statements = new Map<string, Statement>();

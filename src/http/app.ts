@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { httpDuration } from '../platform/metrics';
 import { logRequest } from '../platform/log';
 import { docsRoutes } from './docs';
-import { healthz } from './metrics';
+import { healthz } from '../health/answers';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { Health, HealthReport } from '../availability';
+import type { Health, HealthReport } from '../health/model';
 import type { Db } from '../db/client';
 import type { SecretBox } from '../platform/secret-box';
 import type { Suppliers } from '../suppliers';

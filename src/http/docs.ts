@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Hono, type Context } from 'hono';
 import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 
 /**
  * The docs pages, served by the engine itself from the pinned `swagger-ui-dist` package, so
@@ -36,6 +37,32 @@ const PAGE_HEADERS = {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
 };
 
+/**
+ * A docs page: its head (title, icon, any stylesheet and inline style) and body, sent with
+ * PAGE_HEADERS.
+ */
+const page = (c: Context, head: { title: string; assets: string; stylesheet?: string; style: string }, body: HtmlEscapedString | Promise<HtmlEscapedString>) =>
+  c.html(
+    html`<!doctype html>
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title>${head.title}</title>
+          <link rel="icon" type="image/png" sizes="32x32" href="${head.assets}/favicon-32x32.png" />
+          ${head.stylesheet ? html`<link rel="stylesheet" href="${head.stylesheet}" />` : ''}
+          <style>
+            ${raw(head.style)}
+          </style>
+        </head>
+        <body>
+          ${body}
+        </body>
+      </html>`,
+    200,
+    PAGE_HEADERS,
+  );
+
 /** JSON inside an inline <script>: `<` escaped, so that no value can close the element. */
 const scriptJson = (value: unknown) => raw(JSON.stringify(value).replace(/</g, '\\u003c'));
 
@@ -44,36 +71,24 @@ export function swaggerPage(opts: { title: string; specUrl: string }) {
   return async (c: Context) => {
     const assets = assetsBase(await swaggerUiVersion());
     const config = { url: opts.specUrl, dom_id: '#swagger-ui', deepLinking: true, validatorUrl: null };
-    return c.html(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>${opts.title}</title>
-            <link rel="icon" type="image/png" sizes="32x32" href="${assets}/favicon-32x32.png" />
-            <link rel="stylesheet" href="${assets}/swagger-ui.css" />
-            <style>
-              .docs-nav {
-                font-family: sans-serif;
-                margin: 12px 20px 0;
-              }
-            </style>
-          </head>
-          <body>
-            <nav class="docs-nav"><a href="/docs">All API docs</a> · <a href="${opts.specUrl}">OpenAPI document (JSON)</a></nav>
-            <div id="swagger-ui"></div>
-            <script src="${assets}/swagger-ui-bundle.js"></script>
-            <script>
-              window.ui = SwaggerUIBundle(${scriptJson(config)});
-            </script>
-          </body>
-        </html>`,
-      200,
-      PAGE_HEADERS,
+    return page(
+      c,
+      { title: opts.title, assets, stylesheet: `${assets}/swagger-ui.css`, style: '.docs-nav { font-family: sans-serif; margin: 12px 20px 0; }' },
+      html`<nav class="docs-nav"><a href="/docs">All API docs</a> · <a href="${opts.specUrl}">OpenAPI document (JSON)</a></nav>
+        <div id="swagger-ui"></div>
+        <script src="${assets}/swagger-ui-bundle.js"></script>
+        <script>
+          window.ui = SwaggerUIBundle(${scriptJson(config)});
+        </script>`,
     );
   };
 }
+
+const LANDING_STYLE = [
+  'body { font-family: sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.5; color: #222; }',
+  'section { border: 1px solid #ccc; border-radius: 6px; padding: 0 1rem 1rem; margin: 1rem 0; }',
+  'small { color: #666; }',
+].join('\n');
 
 /** An interface as the landing page lists it. */
 export interface DocumentedInterface {
@@ -90,49 +105,19 @@ export function docsRoutes(interfaces: DocumentedInterface[]) {
 
   app.get('/', async (c) => {
     const v = await swaggerUiVersion();
-    return c.html(
-      html`<!doctype html>
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>Travel booking engine — API docs</title>
-            <link rel="icon" type="image/png" sizes="32x32" href="${assetsBase(v)}/favicon-32x32.png" />
-            <style>
-              body {
-                font-family: sans-serif;
-                max-width: 46rem;
-                margin: 2rem auto;
-                padding: 0 1rem;
-                line-height: 1.5;
-                color: #222;
-              }
-              section {
-                border: 1px solid #ccc;
-                border-radius: 6px;
-                padding: 0 1rem 1rem;
-                margin: 1rem 0;
-              }
-              small {
-                color: #666;
-              }
-            </style>
-          </head>
-          <body>
-            <h1>Travel booking engine — API docs</h1>
-            ${interfaces.map(
-              (i) =>
-                html`<section>
-                  <h2>${i.name}</h2>
-                  <p>${i.summary}</p>
-                  <p><a href="${i.docsUrl}">Interactive docs (${i.docsUrl})</a> · <a href="${i.specUrl}">OpenAPI 3.1 document (${i.specUrl})</a></p>
-                </section>`,
-            )}
-            <p><small>Swagger UI ${v}, served by the engine itself: these pages load nothing from outside this server.</small></p>
-          </body>
-        </html>`,
-      200,
-      PAGE_HEADERS,
+    return page(
+      c,
+      { title: 'Travel booking engine — API docs', assets: assetsBase(v), style: LANDING_STYLE },
+      html`<h1>Travel booking engine — API docs</h1>
+        ${interfaces.map(
+          (i) =>
+            html`<section>
+              <h2>${i.name}</h2>
+              <p>${i.summary}</p>
+              <p><a href="${i.docsUrl}">Interactive docs (${i.docsUrl})</a> · <a href="${i.specUrl}">OpenAPI 3.1 document (${i.specUrl})</a></p>
+            </section>`,
+        )}
+        <p><small>Swagger UI ${v}, served by the engine itself: these pages load nothing from outside this server.</small></p>`,
     );
   });
 

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
-import { RETRY_AFTER_SECONDS } from '../availability';
+import { healthz } from '../health/answers';
 import { METRICS_CONTENT_TYPE, registryFor, renderMetrics, type MetricsRole } from '../platform/metrics';
-import type { Health, HealthReport } from './deps';
+import type { Health } from '../health/model';
 
 export interface MetricsSource {
   /** Which entry point this process is: it decides which of the engine's series it serves. */
@@ -17,12 +17,6 @@ export function metricsHandler(source: MetricsSource, beforeScrape?: () => Promi
     await beforeScrape?.();
     return c.text(await renderMetrics(registry, source.coreMetricsUrl), 200, { 'content-type': METRICS_CONTENT_TYPE });
   };
-}
-
-/** `GET /healthz`: the last background round; 503 with Retry-After and the failing part's detail while one is down. */
-export function healthz(c: Context, report: HealthReport) {
-  if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
-  return c.json(report, report.ok ? 200 : 503);
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
+import { swaggerPage } from './docs';
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -57,7 +58,7 @@ export const RATE_LIMIT_RETRY_AFTER_HEADER = {
 /**
  * Adds the common responses to every operation that does not state that status itself (a
  * route's own wording of a status wins), so that no route can give an answer its document
- * does not list (issue 12: the contract fuzzer fails on an undocumented status).
+ * does not list (the contract fuzzer fails on an undocumented status).
  */
 export function withCommonResponses(doc: Document, common: CommonResponses): Document {
   for (const item of Object.values(doc.paths ?? {})) {
@@ -84,10 +85,69 @@ export function withCommonResponses(doc: Document, common: CommonResponses): Doc
   return doc;
 }
 
+/**
+ * What an interface's shared middleware and error handler answer on any route, in the
+ * interface's own error shapes (`error` for a refusal, `invalid` for a request it cannot read):
+ * added to every operation of its published document that does not state the status itself.
+ */
+export function commonResponses(o: {
+  error: (description: string) => ResponseObject;
+  invalid: (description: string) => ResponseObject;
+  /** The status of a request that fails validation, and what it says. */
+  invalidRequest: { status: 400 | 422; description: string };
+  unauthorized: string;
+  /** Whose rate limit, on which interface: "the partner's rate limit on Interface A". */
+  rateLimit: string;
+}): CommonResponses {
+  return {
+    all: {
+      [o.invalidRequest.status]: o.invalid(o.invalidRequest.description),
+      503: {
+        ...o.error('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
+        headers: RETRY_AFTER_HEADER,
+      },
+    },
+    authenticated: {
+      401: o.error(o.unauthorized),
+      429: {
+        ...o.error(`Over ${o.rateLimit} ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done`),
+        headers: RATE_LIMIT_RETRY_AFTER_HEADER,
+      },
+    },
+    withBody: {
+      413: o.invalid('The request body is larger than 256 KiB'),
+      415: o.invalid('Content-Type must be application/json'),
+    },
+    authenticatedHeaders: RATE_LIMIT_HEADERS,
+  };
+}
+
 /** Serves the app's OpenAPI 3.1 document at `path`, with the common responses added (instead of `app.doc31`). */
 export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
   app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));
 }
+
+/** What an interface's document says of it, and where the interface is mounted. */
+export interface InterfaceDescription {
+  title: string;
+  version: string;
+  description: string;
+  /** The prefix the interface is mounted under, e.g. `/api`. */
+  base: string;
+}
+
+/** An interface's OpenAPI 3.1 document at `/openapi.json` and its Swagger UI page at `/docs`. */
+export function publishInterface<E extends Env>(app: OpenAPIHono<E>, about: InterfaceDescription, common: CommonResponses): void {
+  const info = { title: about.title, version: about.version, description: about.description };
+  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common);
+  app.get('/docs', swaggerPage({ title: about.title, specUrl: `${about.base}/openapi.json` }));
+}
+
+/** A required JSON request body of `schema`. */
+export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
 
 /** Which schemes an operation needs, as the document states it (OpenAPI security requirements). */
 export type Security = Array<Record<string, string[]>>;

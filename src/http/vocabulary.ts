@@ -6,7 +6,6 @@ import { addDays, isCalendarDate, todayUtc } from '../platform/calendar';
  * The validation vocabulary both interfaces share: every route builds its request schemas
  * from these, so that what the OpenAPI documents say is what the server enforces (a
  * contract fuzzer generating from the documents finds no valid-looking request refused).
- * The windows and limits are recorded in docs/decisions.md ("Hardening (issue 12)": "One validation vocabulary").
  */
 
 /** How far ahead a stay, a departure or a trip can be: 18 months. */
@@ -113,35 +112,6 @@ export const opaque = (max: number) =>
   storableText(max)
     .refine((s) => s.length > 0, 'must not be empty')
     .openapi({ minLength: 1, maxLength: max, pattern: NO_NUL });
-
-/**
- * The X-Sandbox-Scenario header of an operation. `scenarios` is every value the operation
- * accepts, its enum; `effects` says what a value simulates on this operation, and the
- * description lists the others as accepted without effect here (a narrower enum would refuse
- * requests that were accepted before). A value outside the enum is a validation error, sandbox
- * or not; outside the sandbox the listed values are accepted and ignored (`scenarioOf`).
- */
-export const sandboxScenario = <T extends readonly [string, ...string[]]>(scenarios: T, effects: Partial<Record<T[number], string>>) => {
-  const effect = effects as Partial<Record<string, string>>;
-  const inert = scenarios.filter((s) => effect[s] === undefined);
-  const description = [
-    'Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); ' +
-      'otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.',
-    '',
-    ...scenarios.filter((s) => effect[s] !== undefined).map((s) => `- \`${s}\`: ${effect[s]}`),
-    ...(inert.length > 0 ? [`- accepted, but nothing to simulate on this operation: ${inert.map((s) => `\`${s}\``).join(', ')}`] : []),
-  ].join('\n');
-  return z.object({
-    'x-sandbox-scenario': z
-      .enum(scenarios, { error: `must be one of ${scenarios.join(', ')}` })
-      .optional()
-      .openapi({ param: { name: 'x-sandbox-scenario', in: 'header', description }, description: 'A sandbox scenario' }),
-  });
-};
-
-/** The scenario a request's X-Sandbox-Scenario header asks for: honoured only when the engine runs as a sandbox. */
-export const scenarioOf = <S extends string>(deps: { sandbox: boolean }, headers: { 'x-sandbox-scenario'?: S }): S | undefined =>
-  deps.sandbox ? headers['x-sandbox-scenario'] : undefined;
 
 /**
  * An email address as browsers' forms take it (the HTML living standard's definition). The

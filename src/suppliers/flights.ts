@@ -42,7 +42,9 @@ export interface Airport {
   code: string;
   name: string;
   city: string;
+  /** ISO 3166-1 alpha-2. */
   country: string;
+  /** The hotel side's city id: one city may have several airports (Tehran has THR and IKA). */
   city_id: number;
 }
 

@@ -2,7 +2,7 @@ import { logger } from '../platform/log';
 import { inActivity } from '../platform/request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
-export const SANDBOX_SCENARIO_HEADER = 'X-Sandbox-Scenario';
+import { SANDBOX_SCENARIO_HEADER } from '../sandbox/scenarios';
 
 /**
  * One JSON call to a supplier: 2xx is the answer, 4xx a rejection (final), 5xx or no

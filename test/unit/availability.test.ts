@@ -1,4 +1,4 @@
-import { HealthMonitor, PartUnavailableError, asUnavailable, rootMessage, unreachablePart } from '../../src/availability';
+import { HealthMonitor, PartUnavailableError, asUnavailable, rootMessage, unreachablePart } from '../../src/health/model';
 
 const withCause = (message: string, cause: unknown) => Object.assign(new Error(message), { cause });
 const pgError = (code: string, message = 'pg said so') => Object.assign(new Error(message), { code });

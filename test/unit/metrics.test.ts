@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HealthMonitor } from '../../src/availability';
+import { HealthMonitor } from '../../src/health/model';
 import { loadConfig } from '../../src/config';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
 import { listen, type RunningServer } from '../../src/platform/listen';

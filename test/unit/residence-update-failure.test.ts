@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, WorkflowUpdateFailedError } from '@temporalio/client';
 import { RetryState } from '@temporalio/common';
-import { PartUnavailableError } from '../../src/availability';
+import { PartUnavailableError } from '../../src/health/model';
 import { DomainError } from '../../src/domain/errors';
 import { updateFailure } from '../../src/domain/residence/service';
 import { HOST_UNANSWERED } from '../../workflows/residence.types';

@@ -36,8 +36,8 @@ import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
 import type { SecretBox } from '../../platform/secret-box';
-import { unavailableAnswer } from '../unavailable';
-import { healthz, metricsHandler, type MetricsSource } from '../metrics';
+import { healthz, unavailableAnswer } from '../../health/answers';
+import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 
 export interface AdminDeps {
@@ -114,7 +114,7 @@ function idParam(c: Context, what: string): number {
 
 const orderId = (c: Context) => idParam(c, 'order');
 
-/** Who acted: the CLI sends the operator's login; the audit trail (issue 7) builds on it. */
+/** Who acted: the CLI sends the operator's login; the audit trail records it. */
 const operatorOf = (c: Context) => (c.req.header('x-operator') ?? 'admin-api').slice(0, 100);
 
 const partnerId = (c: Context) => idParam(c, 'partner');

@@ -9,11 +9,10 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
-import { swaggerPage } from '../docs';
-import { publishDocument } from '../openapi-document';
-import { unavailableAnswer } from '../unavailable';
+import { publishInterface } from '../openapi-document';
+import { unavailableAnswer } from '../../health/answers';
 import { rateLimit } from '../rate-limit';
-import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './env';
+import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';
@@ -31,6 +30,8 @@ const detailItem = (loc: string[], msg: string, type: string) => ({ detail: [{ l
 
 /** Interface B's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — agency API (Interface B)';
+const DESCRIPTION =
+  'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.';
 
 /** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
 export function agencyError(err: Error, c: Context<AgencyEnv>) {
@@ -86,21 +87,6 @@ export function createAgencyApi(deps: ApiDeps) {
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   app.route('/', agencyEventRoutes(deps));
-  publishDocument(
-    app,
-    '/openapi.json',
-    {
-      openapi: '3.1.0',
-      info: {
-        title: TITLE,
-        version: '1.0',
-        description:
-          'Hotel booking and travel products for agencies, settled on the agency’s credit wallet at creation. Errors are FastAPI-style `{detail}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 `{detail}` with `Retry-After` and changes nothing.',
-      },
-      servers: [{ url: '/v1' }],
-    },
-    agencyCommonResponses,
-  );
-  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/v1/openapi.json' }));
+  publishInterface(app, { title: TITLE, version: '1.0', description: DESCRIPTION, base: '/v1' }, agencyCommonResponses);
   return app;
 }

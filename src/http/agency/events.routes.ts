@@ -4,7 +4,8 @@ import { rowIdOf } from '../../domain/ids';
 import { createEndpoint, deleteEndpoint, listEndpoints, endpointView, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
 import { opaque, queryInt } from '../vocabulary';
-import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { jsonBody } from '../openapi-document';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const { get, post, del } = agencyOperations(['Events and Webhooks']);
 
@@ -79,19 +80,14 @@ const routes = {
       `Events are POSTed to the URL signed per Standard Webhooks; see the partner API's webhooks for the rules. At most ${MAX_ENDPOINTS_PER_PARTNER} webhooks.`,
     ),
     request: {
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: z
-              .object({
-                url: z.string().min(1).max(MAX_URL_LENGTH).openapi({ example: 'https://agency.example/hooks/travel' }),
-                event_types: z.array(eventType).max(EVENT_TYPE_NAMES.length).optional(),
-              })
-              .openapi('WebhookCreate'),
-          },
-        },
-      },
+      body: jsonBody(
+        z
+          .object({
+            url: z.string().min(1).max(MAX_URL_LENGTH).openapi({ example: 'https://agency.example/hooks/travel' }),
+            event_types: z.array(eventType).max(EVENT_TYPE_NAMES.length).optional(),
+          })
+          .openapi('WebhookCreate'),
+      ),
     },
     responses: {
       201: bJson(Webhook.extend({ secret: z.string().openapi({ description: 'The signing secret (`whsec_…`), shown only now' }) }), 'Registered'),

@@ -1,11 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { PARTS } from '../../availability';
+import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/hotels';
 import { toNumber } from '../../domain/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { calendarDate, email, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
-import { AGENCY_SCENARIO_EFFECTS, AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { jsonBody } from '../openapi-document';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const StayDate = calendarDate('travel');
 const IdempotencyHeader = z
@@ -14,7 +16,7 @@ const IdempotencyHeader = z
       .optional()
       .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried create with the same key returns the same booking (extension)' }),
   })
-  .extend(sandboxScenario(AGENCY_SCENARIOS, AGENCY_SCENARIO_EFFECTS).shape);
+  .extend(sandboxScenario('agencyBooking').shape);
 
 const Room = z.object({
   room_id: z.string(),
@@ -148,7 +150,7 @@ const routes = {
   }),
   create: createRoute({
     ...post('/hotels/bookings', 'Book: reserve → debit the wallet → confirm; 201 only when confirmed'),
-    request: { body: { required: true, content: { 'application/json': { schema: CreateBooking } } }, headers: IdempotencyHeader },
+    request: { body: jsonBody(CreateBooking), headers: IdempotencyHeader },
     responses: {
       201: bJson(Booking, 'Confirmed'),
       202: bJson(Booking, 'Still confirming with the hotel'),

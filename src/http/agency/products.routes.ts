@@ -1,10 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { PARTS } from '../../availability';
+import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/products';
 import { toNumber } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { country, countryFilter, opaque, queryInt, sandboxScenario, scenarioOf, text } from '../vocabulary';
-import { AGENCY_SCENARIO_EFFECTS, AGENCY_SCENARIOS, agencyOperations, agencyRouter, bError, bErrors, bJson } from './env';
+import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { jsonBody } from '../openapi-document';
+import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const Product = z
   .object({
@@ -89,28 +91,23 @@ const routes = {
   place: createRoute({
     ...post('/products/orders', 'Order: debit the wallet → fulfilment; 201 only when accepted by the supplier'),
     request: {
-      body: {
-        required: true,
-        content: {
-          'application/json': {
-            schema: z
-              .object({
-                product_id: opaque(100),
-                quantity: z.number().int().min(1).max(100),
-                delivery_address: Address,
-                agency_ref: text(100, { blank: true }).optional().openapi({ description: 'Your own reference, for reconciliation' }),
-              })
-              .openapi('ProductOrderCreate'),
-          },
-        },
-      },
+      body: jsonBody(
+        z
+          .object({
+            product_id: opaque(100),
+            quantity: z.number().int().min(1).max(100),
+            delivery_address: Address,
+            agency_ref: text(100, { blank: true }).optional().openapi({ description: 'Your own reference, for reconciliation' }),
+          })
+          .openapi('ProductOrderCreate'),
+      ),
       headers: z
         .object({
           'idempotency-key': opaque(128)
             .optional()
             .openapi({ param: { name: 'idempotency-key', in: 'header' }, description: 'A retried order with the same key returns the same order (extension)' }),
         })
-        .extend(sandboxScenario(AGENCY_SCENARIOS, AGENCY_SCENARIO_EFFECTS).shape),
+        .extend(sandboxScenario('agencyOrder').shape),
     },
     responses: {
       201: bJson(Order, 'Accepted'),

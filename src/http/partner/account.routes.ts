@@ -1,16 +1,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { unreachablePart } from '../../availability';
+import { unreachablePart } from '../../health/model';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
 import { listProductOrders, listTravelOrders } from '../../domain/orders';
 import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-request';
 import { formatDecimal, toNumber } from '../../domain/money';
-import { SCENARIOS } from '../../suppliers/simulator/app';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
-import { ok, partnerRouter } from './env';
+import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
-import { bodyId, exactlyOneOf, opaque, sandboxScenario, scenarioOf } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { bodyId, exactlyOneOf, opaque } from '../vocabulary';
 import {
   commonErrors,
   Decimal,
@@ -127,15 +127,7 @@ const routes = {
     ),
     request: {
       body: jsonBody(PayRequest),
-      headers: sandboxScenario(SCENARIOS, {
-        supplier_reject: 'the supplier refuses the booking for good: 502, the debit is reversed and the order is payable again',
-        supplier_flaky: 'the supplier answers 503 twice, then accepts: 200, one debit',
-        supplier_slow: 'the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome',
-        supplier_lost_response:
-          'the supplier books, but every answer is lost (504): after its attempts (≈ 15 s by default, within the pay wait) the engine asks the supplier by reference, finds the booking and completes the order: 200',
-        supplier_down:
-          'the supplier answers 503 to the request and to status look-ups for a while: products, tours, residence and visa answer 202 and wait in `needs_attention` for an operator; hotels and flights answer 502, the hold or PNR showing nothing booked, and the debit is refunded',
-      }),
+      headers: sandboxScenario('pay'),
     },
     responses: {
       200: json(PayResponse, 'Paid; the order is completed'),

@@ -11,13 +11,12 @@ import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
-import { swaggerPage } from '../docs';
-import { publishDocument } from '../openapi-document';
-import { unavailableAnswer } from '../unavailable';
+import { publishInterface } from '../openapi-document';
+import { unavailableAnswer } from '../../health/answers';
 import { rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
-import { partnerRouter, type PartnerEnv } from './env';
+import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
@@ -38,6 +37,8 @@ const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
 
 /** Interface A's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — partner API (Interface A)';
+const DESCRIPTION =
+  'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.';
 
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
@@ -108,21 +109,6 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
 
-  publishDocument(
-    app,
-    '/openapi.json',
-    {
-      openapi: '3.1.0',
-      info: {
-        title: TITLE,
-        version: '1',
-        description:
-          'Flights, hotels, tours, residence, visa and travel products paid from a prepaid credit wallet. Every response is `{ok, data}` or `{ok: false, error}`. While the database, the workflow service or every worker is unreachable, a request that needs it answers 503 with `Retry-After` and changes nothing.',
-      },
-      servers: [{ url: '/api' }],
-    },
-    partnerCommonResponses,
-  );
-  app.get('/docs', swaggerPage({ title: TITLE, specUrl: '/api/openapi.json' }));
+  publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;
 }

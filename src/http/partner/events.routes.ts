@@ -4,7 +4,7 @@ import { rowIdOf } from '../../domain/ids';
 import { PAGE_SIZE } from '../../domain/pagination';
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
+import { created, ok, partnerRouter } from './router';
 import { commonErrors, errorResponse, Id, json, jsonBody, page, partnerOperations, TravelOrder } from './schemas';
 
 const { get, post, del } = partnerOperations(['Events and webhooks']);

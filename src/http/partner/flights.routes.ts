@@ -5,24 +5,10 @@ import * as flights from '../../domain/flights/service';
 import { formatDecimal } from '../../domain/money';
 import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, doneOrUnderWay, ok, partnerRouter } from './env';
-import {
-  bodyId,
-  calendarDate,
-  calendarDateOrTime,
-  country,
-  email,
-  nationalId,
-  opaque,
-  passportNumber,
-  phone,
-  sandboxScenario,
-  scenarioOf,
-  text,
-} from '../vocabulary';
+import { created, doneOrUnderWay, ok, partnerRouter } from './router';
+import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
-
-const FLIGHT_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'refund_reject'] as const;
 
 const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
 const Departure = calendarDateOrTime('travel');
@@ -216,10 +202,8 @@ function renderTicketing(state: flights.TicketingState) {
 const OrderIdBody = z.object({ order_id: Id });
 const tags = ['Flights'];
 const { post } = partnerOperations(tags);
-const revalidateScenario = sandboxScenario(FLIGHT_SCENARIOS, {
-  price_changed: 'the fare rose 5%: `price_changed: true` and a new `fare_source_code` that carries the new price (book with it)',
-});
-const refundScenario = sandboxScenario(FLIGHT_SCENARIOS, { refund_reject: 'the airline refuses the refund: 502, nothing is refunded and the ticket stands' });
+const revalidateScenario = sandboxScenario('flightRevalidate');
+const refundScenario = sandboxScenario('flightRefund');
 
 const routes = {
   search: createRoute({

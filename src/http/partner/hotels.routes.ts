@@ -6,24 +6,10 @@ import { formatDecimal } from '../../domain/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
 import type { PolicyStep, RateCheck as SupplierRateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, doneOrUnderWay, ok, partnerRouter } from './env';
-import {
-  bodyId,
-  calendarDate,
-  country,
-  email,
-  exactlyOneOf,
-  nationalId,
-  opaque,
-  passportNumber,
-  phone,
-  sandboxScenario,
-  scenarioOf,
-  text,
-} from '../vocabulary';
+import { created, doneOrUnderWay, ok, partnerRouter } from './router';
+import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
-
-const HOTEL_SCENARIOS = ['price_changed', 'supplier_reject', 'supplier_flaky', 'supplier_slow', 'cancel_reject'] as const;
 
 const StayDate = calendarDate('travel');
 const Id = bodyId();
@@ -280,12 +266,9 @@ const BookingDataBody = exactlyOneOf(
 ).openapi('HotelBookingDataRequest');
 const tags = ['Hotels'];
 const { get, post } = partnerOperations(tags);
-const PRICE_ROSE = 'the hotel’s price rose 7% since the search';
-const rateScenario = sandboxScenario(HOTEL_SCENARIOS, { price_changed: `${PRICE_ROSE}: \`price_changed: true\` and the new \`total_price\`` });
-const holdScenario = sandboxScenario(HOTEL_SCENARIOS, { price_changed: `${PRICE_ROSE}: the hold, and the order made from it, take the new price` });
-const cancelScenario = sandboxScenario(HOTEL_SCENARIOS, {
-  cancel_reject: 'the hotel refuses the cancellation: 502, nothing is refunded and the order stays `completed`; cancel again later',
-});
+const rateScenario = sandboxScenario('hotelRate');
+const holdScenario = sandboxScenario('hotelHold');
+const cancelScenario = sandboxScenario('hotelCancel');
 
 const routes = {
   cities: createRoute({

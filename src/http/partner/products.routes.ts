@@ -12,7 +12,7 @@ import { defaultVariantOf, getProduct, listCategories, listProducts, type Catego
 import { formatDecimal, sum } from '../../domain/money';
 import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
+import { created, ok, partnerRouter } from './router';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, iso } from './schemas';
 

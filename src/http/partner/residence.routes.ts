@@ -6,22 +6,9 @@ import { listProperties, propertyDetail } from '../../domain/residence/catalogue
 import * as residence from '../../domain/residence/service';
 import type { ReservationView } from '../../domain/residence/view';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
-import { SCENARIOS } from '../../suppliers/simulator/app';
-import {
-  bodyId,
-  calendarDate,
-  country,
-  countryFilter,
-  idString,
-  nationalId,
-  passportNumber,
-  phone,
-  queryInt,
-  sandboxScenario,
-  scenarioOf,
-  text,
-} from '../vocabulary';
+import { created, ok, partnerRouter } from './router';
+import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
 
 const StayDate = calendarDate('travel');
@@ -226,15 +213,7 @@ const routes = {
     ...post('/residence/bookings/modify/', 'Change dates or guests of a paid stay (extension): re-priced, the difference charged or refunded'),
     request: {
       body: jsonBody(ModifyBody),
-      headers: sandboxScenario(SCENARIOS, {
-        supplier_reject: 'the host refuses the change: 502, the change is undone (the stay and the wallet as they were)',
-        supplier_flaky: 'the host answers 503 twice, then takes the change: 200',
-        supplier_slow: 'the host takes `SANDBOX_SLOW_MS` (35 s) to answer, then takes the change: 200',
-        supplier_lost_response:
-          'the host takes the change, but every answer is lost (504): after its attempts (≈ 15 s) the engine asks the host what it holds, finds the change and keeps it: 200',
-        supplier_down:
-          'the host answers 503 to the change and to look-ups for a while: after its attempts the engine asks the host, finds the stay unchanged and undoes the change: 502, the stay and the wallet as they were',
-      }),
+      headers: sandboxScenario('residenceModify'),
     },
     responses: {
       200: json(

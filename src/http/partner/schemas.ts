@@ -7,15 +7,7 @@ import type { PageSlice } from '../../domain/pagination';
 import type { MoneyBackOutcome } from '../../domain/refund-terms';
 import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
-import {
-  operationHeads,
-  RATE_LIMIT_HEADERS,
-  RATE_LIMIT_RETRY_AFTER_HEADER,
-  RETRY_AFTER_HEADER,
-  type CommonResponses,
-  type ResponseObject,
-  type Security,
-} from '../openapi-document';
+import { commonResponses, operationHeads, type ResponseObject, type Security } from '../openapi-document';
 
 /** Interface A's security requirement: the key pair, on every route but the published contract. */
 export const secured: Security = [{ ApiKey: [], ApiSecret: [] }];
@@ -46,39 +38,24 @@ const errorRef = (description: string): ResponseObject => ({
   description,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
-export const partnerCommonResponses: CommonResponses = {
-  all: {
-    400: errorRef(
+export const partnerCommonResponses = commonResponses({
+  error: errorRef,
+  invalid: errorRef,
+  invalidRequest: {
+    status: 400,
+    description:
       'Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it',
-    ),
-    503: {
-      ...errorRef('A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
-      headers: RETRY_AFTER_HEADER,
-    },
   },
-  authenticated: {
-    401: errorRef('Missing or invalid X-API-KEY / X-API-SECRET'),
-    429: {
-      ...errorRef('Over the partner\'s rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done'),
-      headers: RATE_LIMIT_RETRY_AFTER_HEADER,
-    },
-  },
-  withBody: {
-    413: errorRef('The request body is larger than 256 KiB'),
-    415: errorRef('Content-Type must be application/json'),
-  },
-  authenticatedHeaders: RATE_LIMIT_HEADERS,
-};
+  unauthorized: 'Missing or invalid X-API-KEY / X-API-SECRET',
+  rateLimit: "the partner's rate limit on Interface A",
+});
 
 export const json = <T extends z.ZodTypeAny>(schema: T, description: string) => ({
   content: { 'application/json': { schema: envelope(schema) } },
   description,
 });
 
-export const jsonBody = <T extends z.ZodTypeAny>(schema: T) => ({
-  required: true,
-  content: { 'application/json': { schema } },
-});
+export { jsonBody } from '../openapi-document';
 
 export const page = <T extends z.ZodTypeAny>(item: T) =>
   z.object({

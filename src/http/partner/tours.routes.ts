@@ -4,7 +4,7 @@ import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepa
 import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
 import { workflowDeps, type ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
+import { created, ok, partnerRouter } from './router';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
 import {

@@ -4,13 +4,13 @@ import { listVisas, visaById, type VisaRow } from '../../domain/visa/application
 import * as visas from '../../domain/visa/service';
 import type { VisaOrder } from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
-import { created, ok, partnerRouter } from './env';
-import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, sandboxScenario, text } from '../vocabulary';
+import { created, ok, partnerRouter } from './router';
+import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
+import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';
 import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
 
 const TripDate = calendarDate('travel');
 const Country = country();
-const VISA_SCENARIOS = ['visa_approve', 'visa_reject'] as const;
 
 const Visa = z
   .object({
@@ -137,10 +137,7 @@ const routes = {
     ),
     request: {
       body: jsonBody(RequestBody),
-      headers: sandboxScenario(VISA_SCENARIOS, {
-        visa_approve: 'the default: once the order is paid and the application submitted, the sandbox embassy approves it after `SANDBOX_VISA_DECISION_MS`',
-        visa_reject: 'the sandbox embassy refuses it after `SANDBOX_VISA_DECISION_MS`; the product’s share of the service fee is refunded to the wallet',
-      }),
+      headers: sandboxScenario('visaRequest'),
     },
     responses: {
       201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'),
@@ -155,10 +152,6 @@ const routes = {
 };
 
 export function visaRoutes(deps: ApiDeps) {
-  const sandboxDecision = (raw: string | undefined) => {
-    if (!deps.sandbox) return null;
-    return { approve: raw !== 'visa_reject', afterMs: deps.holds.visaDecisionMs };
-  };
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
@@ -170,13 +163,7 @@ export function visaRoutes(deps: ApiDeps) {
     })
     .openapi(routes.detail, async (c) => ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency)))
     .openapi(routes.request, async (c) => {
-      const data = await visas.requestVisa(
-        deps.db,
-        c.get('partner'),
-        c.req.valid('json'),
-        deps.currency,
-        sandboxDecision(c.req.valid('header')['x-sandbox-scenario']),
-      );
+      const data = await visas.requestVisa(deps.db, c.get('partner'), c.req.valid('json'), deps.currency, embassyDecisionOf(deps, c.req.valid('header')));
       return created(c, { ...renderTravelOrder(data.order), application: renderApplication(data) });
     })
     .openapi(routes.status, async (c) => ok(c, renderApplication(await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)))));

@@ -1,27 +1,12 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { listen, type RunningServer } from '../../platform/listen';
-import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { airRoutes } from './air/routes';
 import { confirmationRoutes } from './confirmations';
 import { hotelRoutes } from './hotels/routes';
+import { DOWN_FAILURES, FLAKY_FAILURES } from '../../sandbox/scenarios';
 import { jsonBody } from './requests';
-import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal } from './scenarios';
-
-/**
- * Sandbox scenarios a partner can ask for with the X-Sandbox-Scenario header (honoured
- * only when the engine runs with SANDBOX on). The simulator plays the supplier's part.
- */
-export const SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow', 'supplier_down', 'supplier_lost_response'] as const;
-export type Scenario = (typeof SCENARIOS)[number];
-/** supplier_flaky answers 503 this many times per client reference, then succeeds. */
-export const FLAKY_FAILURES = 2;
-/**
- * supplier_down answers 503 to this many calls per client reference (requests and status
- * look-ups alike) — more than the engine's retries and look-ups — then recovers: the
- * outcome stays unknown until an operator acts.
- */
-export const DOWN_FAILURES = 8;
+import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, scenarioOf } from './scenarios';
 
 const FulfilmentBody = z.object({
   client_reference: z.string().min(1).max(300),
@@ -70,7 +55,7 @@ export function createSimulatorApp(opts: SimulatorOptions) {
     const parsed = FulfilmentBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: `invalid fulfilment request: ${parsed.error.issues[0]?.message}` }, 400);
     const req = parsed.data;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     const known = fulfilments.get(req.client_reference);
     if (known) return madeAnswer(c, scenario, () => c.json(known, 200));
 
@@ -103,7 +88,7 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   app.get('/products/fulfilments', (c) => {
     const ref = c.req.query('client_reference');
-    const down = ref ? lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, scenarioOptions) : null;
+    const down = ref ? lookupDownAnswer(c, scenarioOf(c), ref, attempts, scenarioOptions) : null;
     if (down) return down;
     const found = ref ? fulfilments.get(ref) : undefined;
     return found ? c.json(found) : c.json({ error: 'no fulfilment with this client_reference' }, 404);

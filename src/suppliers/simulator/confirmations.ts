@@ -8,9 +8,8 @@
  */
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { SANDBOX_SCENARIO_HEADER } from '../http';
 import { bodyOf, jsonBody } from './requests';
-import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, type ScenarioOptions } from './scenarios';
+import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, scenarioOf, type ScenarioOptions } from './scenarios';
 
 interface Confirmation {
   reference: string;
@@ -37,7 +36,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
     const parsed = CreateBody.safeParse(await jsonBody(c));
     if (!parsed.success) return c.json({ error: `invalid request: ${parsed.error.issues[0]?.message}` }, 400);
     const ref = parsed.data.client_reference;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     const known = byClientRef.get(ref);
     if (known) return madeAnswer(c, scenario, () => c.json(known, 200));
     const refused = refusal(c, scenario, attempts.next(ref), opts, `the ${path.split('/')[0]} supplier refused the request`);
@@ -63,7 +62,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
 
   app.get(`/${path}`, (c) => {
     const ref = c.req.query('client_reference') ?? '';
-    const down = lookupDownAnswer(c, c.req.header(SANDBOX_SCENARIO_HEADER), ref, attempts, opts);
+    const down = lookupDownAnswer(c, scenarioOf(c), ref, attempts, opts);
     if (down) return down;
     const found = byClientRef.get(ref);
     return found ? c.json(found) : c.json({ error: 'no such request' }, 404);
@@ -76,7 +75,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
   // A look-up by the supplier's own reference: what it holds now, amendments included.
   app.get(`/${path}/:reference`, (c) => {
     const reference = c.req.param('reference');
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     const down = lookupDownAnswer(c, scenario, amendKey(reference, scenario), attempts, opts);
     if (down) return down;
     const found = byRef.get(reference);
@@ -85,7 +84,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
 
   app.post(`/${path}/:reference/amend`, async (c) => {
     const reference = c.req.param('reference');
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     const refused = refusal(c, scenario, attempts.next(amendKey(reference, scenario)), opts, `the ${path.split('/')[0]} supplier refused the change`);
     if (refused) return refused;
     if (scenario === 'supplier_slow') await pause(opts.slowMs);
@@ -103,7 +102,7 @@ function confirmingSupplier(path: string, prefix: string, opts: ScenarioOptions)
   app.post(`/${path}/:reference/cancel`, (c) => {
     const found = byRef.get(c.req.param('reference'));
     if (!found) return c.json({ error: 'unknown reference' }, 404);
-    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'cancel_reject') return c.json({ error: 'the supplier refused the cancellation' }, 422);
+    if (scenarioOf(c) === 'cancel_reject') return c.json({ error: 'the supplier refused the cancellation' }, 422);
     found.status = 'cancelled';
     return c.json(found);
   });

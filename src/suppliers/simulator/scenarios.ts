@@ -7,6 +7,13 @@
  * 504: only a status look-up tells.
  */
 import type { Context } from 'hono';
+import { isSimulatedScenario, SANDBOX_SCENARIO_HEADER, type SimulatedScenario } from '../../sandbox/scenarios';
+
+/** The scenario a call to the simulator asks for: one the contract says the simulator plays, or none. */
+export function scenarioOf(c: Context): SimulatedScenario | undefined {
+  const value = c.req.header(SANDBOX_SCENARIO_HEADER);
+  return isSimulatedScenario(value) ? value : undefined;
+}
 
 export interface UnreachableOptions {
   downFailures: number;
@@ -30,18 +37,18 @@ export class Attempts {
   }
 }
 
-export const downAnswer = (c: Context, scenario: string | undefined, attempt: number, opts: UnreachableOptions) =>
+export const downAnswer = (c: Context, scenario: SimulatedScenario | undefined, attempt: number, opts: UnreachableOptions) =>
   scenario === 'supplier_down' && attempt <= opts.downFailures ? c.json({ error: `supplier unavailable (call ${attempt})` }, 503) : null;
 
 /** The answer to a booking step that was made: lost under supplier_lost_response. */
-export const madeAnswer = (c: Context, scenario: string | undefined, made: () => Response) =>
+export const madeAnswer = (c: Context, scenario: SimulatedScenario | undefined, made: () => Response) =>
   scenario === 'supplier_lost_response' ? c.json({ error: 'gateway timeout' }, 504) : made();
 
 /**
  * A booking step under a scenario, before it is made: the refusal to answer (supplier_reject
  * with `rejection`, supplier_down, supplier_flaky), or null to go on.
  */
-export function refusal(c: Context, scenario: string | undefined, attempt: number, opts: ScenarioOptions, rejection: string): Response | null {
+export function refusal(c: Context, scenario: SimulatedScenario | undefined, attempt: number, opts: ScenarioOptions, rejection: string): Response | null {
   if (scenario === 'supplier_reject') return c.json({ error: rejection }, 422);
   const down = downAnswer(c, scenario, attempt, opts);
   if (down) return down;
@@ -53,6 +60,6 @@ export function refusal(c: Context, scenario: string | undefined, attempt: numbe
 export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A status look-up by client reference under supplier_down: 503 for the first calls (counted with the step's), else null. */
-export function lookupDownAnswer(c: Context, scenario: string | undefined, reference: string, attempts: Attempts, opts: UnreachableOptions) {
+export function lookupDownAnswer(c: Context, scenario: SimulatedScenario | undefined, reference: string, attempts: Attempts, opts: UnreachableOptions) {
   return scenario === 'supplier_down' ? downAnswer(c, scenario, attempts.next(reference), opts) : null;
 }

@@ -3,17 +3,11 @@
  * a daily timetable. Everything is a pure function of the tables below, so every process
  * sees the same flights at the same times with the same numbers.
  */
+import type { Airport } from '../../flights';
 import { stableHash } from '../hotels/inventory';
 
-export interface Airport {
-  code: string;
-  name: string;
-  city: string;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  /** The hotel side's city id: one city may have several airports (Tehran has THR and IKA). */
-  city_id: number;
-}
+/** An airport as the airline's API answers it. */
+export type { Airport };
 
 export const AIRPORTS: readonly Airport[] = [
   { code: 'THR', name: 'Mehrabad International Airport', city: 'Tehran', country: 'IR', city_id: 1 },

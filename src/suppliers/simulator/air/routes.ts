@@ -7,10 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { SANDBOX_SCENARIO_HEADER } from '../../http';
 import { lookupRoutes } from '../records';
 import { bodyOf, CURRENCY, jsonBody, ReferenceBody, stepOn } from '../requests';
-import { Attempts, madeAnswer, pause, refusal, type ScenarioOptions } from '../scenarios';
+import { Attempts, madeAnswer, pause, refusal, scenarioOf, type ScenarioOptions } from '../scenarios';
 import { AirBookings, seatedOf, seatKeys, TICKETING_CLOSES_BEFORE_DEPARTURE_MS, type BookingStatus } from './bookings';
 import { openFareCode, signFareCode } from './fare-code';
 import { fareRules } from './fare-rules';
@@ -20,9 +19,6 @@ import { BookingBody, FareCodeBody, SearchBody, SeatsBody, travelersProblem } fr
 import { legDeparture } from './schedule';
 import { searchOffers } from './search';
 import { bookingView as view, legsView } from './views';
-
-/** Scenarios only the air side knows, on top of supplier_reject / supplier_flaky / supplier_slow. */
-export const AIR_SCENARIOS = ['price_changed', 'refund_reject'] as const;
 
 export const DEFAULT_TICKET_TIME_LIMIT_MS = 2 * 60 * 60_000;
 export const DEFAULT_FARE_CODE_TTL_MS = 30 * 60_000;
@@ -79,7 +75,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     const p = fare.payload;
     const seats_left = seats.minAvailable(seatKeys(fare.legs, p.cabin));
     const bookable = legDeparture(fare.legs[0] ?? []) - TICKETING_CLOSES_BEFORE_DEPARTURE_MS > now;
-    const priceChanged = c.req.header(SANDBOX_SCENARIO_HEADER) === 'price_changed';
+    const priceChanged = scenarioOf(c) === 'price_changed';
     const original = p.total_price_minor;
     let code = parsed.fare_source_code;
     let total = original;
@@ -159,7 +155,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     const step = stepOn(c, await jsonBody(c), () => bookings.current(c.req.param('pnr')), 'unknown booking', ReferenceBody, 'ticketing request');
     if (step instanceof Response) return step;
     const { record: booking, body } = step;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     // A repeated ticketing answers the booking as it stands (ticketed, or refunded since).
     if (booking.status === 'ticketed' || booking.status === 'refunded') return madeAnswer(c, scenario, () => c.json(view(booking), 200));
     if (booking.status === 'cancelled') return c.json({ error: 'booking is cancelled' }, 410);
@@ -195,7 +191,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     const booking = step.record;
     if (booking.status === 'refunded') return c.json(view(booking), 200);
     if (booking.status !== 'ticketed') return c.json({ error: `only a ticketed booking can be refunded (this one is ${booking.status})` }, 409);
-    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'refund_reject') return c.json({ error: 'the airline refused the refund' }, 422);
+    if (scenarioOf(c) === 'refund_reject') return c.json({ error: 'the airline refused the refund' }, 422);
     bookings.refund(booking);
     return c.json(view(booking), 200);
   });

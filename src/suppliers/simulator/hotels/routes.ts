@@ -7,19 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
-import { SANDBOX_SCENARIO_HEADER } from '../../http';
 import { lookupRoutes } from '../records';
 import { bodyOf, CURRENCY, invalid, jsonBody, ReferenceBody, stepOn } from '../requests';
-import { Attempts, madeAnswer, pause, refusal, type ScenarioOptions } from '../scenarios';
+import { Attempts, madeAnswer, pause, refusal, scenarioOf, type ScenarioOptions } from '../scenarios';
 import { HotelHolds, type HoldStatus } from './holds';
 import { CITIES, findCity, findHotel, findRoom, hotelsInCity, type Hotel } from './inventory';
 import { openRateKey, priceNow, stayOf } from './rate-key';
 import { AllotmentBody, AvailabilityBody, GuestsBody, guestsProblem, HoldBody, RateKeyBody } from './requests';
 import { availableHotels } from './search';
 import { hotelView, holdView as view } from './views';
-
-/** Scenarios only the hotel side knows, on top of supplier_reject / supplier_flaky / supplier_slow. */
-export const HOTEL_SCENARIOS = ['price_changed', 'cancel_reject'] as const;
 
 export const DEFAULT_HOLD_TTL_MS = 15 * 60_000;
 export const DEFAULT_PREBOOK_TTL_MS = 5 * 60_000;
@@ -84,7 +80,7 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
     if (allotment.minAvailable(p.hotel_id, p.room_code, offer.nights) < p.rooms.length) {
       return c.json({ error: 'no longer available' }, 409);
     }
-    const priceChanged = c.req.header(SANDBOX_SCENARIO_HEADER) === 'price_changed';
+    const priceChanged = scenarioOf(c) === 'price_changed';
     const price = priceNow(offer, priceChanged, now);
     return c.json({
       rate_key: parsed.rate_key,
@@ -120,7 +116,7 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
       const problem = guestsProblem(req.guests, p.rooms);
       if (problem) return c.json({ error: `invalid hold request: ${problem}` }, 400);
     }
-    const price = priceNow(offer, c.req.header(SANDBOX_SCENARIO_HEADER) === 'price_changed', now);
+    const price = priceNow(offer, scenarioOf(c) === 'price_changed', now);
     const hold = holds.hold({
       client_reference: req.client_reference,
       expires_at_ms: now + (req.guests ? holdTtlMs : prebookTtlMs),
@@ -159,7 +155,7 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
     const step = stepOn(c, await jsonBody(c), () => holds.current(c.req.param('hold_id')), 'unknown hold', ReferenceBody, 'confirmation');
     if (step instanceof Response) return step;
     const { record: hold, body } = step;
-    const scenario = c.req.header(SANDBOX_SCENARIO_HEADER);
+    const scenario = scenarioOf(c);
     // A repeated confirm answers the booking as it stands (confirmed, or cancelled since).
     if (hold.status === 'confirmed' || hold.status === 'cancelled') return madeAnswer(c, scenario, () => c.json(view(hold), 200));
     if (hold.status === 'expired' || hold.status === 'released') return c.json({ error: 'hold is no longer active' }, 410);
@@ -199,7 +195,7 @@ export function hotelRoutes(opts: HotelRoutesOptions) {
     const booking = step.record;
     const answer = () => ({ confirmation_number: booking.confirmation_number, hold_id: booking.hold_id, status: 'cancelled' as const });
     if (booking.status === 'cancelled') return c.json(answer(), 200);
-    if (c.req.header(SANDBOX_SCENARIO_HEADER) === 'cancel_reject') {
+    if (scenarioOf(c) === 'cancel_reject') {
       return c.json({ error: 'the hotel refused the cancellation' }, 422);
     }
     holds.cancel(booking);

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { asUnavailable, PartUnavailableError, RETRY_AFTER_SECONDS } from '../availability';
+import { asUnavailable, PartUnavailableError, RETRY_AFTER_SECONDS, type HealthReport } from './model';
 import { logger } from '../platform/log';
 
 /**
@@ -12,4 +12,10 @@ export function unavailableAnswer(err: unknown, c: Context, shape: (message: str
   logger.warn({ part: down.part, detail: down.detail, path: c.req.path }, 'answered 503: a part is down');
   c.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return c.json(shape(down.message), 503);
+}
+
+/** `GET /healthz`: the last background round; 503 with Retry-After and the failing part's detail while one is down. */
+export function healthz(c: Context, report: HealthReport) {
+  if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return c.json(report, report.ok ? 200 : 503);
 }

@@ -1,14 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Partner } from '../../domain/partners';
-import {
-  operationHeads,
-  RATE_LIMIT_HEADERS,
-  RATE_LIMIT_RETRY_AFTER_HEADER,
-  RETRY_AFTER_HEADER,
-  type CommonResponses,
-  type ResponseObject,
-  type Security,
-} from '../openapi-document';
+import { commonResponses, operationHeads, type ResponseObject, type Security } from '../openapi-document';
 import type { RequestIdVariables } from '../request-id';
 
 export type AgencyEnv = { Variables: RequestIdVariables & { partner: Partner } };
@@ -60,15 +52,6 @@ export const bErrors = {
   422: { content: { 'application/json': { schema: ValidationDetail } }, description: 'Validation error' },
 } as const;
 
-/** What X-Sandbox-Scenario can simulate on Interface B's bookings and orders. */
-export const AGENCY_SCENARIOS = ['supplier_reject', 'supplier_flaky', 'supplier_slow'] as const;
-/** What each does to a booking or an order, settled at creation. */
-export const AGENCY_SCENARIO_EFFECTS = {
-  supplier_reject: 'the supplier refuses: 500 once everything was undone; nothing is charged',
-  supplier_flaky: 'the supplier answers 503 twice, then accepts: 201, one debit',
-  supplier_slow: 'the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the wait: 202; read the booking or order later for the outcome',
-} as const;
-
 /**
  * What Interface B's shared middleware and error handler answer on any route (src/http/agency/app.ts),
  * added to every operation of the published document that does not state the status itself.
@@ -77,24 +60,13 @@ const detailRef = (name: 'HTTPError' | 'HTTPValidationError', description: strin
   description,
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
 });
-export const agencyCommonResponses: CommonResponses = {
-  all: {
-    422: detailRef('HTTPValidationError', 'Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body'),
-    503: {
-      ...detailRef('HTTPError', 'A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed'),
-      headers: RETRY_AFTER_HEADER,
-    },
+export const agencyCommonResponses = commonResponses({
+  error: (description) => detailRef('HTTPError', description),
+  invalid: (description) => detailRef('HTTPValidationError', description),
+  invalidRequest: {
+    status: 422,
+    description: 'Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body',
   },
-  authenticated: {
-    401: detailRef('HTTPError', 'Missing or invalid bearer key'),
-    429: {
-      ...detailRef('HTTPError', 'Over the agency\'s rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done'),
-      headers: RATE_LIMIT_RETRY_AFTER_HEADER,
-    },
-  },
-  withBody: {
-    413: detailRef('HTTPValidationError', 'The request body is larger than 256 KiB'),
-    415: detailRef('HTTPValidationError', 'Content-Type must be application/json'),
-  },
-  authenticatedHeaders: RATE_LIMIT_HEADERS,
-};
+  unauthorized: 'Missing or invalid bearer key',
+  rateLimit: "the agency's rate limit on Interface B",
+});

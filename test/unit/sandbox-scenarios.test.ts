@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  DOWN_FAILURES,
+  FLAKY_FAILURES,
+  SANDBOX_SCENARIO_HEADER,
+  SCENARIO_OPERATIONS,
+  SCENARIOS,
+  SIMULATED_SCENARIOS,
+  type SimulatedScenario,
+} from '../../src/sandbox/scenarios';
+import { createSimulatorApp } from '../../src/suppliers/simulator/app';
+
+/**
+ * The sandbox scenarios are a contract (src/sandbox/scenarios.ts) that the supplier simulator
+ * implements: every scenario it declares as the simulator's changes what the simulator answers,
+ * and the simulator reads the header only through the contract, so it can act on no scenario
+ * the contract does not declare (its `scenarioOf` is typed by the contract).
+ */
+const SLOW_MS = 300;
+const simulator = createSimulatorApp({ slowMs: SLOW_MS });
+let sequence = 0;
+const reference = () => `sandbox-contract-${++sequence}`;
+
+async function call(method: 'GET' | 'POST', url: string, body: unknown, scenario: SimulatedScenario | undefined) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (scenario) headers[SANDBOX_SCENARIO_HEADER] = scenario;
+  const res = await simulator.request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const isoDay = (daysAhead: number) => new Date(Date.now() + daysAhead * 86_400_000).toISOString().slice(0, 10);
+
+/** A product fulfilment, the simplest booking step: what the first call answers, and whether it took its time. */
+async function fulfil(scenario: SimulatedScenario | undefined) {
+  const started = Date.now();
+  const res = await call('POST', '/products/fulfilments', { client_reference: reference(), order_id: 1, items: [{ sku: 'SIM-1', quantity: 1 }] }, scenario);
+  return `${res.status} ${Date.now() - started >= SLOW_MS ? 'slow' : 'prompt'}`;
+}
+
+async function cancelTour(scenario: SimulatedScenario | undefined) {
+  const made = await call('POST', '/tours/bookings', { client_reference: reference() }, undefined);
+  return String((await call('POST', `/tours/bookings/${String(made.body.reference)}/cancel`, {}, scenario)).status);
+}
+
+async function checkHotelRate(scenario: SimulatedScenario | undefined) {
+  const body = { city_id: 1, check_in: isoDay(30), check_out: isoDay(32), nationality: 'IR', rooms: [{ adults: 1 }] };
+  const found = await call('POST', '/hotels/availability', body, undefined);
+  const hotels = found.body.hotels as Array<{ rates: Array<{ rate_key: string }> }>;
+  const rateKey = hotels[0]!.rates[0]!.rate_key;
+  const checked = await call('POST', '/hotels/rates/check', { rate_key: rateKey }, scenario);
+  return `${checked.status} ${String(checked.body.total_price_minor)}`;
+}
+
+async function refundTicket(scenario: SimulatedScenario | undefined) {
+  const search = { origin: 'THR', destination: 'MHD', departure_date: isoDay(30), adults: 1, cabin: 'economy' };
+  const offers = (await call('POST', '/air/search', search, undefined)).body.offers as Array<{ fare_source_code: string }>;
+  const traveler = {
+    first_name: 'Sara',
+    last_name: 'Tehrani',
+    birth_date: '1990-01-01',
+    gender: 'female',
+    passenger_type: 'ADT',
+    nationality: 'IR',
+    national_id: '0012345678',
+  };
+  const contact = { phone_number: '+98 912 000 0000', email: 'ops@acme.example' };
+  const booked = await call(
+    'POST',
+    '/air/bookings',
+    { fare_source_code: offers[0]!.fare_source_code, client_reference: reference(), travelers: [traveler], contact },
+    undefined,
+  );
+  const pnr = String(booked.body.pnr);
+  await call('POST', `/air/bookings/${pnr}/ticket`, { client_reference: reference() }, undefined);
+  return String((await call('POST', `/air/bookings/${pnr}/refund`, { client_reference: reference() }, scenario)).status);
+}
+
+/** For every scenario the simulator plays, a call whose answer shows it. */
+const PROBES: Record<SimulatedScenario, (scenario: SimulatedScenario | undefined) => Promise<string>> = {
+  supplier_reject: fulfil,
+  supplier_flaky: fulfil,
+  supplier_slow: fulfil,
+  supplier_down: fulfil,
+  supplier_lost_response: fulfil,
+  price_changed: checkHotelRate,
+  cancel_reject: cancelTour,
+  refund_reject: refundTicket,
+};
+
+describe('the sandbox scenarios contract', () => {
+  it('has a probe for exactly the scenarios it gives the simulator', () => {
+    expect(Object.keys(PROBES).sort()).toEqual([...SIMULATED_SCENARIOS].sort());
+  });
+
+  it.each(SIMULATED_SCENARIOS)('the simulator plays %s', async (scenario) => {
+    const probe = PROBES[scenario];
+    const plain = await probe(undefined);
+    expect(await probe(scenario)).not.toEqual(plain);
+  });
+
+  it('supplier_flaky and supplier_down fail as many calls as the contract says, then the step is made', async () => {
+    for (const [scenario, failures] of [
+      ['supplier_flaky', FLAKY_FAILURES],
+      ['supplier_down', DOWN_FAILURES],
+    ] as const) {
+      const body = { client_reference: reference(), order_id: 1, items: [{ sku: 'SIM-1', quantity: 1 }] };
+      const statuses: number[] = [];
+      for (let i = 0; i <= failures; i++) statuses.push((await call('POST', '/products/fulfilments', body, scenario)).status);
+      expect(statuses).toEqual([...Array<number>(failures).fill(503), 201]);
+    }
+  });
+
+  it('the simulator ignores a scenario the contract does not give it', async () => {
+    const header = (value: string) => ({ 'content-type': 'application/json', [SANDBOX_SCENARIO_HEADER]: value });
+    for (const value of ['visa_reject', 'supplier_on_fire']) {
+      const res = await simulator.request('/products/fulfilments', {
+        method: 'POST',
+        headers: header(value),
+        body: JSON.stringify({ client_reference: reference(), order_id: 1, items: [{ sku: 'SIM-1', quantity: 1 }] }),
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+
+  it('the simulator reads the header in one place, through the contract', () => {
+    const root = path.resolve(__dirname, '../../src/suppliers/simulator');
+    const files = fs.readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const readers = files.filter((f) =>
+      /SANDBOX_SCENARIO_HEADER|x-sandbox-scenario/i.test(fs.readFileSync(path.join(root, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')),
+    );
+    expect(readers).toEqual(['scenarios.ts']);
+  });
+
+  it('every declared scenario is accepted by some operation, and every effect by its operation', () => {
+    const operations = Object.values(SCENARIO_OPERATIONS) as Array<{ accepts: readonly string[]; effects: Record<string, string> }>;
+    const accepted = new Set(operations.flatMap((o) => o.accepts));
+    expect([...accepted].sort()).toEqual(Object.keys(SCENARIOS).sort());
+    for (const o of operations) for (const s of Object.keys(o.effects)) expect(o.accepts).toContain(s);
+  });
+});
