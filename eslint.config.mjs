@@ -1,4 +1,4 @@
-// ESLint (issue 13): typescript-eslint's recommended rules everywhere, and a fence around
+// ESLint: typescript-eslint's recommended rules everywhere, and a fence around
 // workflows/: workflow code is replayed, so it may not reach Node, the network, the database
 // or anything else non-deterministic; it depends on its own contract types only.
 import { builtinModules } from 'node:module';
