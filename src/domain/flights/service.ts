@@ -9,6 +9,7 @@ import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
 import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
+import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
 import { termsForRefund } from './refunds';
 import { validateTravelers } from './travelers';
@@ -175,20 +176,15 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
     penaltyMinor: terms.penaltyMinor,
     ...(scenario ? { scenario } : {}),
   };
-  const workflowId = refundWorkflowId(partner.id, input.order_id);
-  const started = await startOrJoin(deps.temporal, 'refundFlight', {
-    workflowId,
-    taskQueue: deps.taskQueue,
+  return giveMoneyBack(deps, {
+    workflowType: 'refundFlight',
+    workflowId: refundWorkflowId(partner.id, input.order_id),
     args: [args],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'flight', stage: 'cancelling' }),
+    partnerId: partner.id,
+    orderId: input.order_id,
+    service: 'flight',
+    refusal: (f) => (f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null),
   });
-  const result = await awaitWorkflow(
-    started.handle,
-    deps.waitMs,
-    (f) => (f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null),
-    { told: toldBy(deps.outcomes, started) },
-  );
-  return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
 }
 
 /** POST /api/flights/air_refund_offline/: the order waits for an operator (a workflow waiting for a signal). */

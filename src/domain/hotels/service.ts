@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, RateCheck, SupplierHotel } from '../../suppliers/hotels';
 import { cancelWorkflowId, holdWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
+import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
@@ -163,19 +164,14 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     penaltyMinor: terms.penaltyMinor,
     ...(scenario ? { scenario } : {}),
   };
-  const workflowId = cancelWorkflowId(partner.id, input.order_id);
-  const started = await startOrJoin(deps.temporal, 'cancelHotelOrder', {
-    workflowId,
-    taskQueue: deps.taskQueue,
+  return giveMoneyBack(deps, {
+    workflowType: 'cancelHotelOrder',
+    workflowId: cancelWorkflowId(partner.id, input.order_id),
     args: [args],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: input.order_id, service: 'hotel', stage: 'cancelling' }),
-  });
-  const result = await awaitWorkflow(
-    started.handle,
-    deps.waitMs,
-    (f) =>
+    partnerId: partner.id,
+    orderId: input.order_id,
+    service: 'hotel',
+    refusal: (f) =>
       f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
-    { told: toldBy(deps.outcomes, started) },
-  );
-  return result ? { done: true, result } : { done: false, orderId: input.order_id, workflowId };
+  });
 }
