@@ -7,8 +7,9 @@ import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
 import type { WorkflowOutcomes } from '../src/temporal/outcomes';
 import type { OutcomeSinks } from '../workflows/outcome.types';
-import { httpSuppliers } from '../src/suppliers';
 import { webhookSecrets } from '../src/runtime/secrets-key';
+import { workerDependencies } from '../src/runtime/wiring';
+import type { SecretBox } from '../src/platform/secret-box';
 import { grpcCompression } from '../src/temporal/connection';
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
@@ -63,7 +64,74 @@ export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSi
   return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
 }
 
-/** Starts a worker polling the engine's task queue; stopping drains it. */
+/** A worker's connection to Temporal: uncompressed to a Temporal on this machine (grpcCompression). */
+export function connectWorker(address: string): Promise<NativeConnection> {
+  return NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) } });
+}
+
+/** What a worker of the engine works with. */
+export interface WorkerParts {
+  connection: NativeConnection;
+  database: Database;
+  supplierUrl: string;
+  /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
+  secrets: SecretBox;
+  /** This process's API hears the outcomes here (npm start). */
+  outcomes?: WorkflowOutcomes;
+}
+
+/** A running worker and the outbox's relay next to it; stop() stops the relay, then drains the worker. */
+export interface EngineWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a worker polling the engine's task queue, its activities wired from the configuration
+ * (src/runtime/wiring.ts), and next to it the outbox's relay: it wakes the webhook delivery
+ * workflows this worker runs. `extra` is what a test adds: a pre-built bundle, activity
+ * interceptors, how long an idle delivery workflow waits before it ends.
+ */
+export async function startEngineWorker(
+  config: Config,
+  parts: WorkerParts,
+  extra: Pick<WorkerConfig, 'workflowBundle' | 'activityInterceptors'> & { webhookIdleMs?: number } = {},
+): Promise<EngineWorker> {
+  const worker = await createWorker({
+    connection: parts.connection,
+    namespace: config.TEMPORAL_NAMESPACE,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deps: workerDependencies(config, parts),
+    tuning: {
+      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
+      maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
+      maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
+    },
+    outcomes: parts.outcomes,
+    workflowBundle: extra.workflowBundle,
+    activityInterceptors: extra.activityInterceptors,
+  });
+  const running = worker.run();
+  running.catch(() => undefined);
+  const relay = startWebhookRelay({
+    db: parts.database.db,
+    client: new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE }),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    retry: webhookRetry(config),
+    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
+    idleMs: extra.webhookIdleMs,
+  });
+  return {
+    worker,
+    async stop() {
+      await relay.stop();
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
+  };
+}
+
+/** Starts a worker polling the engine's task queue (startEngineWorker) and the event retention; stopping drains it. */
 export async function runWorker(
   config: Config,
   address: string,
@@ -73,41 +141,11 @@ export async function runWorker(
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) } });
+  const connection = await connectWorker(address);
   stack.add(() => connection.close());
-  const worker = await createWorker({
-    connection,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deps: {
-      db: database.db,
-      ...httpSuppliers(supplier),
-      finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
-      webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: webhookSecrets(config) },
-    },
-    tuning: {
-      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
-      maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
-      maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
-    },
-    outcomes,
-  });
-  const running = worker.run();
-  stack.add(async () => {
-    if (worker.getState() === 'RUNNING') worker.shutdown();
-    await running;
-  });
-  running.catch(() => undefined);
-  // The outbox's relay runs next to the worker: it wakes the webhook delivery workflows this worker runs.
-  const relay = startWebhookRelay({
-    db: database.db,
-    client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }),
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    retry: webhookRetry(config),
-    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
-  });
-  stack.add(() => relay.stop());
+  const running = await startEngineWorker(config, { connection, database, supplierUrl: supplier, secrets: webhookSecrets(config), outcomes });
+  stack.add(() => running.stop());
   const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
   stack.add(() => retention.stop());
-  return { worker, connection };
+  return { worker: running.worker, connection };
 }

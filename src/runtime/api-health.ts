@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { healthTiming, type Health } from '../availability';
+import { healthTiming, type HealthMonitor } from '../availability';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { apiHealthMonitor } from '../http/health';
@@ -15,7 +15,7 @@ export async function startApiHealth(
   config: Config,
   deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
   stack: Stack,
-): Promise<Health> {
+): Promise<HealthMonitor> {
   const probe = Connection.lazy({ address: deps.temporalAddress });
   stack.add(() => probe.close());
   const health = apiHealthMonitor({

@@ -4,13 +4,12 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
-import { createRateLimits } from '../http/rate-limit';
 import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
-import { httpSuppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
+import { adminDependencies, apiDependencies } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */
 export type PublicApp = ReturnType<typeof createApp>;
@@ -36,44 +35,13 @@ export async function serveHttp(
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
-  const secrets = webhookSecrets(config);
-  const app = createApp({
-    db: deps.database.db,
-    temporal: deps.temporal,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    payWaitMs: config.PAY_WAIT_MS,
-    ...(deps.eagerStart ? { eagerStart: true } : {}),
-    ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
-    sandbox: config.SANDBOX,
-    currency: config.CURRENCY,
-    holds: {
-      tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
-      residenceMs: config.RESIDENCE_HOLD_TTL_MS,
-      visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
-      hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
-    },
-    ...httpSuppliers(deps.supplierUrl),
-    health: deps.health,
-    rateLimits: createRateLimits(deps.database, config.RATE_LIMIT_PER_MINUTE),
-    secrets,
-  });
+  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config) };
+  const app = createApp(apiDependencies(config, { ...parts, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
   deps.routes?.(app);
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
   stack.add(() => api.close());
   const admin = await listen(
-    createAdminApp({
-      db: deps.database.db,
-      temporal: deps.temporal,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      waitMs: config.PAY_WAIT_MS,
-      residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
-      metrics: deps.metrics,
-      adminToken: deps.adminToken,
-      currency: config.CURRENCY,
-      health: deps.health,
-      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-      secrets,
-    }).fetch,
+    createAdminApp(adminDependencies(config, { ...parts, adminToken: deps.adminToken, metrics: deps.metrics })).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,
   );

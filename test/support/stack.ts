@@ -1,27 +1,28 @@
 import crypto from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type ActivityInterceptorsFactory } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type ActivityInterceptorsFactory, type Worker } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
 import type { HealthMonitor, HealthReport } from '../../src/availability';
+import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { createRateLimits } from '../../src/http/rate-limit';
-import { apiHealthMonitor } from '../../src/http/health';
-import { listen, type RunningServer } from '../../src/platform/listen';
-import { secretBox, type SecretBox } from '../../src/platform/secret-box';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
-import { engineClientInterceptors } from '../../src/temporal/availability';
+import type { SecretBox } from '../../src/platform/secret-box';
+import { startApiHealth } from '../../src/runtime/api-health';
+import { webhookSecrets } from '../../src/runtime/secrets-key';
+import { Stack } from '../../src/runtime/stack';
+import { supplierUrl } from '../../src/runtime/supplier-url';
+import { adminDependencies, apiDependencies } from '../../src/runtime/wiring';
+import { temporalClient } from '../../src/temporal/connection';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
-import { createSimulatorApp } from '../../src/suppliers/simulator/app';
-import { httpSuppliers } from '../../src/suppliers';
-import { startWorkerPresence, type WorkerPresence } from '../../worker/presence';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
-import { createWorker } from '../../worker/worker';
-import { startWebhookRelay, type WebhookRelay } from '../../worker/webhook-relay';
+import { startPresence, type WorkerPresence } from '../../worker/presence';
+import { connectWorker, startEngineWorker, type EngineWorker } from '../../worker/worker';
 import type { WebhookRetry } from '../../workflows/webhook.types';
 import { hostPort, startProxy, type CuttableProxy } from './proxy';
 
@@ -41,7 +42,7 @@ export const TEST_RATE_LIMIT_PER_MINUTE = 100_000;
  * (CI), else an in-memory PGlite. Both get the committed migrations. With `proxy`, the
  * engine reaches PostgreSQL through a cuttable proxy.
  */
-async function freshDatabase(opts: { proxy: boolean }): Promise<Database & { drop(): Promise<void>; proxy?: CuttableProxy }> {
+async function freshDatabase(opts: { proxy: boolean; connectTimeoutMs: number }): Promise<Database & { drop(): Promise<void>; proxy?: CuttableProxy }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await openDatabase({});
@@ -56,7 +57,7 @@ async function freshDatabase(opts: { proxy: boolean }): Promise<Database & { dro
   testUrl.pathname = `/${name}`;
   const proxy = opts.proxy ? await startProxy({ host: testUrl.hostname, port: Number(testUrl.port || 5432) }) : undefined;
   if (proxy) testUrl.host = proxy.address;
-  const database = await openDatabase({ url: testUrl.toString(), connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS });
+  const database = await openDatabase({ url: testUrl.toString(), connectTimeoutMs: opts.connectTimeoutMs });
   return {
     ...database,
     proxy,
@@ -70,24 +71,30 @@ async function freshDatabase(opts: { proxy: boolean }): Promise<Database & { dro
   };
 }
 
+/**
+ * How a test wants its stack. A setting of the engine's is named by its configuration key
+ * (src/config.ts), through which it goes; the rest is what only a test can ask for.
+ */
 export interface StackOptions {
+  /** PAY_WAIT_MS (default 20 s). */
   payWaitMs?: number;
-  /** How long the simulator's supplier_slow scenario takes. */
+  /** SANDBOX_SLOW_MS: how long the simulator's supplier_slow scenario takes (default 3 s). */
   slowMs?: number;
-  /** How long the simulated hotel keeps a hold with guests / a prebook. */
+  /** SIMULATOR_HOLD_TTL_MS, SIMULATOR_PREBOOK_TTL_MS: how long the simulated hotel keeps a hold with guests / a prebook. */
   holdTtlMs?: number;
   prebookTtlMs?: number;
-  /** How long the simulated airline keeps an unticketed booking. */
+  /** SIMULATOR_TICKET_TIME_LIMIT_MS: how long the simulated airline keeps an unticketed booking. */
   ticketTimeLimitMs?: number;
-  /** How long our own holds last (tour seats, residence dates). */
+  /** TOUR_PREBOOK_TTL_MS, RESIDENCE_HOLD_TTL_MS: how long our own holds last (tour seats, residence dates; default 10 minutes). */
   tourPrebookMs?: number;
   residenceHoldMs?: number;
-  /** How long the sandbox embassy takes to decide a visa by itself. */
+  /** SANDBOX_VISA_DECISION_MS: how long the sandbox embassy takes to decide a visa by itself (default 10 minutes). */
   visaDecisionMs?: number;
-  /** How long the sandbox host takes to accept a cancellation by itself. */
+  /** SANDBOX_HOST_ACCEPT_MS: how long the sandbox host takes to accept a cancellation by itself (default 10 minutes). */
   hostAcceptMs?: number;
+  /** SANDBOX (default on). */
   sandbox?: boolean;
-  /** Attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
+  /** FINALIZE_ATTEMPTS: attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
   finalizeAttempts?: number;
   /** The API's client shares the worker's connection and starts payments eagerly, as `npm start` (default off, as `npm run api`). */
   eagerStart?: boolean;
@@ -109,11 +116,11 @@ export interface StackOptions {
    * 'table' for the table on PGlite too (rate-limits.test.ts: replicas share it in both modes).
    */
   rateLimitStore?: 'table';
-  /** The webhook delivery workflows' retry policy (default: quick, for tests: 200 ms doubling to 1 s, given up after 60 s). */
+  /** WEBHOOK_RETRY_*: the webhook delivery workflows' retry policy (default: quick, for tests: 200 ms doubling to 1 s, given up after 60 s). */
   webhookRetry?: Partial<WebhookRetry>;
   /** How long a delivery workflow with nothing owed waits before it ends (default: the engine's minute). */
   webhookIdleMs?: number;
-  /** Whether webhook endpoints may resolve to private addresses (default true: tests' receivers listen on 127.0.0.1). */
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: whether webhook endpoints may resolve to private addresses (default true: tests' receivers listen on 127.0.0.1). */
   webhookAllowPrivateUrls?: boolean;
   /**
    * How the API hears the outcomes of its own worker's runs (src/temporal/outcomes.ts): as
@@ -170,29 +177,74 @@ export function quietWorkerLogs(): void {
   }
 }
 
-/** The real parts wired as `npm start` wires them: Temporal, database, simulator, worker, both APIs. */
+/** The webhook delivery workflows' retry policy in tests: quick, so a failed attempt is tried again within a test. */
+const TEST_WEBHOOK_RETRY: WebhookRetry = { initialIntervalMs: 200, maximumIntervalMs: 1000, giveUpAfterMs: 60_000, attemptTimeoutMs: 2000 };
+
+/** The stack's configuration, read through the engine's own schema (src/config.ts) as an operator's environment is. */
+function stackConfig(opts: StackOptions, temporal: { address: string; namespace: string; taskQueue: string }): Config {
+  const retry = { ...TEST_WEBHOOK_RETRY, ...opts.webhookRetry };
+  const settings: Record<string, string | number | boolean | undefined> = {
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+    TEMPORAL_TASK_QUEUE: temporal.taskQueue,
+    ADMIN_TOKEN,
+    // A key of the stack's own: secrets sealed by one stack open in no other.
+    WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
+    CURRENCY,
+    SANDBOX: opts.sandbox ?? true,
+    PAY_WAIT_MS: opts.payWaitMs ?? 20_000,
+    FINALIZE_ATTEMPTS: opts.finalizeAttempts,
+    TOUR_PREBOOK_TTL_MS: opts.tourPrebookMs ?? 600_000,
+    RESIDENCE_HOLD_TTL_MS: opts.residenceHoldMs ?? 600_000,
+    SANDBOX_VISA_DECISION_MS: opts.visaDecisionMs ?? 600_000,
+    SANDBOX_HOST_ACCEPT_MS: opts.hostAcceptMs ?? 600_000,
+    RATE_LIMIT_PER_MINUTE: TEST_RATE_LIMIT_PER_MINUTE,
+    HEALTH_INTERVAL_MS: HEALTH_TIMING.intervalMs,
+    HEALTH_TIMEOUT_MS: HEALTH_TIMING.timeoutMs,
+    WORKER_HEARTBEAT_MS,
+    TEMPORAL_CALL_TIMEOUT_MS,
+    DATABASE_CONNECT_TIMEOUT_MS,
+    // The built-in simulator on a free port.
+    SIMULATOR_PORT: 0,
+    SANDBOX_SLOW_MS: opts.slowMs ?? 3000,
+    SIMULATOR_HOLD_TTL_MS: opts.holdTtlMs,
+    SIMULATOR_PREBOOK_TTL_MS: opts.prebookTtlMs,
+    SIMULATOR_TICKET_TIME_LIMIT_MS: opts.ticketTimeLimitMs,
+    WEBHOOK_ALLOW_PRIVATE_URLS: opts.webhookAllowPrivateUrls ?? true,
+    WEBHOOK_RETRY_INITIAL_MS: retry.initialIntervalMs,
+    WEBHOOK_RETRY_MAX_MS: retry.maximumIntervalMs,
+    WEBHOOK_GIVE_UP_MS: retry.giveUpAfterMs,
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: retry.attemptTimeoutMs,
+    WEBHOOK_RELAY_INTERVAL_MS: 100,
+  };
+  return loadConfig(Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, value === undefined ? undefined : String(value)])));
+}
+
+/**
+ * The real parts wired as `npm start` wires them (src/runtime/wiring.ts, worker/worker.ts):
+ * Temporal, database, simulator, worker, both APIs. What only a test has: a fresh database
+ * and a namespace per stack, cuttable proxies, a worker it stops and starts.
+ */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const address = process.env.TEST_TEMPORAL_ADDRESS;
   const bundle = process.env.TEST_WORKFLOW_BUNDLE;
   if (!address || !bundle) throw new Error('the jest global setup did not run (TEST_TEMPORAL_ADDRESS / TEST_WORKFLOW_BUNDLE missing)');
 
   quietWorkerLogs();
-  const database = await freshDatabase({ proxy: opts.faults === true });
-  await seedCatalog(database.db);
-  const simulator: RunningServer = await listen(
-    createSimulatorApp({
-      slowMs: opts.slowMs ?? 3000,
-      holdTtlMs: opts.holdTtlMs,
-      prebookTtlMs: opts.prebookTtlMs,
-      ticketTimeLimitMs: opts.ticketTimeLimitMs,
-    }).fetch,
-    0,
-    '127.0.0.1',
-  );
   const taskQueue = `test-${crypto.randomBytes(6).toString('hex')}`;
   // A namespace per stack: workflow ids come from database ids (order 1, booking 1), and
   // every stack has a fresh database, so stacks sharing a namespace would collide.
   const namespace = taskQueue;
+  const config = stackConfig(opts, { address, namespace, taskQueue });
+  // What the stack opens, stopped in reverse order by close().
+  const parts = new Stack();
+  const database = await freshDatabase({ proxy: opts.faults === true, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
+  parts.add(async () => {
+    await database.close();
+    await database.drop();
+  });
+  await seedCatalog(database.db);
+  const simulator = await supplierUrl(config, parts);
   const direct = await Connection.connect({ address });
   await direct.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   // On a cluster with SQL visibility, a fresh namespace's attributes take a registry refresh to be usable.
@@ -200,89 +252,54 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // Two proxies: one for the API client's connection, one for everything else (health probe, worker).
   const temporalProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
   const clientProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
+  parts.add(async () => {
+    await temporalProxy?.close();
+    await clientProxy?.close();
+  });
   let connection = direct;
   if (clientProxy) {
     await direct.close();
     connection = await Connection.connect({ address: clientProxy.address });
   }
-  // As the processes do: Temporal probed over a connection of its own (src/runtime/api-health.ts).
-  const probe = Connection.lazy({ address: temporalProxy?.address ?? address });
-  const nativeConnection = await NativeConnection.connect({ address: temporalProxy?.address ?? address });
+  parts.add(() => connection.close());
+  const temporalAddress = temporalProxy?.address ?? address;
+  const nativeConnection = await connectWorker(temporalAddress);
+  parts.add(() => nativeConnection.close());
   // Eager start needs the client on the worker's connection, as `npm start` has it.
-  const clientConnection = opts.eagerStart ? nativeConnection : connection;
+  const eagerStart = opts.eagerStart === true;
+  const clientConnection = eagerStart ? nativeConnection : connection;
 
-  let worker: Worker | null = null;
-  let running: Promise<void> | null = null;
-  let presence: WorkerPresence | null = null;
-  let relay: WebhookRelay | null = null;
-  const webhookRetry: WebhookRetry = { initialIntervalMs: 200, maximumIntervalMs: 1000, giveUpAfterMs: 60_000, attemptTimeoutMs: 2000, ...opts.webhookRetry };
   const heartbeat = opts.workerPresence === 'heartbeat';
-  const health = apiHealthMonitor({
-    db: database.db,
-    connection: probe,
-    taskQueue,
-    timing: HEALTH_TIMING,
-    ...(heartbeat ? {} : { workerRunning: () => worker?.getState() === 'RUNNING' }),
-  });
-  const client = new Client({
-    connection: clientConnection,
-    namespace,
-    interceptors: engineClientInterceptors(health, clientConnection, TEMPORAL_CALL_TIMEOUT_MS),
-  });
   // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
   const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
   const told = opts.outcomes === 'untold' ? undefined : outcomes;
-  const secrets = secretBox(crypto.randomBytes(32));
+  const secrets = webhookSecrets(config);
+  let worker: EngineWorker | null = null;
+  let presence: WorkerPresence | null = null;
   const startWorker = async () => {
-    worker = await createWorker({
-      connection: nativeConnection,
-      namespace,
-      taskQueue,
-      deps: {
-        db: database.db,
-        ...httpSuppliers(simulator.url),
-        ...(opts.finalizeAttempts ? { finalizeAttempts: { default: opts.finalizeAttempts } } : {}),
-        // Tests' receivers listen on 127.0.0.1.
-        webhooks: { allowPrivateUrls: opts.webhookAllowPrivateUrls ?? true, secrets },
-      },
-      workflowBundle: { codePath: bundle },
-      activityInterceptors: opts.activityInterceptors,
-      outcomes: told,
-    });
-    running = worker.run();
-    running.catch(() => undefined);
-    relay = startWebhookRelay({
-      db: database.db,
-      client: new Client({ connection: nativeConnection, namespace }),
-      taskQueue,
-      retry: webhookRetry,
-      intervalMs: 100,
-      idleMs: opts.webhookIdleMs,
-    });
+    worker = await startEngineWorker(
+      config,
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, outcomes: told },
+      { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
+    );
     if (heartbeat && !presence) {
-      presence = await startWorkerPresence({
-        taskQueue,
-        heartbeatMs: WORKER_HEARTBEAT_MS,
-        timing: HEALTH_TIMING,
-        worker: () => worker,
-        temporalAddress: () => temporalProxy?.address ?? address,
-        db: () => database.db,
-      });
+      presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, parts);
     }
   };
   const stopWorker = async ({ crash = false } = {}) => {
     // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
     await presence?.stop({ forget: !crash });
     presence = null;
-    await relay?.stop();
-    relay = null;
-    if (worker && worker.getState() === 'RUNNING') worker.shutdown();
-    await running?.catch(() => undefined);
+    await worker?.stop().catch(() => undefined);
     worker = null;
-    running = null;
   };
   await startWorker();
-  await health.start();
+  const health = await startApiHealth(
+    config,
+    { database, temporalAddress, ...(heartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
+    parts,
+  );
+  const client = temporalClient(config, clientConnection, health);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
   const workerApp = createWorkerMetricsApp({
     health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
@@ -293,41 +310,15 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
     return proxy;
   };
-  const limits = () => createRateLimits(database, TEST_RATE_LIMIT_PER_MINUTE, opts.rateLimitStore === 'table' ? { store: 'table' } : {});
-  const apiDeps = {
-    db: database.db,
-    temporal: client,
-    taskQueue,
-    payWaitMs: opts.payWaitMs ?? 20_000,
-    ...(opts.eagerStart ? { eagerStart: true } : {}),
-    sandbox: opts.sandbox ?? true,
-    currency: CURRENCY,
-    holds: {
-      tourPrebookMs: opts.tourPrebookMs ?? 600_000,
-      residenceMs: opts.residenceHoldMs ?? 600_000,
-      visaDecisionMs: opts.visaDecisionMs ?? 600_000,
-      hostAcceptMs: opts.hostAcceptMs ?? 600_000,
-    },
-    ...httpSuppliers(simulator.url),
-    health,
-    rateLimits: limits(),
-    secrets,
-  };
-  const app = createApp({ ...apiDeps, ...(outcomes ? { outcomes } : {}) });
-  const admin = createAdminApp({
-    db: database.db,
-    temporal: client,
-    taskQueue,
-    waitMs: opts.payWaitMs ?? 20_000,
-    residenceHoldMs: opts.residenceHoldMs ?? 600_000,
-    adminToken: ADMIN_TOKEN,
-    currency: CURRENCY,
-    health,
-    rateLimitPerMinute: TEST_RATE_LIMIT_PER_MINUTE,
-    secrets,
-    // API and worker in one process, as `npm start`; the Core exporter is off in tests.
-    metrics: { role: 'all-in-one' },
+  const httpParts = { database, temporal: client, health, secrets };
+  // Each API instance counts requests with a limiter of its own making, as each `npm run api` replica does.
+  const apiDeps = (heard?: WorkflowOutcomes) => ({
+    ...apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard }),
+    ...(opts.rateLimitStore === 'table' ? { rateLimits: createRateLimits(database, config.RATE_LIMIT_PER_MINUTE, { store: 'table' }) } : {}),
   });
+  const app = createApp(apiDeps(outcomes));
+  // API and worker in one process, as `npm start`; the Core exporter is off in tests.
+  const admin = createAdminApp(adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' } }));
 
   return {
     db: database.db,
@@ -335,15 +326,15 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     client,
     taskQueue,
     app,
-    eagerStart: opts.eagerStart === true,
-    replica: () => createApp({ ...apiDeps, rateLimits: limits() }),
+    eagerStart,
+    replica: () => createApp(apiDeps()),
     outcomes,
     admin,
     simulatorUrl: simulator.url,
     secrets,
     health,
     workerApp,
-    worker: () => worker,
+    worker: () => worker?.worker ?? null,
     // The API's readiness is read from its last round: refresh it, as the next round would within a second.
     stopWorker: async (o) => {
       await stopWorker(o);
@@ -366,19 +357,13 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       clientProxy.stall(ms);
     },
     close: async () => {
-      await health.stop();
       temporalProxy?.restore();
       clientProxy?.restore();
       database.proxy?.restore();
       await stopWorker();
-      await nativeConnection.close();
-      await connection.close();
-      await probe.close();
-      await temporalProxy?.close();
-      await clientProxy?.close();
-      await simulator.close();
-      await database.close();
-      await database.drop();
+      const errors: unknown[] = [];
+      await parts.stop((err) => errors.push(err));
+      if (errors.length > 0) throw errors[0];
     },
   };
 }

@@ -1,0 +1,90 @@
+import type { Client as TemporalClient } from '@temporalio/client';
+import type { ActivityDeps } from '../../activities';
+import type { Health } from '../health/model';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import type { AdminDeps } from '../http/admin/app';
+import type { ApiDeps } from '../http/deps';
+import type { MetricsSource } from '../http/metrics';
+import { createRateLimits } from '../http/rate-limit';
+import type { SecretBox } from '../platform/secret-box';
+import { httpSuppliers } from '../suppliers';
+import type { WorkflowOutcomes } from '../temporal/outcomes';
+
+/**
+ * The composition root: how the engine's parts are wired to each other, from the
+ * configuration and the parts a process has already opened. The processes (serve-http.ts,
+ * worker/worker.ts) and the tests' stack (test/support/stack.ts) build their apps and
+ * workers through these functions alone.
+ */
+
+/** What both APIs work on. */
+export interface HttpParts {
+  database: Database;
+  /** The API's Temporal client (src/temporal/connection.ts, temporalClient). */
+  temporal: TemporalClient;
+  health: Health;
+  /** What webhook signing secrets are sealed with (./secrets-key.ts). */
+  secrets: SecretBox;
+}
+
+/** The public API's dependencies (src/http/app.ts, createApp). */
+export function apiDependencies(
+  config: Config,
+  parts: HttpParts & {
+    /** The supplier the API reads from (search, rate checks). */
+    supplierUrl: string;
+    /** The client shares this process's worker connection, so payments can start eagerly. */
+    eagerStart?: boolean;
+    /** What the worker of this same process tells of the runs it closes. */
+    outcomes?: WorkflowOutcomes;
+  },
+): ApiDeps {
+  return {
+    db: parts.database.db,
+    temporal: parts.temporal,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    payWaitMs: config.PAY_WAIT_MS,
+    ...(parts.eagerStart ? { eagerStart: true } : {}),
+    ...(parts.outcomes ? { outcomes: parts.outcomes } : {}),
+    sandbox: config.SANDBOX,
+    currency: config.CURRENCY,
+    holds: {
+      tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
+      residenceMs: config.RESIDENCE_HOLD_TTL_MS,
+      visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
+      hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
+    },
+    ...httpSuppliers(parts.supplierUrl),
+    health: parts.health,
+    rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
+    secrets: parts.secrets,
+  };
+}
+
+/** The admin API's dependencies (src/http/admin/app.ts, createAdminApp). */
+export function adminDependencies(config: Config, parts: HttpParts & { adminToken: string; metrics: MetricsSource }): AdminDeps {
+  return {
+    db: parts.database.db,
+    temporal: parts.temporal,
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    waitMs: config.PAY_WAIT_MS,
+    residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
+    metrics: parts.metrics,
+    adminToken: parts.adminToken,
+    currency: config.CURRENCY,
+    health: parts.health,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    secrets: parts.secrets,
+  };
+}
+
+/** The worker's activities' dependencies (activities/index.ts, createActivities). */
+export function workerDependencies(config: Config, parts: { database: Database; supplierUrl: string; secrets: SecretBox }): ActivityDeps {
+  return {
+    db: parts.database.db,
+    ...httpSuppliers(parts.supplierUrl),
+    finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
+    webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },
+  };
+}
