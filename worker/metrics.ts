@@ -1,4 +1,4 @@
-import type { Health } from '../src/availability';
+import type { Health } from '../src/health/model';
 import type { Config } from '../src/config';
 import { createWorkerMetricsApp } from '../src/http/metrics';
 import { listen, type RunningServer } from '../src/platform/listen';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { Connection } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Config } from '../src/config';
-import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTiming } from '../src/availability';
+import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTiming } from '../src/health/model';
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';

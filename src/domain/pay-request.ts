@@ -5,7 +5,7 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { and, eq, sql } from 'drizzle-orm';
-import { PartUnavailableError } from '../availability';
+import { PartUnavailableError } from '../health/model';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { paymentKeys } from '../db/schema';

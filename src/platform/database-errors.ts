@@ -30,7 +30,7 @@ const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when tryin
 
 /**
  * This one error (not its causes) says the database could not be reached or the connection
- * broke: no answer about the query itself. The API answers 503 for it (src/availability.ts),
+ * broke: no answer about the query itself. The API answers 503 for it (src/health/model.ts),
  * an activity retries it.
  */
 export function isDatabaseConnectionError(e: unknown): boolean {

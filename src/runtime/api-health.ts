@@ -1,12 +1,12 @@
 import { Connection } from '@temporalio/client';
-import { healthTiming, type HealthMonitor } from '../availability';
+import { healthTiming, type HealthMonitor } from '../health/model';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
-import { apiHealthMonitor } from '../http/health';
+import { apiHealthMonitor } from '../health/api-checks';
 import type { Stack } from './stack';
 
 /**
- * The API's readiness, checked in the background from now on (src/http/health.ts): its own
+ * The API's readiness, checked in the background from now on (src/health/api-checks.ts): its own
  * worker in `npm start` (`workerRunning`), the workers' heartbeats otherwise. Temporal is
  * probed over a connection of its own: a worker's native connection (shared by the client
  * in `npm start`) retries a call for about 10 s whatever its deadline.

@@ -1,5 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
-import type { Health } from '../availability';
+import type { Health } from '../health/model';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { createAdminApp } from '../http/admin/app';

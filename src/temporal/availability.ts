@@ -1,5 +1,5 @@
 import type { ClientInterceptors, Next, WorkflowClientInterceptor } from '@temporalio/client';
-import { asUnavailable, PARTS, type Availability, type Part } from '../availability';
+import { asUnavailable, PARTS, type Availability, type Part } from '../health/model';
 import { clientInterceptors } from './request-id';
 
 const EVERY_PART: readonly Part[] = PARTS;

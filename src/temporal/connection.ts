@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import type { Availability } from '../availability';
+import type { Availability } from '../health/model';
 import type { Config } from '../config';
 import { engineClientInterceptors } from './availability';
 import { resolveTemporalCli } from './cli';

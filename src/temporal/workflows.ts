@@ -9,7 +9,7 @@ import {
   type WorkflowStartOptions,
 } from '@temporalio/client';
 import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
-import { PartUnavailableError, unreachablePart } from '../availability';
+import { PartUnavailableError, unreachablePart } from '../health/model';
 import { workflowOutcomesHeard, workflowStarts } from '../platform/metrics';
 import { DomainError } from '../domain/errors';
 import { currentRequestId } from '../platform/request-context';

@@ -4,7 +4,7 @@ import { msToTs } from '@temporalio/common/lib/time';
 import { DefaultLogger, Runtime, type ActivityInterceptorsFactory, type Worker } from '@temporalio/worker';
 import { sql } from 'drizzle-orm';
 import { Client as PgClient } from 'pg';
-import type { HealthMonitor, HealthReport } from '../../src/availability';
+import type { HealthMonitor, HealthReport } from '../../src/health/model';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
 import { seedCatalog } from '../../src/db/seed/seed';

@@ -13,7 +13,7 @@ import {
   type StayChange,
   UNDO_OWED,
 } from '../../../workflows/residence.types';
-import { PartUnavailableError } from '../../availability';
+import { PartUnavailableError } from '../../health/model';
 import { DomainError, validation } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
