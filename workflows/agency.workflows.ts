@@ -30,6 +30,24 @@ async function pay(input: AgencyPayment, orderId: number) {
 }
 
 /**
+ * The saga's last step: pay the order. A failed payment runs the saga's undos and fails this
+ * workflow with the payment's failure, its Stage `failed` with the order's status as the undos
+ * left it (`endedAs`); a paid one ends `Stage = done, OrderStatus = completed`.
+ */
+async function payLast<S extends string>(saga: Saga<S | 'pay'>, input: AgencyPayment, orderId: number, endedAs: () => string | undefined): Promise<void> {
+  try {
+    await saga.step('pay', () => pay(input, orderId));
+  } catch (err) {
+    if (!(err instanceof ChildWorkflowFailure)) throw err;
+    setStage('compensating');
+    await saga.compensate();
+    setStage('failed', endedAs());
+    raiseAsOwn(err);
+  }
+  setStage('done', 'completed');
+}
+
+/**
  * Interface B creates a hotel booking settled at once, a saga: hold the room → create the
  * order (undo: fail the order and release the room) → pay it (the payment saga, a child:
  * debit → confirm with the hotel). A failed payment has already given the money back and
@@ -66,16 +84,7 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
     { key: OrderId, value: orderId },
     { key: Stage, value: 'debiting' },
   ]);
-  try {
-    await saga.step('pay', () => pay(input, orderId));
-  } catch (err) {
-    if (!(err instanceof ChildWorkflowFailure)) throw err;
-    setStage('compensating');
-    await saga.compensate();
-    setStage('failed', abandonedAs);
-    raiseAsOwn(err);
-  }
-  setStage('done', 'completed');
+  await payLast(saga, input, orderId, () => abandonedAs);
   return { bookingId: input.bookingId, orderId };
 }
 
@@ -88,21 +97,9 @@ export async function agencyHotelBooking(input: AgencyPayment & { bookingId: num
 export async function agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }> {
   const saga = new Saga<'pay'>();
   let abandonedAs: string | undefined;
-  try {
-    await saga.step(
-      'pay',
-      () => pay(input, input.orderId),
-      async () => {
-        abandonedAs = (await database.abandonOrder(input.orderId)).status;
-      },
-    );
-  } catch (err) {
-    if (!(err instanceof ChildWorkflowFailure)) throw err;
-    setStage('compensating');
-    await saga.compensate();
-    setStage('failed', abandonedAs);
-    raiseAsOwn(err);
-  }
-  setStage('done', 'completed');
+  saga.undo(async () => {
+    abandonedAs = (await database.abandonOrder(input.orderId)).status;
+  });
+  await payLast(saga, input, input.orderId, () => abandonedAs);
   return { orderId: input.orderId };
 }
