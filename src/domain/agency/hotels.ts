@@ -9,9 +9,10 @@ import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import type { Partner } from '../partners';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { agencyPaymentFailure } from './orders';
+import { settle } from './settle';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -147,26 +148,17 @@ export async function createBooking(
       idempotencyKey,
     });
   }
-  // One workflow per booking, never re-run: a retry with the same key gets the first outcome again.
-  const workflowId = agencyBookingWorkflowId(bookingId);
-  const started = await startOrJoin(
-    deps.temporal,
+  const done = await settle(
+    deps,
     'agencyHotelBooking',
     {
-      workflowId,
-      taskQueue: deps.taskQueue,
+      workflowId: agencyBookingWorkflowId(bookingId),
       args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
-      typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
+      attributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
     },
-    'keep_outcome',
-  );
-  const done = await awaitWorkflow(
-    started.handle,
-    deps.waitMs,
     (f) => (f.type === 'hold_refused' ? validation('room_id', f.message) : agencyPaymentFailure(f)),
-    { told: toldBy(deps.outcomes, started) },
   );
-  return { done: done !== null, booking: await bookingView(deps.db, partner.id, bookingId) };
+  return { done, booking: await bookingView(deps.db, partner.id, bookingId) };
 }
 
 /** The booking row of an agency request, once per Idempotency-Key (a concurrent duplicate gets the first row). */

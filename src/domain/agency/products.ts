@@ -8,9 +8,10 @@ import { rowIdOf } from '../ids';
 import type { OrderItemRow, OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { bookingAttributes } from '../../temporal/workflows';
 import { agencyOrderWorkflowId } from '../../../workflows/agency.types';
 import { agencyPaymentFailure, createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
+import { settle } from './settle';
 
 /** One thing Interface B sells: a variant, or a product without variants, named by its SKU. */
 export interface SellableItem {
@@ -98,19 +99,15 @@ export async function placeOrder(
 ): Promise<{ done: boolean; order: AgencyOrder }> {
   const order = await createAgencyProductOrder(deps.db, partner.id, input, currency, idempotencyKey);
   const id = order.id;
-  // One workflow per order, never re-run: a retry with the same key gets the first outcome again.
-  const workflowId = agencyOrderWorkflowId(id);
-  const started = await startOrJoin(
-    deps.temporal,
+  const done = await settle(
+    deps,
     'agencyProductOrder',
     {
-      workflowId,
-      taskQueue: deps.taskQueue,
+      workflowId: agencyOrderWorkflowId(id),
       args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
-      typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
+      attributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
     },
-    'keep_outcome',
+    agencyPaymentFailure,
   );
-  const done = await awaitWorkflow(started.handle, deps.waitMs, agencyPaymentFailure, { told: toldBy(deps.outcomes, started) });
-  return { done: done !== null, order: await orderView(deps.db, partner.id, id) };
+  return { done, order: await orderView(deps.db, partner.id, id) };
 }
