@@ -1,11 +1,11 @@
 import type { Db } from '../src/db/client';
 import { abandonOrder, orderAgencyBooking } from '../src/domain/agency/orders';
-import { businessErrors } from './failures';
+import { runActivityStep } from './failures';
 
 /** Steps of Interface B's settle-at-creation sagas that are not already steps of A's. */
 export function agencyActivities(db: Db) {
   return {
-    orderAgencyBooking: (input: { partnerId: number; bookingId: number }) => businessErrors(() => orderAgencyBooking(db, input.partnerId, input.bookingId)),
-    abandonOrder: (orderId: number) => businessErrors(() => abandonOrder(db, orderId)),
+    orderAgencyBooking: (input: { partnerId: number; bookingId: number }) => runActivityStep(() => orderAgencyBooking(db, input.partnerId, input.bookingId)),
+    abandonOrder: (orderId: number) => runActivityStep(() => abandonOrder(db, orderId)),
   };
 }

@@ -7,15 +7,17 @@ import { DatabaseFailureType, FailureType } from '../workflows/failure-types';
 export { DatabaseFailureType, FailureType };
 
 /**
- * Business refusals become non-retryable failures whose type the workflow and the API
- * understand. Database errors are classified (src/db/errors.ts): data and integrity errors
+ * Runs one activity's step: heartbeating while it runs (an ordinary activity), and failing
+ * it the way Temporal should treat the failure. Business refusals become non-retryable
+ * failures whose type the workflow and the API understand. Database errors are classified
+ * (src/platform/database-errors.ts): data and integrity errors
  * (SQLSTATE classes 22, 23) and other deterministic ones fail for good at once, since the
  * same input fails the same way; a lost connection, a restart, a serialization or deadlock
  * loss is retried. Either way the failure carries a message without the query's values,
  * because it is logged and stored in the workflow's history. Everything else stays
  * retryable (Temporal retries it with backoff).
  */
-export async function businessErrors<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
+export async function runActivityStep<T>(step: () => Promise<T>, supplierType: (err: SupplierRejectedError) => string = defaultSupplierType): Promise<T> {
   // Heartbeats while the step runs: if this worker dies mid-call, Temporal notices within
   // the step's heartbeat timeout and retries elsewhere, instead of waiting out startToClose.
   // (Local activities have no heartbeat: they run inside the workflow task.)

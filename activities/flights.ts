@@ -13,14 +13,14 @@ import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
-import { FailureType, businessErrors } from './failures';
+import { FailureType, runActivityStep } from './failures';
 
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
 export function flightActivities(db: Db, supplier: FlightSupplier) {
   return {
     /** Books the PNR and creates the pending travel order for it. */
     createAirBooking: (input: { bookingId: number; clientReference: string }) =>
-      businessErrors(
+      runActivityStep(
         async (): Promise<BookedFlight> => {
           const booking = await flightBookingById(db, input.bookingId);
           try {
@@ -46,11 +46,11 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
         () => FailureType.holdRefused,
       ),
 
-    expireFlightBooking: (bookingId: number): Promise<TimeLimitCheck> => businessErrors(() => expireFlightIfDue(db, bookingId, new Date())),
+    expireFlightBooking: (bookingId: number): Promise<TimeLimitCheck> => runActivityStep(() => expireFlightIfDue(db, bookingId, new Date())),
 
     /** Cancels an unticketed PNR so the seats go back; one the airline already dropped is fine. */
     cancelAirBooking: (pnr: string) =>
-      businessErrors(async () => {
+      runActivityStep(async () => {
         try {
           return { status: (await supplier.cancel(pnr)).status };
         } catch (err) {
@@ -60,14 +60,14 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
       }),
 
     beginFlightRefund: (orderId: number) =>
-      businessErrors(async () => {
+      runActivityStep(async () => {
         const booking = await flightBookingOfOrder(db, orderId);
         if (!booking?.pnr) throw new DomainError('not_found', `no airline booking for order ${orderId}`);
         return { pnr: booking.pnr };
       }),
 
     refundAtAirline: (input: { pnr: string; clientReference: string; scenario?: string }) =>
-      businessErrors(
+      runActivityStep(
         async () => {
           const air = await supplier.refund(input.pnr, input.clientReference, input.scenario);
           return { refundedMinor: air.refunded_minor ?? null, status: air.status };
@@ -75,8 +75,8 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
         () => FailureType.refundRejected,
       ),
 
-    completeFlightRefund: (input: Parameters<typeof completeFlightRefund>[1]) => businessErrors(() => completeFlightRefund(db, input)),
+    completeFlightRefund: (input: Parameters<typeof completeFlightRefund>[1]) => runActivityStep(() => completeFlightRefund(db, input)),
 
-    rejectOfflineRefund: (orderId: number) => businessErrors(() => rejectOfflineRefund(db, orderId)),
+    rejectOfflineRefund: (orderId: number) => runActivityStep(() => rejectOfflineRefund(db, orderId)),
   };
 }

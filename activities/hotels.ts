@@ -6,7 +6,7 @@ import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier } from '../src/suppliers/hotels';
-import { FailureType, businessErrors } from './failures';
+import { FailureType, runActivityStep } from './failures';
 
 const refused = () => FailureType.holdRefused;
 
@@ -15,7 +15,7 @@ export function hotelActivities(db: Db, supplier: HotelSupplier) {
   return {
     /** Places the supplier hold for a booking (or gives it its guests) and records the answer. */
     placeHotelHold: (input: PlaceHoldInput) =>
-      businessErrors(async (): Promise<PlacedHold> => {
+      runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
         try {
           let row;
@@ -46,11 +46,11 @@ export function hotelActivities(db: Db, supplier: HotelSupplier) {
       }, refused),
 
     /** The hold timer fired: expire the booking if its deadline passed unpaid, or answer the new deadline. */
-    expireHotelHold: (bookingId: number): Promise<HoldCheck> => businessErrors(() => expireHoldIfDue(db, bookingId, new Date())),
+    expireHotelHold: (bookingId: number): Promise<HoldCheck> => runActivityStep(() => expireHoldIfDue(db, bookingId, new Date())),
 
     /** Gives the held rooms back to the hotel; a hold the supplier already dropped is fine. */
     releaseHotelHold: (holdId: string) =>
-      businessErrors(async () => {
+      runActivityStep(async () => {
         try {
           return { status: (await supplier.release(holdId)).status };
         } catch (err) {
@@ -59,15 +59,15 @@ export function hotelActivities(db: Db, supplier: HotelSupplier) {
         }
       }),
 
-    beginHotelCancellation: (orderId: number) => businessErrors(() => cancellation.beginCancellation(db, orderId)),
+    beginHotelCancellation: (orderId: number) => runActivityStep(() => cancellation.beginCancellation(db, orderId)),
 
     cancelAtSupplier: (input: { confirmationNumber: string; clientReference: string; scenario?: string }) =>
-      businessErrors(
+      runActivityStep(
         async () => ({ status: (await supplier.cancel(input.confirmationNumber, input.clientReference, input.scenario)).status }),
         () => FailureType.cancelRejected,
       ),
 
     completeHotelCancellation: (input: Parameters<typeof cancellation.completeCancellation>[1]) =>
-      businessErrors(() => cancellation.completeCancellation(db, input)),
+      runActivityStep(() => cancellation.completeCancellation(db, input)),
   };
 }

@@ -1,19 +1,19 @@
 import type { Db } from '../src/db/client';
 import * as payments from '../src/domain/payment-ledger';
 import { sagaCompensations, timed, walletDebitDuration } from '../src/platform/metrics';
-import { businessErrors } from './failures';
+import { runActivityStep } from './failures';
 
 /** The money steps of every payment saga: debit, reverse, complete. */
 export function paymentActivities(db: Db) {
   return {
     debitForOrder: (input: Parameters<typeof payments.debitForOrder>[1]) =>
-      businessErrors(() => timed(walletDebitDuration, () => payments.debitForOrder(db, input))),
+      runActivityStep(() => timed(walletDebitDuration, () => payments.debitForOrder(db, input))),
     reversePayment: (input: Parameters<typeof payments.reversePayment>[1]) =>
-      businessErrors(async () => {
+      runActivityStep(async () => {
         const reversed = await payments.reversePayment(db, input);
         if (reversed.reversalLedgerId !== null) sagaCompensations.inc();
         return reversed;
       }),
-    completeOrder: (input: Parameters<typeof payments.completeOrder>[1]) => businessErrors(() => payments.completeOrder(db, input)),
+    completeOrder: (input: Parameters<typeof payments.completeOrder>[1]) => runActivityStep(() => payments.completeOrder(db, input)),
   };
 }

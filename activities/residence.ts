@@ -7,7 +7,7 @@ import { holdDates, type HoldDatesInput } from '../src/domain/residence/holds';
 import { currentStay, modifyStay, undoStayChange } from '../src/domain/residence/modification';
 import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';
-import { businessErrors } from './failures';
+import { runActivityStep } from './failures';
 
 export interface AmendAtHostInput {
   confirmationNumber: string;
@@ -30,25 +30,25 @@ export interface StayAtHost {
 export function residenceActivities(db: Db, host: ConfirmingSupplier) {
   return {
     holdResidenceDates: (input: HoldDatesInput) =>
-      businessErrors(async (): Promise<HeldDates> => {
+      runActivityStep(async (): Promise<HeldDates> => {
         const r = await holdDates(db, input);
         return { reservationId: r.id, expiresAt: r.expiresAt.getTime() };
       }),
-    expireResidenceHold: (id: number) => businessErrors(() => expireHoldIfDue(db, id, new Date())),
-    requestResidenceCancel: (id: number) => businessErrors(() => requestCancel(db, id, new Date())),
-    settleResidenceCancel: (input: Parameters<typeof settleCancellation>[1]) => businessErrors(() => settleCancellation(db, input)),
-    completeResidenceStay: (id: number) => businessErrors(() => completeStay(db, id)),
-    residenceStay: (id: number) => businessErrors(() => currentStay(db, id)),
-    modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => businessErrors(() => modifyStay(db, input)),
-    undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => businessErrors(() => undoStayChange(db, input)),
+    expireResidenceHold: (id: number) => runActivityStep(() => expireHoldIfDue(db, id, new Date())),
+    requestResidenceCancel: (id: number) => runActivityStep(() => requestCancel(db, id, new Date())),
+    settleResidenceCancel: (input: Parameters<typeof settleCancellation>[1]) => runActivityStep(() => settleCancellation(db, input)),
+    completeResidenceStay: (id: number) => runActivityStep(() => completeStay(db, id)),
+    residenceStay: (id: number) => runActivityStep(() => currentStay(db, id)),
+    modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => runActivityStep(() => modifyStay(db, input)),
+    undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => runActivityStep(() => undoStayChange(db, input)),
     /** Tells the host about a change of dates or guests. */
     amendAtHost: (input: AmendAtHostInput) =>
-      businessErrors(async () => {
+      runActivityStep(async () => {
         await host.amend(input.confirmationNumber, { check_in: input.checkIn, check_out: input.checkOut, guests: input.guests }, input.scenario);
       }),
     /** The stay the host holds now under its confirmation number; null when the host knows no such reservation. */
     stayAtHost: (input: { confirmationNumber: string; scenario?: string }) =>
-      businessErrors(async (): Promise<StayAtHost | null> => {
+      runActivityStep(async (): Promise<StayAtHost | null> => {
         const held = await host.read(input.confirmationNumber, input.scenario);
         if (!held) return null;
         const now = held.current ?? {};
@@ -60,7 +60,7 @@ export function residenceActivities(db: Db, host: ConfirmingSupplier) {
         };
       }),
     cancelAtHost: (input: { confirmationNumber: string }) =>
-      businessErrors(
+      runActivityStep(
         async () => {
           await host.cancel(input.confirmationNumber);
         },

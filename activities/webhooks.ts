@@ -7,7 +7,7 @@ import type { Db } from '../src/db/client';
 import type { SecretBox } from '../src/platform/secret-box';
 import { webhookAttempts, webhookLatency } from '../src/platform/metrics';
 import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, webhookId } from '../src/domain/webhooks';
-import { businessErrors } from './failures';
+import { runActivityStep } from './failures';
 
 export interface WebhookDeps {
   /**
@@ -53,10 +53,10 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
   const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
 
   return {
-    pendingWebhookDeliveries: (input: { endpointId: number; limit: number }) => businessErrors(() => pendingDeliveries(db, input.endpointId, input.limit)),
+    pendingWebhookDeliveries: (input: { endpointId: number; limit: number }) => runActivityStep(() => pendingDeliveries(db, input.endpointId, input.limit)),
 
     disableWebhookEndpoint: (input: { endpointId: number; reason: string; deliveryId?: number; failure?: string }) =>
-      businessErrors(() => disableEndpoint(db, input.endpointId, input.reason, input)),
+      runActivityStep(() => disableEndpoint(db, input.endpointId, input.reason, input)),
 
     /**
      * One attempt at one delivery, signed per Standard Webhooks with the endpoint's secret;
@@ -65,7 +65,7 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
      * attempt whose answer was lost here, skipped, or its endpoint disabled) is left as it is.
      */
     deliverWebhook: (input: { deliveryId: number; timeoutMs: number }) =>
-      businessErrors(async (): Promise<{ outcome: 'delivered' | 'not_owed'; status?: number }> => {
+      runActivityStep(async (): Promise<{ outcome: 'delivered' | 'not_owed'; status?: number }> => {
         const job = await deliveryJob(db, input.deliveryId);
         if (!job || job.state !== 'pending' || job.endpoint.status !== 'enabled') return { outcome: 'not_owed' };
         // A process without the key the secret was sealed under fails here, before sending: retried, and delivered once it has the key.

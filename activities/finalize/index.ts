@@ -4,7 +4,7 @@ import { getOrderWithItems, type OrderRow } from '../../src/domain/orders';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
 import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';
-import { businessErrors } from '../failures';
+import { runActivityStep } from '../failures';
 import type { FinalizeDeps, Finalized, Finalizer, LookedUp } from './finalizer';
 import { flightFinalizer } from './flight';
 import { hotelFinalizer } from './hotel';
@@ -48,13 +48,13 @@ export function finalizeActivities(deps: FinalizeDeps) {
      * details (`FinalizeAttemptsDetail`).
      */
     finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
-      businessErrors(async (): Promise<Finalized & { attempts: number }> => {
+      runActivityStep(async (): Promise<Finalized & { attempts: number }> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
         const { attempt } = Context.current().info;
         try {
           return { ...(await finalizer.finalize(order, input.clientReference, input.scenario)), attempts: attempt };
         } catch (err) {
-          // A refusal is an answer (businessErrors makes it final). Anything else leaves the
+          // A refusal is an answer (runActivityStep makes it final). Anything else leaves the
           // outcome open: retried with backoff until this service's budget is spent, then
           // handed back as unknown so the workflow asks the supplier instead of guessing.
           if (isAnswer(err) || attempt < attemptsFor(order.service)) throw err;
@@ -73,7 +73,7 @@ export function finalizeActivities(deps: FinalizeDeps) {
      * it under our client reference? `absent` is a definite no (safe to refund).
      */
     lookupFinalization: (input: { orderId: number; clientReference: string; scenario?: string }) =>
-      businessErrors(async (): Promise<LookedUp> => {
+      runActivityStep(async (): Promise<LookedUp> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
         return finalizer.lookup(order, input.clientReference, input.scenario);
       }),

@@ -1,9 +1,9 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import { businessErrors } from '../../activities/failures';
+import { runActivityStep } from '../../activities/failures';
 
 /**
  * Failure injection for the integration tests: an armed fault makes one step of one order
- * fail, through the same classification the activities use (businessErrors), `times`
+ * fail, through the same classification the activities use (runActivityStep), `times`
  * times or until disarmed. Give `faultInjector` to the stack's activityInterceptors.
  */
 export interface Fault {
@@ -45,7 +45,7 @@ export const faultInjector: ActivityInterceptorsFactory = (ctx) => ({
       const fault = armedFor(ctx.info.activityType);
       if (!fault) return next(input);
       fault.attempts += 1;
-      return businessErrors(async () => {
+      return runActivityStep(async () => {
         throw fault.error();
       });
     },
