@@ -131,12 +131,12 @@ module.exports = {
       name: 'engine-uses-workflow-contracts-only',
       comment:
         'The engine starts, signals and reads workflows through their contracts (workflows/*.types.ts, search attributes, failure types, ' +
-        'activity options, the request-id header), never through a workflow body (types aside: a checked name has its function type).',
+        "activity options, the request-id header, each type's versioning behaviour), never through a workflow body (types aside: a checked name has its function type).",
       severity: 'error',
       from: { path: '^(src|activities|worker)/' },
       to: {
         path: LAYERS.workflows,
-        pathNot: '^workflows/([\\w-]+\\.types|search-attributes|failure-types|activity-options|request-id)\\.ts$',
+        pathNot: '^workflows/([\\w-]+\\.types|search-attributes|failure-types|activity-options|request-id|versioning)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },
