@@ -49,8 +49,10 @@ describe('worker versions', () => {
     // A payment that parks for an operator, pinned to the first version.
     const parkedOrder = await api.productOrder();
     const parked = await payLeftOpen(stack, creds, { productOrderId: parkedOrder.id, scenario: 'supplier_down' });
-    await untilParked(stack, parkedOrder.id, { workflow: 'payment', boundMs: 60_000 });
+    const inspected = await untilParked(stack, parkedOrder.id, { workflow: 'payment', boundMs: 60_000 });
     expect(await versionOf(parked.paymentId)).toEqual({ buildId: first, behavior: PINNED });
+    // What an operator draining a version sees: the version the parked payment holds.
+    expect(inspected.payment.worker_version).toEqual({ build_id: first, behavior: 'pinned' });
 
     // The next release rolls out next to it and becomes current; the first version drains.
     const release = await stack.startRelease('next-release');
