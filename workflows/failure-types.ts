@@ -87,3 +87,15 @@ export const ResidenceFailure = {
    */
   undoOwed: 'undo_owed',
 } as const;
+
+type ValueOf<T> = T[keyof T];
+
+/** Every failure type above: what the API's answers (src/domain/errors.ts) are keyed by. */
+export type FailureTypeName =
+  | DomainErrorCode
+  | ValueOf<typeof FailureType>
+  | ValueOf<typeof DatabaseFailureType>
+  | typeof OUTCOME_UNKNOWN
+  | typeof WEBHOOK_NOT_TAKEN
+  | ValueOf<typeof PayFailure>
+  | ValueOf<typeof ResidenceFailure>;

@@ -1,5 +1,5 @@
 import { PartUnavailableError } from '../health/model';
-import type { DomainErrorCode } from '../../workflows/failure-types';
+import type { DomainErrorCode, FailureTypeName } from '../../workflows/failure-types';
 
 export type { DomainErrorCode };
 
@@ -93,7 +93,7 @@ export const WORKFLOW_ANSWERS = {
     // The database down through the step's tries.
     database_unavailable: 'database_down',
   },
-} satisfies Record<string, Record<string, Answer>>;
+} satisfies Record<string, Partial<Record<FailureTypeName, Answer>>>;
 
 export type AnsweringOperation = keyof typeof WORKFLOW_ANSWERS;
 
@@ -102,7 +102,7 @@ export type AnsweringOperation = keyof typeof WORKFLOW_ANSWERS;
  * has none. A validation names `field` when given.
  */
 export function workflowAnswer(operation: AnsweringOperation, field?: string): (f: { type: string; message: string }) => Error | null {
-  const answers: Record<string, Answer> = WORKFLOW_ANSWERS[operation];
+  const answers: Partial<Record<string, Answer>> = WORKFLOW_ANSWERS[operation];
   return (f) => {
     const answer = Object.hasOwn(answers, f.type) ? answers[f.type] : undefined;
     if (answer === undefined) return null;
