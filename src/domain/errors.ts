@@ -1,15 +1,16 @@
+/**
+ * What the API answers for a failure, in one place: the domain's errors, the status each
+ * code answers on each interface, and what each failure a workflow ends with answers (the
+ * failure types are in workflows/failure-types.ts). Each interface shapes its error body in
+ * its onError (src/http/partner/app.ts, src/http/agency/app.ts); anything else is an
+ * unexpected 500.
+ */
 import { PartUnavailableError } from '../health/model';
 import type { DomainErrorCode, FailureTypeName } from '../../workflows/failure-types';
 
 export type { DomainErrorCode };
 
-/**
- * What the API answers for a failure, in one place: the domain's errors and the status each
- * code answers on each interface, and what each failure a workflow ends with answers
- * (its failure types: workflows/failure-types.ts). Each interface shapes its error body in
- * its onError (src/http/partner/app.ts, src/http/agency/app.ts); anything else is an
- * unexpected 500.
- */
+/** An error the domain raises on purpose: a refusal the partner is answered with. */
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
@@ -46,7 +47,8 @@ type Answer = DomainErrorCode | { code: DomainErrorCode; say: (message: string) 
 /**
  * What the API answers for each failure type a workflow it awaits (or updates) can end
  * with, per operation. A failure type an operation does not list is no answer: the error
- * stays as Temporal gave it (500, logged). `everyWorkflow` applies to all of them
+ * stays as Temporal gave it (500, logged; a residence change answers it as the request's
+ * fault, updateFailure). `everyWorkflow` applies to all of them
  * (src/temporal/workflows.ts, awaitWorkflow): a value the database refused is the request's
  * fault, whatever the workflow.
  */
