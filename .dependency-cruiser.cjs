@@ -114,8 +114,8 @@ module.exports = {
     {
       name: 'temporal-client-not-up',
       comment:
-        'The Temporal client side sits below the domain; it knows one thing of it, the error vocabulary (DomainError), ' +
-        "into which it turns a workflow refused for the request's own data.",
+        'The Temporal client side sits below the domain; it knows one thing of it, what a failure answers (src/domain/errors.ts), ' +
+        "with which it turns a workflow refused for the request's own data into the request's fault.",
       severity: 'error',
       from: { path: LAYERS.temporal },
       to: { path: `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, pathNot: '^src/domain/errors\\.ts$' },
