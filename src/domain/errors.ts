@@ -67,11 +67,15 @@ export const WORKFLOW_ANSWERS = {
     hold_refused: 'validation',
     insufficient_credit: 'insufficient_credit',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
+    // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
+    debit_failed: 'database_down',
   },
   /** Interface B's product order, settled at creation (the payment). */
   agencyProductOrder: {
     insufficient_credit: 'insufficient_credit',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
+    // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
+    debit_failed: 'database_down',
   },
   flightBooking: { hold_refused: 'validation' },
   flightRefund: { refund_rejected: 'supplier_failed' },

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders, tourDepartures } from '../../src/db/schema';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { DomainError } from '../../src/domain/errors';
-import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
+import { adminClient, call, newPartner as partnerWithWallet } from '../support/clients';
 import { adminShutdown, arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { eventTypesOf, operatorNotesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
@@ -72,6 +72,29 @@ describe('a database step that fails for good', () => {
     expect((failure as WorkflowFailedError).cause?.message).not.toContain('secret_column');
     expect(await entries(order.id)).toEqual([]);
     expect(await statusOf(order.id)).toBe('pending');
+    expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
+  });
+
+  it('answers Interface B 503 in its own shape when its order’s debit meets one: the order fails, nothing is charged', async () => {
+    const { creds, api } = await newPartner();
+    const fault = arm({ step: 'debitForOrder', when: (arg) => (arg as { partnerId?: number }).partnerId === creds.partner_id, error: undefinedColumn });
+    const res = await call(
+      stack.app,
+      'POST',
+      '/v1/products/orders',
+      { authorization: `Bearer ${creds.agency_key}` },
+      {
+        product_id: 'ESIM-TR-10GB-15D',
+        quantity: 1,
+        delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
+      },
+    );
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ detail: 'the database is unreachable; the request did not complete, try again in 5 s' });
+    expect(fault.attempts).toBe(1);
+    const [order] = await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id));
+    expect(order!.status).toBe('failed');
+    expect(await entries(order!.id)).toEqual([]);
     expect(await api.wallet()).toMatchObject({ balance: '10000000.00' });
   });
 
