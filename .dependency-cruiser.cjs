@@ -114,8 +114,8 @@ module.exports = {
     {
       name: 'temporal-client-not-up',
       comment:
-        'The Temporal client side sits below the domain; it knows one thing of it, the error vocabulary (DomainError), ' +
-        "into which it turns a workflow refused for the request's own data.",
+        'The Temporal client side sits below the domain; it knows one thing of it, what a failure answers (src/domain/errors.ts), ' +
+        "with which it turns a workflow refused for the request's own data into the request's fault.",
       severity: 'error',
       from: { path: LAYERS.temporal },
       to: { path: `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, pathNot: '^src/domain/errors\\.ts$' },
@@ -131,12 +131,12 @@ module.exports = {
       name: 'engine-uses-workflow-contracts-only',
       comment:
         'The engine starts, signals and reads workflows through their contracts (workflows/*.types.ts, search attributes, failure types, ' +
-        'activity options, the request-id header), never through a workflow body (types aside: a checked name has its function type).',
+        "activity options, the request-id header, each type's versioning behaviour), never through a workflow body (types aside: a checked name has its function type).",
       severity: 'error',
       from: { path: '^(src|activities|worker)/' },
       to: {
         path: LAYERS.workflows,
-        pathNot: '^workflows/([\\w-]+\\.types|search-attributes|failure-types|activity-options|request-id)\\.ts$',
+        pathNot: '^workflows/([\\w-]+\\.types|search-attributes|failure-types|activity-options|request-id|versioning)\\.ts$',
         dependencyTypesNot: ['type-only'],
       },
     },

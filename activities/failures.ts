@@ -4,16 +4,14 @@ import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import { DatabaseFailureType, FailureType } from '../workflows/failure-types';
 
-export { DatabaseFailureType, FailureType };
-
 /**
  * Runs one activity's step: heartbeating while it runs (an ordinary activity), and failing
- * it the way Temporal should treat the failure. Business refusals become non-retryable
- * failures whose type the workflow and the API understand. Database errors are classified
- * (src/platform/database-errors.ts): data and integrity errors
- * (SQLSTATE classes 22, 23) and other deterministic ones fail for good at once, since the
- * same input fails the same way; a lost connection, a restart, a serialization or deadlock
- * loss is retried. Either way the failure carries a message without the query's values,
+ * it the way Temporal should treat the failure, with a failure type of
+ * workflows/failure-types.ts. Business refusals (a DomainError, a supplier's refusal) become
+ * non-retryable failures whose type the workflow and the API understand. Database errors are
+ * classified (src/platform/database-errors.ts): data and integrity errors (SQLSTATE classes
+ * 22, 23) and other deterministic ones fail for good at once, since the same input fails the
+ * same way; a lost connection, a restart, a serialization or deadlock loss is retried. Either way the failure carries a message without the query's values,
  * because it is logged and stored in the workflow's history. Everything else stays
  * retryable (Temporal retries it with backoff).
  */
@@ -28,8 +26,8 @@ export async function runActivityStep<T>(step: () => Promise<T>, supplierType: (
     if (err instanceof DomainError) throw ApplicationFailure.nonRetryable(err.message, err.code);
     if (err instanceof SupplierRejectedError) throw ApplicationFailure.nonRetryable(err.message, supplierType(err));
     const db = databaseFailure(err);
-    if (db?.kind === 'transient') throw ApplicationFailure.retryable(db.message, DatabaseFailureType.unavailable);
-    if (db) throw ApplicationFailure.nonRetryable(db.message, db.kind === 'invalid_data' ? DatabaseFailureType.invalidData : DatabaseFailureType.error);
+    if (db?.type === DatabaseFailureType.unavailable) throw ApplicationFailure.retryable(db.message, db.type);
+    if (db) throw ApplicationFailure.nonRetryable(db.message, db.type);
     throw err;
   } finally {
     clearInterval(beat);

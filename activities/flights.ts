@@ -13,7 +13,8 @@ import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
-import { FailureType, runActivityStep } from './failures';
+import { FailureType } from '../workflows/failure-types';
+import { runActivityStep } from './failures';
 
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
 export function flightActivities(db: Db, supplier: FlightSupplier) {

@@ -6,7 +6,8 @@ import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier } from '../src/suppliers/hotels';
-import { FailureType, runActivityStep } from './failures';
+import { FailureType } from '../workflows/failure-types';
+import { runActivityStep } from './failures';
 
 const refused = () => FailureType.holdRefused;
 

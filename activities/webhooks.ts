@@ -7,6 +7,7 @@ import type { Db } from '../src/db/client';
 import type { SecretBox } from '../src/platform/secret-box';
 import { webhookAttempts, webhookLatency } from '../src/platform/metrics';
 import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, webhookId } from '../src/domain/webhooks';
+import { WEBHOOK_NOT_TAKEN } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
 export interface WebhookDeps {
@@ -19,8 +20,6 @@ export interface WebhookDeps {
   secrets: SecretBox;
 }
 
-/** The failure a delivery attempt raises when the receiver did not take it: retried with backoff. */
-export const WEBHOOK_NOT_TAKEN = 'webhook_not_taken';
 const EXCERPT_CHARS = 500;
 
 interface Answer {

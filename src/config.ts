@@ -62,6 +62,24 @@ const ConfigSchema = z
     WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).optional(),
     WORKER_WORKFLOW_TASK_POLLERS: z.coerce.number().int().min(2).optional(),
     WORKER_ACTIVITY_TASK_POLLERS: z.coerce.number().int().min(1).optional(),
+    /**
+     * A worker is a version of a worker deployment (docs/decisions/workflow-versioning.md): the
+     * deployment's name, and the version's build id (unset: derived from the workflow code, so
+     * workers of the same code are one version and any change to it is a new one).
+     */
+    WORKER_DEPLOYMENT_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/, 'letters, digits, _ and -, at most 100')
+      .default('booking-engine'),
+    WORKER_BUILD_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._+-]{0,99}$/, 'letters, digits, . _ + and -, at most 100')
+      .optional(),
+    /**
+     * A worker whose version was never current makes it current once it polls; new runs start
+     * on it, and the pinned runs of the older version finish there. false: a deploy step does it.
+     */
+    WORKER_BECOMES_CURRENT: bool.default(true),
     ...SIMULATOR_SETTINGS,
     SANDBOX: bool.optional(),
     /**

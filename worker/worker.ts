@@ -1,16 +1,29 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
-import { NativeConnection, Worker, type ActivityInterceptorsFactory, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type ActivityInterceptorsFactory,
+  type InjectedSinks,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import type { Config } from '../src/config';
 import type { Database } from '../src/db/client';
 import type { Stack } from '../src/runtime/stack';
 import type { WorkflowOutcomes } from '../src/temporal/outcomes';
 import type { OutcomeSinks } from '../workflows/outcome.types';
+import { logger, logInfo } from '../src/platform/log';
 import { webhookSecrets } from '../src/runtime/secrets-key';
 import { workerDependencies } from '../src/runtime/wiring';
 import type { SecretBox } from '../src/platform/secret-box';
 import { grpcCompression } from '../src/temporal/connection';
+import { DEFAULT_VERSIONING_BEHAVIOR } from '../workflows/versioning';
+import { becomeCurrent, workflowCodeBuildId, type WorkerVersion } from './deployment';
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
 import { startWebhookRelay, webhookRetry } from './webhook-relay';
@@ -21,7 +34,9 @@ export interface WorkerConfig {
   taskQueue: string;
   deps: ActivityDeps;
   /** A pre-built bundle (tests build it once); otherwise the build's (compiled) or the workflows bundled at start (sources). */
-  workflowBundle?: WorkerOptions['workflowBundle'];
+  workflowBundle?: { code: string } | { codePath: string };
+  /** The worker deployment it is a version of, and the version's build id (unset: workflowCodeBuildId of its bundle). */
+  deployment: { name: string; buildId?: string };
   /** More activity interceptors after the engine's own (tests hold a step at a chosen moment). */
   activityInterceptors?: ActivityInterceptorsFactory[];
   /** Cache and poller sizes; unset ones keep the SDK's defaults. */
@@ -41,22 +56,46 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../workflows/inter
 export const PREBUILT_WORKFLOW_BUNDLE = path.resolve(__dirname, '../workflow-bundle.js');
 const COMPILED = path.extname(__filename) === '.js';
 
-/** The worker runs the booking workflows and their activities against the injected dependencies. */
-export function createWorker(cfg: WorkerConfig): Promise<Worker> {
+/** A worker of the engine and the version it is. */
+export interface VersionedWorker {
+  worker: Worker;
+  version: WorkerVersion;
+}
+
+/** The workflow code a worker runs: the given bundle, the build's (compiled), or the workflows bundled now (sources). */
+async function workflowCode(given: WorkerConfig['workflowBundle']): Promise<string> {
+  const bundle = given ?? (COMPILED ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : undefined);
+  if (bundle) return 'code' in bundle ? bundle.code : fs.promises.readFile(bundle.codePath, 'utf8');
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: WORKFLOWS_PATH,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    logger: Runtime.instance().logger,
+  });
+  return code;
+}
+
+/**
+ * The worker runs the booking workflows and their activities against the injected
+ * dependencies, as a version of its worker deployment: each workflow type pinned or
+ * auto-upgrade as workflows/versioning.ts says.
+ */
+export async function createWorker(cfg: WorkerConfig): Promise<VersionedWorker> {
   // The request id of the API request a workflow works for reaches its activities' logs.
   const activity = [requestIdActivityInterceptors, ...(cfg.activityInterceptors ?? [])];
-  const workflowBundle = cfg.workflowBundle ?? (COMPILED ? { codePath: PREBUILT_WORKFLOW_BUNDLE } : undefined);
-  return Worker.create({
+  const code = await workflowCode(cfg.workflowBundle);
+  const version: WorkerVersion = { deploymentName: cfg.deployment.name, buildId: cfg.deployment.buildId ?? workflowCodeBuildId(code) };
+  const worker = await Worker.create({
     connection: cfg.connection,
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
     activities: createActivities(cfg.deps),
     sinks: outcomeSinks(cfg.outcomes),
     ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
-    ...(workflowBundle
-      ? { workflowBundle, interceptors: { activity } }
-      : { workflowsPath: WORKFLOWS_PATH, interceptors: { activity, workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
+    workflowBundle: { code },
+    interceptors: { activity },
+    workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: DEFAULT_VERSIONING_BEHAVIOR },
   });
+  return { worker, version };
 }
 
 /** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
@@ -81,8 +120,7 @@ export interface WorkerParts {
 }
 
 /** A running worker and the outbox's relay next to it; stop() stops the relay, then drains the worker. */
-export interface EngineWorker {
-  worker: Worker;
+export interface EngineWorker extends VersionedWorker {
   stop(): Promise<void>;
 }
 
@@ -97,10 +135,11 @@ export async function startEngineWorker(
   parts: WorkerParts,
   extra: Pick<WorkerConfig, 'workflowBundle' | 'activityInterceptors'> & { webhookIdleMs?: number } = {},
 ): Promise<EngineWorker> {
-  const worker = await createWorker({
+  const { worker, version } = await createWorker({
     connection: parts.connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID },
     deps: workerDependencies(config, parts),
     tuning: {
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
@@ -113,9 +152,28 @@ export async function startEngineWorker(
   });
   const running = worker.run();
   running.catch(() => undefined);
+  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE });
+  if (config.WORKER_BECOMES_CURRENT) {
+    try {
+      const promotion = await becomeCurrent(client, {
+        namespace: config.TEMPORAL_NAMESPACE,
+        version,
+        identity: `${process.pid}@${os.hostname()}`,
+        timeoutMs: config.TEMPORAL_CONNECT_TIMEOUT_MS,
+        log: (msg) => logger.warn(msg),
+      });
+      logInfo('worker version', { ...version, promotion });
+    } catch (err) {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+      throw err;
+    }
+  } else {
+    logInfo('worker version (made current by the deploy)', { ...version });
+  }
   const relay = startWebhookRelay({
     db: parts.database.db,
-    client: new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE }),
+    client,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     retry: webhookRetry(config),
     intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
@@ -123,6 +181,7 @@ export async function startEngineWorker(
   });
   return {
     worker,
+    version,
     async stop() {
       await relay.stop();
       if (worker.getState() === 'RUNNING') worker.shutdown();

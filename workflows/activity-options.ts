@@ -1,8 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
-import { DatabaseFailureType, FailureType } from './failure-types';
-
-/** Domain refusals (DomainError codes): retrying cannot change the answer. */
-export const DOMAIN_REFUSALS = ['insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found'];
+import { ANSWERS, DatabaseFailureType, DOMAIN_REFUSALS } from './failure-types';
 
 /**
  * Deterministic database failures (activities/failures.ts): the same statement fails the
@@ -55,7 +52,7 @@ export const SUPPLIER_STEP: ActivityOptions = {
     backoffCoefficient: 2,
     maximumInterval: '30s',
     maximumAttempts: 5,
-    nonRetryableErrorTypes: [...DOMAIN_REFUSALS, ...Object.values(FailureType)],
+    nonRetryableErrorTypes: [...ANSWERS],
   },
 };
 
@@ -76,7 +73,7 @@ export const FINALIZE_STEP: ActivityOptions = {
 export const LOOKUP_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',
   heartbeatTimeout: '5s',
-  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: DOMAIN_REFUSALS },
+  retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumAttempts: 3, nonRetryableErrorTypes: [...DOMAIN_REFUSALS] },
 };
 
 /**

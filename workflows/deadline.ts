@@ -1,7 +1,5 @@
 import { isCancellation, log, sleep } from '@temporalio/workflow';
-import { DOMAIN_REFUSALS } from './activity-options';
-import { FailureType } from './failure-types';
-import { stepFailure, setStage } from './steps';
+import { isAnswer, stepFailure, setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -31,7 +29,6 @@ export const releasing =
 const RIDE_OUT_FIRST_MS = 10_000;
 const RIDE_OUT_MAX_MS = 30 * 60_000;
 const RIDE_OUT_FOR_MS = 24 * 3600_000;
-const ANSWERS: readonly string[] = [...DOMAIN_REFUSALS, ...Object.values(FailureType)];
 
 /** Runs `step`; a failure that is not an answer is tried again later, within a day. */
 export async function ridingOut<T>(what: string, step: () => Promise<T>): Promise<T> {
@@ -41,9 +38,8 @@ export async function ridingOut<T>(what: string, step: () => Promise<T>): Promis
     try {
       return await step();
     } catch (err) {
-      const { type, message } = stepFailure(err);
-      const answer = type !== undefined && ANSWERS.includes(type);
-      if (isCancellation(err) || answer || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
+      const { message } = stepFailure(err);
+      if (isCancellation(err) || isAnswer(err) || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
       log.warn(`${what} failed; trying again later`, { message, inMs: waitMs });
       await sleep(waitMs);
       waitMs = Math.min(waitMs * 2, RIDE_OUT_MAX_MS);

@@ -1,11 +1,4 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import { FailureType } from './failure-types';
-
-export const FlightFailure = {
-  bookingRefused: FailureType.holdRefused,
-  refundRejected: FailureType.refundRejected,
-} as const;
-
 /** One booking workflow per flight booking; also the client reference the airline gets. */
 export const bookFlightWorkflowId = (bookingId: number) => `flight-book:b${bookingId}`;
 export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;

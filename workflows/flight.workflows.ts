@@ -5,7 +5,7 @@ import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
-import { FlightFailure, refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
+import { refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { withReason } from './messages';
 import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
@@ -17,7 +17,7 @@ const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
 export async function bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight> {
   stage('holding');
-  const booked = await refusable(() => supplier.createAirBooking(input), { type: FailureType.holdRefused, as: FlightFailure.bookingRefused });
+  const booked = await refusable(() => supplier.createAirBooking(input), { type: FailureType.holdRefused });
   await startAbandoned(flightTimeLimit, timeLimitWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }]);
   stage('done', 'pending');
   return booked;
@@ -40,7 +40,6 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   state.supplierRef = pnr;
   await refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario }), {
     type: FailureType.refundRejected,
-    as: FlightFailure.refundRejected,
     message: (m) => `${withReason('the airline refused the refund', m)}; nothing was refunded and the ticket stands`,
   });
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.

@@ -1,12 +1,4 @@
 import type { Contact, GuestDetails } from '../src/domain/hotels/guests';
-import { FailureType } from './failure-types';
-
-/** Failure types the hotel workflows end with; the API maps each to a status. */
-export const HotelFailure = {
-  holdRefused: FailureType.holdRefused,
-  cancelRejected: FailureType.cancelRejected,
-} as const;
-
 /** The hold workflow's input: a new hold, or guests for a prebooked one. */
 export type PlaceHoldInput =
   | { mode: 'create'; bookingId: number; clientReference: string; scenario?: string }

@@ -5,7 +5,7 @@ import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
-import { HotelFailure, holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
+import { holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
 import { withReason } from './messages';
 import { openCancellation, refundOrPark } from './park';
 import { refusable, setStage as stage } from './steps';
@@ -19,7 +19,7 @@ const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
  */
 export async function placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold> {
   stage('holding');
-  const placed = await refusable(() => supplier.placeHotelHold(input), { type: FailureType.holdRefused, as: HotelFailure.holdRefused });
+  const placed = await refusable(() => supplier.placeHotelHold(input), { type: FailureType.holdRefused });
   // Adding guests to a prebooked hold: its timer already runs and will read the new deadline.
   await startAbandoned(hotelHoldExpiry, holdExpiryWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: placed.expiresAt }]);
   stage('done', placed.status);
@@ -49,7 +49,6 @@ export async function cancelHotelOrder(input: CancelHotelInput): Promise<Cancell
     const cancel = { confirmationNumber: start.confirmationNumber, clientReference, scenario: input.scenario };
     await refusable(() => supplier.cancelAtSupplier(cancel), {
       type: FailureType.cancelRejected,
-      as: HotelFailure.cancelRejected,
       message: (m) => `${withReason('the hotel refused the cancellation', m)}; nothing was refunded and the booking stands`,
     });
   } else if (start.supplierHoldId) {

@@ -1,14 +1,32 @@
-export { payOrder } from './pay.workflow';
-export { cancelHotelOrder, hotelHoldExpiry, placeHotelHold } from './hotel.workflows';
-export { bookFlight, flightTimeLimit, offlineFlightRefund, refundFlight } from './flight.workflows';
-export { prebookTour, tourPrebookExpiry } from './tour.workflows';
-export { visaApplication } from './visa.workflows';
-export { reserveResidence, residenceReservation } from './residence.workflows';
-export { agencyHotelBooking, agencyProductOrder } from './agency.workflows';
-export { deliverWebhooks } from './webhook.workflows';
+import { setWorkflowOptions } from '@temporalio/workflow';
+import * as agency from './agency.workflows';
+import * as flight from './flight.workflows';
+import * as hotel from './hotel.workflows';
+import * as pay from './pay.workflow';
+import * as residence from './residence.workflows';
+import * as tour from './tour.workflows';
+import { VERSIONING_BEHAVIOR } from './versioning';
+import * as visa from './visa.workflows';
+import * as webhook from './webhook.workflows';
+
+// The workflow modules export their workflows and nothing else (registry.check.ts holds them to registry.types.ts).
+export * from './pay.workflow';
+export * from './hotel.workflows';
+export * from './flight.workflows';
+export * from './tour.workflows';
+export * from './visa.workflows';
+export * from './residence.workflows';
+export * from './agency.workflows';
+export * from './webhook.workflows';
 export * from './pay.types';
 export * from './hotel.types';
 export * from './flight.types';
 export * from './visa.types';
 export * from './residence.types';
 export * from './webhook.types';
+
+// Each type's versioning behaviour is part of its definition, read by the worker when it registers it.
+const registered = { ...agency, ...flight, ...hotel, ...pay, ...residence, ...tour, ...visa, ...webhook };
+for (const [type, versioningBehavior] of Object.entries(VERSIONING_BEHAVIOR)) {
+  setWorkflowOptions({ versioningBehavior }, registered[type as keyof typeof VERSIONING_BEHAVIOR] as (...args: never[]) => Promise<unknown>);
+}

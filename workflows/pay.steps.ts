@@ -1,21 +1,11 @@
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { FailureType, type FinalizeAttemptsDetail } from './failure-types';
+import { PayFailure, type FinalizeAttemptsDetail } from './failure-types';
 import { withReason } from './messages';
 import { untilDoneOrParked, type OperatorInbox } from './park';
-import { PayFailure, type OperatorDecision, type ParkedAt, type PayState } from './pay.types';
-import { stepFailure } from './steps';
+import type { OperatorDecision, ParkedAt, PayState } from './pay.types';
 
 /** The payment's steps before its pivot, named in its failure. */
 export type PayStep = 'debit' | 'finalize';
-
-/** Failure types that are an answer (the supplier or the database said no), as opposed to an unknown outcome. */
-const ANSWERS = new Set<string>([...Object.values(FailureType), 'insufficient_credit', 'not_payable', 'conflict', 'validation', 'not_found']);
-
-/** Whether a step's failure is an answer (a refusal), not an outcome left open. */
-export function isAnswer(err: unknown): boolean {
-  const { type } = stepFailure(err);
-  return type !== undefined && ANSWERS.has(type);
-}
 
 /** The attempts a failed supplier step reports (an outcome_unknown failure's details); 0 when it reports none. */
 export function reportedAttempts(err: unknown): number {

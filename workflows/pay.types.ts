@@ -1,14 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 
-/** Failure types a caller of the pay workflow can meet; the API maps each to a status. */
-export const PayFailure = {
-  insufficientCredit: 'insufficient_credit',
-  notPayable: 'not_payable',
-  reversed: 'payment_reversed',
-  /** The debit itself failed (the database, not the partner): nothing was charged. */
-  debitFailed: 'debit_failed',
-} as const;
-
 /**
  * The workflow id is the payment's identity: the partner's idempotency key, or the order
  * when no key is given. Temporal refuses a second live run with the same id, so a

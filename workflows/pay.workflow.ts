@@ -2,13 +2,13 @@ import { ApplicationFailure, CancellationScope, log, proxyActivities, proxyLocal
 import type { BookingActivities } from '../activities';
 import { FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType } from './failure-types';
+import { FailureType, PayFailure } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
-import { isAnswer, mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
+import { mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
 import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
 import type { FollowUp } from './registry.types';
 import { Saga } from './saga';
-import { stepFailure, setStage } from './steps';
+import { isAnswer, stepFailure, setStage } from './steps';
 
 /** The database steps (debit, complete, reverse): local activities, run by the worker that runs the payment. */
 const database = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
@@ -46,7 +46,8 @@ async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operat
       if (found.state === 'absent') throw err;
       const d = await parkUntilOperator(state, 'finalizing', operator, { resume: 'finalizing', refuse: () => null, context: { orderId: input.orderId } });
       if (d.action === 'confirm') return { supplierRef: d.supplierRef ?? `confirmed-by-operator:${d.operator}` };
-      if (d.action === 'compensate') throw ApplicationFailure.nonRetryable(`compensated by operator ${d.operator}: ${d.reason}`, 'operator_compensated');
+      if (d.action === 'compensate')
+        throw ApplicationFailure.nonRetryable(`compensated by operator ${d.operator}: ${d.reason}`, PayFailure.operatorCompensated);
       // retry: go round again.
     }
   }

@@ -18,18 +18,6 @@ export interface StayChange {
   scenario?: string;
 }
 
-/**
- * The failure type of a change the host did not answer through the step's tries, undone here
- * because the host, asked, did not hold it or could not be asked.
- */
-export const HOST_UNANSWERED = 'host_unanswered';
-
-/**
- * The failure type of a change the host did not take whose undo could not be written at once:
- * it is owed, written in the background and parked for an operator while it fails.
- */
-export const UNDO_OWED = 'undo_owed';
-
 /** Why an operator decision other than retry does not apply to a reservation parked at `undoing_change`. */
 export const STAY_UNDO_REFUSALS = {
   confirm: 'the host did not take the change, so there is nothing to confirm: retry writes its undo',

@@ -4,17 +4,16 @@ import type { HoldDatesInput } from '../src/domain/residence/holds';
 import type { StayUndo } from '../src/domain/residence/modification';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
+import { ResidenceFailure } from './failure-types';
 import { ridingOut } from './deadline';
 import {
   acceptCancelSignal,
   CANCEL_AT_HOST_REFUSALS,
-  HOST_UNANSWERED,
   modifyStayUpdate,
   requestCancelUpdate,
   reservationStateQuery,
   reservationWorkflowId,
   STAY_UNDO_REFUSALS,
-  UNDO_OWED,
   type ReservationInput,
   type StayChange,
 } from './residence.types';
@@ -36,7 +35,7 @@ const noonUtc = (day: string) => Date.parse(`${day}T12:00:00Z`);
  * refusal: the host is asked what it holds; if it holds the change, the change stands, else
  * (or if it cannot be asked either) the change is undone here. An undo that cannot be
  * written (the database down past the step's tries, or refusing it) is owed, not dropped:
- * the change fails with UNDO_OWED, the undo is tried again in the background and parks the
+ * the change fails with `undo_owed`, the undo is tried again in the background and parks the
  * reservation for an operator's retry while it fails (`parkedAt: undoing_change`); until it
  * is written, further changes and a cancellation are refused (409), and the stay does not end.
  */
@@ -58,7 +57,7 @@ async function changeAtHost(confirmationNumber: string, change: StayChange): Pro
 /**
  * Tells the host of a stay change; null when the host holds it. A refusal (a 4xx) comes back
  * as it came; a change the host did not answer is asked after, and comes back as
- * HOST_UNANSWERED when the host does not hold it or cannot be asked.
+ * `host_unanswered` when the host does not hold it or cannot be asked.
  */
 async function refusedAtHost(
   confirmationNumber: string,
@@ -76,7 +75,7 @@ async function refusedAtHost(
     log.info('asked the host after a stay change it did not answer', { ...context, atHost });
     if (atHost === 'made') return null;
     const held = atHost === 'not_made' ? 'the host does not hold it' : 'the host could not be asked whether it holds it';
-    return { reason, failure: ApplicationFailure.nonRetryable(`the host did not answer the change (${reason}); ${held}`, HOST_UNANSWERED) };
+    return { reason, failure: ApplicationFailure.nonRetryable(`the host did not answer the change (${reason}); ${held}`, ResidenceFailure.hostUnanswered) };
   }
 }
 
@@ -144,7 +143,7 @@ export async function residenceReservation(input: ReservationInput): Promise<{ o
     } catch (err) {
       owedUndo = writeOwedUndo(undo);
       const said = refusal instanceof ActivityFailure ? `the host refused the change (${undo.reason})` : stepFailure(refusal).message;
-      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${stepFailure(err).message})`, UNDO_OWED);
+      throw ApplicationFailure.nonRetryable(`${said}; it could not be undone here yet (${stepFailure(err).message})`, ResidenceFailure.undoOwed);
     }
     throw refusal;
   };

@@ -1,4 +1,5 @@
 import { ActivityFailure, ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
+import { isAnswerType } from './failure-types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 /**
@@ -19,17 +20,19 @@ export const stepFailure = (err: unknown): { type?: string; message: string } =>
   return { message: cause instanceof Error ? cause.message : String(cause) };
 };
 
-/** A refusal that is an answer: the failure type a step raises, the workflow's own it becomes, and what it says. */
+/** Whether a step failed with an answer (a refusal of the domain or a supplier), not an outcome left open or a part down. */
+export const isAnswer = (err: unknown): boolean => isAnswerType(stepFailure(err).type);
+
+/** A refusal that is an answer: the failure type a step raises (and the workflow fails with), and what it says. */
 export interface Refusal {
   type: string;
-  as: string;
   message?: (supplierMessage: string) => string;
 }
 
 /**
  * A step whose refusal is an answer (a hold or a cancellation the supplier refused): when
  * it fails the workflow ends at Stage `failed`; its refusal is raised as the workflow's own
- * typed failure, anything else as it came.
+ * failure of the same type, anything else as it came.
  */
 export async function refusable<T>(step: () => Promise<T>, refusal: Refusal): Promise<T> {
   try {
@@ -37,7 +40,7 @@ export async function refusable<T>(step: () => Promise<T>, refusal: Refusal): Pr
   } catch (err) {
     const f = stepFailure(err);
     setStage('failed');
-    if (f.type === refusal.type) throw ApplicationFailure.nonRetryable(refusal.message ? refusal.message(f.message) : f.message, refusal.as);
+    if (f.type === refusal.type) throw ApplicationFailure.nonRetryable(refusal.message ? refusal.message(f.message) : f.message, refusal.type);
     throw err;
   }
 }

@@ -1,16 +1,16 @@
 /**
- * Errors the domain raises on purpose. Each interface maps `code` to its own status
- * and error shape in one place (its onError); anything else is an unexpected 500.
+ * What the API answers for a failure, in one place: the domain's errors, the status each
+ * code answers on each interface, and what each failure a workflow ends with answers (the
+ * failure types are in workflows/failure-types.ts). Each interface shapes its error body in
+ * its onError (src/http/partner/app.ts, src/http/agency/app.ts); anything else is an
+ * unexpected 500.
  */
-export type DomainErrorCode =
-  | 'validation' // 400 on A, 422 on B
-  | 'unauthorized'
-  | 'not_found'
-  | 'not_payable'
-  | 'insufficient_credit'
-  | 'conflict'
-  | 'supplier_failed'; // the supplier said no and every effect was undone
+import { PartUnavailableError } from '../health/model';
+import type { DomainErrorCode, FailureTypeName } from '../../workflows/failure-types';
 
+export type { DomainErrorCode };
+
+/** An error the domain raises on purpose: a refusal the partner is answered with. */
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
@@ -24,3 +24,94 @@ export class DomainError extends Error {
 
 export const validation = (field: string, message: string) => new DomainError('validation', `${field}: ${message}`, field);
 export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+
+/** The status each code answers: on Interface A (`partner`) and on Interface B (`agency`). */
+export const HTTP_STATUS: Record<DomainErrorCode, { partner: number; agency: number }> = {
+  validation: { partner: 400, agency: 422 },
+  unauthorized: { partner: 401, agency: 401 },
+  not_found: { partner: 404, agency: 404 },
+  not_payable: { partner: 400, agency: 409 },
+  insufficient_credit: { partner: 402, agency: 402 },
+  conflict: { partner: 409, agency: 409 },
+  /** The supplier said no and every effect was undone. */
+  supplier_failed: { partner: 502, agency: 500 },
+};
+
+/**
+ * What a failure answers: a domain error of that code (`say` rewords the failure's message),
+ * or 503 for the database down (`unchanged`: the request was turned away before it changed
+ * anything; else it did not complete).
+ */
+type Answer = DomainErrorCode | { code: DomainErrorCode; say: (message: string) => string } | 'database_down' | 'database_down_unchanged';
+
+/**
+ * What the API answers for each failure type a workflow it awaits (or updates) can end
+ * with, per operation. A failure type an operation does not list is no answer: the error
+ * stays as Temporal gave it (500, logged; a residence change answers it as the request's
+ * fault, updateFailure). `everyWorkflow` applies to all of them
+ * (src/temporal/workflows.ts, awaitWorkflow): a value the database refused is the request's
+ * fault, whatever the workflow.
+ */
+export const WORKFLOW_ANSWERS = {
+  everyWorkflow: { invalid_data: { code: 'validation', say: (m) => `a value in the request cannot be stored: ${m}` } },
+  /** POST /api/partners/pay/ (the payment: workflows/pay.workflow.ts). */
+  pay: {
+    insufficient_credit: 'insufficient_credit',
+    not_payable: 'not_payable',
+    payment_reversed: 'supplier_failed',
+    // The debit could not be written (the database, bounded retries spent): nothing was charged, the partner may try again.
+    debit_failed: 'database_down_unchanged',
+  },
+  /** Interface B's hotel booking, settled at creation (its hold, then the payment). */
+  agencyHotelBooking: {
+    hold_refused: 'validation',
+    insufficient_credit: 'insufficient_credit',
+    payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
+  },
+  /** Interface B's product order, settled at creation (the payment). */
+  agencyProductOrder: {
+    insufficient_credit: 'insufficient_credit',
+    payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
+  },
+  flightBooking: { hold_refused: 'validation' },
+  flightRefund: { refund_rejected: 'supplier_failed' },
+  hotelHold: { hold_refused: 'validation' },
+  hotelCancel: { cancel_rejected: 'supplier_failed', conflict: 'validation' },
+  /** Residence and tour holds. */
+  datesHold: { validation: 'validation' },
+  /** A residence stay change or cancellation request (a workflow update; src/domain/residence/service.ts, updateFailure). */
+  residenceChange: {
+    host_unanswered: {
+      code: 'supplier_failed',
+      say: (m) => `${m}; the change was undone: the stay and the wallet are as they were, try again later`,
+    },
+    undo_owed: {
+      code: 'supplier_failed',
+      say: (m) => `${m}: the stay and the wallet show the change until it is; it is retried, and an operator is told if it cannot be written`,
+    },
+    insufficient_credit: 'insufficient_credit',
+    not_found: 'not_found',
+    conflict: 'conflict',
+    // The database down through the step's tries.
+    database_unavailable: 'database_down',
+  },
+} satisfies Record<string, Partial<Record<FailureTypeName, Answer>>>;
+
+export type AnsweringOperation = keyof typeof WORKFLOW_ANSWERS;
+
+/**
+ * The answer of `operation` to a workflow's failure (its type and message), or null when it
+ * has none. A validation names `field` when given.
+ */
+export function workflowAnswer(operation: AnsweringOperation, field?: string): (f: { type: string; message: string }) => Error | null {
+  const answers: Partial<Record<string, Answer>> = WORKFLOW_ANSWERS[operation];
+  return (f) => {
+    const answer = Object.hasOwn(answers, f.type) ? answers[f.type] : undefined;
+    if (answer === undefined) return null;
+    if (answer === 'database_down' || answer === 'database_down_unchanged')
+      return new PartUnavailableError('database', f.message, answer === 'database_down_unchanged');
+    const code = typeof answer === 'string' ? answer : answer.code;
+    const message = typeof answer === 'string' ? f.message : answer.say(f.message);
+    return code === 'validation' && field ? validation(field, message) : new DomainError(code, message);
+  };
+}

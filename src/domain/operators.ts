@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, type Client, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { ledgerEntries, reservations } from '../db/schema';
@@ -31,6 +32,20 @@ export interface WorkflowView<S> {
   state: S | null;
   /** For a run that FAILED: what it failed with (the message its history closes with); else null. */
   failure: string | null;
+  /**
+   * The worker version the run is on (docs/operations.md, "Deploy a new version"): the build
+   * id, and whether the run is pinned to it or moves to the current one. Null before its
+   * first workflow task, or when not found.
+   */
+  version: { buildId: string; behavior: 'pinned' | 'auto_upgrade' } | null;
+}
+
+/** The worker version a run is on, from its description. */
+function versionOf(info: temporal.api.workflow.v1.IWorkflowExecutionInfo | null | undefined): WorkflowView<unknown>['version'] {
+  const v = info?.versioningInfo;
+  const buildId = v?.deploymentVersion?.buildId;
+  if (!buildId) return null;
+  return { buildId, behavior: v?.behavior === temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED ? 'pinned' : 'auto_upgrade' };
 }
 
 /** The message a failed run closed with: its last event. */
@@ -54,9 +69,9 @@ async function workflowOf<S>(
     // A run made before the query existed (a residence stay booked earlier) does not answer it.
     const state = running ? await handle.query(query).catch(() => null) : null;
     const failure = d.status.name === 'FAILED' ? await closingFailure(handle) : null;
-    return { workflowId, runId: d.runId, status: d.status.name, state, failure };
+    return { workflowId, runId: d.runId, status: d.status.name, state, failure, version: versionOf(d.raw.workflowExecutionInfo) };
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return { workflowId, runId: run.runId ?? null, status: 'NOT_FOUND', state: null, failure: null };
+    if (err instanceof WorkflowNotFoundError) return { workflowId, runId: run.runId ?? null, status: 'NOT_FOUND', state: null, failure: null, version: null };
     throw err;
   }
 }

@@ -5,12 +5,11 @@
  */
 import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { and, eq, sql } from 'drizzle-orm';
-import { PartUnavailableError } from '../health/model';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { paymentKeys } from '../db/schema';
-import { PAY_OPENS_AT, PayFailure, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
-import { DomainError } from './errors';
+import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
+import { DomainError, workflowAnswer } from './errors';
 import { getOrder } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
@@ -127,16 +126,6 @@ async function recordAnswer(db: Db, partnerId: number, key: string, runId: strin
     .set({ answeredRunId: runId, answeredAt: new Date() })
     .where(and(keyRow(partnerId, key), sql`${paymentKeys.answeredRunId} is distinct from ${runId}`))
     .catch((err: unknown) => logError('could not record a payment failure as answered', err, { runId }));
-}
-
-/** Maps the workflow's business failure to the domain error the interfaces render. */
-function payFailureAsDomainError(f: { type: string; message: string }): Error | null {
-  if (f.type === PayFailure.insufficientCredit) return new DomainError('insufficient_credit', f.message);
-  if (f.type === PayFailure.notPayable) return new DomainError('not_payable', f.message);
-  if (f.type === PayFailure.reversed) return new DomainError('supplier_failed', f.message);
-  // The debit could not be written (the database, bounded retries spent): nothing was charged, the partner may try again.
-  if (f.type === PayFailure.debitFailed) return new PartUnavailableError('database', f.message, true);
-  return null;
 }
 
 /**
@@ -260,7 +249,7 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
   { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, payFailureAsDomainError, { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
+  const result = await awaitWorkflow(handle, deps.payWaitMs, workflowAnswer('pay'), { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

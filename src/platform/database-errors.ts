@@ -40,11 +40,17 @@ export function isDatabaseConnectionError(e: unknown): boolean {
   return CONNECTION_MESSAGES.test(e.message);
 }
 
+/**
+ * The failure type a database error is raised with (workflows/failure-types.ts,
+ * DatabaseFailureType): `database_unavailable`, retry with backoff (bounded); `invalid_data`,
+ * classes 22 and 23, the same input fails again; `database_error`, anything else deterministic.
+ */
+export type DatabaseFailureTypeName = 'database_unavailable' | 'invalid_data' | 'database_error';
+
 export interface DatabaseFailure {
   /** PostgreSQL's SQLSTATE, when it answered. */
   sqlstate?: string;
-  /** `transient`: retry with backoff (bounded); `invalid_data`: classes 22 and 23, the same input fails again; `database_error`: anything else deterministic. */
-  kind: 'transient' | 'invalid_data' | 'database_error';
+  type: DatabaseFailureTypeName;
   /** Safe to log and to store: codes, the constraint/table/column names, no values. */
   message: string;
 }
@@ -88,16 +94,16 @@ export function databaseFailure(err: unknown): DatabaseFailure | undefined {
   if (!root) {
     // No SQLSTATE anywhere below: the connection went away (node-postgres says so in its message only).
     const lost = isDatabaseConnectionError(err) || (err instanceof Error && isDatabaseConnectionError(err.cause));
-    if (lost) return { kind: 'transient', message: 'the database connection failed' };
-    return isDrizzleQueryError(err) ? { kind: 'database_error', message: 'a database query failed' } : undefined;
+    if (lost) return { type: 'database_unavailable', message: 'the database connection failed' };
+    return isDrizzleQueryError(err) ? { type: 'database_error', message: 'a database query failed' } : undefined;
   }
   const code = root.code!;
-  if (!isSqlstate(code)) return { kind: 'transient', message: `the database is unreachable (${code})` };
+  if (!isSqlstate(code)) return { type: 'database_unavailable', message: `the database is unreachable (${code})` };
   const where = [root.table && `table ${root.table}`, root.column && `column ${root.column}`, root.constraint && `constraint ${root.constraint}`]
     .filter(Boolean)
     .join(', ');
   const message = `database error ${code}: ${scrub(root.message ?? '', root)}${where ? ` (${where})` : ''}`;
-  if (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_CLASSES.includes(code.slice(0, 2))) return { sqlstate: code, kind: 'transient', message };
-  if (code.startsWith('22') || code.startsWith('23')) return { sqlstate: code, kind: 'invalid_data', message };
-  return { sqlstate: code, kind: 'database_error', message };
+  if (TRANSIENT_SQLSTATES.has(code) || TRANSIENT_CLASSES.includes(code.slice(0, 2))) return { sqlstate: code, type: 'database_unavailable', message };
+  if (code.startsWith('22') || code.startsWith('23')) return { sqlstate: code, type: 'invalid_data', message };
+  return { sqlstate: code, type: 'database_error', message };
 }

@@ -119,7 +119,7 @@ const scrubText = (text: string | undefined) =>
 export function safeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   const db = databaseFailure(err);
-  if (db) return { type: 'DatabaseError', kind: db.kind, sqlstate: db.sqlstate, message: db.message };
+  if (db) return { type: 'DatabaseError', kind: db.type, sqlstate: db.sqlstate, message: db.message };
   const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
   out.message = scrubText(out.message as string);
   out.stack = scrubText(out.stack as string);

@@ -11,7 +11,7 @@ import {
 import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../health/model';
 import { workflowOutcomesHeard, workflowStarts } from '../platform/metrics';
-import { DomainError } from '../domain/errors';
+import { workflowAnswer } from '../domain/errors';
 import { currentRequestId } from '../platform/request-context';
 import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, OrderStatus, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
@@ -202,14 +202,8 @@ export async function awaitWorkflow<W extends Workflow>(
   }
 }
 
-/**
- * A step that failed because the database refused a value of the request (SQLSTATE classes
- * 22 and 23, `invalid_data` from the activities) is the request's fault whatever the
- * workflow: a 400/422 naming what was refused, not a 500.
- */
-function refusedData(f: { type: string; message: string }): Error | null {
-  return f.type === 'invalid_data' ? new DomainError('validation', `a value in the request cannot be stored: ${f.message}`) : null;
-}
+/** What every workflow's failure answers whatever the operation: a value the database refused is the request's fault (400/422). */
+const refusedData = workflowAnswer('everyWorkflow');
 
 /** The search attributes a booking workflow starts with, so operators can find it in Temporal Web. */
 export function bookingAttributes(a: { partnerId: number; service: string; stage: StageName; orderId?: number; orderStatus?: string }): SearchAttributePair[] {

@@ -93,6 +93,7 @@ describe('payments that cannot finish on their own', () => {
       failure: expect.stringMatching(/compensated by operator admin-api: supplier confirms nothing was shipped.*the debit was reversed/),
       debit: { ledger_id: debitRow!.id, amount: '550000.00' },
       reversal: { ledger_id: refundRow!.id, amount: '550000.00' },
+      worker_version: { build_id: stack.workerVersion()!.buildId, behavior: 'pinned' },
     });
     expect((await admin.get(`/admin/orders/${toCompensate.orderId}`)).body.payment).toEqual(compensated.body.payment);
     // Temporal's search attributes say what the order says: failed payment, order pending again.

@@ -22,6 +22,7 @@ import { temporalClient } from '../../src/temporal/connection';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
 import { startPresence, type WorkerPresence } from '../../worker/presence';
+import type { WorkerVersion } from '../../worker/deployment';
 import { connectWorker, startEngineWorker, type EngineWorker } from '../../worker/worker';
 import type { WebhookRetry } from '../../workflows/webhook.types';
 import { hostPort, startProxy, type CuttableProxy } from './proxy';
@@ -156,6 +157,13 @@ export interface TestStack {
   worker(): Worker | null;
   stopWorker(opts?: { crash?: boolean }): Promise<void>;
   startWorker(): Promise<void>;
+  /** The running worker's version (its deployment and build id). */
+  workerVersion(): WorkerVersion | null;
+  /**
+   * Another worker next to the stack's, of the same code but another build id: a new release
+   * rolled out while the stack's worker drains. Stopped with the stack, or by its stop().
+   */
+  startRelease(buildId: string): Promise<EngineWorker>;
   /** With `faults`: makes a part unreachable for the engine, and reachable again. */
   cut(part: CuttablePart): void;
   /**
@@ -286,6 +294,17 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, parts);
     }
   };
+  const startRelease = async (buildId: string) => {
+    const release = await startEngineWorker(
+      { ...config, WORKER_BUILD_ID: buildId },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, outcomes: told },
+      { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
+    );
+    let stopped: Promise<void> | undefined;
+    const stop = () => (stopped ??= release.stop());
+    parts.add(stop);
+    return { ...release, stop };
+  };
   const stopWorker = async ({ crash = false } = {}) => {
     // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
     await presence?.stop({ forget: !crash });
@@ -335,6 +354,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     health,
     workerApp,
     worker: () => worker?.worker ?? null,
+    workerVersion: () => worker?.version ?? null,
+    startRelease,
     // The API's readiness is read from its last round: refresh it, as the next round would within a second.
     stopWorker: async (o) => {
       await stopWorker(o);

@@ -28,31 +28,33 @@ describe('databaseFailure', () => {
   it('an impossible calendar date is invalid data (class 22), and the message keeps no value', async () => {
     const { err, failure } = await failureOf(sql`insert into probe values (1, ${'Sara Ahmadi'}, ${'2027-02-30'})`);
     expect(String((err as Error).message)).toContain('Sara Ahmadi'); // drizzle puts the parameters in its message
-    expect(failure).toMatchObject({ kind: 'invalid_data', sqlstate: expect.stringMatching(/^22/) });
+    expect(failure).toMatchObject({ type: 'invalid_data', sqlstate: expect.stringMatching(/^22/) });
     expect(failure!.message).not.toMatch(/Sara|Ahmadi|2027-02-30/);
   });
 
   it('a NUL character and a NOT NULL violation are invalid data; a unique violation is a retryable race', async () => {
-    expect((await failureOf(sql`insert into probe values (2, ${'A\u0000li'}, null)`)).failure).toMatchObject({ kind: 'invalid_data' });
-    expect((await failureOf(sql`insert into probe values (3, null, null)`)).failure).toMatchObject({ kind: 'invalid_data', sqlstate: '23502' });
+    expect((await failureOf(sql`insert into probe values (2, ${'A\u0000li'}, null)`)).failure).toMatchObject({ type: 'invalid_data' });
+    expect((await failureOf(sql`insert into probe values (3, null, null)`)).failure).toMatchObject({ type: 'invalid_data', sqlstate: '23502' });
     await database.db.execute(sql`insert into probe values (4, 'x', null)`);
     const dup = await failureOf(sql`insert into probe values (4, ${'Reza Karimi'}, null)`);
-    expect(dup.failure).toMatchObject({ kind: 'transient', sqlstate: '23505' });
+    expect(dup.failure).toMatchObject({ type: 'database_unavailable', sqlstate: '23505' });
     expect(dup.failure!.message).not.toContain('Reza');
     expect(dup.failure!.message).toContain('probe_pkey'); // schema names stay
   });
 
   it('an integer beyond the column type is invalid data; a bug in the query is a deterministic database error', async () => {
-    expect((await failureOf(sql`insert into probe values (${2147483648}, 'x', null)`)).failure).toMatchObject({ kind: 'invalid_data', sqlstate: '22003' });
-    expect((await failureOf(sql`select no_such_column from probe`)).failure).toMatchObject({ kind: 'database_error', sqlstate: '42703' });
+    expect((await failureOf(sql`insert into probe values (${2147483648}, 'x', null)`)).failure).toMatchObject({ type: 'invalid_data', sqlstate: '22003' });
+    expect((await failureOf(sql`select no_such_column from probe`)).failure).toMatchObject({ type: 'database_error', sqlstate: '42703' });
   });
 
   it('connection failures are transient; errors that are not the database are not classified', () => {
-    expect(databaseFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toMatchObject({ kind: 'transient' });
-    expect(databaseFailure(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toMatchObject({
-      kind: 'transient',
+    expect(databaseFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toMatchObject({
+      type: 'database_unavailable',
     });
-    expect(databaseFailure(new Error('Connection terminated unexpectedly'))).toMatchObject({ kind: 'transient' });
+    expect(databaseFailure(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toMatchObject({
+      type: 'database_unavailable',
+    });
+    expect(databaseFailure(new Error('Connection terminated unexpectedly'))).toMatchObject({ type: 'database_unavailable' });
     expect(databaseFailure(new TypeError('x is undefined'))).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@ import { RetryState } from '@temporalio/common';
 import { PartUnavailableError } from '../../src/health/model';
 import { DomainError } from '../../src/domain/errors';
 import { updateFailure } from '../../src/domain/residence/service';
-import { HOST_UNANSWERED } from '../../workflows/residence.types';
+import { ResidenceFailure } from '../../workflows/failure-types';
 
 /** How a failed residence update (a stay change, a cancellation request) is told to the partner. */
 const failed = (activityType: string, cause: Error) =>
@@ -24,7 +24,7 @@ describe('a failed residence update, as the partner is told', () => {
     });
     const unanswered = new WorkflowUpdateFailedError(
       'update failed',
-      ApplicationFailure.nonRetryable('the host did not answer the change (x); the host does not hold it', HOST_UNANSWERED),
+      ApplicationFailure.nonRetryable('the host did not answer the change (x); the host does not hold it', ResidenceFailure.hostUnanswered),
     );
     expect(said(updateFailure(unanswered))).toMatchObject({
       code: 'supplier_failed',

@@ -4,14 +4,13 @@ import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierCity, SupplierHotel, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
-import { DomainError, notFound, validation } from '../errors';
+import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
 import type { Partner } from '../partners';
 import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
-import { agencyPaymentFailure } from './orders';
 import { settle } from './settle';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
@@ -156,7 +155,7 @@ export async function createBooking(
       args: [{ partnerId: partner.id, bookingId, ...(scenario ? { scenario } : {}) }],
       attributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
     },
-    (f) => (f.type === 'hold_refused' ? validation('room_id', f.message) : agencyPaymentFailure(f)),
+    workflowAnswer('agencyHotelBooking', 'room_id'),
   );
   return { done, booking: await bookingView(deps.db, partner.id, bookingId) };
 }

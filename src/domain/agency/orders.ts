@@ -1,17 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orderItems, orders, products, productVariants, type OrderStatus } from '../../db/schema';
-import { DomainError, notFound, validation } from '../errors';
+import { notFound, validation } from '../errors';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
 import type { OrderRow } from '../orders';
-
-/** What Interface B answers when its workflow's payment (its child) failed: the child's typed failure, raised as the parent's own. */
-export function agencyPaymentFailure(f: { type: string; message: string }): Error | null {
-  if (f.type === 'insufficient_credit') return new DomainError('insufficient_credit', f.message);
-  if (f.type === 'payment_reversed') return new DomainError('supplier_failed', `${f.message}; nothing was charged`);
-  return null;
-}
 
 /** The order of an agency booking, created once: a retried step finds the order it made. */
 export async function orderAgencyBooking(db: DbOrTx, partnerId: number, bookingId: number): Promise<{ orderId: number }> {

@@ -3,14 +3,14 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { orderItems, orders, productCategories, products, productVariants } from '../../db/schema';
 import { fromCatalogue } from '../catalog-cache';
-import { notFound } from '../errors';
+import { notFound, workflowAnswer } from '../errors';
 import { rowIdOf } from '../ids';
 import type { OrderItemRow, OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
 import { bookingAttributes } from '../../temporal/workflows';
 import { agencyOrderWorkflowId } from '../../../workflows/agency.types';
-import { agencyPaymentFailure, createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
+import { createAgencyProductOrder, type AgencyProductOrderInput } from './orders';
 import { settle } from './settle';
 
 /** One thing Interface B sells: a variant, or a product without variants, named by its SKU. */
@@ -107,7 +107,7 @@ export async function placeOrder(
       args: [{ partnerId: partner.id, orderId: id, ...(scenario ? { scenario } : {}) }],
       attributes: bookingAttributes({ partnerId: partner.id, orderId: id, service: 'product', stage: 'debiting' }),
     },
-    agencyPaymentFailure,
+    workflowAnswer('agencyProductOrder'),
   );
   return { done, order: await orderView(deps.db, partner.id, id) };
 }

@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Cabin, FareRules, FlightSupplier, Offer, Revalidation, Traveler } from '../../suppliers/flights';
-import { bookFlightWorkflowId, FlightFailure, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
-import { DomainError, validation } from '../errors';
+import { bookFlightWorkflowId, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
+import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
@@ -128,12 +128,9 @@ export async function bookFlight(
     args: [{ bookingId: booking.id, clientReference: workflowId }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
-  const booked = await awaitWorkflow(
-    started.handle,
-    deps.waitMs,
-    (f) => (f.type === FlightFailure.bookingRefused ? validation('fare_source_code', f.message) : null),
-    { told: toldBy(deps.outcomes, started) },
-  );
+  const booked = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightBooking', 'fare_source_code'), {
+    told: toldBy(deps.outcomes, started),
+  });
   if (!booked)
     throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
   const order = await flightOrderOf(deps.db, partner.id, booked.orderId);
@@ -183,7 +180,7 @@ export async function refund(deps: FlightDeps, partner: Partner, input: { order_
     partnerId: partner.id,
     orderId: input.order_id,
     service: 'flight',
-    refusal: (f) => (f.type === FlightFailure.refundRejected ? new DomainError('supplier_failed', f.message) : null),
+    refusal: workflowAnswer('flightRefund'),
   });
 }
 

@@ -3,13 +3,13 @@ import type { PlaceHoldInput } from '../../../workflows/hotel.types';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier, RateCheck, SupplierHotel } from '../../suppliers/hotels';
-import { cancelWorkflowId, holdWorkflowId, HotelFailure, type CancelHotelInput } from '../../../workflows/hotel.types';
+import { cancelWorkflowId, holdWorkflowId, type CancelHotelInput } from '../../../workflows/hotel.types';
 import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
 import { termsForCancel } from './cancellation';
 import { bookingOf, bookingOfOrder, newBooking, orderBooking, type HotelBookingRow } from './bookings';
 import { validateGuests } from './guests';
-import { DomainError, validation } from '../errors';
+import { validation, workflowAnswer } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
@@ -75,8 +75,6 @@ export async function checkRate(supplier: HotelSupplier, rateKey: string, scenar
   return supplierRead('rate_key', () => supplier.checkRate(rateKey, scenario));
 }
 
-const holdFailure = (field: string) => (f: { type: string; message: string }) => (f.type === HotelFailure.holdRefused ? validation(field, f.message) : null);
-
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
 async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput, field: string): Promise<{ placed: boolean; booking: HotelBookingRow }> {
   const started = await startOrJoin(deps.temporal, 'placeHotelHold', {
@@ -85,7 +83,7 @@ async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput,
     args: [input],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
-  const placed = await awaitWorkflow(started.handle, deps.waitMs, holdFailure(field), { told: toldBy(deps.outcomes, started) });
+  const placed = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('hotelHold', field), { told: toldBy(deps.outcomes, started) });
   return { placed: placed !== null, booking: await bookingOf(deps.db, partner.id, input.bookingId) };
 }
 
@@ -171,7 +169,6 @@ export async function cancel(deps: HotelDeps, partner: Partner, input: { order_i
     partnerId: partner.id,
     orderId: input.order_id,
     service: 'hotel',
-    refusal: (f) =>
-      f.type === HotelFailure.cancelRejected ? new DomainError('supplier_failed', f.message) : f.type === 'conflict' ? validation('order_id', f.message) : null,
+    refusal: workflowAnswer('hotelCancel', 'order_id'),
   });
 }

@@ -4,17 +4,8 @@ import { DatabaseFailureType } from '../../../workflows/failure-types';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
-import {
-  acceptCancelSignal,
-  HOST_UNANSWERED,
-  modifyStayUpdate,
-  requestCancelUpdate,
-  reservationWorkflowId,
-  type StayChange,
-  UNDO_OWED,
-} from '../../../workflows/residence.types';
-import { PartUnavailableError } from '../../health/model';
-import { DomainError, validation } from '../errors';
+import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
+import { DomainError, validation, workflowAnswer } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
@@ -47,6 +38,8 @@ export interface ReserveInput {
   lead_guest: Record<string, unknown>;
 }
 
+const changeAnswer = workflowAnswer('residenceChange');
+
 /** A refusal raised inside a workflow update (validator or activity) as the domain error the interface renders. */
 export function updateFailure(err: unknown): unknown {
   if (!(err instanceof WorkflowUpdateFailedError)) return err;
@@ -62,24 +55,12 @@ export function updateFailure(err: unknown): unknown {
         : `the host could not be reached (${why}); the change was undone: the stay and the wallet are as they were, try again later`,
     );
   }
-  // The host did not answer a change, and, asked, did not hold it or could not be asked: undone here.
-  if (err.cause instanceof ApplicationFailure && err.cause.type === HOST_UNANSWERED) {
-    return new DomainError('supplier_failed', `${err.cause.message}; the change was undone: the stay and the wallet are as they were, try again later`);
-  }
-  // The host did not take a change, and its undo could not be written yet: it is owed.
-  if (err.cause instanceof ApplicationFailure && err.cause.type === UNDO_OWED) {
-    return new DomainError(
-      'supplier_failed',
-      `${err.cause.message}: the stay and the wallet show the change until it is; it is retried, and an operator is told if it cannot be written`,
-    );
-  }
+  // The workflow's own failure or a step's, the first down the chain: its answer (src/domain/errors.ts), else the request's fault.
   for (let cause: unknown = err.cause; cause instanceof Error; cause = (cause as Error & { cause?: unknown }).cause) {
     if (cause instanceof ApplicationFailure) {
-      if (cause.type === 'insufficient_credit') return new DomainError('insufficient_credit', cause.message);
-      if (cause.type === 'not_found') return new DomainError('not_found', cause.message);
-      if (cause.type === 'conflict') return new DomainError('conflict', cause.message);
-      // The database, not the request: down through the step's tries (503), or a failure of ours (500).
-      if (cause.type === DatabaseFailureType.unavailable) return new PartUnavailableError('database', cause.message);
+      const answer = changeAnswer({ type: cause.type ?? '', message: cause.message });
+      if (answer) return answer;
+      // A database failure of ours is not the request's fault (500).
       if (cause.type === DatabaseFailureType.error) return err;
       return new DomainError(
         'validation',
@@ -115,7 +96,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
-  const held = await awaitWorkflow(started.handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null), {
+  const held = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('datesHold'), {
     told: toldBy(deps.outcomes, started),
   });
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import type { Traveler } from '../../suppliers/flights';
-import { DomainError } from '../errors';
+import { DomainError, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
@@ -44,7 +44,7 @@ export async function prebook(
     ],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'tour', stage: 'holding' }),
   });
-  const held = await awaitWorkflow(started.handle, deps.waitMs, (f) => (f.type === 'validation' ? new DomainError('validation', f.message) : null), {
+  const held = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('datesHold'), {
     told: toldBy(deps.outcomes, started),
   });
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');

@@ -11,7 +11,16 @@ import { renderTravelOrder } from '../partner/schemas';
 /** The operator API's shapes (src/http/admin/app.ts): what `admin` prints as JSON. */
 
 const renderWorkflow = <S>(w: WorkflowView<S> | null) =>
-  w ? { workflow_id: w.workflowId, run_id: w.runId, status: w.status, state: w.state, failure: w.failure } : null;
+  w
+    ? {
+        workflow_id: w.workflowId,
+        run_id: w.runId,
+        status: w.status,
+        state: w.state,
+        failure: w.failure,
+        worker_version: w.version ? { build_id: w.version.buildId, behavior: w.version.behavior } : null,
+      }
+    : null;
 
 /** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
 export function renderInspection({ order, ledger, payment, cancellation, events }: OrderInspection) {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { authenticateAgency } from '../../domain/partners';
 import { SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
@@ -17,15 +17,6 @@ import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';
 
-const STATUS: Record<Exclude<DomainErrorCode, 'validation'>, ContentfulStatusCode> = {
-  unauthorized: 401,
-  not_found: 404,
-  not_payable: 409,
-  insufficient_credit: 402,
-  conflict: 409,
-  supplier_failed: 500,
-};
-
 const detailItem = (loc: string[], msg: string, type: string) => ({ detail: [{ loc, msg, type }] });
 
 /** Interface B's name, in its OpenAPI document and on its docs page. */
@@ -36,9 +27,10 @@ const DESCRIPTION =
 /** The one place Interface B's errors are shaped: FastAPI's `{detail}`, never a stack trace. */
 export function agencyError(err: Error, c: Context<AgencyEnv>) {
   if (err instanceof DomainError) {
-    if (err.code === 'validation') return c.json(fieldDetail(c.req.method === 'GET' ? 'query' : 'body', err.message), 422);
+    const status = HTTP_STATUS[err.code].agency as ContentfulStatusCode;
+    if (err.code === 'validation') return c.json(fieldDetail(c.req.method === 'GET' ? 'query' : 'body', err.message), status);
     if (err.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
-    return c.json({ detail: err.message }, STATUS[err.code]);
+    return c.json({ detail: err.message }, status);
   }
   if (err instanceof SupplierUnavailableError) return c.json({ detail: 'the supplier is unavailable right now; try again shortly' }, 503);
   if (err instanceof HTTPException) {

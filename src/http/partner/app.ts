@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { authenticatePartner } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay-request';
@@ -25,16 +25,6 @@ import { residenceRoutes } from './residence.routes';
 import { tourRoutes } from './tours.routes';
 import { visaRoutes } from './visa.routes';
 
-const STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
-  validation: 400,
-  unauthorized: 401,
-  not_found: 404,
-  not_payable: 400,
-  insufficient_credit: 402,
-  conflict: 409,
-  supplier_failed: 502,
-};
-
 /** Interface A's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — partner API (Interface A)';
 const DESCRIPTION =
@@ -42,7 +32,7 @@ const DESCRIPTION =
 
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
-  if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, STATUS[err.code]);
+  if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, HTTP_STATUS[err.code].partner as ContentfulStatusCode);
   if (err instanceof SupplierUnavailableError) {
     return c.json({ ok: false, error: 'the supplier is unavailable right now; try again shortly' }, 503);
   }
