@@ -4,10 +4,10 @@ import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import type { AgencyPayment } from './agency.types';
 import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
-import { payWorkflowId } from './pay.types';
+import { PAY_OPENS_AT, payWorkflowId } from './pay.types';
 import { payOrder } from './pay.workflow';
 import { Saga } from './saga';
-import { OrderId, Stage } from './search-attributes';
+import { OrderId, OrderStatus, Stage } from './search-attributes';
 import { setStage } from './steps';
 
 const database = proxyActivities<BookingActivities>(DATABASE_STEP);
@@ -25,6 +25,10 @@ function raiseAsOwn(err: unknown): never {
 async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
     workflowId: payWorkflowId(input.partnerId, { orderId }),
+    typedSearchAttributes: [
+      { key: Stage, value: PAY_OPENS_AT.stage },
+      { key: OrderStatus, value: PAY_OPENS_AT.orderStatus },
+    ],
     args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), failsOrder: true }],
   });
 }

@@ -8,6 +8,13 @@ import { defineQuery, defineSignal } from '@temporalio/workflow';
 export const payWorkflowId = (partnerId: number, req: { idempotencyKey?: string; orderId: number }) =>
   req.idempotencyKey ? `pay:p${partnerId}:key:${req.idempotencyKey}` : `pay:p${partnerId}:order:${req.orderId}`;
 
+/**
+ * Where a payment shows itself from its start: its starter (the API, or Interface B's parent
+ * workflow) sets these search attributes in the start request, so the workflow does not
+ * upsert them as a command of its own.
+ */
+export const PAY_OPENS_AT = { stage: 'debiting', orderStatus: 'processing' } as const;
+
 export interface PayInput {
   partnerId: number;
   orderId: number;

@@ -77,7 +77,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
   let releasedAs: string | undefined;
   try {
-    setStage('debiting', 'processing');
+    // Stage debiting and OrderStatus processing came with the start (PAY_OPENS_AT).
     // The reversal is registered before the debit runs: a debit that committed but whose answer was lost must still be undone.
     debit = await saga.step(
       'debit',

@@ -96,12 +96,16 @@ export async function ensureTemporal(
 export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 
 /**
- * The dev server keeps the search attributes' definitions in its cache instead of reading
- * them from its database on every start, task completion and visibility write (the CLI's
- * own setting, so that attributes added while it runs show at once): the engine registers
- * its attributes before the server starts and adds none while it runs.
+ * The dev server's dynamic configuration:
+ * - it keeps the search attributes' definitions in its cache instead of reading them from
+ *   its database on every start, task completion and visibility write (the CLI's own
+ *   setting, so that attributes added while it runs show at once): the engine registers
+ *   its attributes before the server starts and adds none while it runs;
+ * - it dispatches activities eagerly: a worker completing a workflow task that schedules an
+ *   activity on its own task queue (a payment's supplier step) gets that activity's task
+ *   in the answer, not through the server's matching.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false'];
+export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false', 'system.enableActivityEagerExecution=true'];
 
 /** The compression a worker's connection asks for: none to a Temporal on this machine (a loopback address), where compressing only costs CPU on both ends; gzip otherwise. */
 export function grpcCompression(address: string): 'gzip' | 'none' {

@@ -14,7 +14,7 @@ import { workflowOutcomesHeard, workflowStarts } from '../platform/metrics';
 import { workflowAnswer } from '../domain/errors';
 import { currentRequestId } from '../platform/request-context';
 import type { Workflows, WorkflowType } from '../../workflows/registry.types';
-import { OrderId, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
+import { OrderId, OrderStatus, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
 import type { WorkflowOutcomes } from './outcomes';
 
 /** A workflow a request started or joined: its handle, and the run's id when Temporal said which. */
@@ -206,11 +206,12 @@ export async function awaitWorkflow<W extends Workflow>(
 const refusedData = workflowAnswer('everyWorkflow');
 
 /** The search attributes a booking workflow starts with, so operators can find it in Temporal Web. */
-export function bookingAttributes(a: { partnerId: number; service: string; stage: StageName; orderId?: number }): SearchAttributePair[] {
+export function bookingAttributes(a: { partnerId: number; service: string; stage: StageName; orderId?: number; orderStatus?: string }): SearchAttributePair[] {
   return [
     { key: PartnerId, value: a.partnerId },
     ...(a.orderId === undefined ? [] : [{ key: OrderId, value: a.orderId }]),
     { key: Service, value: a.service },
     { key: Stage, value: a.stage },
+    ...(a.orderStatus === undefined ? [] : [{ key: OrderStatus, value: a.orderStatus }]),
   ];
 }

@@ -1,3 +1,4 @@
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { adminClient, call, newPartner as partnerWithWallet, type PartnerCredentials } from '../support/clients';
@@ -381,6 +382,10 @@ describe('travel products', () => {
     const child = childPayment(creds, order);
     expect(await toldOperators(parent)).toEqual({ stage: 'failed', orderStatus: 'failed', orderId: order.id });
     expect(await toldOperators(child)).toMatchObject({ stage: 'failed', orderStatus: 'failed' });
+    // The child payment showed debiting and processing from its start, as the API's payments do.
+    const { events } = await stack.client.workflow.getHandle(child).fetchHistory();
+    const opening = decodeTypedSearchAttributes(events![0]!.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields);
+    expect({ stage: opening.get(Stage), orderStatus: opening.get(OrderStatus) }).toEqual({ stage: 'debiting', orderStatus: 'processing' });
     await recordHistory(stack, parent, 'agency-product-order-compensated');
     await recordHistory(stack, child, 'pay-fails-order-compensated');
   });

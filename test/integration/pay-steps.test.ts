@@ -1,3 +1,4 @@
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { apiMetrics } from '../../src/platform/metrics';
@@ -31,9 +32,20 @@ async function historyOf(orderId: number) {
     workflowId,
     activities: await scheduledActivities(stack, workflowId),
     markers: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    // What an operator sees from the start, then each Stage the run sets (an upsert, a command and an event each).
+    opening: attributesOf(events![0]!.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields),
+    stages: events!.flatMap((e) => {
+      const upserted = e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+      return upserted ? [attributesOf(upserted).stage] : [];
+    }),
     stage: described.typedSearchAttributes.get(Stage),
     orderStatus: described.typedSearchAttributes.get(OrderStatus),
   };
+}
+
+function attributesOf(fields: Parameters<typeof decodeTypedSearchAttributes>[0]) {
+  const attrs = decodeTypedSearchAttributes(fields);
+  return { stage: attrs.get(Stage), orderStatus: attrs.get(OrderStatus) };
 }
 
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
@@ -57,6 +69,9 @@ describe("the payment's steps", () => {
     expect(history.activities).toEqual(['finalizeOrder']);
     expect(history.markers).toBe(2); // debitForOrder, completeOrder
     expect(history).toMatchObject({ stage: 'done', orderStatus: 'completed' });
+    // It starts showing debiting and processing (the start request sets them); the debit's workflow task shows finalizing.
+    expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
+    expect(history.stages).toEqual(['finalizing', 'completing', 'done']);
     expect(await eagerStarts()).toBe(before + 1);
   });
 
@@ -72,6 +87,8 @@ describe("the payment's steps", () => {
     expect(history.markers).toBe(2); // debitForOrder, reversePayment
     // The order is payable again, and the payment's OrderStatus says so.
     expect(history).toMatchObject({ stage: 'failed', orderStatus: 'pending' });
+    expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
+    expect(history.stages).toEqual(['finalizing', 'compensating', 'failed']);
     expect(await statusOf(order.id)).toBe('pending');
   });
 

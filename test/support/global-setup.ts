@@ -34,8 +34,8 @@ export default async function globalSetup(): Promise<void> {
       uiPort: null,
       namespace: 'default',
       log,
-      // As `npm start`'s dev server has it (a stack with eagerStart uses it).
-      dynamicConfig: ['system.enableEagerWorkflowStart=true'],
+      // As `npm start`'s dev server has them (a stack with eagerStart starts workflows eagerly; every worker gets its activities eagerly).
+      dynamicConfig: ['system.enableEagerWorkflowStart=true', 'system.enableActivityEagerExecution=true'],
     });
     (globalThis as { __temporalDevServer?: DevServer }).__temporalDevServer = server;
     process.env.TEST_TEMPORAL_ADDRESS = server.address;
