@@ -7592,7 +7592,7 @@ export interface components {
              * @default GATEWAY
              * @enum {string}
              */
-            payment_method: "PARTNER_CREDIT" | "GATEWAY";
+            payment_method?: "PARTNER_CREDIT" | "GATEWAY";
             /** @description Where to ship physical products; null or left out for digital ones */
             delivery?: {
                 recipient_name: string;
@@ -7643,9 +7643,9 @@ export interface components {
             rooms: {
                 adult_count: number;
                 /** @default 0 */
-                child_count: number;
+                child_count?: number;
                 /** @default [] */
-                child_ages: number[];
+                child_ages?: number[];
             }[];
             /** @description true: Iranian hotels only; false: international only; omitted: both */
             is_domestic?: boolean;
@@ -7808,11 +7808,11 @@ export interface components {
             /** @description Required for round_trip */
             return_date_time?: string;
             /** @default 1 */
-            adult_count: number;
+            adult_count?: number;
             /** @default 0 */
-            child_count: number;
+            child_count?: number;
             /** @default 0 */
-            infant_count: number;
+            infant_count?: number;
             /** @enum {string} */
             cabin_type: "economy" | "premium_economy" | "business" | "first";
             /** @enum {string} */
@@ -7821,7 +7821,7 @@ export interface components {
              * @description At most this many offers, cheapest first (extension)
              * @default 50
              */
-            limit: number;
+            limit?: number;
         };
         FlightBookingRequest: {
             fare_source_code: string;
