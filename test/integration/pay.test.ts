@@ -6,8 +6,7 @@ import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
 import { authenticatePartner } from '../../src/domain/partners';
 import { listen } from '../../src/platform/listen';
 import type { PartnerClient } from '../../src/client';
-import type { components } from '../../src/client/partner-api';
-import { adminClient, newPartner as partnerWithWallet, partnerClient, typedPartner } from '../support/clients';
+import { adminClient, newPartner as partnerWithWallet, partnerClient, processing, settled, typedPartner } from '../support/clients';
 import { ledgerDiscrepancies, startStack, type TestStack, useStack } from '../support/stack';
 import { recordHistory } from '../support/histories';
 import { captureLogs } from '../support/logs';
@@ -75,9 +74,6 @@ const payDeps = (): PayDeps => ({
   taskQueue: stack.taskQueue,
   payWaitMs: 30_000,
 });
-/** The data of a 200 pay answer (the payment settled within the wait); undefined for any other answer. */
-const settled = (res: { data?: { data: components['schemas']['PayResponse'] | components['schemas']['PayAccepted'] } }) =>
-  res.data && 'ledger_id' in res.data.data ? res.data.data : undefined;
 const statusOf = async (orderId: number) => (await stack.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 
 describe('POST /api/partners/pay/', () => {
@@ -441,8 +437,7 @@ describe('a slow supplier and a worker crash', () => {
       });
       expect(res.response.status).toBe(202);
       expect(res.data?.data).toMatchObject({ order_id: order.id, order_status: 'processing' });
-      const accepted = res.data?.data;
-      const handle = quick.client.workflow.getHandle(accepted && 'payment_id' in accepted ? accepted.payment_id : '');
+      const handle = quick.client.workflow.getHandle(processing(res)!.payment_id);
       await handle.result();
       const listed = await client.GET('/partners/product-orders/');
       expect(listed.data?.data.results[0]).toMatchObject({ id: order.id, status: 'completed' });

@@ -1,4 +1,5 @@
 import { agencyClient, partnerClient as typedPartnerClient, type AgencyClient, type PartnerClient } from '../../src/client';
+import type { components } from '../../src/client/partner-api';
 import type { TestStack } from './stack';
 import { ADMIN_TOKEN } from './stack';
 
@@ -46,6 +47,12 @@ export function dataOf<T>(what: string, answer: { data?: T; error?: unknown; res
   if (answer.data === undefined) throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
   return answer.data;
 }
+
+type PayAnswer = components['schemas']['PayResponse'] | components['schemas']['PayAccepted'];
+/** The data of a 200 pay answer (the payment settled within the wait); undefined for a 202 or an error. */
+export const settled = (res: { data?: { data: PayAnswer } }) => (res.data && 'ledger_id' in res.data.data ? res.data.data : undefined);
+/** The data of a 202 pay answer (the payment still running); undefined for a 200 or an error. */
+export const processing = (res: { data?: { data: PayAnswer } }) => (res.data && 'payment_id' in res.data.data ? res.data.data : undefined);
 
 export interface PartnerCredentials {
   partner_id: number;
