@@ -5361,7 +5361,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The pending order */
+                /** @description The pending order and its application */
                 201: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -5374,13 +5374,8 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: {
-                                id: number;
-                                service: string;
-                                status: string;
+                            data: components["schemas"]["TravelOrder"] & {
                                 application: components["schemas"]["VisaApplication"];
-                            } & {
-                                [key: string]: unknown;
                             };
                         };
                     };
@@ -6260,7 +6255,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The pending order */
+                /** @description The pending order and its reservation */
                 201: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -6273,17 +6268,9 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: {
-                                id: number;
-                                service: string;
-                                status: string;
-                                /** @description Decimal amount with two decimals */
-                                total_price: string;
-                                currency: string;
+                            data: components["schemas"]["TravelOrder"] & {
                                 reservation_id: number;
                                 hold_expires_at: string;
-                            } & {
-                                [key: string]: unknown;
                             };
                         };
                     };
