@@ -1680,7 +1680,7 @@ export interface components {
              * @description Guests in the room (extension; as in the search)
              * @default 1
              */
-            guests: number;
+            guests?: number;
         };
         TravelProduct: {
             product_id: string;

@@ -6,7 +6,7 @@
  *   const api = partnerClient('http://127.0.0.1:8080', { apiKey, apiSecret });
  *   const { data, error } = await api.GET('/partners/wallet/');
  */
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths as AgencyPaths } from './agency-api';
 import type { components as PartnerSchemas, paths as PartnerPaths } from './partner-api';
 
@@ -17,18 +17,27 @@ export type PartnerEvent = PartnerSchemas['schemas']['Event'];
 export type EventType = NonNullable<PartnerSchemas['schemas']['WebhookEndpointRequest']['event_types']>[number];
 export type PartnerClient = Client<PartnerPaths>;
 export type AgencyClient = Client<AgencyPaths>;
+/**
+ * What sends a request; `globalThis.fetch` unless given. A test can answer in process,
+ * `{ fetch: (req) => app.fetch(req) }`, without a socket.
+ */
+export interface Transport {
+  fetch?: ClientOptions['fetch'];
+}
 
 /** Interface A (/api): every request carries the key and secret headers. */
-export function partnerClient(baseUrl: string, credentials: { apiKey: string; apiSecret: string }): PartnerClient {
+export function partnerClient(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, transport: Transport = {}): PartnerClient {
   return createClient<PartnerPaths>({
+    ...transport,
     baseUrl: `${baseUrl.replace(/\/$/, '')}/api`,
     headers: { 'X-API-KEY': credentials.apiKey, 'X-API-SECRET': credentials.apiSecret },
   });
 }
 
 /** Interface B (/v1): the agency key as a bearer token. */
-export function agencyClient(baseUrl: string, agencyKey: string): AgencyClient {
+export function agencyClient(baseUrl: string, agencyKey: string, transport: Transport = {}): AgencyClient {
   return createClient<AgencyPaths>({
+    ...transport,
     baseUrl: `${baseUrl.replace(/\/$/, '')}/v1`,
     headers: { Authorization: `Bearer ${agencyKey}` },
   });

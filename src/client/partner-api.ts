@@ -5361,7 +5361,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The pending order */
+                /** @description The pending order and its application */
                 201: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -5374,13 +5374,8 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: {
-                                id: number;
-                                service: string;
-                                status: string;
+                            data: components["schemas"]["TravelOrder"] & {
                                 application: components["schemas"]["VisaApplication"];
-                            } & {
-                                [key: string]: unknown;
                             };
                         };
                     };
@@ -6260,7 +6255,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The pending order */
+                /** @description The pending order and its reservation */
                 201: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -6273,17 +6268,9 @@ export interface paths {
                         "application/json": {
                             /** @enum {boolean} */
                             ok: true;
-                            data: {
-                                id: number;
-                                service: string;
-                                status: string;
-                                /** @description Decimal amount with two decimals */
-                                total_price: string;
-                                currency: string;
+                            data: components["schemas"]["TravelOrder"] & {
                                 reservation_id: number;
                                 hold_expires_at: string;
-                            } & {
-                                [key: string]: unknown;
                             };
                         };
                     };
@@ -7592,7 +7579,7 @@ export interface components {
              * @default GATEWAY
              * @enum {string}
              */
-            payment_method: "PARTNER_CREDIT" | "GATEWAY";
+            payment_method?: "PARTNER_CREDIT" | "GATEWAY";
             /** @description Where to ship physical products; null or left out for digital ones */
             delivery?: {
                 recipient_name: string;
@@ -7643,9 +7630,9 @@ export interface components {
             rooms: {
                 adult_count: number;
                 /** @default 0 */
-                child_count: number;
+                child_count?: number;
                 /** @default [] */
-                child_ages: number[];
+                child_ages?: number[];
             }[];
             /** @description true: Iranian hotels only; false: international only; omitted: both */
             is_domestic?: boolean;
@@ -7808,11 +7795,11 @@ export interface components {
             /** @description Required for round_trip */
             return_date_time?: string;
             /** @default 1 */
-            adult_count: number;
+            adult_count?: number;
             /** @default 0 */
-            child_count: number;
+            child_count?: number;
             /** @default 0 */
-            infant_count: number;
+            infant_count?: number;
             /** @enum {string} */
             cabin_type: "economy" | "premium_economy" | "business" | "first";
             /** @enum {string} */
@@ -7821,7 +7808,7 @@ export interface components {
              * @description At most this many offers, cheapest first (extension)
              * @default 50
              */
-            limit: number;
+            limit?: number;
         };
         FlightBookingRequest: {
             fare_source_code: string;

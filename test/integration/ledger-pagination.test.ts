@@ -1,4 +1,4 @@
-import { adminClient, partnerClient, type PartnerCredentials } from '../support/clients';
+import { adminClient, partnerClient, typedPartner, type PartnerCredentials } from '../support/clients';
 import { orderItems, orders } from '../../src/db/schema';
 import { CURRENCY, type TestStack, useStack } from '../support/stack';
 
@@ -24,8 +24,6 @@ const minor = (s: string) => {
 };
 const decimal = (m: number) => `${m < 0 ? '-' : ''}${Math.floor(Math.abs(m) / 100)}.${String(Math.abs(m) % 100).padStart(2, '0')}`;
 
-type Row = { id: number; direction: string; type: string; amount: string; balance_after: string; created_at: string };
-
 describe('ledger pagination', () => {
   let creds: PartnerCredentials;
   // 20 top-ups of distinct amounts: 1,000.01 … 20,000.20 (minor units), after an initial grant and top-up.
@@ -40,12 +38,13 @@ describe('ledger pagination', () => {
   });
 
   const api = () => partnerClient(stack, creds);
+  const client = () => typedPartner(stack, creds);
 
   it('answers page 1: 15 newest rows, total_count, total_pages 2, absolute next, no previous', async () => {
-    const res = await api().get(LEDGER);
-    expect(res.status).toBe(200);
-    expect(res.body.ok).toBe(true);
-    const page = res.body.data;
+    const res = await client().GET('/partners/ledger/');
+    expect(res.response.status).toBe(200);
+    expect(res.data?.ok).toBe(true);
+    const page = res.data!.data;
     expect(page).toEqual({
       current_page: 1,
       total_pages: 2,
@@ -57,10 +56,10 @@ describe('ledger pagination', () => {
     expect(page.results).toHaveLength(15);
     // Newest first: the last top-up leads, ids strictly decrease.
     expect(page.results[0]).toMatchObject({ type: 'topup', direction: 'credit', amount: decimal(topups[19]!) });
-    const ids = (page.results as Row[]).map((r) => r.id);
+    const ids = page.results.map((r) => r.id);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     expect(new Set(ids).size).toBe(15);
-    expect((page.results as Row[]).map((r) => r.amount)).toEqual(
+    expect(page.results.map((r) => r.amount)).toEqual(
       topups
         .slice(5)
         .reverse()
@@ -69,23 +68,23 @@ describe('ledger pagination', () => {
   });
 
   it('answers ?page=1 exactly as no page parameter', async () => {
-    const plain = await api().get(LEDGER);
-    const first = await api().get(`${LEDGER}?page=1`);
-    expect(first.status).toBe(200);
-    expect(first.body.data.results).toEqual(plain.body.data.results);
-    expect(first.body.data.next).toBe('http://engine.test/api/partners/ledger/?page=2');
-    expect(first.body.data.previous).toBeNull();
+    const plain = await client().GET('/partners/ledger/');
+    const first = await client().GET('/partners/ledger/', { params: { query: { page: '1' } } });
+    expect(first.response.status).toBe(200);
+    expect(first.data?.data.results).toEqual(plain.data?.data.results);
+    expect(first.data?.data.next).toBe('http://engine.test/api/partners/ledger/?page=2');
+    expect(first.data?.data.previous).toBeNull();
   });
 
   it('answers page 2 with the rest, and previous pointing to page 1 without a page parameter', async () => {
-    const res = await api().get(`${LEDGER}?page=2`);
-    expect(res.status).toBe(200);
-    const page = res.body.data;
+    const res = await client().GET('/partners/ledger/', { params: { query: { page: '2' } } });
+    expect(res.response.status).toBe(200);
+    const page = res.data!.data;
     expect(page).toMatchObject({ current_page: 2, total_pages: 2, total_count: 22, next: null });
     // pagination.ts drops `page` for page 1 (DRF's behaviour).
     expect(page.previous).toBe('http://engine.test/api/partners/ledger/');
     expect(page.results).toHaveLength(7);
-    expect((page.results as Row[]).map((r) => [r.type, r.amount])).toEqual([
+    expect(page.results.map((r) => [r.type, r.amount])).toEqual([
       ...topups
         .slice(0, 5)
         .reverse()
@@ -95,8 +94,8 @@ describe('ledger pagination', () => {
     ]);
 
     // The two pages together are every row once, newest first.
-    const first = (await api().get(LEDGER)).body.data.results as Row[];
-    const all = [...first, ...(page.results as Row[])];
+    const first = (await client().GET('/partners/ledger/')).data!.data.results;
+    const all = [...first, ...page.results];
     expect(new Set(all.map((r) => r.id)).size).toBe(22);
     expect(all.map((r) => r.id)).toEqual([...all.map((r) => r.id)].sort((a, b) => b - a));
   });
@@ -111,9 +110,9 @@ describe('ledger pagination', () => {
 
   it('answers 404 {ok:false} past the last page', async () => {
     for (const p of ['3', '100']) {
-      const res = await api().get(`${LEDGER}?page=${p}`);
-      expect({ p, status: res.status }).toEqual({ p, status: 404 });
-      expect(res.body).toEqual({ ok: false, error: expect.any(String) });
+      const res = await client().GET('/partners/ledger/', { params: { query: { page: p } } });
+      expect({ p, status: res.response.status }).toEqual({ p, status: 404 });
+      expect(res.error).toEqual({ ok: false, error: expect.any(String) });
     }
   });
 
@@ -124,7 +123,10 @@ describe('ledger pagination', () => {
   });
 
   it('renders every row with balance_after equal to the running balance', async () => {
-    const rows = [...((await api().get(LEDGER)).body.data.results as Row[]), ...((await api().get(`${LEDGER}?page=2`)).body.data.results as Row[])].reverse(); // oldest first
+    const rows = [
+      ...(await client().GET('/partners/ledger/')).data!.data.results,
+      ...(await client().GET('/partners/ledger/', { params: { query: { page: '2' } } })).data!.data.results,
+    ].reverse(); // oldest first
     expect(rows).toHaveLength(22);
     let balance = 0;
     for (const row of rows) {
@@ -143,9 +145,9 @@ describe('ledger pagination', () => {
   });
 
   it('renders the wallet as decimal strings with available = balance + credit_limit', async () => {
-    const res = await api().get('/api/partners/wallet/');
-    expect(res.status).toBe(200);
-    const w = res.body.data;
+    const res = await client().GET('/partners/wallet/');
+    expect(res.response.status).toBe(200);
+    const w = res.data!.data;
     expect(Object.keys(w).sort()).toEqual(['available', 'balance', 'credit_limit', 'currency', 'updated_at']);
     const balance = 125_000_000 + topups.reduce((a, b) => a + b, 0);
     expect(w).toEqual({
@@ -164,9 +166,9 @@ describe('short lists', () => {
   it('renders a new partner’s amounts with two decimals ("1250000.00")', async () => {
     const creds = await adminClient(stack).createPartner({ topup: '1250000' });
     const api = partnerClient(stack, creds);
-    const ledger = await api.get(LEDGER);
-    expect(ledger.body.data).toMatchObject({ current_page: 1, total_pages: 1, total_count: 1, next: null, previous: null });
-    expect(ledger.body.data.results).toEqual([
+    const ledger = await typedPartner(stack, creds).GET('/partners/ledger/');
+    expect(ledger.data?.data).toMatchObject({ current_page: 1, total_pages: 1, total_count: 1, next: null, previous: null });
+    expect(ledger.data?.data.results).toEqual([
       {
         id: expect.any(Number),
         direction: 'credit',
@@ -222,33 +224,33 @@ describe('short lists', () => {
     // Lines written out of order across the two product orders: each order lists its own, in the order they were added.
     const line = (orderId: number, sku: string) => ({ orderId, productId: 1, sku, name: sku, quantity: 1, unitPrice: 100, lineTotal: 100 });
     await stack.db.insert(orderItems).values([line(products[1]!.id, 'B-1'), line(products[0]!.id, 'A-1'), line(products[1]!.id, 'B-2')]);
-    const api = partnerClient(stack, a);
+    const client = typedPartner(stack, a);
     const newestFirst = travel.map((o) => o.id).reverse();
 
-    const one = (await api.get('/api/partners/orders/')).body.data;
+    const one = (await client.GET('/partners/orders/')).data!.data;
     expect(one).toMatchObject({ current_page: 1, total_pages: 2, total_count: 17, previous: null });
-    expect(one.results.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(0, 15));
-    const two = (await api.get('/api/partners/orders/?page=2')).body.data;
+    expect(one.results.map((o) => o.id)).toEqual(newestFirst.slice(0, 15));
+    const two = (await client.GET('/partners/orders/', { params: { query: { page: '2' } } })).data!.data;
     expect(two).toMatchObject({ current_page: 2, total_pages: 2, total_count: 17, next: null });
-    expect(two.results.map((o: { id: number }) => o.id)).toEqual(newestFirst.slice(15));
-    const three = await api.get('/api/partners/orders/?page=3');
-    expect(three.status).toBe(404);
-    expect(three.body).toEqual({ ok: false, error: 'page 3 not found: there are 2 page(s)' });
+    expect(two.results.map((o) => o.id)).toEqual(newestFirst.slice(15));
+    const three = await client.GET('/partners/orders/', { params: { query: { page: '3' } } });
+    expect(three.response.status).toBe(404);
+    expect(three.error).toEqual({ ok: false, error: 'page 3 not found: there are 2 page(s)' });
 
-    const bought = (await api.get('/api/partners/product-orders/')).body.data;
+    const bought = (await client.GET('/partners/product-orders/')).data!.data;
     expect(bought).toMatchObject({ current_page: 1, total_pages: 1, total_count: 2, next: null, previous: null });
-    expect(bought.results.map((o: { id: number; items: { sku: string }[] }) => [o.id, o.items.map((i) => i.sku)])).toEqual([
+    expect(bought.results.map((o) => [o.id, o.items.map((i) => i.sku)])).toEqual([
       [products[1]!.id, ['B-1', 'B-2']],
       [products[0]!.id, ['A-1']],
     ]);
-    expect((await partnerClient(stack, b).get('/api/partners/orders/')).body.data.total_count).toBe(1);
+    expect((await typedPartner(stack, b).GET('/partners/orders/')).data?.data.total_count).toBe(1);
   });
 
   it('shows a partner only its own ledger rows', async () => {
     const a = await adminClient(stack).createPartner({ topup: '10' });
     const b = await adminClient(stack).createPartner({ topup: '20' });
-    const rowsA = (await partnerClient(stack, a).get(LEDGER)).body.data.results as Row[];
-    const rowsB = (await partnerClient(stack, b).get(LEDGER)).body.data.results as Row[];
+    const rowsA = (await typedPartner(stack, a).GET('/partners/ledger/')).data!.data.results;
+    const rowsB = (await typedPartner(stack, b).GET('/partners/ledger/')).data!.data.results;
     expect(rowsA.map((r) => r.amount)).toEqual(['10.00']);
     expect(rowsB.map((r) => r.amount)).toEqual(['20.00']);
   });

@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
-import { adminClient, newPartner as partnerWithWallet, type partnerClient } from '../support/clients';
+import type { PartnerClient } from '../../src/client';
+import type { components } from '../../src/client/partner-api';
+import { adminClient, newPartner as partnerWithWallet, settled } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
@@ -15,13 +17,13 @@ import { waitFor } from '../support/wait';
 let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 15_000 });
 
-type Api = ReturnType<typeof partnerClient>;
+type VisaRequest = components['schemas']['VisaRequest'];
 const newPartner = () => partnerWithWallet(stack, '0', '1000000000');
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const visaId = (code: string) => SEED_VISAS.findIndex((v) => v.code === code) + 1;
 const withRefund = (percent: number) => SEED_VISAS.find((v) => v.refund_on_rejection_percent === percent && v.max_stay_days >= 7)!;
 
-const applicant = {
+const applicant: VisaRequest['applicant'] = {
   first_name: 'Reza',
   last_name: 'Karimi',
   birth_date: '1985-04-12',
@@ -35,32 +37,31 @@ const documents = [
   { type: 'photo', reference: 'doc-photo-1' },
   { type: 'bank_statement', reference: 'doc-bank-1' },
 ];
-const requestBody = (visa: { code: string }, over: Record<string, unknown> = {}) => ({
+const requestBody = (visa: { code: string }): VisaRequest => ({
   visa_id: visaId(visa.code),
   applicant,
   travel: { from: day(40), to: day(47) },
   documents,
-  ...over,
 });
 
-async function applyAndPay(api: Api, visa: { code: string }, headers: Record<string, string> = {}) {
-  const req = await api.post('/api/visa/request/', requestBody(visa), headers);
-  expect(req.status).toBe(201);
-  const orderId = req.body.data.id;
-  const paid = await api.post('/api/partners/pay/', { order_id: orderId, idempotency_key: `visa-${orderId}` });
-  expect(paid.status).toBe(200);
-  return { orderId, request: req.body.data, paid: paid.body.data };
+async function applyAndPay(client: PartnerClient, visa: { code: string }) {
+  const req = await client.POST('/visa/request/', { body: requestBody(visa) });
+  expect(req.response.status).toBe(201);
+  const orderId = req.data!.data.id;
+  const paid = await client.POST('/partners/pay/', { body: { order_id: orderId, idempotency_key: `visa-${orderId}` } });
+  expect(paid.response.status).toBe(200);
+  return { orderId, request: req.data!.data, paid: settled(paid)! };
 }
 
-async function statusOf(api: Api, orderId: number) {
-  return (await api.get(`/api/visa/requests/${orderId}/`)).body.data;
+async function statusOf(client: PartnerClient, orderId: number) {
+  return (await client.GET('/visa/requests/{id}/', { params: { path: { id: String(orderId) } } })).data!.data;
 }
 
 /** The visa request once it has `status`, as Interface A shows it; fails after 20 s naming the status seen last. */
-async function untilVisaStatus(api: Api, orderId: number, status: string) {
-  let current = await statusOf(api, orderId);
+async function untilVisaStatus(client: PartnerClient, orderId: number, status: string) {
+  let current = await statusOf(client, orderId);
   await waitFor(
-    async () => (current = await statusOf(api, orderId)).status === status,
+    async () => (current = await statusOf(client, orderId)).status === status,
     () => `visa request ${orderId} to be ${status} (last seen: ${current.status})`,
     20_000,
     200,
@@ -70,18 +71,18 @@ async function untilVisaStatus(api: Api, orderId: number, status: string) {
 
 describe('catalogue', () => {
   it('lists visa products with fees and required documents, filters by country and type', async () => {
-    const { api } = await newPartner();
-    const all = await api.get('/api/visa/');
-    expect(all.body.data.total_count).toBe(SEED_VISAS.length);
-    const first = all.body.data.results[0];
+    const { client } = await newPartner();
+    const all = await client.GET('/visa/');
+    expect(all.data?.data.total_count).toBe(SEED_VISAS.length);
+    const first = all.data!.data.results[0]!;
     expect(minor(first.price)).toBe(minor(first.service_fee) + minor(first.government_fee));
     expect(first.required_documents.length).toBeGreaterThan(0);
-    const de = await api.get('/api/visa/?country=de');
-    expect(de.body.data.results.every((v: { country: string }) => v.country === 'DE')).toBe(true);
-    const evisas = await api.get('/api/visa/?visa_type=e-visa');
-    expect(evisas.body.data.total_count).toBe(SEED_VISAS.filter((v) => v.visa_type === 'e-visa').length);
-    expect((await api.get(`/api/visa/${first.id}/`)).body.data).toEqual(first);
-    expect((await api.get('/api/visa/9999/')).status).toBe(404);
+    const de = await client.GET('/visa/', { params: { query: { country: 'de' } } });
+    expect(de.data?.data.results.every((v: { country: string }) => v.country === 'DE')).toBe(true);
+    const evisas = await client.GET('/visa/', { params: { query: { visa_type: 'e-visa' } } });
+    expect(evisas.data?.data.total_count).toBe(SEED_VISAS.filter((v) => v.visa_type === 'e-visa').length);
+    expect((await client.GET('/visa/{id}/', { params: { path: { id: String(first.id) } } })).data?.data).toEqual(first);
+    expect((await client.GET('/visa/{id}/', { params: { path: { id: '9999' } } })).response.status).toBe(404);
   });
 });
 
@@ -95,24 +96,25 @@ describe('applications', () => {
     [{ visa_id: 9999 }, /^visa_id: no visa product 9999/],
     [{ applicant: { ...applicant, nationality: 'Iran' } }, /^applicant\.nationality: /],
   ])('refuses %j with 400 and creates no order', async (over, message) => {
-    const { api } = await newPartner();
-    const res = await api.post('/api/visa/request/', requestBody(SEED_VISAS[0]!, over));
+    // Raw: input the contract refuses, sent as is.
+    const { api: raw, client } = await newPartner();
+    const res = await raw.post('/api/visa/request/', { ...requestBody(SEED_VISAS[0]!), ...over });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect((await api.get('/api/partners/orders/')).body.data.total_count).toBe(0);
+    expect((await client.GET('/partners/orders/')).data?.data.total_count).toBe(0);
   });
 
   it('submits on payment, waits under review, and records the approval an operator relays', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const visa = withRefund(50);
-    const { orderId, request, paid } = await applyAndPay(api, visa);
+    const { orderId, request, paid } = await applyAndPay(client, visa);
     expect(request).toMatchObject({ service: 'visa', status: 'pending', application: { status: 'draft' } });
     expect(minor(request.total_price)).toBe(visa.service_fee_minor + visa.government_fee_minor);
     expect(minor(paid.amount)).toBe(visa.service_fee_minor + visa.government_fee_minor);
 
-    const review = await untilVisaStatus(api, orderId, 'under_review');
+    const review = await untilVisaStatus(client, orderId, 'under_review');
     expect(review).toMatchObject({ status: 'under_review', order_status: 'completed', supplier_reference: expect.stringMatching(/^VSA-/) });
-    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({
+    expect((await client.GET('/partners/orders/')).data?.data.results[0]).toMatchObject({
       id: orderId,
       service: 'visa',
       status: 'completed',
@@ -122,8 +124,8 @@ describe('applications', () => {
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'approve', reason: 'issued' });
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ status: 'approved', refund_amount: '0.00' });
-    expect(await statusOf(api, orderId)).toMatchObject({ status: 'approved', decision_reason: 'issued', decided_at: expect.any(String) });
-    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'completed', service_status: 'approved' });
+    expect(await statusOf(client, orderId)).toMatchObject({ status: 'approved', decision_reason: 'issued', decided_at: expect.any(String) });
+    expect((await client.GET('/partners/orders/')).data?.data.results[0]).toMatchObject({ status: 'completed', service_status: 'approved' });
     expect((await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' })).status).toBe(400);
     expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'visa.decided']);
 
@@ -133,10 +135,10 @@ describe('applications', () => {
   });
 
   it('refunds the product’s share of the service fee when the visa is refused', async () => {
-    const { api } = await newPartner();
+    const { api, client } = await newPartner();
     const visa = withRefund(50);
-    const { orderId } = await applyAndPay(api, visa);
-    await untilVisaStatus(api, orderId, 'under_review');
+    const { orderId } = await applyAndPay(client, visa);
+    await untilVisaStatus(client, orderId, 'under_review');
     const before = await api.wallet();
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject', reason: 'insufficient funds shown' });
     const refund = Math.floor(visa.service_fee_minor / 2);
@@ -148,14 +150,14 @@ describe('applications', () => {
       .from(ledgerEntries)
       .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.type, 'refund')));
     expect(refunds.map((r) => r.amount)).toEqual([refund]);
-    expect((await api.get('/api/partners/orders/')).body.data.results[0]).toMatchObject({ status: 'refunded', service_status: 'rejected' });
+    expect((await client.GET('/partners/orders/')).data?.data.results[0]).toMatchObject({ status: 'refunded', service_status: 'rejected' });
     expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
   });
 
   it('refunds nothing when the product says so', async () => {
-    const { api } = await newPartner();
-    const { orderId } = await applyAndPay(api, withRefund(0));
-    await untilVisaStatus(api, orderId, 'under_review');
+    const { api, client } = await newPartner();
+    const { orderId } = await applyAndPay(client, withRefund(0));
+    await untilVisaStatus(client, orderId, 'under_review');
     const before = await api.wallet();
     const decided = await adminClient(stack).post(`/admin/orders/${orderId}/visa-decision`, { decision: 'reject' });
     expect(decided.body).toMatchObject({ status: 'rejected', refund_amount: '0.00', ledger_id: null });
@@ -164,11 +166,11 @@ describe('applications', () => {
   });
 
   it('refuses a decision for an unpaid application, and hides other partners’ applications', async () => {
-    const { api } = await newPartner();
-    const { api: other } = await newPartner();
-    const req = await api.post('/api/visa/request/', requestBody(SEED_VISAS[0]!));
-    expect((await adminClient(stack).post(`/admin/orders/${req.body.data.id}/visa-decision`, { decision: 'approve' })).status).toBe(400);
-    expect((await other.get(`/api/visa/requests/${req.body.data.id}/`)).status).toBe(404);
+    const { client } = await newPartner();
+    const { client: other } = await newPartner();
+    const req = await client.POST('/visa/request/', { body: requestBody(SEED_VISAS[0]!) });
+    expect((await adminClient(stack).post(`/admin/orders/${req.data!.data.id}/visa-decision`, { decision: 'approve' })).status).toBe(400);
+    expect((await other.GET('/visa/requests/{id}/', { params: { path: { id: String(req.data!.data.id) } } })).response.status).toBe(404);
     expect(toCommand(['visa', 'decide', '--order', '5', '--reject', '--reason', 'no']).command).toEqual({
       method: 'POST',
       path: '/admin/orders/5/visa-decision',
@@ -182,20 +184,20 @@ describe('sandbox embassy', () => {
   it('rides out a decision that cannot be written yet: written once the database takes it, the refund once', async () => {
     const quick = await startStack({ visaDecisionMs: 1000, activityInterceptors: [faultInjector] });
     try {
-      const { api } = await partnerWithWallet(quick, '0', '1000000000');
+      const { client } = await partnerWithWallet(quick, '0', '1000000000');
       const visa = withRefund(100);
-      const req = await api.post('/api/visa/request/', requestBody(visa), { 'X-Sandbox-Scenario': 'visa_reject' });
+      const req = await client.POST('/visa/request/', { params: { header: { 'x-sandbox-scenario': 'visa_reject' } }, body: requestBody(visa) });
       const fault = arm({ step: 'decideVisa', error: undefinedColumn, times: 1 });
-      await api.post('/api/partners/pay/', { order_id: req.body.data.id });
+      await client.POST('/partners/pay/', { body: { order_id: req.data!.data.id } });
       await waitFor(async () => fault.attempts === 1, 'the decision refused once', 20_000);
-      expect((await statusOf(api, req.body.data.id)).status).toBe('under_review');
-      await untilVisaStatus(api, req.body.data.id, 'rejected');
+      expect((await statusOf(client, req.data!.data.id)).status).toBe('under_review');
+      await untilVisaStatus(client, req.data!.data.id, 'rejected');
       const refunds = await quick.db
         .select()
         .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.orderId, req.body.data.id), eq(ledgerEntries.type, 'refund')));
+        .where(and(eq(ledgerEntries.orderId, req.data!.data.id), eq(ledgerEntries.type, 'refund')));
       expect(refunds.map((r) => r.amount)).toEqual([visa.service_fee_minor]);
-      await recordHistory(quick, `visa-application:order:${req.body.data.id}`, 'visa-application-ridden-out');
+      await recordHistory(quick, `visa-application:order:${req.data!.data.id}`, 'visa-application-ridden-out');
     } finally {
       disarmAll();
       await quick.close();
@@ -205,14 +207,14 @@ describe('sandbox embassy', () => {
   it('decides by itself after a delay, as the partner asked with X-Sandbox-Scenario', async () => {
     const quick = await startStack({ visaDecisionMs: 1000 });
     try {
-      const { api } = await partnerWithWallet(quick, '0', '1000000000');
+      const { api, client } = await partnerWithWallet(quick, '0', '1000000000');
       const visa = withRefund(100);
-      const req = await api.post('/api/visa/request/', requestBody(visa), { 'X-Sandbox-Scenario': 'visa_reject' });
-      await api.post('/api/partners/pay/', { order_id: req.body.data.id });
-      await untilVisaStatus(api, req.body.data.id, 'rejected');
-      expect((await api.get('/api/partners/ledger/')).body.data.results[0]).toMatchObject({ type: 'refund', order: req.body.data.id });
-      expect(minor((await api.get('/api/partners/ledger/')).body.data.results[0].amount)).toBe(visa.service_fee_minor);
-      expect(await eventTypesOf(api, req.body.data.id)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
+      const req = await client.POST('/visa/request/', { params: { header: { 'x-sandbox-scenario': 'visa_reject' } }, body: requestBody(visa) });
+      await client.POST('/partners/pay/', { body: { order_id: req.data!.data.id } });
+      await untilVisaStatus(client, req.data!.data.id, 'rejected');
+      expect((await client.GET('/partners/ledger/')).data?.data.results[0]).toMatchObject({ type: 'refund', order: req.data!.data.id });
+      expect(minor((await client.GET('/partners/ledger/')).data!.data.results[0]!.amount)).toBe(visa.service_fee_minor);
+      expect(await eventTypesOf(api, req.data!.data.id)).toEqual(['order.processing', 'order.completed', 'refund.completed', 'visa.decided']);
     } finally {
       await quick.close();
     }

@@ -1,3 +1,5 @@
+import { agencyClient, partnerClient as typedPartnerClient, type AgencyClient, type PartnerClient } from '../../src/client';
+import type { components } from '../../src/client/partner-api';
 import type { TestStack } from './stack';
 import { ADMIN_TOKEN } from './stack';
 
@@ -26,6 +28,32 @@ export async function call(app: Fetcher, method: string, path: string, headers: 
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
+/** The typed client's transport: the stack's app answers in process, no socket. */
+const inProcess = (stack: TestStack) => ({ fetch: async (req: Request) => stack.app.fetch(req) });
+const BASE_URL = 'http://engine.test';
+
+/** Interface A through the typed client (src/client), with the partner's key and secret. */
+export function typedPartner(stack: TestStack, creds: Pick<PartnerCredentials, 'api_key' | 'api_secret'>): PartnerClient {
+  return typedPartnerClient(BASE_URL, { apiKey: creds.api_key, apiSecret: creds.api_secret }, inProcess(stack));
+}
+
+/** Interface B through the typed client (src/client), with the partner's agency key. */
+export function typedAgency(stack: TestStack, creds: Pick<PartnerCredentials, 'agency_key'>): AgencyClient {
+  return agencyClient(BASE_URL, creds.agency_key, inProcess(stack));
+}
+
+/** The answer's data (the body of a 2xx), or an error naming the call, its status and what the engine said. */
+export function dataOf<T>(what: string, answer: { data?: T; error?: unknown; response: Response }): T {
+  if (answer.data === undefined) throw new Error(`${what}: ${answer.response.status} ${JSON.stringify(answer.error)}`);
+  return answer.data;
+}
+
+type PayAnswer = components['schemas']['PayResponse'] | components['schemas']['PayAccepted'];
+/** The data of a 200 pay answer (the payment settled within the wait); undefined for a 202 or an error. */
+export const settled = (res: { data?: { data: PayAnswer } }) => (res.data && 'ledger_id' in res.data.data ? res.data.data : undefined);
+/** The data of a 202 pay answer (the payment still running); undefined for a 200 or an error. */
+export const processing = (res: { data?: { data: PayAnswer } }) => (res.data && 'payment_id' in res.data.data ? res.data.data : undefined);
+
 export interface PartnerCredentials {
   partner_id: number;
   api_key: string;
@@ -46,34 +74,44 @@ export function adminClient(stack: TestStack) {
   };
 }
 
-/** Interface A as a partner calls it, with its key and secret. */
+/**
+ * Interface A as a partner calls it, with its key and secret, in raw requests: for what the
+ * typed client cannot send (malformed input, unknown headers). `wallet` and `productOrder`
+ * go through the typed client.
+ */
 export function partnerClient(stack: TestStack, creds: Pick<PartnerCredentials, 'api_key' | 'api_secret'>) {
   const auth = { 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret };
+  const typed = typedPartner(stack, creds);
   return {
     get: (path: string) => call(stack.app, 'GET', path, auth),
     post: (path: string, body?: unknown, headers: Record<string, string> = {}) => call(stack.app, 'POST', path, { ...auth, ...headers }, body ?? {}),
     delete: (path: string) => call(stack.app, 'DELETE', path, auth),
     raw: (method: string, path: string, headers: Record<string, string>, body?: string) => call(stack.app, method, path, { ...auth, ...headers }, body),
     async wallet() {
-      return (await call(stack.app, 'GET', '/api/partners/wallet/', auth)).body.data as { balance: string; available: string; credit_limit: string };
+      return dataOf('wallet', await typed.GET('/partners/wallet/')).data;
     },
     /** Puts one product in the basket and checks out; returns the pending product order. */
-    async productOrder(opts: { product?: number; variant?: number; quantity?: number; payment_method?: string } = {}) {
-      const add = await call(stack.app, 'POST', '/api/products/basket/items/', auth, {
-        product: opts.product ?? 1,
-        quantity: opts.quantity ?? 1,
-        ...(opts.product === undefined ? { variant: opts.variant ?? 1 } : opts.variant !== undefined ? { variant: opts.variant } : {}),
-      });
-      if (add.status !== 201) throw new Error(`basket add failed: ${add.status} ${JSON.stringify(add.body)}`);
-      const out = await call(stack.app, 'POST', '/api/products/checkout/', auth, { payment_method: opts.payment_method ?? 'PARTNER_CREDIT' });
-      if (out.status !== 201) throw new Error(`checkout failed: ${out.status} ${JSON.stringify(out.body)}`);
-      return out.body.data as { id: number; total_price_irt: string; status: string };
+    async productOrder(opts: { product?: number; variant?: number; quantity?: number; payment_method?: 'PARTNER_CREDIT' | 'GATEWAY' } = {}) {
+      dataOf(
+        'basket add',
+        await typed.POST('/products/basket/items/', {
+          body: {
+            product: opts.product ?? 1,
+            quantity: opts.quantity ?? 1,
+            ...(opts.product === undefined ? { variant: opts.variant ?? 1 } : opts.variant !== undefined ? { variant: opts.variant } : {}),
+          },
+        }),
+      );
+      return dataOf('checkout', await typed.POST('/products/checkout/', { body: { payment_method: opts.payment_method ?? 'PARTNER_CREDIT' } })).data;
     },
   };
 }
 
-/** A partner with a funded wallet (amounts in currency units) and its Interface A client. */
+/**
+ * A partner with a funded wallet (amounts in currency units): its raw Interface A client
+ * (`api`) and its typed clients of Interface A (`client`) and Interface B (`agency`).
+ */
 export async function newPartner(stack: TestStack, credit_limit = '0', topup = '10000000') {
   const creds = await adminClient(stack).createPartner({ credit_limit, topup });
-  return { creds, api: partnerClient(stack, creds) };
+  return { creds, api: partnerClient(stack, creds), client: typedPartner(stack, creds), agency: typedAgency(stack, creds) };
 }

@@ -7,8 +7,8 @@ export const traveller = {
   first_name: 'Reza',
   last_name: 'Karimi',
   birth_date: '1985-04-12',
-  gender: 'male',
-  passenger_type: 'ADT',
+  gender: 'male' as const,
+  passenger_type: 'ADT' as const,
   nationality: 'IR',
   national_id: '0012345679',
 };

@@ -9,7 +9,20 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
+import {
+  commonErrors,
+  Decimal,
+  errorResponse,
+  json,
+  jsonBody,
+  page,
+  PageQuery,
+  parsePage,
+  partnerOperations,
+  renderPage,
+  renderTravelOrder,
+  TravelOrder,
+} from './schemas';
 
 const StayDate = calendarDate('travel');
 const IntId = bodyId();
@@ -178,20 +191,7 @@ const routes = {
     ...post('/residence/reserve/book/', 'Turn held dates into a travel order to pay'),
     request: { body: jsonBody(ReservationIdBody) },
     responses: {
-      201: json(
-        z
-          .object({
-            id: z.number().int(),
-            service: z.string(),
-            status: z.string(),
-            total_price: Decimal,
-            currency: z.string(),
-            reservation_id: z.number().int(),
-            hold_expires_at: z.string(),
-          })
-          .passthrough(),
-        'The pending order',
-      ),
+      201: json(TravelOrder.extend({ reservation_id: z.number().int(), hold_expires_at: z.string() }), 'The pending order and its reservation'),
       ...commonErrors,
     },
   }),

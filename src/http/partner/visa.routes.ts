@@ -7,7 +7,20 @@ import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
 import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, renderTravelOrder } from './schemas';
+import {
+  commonErrors,
+  Decimal,
+  Id,
+  json,
+  jsonBody,
+  page,
+  PageQuery,
+  parsePage,
+  partnerOperations,
+  renderPage,
+  renderTravelOrder,
+  TravelOrder,
+} from './schemas';
 
 const TripDate = calendarDate('travel');
 const Country = country();
@@ -140,7 +153,7 @@ const routes = {
       headers: sandboxScenario('visaRequest'),
     },
     responses: {
-      201: json(z.object({ id: z.number().int(), service: z.string(), status: z.string(), application: Application }).passthrough(), 'The pending order'),
+      201: json(TravelOrder.extend({ application: Application }), 'The pending order and its application'),
       ...commonErrors,
     },
   }),
