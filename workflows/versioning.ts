@@ -10,7 +10,8 @@ import type { WorkflowType } from './registry.types';
  *   to its code needs no patch.
  * - AUTO_UPGRADE: a long-lived workflow (a visa application, a villa stay, a hold's expiry
  *   timer, webhook delivery) moves to the current version at its next workflow task, so a
- *   change to its commands is a `patched()` branch and its old histories keep replaying.
+ *   change to its commands is a branch on a patch (`patched` of the workflow API), and its old
+ *   histories keep replaying.
  */
 export const VERSIONING_BEHAVIOR = {
   payOrder: 'PINNED',
