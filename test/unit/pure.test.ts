@@ -4,7 +4,7 @@ import { startDevServer } from '../../src/temporal/dev-server';
 import { loadConfig } from '../../src/config';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from '../../src/domain/credentials';
 import { isStorableId, MAX_ID } from '../../src/domain/ids';
-import { parsePage } from '../../src/http/partner/schemas';
+import { parsePage } from '../../src/http/partner/paging';
 import { withReason } from '../../workflows/messages';
 import { payWorkflowId } from '../../workflows/pay.types';
 

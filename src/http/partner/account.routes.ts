@@ -11,22 +11,8 @@ import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId, exactlyOneOf, opaque } from '../vocabulary';
-import {
-  commonErrors,
-  Decimal,
-  errorResponse,
-  json,
-  jsonBody,
-  page,
-  PageQuery,
-  parsePage,
-  partnerOperations,
-  renderPage,
-  renderTravelOrder,
-  renderWallet,
-  TravelOrder,
-  Wallet,
-} from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, renderWallet, TravelOrder, Wallet } from './schemas';
+import { page, PageQuery, parsePage, renderPage } from './paging';
 
 const LedgerRow = z
   .object({

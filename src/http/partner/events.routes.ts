@@ -5,7 +5,8 @@ import { PAGE_SIZE } from '../../domain/pagination';
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
-import { commonErrors, errorResponse, Id, json, jsonBody, page, partnerOperations, TravelOrder } from './schemas';
+import { commonErrors, errorResponse, Id, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
+import { page } from './paging';
 
 const { get, post, del } = partnerOperations(['Events and webhooks']);
 

@@ -14,7 +14,8 @@ import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, page, PageQuery, parsePage, partnerOperations, renderPage, iso } from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, partnerOperations, iso } from './schemas';
+import { page, PageQuery, parsePage, renderPage } from './paging';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
 

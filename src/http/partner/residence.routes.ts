@@ -9,20 +9,8 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import {
-  commonErrors,
-  Decimal,
-  errorResponse,
-  json,
-  jsonBody,
-  page,
-  PageQuery,
-  parsePage,
-  partnerOperations,
-  renderPage,
-  renderTravelOrder,
-  TravelOrder,
-} from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
+import { page, PageQuery, parsePage, renderPage } from './paging';
 
 const StayDate = calendarDate('travel');
 const IntId = bodyId();

@@ -7,20 +7,8 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
-import {
-  commonErrors,
-  Decimal,
-  Id,
-  json,
-  jsonBody,
-  page,
-  PageQuery,
-  parsePage,
-  partnerOperations,
-  renderPage,
-  renderTravelOrder,
-  TravelOrder,
-} from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
+import { page, PageQuery, parsePage, renderPage } from './paging';
 
 const IntId = bodyId();
 

@@ -7,20 +7,8 @@ import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
 import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';
-import {
-  commonErrors,
-  Decimal,
-  Id,
-  json,
-  jsonBody,
-  page,
-  PageQuery,
-  parsePage,
-  partnerOperations,
-  renderPage,
-  renderTravelOrder,
-  TravelOrder,
-} from './schemas';
+import { commonErrors, Decimal, Id, json, jsonBody, partnerOperations, renderTravelOrder, TravelOrder } from './schemas';
+import { page, PageQuery, parsePage, renderPage } from './paging';
 
 const TripDate = calendarDate('travel');
 const Country = country();
