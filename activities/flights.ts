@@ -6,12 +6,15 @@ import {
   flightBookingOfOrder,
   markFlightBookingFailed,
   recordAirBooking,
+  supplierOrderIdOf,
   rejectOfflineRefund,
   type TimeLimitCheck,
 } from '../src/domain/flights/bookings';
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
+import { pricerFor } from '../src/domain/pricing';
+import { withScenario } from '../src/sandbox/context';
 import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
@@ -19,25 +22,27 @@ import { runActivityStep } from './failures';
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
 export function flightActivities(db: Db, supplier: FlightSupplier) {
   return {
-    /** Books the PNR and creates the pending travel order for it. */
+    /** Holds the offer at the airline and creates the pending travel order for it, at the partner's price. */
     createAirBooking: (input: { bookingId: number; clientReference: string }) =>
       runActivityStep(
         async (): Promise<BookedFlight> => {
           const booking = await flightBookingById(db, input.bookingId);
           try {
-            const air = await supplier.book({
-              fareSourceCode: booking.fareSourceCode,
+            const air = await supplier.hold({
+              offerId: booking.fareSourceCode,
               clientReference: input.clientReference,
               travelers: booking.travelers as unknown as Traveler[],
               contact: booking.contact,
             });
-            const { order } = await recordAirBooking(db, booking.id, air);
+            const pricer = await pricerFor({ db, currency: booking.currency }, [air.total, air.refund_penalty], new Date());
+            const price = { totalMinor: pricer.minor(air.total), refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null };
+            const { order } = await recordAirBooking(db, booking.id, air, price);
             return {
               bookingId: booking.id,
               orderId: order.id,
-              pnr: air.pnr,
-              ticketTimeLimit: Date.parse(air.ticket_time_limit),
-              totalPriceMinor: air.total_price_minor,
+              pnr: air.booking_reference,
+              ticketTimeLimit: Date.parse(air.payment_required_by),
+              totalPriceMinor: price.totalMinor,
             };
           } catch (err) {
             if (err instanceof SupplierRejectedError) await markFlightBookingFailed(db, booking.id, err.message);
@@ -49,30 +54,35 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
 
     expireFlightBooking: (bookingId: number): Promise<TimeLimitCheck> => runActivityStep(() => expireFlightIfDue(db, bookingId, new Date())),
 
-    /** Cancels an unticketed PNR so the seats go back; one the airline already dropped is fine. */
-    cancelAirBooking: (pnr: string) =>
+    /** Releases an unpaid airline order (named by its supplier id) so the seats go back; one the airline already dropped is fine. */
+    cancelAirBooking: (orderId: string) =>
       runActivityStep(async () => {
         try {
-          return { status: (await supplier.cancel(pnr)).status };
+          return { status: (await supplier.release(orderId)).status };
         } catch (err) {
           if (err instanceof SupplierRejectedError && (err.status === 404 || err.status === 410)) return { status: 'gone' };
           throw err;
         }
       }),
 
+    /** The airline order a refund cancels: its supplier id (under `pnr`, the name the refund workflow gives it). */
     beginFlightRefund: (orderId: number) =>
       runActivityStep(async () => {
         const booking = await flightBookingOfOrder(db, orderId);
-        if (!booking?.pnr) throw new DomainError('not_found', `no airline booking for order ${orderId}`);
-        return { pnr: booking.pnr };
+        const supplierOrderId = booking ? supplierOrderIdOf(booking) : null;
+        if (!supplierOrderId) throw new DomainError('not_found', `no airline booking for order ${orderId}`);
+        return { pnr: supplierOrderId };
       }),
 
+    /** Cancels the issued order at the airline: its cancellation quoted, then confirmed. */
     refundAtAirline: (input: { pnr: string; clientReference: string; scenario?: string }) =>
       runActivityStep(
-        async () => {
-          const air = await supplier.refund(input.pnr, input.clientReference, input.scenario);
-          return { refundedMinor: air.refunded_minor ?? null, status: air.status };
-        },
+        () =>
+          withScenario(input.scenario, async () => {
+            const quote = await supplier.quoteCancellation(input.pnr);
+            const done = await supplier.confirmCancellation(quote, { clientReference: input.clientReference });
+            return { refundedMinor: done.refund.amount_minor, status: 'refunded' };
+          }),
         () => FailureType.refundRejected,
       ),
 

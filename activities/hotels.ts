@@ -5,7 +5,10 @@ import { bookingById, expireHoldIfDue, markBookingFailed, recordHold, type HoldC
 import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import type { HotelSupplier } from '../src/suppliers/hotels';
+import type { HotelSupplier, StayHold } from '../src/suppliers/hotels';
+import { pricerFor } from '../src/domain/pricing';
+import { walletPolicy } from '../src/domain/hotels/prices';
+import { withScenario } from '../src/sandbox/context';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
@@ -14,24 +17,29 @@ const refused = () => FailureType.holdRefused;
 /** Hotel holds and cancellations: every call that changes something at the bedbank. */
 export function hotelActivities(db: Db, supplier: HotelSupplier) {
   return {
-    /** Places the supplier hold for a booking (or gives it its guests) and records the answer. */
+    /** Places the supplier hold for a booking (or gives it its guests) and records the answer at the partner's price. */
     placeHotelHold: (input: PlaceHoldInput) =>
       runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
+        const priced = async (hold: StayHold) => {
+          const pricer = await pricerFor({ db, currency: booking.currency }, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], new Date());
+          return { totalMinor: pricer.minor(hold.total), policy: walletPolicy(pricer, hold.cancellation_timeline) };
+        };
         try {
           let row;
           if (input.mode === 'create') {
-            const hold = await supplier.createHold({
-              rateKey: booking.rateKey,
-              clientReference: input.clientReference,
-              guests: (booking.guests as GuestDetails[][] | null) ?? undefined,
-              contact: booking.contact ?? undefined,
-              scenario: input.scenario,
-            });
-            row = await recordHold(db, booking.id, hold);
+            const hold = await withScenario(input.scenario, () =>
+              supplier.hold({
+                rateId: booking.rateKey,
+                clientReference: input.clientReference,
+                guests: (booking.guests as GuestDetails[][] | null) ?? undefined,
+                contact: booking.contact ?? undefined,
+              }),
+            );
+            row = await recordHold(db, booking.id, hold, await priced(hold));
           } else {
             const hold = await supplier.addGuests(booking.supplierHoldId!, input.guests, input.contact);
-            row = await recordHold(db, booking.id, hold, { guests: input.guests, contact: input.contact });
+            row = await recordHold(db, booking.id, hold, await priced(hold), { guests: input.guests, contact: input.contact });
           }
           return {
             bookingId: row.id,
@@ -64,7 +72,10 @@ export function hotelActivities(db: Db, supplier: HotelSupplier) {
 
     cancelAtSupplier: (input: { confirmationNumber: string; clientReference: string; scenario?: string }) =>
       runActivityStep(
-        async () => ({ status: (await supplier.cancel(input.confirmationNumber, input.clientReference, input.scenario)).status }),
+        () =>
+          withScenario(input.scenario, async () => ({
+            status: (await supplier.cancel(input.confirmationNumber, { clientReference: input.clientReference })).status,
+          })),
         () => FailureType.cancelRejected,
       ),
 

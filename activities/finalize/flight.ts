@@ -1,20 +1,25 @@
-import { flightBookingOfOrder, recordTickets } from '../../src/domain/flights/bookings';
+import { flightBookingOfOrder, recordTickets, supplierOrderIdOf } from '../../src/domain/flights/bookings';
+import { withScenario } from '../../src/sandbox/context';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
-/** Flights: the airline tickets the PNR booked before payment. */
+/** Flights: the airline issues the order held before payment, paid at its own amount and currency. */
 export const flightFinalizer = ({ db, flightSupplier }: FinalizeDeps): Finalizer => ({
   finalize: async (order, clientReference, scenario) => {
     const booking = await flightBookingOfOrder(db, order.id);
-    if (!booking?.pnr || booking.status === 'expired' || booking.status === 'cancelled') throw gone(order, 'airline booking');
-    await recordTickets(db, booking.id, await flightSupplier.ticket(booking.pnr, clientReference, scenario));
-    return { supplierRef: booking.pnr };
+    const orderId = booking ? supplierOrderIdOf(booking) : null;
+    if (!booking || !orderId || booking.status === 'expired' || booking.status === 'cancelled') throw gone(order, 'airline booking');
+    const held = await flightSupplier.order(orderId);
+    const issued = await withScenario(scenario, () => flightSupplier.issue(orderId, { clientReference, amount: held.total }));
+    await recordTickets(db, booking.id, issued);
+    return { supplierRef: booking.pnr ?? orderId };
   },
   lookup: async (order) => {
     const booking = await flightBookingOfOrder(db, order.id);
-    if (!booking?.pnr) return { state: 'absent' };
-    const air = await flightSupplier.booking(booking.pnr);
-    if (air.status !== 'ticketed') return { state: 'absent' };
+    const orderId = booking ? supplierOrderIdOf(booking) : null;
+    if (!booking || !orderId) return { state: 'absent' };
+    const air = await flightSupplier.order(orderId);
+    if (air.status !== 'issued') return { state: 'absent' };
     await recordTickets(db, booking.id, air);
-    return { state: 'done', supplierRef: booking.pnr };
+    return { state: 'done', supplierRef: booking.pnr ?? orderId };
   },
 });

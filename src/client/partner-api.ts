@@ -3046,7 +3046,8 @@ export interface paths {
                                 previous_price: string;
                                 price_changed: boolean;
                                 currency: string;
-                                seats_left: number;
+                                /** @description Seats the airline still sells at this fare; null when it does not say */
+                                seats_left: number | null;
                             };
                         };
                     };
@@ -7763,7 +7764,8 @@ export interface components {
                 currency: string;
                 refundable: boolean;
                 fare_family: string;
-                seats_left: number;
+                /** @description Seats the airline still sells at this fare; null when it does not say */
+                seats_left: number | null;
                 legs: {
                     segments: {
                         flight_number: string;

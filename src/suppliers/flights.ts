@@ -1,4 +1,6 @@
-import { callSupplier } from './http';
+import type { Money } from './money';
+
+export type { Money } from './money';
 
 export type Cabin = 'economy' | 'premium_economy' | 'business' | 'first';
 export type PassengerType = 'ADT' | 'CHD' | 'INF';
@@ -19,6 +21,7 @@ export interface Leg {
   segments: Segment[];
 }
 
+/** What one passenger type costs, in the offer's currency. */
 export interface PriceLine {
   passenger_type: PassengerType;
   count: number;
@@ -26,16 +29,26 @@ export interface PriceLine {
   tax_minor: number;
 }
 
+export interface Passengers {
+  adults: number;
+  children: number;
+  infants: number;
+}
+
+/** A priced itinerary the airline will sell until `expires_at`. */
 export interface Offer {
-  fare_source_code: string;
-  total_price_minor: number;
-  currency: string;
+  /** The supplier's id of the offer: the partner's `fare_source_code`. */
+  offer_id: string;
+  total: Money;
+  /** Until when the airline holds this offer (null: it does not say). */
+  expires_at: string | null;
   refundable: boolean;
   fare_family: string;
   cabin: Cabin;
   legs: Leg[];
   price_breakdown: PriceLine[];
-  seats_left: number;
+  /** Seats the airline still sells at this fare (null: it does not say). */
+  seats_left: number | null;
 }
 
 export interface Airport {
@@ -59,24 +72,36 @@ export interface FlightSearch {
   cabin: Cabin;
 }
 
-export interface Revalidation {
-  is_valid: boolean;
-  fare_source_code: string;
-  total_price_minor: number;
-  original_price_minor: number;
-  price_changed: boolean;
-  currency: string;
-  seats_left: number;
+/**
+ * An offer priced again. `offer_id` is the one to book: the airline may answer a new one
+ * with a new price. `searched_total` is the price the offer was found at, when the supplier
+ * can tell it (the simulator signs it into its offer ids).
+ */
+export interface PricedOffer {
+  available: boolean;
+  offer_id: string;
+  total: Money;
+  searched_total: Money | null;
+  expires_at: string | null;
+  seats_left: number | null;
   legs: Leg[];
-  passengers: { adults: number; children: number; infants: number };
+  passengers: Passengers;
+  /** Whether the airline asks for each traveller's identity document. */
+  identity_documents_required: boolean;
 }
 
-export interface FareRules {
+/** What a change or a refund before departure costs; `penalty` null: no charge, or not allowed. */
+export interface Condition {
+  allowed: boolean;
+  penalty: Money | null;
+}
+
+/** The fare's conditions: refund and change before departure, and the airline's own rules. */
+export interface FareConditions {
   fare_family: string;
-  refundable: boolean;
-  refund_penalty_minor: number;
-  change_penalty_minor: number;
-  rules: Array<{ category: string; allowed: boolean; penalty_minor: number; text: string }>;
+  refund_before_departure: Condition;
+  change_before_departure: Condition;
+  rules: Array<{ category: string; allowed: boolean; penalty: Money | null; text: string }>;
 }
 
 export interface Baggage {
@@ -95,58 +120,64 @@ export interface Traveler {
   passport_expiry_date?: string;
 }
 
-export interface AirBooking {
-  booking_ref: string;
-  client_reference: string;
-  pnr: string;
-  status: 'booked' | 'ticketed' | 'cancelled' | 'expired' | 'refunded';
-  ticket_time_limit: string;
-  total_price_minor: number;
-  currency: string;
-  fare_family: string;
-  refundable: boolean;
-  refund_penalty_minor: number;
-  cabin: Cabin;
-  legs: Leg[];
-  travelers: Traveler[];
-  tickets: Array<{ traveler_index: number; first_name: string; last_name: string; passenger_type: PassengerType; ticket_number: string }>;
-  refunded_minor?: number;
-  penalty_minor?: number;
+export interface Contact {
+  phone_number: string;
+  email: string;
 }
 
-/** Port to an airline / GDS. Reads may be called from the API; bookings, tickets and refunds only from activities. */
+export type FlightOrderStatus = 'held' | 'issued' | 'cancelled' | 'expired' | 'refunded';
+
+/** An order at the airline: held until `payment_required_by`, then issued (paid, with tickets). */
+export interface FlightOrder {
+  /** The supplier's id of the order: what every later call names. */
+  order_id: string;
+  /** The airline's booking reference (PNR), what a traveller quotes at the airport. */
+  booking_reference: string;
+  status: FlightOrderStatus;
+  /** The hold's payment deadline (the ticket time limit). */
+  payment_required_by: string;
+  total: Money;
+  fare_family: string;
+  refundable: boolean;
+  refund_penalty: Money | null;
+  cabin: Cabin;
+  legs: Leg[];
+  tickets: Array<{ traveler_index: number; ticket_number: string }>;
+}
+
+/** What the airline would refund if the order were cancelled now, valid until `expires_at`. */
+export interface CancellationQuote {
+  quote_id: string;
+  order_id: string;
+  refund: Money;
+  expires_at: string | null;
+}
+
+export interface ConfirmedCancellation {
+  order_id: string;
+  refund: Money;
+  confirmed_at: string;
+}
+
+/**
+ * Port to an airline or a flights API. Reads (airports, search, price, conditions, baggage)
+ * may be called from the API; everything that changes an order only from activities.
+ * `clientReference` names a request so that one repeated after a lost answer is the same one.
+ */
 export interface FlightSupplier {
   airports(): Promise<Airport[]>;
   search(req: FlightSearch): Promise<{ search_id: string; offers: Offer[] }>;
-  revalidate(fareSourceCode: string, scenario?: string): Promise<Revalidation>;
-  rules(fareSourceCode: string): Promise<FareRules>;
-  baggage(fareSourceCode: string): Promise<Baggage>;
-  book(req: { fareSourceCode: string; clientReference: string; travelers: Traveler[]; contact: { phone_number: string; email: string } }): Promise<AirBooking>;
-  ticket(pnr: string, clientReference: string, scenario?: string): Promise<AirBooking>;
-  cancel(pnr: string): Promise<AirBooking>;
-  refund(pnr: string, clientReference: string, scenario?: string): Promise<AirBooking>;
-  /** A booking as the airline has it now (ticketed or not). */
-  booking(pnr: string): Promise<AirBooking>;
-}
-
-export function httpFlightSupplier(baseUrl: string): FlightSupplier {
-  const url = (path: string) => `${baseUrl}/air${path}`;
-  const pnrUrl = (pnr: string, action: string) => url(`/bookings/${encodeURIComponent(pnr)}/${action}`);
-  const code = (fareSourceCode: string) => ({ fare_source_code: fareSourceCode });
-  return {
-    airports: async () => (await callSupplier<{ airports: Airport[] }>(url('/airports'), { method: 'GET' })).airports,
-    search: (req) => callSupplier(url('/search'), { method: 'POST', body: req, timeoutMs: 30_000 }),
-    revalidate: (fsc, scenario) => callSupplier(url('/revalidate'), { method: 'POST', body: code(fsc), scenario, timeoutMs: 30_000 }),
-    rules: (fsc) => callSupplier(url('/rules'), { method: 'POST', body: code(fsc) }),
-    baggage: (fsc) => callSupplier(url('/baggage'), { method: 'POST', body: code(fsc) }),
-    book: (req) =>
-      callSupplier(url('/bookings'), {
-        method: 'POST',
-        body: { fare_source_code: req.fareSourceCode, client_reference: req.clientReference, travelers: req.travelers, contact: req.contact },
-      }),
-    ticket: (pnr, clientReference, scenario) => callSupplier(pnrUrl(pnr, 'ticket'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
-    cancel: (pnr) => callSupplier(pnrUrl(pnr, 'cancel'), { method: 'POST', body: {} }),
-    refund: (pnr, clientReference, scenario) => callSupplier(pnrUrl(pnr, 'refund'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
-    booking: (pnr) => callSupplier(url(`/bookings/${encodeURIComponent(pnr)}`), { method: 'GET' }),
-  };
+  price(offerId: string): Promise<PricedOffer>;
+  conditions(offerId: string): Promise<FareConditions>;
+  baggage(offerId: string): Promise<Baggage>;
+  /** Holds the offer for the travellers: an order to pay by its `payment_required_by`. */
+  hold(req: { offerId: string; clientReference: string; travelers: Traveler[]; contact: Contact }): Promise<FlightOrder>;
+  /** Pays a held order (its amount and currency): the airline issues the tickets. */
+  issue(orderId: string, req: { clientReference: string; amount: Money }): Promise<FlightOrder>;
+  /** An order as the airline has it now (issued or not). */
+  order(orderId: string): Promise<FlightOrder>;
+  /** Gives the seats of an unpaid order back. */
+  release(orderId: string): Promise<FlightOrder>;
+  quoteCancellation(orderId: string): Promise<CancellationQuote>;
+  confirmCancellation(quote: CancellationQuote, req: { clientReference: string }): Promise<ConfirmedCancellation>;
 }

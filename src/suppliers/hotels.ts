@@ -1,4 +1,6 @@
-import { callSupplier } from './http';
+import type { Money } from './money';
+
+export type { Money } from './money';
 
 export interface Occupancy {
   adults: number;
@@ -18,9 +20,10 @@ export interface Contact {
   email: string;
 }
 
+/** A step of a rate's cancellation timeline: from this moment on, cancelling costs `penalty`. */
 export interface PolicyStep {
   from: string;
-  penalty_minor: number;
+  penalty: Money;
 }
 
 export interface SupplierCity {
@@ -31,14 +34,15 @@ export interface SupplierCity {
   domestic: boolean;
 }
 
+/** A room at a price for the searched stay. */
 export interface SupplierRate {
-  rate_key: string;
+  /** The supplier's id of the rate: the partner's `rate_key`. */
+  rate_id: string;
   room_code: string;
   room_name: string;
   board: string;
   refundable: boolean;
-  total_price_minor: number;
-  currency: string;
+  total: Money;
   rooms: number;
   max_occupancy: number;
 }
@@ -63,8 +67,8 @@ export interface AvailabilityRequest {
   domestic?: boolean;
 }
 
-/** The room and stay a rate check or a hold is for. */
-interface Stay {
+/** The room and stay a quote or a hold is for. */
+export interface Stay {
   hotel_id: number;
   hotel_name: string;
   city_id: number;
@@ -76,26 +80,29 @@ interface Stay {
   rooms: Occupancy[];
 }
 
-export interface RateCheck extends Stay {
-  rate_key: string;
+/**
+ * A rate priced again: its price is fixed until `expires_at`. `searched_total` is the price
+ * the rate was found at, when the supplier can tell it (the simulator signs it into its ids).
+ */
+export interface RateQuote extends Stay {
+  rate_id: string;
   nationality: string;
-  total_price_minor: number;
-  original_price_minor: number;
-  price_changed: boolean;
-  currency: string;
-  cancellation_policy: PolicyStep[];
+  total: Money;
+  searched_total: Money | null;
+  cancellation_timeline: PolicyStep[];
   expires_at: string;
 }
 
-export interface SupplierHold extends Stay {
+export type StayHoldStatus = 'held' | 'booked' | 'released' | 'expired' | 'cancelled';
+
+/** A rate held for us until `expires_at`, then booked (`booking_reference`: the hotel's confirmation number). */
+export interface StayHold extends Stay {
   hold_id: string;
-  client_reference: string;
-  status: 'prebooked' | 'held' | 'confirmed' | 'released' | 'expired' | 'cancelled';
+  status: StayHoldStatus;
   expires_at: string;
-  total_price_minor: number;
-  currency: string;
-  cancellation_policy: PolicyStep[];
-  confirmation_number: string | null;
+  total: Money;
+  cancellation_timeline: PolicyStep[];
+  booking_reference: string | null;
 }
 
 export interface SupplierHotelDetail {
@@ -111,45 +118,25 @@ export interface SupplierHotelDetail {
   policies: Record<string, string>;
 }
 
-/** Port to a hotel bedbank. Reads may be called from the API; holds, confirmations and cancellations only from activities. */
+/**
+ * Port to a bedbank or a stays API. Reads (cities, hotels, search, rate checks) may be
+ * called from the API; holds, bookings and cancellations only from activities.
+ * `clientReference` names a request so that one repeated after a lost answer is the same one.
+ */
 export interface HotelSupplier {
   cities(): Promise<SupplierCity[]>;
   hotel(hotelId: number): Promise<SupplierHotelDetail>;
-  availability(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;
-  checkRate(rateKey: string, scenario?: string): Promise<RateCheck>;
-  createHold(req: { rateKey: string; clientReference: string; guests?: GuestDetails[][]; contact?: Contact; scenario?: string }): Promise<SupplierHold>;
-  addGuests(holdId: string, guests: GuestDetails[][], contact: Contact): Promise<SupplierHold>;
-  confirm(holdId: string, clientReference: string, scenario?: string): Promise<SupplierHold>;
-  release(holdId: string): Promise<SupplierHold>;
-  /** A hold as the bedbank has it now (confirmed or not). */
-  getHold(holdId: string): Promise<SupplierHold>;
-  cancel(confirmationNumber: string, clientReference: string, scenario?: string): Promise<{ status: string }>;
-}
-
-export function httpHotelSupplier(baseUrl: string): HotelSupplier {
-  const url = (path: string) => `${baseUrl}/hotels${path}`;
-  const hold = (id: string, action: string) => url(`/holds/${encodeURIComponent(id)}/${action}`);
-  return {
-    cities: async () => (await callSupplier<{ cities: SupplierCity[] }>(url('/cities'), { method: 'GET' })).cities,
-    hotel: (hotelId) => callSupplier(url(`/${hotelId}`), { method: 'GET' }),
-    availability: (req) => callSupplier(url('/availability'), { method: 'POST', body: req, timeoutMs: 30_000 }),
-    checkRate: (rateKey, scenario) => callSupplier(url('/rates/check'), { method: 'POST', body: { rate_key: rateKey }, scenario, timeoutMs: 30_000 }),
-    createHold: (req) =>
-      callSupplier(url('/holds'), {
-        method: 'POST',
-        scenario: req.scenario,
-        body: { rate_key: req.rateKey, client_reference: req.clientReference, guests: req.guests, contact: req.contact },
-      }),
-    addGuests: (holdId, guests, contact) => callSupplier(hold(holdId, 'guests'), { method: 'POST', body: { guests, contact } }),
-    confirm: (holdId, clientReference, scenario) =>
-      callSupplier(hold(holdId, 'confirm'), { method: 'POST', body: { client_reference: clientReference }, scenario }),
-    release: (holdId) => callSupplier(hold(holdId, 'release'), { method: 'POST', body: {} }),
-    getHold: (holdId) => callSupplier(url(`/holds/${encodeURIComponent(holdId)}`), { method: 'GET' }),
-    cancel: (confirmationNumber, clientReference, scenario) =>
-      callSupplier(url(`/bookings/${encodeURIComponent(confirmationNumber)}/cancel`), {
-        method: 'POST',
-        body: { client_reference: clientReference },
-        scenario,
-      }),
-  };
+  search(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;
+  checkRate(rateId: string): Promise<RateQuote>;
+  /** Holds a rate at a fixed price until the hold expires; guests now or later (`addGuests`). */
+  hold(req: { rateId: string; clientReference: string; guests?: GuestDetails[][]; contact?: Contact }): Promise<StayHold>;
+  addGuests(holdId: string, guests: GuestDetails[][], contact: Contact): Promise<StayHold>;
+  /** Books the held rate for its guests: the hold comes back `booked` with its booking reference. */
+  book(holdId: string, req: { clientReference: string; guests: GuestDetails[][]; contact?: Contact }): Promise<StayHold>;
+  /** A hold as the supplier has it now (booked or not). */
+  retrieve(holdId: string): Promise<StayHold>;
+  /** Gives an unbooked hold back. */
+  release(holdId: string): Promise<StayHold>;
+  /** Cancels a booking: what the supplier refunds, when it says. */
+  cancel(bookingReference: string, req: { clientReference: string }): Promise<{ status: 'cancelled'; refund: Money | null }>;
 }

@@ -2,15 +2,18 @@ import { logger } from '../platform/log';
 import { inActivity } from '../platform/request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
+import { currentScenario } from '../sandbox/context';
 import { SANDBOX_SCENARIO_HEADER } from '../sandbox/scenarios';
 
 /**
  * One JSON call to a supplier: 2xx is the answer, 4xx a rejection (final), 5xx or no
- * answer at all is transient. The scenario header only means something to the simulator.
+ * answer at all is transient. The scenario header only means something to the simulator:
+ * it is the call's own (`scenario`), or the one the call is made under (src/sandbox/context.ts).
  */
 export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST'; body?: unknown; scenario?: string; timeoutMs?: number }): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (init.scenario) headers[SANDBOX_SCENARIO_HEADER] = init.scenario;
+  const scenario = init.scenario ?? currentScenario();
+  if (scenario) headers[SANDBOX_SCENARIO_HEADER] = scenario;
   const started = performance.now();
   let res: Response;
   try {

@@ -1,6 +1,8 @@
+import { simulatorFlightSupplier } from './adapters/simulator/flights';
+import { simulatorHotelSupplier } from './adapters/simulator/hotels';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
-import { httpFlightSupplier, type FlightSupplier } from './flights';
-import { httpHotelSupplier, type HotelSupplier } from './hotels';
+import type { FlightSupplier } from './flights';
+import type { HotelSupplier } from './hotels';
 import { httpProductSupplier, type ProductSupplier } from './products';
 
 export interface Suppliers {
@@ -16,8 +18,8 @@ export interface Suppliers {
 export function httpSuppliers(baseUrl: string): Suppliers {
   return {
     productSupplier: httpProductSupplier(baseUrl),
-    hotelSupplier: httpHotelSupplier(baseUrl),
-    flightSupplier: httpFlightSupplier(baseUrl),
+    hotelSupplier: simulatorHotelSupplier(baseUrl),
+    flightSupplier: simulatorFlightSupplier(baseUrl),
     tourOperator: httpConfirmingSupplier(baseUrl, 'tours/bookings'),
     residenceHost: httpConfirmingSupplier(baseUrl, 'residence/bookings'),
     visaAgency: httpConfirmingSupplier(baseUrl, 'visa/applications'),

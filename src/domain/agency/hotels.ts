@@ -3,7 +3,9 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
-import type { HotelSupplier, SupplierCity, SupplierHotel, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
+import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
+import type { PricingDeps } from '../pricing';
+import { sellHotels, type SellHotel } from '../hotels/prices';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
@@ -32,19 +34,20 @@ async function cityOf(supplier: HotelSupplier, city: string) {
 export interface AgencySearch {
   city: SupplierCity;
   nights: number;
-  hotels: SupplierHotel[];
+  hotels: SellHotel[];
 }
 
 /** GET /v1/hotels/search. */
 export async function searchHotels(
   supplier: HotelSupplier,
+  pricing: PricingDeps,
   q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
   now: Date,
 ): Promise<AgencySearch> {
   const city = await cityOf(supplier, q.city);
   checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
   const nights = (Date.parse(q.check_out) - Date.parse(q.check_in)) / 86_400_000;
-  const found = await supplier.availability({
+  const found = await supplier.search({
     city_id: city.id,
     check_in: q.check_in,
     check_out: q.check_out,
@@ -53,7 +56,7 @@ export async function searchHotels(
   });
   // stars means "at least".
   const hotels = found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit);
-  return { city, nights, hotels };
+  return { city, nights, hotels: await sellHotels(pricing, hotels, now) };
 }
 
 /** GET /v1/hotels/{hotel_id}: the hotel, its rooms, amenities and policies. */
@@ -122,7 +125,7 @@ export async function createBooking(
     checkStay(input.check_in, input.check_out, new Date().toISOString().slice(0, 10));
     let found;
     try {
-      found = await deps.supplier.availability({
+      found = await deps.supplier.search({
         hotel_id: hotelId,
         check_in: input.check_in,
         check_out: input.check_out,
@@ -138,7 +141,7 @@ export async function createBooking(
     const [first, ...rest] = input.guest_name.trim().split(/\s+/);
     bookingId = await newAgencyBooking(deps.db, {
       partnerId: partner.id,
-      rateKey: rate.rate_key,
+      rateKey: rate.rate_id,
       currency,
       guests: [[{ first_name: first!, last_name: rest.join(' ') || first!, nationality: AGENCY_NATIONALITY }]],
       // B carries no phone number; the guest's e-mail stays with the agency fields.

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { flightBookings, orders } from '../../db/schema';
-import type { AirBooking, Traveler } from '../../suppliers/flights';
+import type { FlightOrder, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
 
@@ -44,10 +44,16 @@ export async function flightBookingOfOrder(db: DbOrTx, orderId: number): Promise
 }
 
 /**
- * Records the airline's booking (PNR, ticket time limit, price) and creates the pending
- * travel order for it, in one transaction; a retry finds the order already there.
+ * Records the airline's held order (its id, PNR, payment deadline, price) and creates the
+ * pending travel order for it at the partner's price (`price`, in the wallet's currency), in
+ * one transaction; a retry finds the order already there.
  */
-export async function recordAirBooking(db: DbOrTx, bookingId: number, air: AirBooking): Promise<{ booking: FlightBookingRow; order: OrderRow }> {
+export async function recordAirBooking(
+  db: DbOrTx,
+  bookingId: number,
+  air: FlightOrder,
+  price: { totalMinor: number; refundPenaltyMinor: number | null },
+): Promise<{ booking: FlightBookingRow; order: OrderRow }> {
   return db.transaction(async (tx) => {
     const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
     if (!booking) throw notFound(`flight booking ${bookingId}`);
@@ -60,25 +66,25 @@ export async function recordAirBooking(db: DbOrTx, bookingId: number, air: AirBo
       .values({
         partnerId: booking.partnerId,
         service: 'flight',
-        totalPrice: air.total_price_minor,
+        totalPrice: price.totalMinor,
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
-        details: { booking_id: booking.id, pnr: air.pnr },
+        details: { booking_id: booking.id, pnr: air.booking_reference },
       })
       .returning();
     const [updated] = await tx
       .update(flightBookings)
       .set({
         status: 'booked',
-        pnr: air.pnr,
-        supplierBookingRef: air.booking_ref,
-        ticketTimeLimit: new Date(air.ticket_time_limit),
+        pnr: air.booking_reference,
+        supplierBookingRef: air.order_id,
+        ticketTimeLimit: new Date(air.payment_required_by),
         cabin: air.cabin,
         fareFamily: air.fare_family,
         refundable: air.refundable,
-        refundPenalty: air.refund_penalty_minor,
+        refundPenalty: price.refundPenaltyMinor,
         legs: air.legs,
-        totalPrice: air.total_price_minor,
+        totalPrice: price.totalMinor,
         orderId: order!.id,
         updatedAt: new Date(),
       })
@@ -95,14 +101,18 @@ export async function markFlightBookingFailed(db: DbOrTx, bookingId: number, rea
     .where(and(eq(flightBookings.id, bookingId), eq(flightBookings.status, 'booking')));
 }
 
-export async function recordTickets(db: DbOrTx, bookingId: number, air: AirBooking): Promise<void> {
+export async function recordTickets(db: DbOrTx, bookingId: number, air: FlightOrder): Promise<void> {
   await db
     .update(flightBookings)
     .set({ status: 'ticketed', tickets: air.tickets.map((t) => ({ traveler_index: t.traveler_index, ticket_number: t.ticket_number })), updatedAt: new Date() })
     .where(eq(flightBookings.id, bookingId));
 }
 
+/** Done: the airline order to release (its supplier id, under the name the time-limit workflow gives it), if any. */
 export type TimeLimitCheck = { done: true; pnr: string | null } | { done: false; expiresAt: number };
+
+/** The id the airline knows a booking's order by. */
+export const supplierOrderIdOf = (booking: Pick<FlightBookingRow, 'supplierBookingRef' | 'pnr'>): string | null => booking.supplierBookingRef ?? booking.pnr;
 
 /** The ticket time limit passed: an unpaid booking and its pending order expire (the caller cancels the PNR). */
 export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date): Promise<TimeLimitCheck> {
@@ -111,12 +121,12 @@ export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date
     if (!peek) throw notFound(`flight booking ${bookingId}`);
     const [order] = peek.orderId === null ? [] : await tx.select().from(orders).where(eq(orders.id, peek.orderId)).for('update');
     const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
-    if (booking!.status === 'expired') return { done: true, pnr: booking!.pnr };
+    if (booking!.status === 'expired') return { done: true, pnr: supplierOrderIdOf(booking!) };
     if (booking!.status !== 'booked' || (order && order.status !== 'pending')) return { done: true, pnr: null };
     if (booking!.ticketTimeLimit!.getTime() > now.getTime()) return { done: false, expiresAt: booking!.ticketTimeLimit!.getTime() };
     await tx.update(flightBookings).set({ status: 'expired', updatedAt: now }).where(eq(flightBookings.id, bookingId));
     if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
-    return { done: true, pnr: booking!.pnr };
+    return { done: true, pnr: supplierOrderIdOf(booking!) };
   });
 }
 

@@ -1,7 +1,9 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
-import type { Cabin, FareRules, FlightSupplier, Offer, Revalidation, Traveler } from '../../suppliers/flights';
+import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
+import { withScenario } from '../../sandbox/context';
+import { pricerFor, type PricingDeps } from '../pricing';
 import { bookFlightWorkflowId, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
@@ -43,15 +45,22 @@ export interface FlightSearchInput {
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 
-/** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
+/** An offer at the partner's price: its amounts in the wallet's currency. */
+export interface SellOffer {
+  offer: Offer;
+  priceMinor: number;
+  breakdown: Array<Pick<PriceLine, 'passenger_type' | 'count'> & { baseMinor: number; taxMinor: number }>;
+}
+
 /** The offers found, cheapest first, up to the limit; `count` is how many the airline offered. */
 export interface FlightOffers {
   searchId: string;
   count: number;
-  offers: Offer[];
+  offers: SellOffer[];
 }
 
-export async function searchFlights(supplier: FlightSupplier, input: FlightSearchInput, now: Date): Promise<FlightOffers> {
+/** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
+export async function searchFlights(supplier: FlightSupplier, pricing: PricingDeps, input: FlightSearchInput, now: Date): Promise<FlightOffers> {
   const airports = await supplier.airports();
   const known = new Map(airports.map((a) => [a.code, a]));
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
@@ -81,16 +90,70 @@ export async function searchFlights(supplier: FlightSupplier, input: FlightSearc
       cabin: input.cabin_type,
     }),
   );
-  const offers = [...found.offers].sort((a, b) => a.total_price_minor - b.total_price_minor);
+  const pricer = await pricerFor(
+    pricing,
+    found.offers.map((o) => o.total),
+    now,
+  );
+  const offers = found.offers
+    .map((offer): SellOffer => ({
+      offer,
+      priceMinor: pricer.minor(offer.total),
+      breakdown: offer.price_breakdown.map((p) => ({
+        passenger_type: p.passenger_type,
+        count: p.count,
+        baseMinor: pricer.minor({ amount_minor: p.base_minor, currency: offer.total.currency }),
+        taxMinor: pricer.minor({ amount_minor: p.tax_minor, currency: offer.total.currency }),
+      })),
+    }))
+    .sort((a, b) => a.priceMinor - b.priceMinor);
   return { searchId: found.search_id, count: offers.length, offers: offers.slice(0, input.limit) };
 }
 
-export async function revalidate(supplier: FlightSupplier, code: string, scenario?: string): Promise<Revalidation> {
-  return supplierRead('fare_source_code', () => supplier.revalidate(code, scenario));
+/** An offer priced again, at the partner's price; `previousMinor` is the price it was found at (the current one when the supplier cannot tell). */
+export interface Revalidation {
+  isValid: boolean;
+  fareSourceCode: string;
+  priceMinor: number;
+  previousMinor: number;
+  seatsLeft: number | null;
 }
 
-export async function fareRules(supplier: FlightSupplier, code: string): Promise<FareRules> {
-  return supplierRead('fare_source_code', () => supplier.rules(code));
+/** POST /api/flights/revalidate_flight/. */
+export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps, code: string, scenario?: string): Promise<Revalidation> {
+  const offer = await supplierRead('fare_source_code', () => withScenario(scenario, () => supplier.price(code)));
+  const pricer = await pricerFor(pricing, [offer.total, offer.searched_total], new Date());
+  const priceMinor = pricer.minor(offer.total);
+  return {
+    isValid: offer.available,
+    fareSourceCode: offer.offer_id,
+    priceMinor,
+    previousMinor: offer.searched_total ? pricer.minor(offer.searched_total) : priceMinor,
+    seatsLeft: offer.seats_left,
+  };
+}
+
+/** The fare's conditions at the partner's prices: a penalty the airline does not state is none. */
+export interface FareRules {
+  fareFamily: string;
+  refundable: boolean;
+  refundPenaltyMinor: number;
+  changePenaltyMinor: number;
+  rules: Array<{ category: string; allowed: boolean; penaltyMinor: number; text: string }>;
+}
+
+/** POST /api/flights/air_rules/. */
+export async function fareRules(supplier: FlightSupplier, pricing: PricingDeps, code: string): Promise<FareRules> {
+  const c = await supplierRead('fare_source_code', () => supplier.conditions(code));
+  const pricer = await pricerFor(pricing, [c.refund_before_departure.penalty, c.change_before_departure.penalty, ...c.rules.map((r) => r.penalty)], new Date());
+  const minor = (m: { amount_minor: number; currency: string } | null) => (m ? pricer.minor(m) : 0);
+  return {
+    fareFamily: c.fare_family,
+    refundable: c.refund_before_departure.allowed,
+    refundPenaltyMinor: minor(c.refund_before_departure.penalty),
+    changePenaltyMinor: minor(c.change_before_departure.penalty),
+    rules: c.rules.map((r) => ({ category: r.category, allowed: r.allowed, penaltyMinor: minor(r.penalty), text: r.text })),
+  };
 }
 
 export async function baggage(supplier: FlightSupplier, code: string) {
@@ -107,8 +170,10 @@ export async function bookFlight(
   input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
   currency: string,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
-  const fare = await supplierRead('fare_source_code', () => deps.supplier.revalidate(input.fare_source_code));
-  if (!fare.is_valid) throw validation('fare_source_code', 'this fare is no longer available; search again');
+  const fare = await supplierRead('fare_source_code', () => deps.supplier.price(input.fare_source_code));
+  if (!fare.available) throw validation('fare_source_code', 'this fare is no longer available; search again');
+  // Refused here, before anything is booked, when the fare's currency cannot be priced.
+  await pricerFor({ db: deps.db, currency }, [fare.total], new Date());
   const departure = fare.legs[0]?.segments[0]?.departure;
   if (!departure) throw validation('fare_source_code', 'the fare has no itinerary');
   validateTravelers(input.traveler_info.air_travelers, fare.passengers, dayOf(departure));

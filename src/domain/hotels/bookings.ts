@@ -1,10 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client';
 import { hotelBookings, orders, type HotelBookingStatus } from '../../db/schema';
-import type { SupplierHold } from '../../suppliers/hotels';
+import type { StayHold } from '../../suppliers/hotels';
 import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import type { Contact, GuestDetails } from './guests';
+import type { WalletPolicyStep } from './prices';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -43,9 +44,20 @@ export async function newBooking(
   return row!;
 }
 
-/** Stores what the supplier answered for a hold (placed, or given its guests). */
-export async function recordHold(db: DbOrTx, bookingId: number, hold: SupplierHold, extra: { guests?: GuestDetails[][]; contact?: Contact } = {}) {
-  const status: HotelBookingStatus = hold.status === 'held' ? 'held' : 'prebooked';
+/**
+ * Stores what the supplier answered for a hold (placed, or given its guests) at the
+ * partner's price (`price`, in the wallet's currency): held once it has its guests,
+ * prebooked until then.
+ */
+export async function recordHold(
+  db: DbOrTx,
+  bookingId: number,
+  hold: StayHold,
+  price: { totalMinor: number; policy: WalletPolicyStep[] },
+  extra: { guests?: GuestDetails[][]; contact?: Contact } = {},
+) {
+  const [current] = await db.select({ guests: hotelBookings.guests }).from(hotelBookings).where(eq(hotelBookings.id, bookingId));
+  const status: HotelBookingStatus = extra.guests || current?.guests ? 'held' : 'prebooked';
   const [row] = await db
     .update(hotelBookings)
     .set({
@@ -60,8 +72,8 @@ export async function recordHold(db: DbOrTx, bookingId: number, hold: SupplierHo
       checkIn: hold.check_in,
       checkOut: hold.check_out,
       rooms: hold.rooms,
-      totalPrice: hold.total_price_minor,
-      cancellationPolicy: hold.cancellation_policy,
+      totalPrice: price.totalMinor,
+      cancellationPolicy: price.policy,
       expiresAt: new Date(hold.expires_at),
       ...(extra.guests ? { guests: extra.guests } : {}),
       ...(extra.contact ? { contact: extra.contact } : {}),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orders } from '../../db/schema';
-import type { PolicyStep } from '../../suppliers/hotels';
+import type { WalletPolicyStep as PolicyStep } from './prices';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf } from '../orders';
 import type { PaymentRun } from '../payment-ledger';

@@ -2,7 +2,10 @@ import type { Client } from '@temporalio/client';
 import type { PlaceHoldInput } from '../../../workflows/hotel.types';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
-import type { Contact, GuestDetails, HotelSupplier, RateCheck, SupplierHotel } from '../../suppliers/hotels';
+import type { Contact, GuestDetails, HotelSupplier } from '../../suppliers/hotels';
+import { withScenario } from '../../sandbox/context';
+import type { PricingDeps } from '../pricing';
+import { sellHotels, sellRateCheck, type SellHotel, type SellRateCheck } from './prices';
 import { cancelWorkflowId, holdWorkflowId, type CancelHotelInput } from '../../../workflows/hotel.types';
 import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
@@ -54,11 +57,16 @@ export function checkStay(checkIn: string, checkOut: string, today: string): voi
   if (nights > MAX_NIGHTS) throw validation('check_out', `a stay is at most ${MAX_NIGHTS} nights`);
 }
 
-export async function searchHotels(supplier: HotelSupplier, input: SearchInput, now: Date): Promise<{ search_id: string; hotels: SupplierHotel[] }> {
+export async function searchHotels(
+  supplier: HotelSupplier,
+  pricing: PricingDeps,
+  input: SearchInput,
+  now: Date,
+): Promise<{ search_id: string; hotels: SellHotel[] }> {
   checkStay(input.check_in, input.check_out, now.toISOString().slice(0, 10));
   const field = input.city_id !== undefined ? 'city_id' : 'hotel_id';
   const found = await supplierRead(field, () =>
-    supplier.availability({
+    supplier.search({
       city_id: input.city_id,
       hotel_id: input.hotel_id,
       check_in: input.check_in,
@@ -68,11 +76,13 @@ export async function searchHotels(supplier: HotelSupplier, input: SearchInput, 
       domestic: input.is_domestic,
     }),
   );
-  return found;
+  return { search_id: found.search_id, hotels: await sellHotels(pricing, found.hotels, now) };
 }
 
-export async function checkRate(supplier: HotelSupplier, rateKey: string, scenario?: string): Promise<RateCheck> {
-  return supplierRead('rate_key', () => supplier.checkRate(rateKey, scenario));
+/** POST /api/hotel/check_rate/: the rate priced again, at the partner's price. */
+export async function checkRate(supplier: HotelSupplier, pricing: PricingDeps, rateKey: string, scenario?: string): Promise<SellRateCheck> {
+  const quote = await supplierRead('rate_key', () => withScenario(scenario, () => supplier.checkRate(rateKey)));
+  return sellRateCheck(pricing, quote, new Date());
 }
 
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
@@ -100,10 +110,10 @@ export interface PlacedHold {
 
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
 export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, currency: string, scenario?: string): Promise<PlacedHold> {
-  const rate = await supplierRead('rate_key', () => deps.supplier.checkRate(rateKey));
+  const rate = await checkRate(deps.supplier, { db: deps.db, currency }, rateKey);
   const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey, currency });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
-  return { ...held, searchedPriceMinor: rate.original_price_minor };
+  return { ...held, searchedPriceMinor: rate.previousMinor };
 }
 
 /** POST /api/hotel/book/: a hold with guest details, new (rate_key) or from a prebook (booking_id). */
@@ -123,11 +133,11 @@ export async function book(
     const held = await runHold(deps, partner, { mode: 'guests', bookingId: booking.id, guests: input.guests, contact: input.contact }, 'booking_id');
     return { ...held, searchedPriceMinor: null };
   }
-  const rate = await supplierRead('rate_key', () => deps.supplier.checkRate(input.rate_key!));
+  const rate = await checkRate(deps.supplier, { db: deps.db, currency }, input.rate_key!);
   validateGuests(input.guests, rate.rooms);
   const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey: input.rate_key!, currency, guests: input.guests, contact: input.contact });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
-  return { ...held, searchedPriceMinor: rate.original_price_minor };
+  return { ...held, searchedPriceMinor: rate.previousMinor };
 }
 
 /** POST /api/hotel/order/. */

@@ -81,8 +81,8 @@ function renderSearch({ city, nights, hotels }: agency.AgencySearch, currency: s
       name: r.room_name,
       board: r.board,
       max_guests: r.max_occupancy,
-      price_per_night: toNumber(Math.round(r.total_price_minor / nights), currency),
-      total_price: toNumber(r.total_price_minor, currency),
+      price_per_night: toNumber(Math.round(r.priceMinor / nights), currency),
+      total_price: toNumber(r.priceMinor, currency),
       currency,
       refundable: r.refundable,
     })),
@@ -187,7 +187,10 @@ export function agencyHotelRoutes(deps: ApiDeps) {
   const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
   return agencyRouter()
     .openapi(routes.search, async (c) =>
-      c.json(renderSearch(await agency.searchHotels(deps.hotelSupplier, c.req.valid('query'), new Date()), deps.currency), 200),
+      c.json(
+        renderSearch(await agency.searchHotels(deps.hotelSupplier, { db: deps.db, currency: deps.currency }, c.req.valid('query'), new Date()), deps.currency),
+        200,
+      ),
     )
     .openapi(routes.list, async (c) =>
       c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),

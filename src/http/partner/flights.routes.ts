@@ -54,7 +54,7 @@ const SearchResult = z
         currency: z.string(),
         refundable: z.boolean(),
         fare_family: z.string(),
-        seats_left: z.number().int(),
+        seats_left: z.number().int().nullable().openapi({ description: 'Seats the airline still sells at this fare; null when it does not say' }),
         legs: Legs,
         price_breakdown: z.array(z.object({ passenger_type: z.enum(['ADT', 'CHD', 'INF']), count: z.number().int(), base: Decimal, tax: Decimal })),
       }),
@@ -136,19 +136,19 @@ function renderOffers({ searchId, count, offers }: flights.FlightOffers, currenc
   return {
     search_id: searchId,
     count,
-    results: offers.map((o) => ({
-      fare_source_code: o.fare_source_code,
-      total_price: formatDecimal(o.total_price_minor, currency),
+    results: offers.map(({ offer: o, priceMinor, breakdown }) => ({
+      fare_source_code: o.offer_id,
+      total_price: formatDecimal(priceMinor, currency),
       currency,
       refundable: o.refundable,
       fare_family: o.fare_family,
       seats_left: o.seats_left,
       legs: o.legs.map(renderLeg),
-      price_breakdown: o.price_breakdown.map((p) => ({
+      price_breakdown: breakdown.map((p) => ({
         passenger_type: p.passenger_type,
         count: p.count,
-        base: formatDecimal(p.base_minor, currency),
-        tax: formatDecimal(p.tax_minor, currency),
+        base: formatDecimal(p.baseMinor, currency),
+        tax: formatDecimal(p.taxMinor, currency),
       })),
     })),
   };
@@ -223,7 +223,7 @@ const routes = {
           previous_price: Decimal,
           price_changed: z.boolean(),
           currency: z.string(),
-          seats_left: z.number().int(),
+          seats_left: z.number().int().nullable().openapi({ description: 'Seats the airline still sells at this fare; null when it does not say' }),
         }),
         'The offer now; book with the fare_source_code returned here',
       ),
@@ -334,31 +334,32 @@ const routes = {
 export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
+  const pricing = { db: deps.db, currency: deps.currency };
   return partnerRouter()
-    .openapi(routes.search, async (c) => ok(c, renderOffers(await flights.searchFlights(sup, c.req.valid('json'), new Date()), deps.currency)))
+    .openapi(routes.search, async (c) => ok(c, renderOffers(await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date()), deps.currency)))
     .openapi(routes.revalidate, async (c) => {
-      const r = await flights.revalidate(sup, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
+      const r = await flights.revalidate(sup, pricing, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
       const currency = deps.currency;
       return ok(c, {
-        is_valid: r.is_valid,
-        fare_source_code: r.fare_source_code,
-        total_price: formatDecimal(r.total_price_minor, currency),
-        previous_price: formatDecimal(r.original_price_minor, currency),
-        price_changed: r.price_changed,
+        is_valid: r.isValid,
+        fare_source_code: r.fareSourceCode,
+        total_price: formatDecimal(r.priceMinor, currency),
+        previous_price: formatDecimal(r.previousMinor, currency),
+        price_changed: r.priceMinor !== r.previousMinor,
         currency,
-        seats_left: r.seats_left,
+        seats_left: r.seatsLeft,
       });
     })
     .openapi(routes.rules, async (c) => {
-      const r = await flights.fareRules(sup, c.req.valid('json').fare_source_code);
+      const r = await flights.fareRules(sup, pricing, c.req.valid('json').fare_source_code);
       const currency = deps.currency;
       return ok(c, {
-        fare_family: r.fare_family,
+        fare_family: r.fareFamily,
         refundable: r.refundable,
-        refund_penalty: formatDecimal(r.refund_penalty_minor, currency),
-        change_penalty: formatDecimal(r.change_penalty_minor, currency),
+        refund_penalty: formatDecimal(r.refundPenaltyMinor, currency),
+        change_penalty: formatDecimal(r.changePenaltyMinor, currency),
         currency,
-        rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penalty_minor, currency), text: x.text })),
+        rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penaltyMinor, currency), text: x.text })),
       });
     })
     .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))

@@ -4,7 +4,7 @@ import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import { formatDecimal } from '../../domain/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
-import type { PolicyStep, RateCheck as SupplierRateCheck, SupplierHotel } from '../../suppliers/hotels';
+import type { SellHotel, SellRateCheck, WalletPolicyStep as PolicyStep } from '../../domain/hotels/prices';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
@@ -165,7 +165,7 @@ const Cancelled = z
 const renderPolicy = (policy: PolicyStep[] | null, currency: string): z.infer<typeof Policy> =>
   (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
 
-function renderSearch(found: { search_id: string; hotels: SupplierHotel[] }, currency: string): z.infer<typeof SearchResult> {
+function renderSearch(found: { search_id: string; hotels: SellHotel[] }, currency: string): z.infer<typeof SearchResult> {
   return {
     search_id: found.search_id,
     results: found.hotels.map((h) => ({
@@ -175,10 +175,10 @@ function renderSearch(found: { search_id: string; hotels: SupplierHotel[] }, cur
       city_id: h.city_id,
       address: h.address,
       rates: h.rates.map((r) => ({
-        rate_key: r.rate_key,
+        rate_key: r.rate_id,
         room_name: r.room_name,
         board: r.board,
-        total_price: formatDecimal(r.total_price_minor, currency),
+        total_price: formatDecimal(r.priceMinor, currency),
         currency,
         refundable: r.refundable,
         rooms: r.rooms,
@@ -187,9 +187,9 @@ function renderSearch(found: { search_id: string; hotels: SupplierHotel[] }, cur
   };
 }
 
-function renderRateCheck(rate: SupplierRateCheck, currency: string): z.infer<typeof RateCheck> {
+function renderRateCheck(rate: SellRateCheck, currency: string): z.infer<typeof RateCheck> {
   return {
-    rate_key: rate.rate_key,
+    rate_key: rate.rateKey,
     hotel_id: rate.hotel_id,
     hotel_name: rate.hotel_name,
     city_id: rate.city_id,
@@ -199,12 +199,12 @@ function renderRateCheck(rate: SupplierRateCheck, currency: string): z.infer<typ
     check_in: rate.check_in,
     check_out: rate.check_out,
     rooms: rate.rooms,
-    total_price: formatDecimal(rate.total_price_minor, currency),
-    previous_price: formatDecimal(rate.original_price_minor, currency),
-    price_changed: rate.price_changed,
+    total_price: formatDecimal(rate.priceMinor, currency),
+    previous_price: formatDecimal(rate.previousMinor, currency),
+    price_changed: rate.priceMinor !== rate.previousMinor,
     currency,
-    cancellation_policy: renderPolicy(rate.cancellation_policy, currency),
-    expires_at: rate.expires_at,
+    cancellation_policy: renderPolicy(rate.policy, currency),
+    expires_at: rate.expiresAt,
   };
 }
 
@@ -334,11 +334,14 @@ const routes = {
 
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
+  const pricing = { db: deps.db, currency: deps.currency };
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
-    .openapi(routes.search, async (c) => ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, c.req.valid('json'), new Date()), deps.currency)))
+    .openapi(routes.search, async (c) =>
+      ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date()), deps.currency)),
+    )
     .openapi(routes.checkRate, async (c) => {
-      const rate = await hotels.checkRate(deps.hotelSupplier, c.req.valid('json').rate_key, scenarioOf(deps, c.req.valid('header')));
+      const rate = await hotels.checkRate(deps.hotelSupplier, pricing, c.req.valid('json').rate_key, scenarioOf(deps, c.req.valid('header')));
       return ok(c, renderRateCheck(rate, deps.currency));
     })
     .openapi(routes.prebook, async (c) => {

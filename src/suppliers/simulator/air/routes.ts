@@ -103,7 +103,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     if (parsed instanceof Response) return parsed;
     const fare = openFareCode(parsed.fare_source_code, fareCodeTtlMs, Date.now());
     if ('error' in fare) return c.json({ error: fare.error }, 400);
-    return c.json(fareRules(fare.payload.fare_family, fare.payload.base_total_minor));
+    return c.json({ ...fareRules(fare.payload.fare_family, fare.payload.base_total_minor), currency: CURRENCY });
   });
 
   app.post('/air/baggage', async (c) => {

@@ -1,0 +1,62 @@
+import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
+import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
+
+/** A step of a cancellation timeline at the partner's price: from `from`, cancelling costs `penalty_minor` (wallet currency). */
+export interface WalletPolicyStep {
+  from: string;
+  penalty_minor: number;
+}
+
+export interface SellRate extends SupplierRate {
+  /** The rate at the partner's price, in the wallet's currency. */
+  priceMinor: number;
+}
+
+export interface SellHotel extends Omit<SupplierHotel, 'rates'> {
+  rates: SellRate[];
+}
+
+/** A rate check at the partner's price; `previousMinor` is the price the rate was found at (the current one when the supplier cannot tell). */
+export interface SellRateCheck extends Stay {
+  rateKey: string;
+  nationality: string;
+  priceMinor: number;
+  previousMinor: number;
+  policy: WalletPolicyStep[];
+  expiresAt: string;
+}
+
+export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPolicyStep[] =>
+  timeline.map((s) => ({ from: s.from, penalty_minor: pricer.minor(s.penalty) }));
+
+/** Search results at the partner's prices. */
+export async function sellHotels(pricing: PricingDeps, hotels: SupplierHotel[], now: Date): Promise<SellHotel[]> {
+  const pricer = await pricerFor(
+    pricing,
+    hotels.flatMap((h) => h.rates.map((r) => r.total)),
+    now,
+  );
+  return hotels.map((h) => ({ ...h, rates: h.rates.map((r) => ({ ...r, priceMinor: pricer.minor(r.total) })) }));
+}
+
+export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Date): Promise<SellRateCheck> {
+  const pricer = await pricerFor(pricing, [q.total, q.searched_total, ...q.cancellation_timeline.map((s) => s.penalty)], now);
+  const priceMinor = pricer.minor(q.total);
+  return {
+    hotel_id: q.hotel_id,
+    hotel_name: q.hotel_name,
+    city_id: q.city_id,
+    room_name: q.room_name,
+    board: q.board,
+    refundable: q.refundable,
+    check_in: q.check_in,
+    check_out: q.check_out,
+    rooms: q.rooms,
+    rateKey: q.rate_id,
+    nationality: q.nationality,
+    priceMinor,
+    previousMinor: q.searched_total ? pricer.minor(q.searched_total) : priceMinor,
+    policy: walletPolicy(pricer, q.cancellation_timeline),
+    expiresAt: q.expires_at,
+  };
+}
