@@ -57,8 +57,8 @@ export interface Airport {
   city: string;
   /** ISO 3166-1 alpha-2. */
   country: string;
-  /** The hotel side's city id: one city may have several airports (Tehran has THR and IKA). */
-  city_id: number;
+  /** The city it serves, one code per city: one city may have several airports (Tehran has THR and IKA). */
+  city_code: string;
 }
 
 export interface FlightSearch {

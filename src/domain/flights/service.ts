@@ -65,7 +65,7 @@ export async function searchFlights(supplier: FlightSupplier, pricing: PricingDe
   const known = new Map(airports.map((a) => [a.code, a]));
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
   if (!known.has(input.destination)) throw validation('destination', `unknown airport ${input.destination}`);
-  if (known.get(input.origin)!.city_id === known.get(input.destination)!.city_id) throw validation('destination', 'must be another city than origin');
+  if (known.get(input.origin)!.city_code === known.get(input.destination)!.city_code) throw validation('destination', 'must be another city than origin');
   const today = now.toISOString().slice(0, 10);
   if (dayOf(input.departure_date_time) < today) throw validation('departure_date_time', `must not be in the past (today is ${today})`);
   if (input.air_trip_type === 'round_trip') {

@@ -98,7 +98,11 @@ export function simulatorFlightSupplier(baseUrl: string): FlightSupplier {
   const code = (offerId: string) => ({ fare_source_code: offerId });
   const booking = (pnr: string) => callSupplier<SimBooking>(pnrUrl(pnr), { method: 'GET' });
   return {
-    airports: async () => (await callSupplier<{ airports: Airport[] }>(url('/airports'), { method: 'GET' })).airports,
+    // The simulator's airports name their city by the hotel side's city id.
+    airports: async () =>
+      (await callSupplier<{ airports: Array<Omit<Airport, 'city_code'> & { city_id: number }> }>(url('/airports'), { method: 'GET' })).airports.map(
+        ({ city_id, ...a }) => ({ ...a, city_code: String(city_id) }),
+      ),
 
     search: async (req) => {
       const found = await callSupplier<{ search_id: string; offers: SimOffer[] }>(url('/search'), { method: 'POST', body: req, timeoutMs: 30_000 });

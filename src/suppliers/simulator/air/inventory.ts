@@ -3,11 +3,17 @@
  * a daily timetable. Everything is a pure function of the tables below, so every process
  * sees the same flights at the same times with the same numbers.
  */
-import type { Airport } from '../../flights';
 import { stableHash } from '../hotels/inventory';
 
-/** An airport as the airline's API answers it. */
-export type { Airport };
+/** An airport as the airline's API answers it: its city is the hotel side's city id (Tehran's THR and IKA share one). */
+export interface Airport {
+  code: string;
+  name: string;
+  city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  city_id: number;
+}
 
 export const AIRPORTS: readonly Airport[] = [
   { code: 'THR', name: 'Mehrabad International Airport', city: 'Tehran', country: 'IR', city_id: 1 },
