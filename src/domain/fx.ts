@@ -1,5 +1,5 @@
 import { convert as dineroConvert, createDinero, halfAwayFromZero, toSnapshot, transformScale, type DineroCalculator } from 'dinero.js';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { exchangeRates } from '../db/schema';
 import { logWarn } from '../platform/log';
@@ -161,17 +161,11 @@ export interface CurrentRate extends RateRow {
 
 /** The current rate of every currency (its latest row per wallet currency), by currency. */
 export async function listRates(db: DbOrTx, now: Date = new Date()): Promise<CurrentRate[]> {
-  const latest = db
-    .select({ id: sql<number>`max(${exchangeRates.id})`.as('id') })
-    .from(exchangeRates)
-    .groupBy(exchangeRates.currency, exchangeRates.walletCurrency)
-    .as('latest');
   const rows = await db
-    .select()
+    .selectDistinctOn([exchangeRates.walletCurrency, exchangeRates.currency])
     .from(exchangeRates)
-    .innerJoin(latest, eq(exchangeRates.id, latest.id))
-    .orderBy(exchangeRates.walletCurrency, exchangeRates.currency);
-  return rows.map(({ exchange_rates: r }) => ({ ...rowOf(r), ageMs: Math.max(0, now.getTime() - r.setAt.getTime()) }));
+    .orderBy(exchangeRates.walletCurrency, exchangeRates.currency, desc(exchangeRates.id));
+  return rows.map((r) => ({ ...rowOf(r), ageMs: Math.max(0, now.getTime() - r.setAt.getTime()) }));
 }
 
 /** The rate a price is converted with: its row's id, or null for the same currency (no rate). */
