@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { exchangeRates } from '../db/schema';
 import { logWarn } from '../platform/log';
 import { fxRateRefusals } from '../platform/metrics';
-import { CurrencyAmountError, currencyDefinition, exponentOf } from './currency';
+import { CurrencyAmountError, currencyDefinition, exponentOf, isKnownCurrency } from './currency';
 import { DomainError, validation } from './errors';
 import { MAX_AMOUNT_MINOR } from './money';
 
@@ -211,7 +211,8 @@ export async function rateFor(db: DbOrTx, input: { from: string; to: string; now
 }
 
 function refuse(from: string, to: string, reason: 'missing' | 'stale', message: string, fields: Record<string, unknown> = {}): DomainError {
-  fxRateRefusals.inc({ currency: from, reason });
+  // A currency the engine does not know is counted as one series, not one per code a supplier sent.
+  fxRateRefusals.inc({ currency: isKnownCurrency(from) ? from : 'unknown', reason });
   logWarn('a sale was refused for want of a current exchange rate; set one with `admin fx set`', { currency: from, walletCurrency: to, reason, ...fields });
   return new DomainError('currency_unavailable', message);
 }

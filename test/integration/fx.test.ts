@@ -2,10 +2,13 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { count, eq } from 'drizzle-orm';
+import { Hono, type ErrorHandler } from 'hono';
 import { toCommand } from '../../src/cli/admin';
 import { exchangeRates, operatorActions, orders } from '../../src/db/schema';
 import { DomainError } from '../../src/domain/errors';
 import { convert, rateFor, setRate } from '../../src/domain/fx';
+import { agencyError } from '../../src/http/agency/app';
+import { partnerError } from '../../src/http/partner/app';
 import { listen } from '../../src/platform/listen';
 import { fxRateRefusals } from '../../src/platform/metrics';
 import { adminClient, call } from '../support/clients';
@@ -142,6 +145,28 @@ describe('rateFor: the rate a sale is priced with', () => {
     expect(caught).toMatchObject({ code: 'currency_unavailable', message: expect.stringMatching(/^no exchange rate for SEK to IRT; /) });
     expect(await refusals('SEK', 'missing')).toBe(before + 1);
     expect(logs.records).toContainEqual(expect.objectContaining({ level: 40, currency: 'SEK', walletCurrency: 'IRT', reason: 'missing' }));
+  });
+
+  it('counts a currency the engine does not know as one series', async () => {
+    const before = await refusals('unknown', 'missing');
+    await expect(rateFor(stack.db, { from: 'ZZZ', to: 'IRT', now: now(), maxAgeMs: HOUR })).rejects.toMatchObject({ code: 'currency_unavailable' });
+    expect(await refusals('unknown', 'missing')).toBe(before + 1);
+    expect(await refusals('ZZZ', 'missing')).toBe(0);
+  });
+
+  it('answers the refusal 409 on both interfaces, naming the currency', async () => {
+    const answers: Array<[ErrorHandler, (message: string) => unknown]> = [
+      [partnerError as unknown as ErrorHandler, (error) => ({ ok: false, error })],
+      [agencyError as unknown as ErrorHandler, (detail) => ({ detail })],
+    ];
+    for (const [onError, shape] of answers) {
+      const app = new Hono();
+      app.onError(onError);
+      app.get('/price', async (c) => c.json(await rateFor(stack.db, { from: 'HUF', to: 'IRT', now: now(), maxAgeMs: HOUR })));
+      const res = await app.request('/price');
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual(shape(expect.stringMatching(/^no exchange rate for HUF to IRT; /) as unknown as string));
+    }
   });
 
   it('refuses a rate older than the bound, saying how old', async () => {
