@@ -2,6 +2,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { ORDER_SERVICES } from './db/schema';
+import { currencyDefinition } from './domain/currency';
+import { MINOR_DIGITS } from './domain/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';
 import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
@@ -152,7 +154,18 @@ const ConfigSchema = z
     CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, 'a three-letter currency code')
+      .refine(
+        (c) => currencyDefinition(c)?.exponent === MINOR_DIGITS,
+        `a currency of ${MINOR_DIGITS} minor digits (the wallet keeps ${MINOR_DIGITS}): IRT, or an ISO 4217 code such as EUR`,
+      )
       .default('IRT'),
+    /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/fx.ts); an older one refuses it. */
+    FX_RATE_MAX_AGE_HOURS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 365)
+      .default(24),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {

@@ -13,7 +13,16 @@ import type { DatabaseFailureTypeName } from '../src/platform/database-errors';
  * of the same type (activities/failures.ts); the API answers each with a status per
  * interface (src/domain/errors.ts).
  */
-export const DOMAIN_ERROR_CODES = ['validation', 'unauthorized', 'not_found', 'not_payable', 'insufficient_credit', 'conflict', 'supplier_failed'] as const;
+export const DOMAIN_ERROR_CODES = [
+  'validation',
+  'unauthorized',
+  'not_found',
+  'not_payable',
+  'insufficient_credit',
+  'conflict',
+  'supplier_failed',
+  'currency_unavailable',
+] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 
 /** The domain refusals a step can raise: retrying cannot change the answer. */

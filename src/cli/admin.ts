@@ -41,6 +41,8 @@ commands:
   webhooks delete|enable --endpoint ID                         (delete one; turn a disabled one back on)
   webhooks deliveries --partner ID                             (latest deliveries, each attempt's status, latency, answer)
   webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
+  fx set --from CURRENCY --rate RATE                           (exchange rate: RATE wallet units per 1 CURRENCY, e.g. --from GBP --rate 52000)
+  fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -99,6 +101,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       'supplier-ref': { type: 'string' },
       target: { type: 'string' },
       reason: { type: 'string' },
+      from: { type: 'string' },
+      rate: { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -190,6 +194,10 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: `/admin/webhooks/${idOption(values, 'endpoint')}/${action}` } };
     case 'webhooks redeliver':
       return { json, command: { method: 'POST', path: `/admin/events/${idOption(values, 'event')}/redeliver` } };
+    case 'fx set':
+      return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), rate: need(values, 'rate') } } };
+    case 'fx list':
+      return { json, command: { method: 'GET', path: '/admin/fx' } };
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }

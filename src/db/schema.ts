@@ -81,6 +81,14 @@ export const orders = pgTable(
     // The pay workflow run that holds (processing) or settled (completed) the order.
     paymentWorkflowId: text('payment_workflow_id'),
     paymentRunId: text('payment_run_id'),
+    // A supplier priced in another currency than the wallet's: its amount (minor units of
+    // `supplierCurrency`), and the exchange rate the order's price was converted with (an
+    // exact decimal: fxRateAmount / 10^fxRateScale wallet units per unit) and its row.
+    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
+    supplierCurrency: text('supplier_currency'),
+    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
+    fxRateScale: integer('fx_rate_scale'),
+    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -513,6 +521,29 @@ export const visaApplications = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('visa_applications_order_uq').on(t.orderId)],
+);
+
+/**
+ * Exchange rates kept by operators (docs/operations.md, "Exchange rates"). Append-only: a
+ * currency's current rate is its latest row. The rate is an exact decimal, `rateAmount /
+ * 10^rateScale` units of `walletCurrency` per 1 unit of `currency` (52000 = 52,000 IRT per GBP).
+ */
+export const exchangeRates = pgTable(
+  'exchange_rates',
+  {
+    id: serial('id').primaryKey(),
+    currency: text('currency').notNull(),
+    walletCurrency: text('wallet_currency').notNull(),
+    rateAmount: bigint('rate_amount', { mode: 'number' }).notNull(),
+    rateScale: integer('rate_scale').notNull(),
+    setBy: text('set_by').notNull(),
+    setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('exchange_rates_pair_idx').on(t.currency, t.walletCurrency, t.id),
+    check('exchange_rates_rate_positive', sql`${t.rateAmount} > 0`),
+    check('exchange_rates_scale_range', sql`${t.rateScale} BETWEEN 0 AND 12`),
+  ],
 );
 
 /** Every operator action through the admin API: who, when, what, why. Append-only. */

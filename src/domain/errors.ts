@@ -35,6 +35,8 @@ export const HTTP_STATUS: Record<DomainErrorCode, { partner: number; agency: num
   conflict: { partner: 409, agency: 409 },
   /** The supplier said no and every effect was undone. */
   supplier_failed: { partner: 502, agency: 500 },
+  /** The supplier's currency has no current exchange rate into the wallet's: the sale is refused, not guessed. */
+  currency_unavailable: { partner: 409, agency: 409 },
 };
 
 /**

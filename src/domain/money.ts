@@ -2,10 +2,11 @@ import { add, dinero, multiply, toSnapshot, type Dinero } from 'dinero.js';
 import { validation } from './errors';
 
 /**
- * Money lives in the database as integer minor units (1/100 of the currency) and is
- * computed with dinero.js, so no float ever touches an amount. These helpers are the
- * only place where amounts cross between decimals (what people type and read) and
- * minor units (what is stored).
+ * The wallet's money lives in the database as integer minor units (1/100 of the wallet
+ * currency, which has two minor digits: CURRENCY must) and is computed with dinero.js, so
+ * no float ever touches an amount. These helpers are the only place where wallet amounts
+ * cross between decimals (what people type and read) and minor units (what is stored). A
+ * supplier's currency has its own exponent: src/domain/currency.ts.
  */
 export const MINOR_DIGITS = 2;
 // Well under 2^53 minor units: large enough for any wallet, small enough to stay exact.

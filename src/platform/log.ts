@@ -145,6 +145,10 @@ export function logError(message: string, err: unknown, fields: Record<string, u
   logger.error({ ...fields, err }, message);
 }
 
+export function logWarn(message: string, fields: Record<string, unknown> = {}): void {
+  logger.warn(fields, message);
+}
+
 export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
   logger.info(fields, message);
 }

@@ -39,6 +39,14 @@ export const paymentsNeedsAttention = new Gauge({
   registers: [apiMetrics],
 });
 
+/** Sales refused for want of a current exchange rate (src/domain/fx.ts, rateFor): `reason` is missing or stale. */
+export const fxRateRefusals = new Counter({
+  name: 'fx_rate_refusals_total',
+  help: 'Sales refused because the supplier currency had no exchange rate into the wallet currency (missing) or only one older than FX_RATE_MAX_AGE_HOURS (stale)',
+  labelNames: ['currency', 'reason'] as const,
+  registers: [apiMetrics],
+});
+
 export const workflowStarts = new Counter({
   name: 'workflow_starts_total',
   help: 'Workflows this process started, by type and whether the server started them eagerly on the local worker',

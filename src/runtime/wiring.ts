@@ -75,6 +75,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
     currency: config.CURRENCY,
     health: parts.health,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    fxRateMaxAgeMs: config.FX_RATE_MAX_AGE_HOURS * 60 * 60 * 1000,
     secrets: parts.secrets,
   };
 }

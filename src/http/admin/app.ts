@@ -19,6 +19,7 @@ import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+import { listRates, setRate } from '../../domain/fx';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -31,7 +32,7 @@ import {
 } from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
-import { renderCredentials, renderInspection, renderParked, renderRefundDecision, renderVisaDecision } from './views';
+import { renderCredentials, renderInspection, renderParked, renderRate, renderRates, renderRefundDecision, renderVisaDecision } from './views';
 import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
@@ -51,6 +52,8 @@ export interface AdminDeps {
   adminToken: string;
   currency: string;
   health: Health;
+  /** How old an exchange rate may be and still price a sale (FX_RATE_MAX_AGE_HOURS), shown with the rates. */
+  fxRateMaxAgeMs: number;
   /** The engine's default requests per minute per interface (RATE_LIMIT_PER_MINUTE), shown next to a partner's own. */
   rateLimitPerMinute: number;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
@@ -75,6 +78,7 @@ const CreatePartner = z.object({
 });
 const RateLimitBody = z.object({ per_minute: z.union([z.number(), z.null()], { error: 'must be a number, or null for the default' }) });
 const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
+const FxRateBody = z.object({ from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10), rate: Amount });
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
   let raw: unknown;
@@ -234,6 +238,14 @@ export function createAdminApp(deps: AdminDeps) {
     const id = partnerId(c);
     await disablePartner(db, id);
     return c.json({ partner_id: id, status: 'disabled' });
+  });
+
+  // Exchange rates (docs/operations.md, "Exchange rates"): wallet units per 1 unit of `from`.
+  app.get('/admin/fx', async (c) => c.json(renderRates(await listRates(db), deps.currency, deps.fxRateMaxAgeMs)));
+  app.post('/admin/fx', async (c) => {
+    const b = await body(c, FxRateBody);
+    const set = await setRate(db, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) });
+    return c.json(renderRate(set), 201);
   });
 
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };

@@ -1,5 +1,7 @@
 import type { OfflineRefundDecision } from '../../domain/flights/operator';
 import { isOperatorEvent } from '../../domain/events';
+import { formatMinor, isKnownCurrency } from '../../domain/currency';
+import { formatRate, type CurrentRate, type RateRow } from '../../domain/fx';
 import { formatDecimal } from '../../domain/money';
 import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';
 import type { OrderRow } from '../../domain/orders';
@@ -22,11 +24,28 @@ const renderWorkflow = <S>(w: WorkflowView<S> | null) =>
       }
     : null;
 
+/**
+ * What an order priced in a supplier's currency records: the supplier's amount and currency,
+ * and the rate its price was converted with. Only on an order that has them.
+ */
+function renderSupplierPrice(order: OrderRow) {
+  if (order.supplierAmount === null || order.supplierCurrency === null) return {};
+  const { supplierAmount: amount, supplierCurrency: currency } = order;
+  return {
+    supplier_price: {
+      amount: isKnownCurrency(currency) ? formatMinor(amount, currency) : String(amount),
+      currency,
+      fx_rate: order.fxRateAmount !== null && order.fxRateScale !== null ? formatRate({ amount: order.fxRateAmount, scale: order.fxRateScale }) : null,
+      fx_rate_id: order.fxRateId,
+    },
+  };
+}
+
 /** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
 export function renderInspection({ order, ledger, payment, cancellation, events }: OrderInspection) {
   const money = (l: LedgerRow | null) => (l ? { ledger_id: l.id, amount: formatDecimal(l.amount, order.currency) } : null);
   return {
-    order: { ...renderTravelOrder(order), partner_id: order.partnerId },
+    order: { ...renderTravelOrder(order), partner_id: order.partnerId, ...renderSupplierPrice(order) },
     ledger: ledger.map((l) => ({
       id: l.id,
       type: l.type,
@@ -94,3 +113,24 @@ export const renderCredentials = (c: IssuedCredentials) => ({
   ...(c.apiSecret !== undefined ? { api_secret: c.apiSecret } : {}),
   ...(c.agencyKey !== undefined ? { agency_key: c.agencyKey } : {}),
 });
+
+/** `admin fx set`: the rate as stored. */
+export const renderRate = (r: RateRow) => ({
+  id: r.id,
+  currency: r.currency,
+  wallet_currency: r.walletCurrency,
+  rate: formatRate(r.rate),
+  set_by: r.setBy,
+  set_at: r.setAt.toISOString(),
+});
+
+/** `admin fx list`: each currency's current rate into the wallet currency, its age, and whether it is too old to sell with. */
+export function renderRates(rates: CurrentRate[], walletCurrency: string, maxAgeMs: number) {
+  return {
+    wallet_currency: walletCurrency,
+    max_age_hours: maxAgeMs / (60 * 60 * 1000),
+    results: rates
+      .filter((r) => r.walletCurrency === walletCurrency)
+      .map((r) => ({ ...renderRate(r), age_seconds: Math.floor(r.ageMs / 1000), stale: r.ageMs > maxAgeMs })),
+  };
+}
