@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { ORDER_SERVICES } from './db/schema';
-import { currencyDefinition } from './domain/currency';
+import { currencyDefinition } from './platform/currency';
 import { MINOR_DIGITS } from './domain/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';

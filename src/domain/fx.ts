@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client';
 import { exchangeRates } from '../db/schema';
 import { logWarn } from '../platform/log';
 import { fxRateRefusals } from '../platform/metrics';
-import { CurrencyAmountError, currencyDefinition, exponentOf, isKnownCurrency } from './currency';
+import { CurrencyAmountError, currencyDefinition, exponentOf, isKnownCurrency } from '../platform/currency';
 import { DomainError, validation } from './errors';
 import { MAX_AMOUNT_MINOR } from './money';
 

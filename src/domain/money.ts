@@ -6,11 +6,12 @@ import { validation } from './errors';
  * currency, which has two minor digits: CURRENCY must) and is computed with dinero.js, so
  * no float ever touches an amount. These helpers are the only place where wallet amounts
  * cross between decimals (what people type and read) and minor units (what is stored). A
- * supplier's currency has its own exponent: src/domain/currency.ts.
+ * supplier's currency has its own exponent: src/platform/currency.ts.
  */
 export const MINOR_DIGITS = 2;
-// Well under 2^53 minor units: large enough for any wallet, small enough to stay exact.
-export const MAX_AMOUNT_MINOR = 10 ** 15;
+import { MAX_AMOUNT_MINOR } from '../platform/currency';
+
+export { MAX_AMOUNT_MINOR };
 
 function currencyOf(code: string) {
   return { code, base: 10, exponent: MINOR_DIGITS };

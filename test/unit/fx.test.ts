@@ -1,5 +1,5 @@
 import { dinero, toDecimal } from 'dinero.js';
-import { CurrencyAmountError, exponentOf, formatMinor, isKnownCurrency, parseSupplierAmount } from '../../src/domain/currency';
+import { CurrencyAmountError, exponentOf, formatMinor, isKnownCurrency, parseSupplierAmount } from '../../src/platform/currency';
 import { DomainError } from '../../src/domain/errors';
 import { convert, formatRate, MAX_RATE_SCALE, parseRate, type ExactRate } from '../../src/domain/fx';
 import { formatDecimal, MAX_AMOUNT_MINOR, parseAmount } from '../../src/domain/money';

@@ -1,6 +1,6 @@
 import type { OfflineRefundDecision } from '../../domain/flights/operator';
 import { isOperatorEvent } from '../../domain/events';
-import { formatMinor, isKnownCurrency } from '../../domain/currency';
+import { formatMinor, isKnownCurrency } from '../../platform/currency';
 import { formatRate, type CurrentRate, type RateRow } from '../../domain/fx';
 import { formatDecimal } from '../../domain/money';
 import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';

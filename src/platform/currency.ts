@@ -1,5 +1,8 @@
 import * as dineroJs from 'dinero.js';
-import { MAX_AMOUNT_MINOR } from './money';
+
+// Well under 2^53 minor units: large enough for any wallet, small enough to stay exact.
+export const MAX_AMOUNT_MINOR = 10 ** 15;
+
 
 /**
  * Currencies and their minor units. Suppliers price in their own currency, as a decimal
