@@ -3,7 +3,6 @@ import * as dineroJs from 'dinero.js';
 // Well under 2^53 minor units: large enough for any wallet, small enough to stay exact.
 export const MAX_AMOUNT_MINOR = 10 ** 15;
 
-
 /**
  * Currencies and their minor units. Suppliers price in their own currency, as a decimal
  * string and a code (Duffel: `total_amount` "123.45", `total_currency` "GBP"); the engine
