@@ -13,14 +13,15 @@ import {
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import { pricerFor } from '../src/domain/pricing';
+import { pricerFor, type PricingDeps } from '../src/domain/pricing';
+import { supplierPriceOf } from '../src/domain/supplier-price';
 import { withScenario } from '../src/sandbox/context';
 import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
-export function flightActivities(db: Db, supplier: FlightSupplier) {
+export function flightActivities(db: Db, supplier: FlightSupplier, pricing: PricingDeps) {
   return {
     /** Holds the offer at the airline and creates the pending travel order for it, at the partner's price. */
     createAirBooking: (input: { bookingId: number; clientReference: string }) =>
@@ -34,8 +35,12 @@ export function flightActivities(db: Db, supplier: FlightSupplier) {
               travelers: booking.travelers as unknown as Traveler[],
               contact: booking.contact,
             });
-            const pricer = await pricerFor({ db, currency: booking.currency }, [air.total, air.refund_penalty], new Date());
-            const price = { totalMinor: pricer.minor(air.total), refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null };
+            const pricer = await pricerFor(pricing, [air.total, air.refund_penalty], new Date());
+            const price = {
+              totalMinor: pricer.minor(air.total),
+              refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null,
+              supplier: supplierPriceOf(pricer, air.total),
+            };
             const { order } = await recordAirBooking(db, booking.id, air, price);
             return {
               bookingId: booking.id,

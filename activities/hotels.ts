@@ -6,7 +6,8 @@ import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier, StayHold } from '../src/suppliers/hotels';
-import { pricerFor } from '../src/domain/pricing';
+import { pricerFor, type PricingDeps } from '../src/domain/pricing';
+import { supplierPriceOf } from '../src/domain/supplier-price';
 import { walletPolicy } from '../src/domain/hotels/prices';
 import { withScenario } from '../src/sandbox/context';
 import { FailureType } from '../workflows/failure-types';
@@ -15,15 +16,19 @@ import { runActivityStep } from './failures';
 const refused = () => FailureType.holdRefused;
 
 /** Hotel holds and cancellations: every call that changes something at the bedbank. */
-export function hotelActivities(db: Db, supplier: HotelSupplier) {
+export function hotelActivities(db: Db, supplier: HotelSupplier, pricing: PricingDeps) {
   return {
     /** Places the supplier hold for a booking (or gives it its guests) and records the answer at the partner's price. */
     placeHotelHold: (input: PlaceHoldInput) =>
       runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
         const priced = async (hold: StayHold) => {
-          const pricer = await pricerFor({ db, currency: booking.currency }, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], new Date());
-          return { totalMinor: pricer.minor(hold.total), policy: walletPolicy(pricer, hold.cancellation_timeline) };
+          const pricer = await pricerFor(pricing, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], new Date());
+          return {
+            totalMinor: pricer.minor(hold.total),
+            policy: walletPolicy(pricer, hold.cancellation_timeline),
+            supplier: supplierPriceOf(pricer, hold.total),
+          };
         };
         try {
           let row;

@@ -1,4 +1,5 @@
 import type { Db } from '../src/db/client';
+import type { PricingDeps } from '../src/domain/pricing';
 import type { Suppliers } from '../src/suppliers';
 import { agencyActivities } from './agency';
 import { finalizeActivities, type FinalizeAttempts } from './finalize';
@@ -13,6 +14,8 @@ import { webhookActivities, type WebhookDeps } from './webhooks';
 
 export interface ActivityDeps extends Suppliers {
   db: Db;
+  /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
+  pricing: PricingDeps;
   /** When a payment's supplier step stops retrying and asks the supplier instead (default 5 attempts). */
   finalizeAttempts?: FinalizeAttempts;
   /** Webhook deliveries: whether endpoints may resolve to private addresses, and the key their secrets are sealed with. */
@@ -25,8 +28,8 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentActivities(deps.db),
     ...operatorActivities(deps.db),
     ...finalizeActivities(deps),
-    ...hotelActivities(deps.db, deps.hotelSupplier),
-    ...flightActivities(deps.db, deps.flightSupplier),
+    ...hotelActivities(deps.db, deps.hotelSupplier, deps.pricing),
+    ...flightActivities(deps.db, deps.flightSupplier, deps.pricing),
     ...tourActivities(deps.db),
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost),

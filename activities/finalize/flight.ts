@@ -1,15 +1,17 @@
 import { flightBookingOfOrder, recordTickets, supplierOrderIdOf } from '../../src/domain/flights/bookings';
 import { withScenario } from '../../src/sandbox/context';
+import { recordedSupplierAmount } from '../../src/domain/supplier-price';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
-/** Flights: the airline issues the order held before payment, paid at its own amount and currency. */
+/** Flights: the airline issues the order held before payment, paid at the amount and currency it was priced at. */
 export const flightFinalizer = ({ db, flightSupplier }: FinalizeDeps): Finalizer => ({
   finalize: async (order, clientReference, scenario) => {
     const booking = await flightBookingOfOrder(db, order.id);
     const orderId = booking ? supplierOrderIdOf(booking) : null;
     if (!booking || !orderId || booking.status === 'expired' || booking.status === 'cancelled') throw gone(order, 'airline booking');
-    const held = await flightSupplier.order(orderId);
-    const issued = await withScenario(scenario, () => flightSupplier.issue(orderId, { clientReference, amount: held.total }));
+    // The amount the order was priced at; a booking made before amounts were recorded pays what the airline shows.
+    const amount = recordedSupplierAmount(booking) ?? (await flightSupplier.order(orderId)).total;
+    const issued = await withScenario(scenario, () => flightSupplier.issue(orderId, { clientReference, amount }));
     await recordTickets(db, booking.id, issued);
     return { supplierRef: booking.pnr ?? orderId };
   },

@@ -81,9 +81,10 @@ export const orders = pgTable(
     // The pay workflow run that holds (processing) or settled (completed) the order.
     paymentWorkflowId: text('payment_workflow_id'),
     paymentRunId: text('payment_run_id'),
-    // A supplier priced in another currency than the wallet's: its amount (minor units of
-    // `supplierCurrency`), and the exchange rate the order's price was converted with (an
-    // exact decimal: fxRateAmount / 10^fxRateScale wallet units per unit) and its row.
+    // What the supplier charges for the order: its amount (minor units of `supplierCurrency`),
+    // and, when that is not the wallet's currency, the exchange rate the order's price was
+    // converted with (an exact decimal: fxRateAmount / 10^fxRateScale wallet units per unit)
+    // and its row. Null on orders of services priced by the engine itself.
     supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
     supplierCurrency: text('supplier_currency'),
     fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
@@ -257,6 +258,14 @@ export const hotelBookings = pgTable(
       .notNull()
       .references(() => partners.id),
     status: text('status', { enum: HOTEL_BOOKING_STATUSES }).notNull().default('placing'),
+    // Which supplier holds it (FLIGHT_SUPPLIER / HOTEL_SUPPLIER when it was made).
+    supplier: text('supplier').notNull().default('simulator'),
+    // What the supplier charges, and the rate it was priced with (see orders).
+    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
+    supplierCurrency: text('supplier_currency'),
+    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
+    fxRateScale: integer('fx_rate_scale'),
+    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
     rateKey: text('rate_key').notNull(),
     supplierHoldId: text('supplier_hold_id'),
     hotelId: integer('hotel_id'),
@@ -321,6 +330,14 @@ export const flightBookings = pgTable(
       .notNull()
       .references(() => partners.id),
     status: text('status', { enum: FLIGHT_BOOKING_STATUSES }).notNull().default('booking'),
+    // Which supplier holds it (FLIGHT_SUPPLIER / HOTEL_SUPPLIER when it was made).
+    supplier: text('supplier').notNull().default('simulator'),
+    // What the supplier charges, and the rate it was priced with (see orders).
+    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
+    supplierCurrency: text('supplier_currency'),
+    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
+    fxRateScale: integer('fx_rate_scale'),
+    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
     fareSourceCode: text('fare_source_code').notNull(),
     pnr: text('pnr'),
     supplierBookingRef: text('supplier_booking_ref'),

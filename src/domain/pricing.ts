@@ -1,11 +1,19 @@
 import type { Db } from '../db/client';
 import type { Money } from '../suppliers/money';
-import { DomainError } from './errors';
+import { convert, rateFor, type ExactRate } from './fx';
 
-/** What pricing a supplier's amounts for a partner needs: the wallet's currency and where the rates are. */
+/** What pricing a supplier's amounts for a partner needs: the wallet's currency, where the rates are, and how old a rate may be. */
 export interface PricingDeps {
   db: Db;
   currency: string;
+  /** A rate older than this refuses the sale (FX_RATE_MAX_AGE_HOURS). */
+  maxRateAgeMs: number;
+}
+
+/** The rate an amount was priced with: null for the wallet's own currency. */
+export interface AppliedRate {
+  rate: ExactRate;
+  rateId: number;
 }
 
 /** Supplier amounts in the wallet's currency, with the rates of one moment. */
@@ -13,24 +21,31 @@ export interface Pricer {
   readonly currency: string;
   /** The amount in minor units of the wallet's currency. */
   minor(amount: Money): number;
+  /** The rate `minor` applies to an amount of `currency`. */
+  rateOf(currency: string): AppliedRate | null;
 }
 
 /**
- * A pricer for the currencies `amounts` are in. An amount in the wallet's own currency is
- * taken as it is; one in any other currency is refused, naming the currency, until a rate
- * for it is known: a sale is never priced with a guess.
+ * A pricer for the currencies `amounts` are in: each converted with its current rate
+ * (src/domain/fx.ts), once, rounded half away from zero. A currency without a rate, or with
+ * one older than the bound, refuses the sale naming the currency (`currency_unavailable`):
+ * a price is never a guess.
  */
-export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, _now: Date): Promise<Pricer> {
+export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date): Promise<Pricer> {
+  const rates = new Map<string, AppliedRate>();
   for (const amount of amounts) {
-    if (amount && amount.currency !== deps.currency) {
-      throw new DomainError('conflict', `the supplier prices in ${amount.currency} and there is no exchange rate from ${amount.currency} to ${deps.currency}`);
-    }
+    if (!amount || amount.currency === deps.currency || rates.has(amount.currency)) continue;
+    const found = await rateFor(deps.db, { from: amount.currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
+    rates.set(amount.currency, { rate: found.rate, rateId: found.rateId! });
   }
   return {
     currency: deps.currency,
     minor: (amount) => {
-      if (amount.currency !== deps.currency) throw new Error(`no rate loaded for ${amount.currency}`);
-      return amount.amount_minor;
+      if (amount.currency === deps.currency) return amount.amount_minor;
+      const applied = rates.get(amount.currency);
+      if (!applied) throw new Error(`no rate loaded for ${amount.currency}`);
+      return convert({ amountMinor: amount.amount_minor, from: amount.currency, to: deps.currency, rate: applied.rate });
     },
+    rateOf: (currency) => rates.get(currency) ?? null,
   };
 }

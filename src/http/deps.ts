@@ -1,5 +1,6 @@
 import type { Health, HealthReport } from '../health/model';
 import type { PayDeps } from '../domain/pay-request';
+import type { PricingDeps } from '../domain/pricing';
 import type { SecretBox } from '../platform/secret-box';
 import type { Suppliers } from '../suppliers';
 import type { RateLimits } from './rate-limit';
@@ -13,6 +14,8 @@ export type { Health, HealthReport };
 export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'flightSupplier'> {
   sandbox: boolean;
   currency: string;
+  /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
+  pricing: PricingDeps;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: Health;

@@ -8,6 +8,7 @@ import type { ApiDeps } from '../http/deps';
 import type { MetricsSource } from '../http/metrics';
 import { createRateLimits } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
+import type { PricingDeps } from '../domain/pricing';
 import { httpSuppliers } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 
@@ -27,6 +28,13 @@ export interface HttpParts {
   /** What webhook signing secrets are sealed with (./secrets-key.ts). */
   secrets: SecretBox;
 }
+
+/** How supplier amounts are priced for partners: into CURRENCY, with rates no older than FX_RATE_MAX_AGE_HOURS. */
+const pricingOf = (config: Config, db: PricingDeps['db']): PricingDeps => ({
+  db,
+  currency: config.CURRENCY,
+  maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
+});
 
 /** The public API's dependencies (src/http/app.ts, createApp). */
 export function apiDependencies(
@@ -49,6 +57,7 @@ export function apiDependencies(
     ...(parts.outcomes ? { outcomes: parts.outcomes } : {}),
     sandbox: config.SANDBOX,
     currency: config.CURRENCY,
+    pricing: pricingOf(config, parts.database.db),
     holds: {
       tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
       residenceMs: config.RESIDENCE_HOLD_TTL_MS,
@@ -75,7 +84,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
     currency: config.CURRENCY,
     health: parts.health,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    fxRateMaxAgeMs: config.FX_RATE_MAX_AGE_HOURS * 60 * 60 * 1000,
+    fxRateMaxAgeMs: pricingOf(config, parts.database.db).maxRateAgeMs,
     secrets: parts.secrets,
   };
 }
@@ -84,6 +93,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
 export function workerDependencies(config: Config, parts: { database: Database; supplierUrl: string; secrets: SecretBox }): ActivityDeps {
   return {
     db: parts.database.db,
+    pricing: pricingOf(config, parts.database.db),
     ...httpSuppliers(parts.supplierUrl),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },

@@ -165,6 +165,8 @@ export interface ConfirmedCancellation {
  * `clientReference` names a request so that one repeated after a lost answer is the same one.
  */
 export interface FlightSupplier {
+  /** Which supplier this is (FLIGHT_SUPPLIER): recorded on every booking made with it. */
+  readonly name: string;
   airports(): Promise<Airport[]>;
   search(req: FlightSearch): Promise<{ search_id: string; offers: Offer[] }>;
   price(offerId: string): Promise<PricedOffer>;

@@ -124,6 +124,8 @@ export interface SupplierHotelDetail {
  * `clientReference` names a request so that one repeated after a lost answer is the same one.
  */
 export interface HotelSupplier {
+  /** Which supplier this is (HOTEL_SUPPLIER): recorded on every booking made with it. */
+  readonly name: string;
   cities(): Promise<SupplierCity[]>;
   hotel(hotelId: number): Promise<SupplierHotelDetail>;
   search(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;

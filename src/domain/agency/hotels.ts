@@ -143,6 +143,7 @@ export async function createBooking(
       partnerId: partner.id,
       rateKey: rate.rate_id,
       currency,
+      supplier: deps.supplier.name,
       guests: [[{ first_name: first!, last_name: rest.join(' ') || first!, nationality: AGENCY_NATIONALITY }]],
       // B carries no phone number; the guest's e-mail stays with the agency fields.
       contact: undefined,
@@ -174,6 +175,7 @@ async function newAgencyBooking(
       partnerId: input.partnerId,
       rateKey: input.rateKey,
       currency: input.currency,
+      supplier: input.supplier,
       guests: input.guests ?? null,
       contact: input.contact ?? null,
       agency: input.agency,

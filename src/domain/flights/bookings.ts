@@ -4,6 +4,7 @@ import { flightBookings, orders } from '../../db/schema';
 import type { FlightOrder, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
+import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
 
@@ -16,6 +17,7 @@ export async function newFlightBooking(
     travelers: Traveler[];
     contact: { phone_number: string; email: string };
     currency: string;
+    supplier: string;
   },
 ): Promise<FlightBookingRow> {
   const [row] = await db
@@ -27,6 +29,7 @@ export async function newFlightBooking(
       travelers: input.travelers as unknown as Array<Record<string, unknown>>,
       contact: input.contact,
       currency: input.currency,
+      supplier: input.supplier,
     })
     .returning();
   return row!;
@@ -52,7 +55,7 @@ export async function recordAirBooking(
   db: DbOrTx,
   bookingId: number,
   air: FlightOrder,
-  price: { totalMinor: number; refundPenaltyMinor: number | null },
+  price: { totalMinor: number; refundPenaltyMinor: number | null; supplier: SupplierPrice },
 ): Promise<{ booking: FlightBookingRow; order: OrderRow }> {
   return db.transaction(async (tx) => {
     const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
@@ -70,6 +73,7 @@ export async function recordAirBooking(
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { booking_id: booking.id, pnr: air.booking_reference },
+        ...supplierPriceColumns(price.supplier),
       })
       .returning();
     const [updated] = await tx
@@ -85,6 +89,7 @@ export async function recordAirBooking(
         refundPenalty: price.refundPenaltyMinor,
         legs: air.legs,
         totalPrice: price.totalMinor,
+        ...supplierPriceColumns(price.supplier),
         orderId: order!.id,
         updatedAt: new Date(),
       })

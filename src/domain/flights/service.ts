@@ -168,12 +168,12 @@ export async function bookFlight(
   deps: FlightDeps,
   partner: Partner,
   input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
-  currency: string,
+  pricing: PricingDeps,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
   const fare = await supplierRead('fare_source_code', () => deps.supplier.price(input.fare_source_code));
   if (!fare.available) throw validation('fare_source_code', 'this fare is no longer available; search again');
   // Refused here, before anything is booked, when the fare's currency cannot be priced.
-  await pricerFor({ db: deps.db, currency }, [fare.total], new Date());
+  await pricerFor(pricing, [fare.total], new Date());
   const departure = fare.legs[0]?.segments[0]?.departure;
   if (!departure) throw validation('fare_source_code', 'the fare has no itinerary');
   validateTravelers(input.traveler_info.air_travelers, fare.passengers, dayOf(departure));
@@ -184,7 +184,8 @@ export async function bookFlight(
     departureAt: new Date(departure),
     travelers: input.traveler_info.air_travelers,
     contact: input.traveler_info.contact,
-    currency,
+    currency: pricing.currency,
+    supplier: deps.supplier.name,
   });
   const workflowId = bookFlightWorkflowId(booking.id);
   const started = await startOrJoin(deps.temporal, 'bookFlight', {

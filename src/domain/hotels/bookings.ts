@@ -6,6 +6,7 @@ import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
+import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -35,11 +36,18 @@ export async function bookingOfOrder(db: DbOrTx, orderId: number): Promise<Hotel
 /** The booking row exists before the supplier is asked, so a crash mid-way leaves a trace, not a stray hold. */
 export async function newBooking(
   db: DbOrTx,
-  input: { partnerId: number; rateKey: string; currency: string; guests?: GuestDetails[][]; contact?: Contact },
+  input: { partnerId: number; rateKey: string; currency: string; supplier: string; guests?: GuestDetails[][]; contact?: Contact },
 ): Promise<HotelBookingRow> {
   const [row] = await db
     .insert(hotelBookings)
-    .values({ partnerId: input.partnerId, rateKey: input.rateKey, currency: input.currency, guests: input.guests ?? null, contact: input.contact ?? null })
+    .values({
+      partnerId: input.partnerId,
+      rateKey: input.rateKey,
+      currency: input.currency,
+      supplier: input.supplier,
+      guests: input.guests ?? null,
+      contact: input.contact ?? null,
+    })
     .returning();
   return row!;
 }
@@ -53,7 +61,7 @@ export async function recordHold(
   db: DbOrTx,
   bookingId: number,
   hold: StayHold,
-  price: { totalMinor: number; policy: WalletPolicyStep[] },
+  price: { totalMinor: number; policy: WalletPolicyStep[]; supplier: SupplierPrice },
   extra: { guests?: GuestDetails[][]; contact?: Contact } = {},
 ) {
   const [current] = await db.select({ guests: hotelBookings.guests }).from(hotelBookings).where(eq(hotelBookings.id, bookingId));
@@ -73,6 +81,7 @@ export async function recordHold(
       checkOut: hold.check_out,
       rooms: hold.rooms,
       totalPrice: price.totalMinor,
+      ...supplierPriceColumns(price.supplier),
       cancellationPolicy: price.policy,
       expiresAt: new Date(hold.expires_at),
       ...(extra.guests ? { guests: extra.guests } : {}),
@@ -119,6 +128,11 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { booking_id: booking.id },
+        supplierAmount: booking.supplierAmount,
+        supplierCurrency: booking.supplierCurrency,
+        fxRateAmount: booking.fxRateAmount,
+        fxRateScale: booking.fxRateScale,
+        fxRateId: booking.fxRateId,
       })
       .returning();
     await tx.update(hotelBookings).set({ orderId: order!.id, updatedAt: new Date() }).where(eq(hotelBookings.id, booking.id));

@@ -109,9 +109,9 @@ export interface PlacedHold {
 }
 
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
-export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, currency: string, scenario?: string): Promise<PlacedHold> {
-  const rate = await checkRate(deps.supplier, { db: deps.db, currency }, rateKey);
-  const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey, currency });
+export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, pricing: PricingDeps, scenario?: string): Promise<PlacedHold> {
+  const rate = await checkRate(deps.supplier, pricing, rateKey);
+  const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey, currency: pricing.currency, supplier: deps.supplier.name });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
   return { ...held, searchedPriceMinor: rate.previousMinor };
 }
@@ -121,7 +121,7 @@ export async function book(
   deps: HotelDeps,
   partner: Partner,
   input: { rate_key?: string; booking_id?: number; guests: GuestDetails[][]; contact: Contact },
-  currency: string,
+  pricing: PricingDeps,
   scenario?: string,
 ): Promise<PlacedHold> {
   if (input.booking_id !== undefined) {
@@ -133,9 +133,16 @@ export async function book(
     const held = await runHold(deps, partner, { mode: 'guests', bookingId: booking.id, guests: input.guests, contact: input.contact }, 'booking_id');
     return { ...held, searchedPriceMinor: null };
   }
-  const rate = await checkRate(deps.supplier, { db: deps.db, currency }, input.rate_key!);
+  const rate = await checkRate(deps.supplier, pricing, input.rate_key!);
   validateGuests(input.guests, rate.rooms);
-  const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey: input.rate_key!, currency, guests: input.guests, contact: input.contact });
+  const booking = await newBooking(deps.db, {
+    partnerId: partner.id,
+    rateKey: input.rate_key!,
+    currency: pricing.currency,
+    supplier: deps.supplier.name,
+    guests: input.guests,
+    contact: input.contact,
+  });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
   return { ...held, searchedPriceMinor: rate.previousMinor };
 }

@@ -334,7 +334,7 @@ const routes = {
 export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
   const sup = deps.flightSupplier;
-  const pricing = { db: deps.db, currency: deps.currency };
+  const { pricing } = deps;
   return partnerRouter()
     .openapi(routes.search, async (c) => ok(c, renderOffers(await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date()), deps.currency)))
     .openapi(routes.revalidate, async (c) => {
@@ -364,7 +364,7 @@ export function flightRoutes(deps: ApiDeps) {
     })
     .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))
     .openapi(routes.book, async (c) => {
-      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.currency);
+      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.pricing);
       return created(c, {
         ...renderTravelOrder(booked.order),
         booking_id: booked.bookingId,

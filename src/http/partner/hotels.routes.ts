@@ -334,7 +334,7 @@ const routes = {
 
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
-  const pricing = { db: deps.db, currency: deps.currency };
+  const { pricing } = deps;
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
     .openapi(routes.search, async (c) =>
@@ -345,11 +345,11 @@ export function hotelRoutes(deps: ApiDeps) {
       return ok(c, renderRateCheck(rate, deps.currency));
     })
     .openapi(routes.prebook, async (c) => {
-      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.currency, scenarioOf(deps, c.req.valid('header')));
+      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.pricing, scenarioOf(deps, c.req.valid('header')));
       return ok(c, renderHeld(out));
     })
     .openapi(routes.book, async (c) => {
-      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.currency, scenarioOf(deps, c.req.valid('header')));
+      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.pricing, scenarioOf(deps, c.req.valid('header')));
       return ok(c, renderHeld(out));
     })
     .openapi(routes.order, async (c) => {

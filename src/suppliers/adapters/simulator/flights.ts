@@ -98,6 +98,7 @@ export function simulatorFlightSupplier(baseUrl: string): FlightSupplier {
   const code = (offerId: string) => ({ fare_source_code: offerId });
   const booking = (pnr: string) => callSupplier<SimBooking>(pnrUrl(pnr), { method: 'GET' });
   return {
+    name: 'simulator',
     // The simulator's airports name their city by the hotel side's city id.
     airports: async () =>
       (await callSupplier<{ airports: Array<Omit<Airport, 'city_code'> & { city_id: number }> }>(url('/airports'), { method: 'GET' })).airports.map(

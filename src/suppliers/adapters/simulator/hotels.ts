@@ -100,6 +100,7 @@ export function simulatorHotelSupplier(baseUrl: string): HotelSupplier {
   const holdUrl = (id: string, action = '') => url(`/holds/${encodeURIComponent(id)}${action ? `/${action}` : ''}`);
   const post = async (path: string, body: unknown) => holdOf(await callSupplier<SimHold>(path, { method: 'POST', body }));
   return {
+    name: 'simulator',
     cities: async () => (await callSupplier<{ cities: SupplierCity[] }>(url('/cities'), { method: 'GET' })).cities,
     hotel: (hotelId) => callSupplier<SupplierHotelDetail>(url(`/${hotelId}`), { method: 'GET' }),
 
