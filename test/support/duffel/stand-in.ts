@@ -219,21 +219,16 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     const [method, path] = key.split(' ') as [string, string];
     app.on(method, path, async (c) => {
       c.set('route', key);
-      let data: unknown;
-      if (method === 'POST') {
-        // An action (confirm, cancel, fetch_all_rates) is posted without a body.
-        const text = await c.req.text();
-        if (text.trim() !== '') {
-          let raw: unknown;
-          try {
-            raw = JSON.parse(text);
-          } catch {
-            throw new StandInError(400, 'invalid_request_error', 'bad_request', 'Bad request', 'The request body is not valid JSON.');
-          }
-          data = unwrap(raw);
-          c.set('body', data);
-        }
+      // An action (confirm, cancel, fetch_all_rates) is posted without a body.
+      const text = method === 'POST' ? await c.req.text() : '';
+      let raw: unknown;
+      let badJson = false;
+      try {
+        raw = text.trim() === '' ? undefined : JSON.parse(text);
+      } catch {
+        badJson = true;
       }
+      if (typeof raw === 'object' && raw !== null) c.set('body', 'data' in raw ? raw.data : raw);
       const fault = faults.take(key, 'status');
       if (fault) {
         if (fault.status === 429) throw rateLimited(limiter.perSecond ?? 4000, Date.now() + fault.resetSeconds * 1000);
@@ -245,6 +240,8 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
           'Something went wrong. Please contact support and quote the request id.',
         );
       }
+      if (badJson) throw new StandInError(400, 'invalid_request_error', 'bad_request', 'Bad request', 'The request body is not valid JSON.');
+      const data = raw === undefined ? undefined : unwrap(raw);
       const result = await handler(c, data);
       const response = isPage(result) ? c.json(result, status) : c.json({ data: result }, status);
       if (faults.take(key, 'lose_answer')) {
