@@ -155,6 +155,32 @@ describe('flights', () => {
     expect(domestic.offers[0]).toMatchObject({ total_currency: 'GBP', passenger_identity_documents_required: false });
   });
 
+  it('answers a return search with both slices in each offer', async () => {
+    const res = await duffel.offerRequests.create({
+      slices: [
+        { origin: 'THR', destination: 'IST', departure_date: inDays(30), departure_time: null, arrival_time: null },
+        { origin: 'IST', destination: 'THR', departure_date: inDays(37), departure_time: null, arrival_time: null },
+      ],
+      passengers: [{ type: 'adult' }, { age: 1 }],
+      return_offers: true,
+    });
+    const offer = res.data.offers[0]!;
+    expect(offer.slices.map((s) => [s.origin.iata_code, s.destination.iata_code])).toEqual([
+      ['THR', 'IST'],
+      ['IST', 'THR'],
+    ]);
+    expect(offer.passengers.map((p) => p.type)).toEqual(['adult', 'infant_without_seat']);
+    expect(res.data.slices).toHaveLength(2);
+    const unsearched = await duffel.offerRequests.create({
+      slices: [{ origin: 'THR', destination: 'IST', departure_date: inDays(30), departure_time: null, arrival_time: null }],
+      passengers: [{ type: 'adult' }],
+      return_offers: false,
+    });
+    expect(unsearched.data).not.toHaveProperty('offers');
+    const listed = await duffel.offers.list({ offer_request_id: unsearched.data.id });
+    expect(listed.data).toHaveLength(3);
+  });
+
   it('holds an offer, takes its payment and issues a ticket per passenger', async () => {
     const offer = (await search('IKA', 'DXB', [{ type: 'adult' }, { type: 'adult' }])).offers[1]!;
     const before = standIn.control.balance().GBP!;

@@ -216,7 +216,8 @@ export class Flights {
     throw validation('validation_format', pointer.split('/').pop()!, pointer, `'${code}' is not an airport or city Duffel knows`);
   }
 
-  createOfferRequest(data: unknown, returnOffers: boolean): OfferRequest {
+  /** The offer request, with its offers inlined unless `return_offers=false` (then they are listed by `GET /air/offers`). */
+  createOfferRequest(data: unknown, returnOffers: boolean): OfferRequest | Omit<OfferRequest, 'offers'> {
     const body = parseBody(offerRequestSchema, data);
     const today = isoDate(this.opts.now());
     const cabin: CabinClass = body.cabin_class ?? 'economy';
@@ -277,7 +278,11 @@ export class Flights {
       .join(',')}`;
     const offers = FARES.map((fare, fareIndex) => this.buildOffer(id, key, fareIndex, fare, cabin, slices, passengers));
     this.offerRequests.set(id, { ...request, offers });
-    return { ...request, offers: returnOffers ? offers : [] };
+    if (!returnOffers) {
+      const { offers: _none, ...withoutOffers } = request;
+      return withoutOffers;
+    }
+    return { ...request, offers };
   }
 
   private buildOffer(
@@ -731,6 +736,9 @@ export class Flights {
   /** Raises an offer's price by `amount` (in its currency) at its next read; `'*'` arms the next offer read, whichever it is. */
   raiseOfferPrice(offerId: string, amount: string): void {
     if (offerId === '*') {
+      if (!/^\d+(\.\d+)?$/.test(amount) || Number(amount) <= 0) {
+        throw validation('validation_format', 'amount', '/amount', `'${amount}' is not a positive amount`);
+      }
       this.nextRaiseMinor = { amount };
       return;
     }

@@ -259,7 +259,9 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     return paginate(airports, c.req.query());
   });
   route('GET /air/airports/:id', 200, (c) => AIRPORTS.find((a) => a.id === c.req.param('id')) ?? fail(notFound()));
-  route('POST /air/offer_requests', 201, (c, data): OfferRequest => flights.createOfferRequest(data, c.req.query('return_offers') !== 'false'));
+  route('POST /air/offer_requests', 201, (c, data): OfferRequest | Omit<OfferRequest, 'offers'> =>
+    flights.createOfferRequest(data, c.req.query('return_offers') !== 'false'),
+  );
   route('GET /air/offer_requests/:id', 200, (c) => flights.getOfferRequest(c.req.param('id')!));
   route('GET /air/offers', 200, (c) => flights.listOffers(c.req.query()));
   route('GET /air/offers/:id', 200, (c) => flights.getOffer(c.req.param('id')!));
