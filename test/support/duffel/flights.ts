@@ -300,6 +300,7 @@ export class Flights {
     let adultGbp = 0;
     let international = false;
     let emissionsKg = 0;
+    let firstDeparture = Infinity;
     const offerSlices: OfferSlice[] = slices.map((s, sliceIndex) => {
       const from = s.origin.airport;
       const to = s.destination.airport;
@@ -309,6 +310,7 @@ export class Flights {
       adultGbp += (35 + km * 0.07) * CABIN_FACTOR[cabin] * fare.factor * (0.9 + random() * 0.2);
       emissionsKg += Math.round(km * 0.09) * passengers.length;
       const departs = utcOfLocal(s.departure_date, fare.departs + Math.floor(random() * 6) * 5, from.time_zone);
+      firstDeparture = Math.min(firstDeparture, departs);
       const arrives = departs + minutes * 60_000;
       const flightNumber = String(100 + Math.floor(random() * 8900));
       const segmentId = newId('seg');
@@ -366,7 +368,6 @@ export class Flights {
     const totalMinor = passengers.reduce((sum, p) => sum + Math.round((perAdultMinor * TYPE_PERCENT[p.type ?? 'adult']) / 100), 0);
     const taxMinor = Math.round(totalMinor * 0.18);
     const expiresAt = new Date(createdAt.getTime() + this.opts.offerTtlSeconds * 1000);
-    const firstDeparture = utcOfLocal(slices[0]!.departure_date, 0, slices[0]!.origin.airport.time_zone);
     const payBy = Math.max(createdAt.getTime() + 60_000, Math.min(createdAt.getTime() + this.opts.holdSeconds * 1000, firstDeparture - 2 * 3600_000));
     const guaranteeUntil = Math.min(payBy, createdAt.getTime() + this.opts.priceGuaranteeSeconds * 1000);
     const offer: Omit<Offer, 'available_services'> = {

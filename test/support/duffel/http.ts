@@ -49,14 +49,10 @@ export function parseBody<S extends z.ZodType>(schema: S, data: unknown): z.infe
   const path = issue.path.filter((k): k is string | number => typeof k !== 'symbol');
   const field = String([...path].reverse().find((k) => typeof k === 'string') ?? 'data');
   const pointer = `/${path.join('/')}`;
-  const missing = valueAt(data, issue.path) === undefined && issue.code === 'invalid_type';
-  return missing
-    ? throwError(validation('validation_required', field, pointer, `Field '${field}' can't be blank`))
-    : throwError(validation('validation_format', field, pointer, `Field '${field}' is invalid: ${issue.message}`));
-}
-
-function throwError(err: StandInError): never {
-  throw err;
+  if (valueAt(data, issue.path) === undefined && issue.code === 'invalid_type') {
+    throw validation('validation_required', field, pointer, `Field '${field}' can't be blank`);
+  }
+  throw validation('validation_format', field, pointer, `Field '${field}' is invalid: ${issue.message}`);
 }
 
 export interface Page<T> {

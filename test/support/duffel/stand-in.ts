@@ -71,6 +71,9 @@ export interface DuffelStandIn {
 
 type Env = { Bindings: HttpBindings; Variables: { requestId: string; route?: DuffelRoute; body?: unknown; lostAnswer?: boolean } };
 
+/** The request log keeps the latest requests only, so a long chaos run does not grow it without bound. */
+const MAX_LOGGED = 10_000;
+
 const DEFAULT_BALANCES = { GBP: '1000000.00', USD: '1000000.00', EUR: '1000000.00', JPY: '150000000' };
 
 const faultSchema = z.object({
@@ -160,6 +163,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     c.header('x-request-id', id);
     await next();
     if (c.req.path.startsWith('/_stand_in')) return;
+    if (log.length >= MAX_LOGGED) log.shift();
     log.push({
       at: new Date().toISOString(),
       method: c.req.method,
