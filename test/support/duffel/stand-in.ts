@@ -182,7 +182,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   // Bearer auth with a test token, the API version, then the rate limiter.
   app.use(async (c, next) => {
     const auth = c.req.header('authorization');
-    if (!auth)
+    if (!auth) {
       throw new StandInError(
         401,
         'authentication_error',
@@ -190,8 +190,9 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
         'Missing authorization header',
         'The Authorization header is missing.',
       );
+    }
     const token = /^Bearer (\S+)$/.exec(auth)?.[1];
-    if (!token)
+    if (!token) {
       throw new StandInError(
         401,
         'authentication_error',
@@ -199,6 +200,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
         'Invalid authorization header',
         "The Authorization header must be 'Bearer <access token>'.",
       );
+    }
     if (!token.startsWith('duffel_test_')) {
       throw new StandInError(
         401,
