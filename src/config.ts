@@ -55,6 +55,12 @@ const ConfigSchema = z
     TEMPORAL_DEV_PORT: port.default(7233),
     TEMPORAL_UI_PORT: port.default(8233),
     SUPPLIER_URL: z.string().url().optional(),
+    /** Who sells the flights: the simulator (at SUPPLIER_URL, or built in) or Duffel (DUFFEL_ACCESS_TOKEN, DUFFEL_API_URL). */
+    FLIGHT_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
+    /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
+    DUFFEL_ACCESS_TOKEN: z.string().optional(),
+    /** Duffel's API origin; unset: Duffel's production address, the SDK's own default. */
+    DUFFEL_API_URL: z.string().url().optional(),
     /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */
     WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
     WORKER_METRICS_PORT: port.default(9464),
@@ -167,6 +173,10 @@ const ConfigSchema = z
       .max(24 * 365)
       .default(24),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .refine((c) => c.FLIGHT_SUPPLIER !== 'duffel' || c.DUFFEL_ACCESS_TOKEN !== undefined, {
+    path: ['DUFFEL_ACCESS_TOKEN'],
+    message: 'is required with FLIGHT_SUPPLIER=duffel (a Duffel access token; duffel_test_… for its test mode)',
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
     path: ['TEMPORAL_CORE_METRICS_PORT'],

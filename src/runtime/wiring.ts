@@ -9,7 +9,7 @@ import type { MetricsSource } from '../http/metrics';
 import { createRateLimits } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
 import type { PricingDeps } from '../domain/pricing';
-import { httpSuppliers } from '../suppliers';
+import { suppliersFor, type SupplierChoice } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 
 /**
@@ -34,6 +34,13 @@ const pricingOf = (config: Config, db: PricingDeps['db']): PricingDeps => ({
   db,
   currency: config.CURRENCY,
   maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
+});
+
+/** Which supplier sells what (FLIGHT_SUPPLIER; Duffel's token and address). */
+const supplierChoice = (config: Config, simulatorUrl: string): SupplierChoice => ({
+  simulatorUrl,
+  flights: config.FLIGHT_SUPPLIER,
+  ...(config.DUFFEL_ACCESS_TOKEN ? { duffel: { token: config.DUFFEL_ACCESS_TOKEN, ...(config.DUFFEL_API_URL ? { apiUrl: config.DUFFEL_API_URL } : {}) } } : {}),
 });
 
 /** The public API's dependencies (src/http/app.ts, createApp). */
@@ -64,7 +71,7 @@ export function apiDependencies(
       visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
       hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
     },
-    ...httpSuppliers(parts.supplierUrl),
+    ...suppliersFor(supplierChoice(config, parts.supplierUrl)),
     health: parts.health,
     rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
     secrets: parts.secrets,
@@ -94,7 +101,7 @@ export function workerDependencies(config: Config, parts: { database: Database; 
   return {
     db: parts.database.db,
     pricing: pricingOf(config, parts.database.db),
-    ...httpSuppliers(parts.supplierUrl),
+    ...suppliersFor(supplierChoice(config, parts.supplierUrl)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },
   };

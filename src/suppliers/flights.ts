@@ -104,8 +104,14 @@ export interface FareConditions {
   rules: Array<{ category: string; allowed: boolean; penalty: Money | null; text: string }>;
 }
 
+/** A bag allowance: how many pieces, and their weight each (null: the airline does not say). */
+export interface Allowance {
+  pieces: number;
+  weight_kg: number | null;
+}
+
 export interface Baggage {
-  baggage: Array<{ passenger_type: PassengerType; checked: { pieces: number; weight_kg: number }; cabin: { pieces: number; weight_kg: number } }>;
+  baggage: Array<{ passenger_type: PassengerType; checked: Allowance; cabin: Allowance }>;
 }
 
 export interface Traveler {
@@ -125,7 +131,8 @@ export interface Contact {
   email: string;
 }
 
-export type FlightOrderStatus = 'held' | 'issued' | 'cancelled' | 'expired' | 'refunded';
+/** `paid`: the airline took the payment and has not issued the tickets yet. */
+export type FlightOrderStatus = 'held' | 'paid' | 'issued' | 'cancelled' | 'expired' | 'refunded';
 
 /** An order at the airline: held until `payment_required_by`, then issued (paid, with tickets). */
 export interface FlightOrder {

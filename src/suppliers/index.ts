@@ -1,3 +1,5 @@
+import { duffelCalls, type DuffelSettings } from './adapters/duffel/client';
+import { duffelFlightSupplier } from './adapters/duffel/flights';
 import { simulatorFlightSupplier } from './adapters/simulator/flights';
 import { simulatorHotelSupplier } from './adapters/simulator/hotels';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
@@ -24,4 +26,22 @@ export function httpSuppliers(baseUrl: string): Suppliers {
     residenceHost: httpConfirmingSupplier(baseUrl, 'residence/bookings'),
     visaAgency: httpConfirmingSupplier(baseUrl, 'visa/applications'),
   };
+}
+
+/** Who sells what: the simulator serves every service unless a real supplier is chosen for one. */
+export interface SupplierChoice {
+  /** The simulator's base URL (SUPPLIER_URL, or the one `npm start` runs). */
+  simulatorUrl: string;
+  flights: 'simulator' | 'duffel';
+  /** Required when a service is `duffel`. */
+  duffel?: DuffelSettings;
+}
+
+export function suppliersFor(choice: SupplierChoice): Suppliers {
+  const all = httpSuppliers(choice.simulatorUrl);
+  if (choice.flights === 'duffel') {
+    if (!choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with FLIGHT_SUPPLIER=duffel');
+    all.flightSupplier = duffelFlightSupplier(duffelCalls(choice.duffel));
+  }
+  return all;
 }

@@ -95,6 +95,8 @@ export interface StackOptions {
   hostAcceptMs?: number;
   /** SANDBOX (default on). */
   sandbox?: boolean;
+  /** More settings, by name, as an operator's environment gives them (e.g. FLIGHT_SUPPLIER, DUFFEL_API_URL). */
+  env?: Record<string, string>;
   /** FINALIZE_ATTEMPTS: attempts of a payment's supplier step before the supplier is asked by reference (default 5). */
   finalizeAttempts?: number;
   /** The API's client shares the worker's connection and starts payments eagerly, as `npm start` (default off, as `npm run api`). */
@@ -224,6 +226,7 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     WEBHOOK_GIVE_UP_MS: retry.giveUpAfterMs,
     WEBHOOK_ATTEMPT_TIMEOUT_MS: retry.attemptTimeoutMs,
     WEBHOOK_RELAY_INTERVAL_MS: 100,
+    ...opts.env,
   };
   return loadConfig(Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, value === undefined ? undefined : String(value)])));
 }

@@ -176,7 +176,7 @@ export async function bookFlight(
   await pricerFor(pricing, [fare.total], new Date());
   const departure = fare.legs[0]?.segments[0]?.departure;
   if (!departure) throw validation('fare_source_code', 'the fare has no itinerary');
-  validateTravelers(input.traveler_info.air_travelers, fare.passengers, dayOf(departure));
+  validateTravelers(input.traveler_info.air_travelers, fare.passengers, dayOf(departure), { passportRequired: fare.identity_documents_required });
 
   const booking = await newFlightBooking(deps.db, {
     partnerId: partner.id,

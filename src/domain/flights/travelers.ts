@@ -29,7 +29,12 @@ export const PASSPORT_VALIDITY_MONTHS = 6;
  * each of the age of their type on the departure day; Iranians identify with a valid
  * national_id, foreigners with a passport valid six months past departure.
  */
-export function validateTravelers(travelers: Traveler[], priced: { adults: number; children: number; infants: number }, departureDay: string): void {
+export function validateTravelers(
+  travelers: Traveler[],
+  priced: { adults: number; children: number; infants: number },
+  departureDay: string,
+  opts: { passportRequired?: boolean } = {},
+): void {
   const count = (t: PassengerType) => travelers.filter((x) => x.passenger_type === t).length;
   const expected: Record<PassengerType, number> = { ADT: priced.adults, CHD: priced.children, INF: priced.infants };
   for (const type of ['ADT', 'CHD', 'INF'] as const) {
@@ -40,7 +45,7 @@ export function validateTravelers(travelers: Traveler[], priced: { adults: numbe
       );
     }
   }
-  travelers.forEach((t, i) => validateTraveler(t, `traveler_info.air_travelers.${i}`, departureDay));
+  travelers.forEach((t, i) => validateTraveler(t, `traveler_info.air_travelers.${i}`, departureDay, opts));
 }
 
 /**
@@ -48,13 +53,14 @@ export function validateTravelers(travelers: Traveler[], priced: { adults: numbe
  * an Iranian with a valid national_id or a foreigner with a passport valid six months
  * past departure. `at` is the field path errors name.
  */
-export function validateTraveler(t: Traveler, at: string, departureDay: string): void {
+export function validateTraveler(t: Traveler, at: string, departureDay: string, opts: { passportRequired?: boolean } = {}): void {
   if (t.birth_date >= departureDay) throw validation(`${at}.birth_date`, 'must be before the departure date');
   const age = ageOn(t.birth_date, departureDay);
   if (passengerTypeAt(age) !== t.passenger_type) {
     throw validation(`${at}.passenger_type`, `a traveller aged ${age} on ${departureDay} travels as ${passengerTypeAt(age)}, not ${t.passenger_type}`);
   }
-  if (t.nationality === 'IR') {
+  if (opts.passportRequired && !t.passport_number) throw validation(`${at}.passport_number`, 'is required: the airline asks for a passport for this trip');
+  if (t.nationality === 'IR' && !opts.passportRequired) {
     if (!t.national_id) throw validation(`${at}.national_id`, 'is required for Iranian travellers');
     if (!isValidIranianNationalId(t.national_id))
       throw validation(`${at}.national_id`, 'is not a valid Iranian national id (10 digits with a valid check digit)');

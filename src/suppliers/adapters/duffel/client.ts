@@ -17,21 +17,35 @@ export interface DuffelSettings {
 }
 
 /**
- * Duffel's error codes that mean "what you asked about is gone" (409 to our callers: the
- * partner's "no longer available" answers) and "not found" (404). Every other refusal is a
- * 422 in our own words, naming Duffel's code but never passing its text on.
+ * What Duffel's refusal codes are to our callers: 404 not found; 409 what was asked about
+ * changed or is gone (the partner's "no longer available" and "price changed" answers);
+ * 410 the order is cancelled. Every other refusal is a 422. The message is our own words
+ * with Duffel's code; Duffel's own text is never passed on.
  */
-const GONE = new Set(['offer_no_longer_available', 'offer_request_already_booked', 'already_cancelled', 'order_already_cancelled', 'quote_expired', 'rate_unavailable', 'expired']);
-const NOT_FOUND = new Set(['not_found', 'resource_not_found']);
+const REFUSAL_STATUS: Record<string, number> = {
+  not_found: 404,
+  offer_no_longer_available: 409,
+  price_changed: 409,
+  already_paid: 409,
+  order_cancellation_expired: 409,
+  result_no_longer_available: 409,
+  rate_unavailable: 409,
+  quote_no_longer_available: 409,
+  already_booked: 409,
+  already_cancelled: 410,
+};
 
 /** What Duffel's answer to a call that failed means for us. */
 export function duffelFailure(what: string, err: unknown): Error {
   if (!(err instanceof DuffelError)) return new SupplierUnavailableError(`Duffel did not answer ${what}: ${(err as Error).message}`);
   const status = err.status ?? err.meta?.status;
   const code = err.errors?.[0]?.code ?? 'unknown';
-  if (status === undefined || status >= 500 || status === 429) return new SupplierUnavailableError(`Duffel could not answer ${what} (${status ?? 'no status'}, ${code})`);
-  if (NOT_FOUND.has(code) || status === 404) return new SupplierRejectedError(`${what}: not found at the supplier`, 404);
-  if (GONE.has(code)) return new SupplierRejectedError(`${what}: no longer available at the supplier (${code})`, 409);
+  if (status === undefined || status >= 500 || status === 429)
+    return new SupplierUnavailableError(`Duffel could not answer ${what} (${status ?? 'no status'}, ${code})`);
+  const refusal = REFUSAL_STATUS[code] ?? (status === 404 ? 404 : 422);
+  if (refusal === 404) return new SupplierRejectedError(`${what}: not found at the supplier (${code})`, 404);
+  if (refusal === 409) return new SupplierRejectedError(`${what}: no longer available as it was at the supplier (${code})`, 409);
+  if (refusal === 410) return new SupplierRejectedError(`${what}: cancelled at the supplier (${code})`, 410);
   return new SupplierRejectedError(`${what}: refused by the supplier (${code})`, 422);
 }
 
@@ -67,6 +81,12 @@ export interface DuffelCalls {
    * looks it up before anything else happens.
    */
   call<T>(what: string, run: (sdk: Duffel) => Promise<{ data: T }>, opts?: { safe?: boolean }): Promise<T>;
+  /** One page of a list (a read): its items and the cursor of the next page (null: the last). */
+  page<T>(
+    what: string,
+    run: (sdk: Duffel, after: string | undefined) => Promise<{ data: T[]; meta?: { after?: string | null } }>,
+    after?: string,
+  ): Promise<{ items: T[]; after: string | null }>;
 }
 
 export function duffelCalls(settings: DuffelSettings): DuffelCalls {
@@ -74,8 +94,19 @@ export function duffelCalls(settings: DuffelSettings): DuffelCalls {
   const timeoutMs = settings.timeoutMs ?? 30_000;
   const attempts = settings.attempts ?? 3;
   const maxWaitMs = settings.maxWaitMs ?? 10_000;
-  return {
+  const calls: DuffelCalls = {
     sdk,
+    async page(what, run, after) {
+      const answer = await calls.call(
+        what,
+        async (d) => {
+          const res = await run(d, after);
+          return { data: { items: res.data, after: res.meta?.after ?? null } };
+        },
+        { safe: true },
+      );
+      return answer;
+    },
     async call(what, run, opts = {}) {
       for (let attempt = 1; ; attempt++) {
         const started = performance.now();
@@ -95,7 +126,7 @@ export function duffelCalls(settings: DuffelSettings): DuffelCalls {
             }
           }
           const transient = status === null || status >= 500;
-          if (transient && opts.safe && !last && !(err instanceof SupplierUnavailableError && !opts.safe)) {
+          if (transient && opts.safe && !last) {
             await sleep(200 * 2 ** (attempt - 1));
             continue;
           }
@@ -104,6 +135,7 @@ export function duffelCalls(settings: DuffelSettings): DuffelCalls {
       }
     },
   };
+  return calls;
 }
 
 function log(what: string, status: number | null, started: number, error?: string): void {

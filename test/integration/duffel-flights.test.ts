@@ -1,0 +1,221 @@
+import { eq } from 'drizzle-orm';
+import { flightBookings, orders } from '../../src/db/schema';
+import { loadConfig } from '../../src/config';
+import type { PartnerClient } from '../../src/client';
+import type { components } from '../../src/client/partner-api';
+import { call, newPartner as partnerWithWallet, settled } from '../support/clients';
+import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import { contact, day } from '../support/fixtures';
+import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+
+/**
+ * Flights sold through Duffel (FLIGHT_SUPPLIER=duffel) against the Duffel stand-in, priced
+ * in GBP by the airline and sold in the wallet's IRT at the operators' rate.
+ */
+
+let standIn: DuffelStandIn;
+let stack: TestStack;
+
+beforeAll(async () => {
+  standIn = await startDuffelStandIn();
+  stack = await startStack({
+    payWaitMs: 15_000,
+    finalizeAttempts: 3,
+    env: { FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_engine', DUFFEL_API_URL: standIn.url },
+  });
+});
+afterEach(async () => {
+  standIn.control.clearFaults();
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
+afterAll(async () => {
+  await stack?.close();
+  await standIn?.stop();
+});
+
+type SearchRequest = components['schemas']['FlightSearchRequest'];
+type Traveller = components['schemas']['FlightBookingRequest']['traveler_info']['air_travelers'][number];
+
+const TOPUP = 900_000_000;
+const GBP_RATE = 52_000; // wallet units per 1 GBP
+const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
+const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
+const setRate = (from: string, rate: string | number) =>
+  call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' }, { from, rate });
+
+const DEPARTURE = day(40);
+const traveller: Traveller = {
+  first_name: 'Amelia',
+  last_name: 'Hart',
+  birth_date: '1984-02-03',
+  gender: 'female',
+  passenger_type: 'ADT',
+  nationality: 'GB',
+  passport_number: '533112298',
+  passport_expiry_date: day(2000),
+};
+
+const searchBody = (over: Partial<SearchRequest> = {}): SearchRequest => ({
+  origin: 'LHR',
+  destination: 'IST',
+  departure_date_time: `${DEPARTURE}T00:00:00Z`,
+  adult_count: 1,
+  cabin_type: 'economy',
+  air_trip_type: 'one_way',
+  ...over,
+});
+
+async function firstOffer(client: PartnerClient) {
+  const res = await client.POST('/flights/search_flights/', { body: searchBody() });
+  expect(res.response.status).toBe(200);
+  const found = res.data!.data.results[0];
+  if (!found) throw new Error(`no offer in ${JSON.stringify(res.data)}`);
+  return found;
+}
+
+async function bookOffer(client: PartnerClient) {
+  const fare = await firstOffer(client);
+  const booked = await client.POST('/flights/air_booking/', {
+    body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+  });
+  expect(booked.response.status).toBe(201);
+  return { fare, booked: booked.data!.data };
+}
+
+const bookingOf = async (orderId: number) => (await stack.db.select().from(flightBookings).where(eq(flightBookings.orderId, orderId)))[0]!;
+
+describe('flights through Duffel', () => {
+  it('refuses to price a currency without a rate, naming it, and prices at the rate once set', async () => {
+    const { client } = await newPartner();
+    const refused = await client.POST('/flights/search_flights/', { body: searchBody() });
+    expect(refused.response.status).toBe(409);
+    expect(JSON.stringify(refused.error)).toMatch(/GBP/);
+
+    expect((await setRate('GBP', GBP_RATE)).status).toBe(201);
+    const offers = await client.POST('/flights/search_flights/', { body: searchBody() });
+    expect(offers.response.status).toBe(200);
+    const results = offers.data!.data.results;
+    expect(results.length).toBeGreaterThan(0);
+    // Every price is the airline's GBP (whole pence) at the rate: a penny is 52,000 minor units of IRT.
+    for (const r of results) {
+      expect(r.currency).toBe('IRT');
+      expect(minor(r.total_price) % GBP_RATE).toBe(0);
+      expect(r.fare_source_code).toMatch(/^off_/);
+    }
+    // Cheapest first.
+    expect(results.map((r) => minor(r.total_price))).toEqual([...results.map((r) => minor(r.total_price))].sort((a, b) => a - b));
+  });
+
+  it('walks an offer from search to a refund: revalidate, rules, baggage, hold, pay (tickets), refund', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, api } = await newPartner();
+    const fare = await firstOffer(client);
+
+    const again = await client.POST('/flights/revalidate_flight/', { body: { fare_source_code: fare.fare_source_code } });
+    expect(again.data?.data).toMatchObject({ is_valid: true, total_price: fare.total_price, price_changed: false, seats_left: null });
+    const rules = await client.POST('/flights/air_rules/', { body: { fare_source_code: fare.fare_source_code } });
+    expect(rules.response.status).toBe(200);
+    expect(rules.data?.data.rules.map((r) => r.category)).toEqual(['refund', 'change']);
+    const bags = await client.POST('/flights/air_baggages/', { body: { fare_source_code: fare.fare_source_code } });
+    expect(bags.data?.data.baggage).toEqual([{ passenger_type: 'ADT', checked: expect.objectContaining({ weight_kg: null }), cabin: expect.any(Object) }]);
+
+    // An international trip: the airline asks for a passport.
+    const noPassport = await client.POST('/flights/air_booking/', {
+      body: {
+        fare_source_code: fare.fare_source_code,
+        traveler_info: {
+          contact,
+          air_travelers: [{ ...traveller, nationality: 'IR', national_id: '0012345679', passport_number: undefined, passport_expiry_date: undefined }],
+        },
+      },
+    });
+    expect(noPassport.response.status).toBe(400);
+    expect(JSON.stringify(noPassport.error)).toMatch(/passport_number/);
+
+    const booked = await client.POST('/flights/air_booking/', {
+      body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+    });
+    expect(booked.response.status).toBe(201);
+    const orderId = booked.data!.data.id;
+    expect(booked.data?.data).toMatchObject({ status: 'pending', total_price: fare.total_price, pnr: expect.any(String) });
+
+    // The hold at Duffel: an order of type hold, with our client reference, awaiting payment.
+    const booking = await bookingOf(orderId);
+    expect(booking.supplier).toBe('duffel');
+    expect(booking.supplierBookingRef).toMatch(/^ord_/);
+    const [order] = await stack.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order).toMatchObject({ supplierCurrency: 'GBP', fxRateAmount: GBP_RATE, fxRateScale: 0 });
+    expect(order!.supplierAmount! * GBP_RATE).toBe(order!.totalPrice);
+    const holds = standIn.control.requests('POST /air/orders');
+    expect(holds.at(-1)?.body).toMatchObject({ type: 'hold', metadata: { client_reference: `flight-book:b${booking.id}` } });
+
+    const paid = await client.POST('/partners/pay/', { body: { order_id: orderId, idempotency_key: `duffel-${orderId}` } });
+    expect(paid.response.status).toBe(200);
+    expect(paid.data?.data).toMatchObject({ order_status: 'completed' });
+    expect(minor(settled(paid)!.new_balance)).toBe(TOPUP * 100 - order!.totalPrice);
+    const payments = standIn.control.payments(booking.supplierBookingRef!);
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({ type: 'balance', currency: 'GBP' });
+    expect(minor(payments[0]!.amount)).toBe(order!.supplierAmount);
+
+    const tickets = await client.POST('/flights/air_order_ticket/', { body: { order_id: orderId } });
+    expect(tickets.data?.data).toMatchObject({ status: 'completed', ticketing: 'issued' });
+    expect(tickets.data?.data.tickets[0]?.ticket_number).toEqual(expect.any(String));
+
+    const quote = await client.POST('/flights/air_refund_display/', { body: { order_id: orderId } });
+    expect(quote.response.status).toBe(200);
+    const refunded = await client.POST('/flights/air_refund/', { body: { order_id: orderId, quote_id: quote.data!.data.quote_id } });
+    expect(refunded.response.status).toBe(200);
+    expect(refunded.data?.data).toMatchObject({ status: 'refunded', refund_amount: quote.data?.data.refundable_amount });
+    const cancellations = standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm');
+    expect(cancellations.length).toBeGreaterThan(0);
+    expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100 - order!.totalPrice + minor(quote.data!.data.refundable_amount));
+  });
+
+  it('pays a hold once when the answer to its payment is lost', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client } = await newPartner();
+    const { booked } = await bookOffer(client);
+    const booking = await bookingOf(booked.id);
+    standIn.control.loseNextAnswer('POST /air/payments');
+    const paid = await client.POST('/partners/pay/', { body: { order_id: booked.id, idempotency_key: `lost-${booked.id}` } });
+    expect(paid.response.status).toBe(200);
+    expect(paid.data?.data).toMatchObject({ order_status: 'completed' });
+    expect(standIn.control.payments(booking.supplierBookingRef!)).toHaveLength(1);
+  });
+
+  it('does not pay a hold the airline repriced: the payment is reversed and nothing is paid', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, api } = await newPartner();
+    const { booked } = await bookOffer(client);
+    const booking = await bookingOf(booked.id);
+    standIn.control.raiseOrderPrice(booking.supplierBookingRef!, '25.00');
+    const before = minor((await api.wallet()).balance);
+    const paid = await client.POST('/partners/pay/', { body: { order_id: booked.id, idempotency_key: `up-${booked.id}` } });
+    expect(paid.response.status).toBe(502);
+    expect(minor((await api.wallet()).balance)).toBe(before);
+    expect(standIn.control.payments(booking.supplierBookingRef!)).toHaveLength(0);
+  });
+
+  it('answers an offer the airline no longer holds as no longer available, and waits out a rate limit', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client } = await newPartner();
+    const fare = await firstOffer(client);
+    standIn.control.makeOfferGone(fare.fare_source_code);
+    const gone = await client.POST('/flights/revalidate_flight/', { body: { fare_source_code: fare.fare_source_code } });
+    expect(gone.response.status).toBe(400);
+    expect(JSON.stringify(gone.error)).toMatch(/no longer available/);
+    expect(JSON.stringify(gone.error)).not.toMatch(/Duffel/i);
+
+    standIn.control.failNext('POST /air/offer_requests', { status: 429, resetSeconds: 1 });
+    const limited = await client.POST('/flights/search_flights/', { body: searchBody() });
+    expect(limited.response.status).toBe(200);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses FLIGHT_SUPPLIER=duffel without a token, naming the setting', () => {
+    expect(() => loadConfig({ FLIGHT_SUPPLIER: 'duffel' })).toThrow(/DUFFEL_ACCESS_TOKEN/);
+    expect(loadConfig({ FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_x' }).FLIGHT_SUPPLIER).toBe('duffel');
+  });
+});
