@@ -257,8 +257,14 @@ const routes = {
           baggage: z.array(
             z.object({
               passenger_type: z.string(),
-              checked: z.object({ pieces: z.number(), weight_kg: z.number().nullable().openapi({ description: 'Per piece; null when the airline does not say' }) }),
-              cabin: z.object({ pieces: z.number(), weight_kg: z.number().nullable().openapi({ description: 'Per piece; null when the airline does not say' }) }),
+              checked: z.object({
+                pieces: z.number(),
+                weight_kg: z.number().nullable().openapi({ description: 'Per piece; null when the airline does not say' }),
+              }),
+              cabin: z.object({
+                pieces: z.number(),
+                weight_kg: z.number().nullable().openapi({ description: 'Per piece; null when the airline does not say' }),
+              }),
             }),
           ),
         }),
