@@ -1,3 +1,4 @@
+import { Duffel } from '@duffel/api';
 import { eq } from 'drizzle-orm';
 import { flightBookings, orders } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
@@ -167,8 +168,12 @@ describe('flights through Duffel', () => {
     const refunded = await client.POST('/flights/air_refund/', { body: { order_id: orderId, quote_id: quote.data!.data.quote_id } });
     expect(refunded.response.status).toBe(200);
     expect(refunded.data?.data).toMatchObject({ status: 'refunded', refund_amount: quote.data?.data.refundable_amount });
-    const cancellations = standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm');
-    expect(cancellations.length).toBeGreaterThan(0);
+    // The partner gets back what the airline refunds, at the rate: the cancellation quoted for the refund is the one confirmed.
+    const duffel = new Duffel({ token: 'duffel_test_engine', basePath: standIn.url });
+    const confirmed = (await duffel.orderCancellations.list({ order_id: booking.supplierBookingRef! })).data.filter((c) => c.confirmed_at);
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0]!.refund_currency).toBe('GBP');
+    expect(minor(quote.data!.data.refundable_amount)).toBe(minor(confirmed[0]!.refund_amount!) * GBP_RATE);
     expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100 - order!.totalPrice + minor(quote.data!.data.refundable_amount));
   });
 
@@ -182,6 +187,22 @@ describe('flights through Duffel', () => {
     expect(paid.response.status).toBe(200);
     expect(paid.data?.data).toMatchObject({ order_status: 'completed' });
     expect(standIn.control.payments(booking.supplierBookingRef!)).toHaveLength(1);
+  });
+
+  it('cancels once and credits once when the answer to the cancellation is lost', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, api } = await newPartner();
+    const { booked } = await bookOffer(client);
+    expect((await client.POST('/partners/pay/', { body: { order_id: booked.id } })).response.status).toBe(200);
+    const booking = await bookingOf(booked.id);
+    const before = minor((await api.wallet()).balance);
+    standIn.control.loseNextAnswer('POST /air/order_cancellations/:id/actions/confirm');
+    const refunded = await client.POST('/flights/air_refund/', { body: { order_id: booked.id } });
+    expect(refunded.response.status).toBe(200);
+    expect(refunded.data?.data).toMatchObject({ status: 'refunded' });
+    const duffel = new Duffel({ token: 'duffel_test_engine', basePath: standIn.url });
+    expect((await duffel.orderCancellations.list({ order_id: booking.supplierBookingRef! })).data.filter((c) => c.confirmed_at)).toHaveLength(1);
+    expect(minor((await api.wallet()).balance)).toBe(before + minor(refunded.data!.data.refund_amount));
   });
 
   it('does not pay a hold the airline repriced: the payment is reversed and nothing is paid', async () => {

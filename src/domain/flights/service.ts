@@ -24,6 +24,7 @@ export interface FlightDeps {
   /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
   outcomes?: WorkflowOutcomes;
   supplier: FlightSupplier;
+  pricing: PricingDeps;
 }
 
 export const CABINS = ['economy', 'premium_economy', 'business', 'first'] as const;
@@ -232,11 +233,12 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
 
 /** POST /api/flights/air_refund/: the refund workflow, awaited up to the bound. */
 export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<MoneyBackOutcome> {
-  const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
+  const terms = await termsForRefund(deps, partner.id, input.order_id, input.quote_id, new Date());
   const args: RefundFlightInput = {
     orderId: input.order_id,
     refundMinor: terms.refundMinor,
     penaltyMinor: terms.penaltyMinor,
+    airlineQuote: terms.airlineQuote,
     ...(scenario ? { scenario } : {}),
   };
   return giveMoneyBack(deps, {

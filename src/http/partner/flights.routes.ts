@@ -338,7 +338,7 @@ const routes = {
 };
 
 export function flightRoutes(deps: ApiDeps) {
-  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
+  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier, pricing: deps.pricing };
   const sup = deps.flightSupplier;
   const { pricing } = deps;
   return partnerRouter()
@@ -386,7 +386,7 @@ export function flightRoutes(deps: ApiDeps) {
       return ok(c, { order: renderTravelOrder(order), booking: booking ? renderFlightBooking(booking) : null });
     })
     .openapi(routes.refundDisplay, async (c) => {
-      const q = await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date());
+      const q = await quoteRefund(flightDeps, c.get('partner').id, c.req.valid('json').order_id, new Date());
       const currency = q.order.currency;
       return ok(c, {
         order_id: q.order.id,
