@@ -136,8 +136,8 @@ function renderOffers({ searchId, count, offers }: flights.FlightOffers, currenc
   return {
     search_id: searchId,
     count,
-    results: offers.map(({ offer: o, priceMinor, breakdown }) => ({
-      fare_source_code: o.offer_id,
+    results: offers.map(({ offer: o, code, priceMinor, breakdown }) => ({
+      fare_source_code: code,
       total_price: formatDecimal(priceMinor, currency),
       currency,
       refundable: o.refundable,
@@ -368,7 +368,7 @@ export function flightRoutes(deps: ApiDeps) {
         rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penaltyMinor, currency), text: x.text })),
       });
     })
-    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))
+    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, pricing, c.req.valid('json').fare_source_code)))
     .openapi(routes.book, async (c) => {
       const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.pricing);
       return created(c, {
