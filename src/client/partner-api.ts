@@ -3358,11 +3358,13 @@ export interface paths {
                                     passenger_type: string;
                                     checked: {
                                         pieces: number;
-                                        weight_kg: number;
+                                        /** @description Per piece; null when the airline does not say */
+                                        weight_kg: number | null;
                                     };
                                     cabin: {
                                         pieces: number;
-                                        weight_kg: number;
+                                        /** @description Per piece; null when the airline does not say */
+                                        weight_kg: number | null;
                                     };
                                 }[];
                             };
