@@ -5,6 +5,7 @@ import {
   flightBookingById,
   flightBookingOfOrder,
   markFlightBookingFailed,
+  flightBookingBySupplierRef,
   recordAirBooking,
   supplierOrderIdOf,
   rejectOfflineRefund,
@@ -21,7 +22,10 @@ import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
 /** Airline bookings, time limits and refunds: every call that changes something at the airline. */
-export function flightActivities(db: Db, supplier: FlightSupplier, pricing: PricingDeps) {
+export function flightActivities(db: Db, supplierOf: (name: string) => FlightSupplier, pricing: PricingDeps) {
+  /** The airline that holds the order with this supplier id (a booking's recorded supplier). */
+  const holderOf = async (supplierRef: string) => supplierOf((await flightBookingBySupplierRef(db, supplierRef))?.supplier ?? 'simulator');
+
   return {
     /** Holds the offer at the airline and creates the pending travel order for it, at the partner's price. */
     createAirBooking: (input: { bookingId: number; clientReference: string }) =>
@@ -29,7 +33,7 @@ export function flightActivities(db: Db, supplier: FlightSupplier, pricing: Pric
         async (): Promise<BookedFlight> => {
           const booking = await flightBookingById(db, input.bookingId);
           try {
-            const air = await supplier.hold({
+            const air = await supplierOf(booking.supplier).hold({
               offerId: booking.fareSourceCode,
               clientReference: input.clientReference,
               travelers: booking.travelers as unknown as Traveler[],
@@ -63,7 +67,7 @@ export function flightActivities(db: Db, supplier: FlightSupplier, pricing: Pric
     cancelAirBooking: (orderId: string) =>
       runActivityStep(async () => {
         try {
-          return { status: (await supplier.release(orderId)).status };
+          return { status: (await (await holderOf(orderId)).release(orderId)).status };
         } catch (err) {
           if (err instanceof SupplierRejectedError && (err.status === 404 || err.status === 410)) return { status: 'gone' };
           throw err;
@@ -84,6 +88,7 @@ export function flightActivities(db: Db, supplier: FlightSupplier, pricing: Pric
       runActivityStep(
         () =>
           withScenario(input.scenario, async () => {
+            const supplier = await holderOf(input.pnr);
             const quote = input.quote ?? (await supplier.quoteCancellation(input.pnr));
             const done = await supplier.confirmCancellation(quote, { clientReference: input.clientReference });
             return { refundedMinor: done.refund.amount_minor, status: 'refunded' };

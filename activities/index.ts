@@ -29,7 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...operatorActivities(deps.db),
     ...finalizeActivities(deps),
     ...hotelActivities(deps.db, deps.hotelSupplier, deps.pricing),
-    ...flightActivities(deps.db, deps.flightSupplier, deps.pricing),
+    ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
     ...tourActivities(deps.db),
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost),

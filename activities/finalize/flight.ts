@@ -4,14 +4,15 @@ import { recordedSupplierAmount } from '../../src/domain/supplier-price';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
 /** Flights: the airline issues the order held before payment, paid at the amount and currency it was priced at. */
-export const flightFinalizer = ({ db, flightSupplier }: FinalizeDeps): Finalizer => ({
+export const flightFinalizer = ({ db, flightSupplierOf }: FinalizeDeps): Finalizer => ({
   finalize: async (order, clientReference, scenario) => {
     const booking = await flightBookingOfOrder(db, order.id);
     const orderId = booking ? supplierOrderIdOf(booking) : null;
     if (!booking || !orderId || booking.status === 'expired' || booking.status === 'cancelled') throw gone(order, 'airline booking');
     // The amount the order was priced at; a booking made before amounts were recorded pays what the airline shows.
-    const amount = recordedSupplierAmount(booking) ?? (await flightSupplier.order(orderId)).total;
-    const issued = await withScenario(scenario, () => flightSupplier.issue(orderId, { clientReference, amount }));
+    const airline = flightSupplierOf(booking.supplier);
+    const amount = recordedSupplierAmount(booking) ?? (await airline.order(orderId)).total;
+    const issued = await withScenario(scenario, () => airline.issue(orderId, { clientReference, amount }));
     await recordTickets(db, booking.id, issued);
     return { supplierRef: booking.pnr ?? orderId };
   },
@@ -19,7 +20,7 @@ export const flightFinalizer = ({ db, flightSupplier }: FinalizeDeps): Finalizer
     const booking = await flightBookingOfOrder(db, order.id);
     const orderId = booking ? supplierOrderIdOf(booking) : null;
     if (!booking || !orderId) return { state: 'absent' };
-    const air = await flightSupplier.order(orderId);
+    const air = await flightSupplierOf(booking.supplier).order(orderId);
     if (air.status !== 'issued') return { state: 'absent' };
     await recordTickets(db, booking.id, air);
     return { state: 'done', supplierRef: booking.pnr ?? orderId };

@@ -10,7 +10,10 @@ import { httpProductSupplier, type ProductSupplier } from './products';
 export interface Suppliers {
   productSupplier: ProductSupplier;
   hotelSupplier: HotelSupplier;
+  /** The airline new flight bookings are made with (FLIGHT_SUPPLIER). */
   flightSupplier: FlightSupplier;
+  /** The airline a booking was made with (its recorded supplier), whatever sells new ones now. */
+  flightSupplierOf(name: string): FlightSupplier;
   tourOperator: ConfirmingSupplier;
   residenceHost: ConfirmingSupplier;
   visaAgency: ConfirmingSupplier;
@@ -18,10 +21,12 @@ export interface Suppliers {
 
 /** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all). */
 export function httpSuppliers(baseUrl: string): Suppliers {
+  const flights = simulatorFlightSupplier(baseUrl);
   return {
     productSupplier: httpProductSupplier(baseUrl),
     hotelSupplier: simulatorHotelSupplier(baseUrl),
-    flightSupplier: simulatorFlightSupplier(baseUrl),
+    flightSupplier: flights,
+    flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
     tourOperator: httpConfirmingSupplier(baseUrl, 'tours/bookings'),
     residenceHost: httpConfirmingSupplier(baseUrl, 'residence/bookings'),
     visaAgency: httpConfirmingSupplier(baseUrl, 'visa/applications'),
@@ -39,9 +44,19 @@ export interface SupplierChoice {
 
 export function suppliersFor(choice: SupplierChoice): Suppliers {
   const all = httpSuppliers(choice.simulatorUrl);
-  if (choice.flights === 'duffel') {
-    if (!choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with FLIGHT_SUPPLIER=duffel');
-    all.flightSupplier = duffelFlightSupplier(duffelCalls(choice.duffel));
-  }
-  return all;
+  if (choice.flights === 'duffel' && !choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with FLIGHT_SUPPLIER=duffel');
+  // With a token, Duffel serves the bookings made with it even once it no longer sells new ones.
+  const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
+  const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
+  if (duffel) flights.duffel = duffelFlightSupplier(duffel);
+  return {
+    ...all,
+    flightSupplier: flights[choice.flights]!,
+    flightSupplierOf: (name) => flights[name] ?? unconfigured(name),
+  };
+}
+
+/** A booking held by a supplier this process is not configured for: retried, and an operator is told, until it is. */
+function unconfigured(name: string): never {
+  throw new Error(`bookings held by supplier "${name}" cannot be served: this process has no configuration for it (see docs/suppliers.md)`);
 }

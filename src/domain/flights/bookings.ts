@@ -44,6 +44,12 @@ export async function flightBookingById(db: DbOrTx, id: number): Promise<FlightB
   return row;
 }
 
+/** The booking whose airline order has this supplier id. */
+export async function flightBookingBySupplierRef(db: DbOrTx, supplierRef: string): Promise<FlightBookingRow | undefined> {
+  const [row] = await db.select().from(flightBookings).where(eq(flightBookings.supplierBookingRef, supplierRef));
+  return row;
+}
+
 export async function flightBookingOfOrder(db: DbOrTx, orderId: number): Promise<FlightBookingRow | undefined> {
   const [row] = await db.select().from(flightBookings).where(eq(flightBookings.orderId, orderId));
   return row;

@@ -14,7 +14,8 @@ export type { RefundTerms } from '../refund-terms';
 /** What refund terms are asked of: the database, the airline that holds the orders, and how its amounts are priced. */
 export interface RefundDeps {
   db: DbOrTx;
-  supplier: FlightSupplier;
+  /** The airline a booking was made with. */
+  supplierOf(name: string): FlightSupplier;
   pricing: PricingDeps;
 }
 
@@ -39,7 +40,7 @@ export async function refundTerms(deps: RefundDeps, partnerId: number, orderId: 
   }
   const supplierOrderId = supplierOrderIdOf(booking);
   if (!supplierOrderId) throw new DomainError('validation', `order_id: order ${orderId} has no airline order to refund`);
-  const airlineQuote = await supplierRead('order_id', () => deps.supplier.quoteCancellation(supplierOrderId));
+  const airlineQuote = await supplierRead('order_id', () => deps.supplierOf(booking.supplier).quoteCancellation(supplierOrderId));
   const pricer = await pricerFor(deps.pricing, [airlineQuote.refund], now);
   const refundMinor = Math.min(pricer.minor(airlineQuote.refund), order.totalPrice);
   return { order, penaltyMinor: order.totalPrice - refundMinor, refundMinor, airlineQuote };

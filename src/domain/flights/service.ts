@@ -25,7 +25,10 @@ export interface FlightDeps {
   waitMs: number;
   /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
   outcomes?: WorkflowOutcomes;
+  /** The airline new bookings are made with. */
   supplier: FlightSupplier;
+  /** The airline a booking was made with. */
+  supplierOf(name: string): FlightSupplier;
   pricing: PricingDeps;
 }
 

@@ -338,7 +338,7 @@ const routes = {
 };
 
 export function flightRoutes(deps: ApiDeps) {
-  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier, pricing: deps.pricing };
+  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier, supplierOf: deps.flightSupplierOf, pricing: deps.pricing };
   const sup = deps.flightSupplier;
   const { pricing } = deps;
   return partnerRouter()
