@@ -1,7 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { KnownPlace, PlaceIds, PlaceInfo, PlaceKind } from '../suppliers/place-ids';
 import type { Db } from './client';
 import { supplierPlaces } from './schema';
+
+/** How many places one statement writes. */
+const WRITE_BATCH = 500;
 
 /**
  * A supplier's places under integer ids, kept in `supplier_places`. A place seen again with
@@ -17,17 +20,29 @@ export function placeIds(db: Db, supplier: string): PlaceIds {
     byId.set(key(kind, place.id), place);
     return place;
   };
-  return {
-    async idOf(kind, externalId, info) {
-      const known = byExternal.get(key(kind, externalId));
-      if (known && JSON.stringify(known.info) === JSON.stringify(info)) return known.id;
-      const [row] = await db
+  const idsOf: PlaceIds['idsOf'] = async (kind, list) => {
+    const same = (p: { externalId: string; info: PlaceInfo }) => {
+      const known = byExternal.get(key(kind, p.externalId));
+      return known !== undefined && JSON.stringify(known.info) === JSON.stringify(p.info);
+    };
+    const fresh = [...new Map(list.filter((p) => !same(p)).map((p) => [p.externalId, p])).values()];
+    for (let i = 0; i < fresh.length; i += WRITE_BATCH) {
+      const batch = fresh.slice(i, i + WRITE_BATCH);
+      const rows = await db
         .insert(supplierPlaces)
-        .values({ supplier, kind, externalId, info })
-        .onConflictDoUpdate({ target: [supplierPlaces.supplier, supplierPlaces.kind, supplierPlaces.externalId], set: { info, seenAt: new Date() } })
-        .returning({ id: supplierPlaces.id });
-      return remember(kind, { id: row!.id, externalId, info }).id;
-    },
+        .values(batch.map((p) => ({ supplier, kind, externalId: p.externalId, info: p.info })))
+        .onConflictDoUpdate({
+          target: [supplierPlaces.supplier, supplierPlaces.kind, supplierPlaces.externalId],
+          set: { info: sql`excluded.info`, seenAt: sql`now()` },
+        })
+        .returning({ id: supplierPlaces.id, externalId: supplierPlaces.externalId, info: supplierPlaces.info });
+      for (const r of rows) remember(kind, { id: r.id, externalId: r.externalId, info: r.info as PlaceInfo });
+    }
+    return list.map((p) => byExternal.get(key(kind, p.externalId))!.id);
+  };
+  return {
+    idsOf,
+    idOf: async (kind, externalId, info) => (await idsOf(kind, [{ externalId, info }]))[0]!,
     async find(kind, externalId) {
       const known = byExternal.get(key(kind, externalId));
       if (known) return known;

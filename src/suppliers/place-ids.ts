@@ -29,6 +29,8 @@ export interface KnownPlace {
 export interface PlaceIds {
   /** The place's id, given it the first time it is seen; `info` replaces what was kept. */
   idOf(kind: PlaceKind, externalId: string, info: PlaceInfo): Promise<number>;
+  /** `idOf` for many places at once, in their order. */
+  idsOf(kind: PlaceKind, places: Array<{ externalId: string; info: PlaceInfo }>): Promise<number[]>;
   /** A place by the supplier's id, or null when it was never seen. */
   find(kind: PlaceKind, externalId: string): Promise<KnownPlace | null>;
   /** A place by its id, or null when the registry has none of this kind. */
