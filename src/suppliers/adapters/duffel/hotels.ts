@@ -121,8 +121,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
       if (!page.after) break;
       after = page.after;
     }
-    const list = [];
-    for (const [code, airports] of byCode) {
+    const found = [...byCode].map(([code, airports]) => {
       const first = airports[0]!;
       const info: PlaceInfo = {
         name: first.city?.name ?? first.city_name ?? first.name,
@@ -132,17 +131,18 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
         latitude: airports.reduce((s, a) => s + a.latitude, 0) / airports.length,
         longitude: airports.reduce((s, a) => s + a.longitude, 0) / airports.length,
       };
-      const id = await places.idOf('city', code, info);
-      list.push({
-        id,
-        name: info.name,
-        iata_code: code,
-        country: info.country,
-        domestic: info.country === DOMESTIC_COUNTRY,
-        latitude: info.latitude!,
-        longitude: info.longitude!,
-      });
-    }
+      return { externalId: code, info };
+    });
+    const ids = await places.idsOf('city', found);
+    const list = found.map(({ externalId, info }, i) => ({
+      id: ids[i]!,
+      name: info.name,
+      iata_code: externalId,
+      country: info.country,
+      domestic: info.country === DOMESTIC_COUNTRY,
+      latitude: info.latitude!,
+      longitude: info.longitude!,
+    }));
     cityList = { at: Date.now(), list };
     return list;
   }
@@ -329,10 +329,17 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
       };
     },
 
-    hold: async (req) => holdOf(await newQuote(req.rateId), null),
+    // A contact the hotel would refuse at booking is refused now, before anything is held.
+    hold: async (req) => {
+      if (req.contact) e164(req.contact.phone_number);
+      return holdOf(await newQuote(req.rateId), null);
+    },
 
     // The engine keeps the guests until the booking: the quote is as it was.
-    addGuests: async (holdId) => holdOf(await getQuote(holdId), null),
+    addGuests: async (holdId, _guests, contact) => {
+      e164(contact.phone_number);
+      return holdOf(await getQuote(holdId), null);
+    },
 
     book: async (holdId, req) => {
       const quote = await getQuote(holdId);
