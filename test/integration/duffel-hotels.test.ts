@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { hotelBookings, orders } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
+import { placeIds } from '../../src/db/place-ids';
 import type { PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';
 import { call, newPartner as partnerWithWallet, settled } from '../support/clients';
@@ -213,9 +214,63 @@ describe('hotels through Duffel Stays', () => {
     standIn.control.expireStaysQuote(row.supplierHoldId!);
     const before = minor((await api.wallet()).balance);
     const paid = await client.POST('/partners/pay/', { body: { order_id: ordered.data!.data.id, idempotency_key: `lapsed-${row.id}` } });
-    expect(paid.response.status).toBeGreaterThanOrEqual(400);
+    expect(paid.response.status).toBe(502);
+    expect(JSON.stringify(paid.error)).toMatch(/no longer available/);
+    expect(JSON.stringify(paid.error)).not.toMatch(/Duffel/i);
     expect(minor((await api.wallet()).balance)).toBe(before);
     expect(bookingsMadeFrom(row.supplierHoldId!)).toHaveLength(0);
+  });
+
+  it('cancels a booking once when the answer to its cancellation is lost', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, api } = await newPartner();
+    const { rate } = await londonRate(client);
+    const booked = await client.POST('/hotel/book/', { body: { rate_key: rate.rate_key, guests: [[guest]], contact } });
+    const ordered = await client.POST('/hotel/order/', { body: { booking_id: booked.data!.data.booking_id } });
+    const orderId = ordered.data!.data.id;
+    expect((await client.POST('/partners/pay/', { body: { order_id: orderId, idempotency_key: `c-${orderId}` } })).response.status).toBe(200);
+    const ref = (await bookingOf(booked.data!.data.booking_id)).confirmationNumber!;
+    const duffelBefore = standIn.control.balance();
+
+    standIn.control.loseNextAnswer('POST /stays/bookings/:id/actions/cancel');
+    const cancelled = await client.POST('/hotel/cancel/', { body: { order_id: orderId } });
+    expect(cancelled.response.status).toBe(200);
+    expect(cancelled.data?.data).toMatchObject({ status: 'cancelled', refund_amount: rate.total_price });
+    expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100);
+    const refunds = standIn.control.balanceMovements().filter((m) => m.reference === ref && Number(m.amount) > 0);
+    expect(refunds).toHaveLength(1);
+    expect(standIn.control.balance()).not.toEqual(duffelBefore);
+  });
+
+  it('refuses a contact the hotel cannot book with when the rate is held, not when it is paid', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client } = await newPartner();
+    const { rate } = await londonRate(client);
+    const booked = await client.POST('/hotel/book/', {
+      body: { rate_key: rate.rate_key, guests: [[guest]], contact: { ...contact, phone_number: '0912 123 4567' } },
+    });
+    expect(booked.response.status).toBeGreaterThanOrEqual(400);
+    expect(booked.response.status).toBeLessThan(500);
+    expect(JSON.stringify(booked.error)).toMatch(/international/);
+  });
+});
+
+describe('the registry of place ids', () => {
+  it('gives a place one id for good, whichever process asks, and keeps its latest information', async () => {
+    const one = placeIds(stack.db, 'registry-test');
+    const other = placeIds(stack.db, 'registry-test');
+    const id = await one.idOf('hotel', 'acc_1', { name: 'Old name', country: 'GB' });
+    expect(await other.idOf('hotel', 'acc_1', { name: 'New name', country: 'GB' })).toBe(id);
+    expect(await placeIds(stack.db, 'registry-test').lookup('hotel', id)).toMatchObject({ externalId: 'acc_1', info: { name: 'New name' } });
+    // Kinds and suppliers are apart.
+    expect(await other.lookup('city', id)).toBeNull();
+    expect(await placeIds(stack.db, 'another').find('hotel', 'acc_1')).toBeNull();
+    const [a, b] = await one.idsOf('city', [
+      { externalId: 'LON', info: { name: 'London', country: 'GB' } },
+      { externalId: 'PAR', info: { name: 'Paris', country: 'FR' } },
+    ]);
+    expect(a).not.toBe(b);
+    expect(await other.idOf('city', 'PAR', { name: 'Paris', country: 'FR' })).toBe(b);
   });
 });
 
