@@ -1,5 +1,5 @@
 /// <reference types="@duffel/api" />
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Airport as DuffelAirport, Guest, StaysAccommodation, StaysBooking, StaysQuote, StaysRoomRate } from '@duffel/api/types';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
 import type {
@@ -34,6 +34,19 @@ const DOMESTIC_COUNTRY = 'IR';
 /** A Duffel quote: its API reference gives it an `expires_at`, which the SDK's type lacks. */
 type Quote = StaysQuote & { expires_at?: string | null };
 type Rate = StaysRoomRate & { expires_at?: string | null };
+
+/** Duffel's board types in the partner's codes (RO room only, BB bed and breakfast, HB half board, FB full board, AI all inclusive). */
+const BOARD: Record<StaysRoomRate['board_type'], string> = {
+  room_only: 'RO',
+  breakfast: 'BB',
+  half_board: 'HB',
+  full_board: 'FB',
+  all_inclusive: 'AI',
+};
+export const boardOf = (b: StaysRoomRate['board_type']) => BOARD[b] ?? b.toUpperCase();
+
+/** Duffel names a hotel's rooms and gives them no code: the code is the name's digest, the same in every search. */
+export const roomCodeOf = (name: string) => `R${createHash('sha256').update(name.trim().toLowerCase()).digest('hex').slice(0, 8).toUpperCase()}`;
 
 /** The search's rooms as Duffel counts them: a number of rooms and everybody's ages. */
 function guestsOf(rooms: Occupancy[]): Guest[] {
@@ -179,7 +192,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
       hotel_name: q.accommodation.name,
       city_id: hotel.city_id,
       room_name: room.name,
-      board: rate.board_type,
+      board: boardOf(rate.board_type),
       refundable: refundableOf(rate, now()),
       check_in: q.check_in_date,
       check_out: q.check_out_date,
@@ -287,14 +300,14 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
         const a = r.accommodation;
         const hotel = await hotelId(a, cityId);
         const guests = req.rooms.reduce((s, o) => s + o.adults + o.children_ages.length, 0);
-        const rates: SupplierRate[] = a.rooms.flatMap((room, i) =>
+        const rates: SupplierRate[] = a.rooms.flatMap((room) =>
           room.rates.map((rate) => {
             remember(rate.id, { nationality: req.nationality, rooms: req.rooms });
             return {
               rate_id: rate.id,
-              room_code: `room-${i + 1}`,
+              room_code: roomCodeOf(room.name),
               room_name: room.name,
-              board: rate.board_type,
+              board: boardOf(rate.board_type),
               refundable: refundableOf(rate, at),
               total: moneyOf(rate.total_amount, rate.total_currency),
               rooms: req.rooms.length,
