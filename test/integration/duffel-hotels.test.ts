@@ -101,6 +101,7 @@ describe('hotels through Duffel Stays', () => {
       expect(h).toMatchObject({ hotel_id: expect.any(Number), city_id: london });
       for (const r of h.rates) {
         expect(r.rate_key).toMatch(/^rat_/);
+        expect(['RO', 'BB']).toContain(r.board);
         expect(minor(r.total_price) % GBP_RATE).toBe(0);
       }
     }
@@ -252,6 +253,27 @@ describe('hotels through Duffel Stays', () => {
     expect(booked.response.status).toBeGreaterThanOrEqual(400);
     expect(booked.response.status).toBeLessThan(500);
     expect(JSON.stringify(booked.error)).toMatch(/international/);
+  });
+});
+
+describe('Interface B on Duffel Stays', () => {
+  it('searches a city by name or code, with rooms in the partner’s board codes, at the rate', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { creds } = await newPartner();
+    const auth = { authorization: `Bearer ${creds.agency_key}` };
+    const byName = await call(stack.app, 'GET', `/v1/hotels/search?city=London&check_in=${stay.check_in}&check_out=${stay.check_out}&guests=2`, auth);
+    expect(byName.status).toBe(200);
+    expect(byName.body.count).toBeGreaterThan(0);
+    const hotel = byName.body.results[0];
+    expect(hotel).toMatchObject({ hotel_id: expect.stringMatching(/^\d+$/), city: 'London' });
+    for (const room of hotel.rooms) {
+      expect(room.room_id).toMatch(/^R[0-9A-F]{8}-(RO|BB)-(FLEX|NRF)$/);
+      expect(minor(room.total_price) % GBP_RATE).toBe(0);
+    }
+    const byCode = await call(stack.app, 'GET', `/v1/hotels/search?city=lon&check_in=${stay.check_in}&check_out=${stay.check_out}&guests=2`, auth);
+    // The same hotels under the same ids, their rooms under the same codes.
+    expect(byCode.body.results.map((h: { hotel_id: string }) => h.hotel_id)).toEqual(byName.body.results.map((h: { hotel_id: string }) => h.hotel_id));
+    expect(byCode.body.results[0].rooms.map((r: { room_id: string }) => r.room_id)).toEqual(hotel.rooms.map((r: { room_id: string }) => r.room_id));
   });
 });
 
