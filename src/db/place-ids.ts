@@ -3,6 +3,9 @@ import type { KnownPlace, PlaceIds, PlaceInfo, PlaceKind } from '../suppliers/pl
 import type { Db } from './client';
 import { supplierPlaces } from './schema';
 
+/** A place's information as text whatever the order of its keys (jsonb keeps its own). */
+const canonical = (info: PlaceInfo) => JSON.stringify(info, Object.keys(info).sort());
+
 /** How many places one statement writes. */
 const WRITE_BATCH = 500;
 
@@ -23,7 +26,7 @@ export function placeIds(db: Db, supplier: string): PlaceIds {
   const idsOf: PlaceIds['idsOf'] = async (kind, list) => {
     const same = (p: { externalId: string; info: PlaceInfo }) => {
       const known = byExternal.get(key(kind, p.externalId));
-      return known !== undefined && JSON.stringify(known.info) === JSON.stringify(p.info);
+      return known !== undefined && canonical(known.info) === canonical(p.info);
     };
     const fresh = [...new Map(list.filter((p) => !same(p)).map((p) => [p.externalId, p])).values()];
     for (let i = 0; i < fresh.length; i += WRITE_BATCH) {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { hotelBookings, orders } from '../../src/db/schema';
+import { hotelBookings, orders, supplierPlaces } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
 import { placeIds } from '../../src/db/place-ids';
 import type { PartnerClient } from '../../src/client';
@@ -293,6 +293,15 @@ describe('the registry of place ids', () => {
     ]);
     expect(a).not.toBe(b);
     expect(await other.idOf('city', 'PAR', { name: 'Paris', country: 'FR' })).toBe(b);
+
+    // A place seen again as it is costs no write, whatever the order of its information.
+    const seenAt = async () => (await stack.db.select().from(supplierPlaces).where(eq(supplierPlaces.id, b!)))[0]!.seenAt.getTime();
+    const before = await seenAt();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await other.idOf('city', 'PAR', { country: 'FR', name: 'Paris' })).toBe(b);
+    expect(await seenAt()).toBe(before);
+    await other.idOf('city', 'PAR', { country: 'FR', name: 'Paris', code: 'PAR' });
+    expect(await seenAt()).toBeGreaterThan(before);
   });
 });
 

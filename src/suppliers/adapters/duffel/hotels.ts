@@ -311,6 +311,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
               refundable: refundableOf(rate, at),
               total: moneyOf(rate.total_amount, rate.total_currency),
               rooms: req.rooms.length,
+              // Duffel prices a rate for the searched guests and states no room's capacity.
               max_occupancy: Math.ceil(guests / Math.max(req.rooms.length, 1)),
             };
           }),
