@@ -31,6 +31,13 @@ const BOOKING_SCAN_PAGES = 5;
 const REMEMBERED_RATES = 5_000;
 const DOMESTIC_COUNTRY = 'IR';
 
+/** A rate as this process's search found it. */
+interface Searched {
+  nationality: string;
+  rooms: Occupancy[];
+  total: Money;
+}
+
 /** A Duffel quote: its API reference gives it an `expires_at`, which the SDK's type lacks. */
 type Quote = StaysQuote & { expires_at?: string | null };
 type Rate = StaysRoomRate & { expires_at?: string | null };
@@ -114,8 +121,8 @@ export function e164(phone: string): string {
 export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts: { now?: () => Date } = {}): HotelSupplier {
   const now = opts.now ?? (() => new Date());
   let cityList: { at: number; list: Array<SupplierCity & { latitude: number; longitude: number }> } | null = null;
-  /** What a searched rate was for (Duffel's quotes do not say the guests' nationality or rooms). */
-  const searched = new Map<string, { nationality: string; rooms: Occupancy[] }>();
+  /** What a searched rate was for, and at what price (Duffel's quotes do not say the guests' nationality or rooms). */
+  const searched = new Map<string, Searched>();
 
   const getQuote = (id: string) => duffel.call('stays quote', (d) => d.stays.quotes.get(id) as Promise<{ data: Quote }>, { safe: true });
   const newQuote = (rateId: string) => duffel.call('stays quote', (d) => d.stays.quotes.create(rateId) as Promise<{ data: Quote }>);
@@ -176,7 +183,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
     return { id: await places.idOf('hotel', a.id, info), city_id };
   }
 
-  function remember(rateId: string, what: { nationality: string; rooms: Occupancy[] }) {
+  function remember(rateId: string, what: Searched) {
     if (searched.size >= REMEMBERED_RATES) searched.delete(searched.keys().next().value!);
     searched.set(rateId, what);
   }
@@ -302,14 +309,15 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
         const guests = req.rooms.reduce((s, o) => s + o.adults + o.children_ages.length, 0);
         const rates: SupplierRate[] = a.rooms.flatMap((room) =>
           room.rates.map((rate) => {
-            remember(rate.id, { nationality: req.nationality, rooms: req.rooms });
+            const total = moneyOf(rate.total_amount, rate.total_currency);
+            remember(rate.id, { nationality: req.nationality, rooms: req.rooms, total });
             return {
               rate_id: rate.id,
               room_code: roomCodeOf(room.name),
               room_name: room.name,
               board: boardOf(rate.board_type),
               refundable: refundableOf(rate, at),
-              total: moneyOf(rate.total_amount, rate.total_currency),
+              total,
               rooms: req.rooms.length,
               // Duffel prices a rate for the searched guests and states no room's capacity.
               max_occupancy: Math.ceil(guests / Math.max(req.rooms.length, 1)),
@@ -337,8 +345,9 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
       return {
         ...stay,
         rate_id: rateId,
+        // Duffel prices a stay without the guests' nationality; a rate this process did not find is told by its hotel's country.
         nationality: searched.get(rateId)?.nationality ?? q.accommodation.location.address.country_code,
-        searched_total: null,
+        searched_total: searched.get(rateId)?.total ?? null,
         ...termsOf(q, rate),
       };
     },
