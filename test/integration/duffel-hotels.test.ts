@@ -254,6 +254,18 @@ describe('hotels through Duffel Stays', () => {
     expect(booked.response.status).toBeLessThan(500);
     expect(JSON.stringify(booked.error)).toMatch(/international/);
   });
+
+  it('waits out a rate limit on search and tries rates again after a 5xx', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client } = await newPartner();
+    const london = await cityId(client, 'london');
+    standIn.control.failNext('POST /stays/search', { status: 429, resetSeconds: 1 });
+    standIn.control.failNext('POST /stays/search_results/:id/actions/fetch_all_rates', { status: 503 });
+    const res = await search(client, { city_id: london });
+    expect(res.response.status).toBe(200);
+    expect(res.data!.data.results.length).toBeGreaterThan(0);
+    expect(standIn.control.requests('POST /stays/search').filter((r) => r.status === 429)).toHaveLength(1);
+  });
 });
 
 describe('Interface B on Duffel Stays', () => {
