@@ -1,4 +1,6 @@
-import { e164, occupancyOf, timelineOf } from '../../src/suppliers/adapters/duffel/hotels';
+import type { DuffelCalls } from '../../src/suppliers/adapters/duffel/client';
+import { duffelHotelSupplier, e164, occupancyOf, timelineOf } from '../../src/suppliers/adapters/duffel/hotels';
+import type { PlaceIds } from '../../src/suppliers/place-ids';
 
 /** How Duffel Stays' shapes become the stays port's (src/suppliers/adapters/duffel/hotels.ts). */
 
@@ -46,5 +48,16 @@ describe('the contact’s phone number', () => {
     expect(e164('+98 912 123-4567')).toBe('+989121234567');
     expect(e164('0044 20 7946 0000')).toBe('+442079460000');
     expect(() => e164('0912 123 4567')).toThrow(expect.objectContaining({ name: 'SupplierRejectedError', status: 422 }));
+  });
+});
+
+describe('a hold for guests without a contact', () => {
+  it('is refused before anything is quoted: the hotel books guests only with a phone number and email', async () => {
+    const calls: string[] = [];
+    const duffel = { call: async (what: string) => calls.push(what) } as unknown as DuffelCalls;
+    const supplier = duffelHotelSupplier(duffel, {} as PlaceIds);
+    const guests = [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR' }]];
+    await expect(supplier.hold({ rateId: 'rat_1', clientReference: 'c1', guests })).rejects.toMatchObject({ name: 'SupplierRejectedError', status: 422 });
+    expect(calls).toEqual([]);
   });
 });

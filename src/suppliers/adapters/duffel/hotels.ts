@@ -355,6 +355,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
     // A contact the hotel would refuse at booking is refused now, before anything is held.
     hold: async (req) => {
       if (req.contact) e164(req.contact.phone_number);
+      else if (req.guests?.length) throw new SupplierRejectedError('the hotel books guests only with a contact phone number and email', 422);
       return holdOf(await newQuote(req.rateId), null);
     },
 
