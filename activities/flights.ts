@@ -13,10 +13,10 @@ import {
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import { pricerFor, type PricingDeps } from '../src/domain/pricing';
-import { supplierPriceOf } from '../src/domain/supplier-price';
+import type { PricingDeps } from '../src/domain/pricing';
+import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
 import { withScenario } from '../src/sandbox/context';
-import type { FlightSupplier, Traveler } from '../src/suppliers/flights';
+import type { CancellationQuote, FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
@@ -35,7 +35,7 @@ export function flightActivities(db: Db, supplier: FlightSupplier, pricing: Pric
               travelers: booking.travelers as unknown as Traveler[],
               contact: booking.contact,
             });
-            const pricer = await pricerFor(pricing, [air.total, air.refund_penalty], new Date());
+            const pricer = await pricerForBooking(pricing, booking, [air.total, air.refund_penalty], air.total, new Date());
             const price = {
               totalMinor: pricer.minor(air.total),
               refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null,
@@ -79,12 +79,12 @@ export function flightActivities(db: Db, supplier: FlightSupplier, pricing: Pric
         return { pnr: supplierOrderId };
       }),
 
-    /** Cancels the issued order at the airline: its cancellation quoted, then confirmed. */
-    refundAtAirline: (input: { pnr: string; clientReference: string; scenario?: string }) =>
+    /** Cancels the issued order at the airline: the quote the partner's terms came from (or a new one) confirmed. */
+    refundAtAirline: (input: { pnr: string; clientReference: string; scenario?: string; quote?: CancellationQuote }) =>
       runActivityStep(
         () =>
           withScenario(input.scenario, async () => {
-            const quote = await supplier.quoteCancellation(input.pnr);
+            const quote = input.quote ?? (await supplier.quoteCancellation(input.pnr));
             const done = await supplier.confirmCancellation(quote, { clientReference: input.clientReference });
             return { refundedMinor: done.refund.amount_minor, status: 'refunded' };
           }),

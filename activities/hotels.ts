@@ -6,8 +6,8 @@ import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier, StayHold } from '../src/suppliers/hotels';
-import { pricerFor, type PricingDeps } from '../src/domain/pricing';
-import { supplierPriceOf } from '../src/domain/supplier-price';
+import type { PricingDeps } from '../src/domain/pricing';
+import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
 import { walletPolicy } from '../src/domain/hotels/prices';
 import { withScenario } from '../src/sandbox/context';
 import { FailureType } from '../workflows/failure-types';
@@ -23,7 +23,7 @@ export function hotelActivities(db: Db, supplier: HotelSupplier, pricing: Pricin
       runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
         const priced = async (hold: StayHold) => {
-          const pricer = await pricerFor(pricing, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], new Date());
+          const pricer = await pricerForBooking(pricing, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, new Date());
           return {
             totalMinor: pricer.minor(hold.total),
             policy: walletPolicy(pricer, hold.cancellation_timeline),

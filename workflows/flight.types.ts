@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { CancellationQuote } from '../src/suppliers/flights';
 /** One booking workflow per flight booking; also the client reference the airline gets. */
 export const bookFlightWorkflowId = (bookingId: number) => `flight-book:b${bookingId}`;
 export const timeLimitWorkflowId = (bookingId: number) => `flight-time-limit:b${bookingId}`;
@@ -18,6 +19,8 @@ export interface RefundFlightInput {
   orderId: number;
   refundMinor: number;
   penaltyMinor: number;
+  /** The airline's cancellation quote the refund confirms (absent in runs started before airlines quoted). */
+  airlineQuote?: CancellationQuote;
   scenario?: string;
 }
 

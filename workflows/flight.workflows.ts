@@ -38,10 +38,13 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   const { state, operator, run, clientReference } = openCancellation(input.orderId);
   const { pnr } = await database.beginFlightRefund(input.orderId);
   state.supplierRef = pnr;
-  await refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario }), {
-    type: FailureType.refundRejected,
-    message: (m) => `${withReason('the airline refused the refund', m)}; nothing was refunded and the ticket stands`,
-  });
+  await refusable(
+    () => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario, ...(input.airlineQuote ? { quote: input.airlineQuote } : {}) }),
+    {
+      type: FailureType.refundRejected,
+      message: (m) => `${withReason('the airline refused the refund', m)}; nothing was refunded and the ticket stands`,
+    },
+  );
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>
     database.completeFlightRefund({ ...run, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import type { SecretBox } from '../platform/secret-box';
 import type { Money } from '../suppliers/money';
 import { convert, rateFor, type ExactRate } from './fx';
 
@@ -8,6 +9,8 @@ export interface PricingDeps {
   currency: string;
   /** A rate older than this refuses the sale (FX_RATE_MAX_AGE_HOURS). */
   maxRateAgeMs: number;
+  /** What the prices shown to partners are sealed with, in their codes (src/domain/offer-codes.ts). */
+  codes: SecretBox;
 }
 
 /** The rate an amount was priced with: null for the wallet's own currency. */
@@ -38,13 +41,18 @@ export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | nul
     const found = await rateFor(deps.db, { from: amount.currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
     rates.set(amount.currency, { rate: found.rate, rateId: found.rateId! });
   }
+  return pricerWith(deps.currency, rates);
+}
+
+/** A pricer with these rates: the ones a price was fixed with, or the current ones. */
+export function pricerWith(currency: string, rates: Map<string, AppliedRate>): Pricer {
   return {
-    currency: deps.currency,
+    currency,
     minor: (amount) => {
-      if (amount.currency === deps.currency) return amount.amount_minor;
+      if (amount.currency === currency) return amount.amount_minor;
       const applied = rates.get(amount.currency);
       if (!applied) throw new Error(`no rate loaded for ${amount.currency}`);
-      return convert({ amountMinor: amount.amount_minor, from: amount.currency, to: deps.currency, rate: applied.rate });
+      return convert({ amountMinor: amount.amount_minor, from: amount.currency, to: currency, rate: applied.rate });
     },
     rateOf: (currency) => rates.get(currency) ?? null,
   };

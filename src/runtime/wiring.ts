@@ -31,10 +31,11 @@ export interface HttpParts {
 }
 
 /** How supplier amounts are priced for partners: into CURRENCY, with rates no older than FX_RATE_MAX_AGE_HOURS. */
-const pricingOf = (config: Config, db: PricingDeps['db']): PricingDeps => ({
+const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): PricingDeps => ({
   db,
   currency: config.CURRENCY,
   maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
+  codes,
 });
 
 /** Which supplier sells what (FLIGHT_SUPPLIER, HOTEL_SUPPLIER; Duffel's token and address). */
@@ -67,7 +68,7 @@ export function apiDependencies(
     ...(parts.outcomes ? { outcomes: parts.outcomes } : {}),
     sandbox: config.SANDBOX,
     currency: config.CURRENCY,
-    pricing: pricingOf(config, parts.database.db),
+    pricing: pricingOf(config, parts.database.db, parts.secrets),
     holds: {
       tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
       residenceMs: config.RESIDENCE_HOLD_TTL_MS,
@@ -94,7 +95,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
     currency: config.CURRENCY,
     health: parts.health,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    fxRateMaxAgeMs: pricingOf(config, parts.database.db).maxRateAgeMs,
+    fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
     secrets: parts.secrets,
   };
 }
@@ -103,7 +104,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
 export function workerDependencies(config: Config, parts: { database: Database; supplierUrl: string; secrets: SecretBox }): ActivityDeps {
   return {
     db: parts.database.db,
-    pricing: pricingOf(config, parts.database.db),
+    pricing: pricingOf(config, parts.database.db, parts.secrets),
     ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },

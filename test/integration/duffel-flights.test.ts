@@ -1,3 +1,4 @@
+import { Duffel } from '@duffel/api';
 import { eq } from 'drizzle-orm';
 import { flightBookings, orders } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
@@ -100,7 +101,9 @@ describe('flights through Duffel', () => {
     for (const r of results) {
       expect(r.currency).toBe('IRT');
       expect(minor(r.total_price) % GBP_RATE).toBe(0);
-      expect(r.fare_source_code).toMatch(/^off_/);
+      // Sealed: the partner reads neither Duffel's offer id nor its amount.
+      expect(r.fare_source_code).toMatch(/^sealed:/);
+      expect(r.fare_source_code).not.toMatch(/off_|GBP/);
     }
     // Cheapest first.
     expect(results.map((r) => minor(r.total_price))).toEqual([...results.map((r) => minor(r.total_price))].sort((a, b) => a - b));
@@ -167,9 +170,42 @@ describe('flights through Duffel', () => {
     const refunded = await client.POST('/flights/air_refund/', { body: { order_id: orderId, quote_id: quote.data!.data.quote_id } });
     expect(refunded.response.status).toBe(200);
     expect(refunded.data?.data).toMatchObject({ status: 'refunded', refund_amount: quote.data?.data.refundable_amount });
-    const cancellations = standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm');
-    expect(cancellations.length).toBeGreaterThan(0);
+    // The partner gets back what the airline refunds, at the rate: the cancellation quoted for the refund is the one confirmed.
+    const duffel = new Duffel({ token: 'duffel_test_engine', basePath: standIn.url });
+    const confirmed = (await duffel.orderCancellations.list({ order_id: booking.supplierBookingRef! })).data.filter((c) => c.confirmed_at);
+    expect(confirmed).toHaveLength(1);
+    expect(confirmed[0]!.refund_currency).toBe('GBP');
+    expect(minor(quote.data!.data.refundable_amount)).toBe(minor(confirmed[0]!.refund_amount!) * GBP_RATE);
     expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100 - order!.totalPrice + minor(quote.data!.data.refundable_amount));
+  });
+
+  it('keeps the price a revalidation fixed while the offer holds, whatever the rate does meanwhile', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client } = await newPartner();
+    const found = await client.POST('/flights/search_flights/', { body: searchBody() });
+    const [fare, other] = found.data!.data.results;
+    const fixed = await client.POST('/flights/revalidate_flight/', { body: { fare_source_code: fare!.fare_source_code } });
+    expect(fixed.data?.data.total_price).toBe(fare!.total_price);
+    const NEW_RATE = GBP_RATE + 1000;
+    await setRate('GBP', NEW_RATE);
+    try {
+      // The revalidated code books at the price it fixed, with the rate it was fixed with.
+      const booked = await client.POST('/flights/air_booking/', {
+        body: { fare_source_code: fixed.data!.data.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+      });
+      expect(booked.response.status).toBe(201);
+      expect(booked.data?.data.total_price).toBe(fare!.total_price);
+      const [order] = await stack.db.select().from(orders).where(eq(orders.id, booked.data!.data.id));
+      expect(order).toMatchObject({ fxRateAmount: GBP_RATE });
+      // A code from the search fixed nothing: it books at today's rate.
+      const later = await client.POST('/flights/air_booking/', {
+        body: { fare_source_code: other!.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+      });
+      expect(later.response.status).toBe(201);
+      expect(minor(later.data!.data.total_price)).toBe((minor(other!.total_price) / GBP_RATE) * NEW_RATE);
+    } finally {
+      await setRate('GBP', GBP_RATE);
+    }
   });
 
   it('pays a hold once when the answer to its payment is lost', async () => {
@@ -182,6 +218,22 @@ describe('flights through Duffel', () => {
     expect(paid.response.status).toBe(200);
     expect(paid.data?.data).toMatchObject({ order_status: 'completed' });
     expect(standIn.control.payments(booking.supplierBookingRef!)).toHaveLength(1);
+  });
+
+  it('cancels once and credits once when the answer to the cancellation is lost', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, api } = await newPartner();
+    const { booked } = await bookOffer(client);
+    expect((await client.POST('/partners/pay/', { body: { order_id: booked.id } })).response.status).toBe(200);
+    const booking = await bookingOf(booked.id);
+    const before = minor((await api.wallet()).balance);
+    standIn.control.loseNextAnswer('POST /air/order_cancellations/:id/actions/confirm');
+    const refunded = await client.POST('/flights/air_refund/', { body: { order_id: booked.id } });
+    expect(refunded.response.status).toBe(200);
+    expect(refunded.data?.data).toMatchObject({ status: 'refunded' });
+    const duffel = new Duffel({ token: 'duffel_test_engine', basePath: standIn.url });
+    expect((await duffel.orderCancellations.list({ order_id: booking.supplierBookingRef! })).data.filter((c) => c.confirmed_at)).toHaveLength(1);
+    expect(minor((await api.wallet()).balance)).toBe(before + minor((refunded.data!.data as { refund_amount: string }).refund_amount));
   });
 
   it('does not pay a hold the airline repriced: the payment is reversed and nothing is paid', async () => {
@@ -201,7 +253,7 @@ describe('flights through Duffel', () => {
     await setRate('GBP', GBP_RATE);
     const { client } = await newPartner();
     const fare = await firstOffer(client);
-    standIn.control.makeOfferGone(fare.fare_source_code);
+    standIn.control.makeOfferGone('*');
     const gone = await client.POST('/flights/revalidate_flight/', { body: { fare_source_code: fare.fare_source_code } });
     expect(gone.response.status).toBe(400);
     expect(JSON.stringify(gone.error)).toMatch(/no longer available/);

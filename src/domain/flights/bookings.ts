@@ -18,6 +18,8 @@ export async function newFlightBooking(
     contact: { phone_number: string; email: string };
     currency: string;
     supplier: string;
+    /** The price a revalidation fixed for this offer, if it still holds. */
+    fixed?: SupplierPrice | null;
   },
 ): Promise<FlightBookingRow> {
   const [row] = await db
@@ -30,6 +32,7 @@ export async function newFlightBooking(
       contact: input.contact,
       currency: input.currency,
       supplier: input.supplier,
+      ...(input.fixed ? supplierPriceColumns(input.fixed) : {}),
     })
     .returning();
   return row!;

@@ -4,12 +4,32 @@ import { flightBookings } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { PaymentRun } from '../payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
-import { flightBookingOfOrder, flightOrderOf } from './bookings';
+import { flightBookingOfOrder, flightOrderOf, supplierOrderIdOf } from './bookings';
+import type { CancellationQuote, FlightSupplier } from '../../suppliers/flights';
+import { pricerFor, type PricingDeps } from '../pricing';
+import { supplierRead } from '../supplier-reads';
 
 export type { RefundTerms } from '../refund-terms';
 
-/** An online refund per the fare rules: ticketed, not yet flown, total minus the fare's refund penalty. */
-export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<RefundTerms> {
+/** What refund terms are asked of: the database, the airline that holds the orders, and how its amounts are priced. */
+export interface RefundDeps {
+  db: DbOrTx;
+  supplier: FlightSupplier;
+  pricing: PricingDeps;
+}
+
+/** Terms the airline quoted: its cancellation quote, to confirm as it is. */
+export interface AirlineTerms extends RefundTerms {
+  airlineQuote: CancellationQuote;
+}
+
+/**
+ * An online refund: ticketed, not yet flown, what the airline's cancellation quote refunds,
+ * in the wallet's currency at today's rate (never more than the order cost); the rest is the
+ * penalty.
+ */
+export async function refundTerms(deps: RefundDeps, partnerId: number, orderId: number, now: Date): Promise<AirlineTerms> {
+  const { db } = deps;
   const order = await flightOrderOf(db, partnerId, orderId);
   if (order.status === 'refunded') throw new DomainError('validation', `order_id: order ${orderId} is already refunded`);
   if (order.status !== 'completed') throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
@@ -17,20 +37,33 @@ export async function refundTerms(db: DbOrTx, partnerId: number, orderId: number
   if (!booking || booking.departureAt.getTime() <= now.getTime()) {
     throw new DomainError('validation', `order_id: the flight of order ${orderId} has departed; ask for an offline refund (air_refund_offline)`);
   }
-  const penaltyMinor = Math.min(booking.refundPenalty ?? order.totalPrice, order.totalPrice);
-  return { order, penaltyMinor, refundMinor: order.totalPrice - penaltyMinor };
+  const supplierOrderId = supplierOrderIdOf(booking);
+  if (!supplierOrderId) throw new DomainError('validation', `order_id: order ${orderId} has no airline order to refund`);
+  const airlineQuote = await supplierRead('order_id', () => deps.supplier.quoteCancellation(supplierOrderId));
+  const pricer = await pricerFor(deps.pricing, [airlineQuote.refund], now);
+  const refundMinor = Math.min(pricer.minor(airlineQuote.refund), order.totalPrice);
+  return { order, penaltyMinor: order.totalPrice - refundMinor, refundMinor, airlineQuote };
 }
 
-/** POST /api/flights/air_refund_display/. */
-export async function quoteRefund(db: DbOrTx, partnerId: number, orderId: number, now: Date): Promise<QuotedTerms> {
-  const terms = await refundTerms(db, partnerId, orderId, now);
-  const booking = await flightBookingOfOrder(db, orderId);
-  return quoteTerms(db, partnerId, orderId, terms, now, booking!.departureAt.getTime());
+/** POST /api/flights/air_refund_display/: the airline's terms, quoted until the airline's quote or the departure ends, whichever is first. */
+export async function quoteRefund(deps: RefundDeps, partnerId: number, orderId: number, now: Date): Promise<QuotedTerms> {
+  const terms = await refundTerms(deps, partnerId, orderId, now);
+  const booking = await flightBookingOfOrder(deps.db, orderId);
+  const airlineEnds = terms.airlineQuote.expires_at ? Date.parse(terms.airlineQuote.expires_at) : Infinity;
+  return quoteTerms(deps.db, partnerId, orderId, terms, now, Math.min(booking!.departureAt.getTime(), airlineEnds));
 }
 
-/** The terms the refund applies: the quote's when one is given (and still valid), else today's. */
-export async function termsForRefund(db: DbOrTx, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<RefundTerms> {
-  return withQuote(db, partnerId, orderId, quoteId, now, await refundTerms(db, partnerId, orderId, now));
+/**
+ * The terms the refund applies, with the airline's quote to confirm: a partner's quote (still
+ * valid) is honoured while the airline refunds at least as much; otherwise today's terms.
+ */
+export async function termsForRefund(deps: RefundDeps, partnerId: number, orderId: number, quoteId: string | undefined, now: Date): Promise<AirlineTerms> {
+  const today = await refundTerms(deps, partnerId, orderId, now);
+  const terms = await withQuote(deps.db, partnerId, orderId, quoteId, now, today);
+  if (terms.refundMinor > today.refundMinor) {
+    throw new DomainError('validation', `quote_id: the airline now refunds less than quoted; ask for a new quote (air_refund_display)`, 'quote_id');
+  }
+  return terms;
 }
 
 export type FlightRefundResult = RefundResult;

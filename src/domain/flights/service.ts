@@ -4,6 +4,8 @@ import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type PricingDeps } from '../pricing';
+import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
+import type { SupplierPrice } from '../supplier-price';
 import { bookFlightWorkflowId, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
@@ -24,6 +26,7 @@ export interface FlightDeps {
   /** What this process's own worker tells of the runs it closes (npm start; src/temporal/outcomes.ts). */
   outcomes?: WorkflowOutcomes;
   supplier: FlightSupplier;
+  pricing: PricingDeps;
 }
 
 export const CABINS = ['economy', 'premium_economy', 'business', 'first'] as const;
@@ -48,6 +51,8 @@ const dayOf = (iso: string) => iso.slice(0, 10);
 /** An offer at the partner's price: its amounts in the wallet's currency. */
 export interface SellOffer {
   offer: Offer;
+  /** The partner's `fare_source_code`: the offer with the price shown, sealed. */
+  code: string;
   priceMinor: number;
   breakdown: Array<Pick<PriceLine, 'passenger_type' | 'count'> & { baseMinor: number; taxMinor: number }>;
 }
@@ -95,19 +100,25 @@ export async function searchFlights(supplier: FlightSupplier, pricing: PricingDe
     found.offers.map((o) => o.total),
     now,
   );
-  const offers = found.offers
-    .map((offer): SellOffer => ({
-      offer,
-      priceMinor: pricer.minor(offer.total),
-      breakdown: offer.price_breakdown.map((p) => ({
-        passenger_type: p.passenger_type,
-        count: p.count,
-        baseMinor: pricer.minor({ amount_minor: p.base_minor, currency: offer.total.currency }),
-        taxMinor: pricer.minor({ amount_minor: p.tax_minor, currency: offer.total.currency }),
-      })),
-    }))
-    .sort((a, b) => a.priceMinor - b.priceMinor);
-  return { searchId: found.search_id, count: offers.length, offers: offers.slice(0, input.limit) };
+  const priced = found.offers.map((offer) => ({ offer, priceMinor: pricer.minor(offer.total) })).sort((a, b) => a.priceMinor - b.priceMinor);
+  const offers = priced.slice(0, input.limit).map(({ offer, priceMinor }): SellOffer => ({
+    offer,
+    code: sealCode(pricing.codes, {
+      id: offer.offer_id,
+      supplier: offer.total,
+      price: priceMinor,
+      rate: pricer.rateOf(offer.total.currency),
+      until: null,
+    }),
+    priceMinor,
+    breakdown: offer.price_breakdown.map((p) => ({
+      passenger_type: p.passenger_type,
+      count: p.count,
+      baseMinor: pricer.minor({ amount_minor: p.base_minor, currency: offer.total.currency }),
+      taxMinor: pricer.minor({ amount_minor: p.tax_minor, currency: offer.total.currency }),
+    })),
+  }));
+  return { searchId: found.search_id, count: priced.length, offers };
 }
 
 /** An offer priced again, at the partner's price; `previousMinor` is the price it was found at (the current one when the supplier cannot tell). */
@@ -121,14 +132,23 @@ export interface Revalidation {
 
 /** POST /api/flights/revalidate_flight/. */
 export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps, code: string, scenario?: string): Promise<Revalidation> {
-  const offer = await supplierRead('fare_source_code', () => withScenario(scenario, () => supplier.price(code)));
+  const shown = openCode(pricing.codes, code, 'fare_source_code');
+  const offer = await supplierRead('fare_source_code', () => withScenario(scenario, () => supplier.price(shown.id)));
   const pricer = await pricerFor(pricing, [offer.total, offer.searched_total], new Date());
   const priceMinor = pricer.minor(offer.total);
+  const previousMinor = shown.priced?.price ?? (offer.searched_total ? pricer.minor(offer.searched_total) : priceMinor);
   return {
     isValid: offer.available,
-    fareSourceCode: offer.offer_id,
+    // The price is fixed here: a booking with this code pays it while the airline's offer holds unchanged.
+    fareSourceCode: sealCode(pricing.codes, {
+      id: offer.offer_id,
+      supplier: offer.total,
+      price: priceMinor,
+      rate: pricer.rateOf(offer.total.currency),
+      until: fixedUntil(offer.expires_at, new Date()),
+    }),
     priceMinor,
-    previousMinor: offer.searched_total ? pricer.minor(offer.searched_total) : priceMinor,
+    previousMinor,
     seatsLeft: offer.seats_left,
   };
 }
@@ -144,7 +164,8 @@ export interface FareRules {
 
 /** POST /api/flights/air_rules/. */
 export async function fareRules(supplier: FlightSupplier, pricing: PricingDeps, code: string): Promise<FareRules> {
-  const c = await supplierRead('fare_source_code', () => supplier.conditions(code));
+  const { id } = openCode(pricing.codes, code, 'fare_source_code');
+  const c = await supplierRead('fare_source_code', () => supplier.conditions(id));
   const pricer = await pricerFor(pricing, [c.refund_before_departure.penalty, c.change_before_departure.penalty, ...c.rules.map((r) => r.penalty)], new Date());
   const minor = (m: { amount_minor: number; currency: string } | null) => (m ? pricer.minor(m) : 0);
   return {
@@ -156,8 +177,9 @@ export async function fareRules(supplier: FlightSupplier, pricing: PricingDeps, 
   };
 }
 
-export async function baggage(supplier: FlightSupplier, code: string) {
-  return supplierRead('fare_source_code', () => supplier.baggage(code));
+export async function baggage(supplier: FlightSupplier, pricing: PricingDeps, code: string) {
+  const { id } = openCode(pricing.codes, code, 'fare_source_code');
+  return supplierRead('fare_source_code', () => supplier.baggage(id));
 }
 
 /**
@@ -170,22 +192,27 @@ export async function bookFlight(
   input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
   pricing: PricingDeps,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
-  const fare = await supplierRead('fare_source_code', () => deps.supplier.price(input.fare_source_code));
+  const shown = openCode(pricing.codes, input.fare_source_code, 'fare_source_code');
+  const fare = await supplierRead('fare_source_code', () => deps.supplier.price(shown.id));
   if (!fare.available) throw validation('fare_source_code', 'this fare is no longer available; search again');
-  // Refused here, before anything is booked, when the fare's currency cannot be priced.
-  await pricerFor(pricing, [fare.total], new Date());
+  // The price a revalidation fixed, while the airline's offer holds unchanged; else today's
+  // (refused here, before anything is booked, when the fare's currency cannot be priced).
+  const held = heldPrice(shown.priced, new Date(), fare.total);
+  const fixed: SupplierPrice | null = held ? { amount: held.supplier, rate: held.rate } : null;
+  if (!held) await pricerFor(pricing, [fare.total], new Date());
   const departure = fare.legs[0]?.segments[0]?.departure;
   if (!departure) throw validation('fare_source_code', 'the fare has no itinerary');
   validateTravelers(input.traveler_info.air_travelers, fare.passengers, dayOf(departure), { passportRequired: fare.identity_documents_required });
 
   const booking = await newFlightBooking(deps.db, {
     partnerId: partner.id,
-    fareSourceCode: input.fare_source_code,
+    fareSourceCode: shown.id,
     departureAt: new Date(departure),
     travelers: input.traveler_info.air_travelers,
     contact: input.traveler_info.contact,
     currency: pricing.currency,
     supplier: deps.supplier.name,
+    fixed,
   });
   const workflowId = bookFlightWorkflowId(booking.id);
   const started = await startOrJoin(deps.temporal, 'bookFlight', {
@@ -232,11 +259,12 @@ export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: n
 
 /** POST /api/flights/air_refund/: the refund workflow, awaited up to the bound. */
 export async function refund(deps: FlightDeps, partner: Partner, input: { order_id: number; quote_id?: string }, scenario?: string): Promise<MoneyBackOutcome> {
-  const terms = await termsForRefund(deps.db, partner.id, input.order_id, input.quote_id, new Date());
+  const terms = await termsForRefund(deps, partner.id, input.order_id, input.quote_id, new Date());
   const args: RefundFlightInput = {
     orderId: input.order_id,
     refundMinor: terms.refundMinor,
     penaltyMinor: terms.penaltyMinor,
+    airlineQuote: terms.airlineQuote,
     ...(scenario ? { scenario } : {}),
   };
   return giveMoneyBack(deps, {

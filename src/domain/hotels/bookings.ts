@@ -36,7 +36,16 @@ export async function bookingOfOrder(db: DbOrTx, orderId: number): Promise<Hotel
 /** The booking row exists before the supplier is asked, so a crash mid-way leaves a trace, not a stray hold. */
 export async function newBooking(
   db: DbOrTx,
-  input: { partnerId: number; rateKey: string; currency: string; supplier: string; guests?: GuestDetails[][]; contact?: Contact },
+  input: {
+    partnerId: number;
+    rateKey: string;
+    currency: string;
+    supplier: string;
+    /** The price a rate check fixed for this rate, if it still holds. */
+    fixed?: SupplierPrice | null;
+    guests?: GuestDetails[][];
+    contact?: Contact;
+  },
 ): Promise<HotelBookingRow> {
   const [row] = await db
     .insert(hotelBookings)
@@ -45,6 +54,7 @@ export async function newBooking(
       rateKey: input.rateKey,
       currency: input.currency,
       supplier: input.supplier,
+      ...(input.fixed ? supplierPriceColumns(input.fixed) : {}),
       guests: input.guests ?? null,
       contact: input.contact ?? null,
     })

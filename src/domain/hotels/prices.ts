@@ -1,5 +1,6 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
-import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
+import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
+import type { Money } from '../../suppliers/money';
 
 /** A step of a cancellation timeline at the partner's price: from `from`, cancelling costs `penalty_minor` (wallet currency). */
 export interface WalletPolicyStep {
@@ -10,6 +11,8 @@ export interface WalletPolicyStep {
 export interface SellRate extends SupplierRate {
   /** The rate at the partner's price, in the wallet's currency. */
   priceMinor: number;
+  /** The rate's supplier amount at that price (what a partner's `rate_key` seals). */
+  rate: AppliedRate | null;
 }
 
 export interface SellHotel extends Omit<SupplierHotel, 'rates'> {
@@ -18,12 +21,15 @@ export interface SellHotel extends Omit<SupplierHotel, 'rates'> {
 
 /** A rate check at the partner's price; `previousMinor` is the price the rate was found at (the current one when the supplier cannot tell). */
 export interface SellRateCheck extends Stay {
-  rateKey: string;
+  /** The supplier's id of the rate, its amount, and the rate it was priced with. */
+  rateId: string;
+  supplierTotal: Money;
+  fxRate: AppliedRate | null;
+  expiresAt: string;
   nationality: string;
   priceMinor: number;
   previousMinor: number;
   policy: WalletPolicyStep[];
-  expiresAt: string;
 }
 
 export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPolicyStep[] =>
@@ -36,7 +42,7 @@ export async function sellHotels(pricing: PricingDeps, hotels: SupplierHotel[], 
     hotels.flatMap((h) => h.rates.map((r) => r.total)),
     now,
   );
-  return hotels.map((h) => ({ ...h, rates: h.rates.map((r) => ({ ...r, priceMinor: pricer.minor(r.total) })) }));
+  return hotels.map((h) => ({ ...h, rates: h.rates.map((r) => ({ ...r, priceMinor: pricer.minor(r.total), rate: pricer.rateOf(r.total.currency) })) }));
 }
 
 export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Date): Promise<SellRateCheck> {
@@ -52,7 +58,9 @@ export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Dat
     check_in: q.check_in,
     check_out: q.check_out,
     rooms: q.rooms,
-    rateKey: q.rate_id,
+    rateId: q.rate_id,
+    supplierTotal: q.total,
+    fxRate: pricer.rateOf(q.total.currency),
     nationality: q.nationality,
     priceMinor,
     previousMinor: q.searched_total ? pricer.minor(q.searched_total) : priceMinor,

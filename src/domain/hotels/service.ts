@@ -5,7 +5,24 @@ import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier } from '../../suppliers/hotels';
 import { withScenario } from '../../sandbox/context';
 import type { PricingDeps } from '../pricing';
-import { sellHotels, sellRateCheck, type SellHotel, type SellRateCheck } from './prices';
+import { sellHotels, sellRateCheck, type SellHotel, type SellRate, type SellRateCheck } from './prices';
+import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
+import type { SupplierPrice } from '../supplier-price';
+
+/** A rate as a partner sees it: its `rate_key` seals the rate with the price shown. */
+export interface PartnerRate extends SellRate {
+  code: string;
+}
+
+export interface PartnerHotel extends Omit<SellHotel, 'rates'> {
+  rates: PartnerRate[];
+}
+
+/** A rate check as a partner sees it: `rateKey` fixes its price; `fixed` is the price the partner's own key had fixed, if it still holds. */
+export interface PartnerRateCheck extends SellRateCheck {
+  rateKey: string;
+  fixed: SupplierPrice | null;
+}
 import { cancelWorkflowId, holdWorkflowId, type CancelHotelInput } from '../../../workflows/hotel.types';
 import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
@@ -62,7 +79,7 @@ export async function searchHotels(
   pricing: PricingDeps,
   input: SearchInput,
   now: Date,
-): Promise<{ search_id: string; hotels: SellHotel[] }> {
+): Promise<{ search_id: string; hotels: PartnerHotel[] }> {
   checkStay(input.check_in, input.check_out, now.toISOString().slice(0, 10));
   const field = input.city_id !== undefined ? 'city_id' : 'hotel_id';
   const found = await supplierRead(field, () =>
@@ -76,13 +93,35 @@ export async function searchHotels(
       domestic: input.is_domestic,
     }),
   );
-  return { search_id: found.search_id, hotels: await sellHotels(pricing, found.hotels, now) };
+  const sold = await sellHotels(pricing, found.hotels, now);
+  return {
+    search_id: found.search_id,
+    hotels: sold.map((h) => ({
+      ...h,
+      rates: h.rates.map((r) => ({
+        ...r,
+        code: sealCode(pricing.codes, { id: r.rate_id, supplier: r.total, price: r.priceMinor, rate: r.rate, until: null }),
+      })),
+    })),
+  };
 }
 
-/** POST /api/hotel/check_rate/: the rate priced again, at the partner's price. */
-export async function checkRate(supplier: HotelSupplier, pricing: PricingDeps, rateKey: string, scenario?: string): Promise<SellRateCheck> {
-  const quote = await supplierRead('rate_key', () => withScenario(scenario, () => supplier.checkRate(rateKey)));
-  return sellRateCheck(pricing, quote, new Date());
+/**
+ * POST /api/hotel/check_rate/: the rate priced again, at the partner's price, which the
+ * answer's `rate_key` fixes until the supplier's quote expires.
+ */
+export async function checkRate(supplier: HotelSupplier, pricing: PricingDeps, rateKey: string, scenario?: string): Promise<PartnerRateCheck> {
+  const shown = openCode(pricing.codes, rateKey, 'rate_key');
+  const quote = await supplierRead('rate_key', () => withScenario(scenario, () => supplier.checkRate(shown.id)));
+  const now = new Date();
+  const sold = await sellRateCheck(pricing, quote, now);
+  const held = heldPrice(shown.priced, now, quote.total);
+  return {
+    ...sold,
+    previousMinor: shown.priced?.price ?? sold.previousMinor,
+    rateKey: sealCode(pricing.codes, { id: sold.rateId, supplier: sold.supplierTotal, price: sold.priceMinor, rate: sold.fxRate, until: fixedUntil(sold.expiresAt, now) }),
+    fixed: held ? { amount: held.supplier, rate: held.rate } : null,
+  };
 }
 
 /** Runs the hold workflow and answers the booking as it stands after it (or still placing). */
@@ -111,7 +150,13 @@ export interface PlacedHold {
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
 export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, pricing: PricingDeps, scenario?: string): Promise<PlacedHold> {
   const rate = await checkRate(deps.supplier, pricing, rateKey);
-  const booking = await newBooking(deps.db, { partnerId: partner.id, rateKey, currency: pricing.currency, supplier: deps.supplier.name });
+  const booking = await newBooking(deps.db, {
+    partnerId: partner.id,
+    rateKey: rate.rateId,
+    currency: pricing.currency,
+    supplier: deps.supplier.name,
+    fixed: rate.fixed,
+  });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
   return { ...held, searchedPriceMinor: rate.previousMinor };
 }
@@ -137,9 +182,10 @@ export async function book(
   validateGuests(input.guests, rate.rooms);
   const booking = await newBooking(deps.db, {
     partnerId: partner.id,
-    rateKey: input.rate_key!,
+    rateKey: rate.rateId,
     currency: pricing.currency,
     supplier: deps.supplier.name,
+    fixed: rate.fixed,
     guests: input.guests,
     contact: input.contact,
   });

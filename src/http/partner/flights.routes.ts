@@ -136,8 +136,8 @@ function renderOffers({ searchId, count, offers }: flights.FlightOffers, currenc
   return {
     search_id: searchId,
     count,
-    results: offers.map(({ offer: o, priceMinor, breakdown }) => ({
-      fare_source_code: o.offer_id,
+    results: offers.map(({ offer: o, code, priceMinor, breakdown }) => ({
+      fare_source_code: code,
       total_price: formatDecimal(priceMinor, currency),
       currency,
       refundable: o.refundable,
@@ -338,7 +338,7 @@ const routes = {
 };
 
 export function flightRoutes(deps: ApiDeps) {
-  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier };
+  const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier, pricing: deps.pricing };
   const sup = deps.flightSupplier;
   const { pricing } = deps;
   return partnerRouter()
@@ -368,7 +368,7 @@ export function flightRoutes(deps: ApiDeps) {
         rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penaltyMinor, currency), text: x.text })),
       });
     })
-    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, c.req.valid('json').fare_source_code)))
+    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, pricing, c.req.valid('json').fare_source_code)))
     .openapi(routes.book, async (c) => {
       const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.pricing);
       return created(c, {
@@ -386,7 +386,7 @@ export function flightRoutes(deps: ApiDeps) {
       return ok(c, { order: renderTravelOrder(order), booking: booking ? renderFlightBooking(booking) : null });
     })
     .openapi(routes.refundDisplay, async (c) => {
-      const q = await quoteRefund(deps.db, c.get('partner').id, c.req.valid('json').order_id, new Date());
+      const q = await quoteRefund(flightDeps, c.get('partner').id, c.req.valid('json').order_id, new Date());
       const currency = q.order.currency;
       return ok(c, {
         order_id: q.order.id,

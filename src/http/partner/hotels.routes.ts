@@ -4,7 +4,7 @@ import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
 import { formatDecimal } from '../../domain/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
-import type { SellHotel, SellRateCheck, WalletPolicyStep as PolicyStep } from '../../domain/hotels/prices';
+import type { WalletPolicyStep as PolicyStep } from '../../domain/hotels/prices';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
@@ -165,7 +165,7 @@ const Cancelled = z
 const renderPolicy = (policy: PolicyStep[] | null, currency: string): z.infer<typeof Policy> =>
   (policy ?? []).map((s) => ({ from: s.from, penalty: formatDecimal(s.penalty_minor, currency) }));
 
-function renderSearch(found: { search_id: string; hotels: SellHotel[] }, currency: string): z.infer<typeof SearchResult> {
+function renderSearch(found: { search_id: string; hotels: hotels.PartnerHotel[] }, currency: string): z.infer<typeof SearchResult> {
   return {
     search_id: found.search_id,
     results: found.hotels.map((h) => ({
@@ -175,7 +175,7 @@ function renderSearch(found: { search_id: string; hotels: SellHotel[] }, currenc
       city_id: h.city_id,
       address: h.address,
       rates: h.rates.map((r) => ({
-        rate_key: r.rate_id,
+        rate_key: r.code,
         room_name: r.room_name,
         board: r.board,
         total_price: formatDecimal(r.priceMinor, currency),
@@ -187,7 +187,7 @@ function renderSearch(found: { search_id: string; hotels: SellHotel[] }, currenc
   };
 }
 
-function renderRateCheck(rate: SellRateCheck, currency: string): z.infer<typeof RateCheck> {
+function renderRateCheck(rate: hotels.PartnerRateCheck, currency: string): z.infer<typeof RateCheck> {
   return {
     rate_key: rate.rateKey,
     hotel_id: rate.hotel_id,
