@@ -57,6 +57,8 @@ const ConfigSchema = z
     SUPPLIER_URL: z.string().url().optional(),
     /** Who sells the flights: the simulator (at SUPPLIER_URL, or built in) or Duffel (DUFFEL_ACCESS_TOKEN, DUFFEL_API_URL). */
     FLIGHT_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
+    /** Who sells the hotels: the simulator (at SUPPLIER_URL, or built in) or Duffel Stays (DUFFEL_ACCESS_TOKEN, DUFFEL_API_URL). */
+    HOTEL_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
     /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
     DUFFEL_ACCESS_TOKEN: z.string().optional(),
     /** Duffel's API origin; unset: Duffel's production address, the SDK's own default. */
@@ -177,6 +179,10 @@ const ConfigSchema = z
   .refine((c) => c.FLIGHT_SUPPLIER !== 'duffel' || c.DUFFEL_ACCESS_TOKEN !== undefined, {
     path: ['DUFFEL_ACCESS_TOKEN'],
     message: 'is required with FLIGHT_SUPPLIER=duffel (a Duffel access token; duffel_test_… for its test mode)',
+  })
+  .refine((c) => c.HOTEL_SUPPLIER !== 'duffel' || c.DUFFEL_ACCESS_TOKEN !== undefined, {
+    path: ['DUFFEL_ACCESS_TOKEN'],
+    message: 'is required with HOTEL_SUPPLIER=duffel (a Duffel access token; duffel_test_… for its test mode)',
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
     path: ['TEMPORAL_CORE_METRICS_PORT'],

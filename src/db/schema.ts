@@ -563,6 +563,24 @@ export const exchangeRates = pgTable(
   ],
 );
 
+/**
+ * A supplier's cities and hotels under the integer ids the partner's interfaces use
+ * (src/suppliers/place-ids.ts): one row per place a supplier named, kept for good, with what
+ * its adapter needs to know of it later.
+ */
+export const supplierPlaces = pgTable(
+  'supplier_places',
+  {
+    id: serial('id').primaryKey(),
+    supplier: text('supplier').notNull(),
+    kind: text('kind', { enum: ['city', 'hotel'] }).notNull(),
+    externalId: text('external_id').notNull(),
+    info: jsonb('info').notNull(),
+    seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('supplier_places_external_idx').on(t.supplier, t.kind, t.externalId), check('supplier_places_kind', sql`${t.kind} IN ('city', 'hotel')`)],
+);
+
 /** Every operator action through the admin API: who, when, what, why. Append-only. */
 export const operatorActions = pgTable(
   'operator_actions',

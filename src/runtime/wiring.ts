@@ -3,6 +3,7 @@ import type { ActivityDeps } from '../../activities';
 import type { Health } from '../health/model';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { placeIds } from '../db/place-ids';
 import type { AdminDeps } from '../http/admin/app';
 import type { ApiDeps } from '../http/deps';
 import type { MetricsSource } from '../http/metrics';
@@ -37,10 +38,12 @@ const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): Pri
   codes,
 });
 
-/** Which supplier sells what (FLIGHT_SUPPLIER; Duffel's token and address). */
-const supplierChoice = (config: Config, simulatorUrl: string): SupplierChoice => ({
+/** Which supplier sells what (FLIGHT_SUPPLIER, HOTEL_SUPPLIER; Duffel's token and address). */
+const supplierChoice = (config: Config, simulatorUrl: string, database: Database): SupplierChoice => ({
   simulatorUrl,
   flights: config.FLIGHT_SUPPLIER,
+  hotels: config.HOTEL_SUPPLIER,
+  places: (supplier) => placeIds(database.db, supplier),
   ...(config.DUFFEL_ACCESS_TOKEN ? { duffel: { token: config.DUFFEL_ACCESS_TOKEN, ...(config.DUFFEL_API_URL ? { apiUrl: config.DUFFEL_API_URL } : {}) } } : {}),
 });
 
@@ -72,7 +75,7 @@ export function apiDependencies(
       visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
       hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
     },
-    ...suppliersFor(supplierChoice(config, parts.supplierUrl)),
+    ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     health: parts.health,
     rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
     secrets: parts.secrets,
@@ -102,7 +105,7 @@ export function workerDependencies(config: Config, parts: { database: Database; 
   return {
     db: parts.database.db,
     pricing: pricingOf(config, parts.database.db, parts.secrets),
-    ...suppliersFor(supplierChoice(config, parts.supplierUrl)),
+    ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },
   };

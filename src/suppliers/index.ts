@@ -1,10 +1,12 @@
 import { duffelCalls, type DuffelSettings } from './adapters/duffel/client';
 import { duffelFlightSupplier } from './adapters/duffel/flights';
+import { duffelHotelSupplier } from './adapters/duffel/hotels';
 import { simulatorFlightSupplier } from './adapters/simulator/flights';
 import { simulatorHotelSupplier } from './adapters/simulator/hotels';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
 import type { FlightSupplier } from './flights';
 import type { HotelSupplier } from './hotels';
+import type { PlaceIds } from './place-ids';
 import { httpProductSupplier, type ProductSupplier } from './products';
 
 export interface Suppliers {
@@ -38,17 +40,25 @@ export interface SupplierChoice {
   /** The simulator's base URL (SUPPLIER_URL, or the one `npm start` runs). */
   simulatorUrl: string;
   flights: 'simulator' | 'duffel';
+  hotels: 'simulator' | 'duffel';
   /** Required when a service is `duffel`. */
   duffel?: DuffelSettings;
+  /** The integer ids of a supplier's cities and hotels; required when hotels are `duffel`. */
+  places?: (supplier: string) => PlaceIds;
 }
 
 export function suppliersFor(choice: SupplierChoice): Suppliers {
   const all = httpSuppliers(choice.simulatorUrl);
   if (choice.flights === 'duffel' && !choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with FLIGHT_SUPPLIER=duffel');
+  if (choice.hotels === 'duffel' && !choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with HOTEL_SUPPLIER=duffel');
   // With a token, Duffel serves the bookings made with it even once it no longer sells new ones.
   const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
   if (duffel) flights.duffel = duffelFlightSupplier(duffel);
+  if (choice.hotels === 'duffel') {
+    if (!choice.places) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
+    all.hotelSupplier = duffelHotelSupplier(duffel!, choice.places('duffel'));
+  }
   return {
     ...all,
     flightSupplier: flights[choice.flights]!,
