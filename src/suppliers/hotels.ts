@@ -126,6 +126,8 @@ export interface SupplierHotelDetail {
 export interface HotelSupplier {
   /** Which supplier this is (HOTEL_SUPPLIER): recorded on every booking made with it. */
   readonly name: string;
+  /** Whether a booking needs the contact's phone number (Interface B carries none). */
+  readonly requiresPhone: boolean;
   cities(): Promise<SupplierCity[]>;
   hotel(hotelId: number): Promise<SupplierHotelDetail>;
   search(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;

@@ -287,6 +287,20 @@ describe('Interface B on Duffel Stays', () => {
     // The same hotels under the same ids, their rooms under the same codes.
     expect(byCode.body.results.map((h: { hotel_id: string }) => h.hotel_id)).toEqual(byName.body.results.map((h: { hotel_id: string }) => h.hotel_id));
     expect(byCode.body.results[0].rooms.map((r: { room_id: string }) => r.room_id)).toEqual(hotel.rooms.map((r: { room_id: string }) => r.room_id));
+
+    // Booking here needs a phone number Interface B does not carry: refused, saying so, before anything is held.
+    const quotes = standIn.control.requests('POST /stays/quotes').length;
+    const booking = await call(stack.app, 'POST', '/v1/hotels/bookings', auth, {
+      hotel_id: hotel.hotel_id,
+      room_id: hotel.rooms[0].room_id,
+      guest_name: 'Sara Ahmadi',
+      guest_email: 'sara@example.com',
+      check_in: stay.check_in,
+      check_out: stay.check_out,
+    });
+    expect(booking.status).toBe(409);
+    expect(JSON.stringify(booking.body)).toMatch(/phone number.*Interface A/);
+    expect(standIn.control.requests('POST /stays/quotes')).toHaveLength(quotes);
   });
 });
 

@@ -119,6 +119,12 @@ export async function createBooking(
       .where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
     bookingId = same?.id;
   }
+  if (bookingId === undefined && deps.supplier.requiresPhone) {
+    throw new DomainError(
+      'conflict',
+      `hotel bookings are not offered on this interface by the current hotel supplier (${deps.supplier.name}): it needs the guest's phone number, which this interface does not carry; book through Interface A`,
+    );
+  }
   if (bookingId === undefined) {
     const hotelId = hotelIdOf(input.hotel_id);
     if (!ROOM_ID.test(input.room_id)) throw validation('room_id', 'is not a room_id of this API (see GET /v1/hotels/search)');

@@ -245,6 +245,7 @@ export function duffelHotelSupplier(duffel: DuffelCalls, places: PlaceIds, opts:
 
   return {
     name: 'duffel',
+    requiresPhone: true,
 
     cities: async () => (await cities()).map(({ latitude: _lat, longitude: _lon, ...c }) => c),
 

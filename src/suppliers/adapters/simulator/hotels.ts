@@ -101,6 +101,7 @@ export function simulatorHotelSupplier(baseUrl: string): HotelSupplier {
   const post = async (path: string, body: unknown) => holdOf(await callSupplier<SimHold>(path, { method: 'POST', body }));
   return {
     name: 'simulator',
+    requiresPhone: false,
     cities: async () => (await callSupplier<{ cities: SupplierCity[] }>(url('/cities'), { method: 'GET' })).cities,
     hotel: (hotelId) => callSupplier<SupplierHotelDetail>(url(`/${hotelId}`), { method: 'GET' }),
 

@@ -1,0 +1,52 @@
+import { call } from '../support/clients';
+import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import { guides, readDoc, walkThrough } from '../support/readme';
+import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { runWalkThrough } from '../support/walkthrough';
+
+/**
+ * The README's walk-through and the hotel and flight guides run as written with flights and
+ * hotels sold by Duffel (FLIGHT_SUPPLIER=duffel HOTEL_SUPPLIER=duffel) against the Duffel
+ * stand-in, after an operator set the rates of the currencies it prices in.
+ */
+
+let standIn: DuffelStandIn;
+let stack: TestStack;
+
+beforeAll(async () => {
+  standIn = await startDuffelStandIn();
+  stack = await startStack({
+    payWaitMs: 8_000,
+    finalizeAttempts: 3,
+    env: { FLIGHT_SUPPLIER: 'duffel', HOTEL_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_walkthrough', DUFFEL_API_URL: standIn.url },
+  });
+  for (const [from, rate] of [
+    ['GBP', '52000'],
+    ['EUR', '45000'],
+    ['USD', '42000'],
+  ]) {
+    const set = await call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'walk-through' }, { from, rate });
+    expect(set.status).toBe(201);
+  }
+});
+afterAll(async () => {
+  await stack?.close();
+  await standIn?.stop();
+});
+
+const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading);
+const ON_DUFFEL = ['docs/guides/hotel-stay.md', 'docs/guides/flight.md'];
+
+it('the README, hotel and flight walk-throughs run as written on Duffel', async () => {
+  const docs = [readDoc('README.md'), ...guides().filter((g) => ON_DUFFEL.includes(g.file))];
+  expect(docs.map((d) => d.file)).toEqual(['README.md', ...ON_DUFFEL]);
+  const answers = await runWalkThrough(stack, walkThrough(docs, WALK_THROUGHS));
+  // The hotel was booked and cancelled at Duffel, the flight held, paid and refunded there.
+  const paths = answers.map((a) => a.path);
+  expect(paths).toEqual(expect.arrayContaining(['/api/hotel/cancel/', '/api/flights/air_refund/']));
+  expect(standIn.control.requests('POST /stays/bookings').filter((r) => r.status === 201)).toHaveLength(1);
+  expect(standIn.control.requests('POST /stays/bookings/:id/actions/cancel')).toHaveLength(1);
+  expect(standIn.control.payments()).toHaveLength(1);
+  expect(standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm')).toHaveLength(1);
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
