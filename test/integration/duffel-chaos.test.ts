@@ -2,11 +2,12 @@ import { Duffel } from '@duffel/api';
 import { eq } from 'drizzle-orm';
 import type { PartnerClient } from '../../src/client';
 import { flightBookings } from '../../src/db/schema';
-import { adminClient, call, newPartner } from '../support/clients';
+import { adminClient, newPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day } from '../support/fixtures';
+import { GBP_RATE, setRate } from '../support/rates';
 import { untilOrderStatus } from '../support/order-status';
-import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
 /**
  * Chaos on Duffel: the answers to Duffel payments and to order cancellation confirmations
@@ -23,8 +24,7 @@ beforeAll(async () => {
     payWaitMs: 2_000,
     env: { FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_chaos', DUFFEL_API_URL: standIn.url },
   });
-  const set = await call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'chaos' }, { from: 'GBP', rate: '52000' });
-  expect(set.status).toBe(201);
+  expect((await setRate(stack, 'GBP', GBP_RATE)).status).toBe(201);
 });
 afterAll(async () => {
   await stack?.close();
@@ -101,7 +101,7 @@ it('pays every hold once and refunds every ticket once while answers are lost an
     const confirmed = (await duffel.orderCancellations.list({ order_id: ref })).data.filter((c) => c.confirmed_at);
     expect(confirmed).toHaveLength(1);
     // Credited once: the wallet grew by the airline's refund at the rate, and by nothing more.
-    expect(minor((await partners[i]!.api.wallet()).balance) - before[i]!).toBe(minor(confirmed[0]!.refund_amount!) * 52_000);
+    expect(minor((await partners[i]!.api.wallet()).balance) - before[i]!).toBe(minor(confirmed[0]!.refund_amount!) * GBP_RATE);
   }
   expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
   const books = await adminClient(stack).get('/admin/reconcile');

@@ -4,10 +4,11 @@ import { flightBookings, orders } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
 import type { PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';
-import { call, newPartner as partnerWithWallet, settled } from '../support/clients';
+import { newPartner as partnerWithWallet, settled } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day } from '../support/fixtures';
-import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { GBP_RATE, setRate as setRateOf } from '../support/rates';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
 /**
  * Flights sold through Duffel (FLIGHT_SUPPLIER=duffel) against the Duffel stand-in, priced
@@ -38,11 +39,9 @@ type SearchRequest = components['schemas']['FlightSearchRequest'];
 type Traveller = components['schemas']['FlightBookingRequest']['traveler_info']['air_travelers'][number];
 
 const TOPUP = 900_000_000;
-const GBP_RATE = 52_000; // wallet units per 1 GBP
 const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const setRate = (from: string, rate: string | number) =>
-  call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' }, { from, rate });
+const setRate = (from: string, rate: string | number) => setRateOf(stack, from, rate);
 
 const DEPARTURE = day(40);
 const traveller: Traveller = {

@@ -7,7 +7,8 @@ import type { components } from '../../src/client/partner-api';
 import { call, newPartner as partnerWithWallet, settled } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day } from '../support/fixtures';
-import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { GBP_RATE, setRate as setRateOf } from '../support/rates';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
 /**
  * Hotels sold through Duffel Stays (HOTEL_SUPPLIER=duffel) against the Duffel stand-in, on
@@ -41,11 +42,9 @@ type SearchRequest = components['schemas']['HotelSearchRequest'];
 type Guest = components['schemas']['HotelBookRequest']['guests'][number][number];
 
 const TOPUP = 900_000_000;
-const GBP_RATE = 52_000; // wallet units per 1 GBP
 const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const setRate = (from: string, rate: string | number) =>
-  call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' }, { from, rate });
+const setRate = (from: string, rate: string | number) => setRateOf(stack, from, rate);
 
 const guest: Guest = { first_name: 'Anna', last_name: 'Schmidt', nationality: 'DE', passport_number: 'C01X00T47' };
 const stay = { check_in: day(40), check_out: day(42) };

@@ -1,7 +1,7 @@
-import { call } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { guides, readDoc, walkThrough } from '../support/readme';
-import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { GBP_RATE, setRate } from '../support/rates';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 import { runWalkThrough } from '../support/walkthrough';
 
 /**
@@ -21,12 +21,11 @@ beforeAll(async () => {
     env: { FLIGHT_SUPPLIER: 'duffel', HOTEL_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_walkthrough', DUFFEL_API_URL: standIn.url },
   });
   for (const [from, rate] of [
-    ['GBP', '52000'],
-    ['EUR', '45000'],
-    ['USD', '42000'],
-  ]) {
-    const set = await call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'walk-through' }, { from, rate });
-    expect(set.status).toBe(201);
+    ['GBP', GBP_RATE],
+    ['EUR', 45_000],
+    ['USD', 42_000],
+  ] as const) {
+    expect((await setRate(stack, from, rate)).status).toBe(201);
   }
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@ import type {
   AvailabilityRequest,
   HotelSupplier,
   Money,
-  Occupancy,
+  Stay,
   RateQuote,
   StayHold,
   StayHoldStatus,
@@ -22,17 +22,8 @@ interface SimRate extends Omit<SupplierRate, 'rate_id' | 'total'> {
 
 type SimPolicy = Array<{ from: string; penalty_minor: number }>;
 
-interface SimStay {
-  hotel_id: number;
-  hotel_name: string;
-  city_id: number;
-  room_name: string;
-  board: string;
-  refundable: boolean;
-  check_in: string;
-  check_out: string;
-  rooms: Occupancy[];
-}
+/** The simulator states a stay as the port does. */
+type SimStay = Stay;
 
 interface SimRateCheck extends SimStay {
   rate_key: string;
