@@ -61,6 +61,15 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const PAYMENT_METHODS = ['PARTNER_CREDIT', 'GATEWAY'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
+/** What a supplier charges (minor units of its currency) and the exchange rate a price was converted with: orders and the bookings they come from. */
+const supplierPrice = () => ({
+  supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
+  supplierCurrency: text('supplier_currency'),
+  fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
+  fxRateScale: integer('fx_rate_scale'),
+  fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
+});
+
 export const orders = pgTable(
   'orders',
   {
@@ -85,11 +94,7 @@ export const orders = pgTable(
     // and, when that is not the wallet's currency, the exchange rate the order's price was
     // converted with (an exact decimal: fxRateAmount / 10^fxRateScale wallet units per unit)
     // and its row. Null on orders of services priced by the engine itself.
-    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
-    supplierCurrency: text('supplier_currency'),
-    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
-    fxRateScale: integer('fx_rate_scale'),
-    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
+    ...supplierPrice(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -261,11 +266,7 @@ export const hotelBookings = pgTable(
     // Which supplier holds it (FLIGHT_SUPPLIER / HOTEL_SUPPLIER when it was made).
     supplier: text('supplier').notNull().default('simulator'),
     // What the supplier charges, and the rate it was priced with (see orders).
-    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
-    supplierCurrency: text('supplier_currency'),
-    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
-    fxRateScale: integer('fx_rate_scale'),
-    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
+    ...supplierPrice(),
     rateKey: text('rate_key').notNull(),
     supplierHoldId: text('supplier_hold_id'),
     hotelId: integer('hotel_id'),
@@ -333,11 +334,7 @@ export const flightBookings = pgTable(
     // Which supplier holds it (FLIGHT_SUPPLIER / HOTEL_SUPPLIER when it was made).
     supplier: text('supplier').notNull().default('simulator'),
     // What the supplier charges, and the rate it was priced with (see orders).
-    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }),
-    supplierCurrency: text('supplier_currency'),
-    fxRateAmount: bigint('fx_rate_amount', { mode: 'number' }),
-    fxRateScale: integer('fx_rate_scale'),
-    fxRateId: integer('fx_rate_id').references(() => exchangeRates.id),
+    ...supplierPrice(),
     fareSourceCode: text('fare_source_code').notNull(),
     pnr: text('pnr'),
     supplierBookingRef: text('supplier_booking_ref'),

@@ -119,7 +119,13 @@ export async function checkRate(supplier: HotelSupplier, pricing: PricingDeps, r
   return {
     ...sold,
     previousMinor: shown.priced?.price ?? sold.previousMinor,
-    rateKey: sealCode(pricing.codes, { id: sold.rateId, supplier: sold.supplierTotal, price: sold.priceMinor, rate: sold.fxRate, until: fixedUntil(sold.expiresAt, now) }),
+    rateKey: sealCode(pricing.codes, {
+      id: sold.rateId,
+      supplier: sold.supplierTotal,
+      price: sold.priceMinor,
+      rate: sold.fxRate,
+      until: fixedUntil(sold.expiresAt, now),
+    }),
     fixed: held ? { amount: held.supplier, rate: held.rate } : null,
   };
 }
@@ -149,13 +155,25 @@ export interface PlacedHold {
 
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
 export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, pricing: PricingDeps, scenario?: string): Promise<PlacedHold> {
-  const rate = await checkRate(deps.supplier, pricing, rateKey);
+  return holdNew(deps, partner, pricing, await checkRate(deps.supplier, pricing, rateKey), scenario);
+}
+
+/** A new booking of a rate just checked, held at the supplier: with its guests (book), or without them yet (prebook). */
+async function holdNew(
+  deps: HotelDeps,
+  partner: Partner,
+  pricing: PricingDeps,
+  rate: PartnerRateCheck,
+  scenario: string | undefined,
+  people: { guests?: GuestDetails[][]; contact?: Contact } = {},
+): Promise<PlacedHold> {
   const booking = await newBooking(deps.db, {
     partnerId: partner.id,
     rateKey: rate.rateId,
     currency: pricing.currency,
     supplier: deps.supplier.name,
     fixed: rate.fixed,
+    ...people,
   });
   const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
   return { ...held, searchedPriceMinor: rate.previousMinor };
@@ -180,17 +198,7 @@ export async function book(
   }
   const rate = await checkRate(deps.supplier, pricing, input.rate_key!);
   validateGuests(input.guests, rate.rooms);
-  const booking = await newBooking(deps.db, {
-    partnerId: partner.id,
-    rateKey: rate.rateId,
-    currency: pricing.currency,
-    supplier: deps.supplier.name,
-    fixed: rate.fixed,
-    guests: input.guests,
-    contact: input.contact,
-  });
-  const held = await runHold(deps, partner, { mode: 'create', bookingId: booking.id, clientReference: `hotel-hold:b${booking.id}`, scenario }, 'rate_key');
-  return { ...held, searchedPriceMinor: rate.previousMinor };
+  return holdNew(deps, partner, pricing, rate, scenario, { guests: input.guests, contact: input.contact });
 }
 
 /** POST /api/hotel/order/. */
