@@ -21,6 +21,8 @@ export const flightFinalizer = ({ db, flightSupplierOf }: FinalizeDeps): Finaliz
     const orderId = booking ? supplierOrderIdOf(booking) : null;
     if (!booking || !orderId) return { state: 'absent' };
     const air = await flightSupplierOf(booking.supplier).order(orderId);
+    // Paid and not yet ticketed is no answer: the tickets may still come, so nothing may be refunded.
+    if (air.status === 'paid') return { state: 'unknown' };
     if (air.status !== 'issued') return { state: 'absent' };
     await recordTickets(db, booking.id, air);
     return { state: 'done', supplierRef: booking.pnr ?? orderId };

@@ -8,6 +8,8 @@ export class SupplierRejectedError extends Error {
     message: string,
     /** The supplier's HTTP status: 404 unknown, 409 sold out or not ready, 410 the hold is gone, 422 refused. */
     readonly status = 422,
+    /** The supplier's own code for the refusal, when it gives one (Duffel's `errors[0].code`). */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'SupplierRejectedError';

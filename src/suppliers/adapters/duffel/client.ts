@@ -43,10 +43,10 @@ export function duffelFailure(what: string, err: unknown): Error {
   if (status === undefined || status >= 500 || status === 429)
     return new SupplierUnavailableError(`Duffel could not answer ${what} (${status ?? 'no status'}, ${code})`);
   const refusal = REFUSAL_STATUS[code] ?? (status === 404 ? 404 : 422);
-  if (refusal === 404) return new SupplierRejectedError(`${what}: not found at the supplier (${code})`, 404);
-  if (refusal === 409) return new SupplierRejectedError(`${what}: no longer available as it was at the supplier (${code})`, 409);
-  if (refusal === 410) return new SupplierRejectedError(`${what}: cancelled at the supplier (${code})`, 410);
-  return new SupplierRejectedError(`${what}: refused by the supplier (${code})`, 422);
+  if (refusal === 404) return new SupplierRejectedError(`${what}: not found at the supplier (${code})`, 404, code);
+  if (refusal === 409) return new SupplierRejectedError(`${what}: no longer available as it was at the supplier (${code})`, 409, code);
+  if (refusal === 410) return new SupplierRejectedError(`${what}: cancelled at the supplier (${code})`, 410, code);
+  return new SupplierRejectedError(`${what}: refused by the supplier (${code})`, 422, code);
 }
 
 /** The wait a 429 asks for: `ratelimit-reset` is an HTTP date, or seconds. */

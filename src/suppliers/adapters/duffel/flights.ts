@@ -347,7 +347,7 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
         );
       } catch (err) {
         // Paid meanwhile (a payment whose answer was lost): the order tells.
-        if (!(err instanceof SupplierRejectedError && /already_paid/.test(err.message))) throw err;
+        if (!(err instanceof SupplierRejectedError && err.code === 'already_paid')) throw err;
       }
       const after = orderOf(await getOrder(orderId), now());
       if (after.status === 'issued') return after;
