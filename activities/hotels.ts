@@ -1,7 +1,15 @@
 import type { PlacedHold } from '../workflows/hotel.types';
 import type { Db } from '../src/db/client';
 import * as cancellation from '../src/domain/hotels/cancellation';
-import { bookingById, expireHoldIfDue, markBookingFailed, recordHold, type HoldCheck } from '../src/domain/hotels/bookings';
+import {
+  bookingByConfirmation,
+  bookingByHoldId,
+  bookingById,
+  expireHoldIfDue,
+  markBookingFailed,
+  recordHold,
+  type HoldCheck,
+} from '../src/domain/hotels/bookings';
 import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
@@ -16,12 +24,16 @@ import { runActivityStep } from './failures';
 const refused = () => FailureType.holdRefused;
 
 /** Hotel holds and cancellations: every call that changes something at the bedbank. */
-export function hotelActivities(db: Db, supplier: HotelSupplier, pricing: PricingDeps) {
+export function hotelActivities(db: Db, supplierOf: (name: string) => HotelSupplier, pricing: PricingDeps) {
+  /** The bedbank that holds a booking (its recorded supplier), found by what the step names. */
+  const holderOf = async (found: Promise<{ supplier: string } | undefined>) => supplierOf((await found)?.supplier ?? 'simulator');
+
   return {
     /** Places the supplier hold for a booking (or gives it its guests) and records the answer at the partner's price. */
     placeHotelHold: (input: PlaceHoldInput) =>
       runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
+        const supplier = supplierOf(booking.supplier);
         const priced = async (hold: StayHold) => {
           const pricer = await pricerForBooking(pricing, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, new Date());
           return {
@@ -66,7 +78,7 @@ export function hotelActivities(db: Db, supplier: HotelSupplier, pricing: Pricin
     releaseHotelHold: (holdId: string) =>
       runActivityStep(async () => {
         try {
-          return { status: (await supplier.release(holdId)).status };
+          return { status: (await (await holderOf(bookingByHoldId(db, holdId))).release(holdId)).status };
         } catch (err) {
           if (err instanceof SupplierRejectedError && (err.status === 404 || err.status === 410)) return { status: 'gone' };
           throw err;
@@ -79,7 +91,11 @@ export function hotelActivities(db: Db, supplier: HotelSupplier, pricing: Pricin
       runActivityStep(
         () =>
           withScenario(input.scenario, async () => ({
-            status: (await supplier.cancel(input.confirmationNumber, { clientReference: input.clientReference })).status,
+            status: (
+              await (
+                await holderOf(bookingByConfirmation(db, input.confirmationNumber))
+              ).cancel(input.confirmationNumber, { clientReference: input.clientReference })
+            ).status,
           })),
         () => FailureType.cancelRejected,
       ),

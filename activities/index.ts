@@ -28,7 +28,7 @@ export function createActivities(deps: ActivityDeps) {
     ...paymentActivities(deps.db),
     ...operatorActivities(deps.db),
     ...finalizeActivities(deps),
-    ...hotelActivities(deps.db, deps.hotelSupplier, deps.pricing),
+    ...hotelActivities(deps.db, deps.hotelSupplierOf, deps.pricing),
     ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
     ...tourActivities(deps.db),
     ...visaActivities(deps.db),

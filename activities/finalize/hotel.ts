@@ -4,13 +4,13 @@ import { withScenario } from '../../src/sandbox/context';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
 /** Hotels: the held rate is booked for its guests. */
-export const hotelFinalizer = ({ db, hotelSupplier }: FinalizeDeps): Finalizer => ({
+export const hotelFinalizer = ({ db, hotelSupplierOf }: FinalizeDeps): Finalizer => ({
   finalize: async (order, clientReference, scenario) => {
     const booking = await bookingOfOrder(db, order.id);
     if (!booking?.supplierHoldId || booking.status === 'expired' || booking.status === 'released') throw gone(order, 'hotel hold');
     const holdId = booking.supplierHoldId;
     const booked = await withScenario(scenario, () =>
-      hotelSupplier.book(holdId, {
+      hotelSupplierOf(booking.supplier).book(holdId, {
         clientReference,
         guests: (booking.guests as GuestDetails[][] | null) ?? [],
         ...(booking.contact ? { contact: booking.contact as Contact } : {}),
@@ -23,7 +23,7 @@ export const hotelFinalizer = ({ db, hotelSupplier }: FinalizeDeps): Finalizer =
   lookup: async (order) => {
     const booking = await bookingOfOrder(db, order.id);
     if (!booking?.supplierHoldId) return { state: 'absent' };
-    const hold = await hotelSupplier.retrieve(booking.supplierHoldId);
+    const hold = await hotelSupplierOf(booking.supplier).retrieve(booking.supplierHoldId);
     if (hold.status !== 'booked' || !hold.booking_reference) return { state: 'absent' };
     await recordConfirmation(db, booking.id, hold.booking_reference);
     return { state: 'done', supplierRef: hold.booking_reference };

@@ -11,7 +11,10 @@ import { httpProductSupplier, type ProductSupplier } from './products';
 
 export interface Suppliers {
   productSupplier: ProductSupplier;
+  /** The bedbank new hotel bookings are made with (HOTEL_SUPPLIER). */
   hotelSupplier: HotelSupplier;
+  /** The bedbank a booking was made with (its recorded supplier), whatever sells new ones now. */
+  hotelSupplierOf(name: string): HotelSupplier;
   /** The airline new flight bookings are made with (FLIGHT_SUPPLIER). */
   flightSupplier: FlightSupplier;
   /** The airline a booking was made with (its recorded supplier), whatever sells new ones now. */
@@ -24,9 +27,11 @@ export interface Suppliers {
 /** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all). */
 export function httpSuppliers(baseUrl: string): Suppliers {
   const flights = simulatorFlightSupplier(baseUrl);
+  const hotels = simulatorHotelSupplier(baseUrl);
   return {
     productSupplier: httpProductSupplier(baseUrl),
-    hotelSupplier: simulatorHotelSupplier(baseUrl),
+    hotelSupplier: hotels,
+    hotelSupplierOf: (name) => (name === hotels.name ? hotels : unconfigured(name)),
     flightSupplier: flights,
     flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
     tourOperator: httpConfirmingSupplier(baseUrl, 'tours/bookings'),
@@ -55,14 +60,15 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
   const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
   if (duffel) flights.duffel = duffelFlightSupplier(duffel);
-  if (choice.hotels === 'duffel') {
-    if (!choice.places) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
-    all.hotelSupplier = duffelHotelSupplier(duffel!, choice.places('duffel'));
-  }
+  const hotels: Record<string, HotelSupplier> = { simulator: all.hotelSupplier };
+  if (duffel && choice.places) hotels.duffel = duffelHotelSupplier(duffel, choice.places('duffel'));
+  if (choice.hotels === 'duffel' && !hotels.duffel) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
   return {
     ...all,
     flightSupplier: flights[choice.flights]!,
     flightSupplierOf: (name) => flights[name] ?? unconfigured(name),
+    hotelSupplier: hotels[choice.hotels]!,
+    hotelSupplierOf: (name) => hotels[name] ?? unconfigured(name),
   };
 }
 

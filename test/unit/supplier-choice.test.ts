@@ -18,6 +18,8 @@ describe('suppliersFor', () => {
   it('says which supplier a booking needs when this process is not configured for it', () => {
     const simulatorOnly = suppliersFor({ simulatorUrl, hotels: 'simulator', flights: 'simulator' });
     expect(() => simulatorOnly.flightSupplierOf('duffel')).toThrow(/"duffel".*no configuration/);
+    expect(() => simulatorOnly.hotelSupplierOf('duffel')).toThrow(/"duffel".*no configuration/);
+    expect(simulatorOnly.hotelSupplierOf('simulator').name).toBe('simulator');
     expect(() => suppliersFor({ simulatorUrl, hotels: 'simulator', flights: 'duffel' })).toThrow(/DUFFEL_ACCESS_TOKEN/);
   });
 });

@@ -28,6 +28,18 @@ export async function bookingById(db: DbOrTx, bookingId: number): Promise<HotelB
   return row;
 }
 
+/** The booking of a supplier hold. */
+export async function bookingByHoldId(db: DbOrTx, holdId: string): Promise<HotelBookingRow | undefined> {
+  const [row] = await db.select().from(hotelBookings).where(eq(hotelBookings.supplierHoldId, holdId));
+  return row;
+}
+
+/** The booking a supplier confirmed under this number. */
+export async function bookingByConfirmation(db: DbOrTx, confirmationNumber: string): Promise<HotelBookingRow | undefined> {
+  const [row] = await db.select().from(hotelBookings).where(eq(hotelBookings.confirmationNumber, confirmationNumber));
+  return row;
+}
+
 export async function bookingOfOrder(db: DbOrTx, orderId: number): Promise<HotelBookingRow | undefined> {
   const [row] = await db.select().from(hotelBookings).where(eq(hotelBookings.orderId, orderId));
   return row;
