@@ -223,7 +223,10 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
     const settled = undoing
       ? step !== 'needs_attention' && step !== 'undoing_change'
       : now.order.status !== before.order.status && (!decidedPayment || now.payment?.status !== 'RUNNING');
-    if (settled || Date.now() > deadline) return now;
+    // Settled, the order is read once more: an inspection reads the books before the workflow's
+    // state, so the reading that saw the state settled may predate what settling wrote.
+    if (settled) return inspectOrder(deps, orderId);
+    if (Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
