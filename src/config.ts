@@ -61,6 +61,11 @@ const ConfigSchema = z
     HOTEL_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
     /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
     DUFFEL_ACCESS_TOKEN: z.string().optional(),
+    /** The phone number Interface B's hotel bookings give a supplier that requires one (Duffel Stays): that interface carries none. */
+    AGENCY_CONTACT_PHONE: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in international form, e.g. +982112345678')
+      .optional(),
     /** Duffel's API origin; unset: Duffel's production address, the SDK's own default. */
     DUFFEL_API_URL: z.string().url().optional(),
     /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */

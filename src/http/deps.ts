@@ -16,6 +16,8 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   currency: string;
   /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
   pricing: PricingDeps;
+  /** The phone number Interface B's hotel bookings give a supplier that requires one (AGENCY_CONTACT_PHONE). */
+  agencyContactPhone?: string;
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: Health;

@@ -68,6 +68,7 @@ export function apiDependencies(
     ...(parts.outcomes ? { outcomes: parts.outcomes } : {}),
     sandbox: config.SANDBOX,
     currency: config.CURRENCY,
+    ...(config.AGENCY_CONTACT_PHONE ? { agencyContactPhone: config.AGENCY_CONTACT_PHONE } : {}),
     pricing: pricingOf(config, parts.database.db, parts.secrets),
     holds: {
       tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,

@@ -25,7 +25,7 @@ beforeAll(async () => {
   stack = await startStack({
     payWaitMs: 15_000,
     finalizeAttempts: 3,
-    env: { HOTEL_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_engine', DUFFEL_API_URL: standIn.url },
+    env: { HOTEL_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_engine', DUFFEL_API_URL: standIn.url, AGENCY_CONTACT_PHONE: '+442071234567' },
   });
 });
 afterEach(async () => {
@@ -287,8 +287,7 @@ describe('Interface B on Duffel Stays', () => {
     expect(byCode.body.results.map((h: { hotel_id: string }) => h.hotel_id)).toEqual(byName.body.results.map((h: { hotel_id: string }) => h.hotel_id));
     expect(byCode.body.results[0].rooms.map((r: { room_id: string }) => r.room_id)).toEqual(hotel.rooms.map((r: { room_id: string }) => r.room_id));
 
-    // Booking here needs a phone number Interface B does not carry: refused, saying so, before anything is held.
-    const quotes = standIn.control.requests('POST /stays/quotes').length;
+    // Booked and paid at creation: Duffel gets the guest's e-mail and the engine's contact phone (AGENCY_CONTACT_PHONE).
     const booking = await call(stack.app, 'POST', '/v1/hotels/bookings', auth, {
       hotel_id: hotel.hotel_id,
       room_id: hotel.rooms[0].room_id,
@@ -297,9 +296,13 @@ describe('Interface B on Duffel Stays', () => {
       check_in: stay.check_in,
       check_out: stay.check_out,
     });
-    expect(booking.status).toBe(409);
-    expect(JSON.stringify(booking.body)).toMatch(/phone number.*Interface A/);
-    expect(standIn.control.requests('POST /stays/quotes')).toHaveLength(quotes);
+    expect(booking.status).toBe(201);
+    expect(booking.body).toMatchObject({ status: 'active' });
+    const made = standIn.control
+      .requests('POST /stays/bookings')
+      .filter((r) => r.status === 201)
+      .at(-1);
+    expect(made?.body).toMatchObject({ email: 'sara@example.com', phone_number: '+442071234567', guests: [{ given_name: 'Sara', family_name: 'Ahmadi' }] });
   });
 });
 

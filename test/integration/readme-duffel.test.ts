@@ -1,4 +1,6 @@
+import { call, newPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import { day } from '../support/fixtures';
 import { guides, readDoc, walkThrough } from '../support/readme';
 import { GBP_RATE, setRate } from '../support/rates';
 import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
@@ -48,4 +50,22 @@ it('the README, hotel and flight walk-throughs run as written on Duffel', async 
   expect(standIn.control.payments()).toHaveLength(1);
   expect(standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm')).toHaveLength(1);
   expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+});
+
+// After the walk-throughs, whose ids are a fresh database's.
+it('refuses an Interface B hotel booking when Duffel needs a phone number and the engine has none to give', async () => {
+  const { creds } = await newPartner(stack, '0', '900000000');
+  const auth = { authorization: `Bearer ${creds.agency_key}` };
+  const quotes = standIn.control.requests('POST /stays/quotes').length;
+  const booking = await call(stack.app, 'POST', '/v1/hotels/bookings', auth, {
+    hotel_id: '1',
+    room_id: 'R0000ABCD-RO-FLEX',
+    guest_name: 'Sara Ahmadi',
+    guest_email: 'sara@example.com',
+    check_in: day(90),
+    check_out: day(92),
+  });
+  expect(booking.status).toBe(409);
+  expect(JSON.stringify(booking.body)).toMatch(/contact phone number.*Interface A/);
+  expect(standIn.control.requests('POST /stays/quotes')).toHaveLength(quotes);
 });

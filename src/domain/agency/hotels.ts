@@ -7,6 +7,7 @@ import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } f
 import type { PricingDeps } from '../pricing';
 import { sellHotels, type SellHotel } from '../hotels/prices';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
+import { logger } from '../../platform/log';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
@@ -19,7 +20,8 @@ import { settle } from './settle';
 export const AGENCY_NATIONALITY = 'IR';
 
 export const roomIdOf = (r: Pick<SupplierRate, 'room_code' | 'board' | 'refundable'>) => `${r.room_code}-${r.board}-${r.refundable ? 'FLEX' : 'NRF'}`;
-const ROOM_ID = /^(STD|DLX|FAM|STE)-(RO|BB|HB)-(FLEX|NRF)$/;
+/** A room of a search: the supplier's room code, its board and whether it is refundable. */
+const ROOM_ID = /^[A-Z0-9]{2,12}-(RO|BB|HB|FB|AI)-(FLEX|NRF)$/;
 
 const hotelIdOf = (raw: string) => rowIdOf(raw, 'hotel');
 
@@ -86,6 +88,8 @@ function agencyBooking(b: HotelBookingRow, orderStatus: string | null, today: st
 
 export interface AgencyBookingDeps extends HotelDeps {
   temporal: Client;
+  /** The phone number a booking gives a supplier that requires one (AGENCY_CONTACT_PHONE): Interface B carries none. */
+  contactPhone?: string;
 }
 
 export interface AgencyBookingInput {
@@ -119,10 +123,14 @@ export async function createBooking(
       .where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
     bookingId = same?.id;
   }
-  if (bookingId === undefined && deps.supplier.requiresPhone) {
+  if (bookingId === undefined && deps.supplier.requiresPhone && !deps.contactPhone) {
+    logger.warn(
+      { supplier: deps.supplier.name },
+      'an Interface B hotel booking was refused: the hotel supplier needs a phone number; set AGENCY_CONTACT_PHONE',
+    );
     throw new DomainError(
       'conflict',
-      `hotel bookings are not offered on this interface by the current hotel supplier (${deps.supplier.name}): it needs the guest's phone number, which this interface does not carry; book through Interface A`,
+      `hotel bookings are not offered on this interface by the current hotel supplier (${deps.supplier.name}): it needs a contact phone number, which this interface does not carry; book through Interface A`,
     );
   }
   if (bookingId === undefined) {
@@ -151,8 +159,8 @@ export async function createBooking(
       currency,
       supplier: deps.supplier.name,
       guests: [[{ first_name: first!, last_name: rest.join(' ') || first!, nationality: AGENCY_NATIONALITY }]],
-      // B carries no phone number; the guest's e-mail stays with the agency fields.
-      contact: undefined,
+      // B carries no phone number: a supplier that needs one gets the engine's (AGENCY_CONTACT_PHONE), with the guest's e-mail.
+      contact: deps.supplier.requiresPhone && deps.contactPhone ? { phone_number: deps.contactPhone, email: input.guest_email } : undefined,
       agency: { room_id: input.room_id, guest_name: input.guest_name, guest_email: input.guest_email, special_requests: input.special_requests ?? null },
       idempotencyKey,
     });

@@ -184,7 +184,11 @@ const routes = {
 };
 
 export function agencyHotelRoutes(deps: ApiDeps) {
-  const bookingDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
+  const bookingDeps = {
+    ...workflowDeps(deps),
+    supplier: deps.hotelSupplier,
+    ...(deps.agencyContactPhone ? { contactPhone: deps.agencyContactPhone } : {}),
+  };
   return agencyRouter()
     .openapi(routes.search, async (c) =>
       c.json(renderSearch(await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date()), deps.currency), 200),
