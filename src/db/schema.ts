@@ -95,6 +95,14 @@ export const orders = pgTable(
     // converted with (an exact decimal: fxRateAmount / 10^fxRateScale wallet units per unit)
     // and its row. Null on orders of services priced by the engine itself.
     ...supplierPrice(),
+    // Who supplies it: the booking's supplier, 'simulator' for the engine's own services.
+    supplier: text('supplier').notNull().default('simulator'),
+    // The price's two parts in the wallet's currency, never shown to partners: what the
+    // supplier is paid (net) and the company's margin, with the pricing rule that set it.
+    // total = net + margin. Null on an order sold at the supplier's price (margin 0).
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -103,6 +111,10 @@ export const orders = pgTable(
     index('orders_partner_service_idx').on(t.partnerId, t.service, t.id),
     uniqueIndex('orders_idempotency_uq').on(t.partnerId, t.idempotencyKey),
     check('orders_total_non_negative', sql`${t.totalPrice} >= 0`),
+    check(
+      'orders_price_parts',
+      sql`(${t.netPrice} is null and ${t.margin} is null) or (${t.netPrice} >= 0 and ${t.margin} >= 0 and ${t.netPrice} + ${t.margin} = ${t.totalPrice})`,
+    ),
   ],
 );
 

@@ -82,6 +82,7 @@ export async function recordAirBooking(
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { booking_id: booking.id, pnr: air.booking_reference },
+        supplier: booking.supplier,
         ...supplierPriceColumns(price.supplier),
       })
       .returning();

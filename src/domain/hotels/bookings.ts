@@ -150,6 +150,7 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { booking_id: booking.id },
+        supplier: booking.supplier,
         supplierAmount: booking.supplierAmount,
         supplierCurrency: booking.supplierCurrency,
         fxRateAmount: booking.fxRateAmount,
