@@ -47,7 +47,14 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
   );
   // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
   const refund = () =>
-    database.completeFlightRefund({ ...run, orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, how: 'online' });
+    database.completeFlightRefund({
+      ...run,
+      orderId: input.orderId,
+      refundMinor: input.refundMinor,
+      penaltyMinor: input.penaltyMinor,
+      how: 'online',
+      ...(input.airlineQuote ? { supplierRefund: input.airlineQuote.refund } : {}),
+    });
   const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
   stage('done', 'refunded');
   return result;

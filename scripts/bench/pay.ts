@@ -103,6 +103,7 @@ async function baseline(n: number) {
   const { openDatabase } = await import('../../src/db/client');
   const { createPartner } = await import('../../src/domain/partners');
   const { recordTopUp, lockWallet, applyMovement } = await import('../../src/domain/wallet');
+  const { account, leg } = await import('../../src/domain/books');
   const database = await openDatabase({ url: process.env.DATABASE_URL });
   try {
     const partner = await createPartner(database.db, { name: 'bench-baseline', creditLimitMinor: 0, topUpMinor: 0, currency: 'IRT' });
@@ -117,7 +118,12 @@ async function baseline(n: number) {
           await database.db.transaction(async (tx) => {
             const wallet = await lockWallet(tx, partner.partnerId);
             if (wallet.balance + wallet.creditLimit < 55_000_000) throw new Error('insufficient');
-            await applyMovement(tx, wallet, { direction: 'debit', type: 'payment', amount: 55_000_000, note: 'baseline debit' });
+            await applyMovement(
+              tx,
+              wallet,
+              { direction: 'debit', type: 'payment', amount: 55_000_000, note: 'baseline debit' },
+              leg('sale_net', account.wallet(wallet.partnerId), account.supplier('simulator', wallet.currency), wallet.currency, 55_000_000),
+            );
           });
           latencies.push(performance.now() - t0);
         }

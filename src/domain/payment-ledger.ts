@@ -6,7 +6,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { ledgerEntries, orders, wallets, type OrderStatus } from '../db/schema';
+import { accounts, ledgerEntries, orders, transfers, wallets, type OrderStatus } from '../db/schema';
+import { reversalLegs } from './books';
 import { DomainError } from './errors';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
@@ -69,8 +70,9 @@ const debitResult = (
  *   everywhere);
  * - the wallet's balance moves by the order's total only if that fits within balance +
  *   credit limit (which locks it);
- * - only if the wallet moved, the order moves pending → processing for this run and the
- *   ledger row is written with the balance the wallet's update returned.
+ * - only if the wallet moved, the order moves pending → processing for this run, the
+ *   ledger row is written with the balance the wallet's update returned, and the sale is
+ *   posted to the books.
  * So an order that is not pending, or a total that does not fit, writes nothing, and then
  * says why. Two payments of one order, or two debits of one wallet, serialise on those
  * locks. Re-running it for the same run returns the first debit (Temporal may retry an
@@ -91,7 +93,9 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   }>(
     await db.execute(sql`
       with o as (
-        select id, partner_id, total_price_minor as amount, service from ${orders}
+        select id, partner_id, total_price_minor as amount, service, supplier,
+          coalesce(net_minor, total_price_minor) as net, coalesce(margin_minor, 0) as margin, supplier_amount_minor, supplier_currency, fx_rate_amount
+        from ${orders}
         where id = ${input.orderId} and partner_id = ${input.partnerId} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
           -- Pending again after this run's own reversal (its steps run again from the start): its debit stands, none is added.
           and not exists (
@@ -115,6 +119,27 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
           'payment of ' || o.service || ' order ' || o.id
         from o, w
         returning id
+      ), legs as (
+        -- The sale in the books (saleLegs in src/domain/books.ts): the net to the supplier, through
+        -- the conversion accounts when it prices in another currency, and the margin to revenue.
+        select l.* from o, w, entry,
+          lateral (select o.supplier_currency is not null and o.supplier_amount_minor is not null and o.fx_rate_amount is not null
+            and o.supplier_currency <> w.currency as foreign_priced) f,
+          lateral (values
+            (0, 'sale_margin', 'wallet:' || o.partner_id, 'margin:' || w.currency, w.currency, o.margin),
+            (1, 'sale_net', 'wallet:' || o.partner_id,
+              case when f.foreign_priced then 'fx:' || w.currency else 'supplier:' || o.supplier || ':' || w.currency end, w.currency, o.net),
+            (2, 'fx_conversion', 'fx:' || o.supplier_currency, 'supplier:' || o.supplier || ':' || o.supplier_currency, o.supplier_currency,
+              case when f.foreign_priced then o.supplier_amount_minor else 0 end)
+          ) l (n, kind, debit, credit, currency, amount)
+        where l.amount > 0
+      ), opened as (
+        insert into ${accounts} (code, currency)
+        select code, currency from (select debit, currency from legs union select credit, currency from legs) a (code, currency)
+        on conflict do nothing
+      ), posted as (
+        insert into ${transfers} (ledger_entry_id, order_id, kind, debit_account, credit_account, currency, amount_minor)
+        select entry.id, o.id, legs.kind, legs.debit, legs.credit, legs.currency, legs.amount from legs, entry, o order by legs.n
       )
       select o.id as order_id, o.amount, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
         (select id from entry) as ledger_id
@@ -181,17 +206,22 @@ export async function reversePayment(
       reversalLedgerId = already
         ? already.id
         : (
-            await applyMovement(tx, wallet, {
-              direction: 'credit',
-              type: 'refund',
-              amount: debit.amount,
-              orderId: debit.orderId ?? undefined,
-              workflowId: input.workflowId,
-              runId: input.runId,
-              step: PAYMENT_REVERSAL_STEP,
-              reversesEntryId: debit.id,
-              note: `reversal of payment ${debit.id}: ${input.reason}`.slice(0, 500),
-            })
+            await applyMovement(
+              tx,
+              wallet,
+              {
+                direction: 'credit',
+                type: 'refund',
+                amount: debit.amount,
+                orderId: debit.orderId ?? undefined,
+                workflowId: input.workflowId,
+                runId: input.runId,
+                step: PAYMENT_REVERSAL_STEP,
+                reversesEntryId: debit.id,
+                note: `reversal of payment ${debit.id}: ${input.reason}`.slice(0, 500),
+              },
+              await reversalLegs(tx, debit.id),
+            )
           ).id;
     }
     let status: OrderStatus = order.status;

@@ -3,15 +3,28 @@ import { rowsOf, type DbOrTx } from '../db/client';
 import { formatDecimal } from './money';
 
 export interface Finding {
-  kind: 'wallet_balance' | 'wallet_credit_limit' | 'order_payment' | 'payment_without_outcome' | 'hold_past_expiry';
-  partner_id: number;
+  kind:
+    | 'wallet_balance'
+    | 'wallet_credit_limit'
+    | 'order_payment'
+    | 'payment_without_outcome'
+    | 'hold_past_expiry'
+    | 'transfer_unbalanced'
+    | 'currency_not_zero'
+    | 'wallet_account'
+    | 'entry_not_posted';
+  /** The partner concerned; null for a finding about the company's own accounts. */
+  partner_id: number | null;
   order_id?: number;
   detail: string;
 }
 
 /**
- * The books must add up: every wallet's balance is the sum of its signed movements and its
- * credit limit the sum of its grants; a completed order was paid exactly its price (net of
+ * The books must add up: every transfer balances (its two accounts share its currency); the
+ * accounts of each currency sum to zero; every wallet's balance is the sum of its signed
+ * movements and the balance of its account, and its credit limit the sum of its grants and
+ * the balance of its credit line; every ledger row moved its account by exactly its amount;
+ * a completed order was paid exactly its price (net of
  * reversals and price changes); an order that did not complete keeps nothing; no payment
  * stays under way longer than `stuckAfterMs`; and no unpaid hold (a room, a PNR, tour
  * seats, villa dates) outlives its deadline by more than that: its expiry timer failed.
@@ -42,6 +55,8 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
       });
     }
   }
+
+  findings.push(...(await checkBooks(db)));
 
   const orders = rowsOf<{
     id: number;
@@ -109,4 +124,96 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
     });
   }
   return { findings, checked: { wallets: wallets.length, orders: orders.length } };
+}
+
+/** The double-entry invariants (src/domain/books.ts), each checked rather than assumed. */
+async function checkBooks(db: DbOrTx): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const unbalanced = rowsOf<{ id: number; ledger_entry_id: number; detail: string }>(
+    await db.execute(sql`
+      select t.id, t.ledger_entry_id, t.debit_account || ' (' || coalesce(d.currency, 'no account') || ') to ' || t.credit_account
+        || ' (' || coalesce(c.currency, 'no account') || ') in ' || t.currency || ', amount ' || t.amount_minor as detail
+      from transfers t left join accounts d on d.code = t.debit_account left join accounts c on c.code = t.credit_account
+      where d.currency is distinct from t.currency or c.currency is distinct from t.currency or t.amount_minor <= 0 or t.debit_account = t.credit_account`),
+  );
+  for (const t of unbalanced) {
+    findings.push({
+      kind: 'transfer_unbalanced',
+      partner_id: null,
+      detail: `transfer ${t.id} (ledger row ${t.ledger_entry_id}) does not balance: ${t.detail}`,
+    });
+  }
+  const sums = rowsOf<{ currency: string; total: string }>(
+    await db.execute(sql`
+      select a.currency, sum(m.amount) as total from accounts a join (
+        select credit_account as code, amount_minor as amount from transfers
+        union all select debit_account, -amount_minor from transfers
+      ) m on m.code = a.code group by a.currency having sum(m.amount) <> 0`),
+  );
+  for (const c of sums) {
+    findings.push({
+      kind: 'currency_not_zero',
+      partner_id: null,
+      detail: `the accounts in ${c.currency} sum to ${formatDecimal(Number(c.total), c.currency)}, not zero`,
+    });
+  }
+  const wallets = rowsOf<{
+    partner_id: number;
+    currency: string;
+    balance: string;
+    credit: string;
+    account_balance: string;
+    credit_line: string;
+    other_currency: string | null;
+  }>(
+    await db.execute(sql`
+      select w.partner_id, w.currency, w.balance_minor as balance, w.credit_limit_minor as credit,
+        coalesce((select sum(case when t.credit_account = a.code then t.amount_minor else -t.amount_minor end)
+          from transfers t where t.credit_account = a.code or t.debit_account = a.code), 0) as account_balance,
+        coalesce((select sum(case when t.credit_account = cl.code then t.amount_minor else -t.amount_minor end)
+          from transfers t where t.credit_account = cl.code or t.debit_account = cl.code), 0) as credit_line,
+        (select string_agg(x.code || ' in ' || x.currency, ', ') from accounts x
+          where x.code in ('wallet:' || w.partner_id, 'credit_line:' || w.partner_id) and x.currency <> w.currency) as other_currency
+      from wallets w
+      left join accounts a on a.code = 'wallet:' || w.partner_id
+      left join accounts cl on cl.code = 'credit_line:' || w.partner_id`),
+  );
+  for (const w of wallets) {
+    const money = (n: string) => formatDecimal(Number(n), w.currency);
+    if (Number(w.balance) !== Number(w.account_balance)) {
+      findings.push({
+        kind: 'wallet_account',
+        partner_id: w.partner_id,
+        detail: `balance ${money(w.balance)} but its account wallet:${w.partner_id} holds ${money(w.account_balance)}`,
+      });
+    }
+    if (Number(w.credit) !== Number(w.credit_line)) {
+      findings.push({
+        kind: 'wallet_account',
+        partner_id: w.partner_id,
+        detail: `credit limit ${money(w.credit)} but its account credit_line:${w.partner_id} holds ${money(w.credit_line)}`,
+      });
+    }
+    if (w.other_currency) findings.push({ kind: 'wallet_account', partner_id: w.partner_id, detail: `the wallet is in ${w.currency} but ${w.other_currency}` });
+  }
+  const entries = rowsOf<{ id: number; partner_id: number; currency: string; signed: string; posted: string }>(
+    await db.execute(sql`
+      select l.id, l.partner_id, w.currency, case l.direction when 'credit' then l.amount_minor else -l.amount_minor end as signed,
+        coalesce(sum(case when t.credit_account = own.code then t.amount_minor when t.debit_account = own.code then -t.amount_minor else 0 end), 0) as posted
+      from ledger_entries l
+      join wallets w on w.partner_id = l.partner_id
+      cross join lateral (select case when l.type = 'credit_grant' then 'credit_line:' else 'wallet:' end || l.partner_id as code) own
+      left join transfers t on t.ledger_entry_id = l.id
+      group by l.id, l.partner_id, w.currency, l.direction, l.amount_minor
+      having coalesce(sum(case when t.credit_account = own.code then t.amount_minor when t.debit_account = own.code then -t.amount_minor else 0 end), 0)
+        <> case l.direction when 'credit' then l.amount_minor else -l.amount_minor end`),
+  );
+  for (const e of entries) {
+    findings.push({
+      kind: 'entry_not_posted',
+      partner_id: e.partner_id,
+      detail: `ledger row ${e.id} moved the wallet by ${formatDecimal(Number(e.signed), e.currency)} but its transfers move its account by ${formatDecimal(Number(e.posted), e.currency)}`,
+    });
+  }
+  return findings;
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { orders, type OrderStatus } from '../db/schema';
+import { refundLegs, type SupplierRefund } from './books';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
 import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
@@ -14,12 +15,15 @@ export interface RefundInput extends PaymentRun {
   /** The order's status once settled (cancelled, refunded). */
   settledStatus: OrderStatus;
   note: string;
+  /** What the supplier refunds, when it says (an airline's cancellation quote); otherwise the same share of its price as the partner gets back. */
+  supplierRefund?: SupplierRefund;
   /** Service-specific bookkeeping in the same transaction (the booking row's status). */
   onSettled?: (tx: Tx, order: OrderRow) => Promise<void>;
 }
 
 /**
- * Settles a refund: credits the wallet (one `refund` ledger row naming the order; none
+ * Settles a refund: credits the wallet (one `refund` ledger row naming the order, with the
+ * supplier's refund, the margin given back and the fee kept posted apart in the books; none
  * when the amount is 0) and moves the order to its settled status, in one transaction.
  * A retry finds its ledger row, or the order already settled, and writes nothing.
  */
@@ -36,16 +40,21 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
     }
     let ledgerId: number | null = null;
     if (input.amountMinor > 0) {
-      const entry = await applyMovement(tx, wallet, {
-        direction: 'credit',
-        type: 'refund',
-        amount: input.amountMinor,
-        orderId: order.id,
-        workflowId: input.workflowId,
-        runId: input.runId,
-        step: input.step,
-        note: input.note.slice(0, 500),
-      });
+      const entry = await applyMovement(
+        tx,
+        wallet,
+        {
+          direction: 'credit',
+          type: 'refund',
+          amount: input.amountMinor,
+          orderId: order.id,
+          workflowId: input.workflowId,
+          runId: input.runId,
+          step: input.step,
+          note: input.note.slice(0, 500),
+        },
+        refundLegs(order, input.amountMinor, input.supplierRefund),
+      );
       ledgerId = entry.id;
     }
     await tx.update(orders).set({ status: input.settledStatus, updatedAt: new Date() }).where(eq(orders.id, order.id));

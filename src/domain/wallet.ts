@@ -2,6 +2,7 @@ import { count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
+import { creditGrantLegs, post, topUpLegs, type Leg } from './books';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
 import { paginateCounted, type PageSlice } from './pagination';
@@ -29,10 +30,11 @@ export interface Movement {
 }
 
 /**
- * Moves money on a wallet locked by `lockWallet`: one ledger row and the balance change,
- * in the caller's transaction, so the balance always equals the sum of the ledger.
+ * Moves money on a wallet locked by `lockWallet`: one ledger row, the balance change and
+ * the transfers `legs` that post it to the books (src/domain/books.ts), in the caller's
+ * transaction, so the balance always equals the sum of the ledger and its account.
  */
-export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement): Promise<LedgerRow> {
+export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement, legs: Leg[]): Promise<LedgerRow> {
   const balanceAfter = m.direction === 'credit' ? wallet.balance + m.amount : wallet.balance - m.amount;
   const [entry] = await tx
     .insert(ledgerEntries)
@@ -40,12 +42,13 @@ export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement): Pro
     .returning();
   await tx.update(wallets).set({ balance: balanceAfter, updatedAt: new Date() }).where(eq(wallets.partnerId, wallet.partnerId));
   wallet.balance = balanceAfter;
+  await post(tx, { id: entry!.id, orderId: entry!.orderId }, legs);
   return entry!;
 }
 
 export async function recordTopUp(tx: Tx, partnerId: number, amount: number, note?: string): Promise<LedgerRow> {
   const wallet = await lockWallet(tx, partnerId);
-  return applyMovement(tx, wallet, { direction: 'credit', type: 'topup', amount, note });
+  return applyMovement(tx, wallet, { direction: 'credit', type: 'topup', amount, note }, topUpLegs(partnerId, wallet.currency, amount));
 }
 
 /**
@@ -72,6 +75,7 @@ export async function recordCreditGrant(tx: Tx, partnerId: number, newLimit: num
     })
     .returning();
   await tx.update(wallets).set({ creditLimit: newLimit, updatedAt: new Date() }).where(eq(wallets.partnerId, partnerId));
+  await post(tx, { id: entry!.id, orderId: null }, creditGrantLegs(partnerId, wallet.currency, delta));
   return entry!;
 }
 

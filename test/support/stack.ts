@@ -43,7 +43,7 @@ export const TEST_RATE_LIMIT_PER_MINUTE = 100_000;
  * (CI), else an in-memory PGlite. Both get the committed migrations. With `proxy`, the
  * engine reaches PostgreSQL through a cuttable proxy.
  */
-async function freshDatabase(opts: { proxy: boolean; connectTimeoutMs: number }): Promise<Database & { drop(): Promise<void>; proxy?: CuttableProxy }> {
+export async function freshDatabase(opts: { proxy: boolean; connectTimeoutMs: number }): Promise<Database & { drop(): Promise<void>; proxy?: CuttableProxy }> {
   const url = process.env.DATABASE_URL;
   if (!url) {
     const database = await openDatabase({});

@@ -6,6 +6,7 @@ import type { PaymentRun } from '../payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { flightBookingOfOrder, flightOrderOf, supplierOrderIdOf } from './bookings';
 import type { CancellationQuote, FlightSupplier } from '../../suppliers/flights';
+import type { Money } from '../../suppliers/money';
 import { pricerFor, type PricingDeps } from '../pricing';
 import { supplierRead } from '../supplier-reads';
 
@@ -72,10 +73,18 @@ export type FlightRefundResult = RefundResult;
 /** Credits a flight refund (online, or an operator's offline decision) and marks order and booking refunded. */
 export async function completeFlightRefund(
   db: DbOrTx,
-  input: PaymentRun & { orderId: number; refundMinor: number; penaltyMinor: number; how: 'online' | 'offline' },
+  input: PaymentRun & {
+    orderId: number;
+    refundMinor: number;
+    penaltyMinor: number;
+    how: 'online' | 'offline';
+    /** What the airline refunds (its confirmed cancellation quote), which the partner gets at today's rate. */
+    supplierRefund?: Money;
+  },
 ): Promise<FlightRefundResult> {
   return creditRefund(db, input, {
     step: 'flight-refund',
+    ...(input.supplierRefund ? { supplierRefund: { amount: input.supplierRefund, valuedMinor: input.refundMinor } } : {}),
     settledStatus: 'refunded',
     note: `${input.how} refund of flight order ${input.orderId}`,
     onSettled: async (tx, order) => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
+import { partsOf, priceChangeLegs, reversalLegs } from '../books';
 import { recordOrderEvent } from '../events';
 import { DomainError, notFound } from '../errors';
 import { ledgerEntryOf, type PaymentRun } from '../payment-ledger';
@@ -75,6 +76,9 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
     const newTotal = priceStay(p, input.checkIn, input.checkOut).totalMinor;
     const difference = newTotal - r.totalPrice;
+    // The margin stays what it was; the host's price is what changes.
+    const before = partsOf(order);
+    const after = { net: before.net + difference, margin: before.margin };
     let ledgerId: number | null = null;
     if (difference !== 0) {
       // More costs a debit (within the credit available), less is refunded: one ledger row either way.
@@ -83,16 +87,21 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
         if (difference > available) throw insufficientCredit(available, difference, wallet.currency);
       }
       ledgerId = (
-        await applyMovement(tx, wallet, {
-          direction: difference > 0 ? 'debit' : 'credit',
-          type: difference > 0 ? 'payment' : 'refund',
-          amount: Math.abs(difference),
-          orderId: order.id,
-          workflowId: input.workflowId,
-          runId: input.runId,
-          step,
-          note: `change of residence reservation ${r.id}`,
-        })
+        await applyMovement(
+          tx,
+          wallet,
+          {
+            direction: difference > 0 ? 'debit' : 'credit',
+            type: difference > 0 ? 'payment' : 'refund',
+            amount: Math.abs(difference),
+            orderId: order.id,
+            workflowId: input.workflowId,
+            runId: input.runId,
+            step,
+            note: `change of residence reservation ${r.id}`,
+          },
+          priceChangeLegs(order, { net: after.net - before.net, margin: after.margin - before.margin }),
+        )
       ).id;
     }
     const now = new Date();
@@ -100,7 +109,10 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
       .update(reservations)
       .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now })
       .where(eq(reservations.id, r.id));
-    await tx.update(orders).set({ totalPrice: newTotal, updatedAt: now }).where(eq(orders.id, order.id));
+    await tx
+      .update(orders)
+      .set({ totalPrice: newTotal, ...(order.netPrice === null ? {} : { netPrice: after.net, margin: after.margin }), updatedAt: now })
+      .where(eq(orders.id, order.id));
     // Not a move of the order's status, so the trigger does not see it: said here, in the same transaction.
     await recordOrderEvent(tx, 'reservation.modified', order.id);
     return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
@@ -135,17 +147,22 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
       reversalLedgerId = already
         ? already.id
         : (
-            await applyMovement(tx, await lockWallet(tx, change.partnerId), {
-              direction: refunded ? 'debit' : 'credit',
-              type: refunded ? 'payment' : 'refund',
-              amount: change.amount,
-              orderId: change.orderId ?? undefined,
-              workflowId: input.workflowId,
-              runId: input.runId,
-              step: undoStep(input.seq),
-              reversesEntryId: change.id,
-              note: `reversal of change ${input.seq} of residence reservation ${r.id}: ${input.reason}`.slice(0, 500),
-            })
+            await applyMovement(
+              tx,
+              await lockWallet(tx, change.partnerId),
+              {
+                direction: refunded ? 'debit' : 'credit',
+                type: refunded ? 'payment' : 'refund',
+                amount: change.amount,
+                orderId: change.orderId ?? undefined,
+                workflowId: input.workflowId,
+                runId: input.runId,
+                step: undoStep(input.seq),
+                reversesEntryId: change.id,
+                note: `reversal of change ${input.seq} of residence reservation ${r.id}: ${input.reason}`.slice(0, 500),
+              },
+              await reversalLegs(tx, change.id),
+            )
           ).id;
     }
     const { previous } = input;
@@ -157,7 +174,11 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
         .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, updatedAt: now })
         .where(eq(reservations.id, r.id));
       if (order) {
-        await tx.update(orders).set({ totalPrice: previous.totalMinor, updatedAt: now }).where(eq(orders.id, order.id));
+        const margin = partsOf(order).margin;
+        await tx
+          .update(orders)
+          .set({ totalPrice: previous.totalMinor, ...(order.netPrice === null ? {} : { netPrice: previous.totalMinor - margin }), updatedAt: now })
+          .where(eq(orders.id, order.id));
         await recordOrderEvent(tx, 'reservation.modified', order.id);
       }
     }
