@@ -7,6 +7,7 @@ import { DomainError } from '../../src/domain/errors';
 import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
 import { createPartner } from '../../src/domain/partners';
 import { reconcile } from '../../src/domain/reconcile';
+import { accountMovement, marginReport, parsePeriod, supplierReport } from '../../src/domain/reports/books';
 import { settleRefund } from '../../src/domain/refunds';
 import { setCreditLimit, topUp } from '../../src/domain/wallet';
 import { freshDatabase } from '../support/stack';
@@ -243,5 +244,87 @@ describe('the books in the database', () => {
     await expect(db.execute(sql`insert into accounts (code, currency) values ('petty_cash:EUR', 'EUR')`)).rejects.toThrow();
     await expect(db.execute(sql`insert into accounts (code, currency) values ('margin:GBP', 'EUR')`)).rejects.toThrow();
     expect(await booksFindings()).toEqual([]);
+  });
+});
+
+describe('the reports read from the books', () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  let db: Db;
+  beforeAll(async () => {
+    database = await freshDatabase({ proxy: false, connectTimeoutMs: 3000 });
+    db = database.db;
+  });
+  afterAll(async () => {
+    await database.close();
+    await database.drop();
+  });
+
+  it('margins add up to the margin and fee accounts, and what is owed to each supplier to its account', async () => {
+    const { partnerId } = await createPartner(db, { name: 'reported', creditLimitMinor: 0, topUpMinor: 10_000_000, currency: 'EUR' });
+    const sell = async (i: number, total: number, margin: number, supplier: string, foreign?: { amount: number; rate: number }) => {
+      const [order] = await db
+        .insert(orders)
+        .values({
+          partnerId,
+          service: i % 2 ? 'hotel' : 'flight',
+          totalPrice: total,
+          currency: 'EUR',
+          paymentMethod: 'PARTNER_CREDIT',
+          supplier,
+          netPrice: total - margin,
+          margin,
+          ...(foreign ? { supplierAmount: foreign.amount, supplierCurrency: 'GBP', fxRateAmount: foreign.rate, fxRateScale: 4 } : {}),
+        })
+        .returning();
+      const run = { workflowId: `report-${i}`, runId: 'r' };
+      await debitForOrder(db, { ...run, orderId: order!.id, partnerId });
+      return { orderId: order!.id, run };
+    };
+    await sell(1, 110_00, 10_00, 'simulator');
+    const reversed = await sell(2, 220_00, 20_00, 'simulator');
+    await reversePayment(db, { ...reversed.run, orderId: reversed.orderId, reason: 'the supplier said no' });
+    const refunded = await sell(3, 330_00, 30_00, 'duffel', { amount: 250_00, rate: 12_000 });
+    await settleRefund(db, {
+      workflowId: 'report-3r',
+      runId: 'r',
+      orderId: refunded.orderId,
+      amountMinor: 150_00,
+      step: 'refund',
+      settledStatus: 'refunded',
+      note: 'refund',
+    });
+    await sell(4, 440_00, 0, 'duffel');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const period = parsePeriod(today, today);
+    const margins = await marginReport(db, period, 'month');
+    const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
+    expect(sum(margins.map((r) => r.marginMinor))).toBe(await accountMovement(db, account.margin('EUR'), period));
+    expect(sum(margins.map((r) => r.feesMinor))).toBe(await accountMovement(db, account.fees('EUR'), period));
+    // Sold with a margin, sold again and reversed (nothing earned), refunded in part (the
+    // margin given back, a fee kept), sold at cost.
+    expect(sum(margins.map((r) => r.marginMinor))).toBe(10_00);
+    expect(sum(margins.map((r) => r.feesMinor))).toBeGreaterThan(0);
+    expect(sum(margins.map((r) => r.sales))).toBe(4);
+
+    const suppliers = await supplierReport(db, period);
+    for (const row of suppliers) {
+      const code = account.supplier(row.supplier, row.currency);
+      const [balance] = rowsOf<{ owed: string }>(
+        await db.execute(sql`select coalesce(sum(case when credit_account = ${code} then amount_minor else -amount_minor end), 0) as owed
+          from transfers where credit_account = ${code} or debit_account = ${code}`),
+      );
+      expect(row.owedMinor).toBe(Number(balance!.owed));
+      expect(row.owedMinor).toBe(row.openingMinor + row.boughtMinor - row.refundedMinor);
+    }
+    const owed = Object.fromEntries(suppliers.map((r) => [`${r.supplier}:${r.currency}`, r.owedMinor]));
+    expect(owed['simulator:EUR']).toBe(100_00);
+    expect(owed['duffel:EUR']).toBe(440_00);
+    expect(owed['duffel:GBP']).toBeGreaterThan(0);
+    expect(owed['duffel:GBP']).toBeLessThan(250_00);
+
+    expect(() => parsePeriod(today, '2000-01-01')).toThrow(/before/);
+    expect(() => parsePeriod('2026-02-30', today)).toThrow(/not a date/);
+    expect(() => parsePeriod('2024-01-01', '2026-01-01')).toThrow(/at most/);
   });
 });

@@ -1,0 +1,148 @@
+/**
+ * Operators' reports read from the books (src/domain/books.ts): what margins and fees the
+ * company earned, and what it owes each supplier. Each adds up to the accounts it reads, so
+ * a report and the books never disagree.
+ */
+import { sql } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../../db/client';
+import { validation } from '../errors';
+
+/** A period of whole UTC days, `from` and `to` included. */
+export interface Period {
+  from: string;
+  to: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The longest period a report covers: a year and a day, so a leap year fits. */
+export const MAX_PERIOD_DAYS = 366;
+
+/** Reads a period from `from` and `to` (YYYY-MM-DD): real dates, in order, at most MAX_PERIOD_DAYS long. */
+export function parsePeriod(from: unknown, to: unknown): Period {
+  const day = (field: string, value: unknown): string => {
+    if (typeof value !== 'string' || value === '') throw validation(field, 'is required, as YYYY-MM-DD');
+    if (!DAY.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) throw validation(field, `${value} is not a date (YYYY-MM-DD)`);
+    return value;
+  };
+  const period = { from: day('from', from), to: day('to', to) };
+  const days = (Date.parse(period.to) - Date.parse(period.from)) / 86_400_000 + 1;
+  if (days < 1) throw validation('to', `${period.to} is before from (${period.from})`);
+  if (days > MAX_PERIOD_DAYS) throw validation('to', `a period is at most ${MAX_PERIOD_DAYS} days`);
+  return period;
+}
+
+const bounds = (p: Period) => ({ start: `${p.from}T00:00:00Z`, end: new Date(Date.parse(`${p.to}T00:00:00Z`) + 86_400_000).toISOString() });
+
+export const REPORT_GRAINS = ['day', 'month'] as const;
+export type ReportGrain = (typeof REPORT_GRAINS)[number];
+
+export interface MarginRow {
+  /** The first day of the day or month. */
+  period: string;
+  service: string;
+  partnerId: number;
+  partnerName: string;
+  supplier: string;
+  currency: string;
+  /** Orders sold (their sale posted) in the period. */
+  sales: number;
+  /** The margin account's movement: margins earned less margins given back. */
+  marginMinor: number;
+  /** The fees account's movement: cancellation fees kept. */
+  feesMinor: number;
+}
+
+/**
+ * Margins by period, service, partner and supplier: the movement of the margin and fee
+ * accounts in the period, order by order, so its margins add up to the margin account's
+ * movement and its fees to the fee account's.
+ */
+export async function marginReport(db: DbOrTx, period: Period, grain: ReportGrain): Promise<MarginRow[]> {
+  const { start, end } = bounds(period);
+  const rows = rowsOf<{
+    period: string;
+    service: string;
+    partner_id: number;
+    partner_name: string;
+    supplier: string;
+    currency: string;
+    sales: string;
+    margin: string;
+    fees: string;
+  }>(
+    await db.execute(sql`
+      select to_char(date_trunc(${grain}, t.created_at at time zone 'UTC'), 'YYYY-MM-DD') as period,
+        o.service, o.partner_id, p.name as partner_name, o.supplier, t.currency,
+        count(distinct o.id) filter (where t.kind in ('sale_net', 'sale_margin')) as sales,
+        coalesce(sum(case when c.kind = 'margin' then t.amount_minor when d.kind = 'margin' then -t.amount_minor end), 0) as margin,
+        coalesce(sum(case when c.kind = 'fees' then t.amount_minor when d.kind = 'fees' then -t.amount_minor end), 0) as fees
+      from transfers t
+      join accounts d on d.code = t.debit_account
+      join accounts c on c.code = t.credit_account
+      join orders o on o.id = t.order_id
+      join partners p on p.id = o.partner_id
+      where t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
+        and (d.kind in ('margin', 'fees') or c.kind in ('margin', 'fees') or t.kind in ('sale_net', 'sale_margin'))
+      group by 1, o.service, o.partner_id, p.name, o.supplier, t.currency
+      order by 1, o.service, o.partner_id, o.supplier, t.currency`),
+  );
+  return rows.map((r) => ({
+    period: r.period,
+    service: r.service,
+    partnerId: r.partner_id,
+    partnerName: r.partner_name,
+    supplier: r.supplier,
+    currency: r.currency,
+    sales: Number(r.sales),
+    marginMinor: Number(r.margin),
+    feesMinor: Number(r.fees),
+  }));
+}
+
+export interface SupplierRow {
+  supplier: string;
+  currency: string;
+  /** Owed at the start of the period. */
+  openingMinor: number;
+  /** Bought in the period: what sales put on the account. */
+  boughtMinor: number;
+  /** Given back in the period: refunds and reversed sales. */
+  refundedMinor: number;
+  /** Owed at the end of the period: the account's balance then. */
+  owedMinor: number;
+}
+
+/** What is owed to each supplier, in the currency it prices in: each supplier account's balance at the start and end of the period, and what moved it. */
+export async function supplierReport(db: DbOrTx, period: Period): Promise<SupplierRow[]> {
+  const { start, end } = bounds(period);
+  const rows = rowsOf<{ code: string; currency: string; opening: string; bought: string; refunded: string }>(
+    await db.execute(sql`
+      select a.code, a.currency,
+        coalesce(sum(case when t.created_at < ${start}::timestamptz then (case when t.credit_account = a.code then t.amount_minor else -t.amount_minor end) end), 0) as opening,
+        coalesce(sum(case when t.created_at >= ${start}::timestamptz and t.credit_account = a.code then t.amount_minor end), 0) as bought,
+        coalesce(sum(case when t.created_at >= ${start}::timestamptz and t.debit_account = a.code then t.amount_minor end), 0) as refunded
+      from accounts a
+      left join transfers t on (t.credit_account = a.code or t.debit_account = a.code) and t.created_at < ${end}::timestamptz
+      where a.kind = 'supplier'
+      group by a.code, a.currency
+      order by a.code`),
+  );
+  return rows.map((r) => {
+    const opening = Number(r.opening);
+    const bought = Number(r.bought);
+    const refunded = Number(r.refunded);
+    return { supplier: r.code.split(':')[1]!, currency: r.currency, openingMinor: opening, boughtMinor: bought, refundedMinor: refunded, owedMinor: opening + bought - refunded };
+  });
+}
+
+/** An account's movement in a period (credits less debits): what a report is checked against. */
+export async function accountMovement(db: DbOrTx, code: string, period: Period): Promise<number> {
+  const { start, end } = bounds(period);
+  const [row] = rowsOf<{ moved: string }>(
+    await db.execute(sql`
+      select coalesce(sum(case when credit_account = ${code} then amount_minor else -amount_minor end), 0) as moved
+      from transfers where (credit_account = ${code} or debit_account = ${code})
+        and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz`),
+  );
+  return Number(row!.moved);
+}
