@@ -66,6 +66,7 @@ export async function post(tx: Tx, entry: { id: number; orderId: number | null }
     opened as (
       insert into accounts (code, currency)
       select code, currency from (select debit, currency from legs union select credit, currency from legs) a (code, currency)
+      order by code -- one order for all: two first sales opening the same accounts never deadlock
       on conflict do nothing
     )
     insert into transfers (ledger_entry_id, order_id, kind, debit_account, credit_account, currency, amount_minor, reverses_transfer_id)

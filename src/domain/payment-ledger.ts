@@ -136,6 +136,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       ), opened as (
         insert into ${accounts} (code, currency)
         select code, currency from (select debit, currency from legs union select credit, currency from legs) a (code, currency)
+        order by code -- one order for all: two first sales opening the same accounts never deadlock
         on conflict do nothing
       ), posted as (
         insert into ${transfers} (ledger_entry_id, order_id, kind, debit_account, credit_account, currency, amount_minor)
