@@ -18,6 +18,11 @@ commands:
   partner rate-limit --partner ID [--per-minute N | --default]
                                                               (requests per minute on each interface; --default: back to
                                                                RATE_LIMIT_PER_MINUTE; neither: show it)
+  partner alerts --partner ID [--thresholds P,P | none] [--prepaid-base AMOUNT | none]
+                                                              (credit alerts: wallet.low_balance when credit left falls below
+                                                               a threshold, whole percents, default 40,20; --prepaid-base: what
+                                                               the percents are of for a partner without credit; neither: show)
+  partners near-limit                                         (partners below their highest threshold, least credit left first)
   wallet show --partner ID
   wallet topup --partner ID --amount AMOUNT [--note TEXT]
   wallet credit-limit --partner ID --amount AMOUNT
@@ -78,6 +83,14 @@ function idOption(values: Record<string, string | boolean | undefined>, name: st
   return id;
 }
 
+/** "40,20" as [40, 20]; "none" as no thresholds (no alerts). The API checks the range. */
+function thresholdsOption(raw: string): number[] {
+  if (raw.trim() === 'none') return [];
+  const parts = raw.split(',').map((t) => t.trim());
+  if (parts.some((t) => !/^\d{1,3}$/.test(t))) throw new UsageError('--thresholds must be whole percents separated by commas, e.g. 40,20 (or none)');
+  return parts.map(Number);
+}
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -103,6 +116,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       reason: { type: 'string' },
       from: { type: 'string' },
       rate: { type: 'string' },
+      thresholds: { type: 'string' },
+      'prepaid-base': { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -135,6 +150,16 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
         command: { method: 'POST', path: partnerPath(values, 'rate-limit'), body: { per_minute: perMinute === undefined ? null : Number(perMinute) } },
       };
     }
+    case 'partner alerts': {
+      const body: Record<string, unknown> = {};
+      if (values.thresholds !== undefined) body.thresholds = thresholdsOption(String(values.thresholds));
+      const base = values['prepaid-base'];
+      if (base !== undefined) body.prepaid_base = base === 'none' ? null : base;
+      if (!Object.keys(body).length) return { json, command: { method: 'GET', path: partnerPath(values, 'alerts') } };
+      return { json, command: { method: 'POST', path: partnerPath(values, 'alerts'), body } };
+    }
+    case 'partners near-limit':
+      return { json, command: { method: 'GET', path: '/admin/partners/near-limit' } };
     case 'partner disable':
       return { json, command: { method: 'POST', path: partnerPath(values, 'disable') } };
     case 'wallet show':

@@ -1179,7 +1179,7 @@ export interface paths {
                 query?: {
                     /** @description Events after this one (absent: from the first) */
                     after?: string;
-                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled";
+                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
                     limit?: number;
                 };
                 header?: never;
@@ -1727,8 +1727,8 @@ export interface components {
             created_at: string;
             /** @description The order (a hotel booking’s or a product order’s order_id) */
             order_id: string | null;
-            /** @description The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook); deliveries to webhooks registered here carry the same object */
-            data: components["schemas"]["OrderSnapshot"] | components["schemas"]["Webhook"];
+            /** @description The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook; for wallet.low_balance, the wallet and the threshold); deliveries to webhooks registered here carry the same object */
+            data: components["schemas"]["OrderSnapshot"] | components["schemas"]["Webhook"] | components["schemas"]["AgencyLowBalance"];
         };
         OrderSnapshot: {
             order_id: string;
@@ -1756,9 +1756,21 @@ export interface components {
             disabled_reason: string | null;
             created_at: string;
         };
+        AgencyLowBalance: {
+            /** @description The wallet as it was just after the movement that crossed the threshold (available = balance + credit_limit) */
+            wallet: {
+                balance: number;
+                credit_limit: number;
+                available: number;
+                currency: string;
+                updated_at: string;
+            };
+            /** @description The threshold crossed: a whole percent of credit left (available / credit limit) */
+            threshold: number;
+        };
         WebhookCreate: {
             url: string;
-            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled")[];
+            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
         };
     };
     responses: never;

@@ -6903,7 +6903,7 @@ export interface paths {
         };
         /**
          * Events, oldest first, after a cursor
-         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled.
+         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled; `wallet.low_balance`: Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold.
          */
         get: {
             parameters: {
@@ -6911,7 +6911,7 @@ export interface paths {
                     /** @description Events after this one (absent: from the first) */
                     after?: string;
                     /** @description Only events of this type */
-                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled";
+                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
                 };
                 header?: never;
                 path?: never;
@@ -8154,8 +8154,8 @@ export interface components {
             type: string;
             created_at: string;
             order_id: number | null;
-            /** @description The order as it was at that moment (or, for webhook_endpoint.disabled, the endpoint) */
-            data: components["schemas"]["TravelOrder"] | components["schemas"]["WebhookEndpoint"];
+            /** @description The order as it was at that moment (or, for webhook_endpoint.disabled, the endpoint; for wallet.low_balance, the wallet and the threshold) */
+            data: components["schemas"]["TravelOrder"] | components["schemas"]["WebhookEndpoint"] | components["schemas"]["LowBalance"];
         };
         WebhookEndpoint: {
             id: number;
@@ -8173,6 +8173,11 @@ export interface components {
             disabled_reason: string | null;
             created_at: string;
         };
+        LowBalance: {
+            wallet: components["schemas"]["Wallet"] & unknown;
+            /** @description The threshold crossed: a whole percent of credit left (available / credit limit) */
+            threshold: number;
+        };
         CreatedWebhookEndpoint: components["schemas"]["WebhookEndpoint"] & {
             /** @description The signing secret (Standard Webhooks, `whsec_…`). Shown only in this answer: keep it to verify deliveries. */
             secret: string;
@@ -8181,7 +8186,7 @@ export interface components {
             /** @description An absolute http(s) URL, without credentials */
             url: string;
             /** @description Only these types are sent; absent or empty: every type */
-            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled")[];
+            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
         };
     };
     responses: never;

@@ -35,6 +35,28 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   expire: bigint('expire', { mode: 'number' }),
 });
 
+/**
+ * A partner's credit alerts (docs/decisions/credit-alerts.md), set by operators: the shares
+ * of credit left (whole percents, 1–99) under which `wallet.low_balance` is emitted, and
+ * for a partner without credit the amount those shares are of. No row: 40% and 20%, and
+ * none for a prepaid partner. Migration 0022's trigger on `wallets` reads it.
+ */
+export const walletAlertSettings = pgTable(
+  'wallet_alert_settings',
+  {
+    partnerId: integer('partner_id')
+      .primaryKey()
+      .references(() => partners.id),
+    thresholds: integer('thresholds').array().notNull(),
+    prepaidBase: money('prepaid_base_minor'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('wallet_alert_thresholds_percent', sql`0 < all(${t.thresholds}) and 100 > all(${t.thresholds}) and cardinality(${t.thresholds}) <= 5`),
+    check('wallet_alert_prepaid_base_positive', sql`${t.prepaidBase} is null or ${t.prepaidBase} > 0`),
+  ],
+);
+
 export const wallets = pgTable(
   'wallets',
   {

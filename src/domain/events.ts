@@ -2,14 +2,16 @@ import { and, asc, eq, getTableColumns, gt, notInArray, sql } from 'drizzle-orm'
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { events, orders } from '../db/schema';
+import { agencyLowBalanceView, lowBalanceView } from './credit-alerts';
 import { agencyOrderView, travelOrderView } from './order-view';
 import type { OrderRow } from './orders';
 
 /**
  * What a partner hears about, and when (docs/webhooks.md). Order events are written by the
  * database itself, in the transaction that moves the order (migration 0012's trigger), so
- * no code path can change an order without its event; the others by `recordOrderEvent`
- * and `recordEvent` in the transaction of their change.
+ * no code path can change an order without its event; so is `wallet.low_balance`, with the
+ * wallet's movement (migration 0022's trigger); the others by `recordOrderEvent` and
+ * `recordEvent` in the transaction of their change.
  */
 export const EVENT_TYPES = {
   'order.processing': 'A payment took the money and is with the supplier',
@@ -27,6 +29,7 @@ export const EVENT_TYPES = {
   'booking.cancelled': 'An Interface B hotel booking was cancelled',
   'product_order.shipped': 'A product order was handed over for shipping',
   'webhook_endpoint.disabled': 'One of your webhook endpoints kept failing and was disabled',
+  'wallet.low_balance': 'Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold',
 } as const;
 
 /**
@@ -186,9 +189,12 @@ export function agencyEndpointView(e: EndpointSnapshot) {
   };
 }
 
+const LOW_BALANCE: EventType = 'wallet.low_balance';
+
 /**
  * An event as Interface A's feed shows it and webhooks registered through A carry it. Order
- * events carry the order as Interface A renders it at that moment.
+ * events carry the order as Interface A renders it at that moment; `wallet.low_balance` the
+ * wallet as A answers it, with the threshold crossed.
  */
 export function eventView(e: EventRow) {
   return {
@@ -196,19 +202,29 @@ export function eventView(e: EventRow) {
     type: e.type,
     created_at: e.createdAt.toISOString(),
     order_id: e.orderId,
-    data: e.orderId !== null ? travelOrderView(orderFromSnapshot(e.data)) : (e.data as unknown as EndpointSnapshot),
+    data:
+      e.orderId !== null
+        ? travelOrderView(orderFromSnapshot(e.data))
+        : e.type === LOW_BALANCE
+          ? lowBalanceView(e.data)
+          : (e.data as unknown as EndpointSnapshot),
   };
 }
 export type EventView = ReturnType<typeof eventView>;
 
-/** The same event in Interface B's style: string ids, the order as B writes one, the endpoint as B's webhook. */
+/** The same event in Interface B's style: string ids, the order as B writes one, the endpoint as B's webhook, amounts as numbers. */
 export function agencyEventView(e: EventRow) {
   return {
     event_id: String(publicId(e)),
     type: e.type,
     created_at: e.createdAt.toISOString(),
     order_id: e.orderId === null ? null : String(e.orderId),
-    data: e.orderId !== null ? agencyOrderView(orderFromSnapshot(e.data)) : agencyEndpointView(e.data as unknown as EndpointSnapshot),
+    data:
+      e.orderId !== null
+        ? agencyOrderView(orderFromSnapshot(e.data))
+        : e.type === LOW_BALANCE
+          ? agencyLowBalanceView(e.data)
+          : agencyEndpointView(e.data as unknown as EndpointSnapshot),
   };
 }
 

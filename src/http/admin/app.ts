@@ -19,6 +19,7 @@ import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain/credit-alerts';
 import { listRates, setRate } from '../../domain/fx';
 import {
   createEndpoint,
@@ -32,7 +33,16 @@ import {
 } from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
-import { renderCredentials, renderInspection, renderParked, renderRate, renderRates, renderRefundDecision, renderVisaDecision } from './views';
+import {
+  renderAlertState,
+  renderCredentials,
+  renderInspection,
+  renderParked,
+  renderRate,
+  renderRates,
+  renderRefundDecision,
+  renderVisaDecision,
+} from './views';
 import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
@@ -78,6 +88,10 @@ const CreatePartner = z.object({
 });
 const RateLimitBody = z.object({ per_minute: z.union([z.number(), z.null()], { error: 'must be a number, or null for the default' }) });
 const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
+const AlertsBody = z.object({
+  thresholds: z.array(z.unknown(), { error: 'must be a list of whole percents, e.g. [40, 20]' }).max(50).optional(),
+  prepaid_base: z.union([Amount, z.null()]).optional(),
+});
 const FxRateBody = z.object({ from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10), rate: Amount });
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
@@ -216,6 +230,14 @@ export function createAdminApp(deps: AdminDeps) {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
     return c.json(renderWallet(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator')));
+  });
+  // Credit alerts (docs/decisions/credit-alerts.md): a partner's thresholds, and who is near its limit.
+  app.get('/admin/partners/near-limit', async (c) => c.json({ results: (await partnersNearLimit(db)).map(renderAlertState) }));
+  app.get('/admin/partners/:id/alerts', async (c) => c.json(renderAlertState(await getAlertState(db, partnerId(c)))));
+  app.post('/admin/partners/:id/alerts', async (c) => {
+    const id = partnerId(c);
+    const b = await body(c, AlertsBody);
+    return c.json(renderAlertState(await setAlertSettings(db, id, { thresholds: b.thresholds, prepaidBase: b.prepaid_base })));
   });
   const renderRateLimit = (id: number, own: number | null) => ({
     partner_id: id,

@@ -1,4 +1,5 @@
 import type { OfflineRefundDecision } from '../../domain/flights/operator';
+import { creditLeftPercent, walletView, type AlertState } from '../../domain/credit-alerts';
 import { isOperatorEvent } from '../../domain/events';
 import { formatMinor, isKnownCurrency } from '../../platform/currency';
 import { formatRate, type CurrentRate, type RateRow } from '../../domain/fx';
@@ -132,5 +133,22 @@ export function renderRates(rates: CurrentRate[], walletCurrency: string, maxAge
     results: rates
       .filter((r) => r.walletCurrency === walletCurrency)
       .map((r) => ({ ...renderRate(r), age_seconds: Math.floor(r.ageMs / 1000), stale: r.ageMs > maxAgeMs })),
+  };
+}
+
+/** A partner's credit alerts and where its wallet stands against them (admin partner alerts, partners near-limit). */
+export function renderAlertState(s: AlertState) {
+  const currency = s.wallet.currency;
+  return {
+    partner_id: s.partnerId,
+    name: s.name,
+    status: s.status,
+    wallet: walletView(s.wallet),
+    thresholds: s.thresholds,
+    defaults: s.defaults,
+    prepaid_base: s.prepaidBase === null ? null : formatDecimal(s.prepaidBase, currency),
+    base: s.base === null ? null : formatDecimal(s.base, currency),
+    credit_left_percent: creditLeftPercent(s),
+    below: s.below,
   };
 }

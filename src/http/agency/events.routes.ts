@@ -34,6 +34,15 @@ const AgencyOrderSnapshot = z
   })
   .openapi('OrderSnapshot');
 
+const LowBalance = z
+  .object({
+    wallet: z
+      .object({ balance: z.number(), credit_limit: z.number(), available: z.number(), currency: z.string(), updated_at: z.string() })
+      .openapi({ description: 'The wallet as it was just after the movement that crossed the threshold (available = balance + credit_limit)' }),
+    threshold: z.number().int().openapi({ example: 20, description: 'The threshold crossed: a whole percent of credit left (available / credit limit)' }),
+  })
+  .openapi('AgencyLowBalance');
+
 const Event = z
   .object({
     event_id: z
@@ -42,9 +51,9 @@ const Event = z
     type: z.string().openapi({ example: 'booking.cancelled' }),
     created_at: z.string(),
     order_id: z.string().nullable().openapi({ description: 'The order (a hotel booking’s or a product order’s order_id)' }),
-    data: z.union([AgencyOrderSnapshot, Webhook]).openapi({
+    data: z.union([AgencyOrderSnapshot, Webhook, LowBalance]).openapi({
       description:
-        'The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook); deliveries to webhooks registered here carry the same object',
+        'The order as it was at that moment (or, for webhook_endpoint.disabled, the webhook; for wallet.low_balance, the wallet and the threshold); deliveries to webhooks registered here carry the same object',
     }),
   })
   .openapi('AgencyEvent');

@@ -5,7 +5,7 @@ import { PAGE_SIZE } from '../../domain/pagination';
 import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
-import { commonErrors, errorResponse, Id, json, jsonBody, partnerOperations, TravelOrder } from './schemas';
+import { commonErrors, errorResponse, Id, json, jsonBody, partnerOperations, TravelOrder, Wallet } from './schemas';
 import { page } from './paging';
 
 const { get, post, del } = partnerOperations(['Events and webhooks']);
@@ -31,15 +31,22 @@ const CreatedEndpoint = WebhookEndpoint.extend({
   }),
 }).openapi('CreatedWebhookEndpoint');
 
+export const LowBalance = z
+  .object({
+    wallet: Wallet.openapi({ description: 'The wallet as it was just after the movement that crossed the threshold' }),
+    threshold: z.number().int().openapi({ example: 20, description: 'The threshold crossed: a whole percent of credit left (available / credit limit)' }),
+  })
+  .openapi('LowBalance');
+
 export const Event = z
   .object({
     id: z.number().int().openapi({ description: 'Increasing; the feed cursor, and `evt_<id>` is the webhook-id of its deliveries' }),
     type: z.string().openapi({ example: 'order.completed' }),
     created_at: z.string(),
     order_id: z.number().int().nullable(),
-    data: z
-      .union([TravelOrder, WebhookEndpoint])
-      .openapi({ description: 'The order as it was at that moment (or, for webhook_endpoint.disabled, the endpoint)' }),
+    data: z.union([TravelOrder, WebhookEndpoint, LowBalance]).openapi({
+      description: 'The order as it was at that moment (or, for webhook_endpoint.disabled, the endpoint; for wallet.low_balance, the wallet and the threshold)',
+    }),
   })
   .openapi('Event');
 
