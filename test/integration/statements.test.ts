@@ -1,9 +1,12 @@
 import { inArray, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
+import { dayText, rangeText } from '../../src/domain/statements';
 import { ledgerEntries } from '../../src/db/schema';
+import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
+import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { adminClient, newPartner, settled, type PartnerCredentials } from '../support/clients';
-import { contact, day } from '../support/fixtures';
+import { contact, day, traveller } from '../support/fixtures';
 import { useStack, type TestStack } from '../support/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -218,6 +221,55 @@ describe('partner statements', () => {
     expect(paid!.description).toContain(`2 guests (booking ${hotel.bookingId})`);
     expect(refunded).toMatchObject({ type: 'refund', service: 'hotel', description: expect.stringMatching(/^Refund: Hotel /) });
     expect(lines.at(-1)).toMatchObject({ type: 'topup', description: 'Top-up: wire 7781', date: day(0) });
+  });
+
+  it('describes flights, tours and stays by route, tour, place and dates', async () => {
+    const t = await newPartner(stack, '0', '900000000');
+    const pay = async (orderId: number) =>
+      expect(settled(await t.client.POST('/partners/pay/', { body: { order_id: orderId, idempotency_key: `pay-${orderId}` } }))).toBeDefined();
+
+    const search = await t.client.POST('/flights/search_flights/', {
+      body: { origin: 'THR', destination: 'MHD', departure_date_time: `${day(30)}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
+    });
+    const fare = search.data!.data.results[0]!;
+    const flight = await t.client.POST('/flights/air_booking/', {
+      body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+    });
+    expect(flight.response.status).toBe(201);
+    await pay(flight.data!.data.id);
+
+    const tour = SEED_TOURS.find((x) => x.code === 'TR-IST-5D')!;
+    const tourId = SEED_TOURS.indexOf(tour) + 1;
+    const departure = (await t.client.GET('/tours/{id}/', { params: { path: { id: String(tourId) } } })).data!.data.departures[0]!;
+    const pre = await t.client.POST('/tours/prebook/', {
+      body: { tour_id: tourId, departure_id: departure.id, passengers: [traveller, { ...traveller, first_name: 'Mina' }] },
+    });
+    expect(pre.response.status).toBe(200);
+    const tourOrder = await t.client.POST('/tours/finalize/', { body: { prebook_id: pre.data!.data.prebook_id } });
+    await pay(tourOrder.data!.data.id);
+
+    const property = SEED_PROPERTIES.find((x) => x.code === 'RS-RMSR-02')!;
+    const held = await t.api.post('/api/residence/reserve/', {
+      property_id: SEED_PROPERTIES.indexOf(property) + 1,
+      check_in: day(50),
+      check_out: day(52),
+      guests: 3,
+      lead_guest: { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679', phone_number: '+989121234567' },
+    });
+    expect(held.status).toBe(200);
+    const stayOrder = await t.api.post('/api/residence/reserve/book/', { reservation_id: held.body.data.reservation_id });
+    await pay(stayOrder.body.data.id);
+
+    const s = await statement(t, day(0), day(0));
+    const text = (orderId: number) => s.movements.find((m: { order_id: number | null }) => m.order_id === orderId)?.description;
+    const pnr = flight.data!.data.pnr;
+    expect(text(flight.data!.data.id)).toBe(`Payment: Flight THR-MHD ${dayText(day(30))}, PNR ${pnr}, 1 traveller`);
+    expect(text(tourOrder.data!.data.id)).toBe(
+      `Payment: Tour ${tour.title}, departing ${dayText(departure.start_date)}, 2 seats (prebook ${pre.data!.data.prebook_id})`,
+    );
+    expect(text(stayOrder.body.data.id)).toBe(
+      `Payment: ${property.name}, ${property.city}, ${rangeText(day(50), day(52))}, 3 guests (reservation ${held.body.data.reservation_id})`,
+    );
   });
 
   it('reads a period in the middle: the balance before it, its movements only, the balance after', async () => {
