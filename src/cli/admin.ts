@@ -48,6 +48,8 @@ commands:
   webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
   fx set --from CURRENCY --rate RATE                           (exchange rate: RATE wallet units per 1 CURRENCY, e.g. --from GBP --rate 52000)
   fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
+  report NAME [--from YYYY-MM-DD --to YYYY-MM-DD]             (an operator report as CSV on stdout; --from/--to for those over a period)
+  report exposure                                              (each partner's balance, credit limit, credit used and its share, available)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
@@ -57,6 +59,8 @@ interface Command {
   method: 'GET' | 'POST';
   path: string;
   body?: Record<string, unknown>;
+  /** The answer is a file (a CSV report): printed as it comes. */
+  file?: boolean;
 }
 
 function need(values: Record<string, string | boolean | undefined>, name: string): string {
@@ -118,6 +122,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       rate: { type: 'string' },
       thresholds: { type: 'string' },
       'prepaid-base': { type: 'string' },
+      to: { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -126,6 +131,12 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
   });
   const [group, action] = positionals;
   const json = values.json === true;
+  if (group === 'report') {
+    if (!action || !/^[a-z-]+$/.test(action)) throw new UsageError('report: name a report, e.g. report exposure');
+    const query = new URLSearchParams();
+    for (const name of ['from', 'to'] as const) if (values[name] !== undefined) query.set(name, String(values[name]));
+    return { json, command: { method: 'GET', path: `/admin/reports/${action}${query.size ? `?${query}` : ''}`, file: true } };
+  }
   switch ([group, action].filter(Boolean).join(' ')) {
     case 'partner create':
       return {
@@ -271,6 +282,10 @@ async function main(argv: string[]): Promise<number> {
     },
     body: command.body ? JSON.stringify(command.body) : undefined,
   });
+  if (command.file && res.ok) {
+    process.stdout.write(await res.text());
+    return 0;
+  }
   const body = (await res.json().catch(() => ({ error: `HTTP ${res.status}` }))) as Record<string, unknown>;
   if (!res.ok) {
     if (json) console.log(JSON.stringify(body));

@@ -671,6 +671,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partners/statements/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet’s statement for a period
+         * @description The balance at the start of `from`, each movement of the period with its order and a description of what it paid for or gave back, and the balance at the end of `to` (UTC days, both included). `format=csv` and `format=pdf` answer the same statement as a file to download.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The first day of the period (UTC), included */
+                    from: string;
+                    /** @description The last day of the period (UTC), included; at most 366 days after from */
+                    to: string;
+                    /** @description json (default, in the envelope), csv or pdf (a file download) */
+                    format?: "json" | "csv" | "pdf";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The statement: JSON in the envelope, or a CSV or PDF file */
+                200: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["Statement"];
+                        };
+                        "text/csv": string;
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/products/products/": {
         parameters: {
             query?: never;
@@ -7518,6 +7643,47 @@ export interface components {
             /** @description Unique per payment: a retry with the same key never debits twice */
             idempotency_key?: string;
         } & (unknown | unknown);
+        Statement: {
+            /** @description The partner's name */
+            partner: string;
+            currency: string;
+            from: string;
+            to: string;
+            /** @description The balance at the start of from (00:00 UTC) */
+            opening_balance: string;
+            /** @description Decimal amount with two decimals */
+            total_debits: string;
+            /** @description Decimal amount with two decimals */
+            total_credits: string;
+            /** @description The balance at the end of to: opening_balance - total_debits + total_credits */
+            closing_balance: string;
+            /** @description The credit limit at the end of to; changes to it move no balance and are no movements */
+            credit_limit: string;
+            movements: components["schemas"]["StatementMovement"][];
+        };
+        StatementMovement: {
+            /** @description The day it was written (UTC) */
+            date: string;
+            created_at: string;
+            /** @description The ledger row (GET /partners/ledger/) */
+            entry_id: number;
+            /** @enum {string} */
+            type: "payment" | "refund" | "topup" | "adjustment";
+            /** @enum {string} */
+            direction: "debit" | "credit";
+            /** @description Decimal amount with two decimals */
+            amount: string;
+            /** @description Decimal amount with two decimals */
+            balance_after: string;
+            /** @description The travel or product order it concerns */
+            order_id: number | null;
+            /**
+             * @description The order's service
+             * @enum {string|null}
+             */
+            service: "product" | "hotel" | "flight" | "tour" | "residence" | "visa" | null;
+            description: string;
+        };
         Product: {
             id: number;
             sku: string;

@@ -180,6 +180,8 @@ export const ledgerEntries = pgTable(
   (t) => [
     uniqueIndex('ledger_workflow_step_uq').on(t.workflowId, t.runId, t.step),
     index('ledger_partner_idx').on(t.partnerId, t.id),
+    // A partner's statement reads its movements by date (src/domain/statements.ts).
+    index('ledger_partner_created_idx').on(t.partnerId, t.createdAt),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
   ],
 );

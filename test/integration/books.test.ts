@@ -7,7 +7,9 @@ import { DomainError } from '../../src/domain/errors';
 import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
 import { createPartner } from '../../src/domain/partners';
 import { reconcile } from '../../src/domain/reconcile';
-import { accountMovement, marginReport, parsePeriod, supplierReport } from '../../src/domain/reports/books';
+import { runReport } from '../../src/domain/reports';
+import { accountMovement, marginReport, supplierReport } from '../../src/domain/reports/books';
+import { statementPeriod as parsePeriod } from '../../src/domain/statements';
 import { settleRefund } from '../../src/domain/refunds';
 import { setCreditLimit, topUp } from '../../src/domain/wallet';
 import { freshDatabase } from '../support/stack';
@@ -133,8 +135,9 @@ describe('the books in the database', () => {
     fc.record({ op: fc.constant('topup' as const), amount: fc.integer({ min: 1, max: 10 ** 7 }) }),
     fc.record({ op: fc.constant('limit' as const), limit: fc.integer({ min: 0, max: 10 ** 7 }) }),
     fc.record({
+      // A price of 0 is never paid from the wallet (a ledger row moves something).
       op: fc.constant('pay' as const),
-      total: fc.integer({ min: 0, max: 5 * 10 ** 6 }),
+      total: fc.integer({ min: 1, max: 5 * 10 ** 6 }),
       marginShare: fc.option(fc.double({ min: 0, max: 0.5, noNaN: true }), { nil: null }),
       foreign: fc.option(fc.record({ amount: fc.integer({ min: 1, max: 5 * 10 ** 6 }), rate: fc.integer({ min: 1, max: 30_000 }) }), { nil: null }),
       supplier: fc.constantFrom('simulator', 'duffel'),
@@ -307,6 +310,12 @@ describe('the reports read from the books', () => {
     expect(sum(margins.map((r) => r.feesMinor))).toBeGreaterThan(0);
     expect(sum(margins.map((r) => r.sales))).toBe(4);
 
+    // The CSV operators download says the same.
+    const csv = (await runReport(db, 'margins', { from: today, to: today })).csv.trim().split('\r\n');
+    expect(csv[0]).toBe('period,service,partner_id,partner,supplier,currency,sales,margin,fees');
+    expect(sum(csv.slice(1).map((line) => Math.round(Number(line.split(',')[7]) * 100)))).toBe(10_00);
+    expect((await runReport(db, 'suppliers', { from: today, to: today })).csv).toContain('simulator,EUR,0.00,300.00,200.00,100.00');
+
     const suppliers = await supplierReport(db, period);
     for (const row of suppliers) {
       const code = account.supplier(row.supplier, row.currency);
@@ -322,9 +331,5 @@ describe('the reports read from the books', () => {
     expect(owed['duffel:EUR']).toBe(440_00);
     expect(owed['duffel:GBP']).toBeGreaterThan(0);
     expect(owed['duffel:GBP']).toBeLessThan(250_00);
-
-    expect(() => parsePeriod(today, '2000-01-01')).toThrow(/before/);
-    expect(() => parsePeriod('2026-02-30', today)).toThrow(/not a date/);
-    expect(() => parsePeriod('2024-01-01', '2026-01-01')).toThrow(/at most/);
   });
 });

@@ -5,33 +5,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { validation } from '../errors';
-
-/** A period of whole UTC days, `from` and `to` included. */
-export interface Period {
-  from: string;
-  to: string;
-}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-/** The longest period a report covers: a year and a day, so a leap year fits. */
-export const MAX_PERIOD_DAYS = 366;
-
-/** Reads a period from `from` and `to` (YYYY-MM-DD): real dates, in order, at most MAX_PERIOD_DAYS long. */
-export function parsePeriod(from: unknown, to: unknown): Period {
-  const day = (field: string, value: unknown): string => {
-    if (typeof value !== 'string' || value === '') throw validation(field, 'is required, as YYYY-MM-DD');
-    if (!DAY.test(value) || new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value) throw validation(field, `${value} is not a date (YYYY-MM-DD)`);
-    return value;
-  };
-  const period = { from: day('from', from), to: day('to', to) };
-  const days = (Date.parse(period.to) - Date.parse(period.from)) / 86_400_000 + 1;
-  if (days < 1) throw validation('to', `${period.to} is before from (${period.from})`);
-  if (days > MAX_PERIOD_DAYS) throw validation('to', `a period is at most ${MAX_PERIOD_DAYS} days`);
-  return period;
-}
-
-const bounds = (p: Period) => ({ start: `${p.from}T00:00:00Z`, end: new Date(Date.parse(`${p.to}T00:00:00Z`) + 86_400_000).toISOString() });
+import { formatDecimal } from '../money';
+import type { StatementPeriod as Period } from '../statements';
+import { toCsv } from './csv';
 
 export const REPORT_GRAINS = ['day', 'month'] as const;
 export type ReportGrain = (typeof REPORT_GRAINS)[number];
@@ -58,7 +34,7 @@ export interface MarginRow {
  * movement and its fees to the fee account's.
  */
 export async function marginReport(db: DbOrTx, period: Period, grain: ReportGrain): Promise<MarginRow[]> {
-  const { start, end } = bounds(period);
+  const [start, end] = [period.start.toISOString(), period.end.toISOString()];
   const rows = rowsOf<{
     period: string;
     service: string;
@@ -114,7 +90,7 @@ export interface SupplierRow {
 
 /** What is owed to each supplier, in the currency it prices in: each supplier account's balance at the start and end of the period, and what moved it. */
 export async function supplierReport(db: DbOrTx, period: Period): Promise<SupplierRow[]> {
-  const { start, end } = bounds(period);
+  const [start, end] = [period.start.toISOString(), period.end.toISOString()];
   const rows = rowsOf<{ code: string; currency: string; opening: string; bought: string; refunded: string }>(
     await db.execute(sql`
       select a.code, a.currency,
@@ -131,13 +107,20 @@ export async function supplierReport(db: DbOrTx, period: Period): Promise<Suppli
     const opening = Number(r.opening);
     const bought = Number(r.bought);
     const refunded = Number(r.refunded);
-    return { supplier: r.code.split(':')[1]!, currency: r.currency, openingMinor: opening, boughtMinor: bought, refundedMinor: refunded, owedMinor: opening + bought - refunded };
+    return {
+      supplier: r.code.split(':')[1]!,
+      currency: r.currency,
+      openingMinor: opening,
+      boughtMinor: bought,
+      refundedMinor: refunded,
+      owedMinor: opening + bought - refunded,
+    };
   });
 }
 
 /** An account's movement in a period (credits less debits): what a report is checked against. */
 export async function accountMovement(db: DbOrTx, code: string, period: Period): Promise<number> {
-  const { start, end } = bounds(period);
+  const [start, end] = [period.start.toISOString(), period.end.toISOString()];
   const [row] = rowsOf<{ moved: string }>(
     await db.execute(sql`
       select coalesce(sum(case when credit_account = ${code} then amount_minor else -amount_minor end), 0) as moved
@@ -145,4 +128,43 @@ export async function accountMovement(db: DbOrTx, code: string, period: Period):
         and created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz`),
   );
   return Number(row!.moved);
+}
+
+export const MARGINS_HEADER = ['period', 'service', 'partner_id', 'partner', 'supplier', 'currency', 'sales', 'margin', 'fees'] as const;
+
+/** The margin report as CSV, a row a month, amounts as decimals of their currency. */
+export async function marginsCsv(db: DbOrTx, period: Period): Promise<string> {
+  const rows = await marginReport(db, period, 'month');
+  return toCsv(
+    MARGINS_HEADER,
+    rows.map((r) => [
+      r.period,
+      r.service,
+      r.partnerId,
+      r.partnerName,
+      r.supplier,
+      r.currency,
+      r.sales,
+      formatDecimal(r.marginMinor, r.currency),
+      formatDecimal(r.feesMinor, r.currency),
+    ]),
+  );
+}
+
+export const SUPPLIERS_HEADER = ['supplier', 'currency', 'opening', 'bought', 'refunded', 'owed'] as const;
+
+/** What is owed to each supplier as CSV, in the currency it prices in. */
+export async function suppliersCsv(db: DbOrTx, period: Period): Promise<string> {
+  const rows = await supplierReport(db, period);
+  return toCsv(
+    SUPPLIERS_HEADER,
+    rows.map((r) => [
+      r.supplier,
+      r.currency,
+      formatDecimal(r.openingMinor, r.currency),
+      formatDecimal(r.boughtMinor, r.currency),
+      formatDecimal(r.refundedMinor, r.currency),
+      formatDecimal(r.owedMinor, r.currency),
+    ]),
+  );
 }

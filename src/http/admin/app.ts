@@ -21,6 +21,8 @@ import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgen
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain/credit-alerts';
 import { listRates, setRate } from '../../domain/fx';
+import { runReport } from '../../domain/reports';
+import { attachment } from '../../domain/reports/csv';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -268,6 +270,12 @@ export function createAdminApp(deps: AdminDeps) {
     const b = await body(c, FxRateBody);
     const set = await setRate(db, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) });
     return c.json(renderRate(set), 201);
+  });
+
+  // Operators' reports as CSV files (src/domain/reports): `?from=&to=` for those over a period.
+  app.get('/admin/reports/:name', async (c) => {
+    const { filename, csv } = await runReport(db, c.req.param('name'), { from: c.req.query('from'), to: c.req.query('to') });
+    return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': attachment(filename) });
   });
 
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };

@@ -22,6 +22,7 @@ import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { residenceRoutes } from './residence.routes';
+import { statementRoutes } from './statements.routes';
 import { tourRoutes } from './tours.routes';
 import { visaRoutes } from './visa.routes';
 
@@ -91,6 +92,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.use('*', literalPathsFirst('/api', app));
 
   app.route('/', accountRoutes(deps));
+  app.route('/', statementRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));

@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_partner_created_idx" ON "ledger_entries" USING btree ("partner_id","created_at");
