@@ -50,6 +50,8 @@ commands:
   fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
   report NAME [--from YYYY-MM-DD --to YYYY-MM-DD]             (an operator report as CSV on stdout; --from/--to for those over a period)
   report exposure                                              (each partner's balance, credit limit, credit used and its share, available)
+  report margins --from YYYY-MM-DD --to YYYY-MM-DD            (margins and fees kept by month, service, partner and supplier)
+  report suppliers --from YYYY-MM-DD --to YYYY-MM-DD          (what is owed to each supplier: opening, bought, refunded, owed)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
