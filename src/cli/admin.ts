@@ -43,13 +43,19 @@ commands:
   webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
   fx set --from CURRENCY --rate RATE                           (exchange rate: RATE wallet units per 1 CURRENCY, e.g. --from GBP --rate 52000)
   fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
+  markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
+             [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                                              (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
+                                                               minimum; the most specific rule in force prices a sale)
+  markup list [--removed]                                      (the rules in force; --removed: the removed ones too)
+  markup remove ID                                             (a rule stops pricing new sales; orders keep naming it)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
 class UsageError extends Error {}
 
 interface Command {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
 }
@@ -103,6 +109,13 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       reason: { type: 'string' },
       from: { type: 'string' },
       rate: { type: 'string' },
+      service: { type: 'string' },
+      supplier: { type: 'string' },
+      percent: { type: 'string' },
+      fixed: { type: 'string' },
+      'min-margin': { type: 'string' },
+      to: { type: 'string' },
+      removed: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -198,6 +211,31 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), rate: need(values, 'rate') } } };
     case 'fx list':
       return { json, command: { method: 'GET', path: '/admin/fx' } };
+    case 'markup set':
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: '/admin/markups',
+          body: {
+            service: need(values, 'service'),
+            partner: values.partner,
+            supplier: values.supplier,
+            percent: values.percent,
+            fixed: values.fixed,
+            min_margin: values['min-margin'],
+            from: values.from,
+            to: values.to,
+          },
+        },
+      };
+    case 'markup list':
+      return { json, command: { method: 'GET', path: `/admin/markups${values.removed ? '?removed=true' : ''}` } };
+    case 'markup remove': {
+      const id = positionals[2];
+      if (id === undefined || !/^[1-9]\d*$/.test(id)) throw new UsageError('markup remove takes the rule id (a positive integer), e.g. markup remove 3');
+      return { json, command: { method: 'DELETE', path: `/admin/markups/${id}` } };
+    }
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }

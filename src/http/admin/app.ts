@@ -20,6 +20,7 @@ import { parseAmount } from '../../domain/money';
 import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 import { listRates, setRate } from '../../domain/fx';
+import { listRules, removeRule, setRule } from '../../domain/markup-rules';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -32,7 +33,7 @@ import {
 } from '../../domain/webhooks';
 // The operator API answers a wallet in Interface A's shape.
 import { renderReservation } from '../partner/residence.routes';
-import { renderCredentials, renderInspection, renderParked, renderRate, renderRates, renderRefundDecision, renderVisaDecision } from './views';
+import { renderCredentials, renderInspection, renderMarkup, renderParked, renderRate, renderRates, renderRefundDecision, renderVisaDecision } from './views';
 import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
@@ -79,6 +80,16 @@ const CreatePartner = z.object({
 const RateLimitBody = z.object({ per_minute: z.union([z.number(), z.null()], { error: 'must be a number, or null for the default' }) });
 const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
 const FxRateBody = z.object({ from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10), rate: Amount });
+const MarkupBody = z.object({
+  service: z.string({ error: 'service is required: hotels, flights, products, tours, residence or visa' }).max(20),
+  partner: z.union([z.number(), z.string().max(20)]).nullish(),
+  supplier: z.string().max(50).nullish(),
+  percent: Amount.nullish(),
+  fixed: Amount.nullish(),
+  min_margin: Amount.nullish(),
+  from: z.string().max(20).nullish(),
+  to: z.string().max(20).nullish(),
+});
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
   let raw: unknown;
@@ -160,7 +171,7 @@ export function createAdminApp(deps: AdminDeps) {
     deps.health.require(['database']);
     await next();
     // Every action that changed something is written down: who, when, what, why.
-    if (c.req.method === 'POST' && c.res.status < 400) {
+    if ((c.req.method === 'POST' || c.req.method === 'DELETE') && c.res.status < 400) {
       const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
       await db.insert(operatorActions).values({
         operator: operatorOf(c),
@@ -247,6 +258,16 @@ export function createAdminApp(deps: AdminDeps) {
     const set = await setRate(db, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) });
     return c.json(renderRate(set), 201);
   });
+
+  // Markups (docs/operations.md, "Markups"; docs/decisions/pricing-rules.md).
+  app.get('/admin/markups', async (c) =>
+    c.json({ currency: deps.currency, results: (await listRules(db, { removed: c.req.query('removed') === 'true' })).map(renderMarkup) }),
+  );
+  app.post('/admin/markups', async (c) => {
+    const b = await body(c, MarkupBody);
+    return c.json(renderMarkup(await setRule(db, { ...b, currency: deps.currency, operator: operatorOf(c) })), 201);
+  });
+  app.delete('/admin/markups/:id', async (c) => c.json(renderMarkup(await removeRule(db, idParam(c, 'pricing rule'), operatorOf(c)))));
 
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };
   app.post('/admin/orders/:id/refund', async (c) => {
