@@ -442,6 +442,10 @@ export const tourPrebooks = pgTable(
     passengers: jsonb('passengers').$type<Array<Record<string, unknown>>>().notNull(),
     seats: integer('seats').notNull(),
     totalPrice: money('total_price_minor').notNull(),
+    // The price's two parts and the pricing rule, as the order made from the prebook records them.
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     currency: text('currency').notNull(),
     status: text('status', { enum: TOUR_PREBOOK_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

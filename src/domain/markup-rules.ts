@@ -185,6 +185,13 @@ export async function markupFor(deps: MarkupDeps, sale: Omit<SaleContext, 'day'>
   return markupWith(chooseRule(rules, context));
 }
 
+/** Who supplies the services the engine prices itself (products, tours, residence, visa). */
+export const OWN_SUPPLIER = 'simulator';
+
+/** The markup of a sale of a service the engine prices itself, to `partnerId`, made `now`. */
+export const ownMarkup = (deps: MarkupDeps, service: MarkupService, partnerId: number, now: Date = new Date()) =>
+  markupFor(deps, { service, partnerId, supplier: OWN_SUPPLIER, now });
+
 /** The markup of the rule that priced an order (a stay change re-prices with it); none when it names none. */
 export async function markupOfRule(db: DbOrTx, ruleId: number | null): Promise<Markup> {
   if (ruleId === null) return markupWith(null);

@@ -125,3 +125,31 @@ export const AT_NET: Markup = markupWith(null);
 
 /** The columns an order (or the booking it is made from) keeps a price's parts in. */
 export const priceColumns = (p: SellPrice) => ({ netPrice: p.netMinor, margin: p.marginMinor, pricingRuleId: p.ruleId });
+
+/**
+ * The least net that sells at `sellMinor` or more under `markup`, for a filter on sell prices
+ * run on nets (a sell price never falls as net rises: a binary search is exact).
+ */
+export function netAtLeast(markup: Markup, sellMinor: number): number {
+  let lo = 0;
+  let hi = Math.max(0, sellMinor); // sell(n) >= n: this net always sells at sellMinor or more.
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (markup.sell(mid) >= sellMinor) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** The greatest net that sells at `sellMinor` or less under `markup`; -1 when even a net of 0 sells above it. */
+export function netAtMost(markup: Markup, sellMinor: number): number {
+  if (markup.sell(0) > sellMinor) return -1;
+  let lo = 0;
+  let hi = sellMinor; // sell(n) >= n: no greater net sells at sellMinor or less.
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (markup.sell(mid) <= sellMinor) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
