@@ -511,6 +511,10 @@ export const reservations = pgTable(
     guests: integer('guests').notNull(),
     leadGuest: jsonb('lead_guest').$type<Record<string, unknown>>(),
     totalPrice: money('total_price_minor').notNull(),
+    // The price's two parts and the pricing rule, as the order made from the reservation records them.
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     currency: text('currency').notNull(),
     status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

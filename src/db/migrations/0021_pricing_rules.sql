@@ -22,7 +22,16 @@ CREATE TABLE "pricing_rules" (
 ALTER TABLE "hotel_bookings" ADD COLUMN "net_minor" bigint;--> statement-breakpoint
 ALTER TABLE "hotel_bookings" ADD COLUMN "margin_minor" bigint;--> statement-breakpoint
 ALTER TABLE "hotel_bookings" ADD COLUMN "pricing_rule_id" integer;--> statement-breakpoint
+ALTER TABLE "reservations" ADD COLUMN "net_minor" bigint;--> statement-breakpoint
+ALTER TABLE "reservations" ADD COLUMN "margin_minor" bigint;--> statement-breakpoint
+ALTER TABLE "reservations" ADD COLUMN "pricing_rule_id" integer;--> statement-breakpoint
+ALTER TABLE "tour_prebooks" ADD COLUMN "net_minor" bigint;--> statement-breakpoint
+ALTER TABLE "tour_prebooks" ADD COLUMN "margin_minor" bigint;--> statement-breakpoint
+ALTER TABLE "tour_prebooks" ADD COLUMN "pricing_rule_id" integer;--> statement-breakpoint
 ALTER TABLE "pricing_rules" ADD CONSTRAINT "pricing_rules_partner_id_partners_id_fk" FOREIGN KEY ("partner_id") REFERENCES "public"."partners"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "pricing_rules_service_idx" ON "pricing_rules" USING btree ("service","id");--> statement-breakpoint
 ALTER TABLE "hotel_bookings" ADD CONSTRAINT "hotel_bookings_pricing_rule_id_pricing_rules_id_fk" FOREIGN KEY ("pricing_rule_id") REFERENCES "public"."pricing_rules"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "orders" ADD CONSTRAINT "orders_pricing_rule_id_pricing_rules_id_fk" FOREIGN KEY ("pricing_rule_id") REFERENCES "public"."pricing_rules"("id") ON DELETE no action ON UPDATE no action;
+ALTER TABLE "orders" ADD CONSTRAINT "orders_pricing_rule_id_pricing_rules_id_fk" FOREIGN KEY ("pricing_rule_id") REFERENCES "public"."pricing_rules"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reservations" ADD CONSTRAINT "reservations_pricing_rule_id_pricing_rules_id_fk" FOREIGN KEY ("pricing_rule_id") REFERENCES "public"."pricing_rules"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "tour_prebooks" ADD CONSTRAINT "tour_prebooks_pricing_rule_id_pricing_rules_id_fk" FOREIGN KEY ("pricing_rule_id") REFERENCES "public"."pricing_rules"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+UPDATE "orders" SET "net_minor" = "total_price_minor", "margin_minor" = 0 WHERE "net_minor" IS NULL;

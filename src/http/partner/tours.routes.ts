@@ -4,6 +4,8 @@ import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepa
 import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
 import { workflowDeps, type ApiDeps } from '../deps';
+import { netAtLeast, netAtMost, type Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
