@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { MARKUP_SERVICES } from '../../src/db/schema';
-import { applies, chooseRule, marginOf, sellPrice, type MarkupRule, type SaleContext } from '../../src/domain/markup';
+import { applies, chooseRule, marginOf, markupWith, netAtLeast, netAtMost, sellPrice, type MarkupRule, type SaleContext } from '../../src/domain/markup';
 import { formatPercent, parsePercent } from '../../src/domain/markup-rules';
 import { DomainError } from '../../src/domain/errors';
 import { CurrencyAmountError } from '../../src/platform/currency';
@@ -155,6 +155,34 @@ describe('which rule prices a sale', () => {
           expect(rank(r) < rank(chosen) || (rank(r) === rank(chosen) && r.id <= chosen.id)).toBe(true);
         }
       }),
+    );
+  });
+});
+
+describe('filters on sell prices run on nets', () => {
+  it('finds the least net selling at a bound or more, and the greatest selling at one or less', () => {
+    const m = markupWith(rule({ percentHundredths: 1000, fixedMinor: 500 }));
+    // sell(n) = n + round(n / 10) + 500: sell(4545) = 5500, sell(4546) = 5501.
+    expect(netAtLeast(m, 5_501)).toBe(4_546);
+    expect(netAtMost(m, 5_500)).toBe(4_545);
+    expect(netAtMost(m, 499)).toBe(-1);
+    expect(netAtLeast(m, 0)).toBe(0);
+  });
+
+  it('property: exactly the nets whose sell price is within the bounds pass', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5_000 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 0, max: 3_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (pct, fixed, min, bound, net) => {
+          const m = markupWith(rule({ percentHundredths: pct, fixedMinor: fixed, minMarginMinor: min }));
+          expect(net >= netAtLeast(m, bound)).toBe(m.sell(net) >= bound);
+          expect(net <= netAtMost(m, bound)).toBe(m.sell(net) <= bound);
+        },
+      ),
     );
   });
 });
