@@ -260,5 +260,25 @@ describe('tours, visas and villas', () => {
     expect(paid.status).toBe(200);
     expect(await orderRow(order.body.data.id)).toMatchObject({ netPrice: net, margin: total - net, totalPrice: total, pricingRuleId: ruleId });
     expect(await debitOf(order.body.data.id)).toBe(total);
+
+    // A stay change re-prices with the rule that priced the order, even once it is removed.
+    expect((await call(stack.admin, 'DELETE', `/admin/markups/${ruleId}`, { authorization: `Bearer ${ADMIN_TOKEN}` })).status).toBe(200);
+    const nights = [70, 71, 72].map((d) => ([4, 5].includes(new Date(`${day(d)}T00:00:00Z`).getUTCDay()) ? 'weekend_price' : 'nightly_price'));
+    const longerNet = nights.reduce((n, r) => n + minor(a.body.data[r]), minor(a.body.data.cleaning_fee));
+    const longerTotal = nights.reduce((n, r) => n + sell(minor(a.body.data[r])), sell(minor(a.body.data.cleaning_fee)));
+    const changed = await marked.api.post('/api/residence/bookings/modify/', {
+      reservation_id: held.body.data.reservation_id,
+      check_in: day(70),
+      check_out: day(73),
+      guests: 2,
+    });
+    expect(changed.status).toBe(200);
+    expect(minor(changed.body.data.new_total)).toBe(longerTotal);
+    expect(await orderRow(order.body.data.id)).toMatchObject({
+      netPrice: longerNet,
+      margin: longerTotal - longerNet,
+      totalPrice: longerTotal,
+      pricingRuleId: ruleId,
+    });
   });
 });
