@@ -25,7 +25,7 @@ describe('the margin of a rule', () => {
   it('is the percent of net, rounded once half away from zero, plus the fixed amount', () => {
     // 7.5% of 1001 minor units is 75.075: 75.
     expect(marginOf(rule({ percentHundredths: 750 }), 1001)).toBe(75);
-    // 7.5% of 1002 is 75.15: 75; of 1006 is 75.45: 75; of 1007 is 75.525: 76.
+    // 7.5% of 1007 is 75.525: 76.
     expect(marginOf(rule({ percentHundredths: 750 }), 1007)).toBe(76);
     // 0.5 exactly rounds away from zero: 1% of 50 is 0.5 → 1.
     expect(marginOf(rule({ percentHundredths: 100 }), 50)).toBe(1);
