@@ -118,7 +118,7 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
  * The two parts of a stay's price put back: priced again as it was with the order's rule;
  * should the property's rates have moved since, the margin is kept within the price.
  */
-async function partsOf(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay) {
+async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay) {
   const [p] = await tx.select().from(properties).where(eq(properties.id, propertyId));
   const again = sellStay(p!, await markupOfRule(tx, ruleId), stay.checkIn, stay.checkOut);
   const margin = again.sellMinor === stay.totalMinor ? again.marginMinor : Math.min(again.marginMinor, stay.totalMinor);
@@ -170,7 +170,7 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
     const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
     if (!asBefore) {
       const now = new Date();
-      const parts = await partsOf(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous);
+      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous);
       await tx
         .update(reservations)
         .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, ...parts, updatedAt: now })
