@@ -16,6 +16,7 @@ import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { PricingDeps } from '../src/domain/pricing';
 import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
+import { flightMarkup } from '../src/domain/flights/service';
 import { withScenario } from '../src/sandbox/context';
 import type { CancellationQuote, FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType } from '../workflows/failure-types';
@@ -39,9 +40,11 @@ export function flightActivities(db: Db, supplierOf: (name: string) => FlightSup
               travelers: booking.travelers as unknown as Traveler[],
               contact: booking.contact,
             });
-            const pricer = await pricerForBooking(pricing, booking, [air.total, air.refund_penalty], air.total, new Date());
+            const now = new Date();
+            const pricer = await pricerForBooking(pricing, booking, [air.total, air.refund_penalty], air.total, now);
+            const markup = await flightMarkup(pricing, booking.partnerId, booking.supplier, now);
             const price = {
-              totalMinor: pricer.minor(air.total),
+              parts: markup.price(pricer.minor(air.total)),
               refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null,
               supplier: supplierPriceOf(pricer, air.total),
             };
@@ -51,7 +54,7 @@ export function flightActivities(db: Db, supplierOf: (name: string) => FlightSup
               orderId: order.id,
               pnr: air.booking_reference,
               ticketTimeLimit: Date.parse(air.payment_required_by),
-              totalPriceMinor: price.totalMinor,
+              totalPriceMinor: price.parts.sellMinor,
             };
           } catch (err) {
             if (err instanceof SupplierRejectedError) await markFlightBookingFailed(db, booking.id, err.message);

@@ -16,7 +16,8 @@ import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier, StayHold } from '../src/suppliers/hotels';
 import type { PricingDeps } from '../src/domain/pricing';
 import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
-import { walletPolicy } from '../src/domain/hotels/prices';
+import { hotelMarkup, walletPolicy } from '../src/domain/hotels/prices';
+import { markupOfRule } from '../src/domain/markup-rules';
 import { withScenario } from '../src/sandbox/context';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
@@ -35,9 +36,15 @@ export function hotelActivities(db: Db, supplierOf: (name: string) => HotelSuppl
         const booking = await bookingById(db, input.bookingId);
         const supplier = supplierOf(booking.supplier);
         const priced = async (hold: StayHold) => {
-          const pricer = await pricerForBooking(pricing, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, new Date());
+          const now = new Date();
+          const pricer = await pricerForBooking(pricing, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, now);
+          // A new hold takes the rule in force; guests given to a prebook keep the rule it was priced with.
+          const markup =
+            input.mode === 'create'
+              ? await hotelMarkup(pricing, { partnerId: booking.partnerId, supplier: booking.supplier }, now)
+              : await markupOfRule(db, booking.pricingRuleId);
           return {
-            totalMinor: pricer.minor(hold.total),
+            parts: markup.price(pricer.minor(hold.total)),
             policy: walletPolicy(pricer, hold.cancellation_timeline),
             supplier: supplierPriceOf(pricer, hold.total),
           };

@@ -52,13 +52,19 @@ commands:
   report exposure                                              (each partner's balance, credit limit, credit used and its share, available)
   report margins --from YYYY-MM-DD --to YYYY-MM-DD            (margins and fees kept by month, service, partner and supplier)
   report suppliers --from YYYY-MM-DD --to YYYY-MM-DD          (what is owed to each supplier: opening, bought, refunded, owed)
+  markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
+             [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                                                              (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
+                                                               minimum; the most specific rule in force prices a sale)
+  markup list [--removed]                                      (the rules in force; --removed: the removed ones too)
+  markup remove ID                                             (a rule stops pricing new sales; orders keep naming it)
 
 AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
 
 class UsageError extends Error {}
 
 interface Command {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
   /** The answer is a file (a CSV report): printed as it comes. */
@@ -125,6 +131,12 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       thresholds: { type: 'string' },
       'prepaid-base': { type: 'string' },
       to: { type: 'string' },
+      service: { type: 'string' },
+      supplier: { type: 'string' },
+      percent: { type: 'string' },
+      fixed: { type: 'string' },
+      'min-margin': { type: 'string' },
+      removed: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -236,6 +248,31 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), rate: need(values, 'rate') } } };
     case 'fx list':
       return { json, command: { method: 'GET', path: '/admin/fx' } };
+    case 'markup set':
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: '/admin/markups',
+          body: {
+            service: need(values, 'service'),
+            partner: values.partner,
+            supplier: values.supplier,
+            percent: values.percent,
+            fixed: values.fixed,
+            min_margin: values['min-margin'],
+            from: values.from,
+            to: values.to,
+          },
+        },
+      };
+    case 'markup list':
+      return { json, command: { method: 'GET', path: `/admin/markups${values.removed ? '?removed=true' : ''}` } };
+    case 'markup remove': {
+      const id = positionals[2];
+      if (id === undefined || !/^[1-9]\d*$/.test(id)) throw new UsageError('markup remove takes the rule id (a positive integer), e.g. markup remove 3');
+      return { json, command: { method: 'DELETE', path: `/admin/markups/${id}` } };
+    }
     default:
       throw new UsageError(group ? `unknown command: ${positionals.join(' ')}` : 'a command is required');
   }

@@ -5,6 +5,7 @@ import {
   check,
   date,
   foreignKey,
+  type AnyPgColumn,
   index,
   integer,
   jsonb,
@@ -157,7 +158,7 @@ export const orders = pgTable(
     // total = net + margin. Null on an order sold at the supplier's price (margin 0).
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
-    pricingRuleId: integer('pricing_rule_id'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -409,6 +410,10 @@ export const hotelBookings = pgTable(
     guests: jsonb('guests').$type<unknown[][]>(),
     contact: jsonb('contact').$type<{ phone_number: string; email: string }>(),
     totalPrice: money('total_price_minor'),
+    // The price's two parts and the pricing rule, as the order made from the booking records them.
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     currency: text('currency').notNull(),
     cancellationPolicy: jsonb('cancellation_policy').$type<Array<{ from: string; penalty_minor: number }>>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
@@ -538,6 +543,10 @@ export const tourPrebooks = pgTable(
     passengers: jsonb('passengers').$type<Array<Record<string, unknown>>>().notNull(),
     seats: integer('seats').notNull(),
     totalPrice: money('total_price_minor').notNull(),
+    // The price's two parts and the pricing rule, as the order made from the prebook records them.
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     currency: text('currency').notNull(),
     status: text('status', { enum: TOUR_PREBOOK_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -603,6 +612,10 @@ export const reservations = pgTable(
     guests: integer('guests').notNull(),
     leadGuest: jsonb('lead_guest').$type<Record<string, unknown>>(),
     totalPrice: money('total_price_minor').notNull(),
+    // The price's two parts and the pricing rule, as the order made from the reservation records them.
+    netPrice: money('net_minor'),
+    margin: money('margin_minor'),
+    pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
     currency: text('currency').notNull(),
     status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -704,6 +717,42 @@ export const supplierPlaces = pgTable(
     seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('supplier_places_external_idx').on(t.supplier, t.kind, t.externalId), check('supplier_places_kind', sql`${t.kind} IN ('city', 'hotel')`)],
+);
+
+export const MARKUP_SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const;
+export type MarkupService = (typeof MARKUP_SERVICES)[number];
+
+/**
+ * Operators' markups (docs/decisions/pricing-rules.md): for a service, optionally narrowed to
+ * a partner and to a supplier, on the days from `valid_from` to `valid_to` (either open).
+ * Margin = percent of net (hundredths of a percent) + fixed, at least the minimum, in minor
+ * units of `currency` (the wallet's). Removed rules stay (orders name the rule that priced them).
+ */
+export const pricingRules = pgTable(
+  'pricing_rules',
+  {
+    id: serial('id').primaryKey(),
+    service: text('service', { enum: MARKUP_SERVICES }).notNull(),
+    partnerId: integer('partner_id').references(() => partners.id),
+    supplier: text('supplier'),
+    percentHundredths: integer('percent_hundredths').notNull().default(0),
+    fixed: money('fixed_minor').notNull().default(0),
+    minMargin: money('min_margin_minor').notNull().default(0),
+    currency: text('currency').notNull(),
+    validFrom: date('valid_from'),
+    validTo: date('valid_to'),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    removedBy: text('removed_by'),
+  },
+  (t) => [
+    index('pricing_rules_service_idx').on(t.service, t.id),
+    check('pricing_rules_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa')`),
+    check('pricing_rules_non_negative', sql`${t.percentHundredths} >= 0 and ${t.fixed} >= 0 and ${t.minMargin} >= 0`),
+    check('pricing_rules_sets_something', sql`${t.percentHundredths} > 0 or ${t.fixed} > 0 or ${t.minMargin} > 0`),
+    check('pricing_rules_dates', sql`${t.validFrom} is null or ${t.validTo} is null or ${t.validFrom} <= ${t.validTo}`),
+  ],
 );
 
 /** Every operator action through the admin API: who, when, what, why. Append-only. */

@@ -6,6 +6,7 @@ import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
 import type { DeliveryDetails, OrderWithItems } from './orders';
+import { priceColumns, type Markup } from './markup';
 
 export const MAX_LINE_QUANTITY = 100;
 
@@ -33,11 +34,14 @@ export interface PricedLine {
   sku: string;
   name: string;
   quantity: number;
+  /** The partner's price of one unit: its net with the partner's markup. */
   unitPrice: number;
+  /** The catalogue's price of one unit (never shown to partners). */
+  unitNet: number;
   lineTotal: number;
 }
 
-async function pricedLines(db: DbOrTx, basketId: number, currency: string): Promise<PricedLine[]> {
+async function pricedLines(db: DbOrTx, basketId: number, currency: string, markup: Markup): Promise<PricedLine[]> {
   const rows = await db
     .select({ item: basketItems, product: products, variant: productVariants })
     .from(basketItems)
@@ -46,7 +50,8 @@ async function pricedLines(db: DbOrTx, basketId: number, currency: string): Prom
     .where(eq(basketItems.basketId, basketId))
     .orderBy(asc(basketItems.id));
   return rows.map(({ item, product, variant }) => {
-    const unitPrice = variant?.price ?? product.price;
+    const unitNet = variant?.price ?? product.price;
+    const unitPrice = markup.sell(unitNet);
     return {
       id: item.id,
       productId: product.id,
@@ -55,6 +60,7 @@ async function pricedLines(db: DbOrTx, basketId: number, currency: string): Prom
       name: variant ? `${product.name} (${variant.name})` : product.name,
       quantity: item.quantity,
       unitPrice,
+      unitNet,
       lineTotal: lineTotal(unitPrice, item.quantity, currency),
     };
   });
@@ -67,13 +73,13 @@ export interface Basket {
   currency: string;
 }
 
-export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string): Promise<Basket> {
+export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string, markup: Markup): Promise<Basket> {
   const [basket] = await db
     .select()
     .from(baskets)
     .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
   if (!basket) return { id: null, lines: [], currency };
-  return { id: basket.id, lines: await pricedLines(db, basket.id, currency), currency };
+  return { id: basket.id, lines: await pricedLines(db, basket.id, currency, markup), currency };
 }
 
 /** Adds a product (or more of one already there) to the partner's current basket. */
@@ -82,6 +88,7 @@ export async function addBasketItem(
   partnerId: number,
   input: { product: number; quantity: number; variant?: number },
   currency: string,
+  markup: Markup,
 ): Promise<{ item: PricedLine; basket: Basket }> {
   return db.transaction(async (tx) => {
     const [product] = await tx.select().from(products).where(eq(products.id, input.product));
@@ -120,12 +127,12 @@ export async function addBasketItem(
       const [row] = await tx.insert(basketItems).values({ basketId: basket.id, productId: product.id, variantId, quantity }).returning();
       itemId = row!.id;
     }
-    const lines = await pricedLines(tx, basket.id, currency);
+    const lines = await pricedLines(tx, basket.id, currency, markup);
     return { item: lines.find((l) => l.id === itemId)!, basket: { id: basket.id, lines, currency } };
   });
 }
 
-export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string): Promise<Basket> {
+export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: number, currency: string, markup: Markup): Promise<Basket> {
   if (!isStorableId(itemId)) throw notFound(`basket item ${itemId}`);
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
@@ -134,20 +141,24 @@ export async function removeBasketItem(db: DbOrTx, partnerId: number, itemId: nu
       .where(and(eq(basketItems.id, itemId), eq(basketItems.basketId, basket.id)))
       .returning({ id: basketItems.id });
     if (deleted.length === 0) throw notFound(`basket item ${itemId}`);
-    return { id: basket.id, lines: await pricedLines(tx, basket.id, currency), currency };
+    return { id: basket.id, lines: await pricedLines(tx, basket.id, currency, markup), currency };
   });
 }
 
-/** Turns the current basket into a pending product order, priced now; the basket is then closed. */
+/**
+ * Turns the current basket into a pending product order, priced now (each unit with the
+ * partner's markup); the basket is then closed.
+ */
 export async function checkout(
   db: DbOrTx,
   partnerId: number,
   input: { paymentMethod: PaymentMethod; delivery?: DeliveryDetails },
   currency: string,
+  markup: Markup,
 ): Promise<OrderWithItems> {
   return db.transaction(async (tx) => {
     const basket = await openBasket(tx, partnerId);
-    const lines = await pricedLines(tx, basket.id, currency);
+    const lines = await pricedLines(tx, basket.id, currency, markup);
     if (lines.length === 0) throw new DomainError('validation', 'basket is empty: add items before checking out');
     const outOfStock = await tx
       .select({ id: products.id })
@@ -163,18 +174,24 @@ export async function checkout(
       );
     if (outOfStock.length > 0) throw validation('basket', `product ${outOfStock[0]!.id} went out of stock; remove it to check out`);
 
+    const totalPrice = sum(
+      lines.map((l) => l.lineTotal),
+      currency,
+    );
+    const net = sum(
+      lines.map((l) => lineTotal(l.unitNet, l.quantity, currency)),
+      currency,
+    );
     const [order] = await tx
       .insert(orders)
       .values({
         partnerId,
         service: 'product',
-        totalPrice: sum(
-          lines.map((l) => l.lineTotal),
-          currency,
-        ),
+        totalPrice,
         currency,
         paymentMethod: input.paymentMethod,
         details: { basket_id: basket.id, delivery: input.delivery ?? null },
+        ...priceColumns({ netMinor: net, marginMinor: totalPrice - net, sellMinor: totalPrice, ruleId: markup.rule?.id ?? null }),
       })
       .returning();
     await tx.insert(orderItems).values(

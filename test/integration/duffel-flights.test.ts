@@ -4,11 +4,11 @@ import { flightBookings, orders } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
 import type { PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';
-import { newPartner as partnerWithWallet, settled } from '../support/clients';
+import { call, newPartner as partnerWithWallet, settled } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day } from '../support/fixtures';
 import { GBP_RATE, setRate as setRateOf } from '../support/rates';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
 /**
  * Flights sold through Duffel (FLIGHT_SUPPLIER=duffel) against the Duffel stand-in, priced
@@ -176,6 +176,29 @@ describe('flights through Duffel', () => {
     expect(confirmed[0]!.refund_currency).toBe('GBP');
     expect(minor(quote.data!.data.refundable_amount)).toBe(minor(confirmed[0]!.refund_amount!) * GBP_RATE);
     expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100 - order!.totalPrice + minor(quote.data!.data.refundable_amount));
+  });
+
+  it("sells at the airline's amount converted, with the markup of a rule naming Duffel; the order records both", async () => {
+    await setRate('GBP', GBP_RATE);
+    const { client, creds } = await newPartner();
+    const rule = await call(
+      stack.admin,
+      'POST',
+      '/admin/markups',
+      { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' },
+      { service: 'flights', partner: creds.partner_id, supplier: 'duffel', percent: '2.5', min_margin: '1000' },
+    );
+    expect(rule.status).toBe(201);
+    const { fare, booked } = await bookOffer(client);
+    const [order] = await stack.db.select().from(orders).where(eq(orders.id, booked.id));
+    // Net: the GBP amount at the rate; margin: 2.5% of it, at least 1,000.00 IRT.
+    const net = order!.supplierAmount! * GBP_RATE;
+    const margin = Math.max(Math.round((net * 25) / 1000), 100_000);
+    expect(order).toMatchObject({ supplier: 'duffel', supplierCurrency: 'GBP', netPrice: net, margin, totalPrice: net + margin, pricingRuleId: rule.body.id });
+    expect(minor(fare.total_price)).toBe(net + margin);
+    expect(minor(booked.total_price)).toBe(net + margin);
+    const paid = await client.POST('/partners/pay/', { body: { order_id: booked.id, idempotency_key: `duffel-markup-${booked.id}` } });
+    expect(minor(settled(paid)!.new_balance)).toBe(TOPUP * 100 - (net + margin));
   });
 
   it('keeps the price a revalidation fixed while the offer holds, whatever the rate does meanwhile', async () => {

@@ -45,6 +45,7 @@ export async function searchHotels(
   pricing: PricingDeps,
   q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
   now: Date,
+  partnerId: number,
 ): Promise<AgencySearch> {
   const city = await cityOf(supplier, q.city);
   checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
@@ -58,7 +59,7 @@ export async function searchHotels(
   });
   // stars means "at least".
   const hotels = found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit);
-  return { city, nights, hotels: await sellHotels(pricing, hotels, now) };
+  return { city, nights, hotels: await sellHotels(pricing, hotels, now, { partnerId, supplier: supplier.name }) };
 }
 
 /** GET /v1/hotels/{hotel_id}: the hotel, its rooms, amenities and policies. */

@@ -4,6 +4,8 @@ import { hotelBookings, orderItems, orders, products, productVariants, type Orde
 import { notFound, validation } from '../errors';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
+import { priceColumns } from '../markup';
+import { ownMarkup } from '../markup-rules';
 import type { OrderRow } from '../orders';
 
 /** The order of an agency booking, created once: a retried step finds the order it made. */
@@ -89,7 +91,11 @@ export async function createAgencyProductOrder(
     line = { productId: p.id, variantId: null, sku: p.sku, name: p.name, unit: p.price, stock: p.stock };
   }
   if (line.stock <= 0) throw validation('product_id', `${input.productId} is out of stock`);
-  const total = lineTotal(line.unit, input.quantity, currency);
+  // Each unit at the partner's price: the catalogue's with the partner's markup.
+  const markup = await ownMarkup({ db, currency }, 'products', partnerId);
+  const unit = markup.sell(line.unit);
+  const total = lineTotal(unit, input.quantity, currency);
+  const net = lineTotal(line.unit, input.quantity, currency);
   return db.transaction(async (tx) => {
     const [order] = await tx
       .insert(orders)
@@ -101,6 +107,7 @@ export async function createAgencyProductOrder(
         paymentMethod: 'PARTNER_CREDIT',
         idempotencyKey: idempotencyKey ?? null,
         details: { channel: 'agency', delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
+        ...priceColumns({ netMinor: net, marginMinor: total - net, sellMinor: total, ruleId: markup.rule?.id ?? null }),
       })
       .onConflictDoNothing()
       .returning();
@@ -119,7 +126,7 @@ export async function createAgencyProductOrder(
       sku: line.sku,
       name: line.name,
       quantity: input.quantity,
-      unitPrice: line.unit,
+      unitPrice: unit,
       lineTotal: total,
     });
     return order!;

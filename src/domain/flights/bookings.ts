@@ -4,6 +4,7 @@ import { flightBookings, orders } from '../../db/schema';
 import type { FlightOrder, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
+import { priceColumns, type SellPrice } from '../markup';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
@@ -64,7 +65,7 @@ export async function recordAirBooking(
   db: DbOrTx,
   bookingId: number,
   air: FlightOrder,
-  price: { totalMinor: number; refundPenaltyMinor: number | null; supplier: SupplierPrice },
+  price: { parts: SellPrice; refundPenaltyMinor: number | null; supplier: SupplierPrice },
 ): Promise<{ booking: FlightBookingRow; order: OrderRow }> {
   return db.transaction(async (tx) => {
     const [booking] = await tx.select().from(flightBookings).where(eq(flightBookings.id, bookingId)).for('update');
@@ -78,12 +79,13 @@ export async function recordAirBooking(
       .values({
         partnerId: booking.partnerId,
         service: 'flight',
-        totalPrice: price.totalMinor,
+        totalPrice: price.parts.sellMinor,
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { booking_id: booking.id, pnr: air.booking_reference },
         supplier: booking.supplier,
         ...supplierPriceColumns(price.supplier),
+        ...priceColumns(price.parts),
       })
       .returning();
     const [updated] = await tx
@@ -98,7 +100,7 @@ export async function recordAirBooking(
         refundable: air.refundable,
         refundPenalty: price.refundPenaltyMinor,
         legs: air.legs,
-        totalPrice: price.totalMinor,
+        totalPrice: price.parts.sellMinor,
         ...supplierPriceColumns(price.supplier),
         orderId: order!.id,
         updatedAt: new Date(),

@@ -4,6 +4,7 @@ import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type PricingDeps } from '../pricing';
+import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
 import { bookFlightWorkflowId, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
@@ -67,8 +68,27 @@ export interface FlightOffers {
   offers: SellOffer[];
 }
 
+/** The markup of a flight sale to a partner made `now` (src/domain/markup-rules.ts): resolved once per request. */
+export const flightMarkup = (pricing: PricingDeps, partnerId: number, supplier: string, now: Date) =>
+  markupFor(pricing, { service: 'flights', partnerId, supplier, now });
+
+/**
+ * An offer's margin as each passenger's base fare shows it: an equal share per seat, down to
+ * the minor unit (what is left of it, under one minor unit per passenger, is in the total only).
+ */
+function perPassenger(marginMinor: number, lines: PriceLine[]): number {
+  const passengers = lines.reduce((n, l) => n + l.count, 0);
+  return passengers === 0 ? 0 : Math.floor(marginMinor / passengers);
+}
+
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
-export async function searchFlights(supplier: FlightSupplier, pricing: PricingDeps, input: FlightSearchInput, now: Date): Promise<FlightOffers> {
+export async function searchFlights(
+  supplier: FlightSupplier,
+  pricing: PricingDeps,
+  input: FlightSearchInput,
+  now: Date,
+  partnerId: number,
+): Promise<FlightOffers> {
   const airports = await supplier.airports();
   const known = new Map(airports.map((a) => [a.code, a]));
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
@@ -103,8 +123,12 @@ export async function searchFlights(supplier: FlightSupplier, pricing: PricingDe
     found.offers.map((o) => o.total),
     now,
   );
-  const priced = found.offers.map((offer) => ({ offer, priceMinor: pricer.minor(offer.total) })).sort((a, b) => a.priceMinor - b.priceMinor);
-  const offers = priced.slice(0, input.limit).map(({ offer, priceMinor }): SellOffer => ({
+  const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
+  const priced = found.offers
+    .map((offer) => ({ offer, ...markup.price(pricer.minor(offer.total)) }))
+    .map(({ offer, sellMinor, marginMinor }) => ({ offer, priceMinor: sellMinor, marginMinor }))
+    .sort((a, b) => a.priceMinor - b.priceMinor);
+  const offers = priced.slice(0, input.limit).map(({ offer, priceMinor, marginMinor }): SellOffer => ({
     offer,
     code: sealCode(pricing.codes, {
       id: offer.offer_id,
@@ -117,7 +141,7 @@ export async function searchFlights(supplier: FlightSupplier, pricing: PricingDe
     breakdown: offer.price_breakdown.map((p) => ({
       passenger_type: p.passenger_type,
       count: p.count,
-      baseMinor: pricer.minor({ amount_minor: p.base_minor, currency: offer.total.currency }),
+      baseMinor: pricer.minor({ amount_minor: p.base_minor, currency: offer.total.currency }) + perPassenger(marginMinor, offer.price_breakdown),
       taxMinor: pricer.minor({ amount_minor: p.tax_minor, currency: offer.total.currency }),
     })),
   }));
@@ -134,12 +158,14 @@ export interface Revalidation {
 }
 
 /** POST /api/flights/revalidate_flight/. */
-export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps, code: string, scenario?: string): Promise<Revalidation> {
+export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps, partnerId: number, code: string, scenario?: string): Promise<Revalidation> {
   const shown = openCode(pricing.codes, code, 'fare_source_code');
   const offer = await supplierRead('fare_source_code', () => withScenario(scenario, () => supplier.price(shown.id)));
-  const pricer = await pricerFor(pricing, [offer.total, offer.searched_total], new Date());
-  const priceMinor = pricer.minor(offer.total);
-  const previousMinor = shown.priced?.price ?? (offer.searched_total ? pricer.minor(offer.searched_total) : priceMinor);
+  const now = new Date();
+  const pricer = await pricerFor(pricing, [offer.total, offer.searched_total], now);
+  const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
+  const priceMinor = markup.sell(pricer.minor(offer.total));
+  const previousMinor = shown.priced?.price ?? (offer.searched_total ? markup.sell(pricer.minor(offer.searched_total)) : priceMinor);
   return {
     isValid: offer.available,
     // The price is fixed here: a booking with this code pays it while the airline's offer holds unchanged.

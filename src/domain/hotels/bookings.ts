@@ -7,6 +7,7 @@ import { isStorableId } from '../ids';
 import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
+import { priceColumns, type SellPrice } from '../markup';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -76,14 +77,14 @@ export async function newBooking(
 
 /**
  * Stores what the supplier answered for a hold (placed, or given its guests) at the
- * partner's price (`price`, in the wallet's currency): held once it has its guests,
- * prebooked until then.
+ * partner's price (`price.parts`, in the wallet's currency: net, margin and the rule): held
+ * once it has its guests, prebooked until then.
  */
 export async function recordHold(
   db: DbOrTx,
   bookingId: number,
   hold: StayHold,
-  price: { totalMinor: number; policy: WalletPolicyStep[]; supplier: SupplierPrice },
+  price: { parts: SellPrice; policy: WalletPolicyStep[]; supplier: SupplierPrice },
   extra: { guests?: GuestDetails[][]; contact?: Contact } = {},
 ) {
   const [current] = await db.select({ guests: hotelBookings.guests }).from(hotelBookings).where(eq(hotelBookings.id, bookingId));
@@ -102,7 +103,8 @@ export async function recordHold(
       checkIn: hold.check_in,
       checkOut: hold.check_out,
       rooms: hold.rooms,
-      totalPrice: price.totalMinor,
+      totalPrice: price.parts.sellMinor,
+      ...priceColumns(price.parts),
       ...supplierPriceColumns(price.supplier),
       cancellationPolicy: price.policy,
       expiresAt: new Date(hold.expires_at),
@@ -156,6 +158,9 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
         fxRateAmount: booking.fxRateAmount,
         fxRateScale: booking.fxRateScale,
         fxRateId: booking.fxRateId,
+        netPrice: booking.netPrice ?? booking.totalPrice!,
+        margin: booking.margin ?? 0,
+        pricingRuleId: booking.pricingRuleId,
       })
       .returning();
     await tx.update(hotelBookings).set({ orderId: order!.id, updatedAt: new Date() }).where(eq(hotelBookings.id, booking.id));

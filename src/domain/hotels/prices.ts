@@ -1,6 +1,13 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
 import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
 import type { Money } from '../../suppliers/money';
+import { markupFor } from '../markup-rules';
+
+/** Who a price is for: the partner, and the supplier its rule may name. */
+export interface Buyer {
+  partnerId: number;
+  supplier: string;
+}
 
 /** A step of a cancellation timeline at the partner's price: from `from`, cancelling costs `penalty_minor` (wallet currency). */
 export interface WalletPolicyStep {
@@ -35,19 +42,27 @@ export interface SellRateCheck extends Stay {
 export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPolicyStep[] =>
   timeline.map((s) => ({ from: s.from, penalty_minor: pricer.minor(s.penalty) }));
 
-/** Search results at the partner's prices. */
-export async function sellHotels(pricing: PricingDeps, hotels: SupplierHotel[], now: Date): Promise<SellHotel[]> {
+/** The markup of a hotel sale to `buyer` made `now` (src/domain/markup-rules.ts): resolved once per request. */
+export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => markupFor(pricing, { service: 'hotels', ...buyer, now });
+
+/** Search results at the partner's prices: each rate in the wallet's currency, with the partner's markup. */
+export async function sellHotels(pricing: PricingDeps, hotels: SupplierHotel[], now: Date, buyer: Buyer): Promise<SellHotel[]> {
   const pricer = await pricerFor(
     pricing,
     hotels.flatMap((h) => h.rates.map((r) => r.total)),
     now,
   );
-  return hotels.map((h) => ({ ...h, rates: h.rates.map((r) => ({ ...r, priceMinor: pricer.minor(r.total), rate: pricer.rateOf(r.total.currency) })) }));
+  const markup = await hotelMarkup(pricing, buyer, now);
+  return hotels.map((h) => ({
+    ...h,
+    rates: h.rates.map((r) => ({ ...r, priceMinor: markup.sell(pricer.minor(r.total)), rate: pricer.rateOf(r.total.currency) })),
+  }));
 }
 
-export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Date): Promise<SellRateCheck> {
+export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Date, buyer: Buyer): Promise<SellRateCheck> {
   const pricer = await pricerFor(pricing, [q.total, q.searched_total, ...q.cancellation_timeline.map((s) => s.penalty)], now);
-  const priceMinor = pricer.minor(q.total);
+  const markup = await hotelMarkup(pricing, buyer, now);
+  const priceMinor = markup.sell(pricer.minor(q.total));
   return {
     hotel_id: q.hotel_id,
     hotel_name: q.hotel_name,
@@ -63,7 +78,7 @@ export async function sellRateCheck(pricing: PricingDeps, q: RateQuote, now: Dat
     fxRate: pricer.rateOf(q.total.currency),
     nationality: q.nationality,
     priceMinor,
-    previousMinor: q.searched_total ? pricer.minor(q.searched_total) : priceMinor,
+    previousMinor: q.searched_total ? markup.sell(pricer.minor(q.searched_total)) : priceMinor,
     policy: walletPolicy(pricer, q.cancellation_timeline),
     expiresAt: q.expires_at,
   };

@@ -79,6 +79,7 @@ export async function searchHotels(
   pricing: PricingDeps,
   input: SearchInput,
   now: Date,
+  partnerId: number,
 ): Promise<{ search_id: string; hotels: PartnerHotel[] }> {
   checkStay(input.check_in, input.check_out, now.toISOString().slice(0, 10));
   const field = input.city_id !== undefined ? 'city_id' : 'hotel_id';
@@ -93,7 +94,7 @@ export async function searchHotels(
       domestic: input.is_domestic,
     }),
   );
-  const sold = await sellHotels(pricing, found.hotels, now);
+  const sold = await sellHotels(pricing, found.hotels, now, { partnerId, supplier: supplier.name });
   return {
     search_id: found.search_id,
     hotels: sold.map((h) => ({
@@ -110,11 +111,17 @@ export async function searchHotels(
  * POST /api/hotel/check_rate/: the rate priced again, at the partner's price, which the
  * answer's `rate_key` fixes until the supplier's quote expires.
  */
-export async function checkRate(supplier: HotelSupplier, pricing: PricingDeps, rateKey: string, scenario?: string): Promise<PartnerRateCheck> {
+export async function checkRate(
+  supplier: HotelSupplier,
+  pricing: PricingDeps,
+  partnerId: number,
+  rateKey: string,
+  scenario?: string,
+): Promise<PartnerRateCheck> {
   const shown = openCode(pricing.codes, rateKey, 'rate_key');
   const quote = await supplierRead('rate_key', () => withScenario(scenario, () => supplier.checkRate(shown.id)));
   const now = new Date();
-  const sold = await sellRateCheck(pricing, quote, now);
+  const sold = await sellRateCheck(pricing, quote, now, { partnerId, supplier: supplier.name });
   const held = heldPrice(shown.priced, now, quote.total);
   return {
     ...sold,
@@ -155,7 +162,7 @@ export interface PlacedHold {
 
 /** POST /api/hotel/prebook/: a provisional hold without guest names. */
 export async function prebook(deps: HotelDeps, partner: Partner, rateKey: string, pricing: PricingDeps, scenario?: string): Promise<PlacedHold> {
-  return holdNew(deps, partner, pricing, await checkRate(deps.supplier, pricing, rateKey), scenario);
+  return holdNew(deps, partner, pricing, await checkRate(deps.supplier, pricing, partner.id, rateKey), scenario);
 }
 
 /** A new booking of a rate just checked, held at the supplier: with its guests (book), or without them yet (prebook). */
@@ -196,7 +203,7 @@ export async function book(
     const held = await runHold(deps, partner, { mode: 'guests', bookingId: booking.id, guests: input.guests, contact: input.contact }, 'booking_id');
     return { ...held, searchedPriceMinor: null };
   }
-  const rate = await checkRate(deps.supplier, pricing, input.rate_key!);
+  const rate = await checkRate(deps.supplier, pricing, partner.id, input.rate_key!);
   validateGuests(input.guests, rate.rooms);
   return holdNew(deps, partner, pricing, rate, scenario, { guests: input.guests, contact: input.contact });
 }

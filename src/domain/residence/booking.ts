@@ -29,6 +29,9 @@ export async function bookReservation(db: DbOrTx, partnerId: number, id: number)
         currency: r.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { reservation_id: r.id },
+        netPrice: r.netPrice ?? r.totalPrice,
+        margin: r.margin ?? 0,
+        pricingRuleId: r.pricingRuleId,
       })
       .returning();
     const [updated] = await tx

@@ -2,7 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { reservations } from '../../db/schema';
 import { assertFree, lockProperty } from './availability';
-import { priceStay } from './pricing';
+import { sellStay } from './pricing';
+import { priceColumns } from '../markup';
+import { ownMarkup } from '../markup-rules';
 import type { ReservationRow } from './reservations';
 import { checkStay } from './stay-rules';
 
@@ -23,12 +25,14 @@ export interface HoldDatesInput {
  * serialise here and the second sees the first. Keyed by the workflow's hold reference.
  */
 export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<ReservationRow> {
+  const markup = await ownMarkup({ db, currency: input.currency }, 'residence', input.partnerId);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(reservations).where(eq(reservations.holdRef, input.holdRef));
     if (existing) return existing;
     const p = await lockProperty(tx, input.propertyId);
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
     await assertFree(tx, p.id, input.checkIn, input.checkOut);
+    const price = sellStay(p, markup, input.checkIn, input.checkOut);
     const [row] = await tx
       .insert(reservations)
       .values({
@@ -39,7 +43,8 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<Rese
         checkOut: input.checkOut,
         guests: input.guests,
         leadGuest: input.leadGuest,
-        totalPrice: priceStay(p, input.checkIn, input.checkOut).totalMinor,
+        totalPrice: price.sellMinor,
+        ...priceColumns(price),
         currency: input.currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })

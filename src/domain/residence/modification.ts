@@ -1,13 +1,15 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { orders, reservations } from '../../db/schema';
+import type { DbOrTx, Tx } from '../../db/client';
+import { orders, properties, reservations } from '../../db/schema';
 import { partsOf, priceChangeLegs, reversalLegs } from '../books';
 import { recordOrderEvent } from '../events';
 import { DomainError, notFound } from '../errors';
 import { ledgerEntryOf, type PaymentRun } from '../payment-ledger';
 import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
 import { assertFree, lockProperty } from './availability';
-import { priceStay } from './pricing';
+import { sellStay } from './pricing';
+import { priceColumns } from '../markup';
+import { markupOfRule } from '../markup-rules';
 import { lockReservation } from './reservations';
 import { checkStay } from './stay-rules';
 
@@ -74,11 +76,13 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     const p = await lockProperty(tx, r.propertyId);
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
     await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
-    const newTotal = priceStay(p, input.checkIn, input.checkOut).totalMinor;
+    // Re-priced with the rule that priced the order (none: at net).
+    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId), input.checkIn, input.checkOut);
+    const newTotal = price.sellMinor;
     const difference = newTotal - r.totalPrice;
-    // The margin stays what it was; the host's price is what changes.
+    // The books move by the change of each part.
     const before = partsOf(order);
-    const after = { net: before.net + difference, margin: before.margin };
+    const after = { net: price.netMinor, margin: price.marginMinor };
     let ledgerId: number | null = null;
     if (difference !== 0) {
       // More costs a debit (within the credit available), less is refunded: one ledger row either way.
@@ -107,16 +111,27 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     const now = new Date();
     await tx
       .update(reservations)
-      .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, updatedAt: now })
+      .set({ checkIn: input.checkIn, checkOut: input.checkOut, guests: input.guests, totalPrice: newTotal, ...priceColumns(price), updatedAt: now })
       .where(eq(reservations.id, r.id));
     await tx
       .update(orders)
-      .set({ totalPrice: newTotal, ...(order.netPrice === null ? {} : { netPrice: after.net, margin: after.margin }), updatedAt: now })
+      .set({ totalPrice: newTotal, ...priceColumns(price), updatedAt: now })
       .where(eq(orders.id, order.id));
     // Not a move of the order's status, so the trigger does not see it: said here, in the same transaction.
     await recordOrderEvent(tx, 'reservation.modified', order.id);
     return { previousTotalMinor: r.totalPrice, newTotalMinor: newTotal, differenceMinor: difference, ledgerId, currency: r.currency };
   });
+}
+
+/**
+ * The two parts of a stay's price put back: priced again as it was with the order's rule;
+ * should the property's rates have moved since, the margin is kept within the price.
+ */
+async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay) {
+  const [p] = await tx.select().from(properties).where(eq(properties.id, propertyId));
+  const again = sellStay(p!, await markupOfRule(tx, ruleId), stay.checkIn, stay.checkOut);
+  const margin = again.sellMinor === stay.totalMinor ? again.marginMinor : Math.min(again.marginMinor, stay.totalMinor);
+  return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId };
 }
 
 /** The stay as it stands now (read by the reservation's workflow before it changes it). */
@@ -169,15 +184,15 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
     const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
     if (!asBefore) {
       const now = new Date();
+      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous);
       await tx
         .update(reservations)
-        .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, updatedAt: now })
+        .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, ...parts, updatedAt: now })
         .where(eq(reservations.id, r.id));
       if (order) {
-        const margin = partsOf(order).margin;
         await tx
           .update(orders)
-          .set({ totalPrice: previous.totalMinor, ...(order.netPrice === null ? {} : { netPrice: previous.totalMinor - margin }), updatedAt: now })
+          .set({ totalPrice: previous.totalMinor, ...parts, updatedAt: now })
           .where(eq(orders.id, order.id));
         await recordOrderEvent(tx, 'reservation.modified', order.id);
       }

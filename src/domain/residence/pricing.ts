@@ -1,3 +1,5 @@
+import type { Markup, SellPrice } from '../markup';
+
 /** Nights between two YYYY-MM-DD dates, each as its own YYYY-MM-DD. */
 export function nightsOf(checkIn: string, checkOut: string): string[] {
   const nights: string[] = [];
@@ -24,6 +26,22 @@ export function priceStay(p: { nightlyPrice: number; weekendPrice: number; clean
     weekendNights: weekend,
     totalMinor: (nights.length - weekend) * p.nightlyPrice + weekend * p.weekendPrice + p.cleaningFee,
   };
+}
+
+type StayRates = { nightlyPrice: number; weekendPrice: number; cleaningFee: number };
+
+/** A property's rates as a partner sees them: each night and the cleaning fee with the partner's markup. */
+export const sellRates = (p: StayRates, markup: Markup): StayRates => ({
+  nightlyPrice: markup.sell(p.nightlyPrice),
+  weekendPrice: markup.sell(p.weekendPrice),
+  cleaningFee: markup.sell(p.cleaningFee),
+});
+
+/** A stay priced for a partner: its net (the property's rates), margin and rule. */
+export function sellStay(p: StayRates, markup: Markup, checkIn: string, checkOut: string): SellPrice {
+  const netMinor = priceStay(p, checkIn, checkOut).totalMinor;
+  const sellMinor = priceStay(sellRates(p, markup), checkIn, checkOut).totalMinor;
+  return { netMinor, marginMinor: sellMinor - netMinor, sellMinor, ruleId: markup.rule?.id ?? null };
 }
 
 export type CancellationPolicy = 'flexible' | 'moderate' | 'strict';

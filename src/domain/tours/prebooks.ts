@@ -6,6 +6,8 @@ import { notFound, validation } from '../errors';
 import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import { sum } from '../money';
+import { priceColumns } from '../markup';
+import { ownMarkup } from '../markup-rules';
 import type { OrderRow } from '../orders';
 
 export type TourPrebookRow = typeof tourPrebooks.$inferSelect;
@@ -44,6 +46,8 @@ export async function checkPrebook(db: DbOrTx, input: Omit<PrebookRequest, 'hold
  * activity answers the first prebook.
  */
 export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<TourPrebookRow> {
+  // Each passenger's price with the partner's markup, as the departure shows it.
+  const markup = await ownMarkup({ db, currency: input.currency }, 'tours', input.partnerId);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(tourPrebooks).where(eq(tourPrebooks.holdRef, input.holdRef));
     if (existing) return existing;
@@ -60,6 +64,14 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<
       throw validation('departure_id', `not enough seats: ${left} left on departure ${departure.id}, ${seats} asked`);
     }
     const price = { ADT: departure.priceAdult, CHD: departure.priceChild, INF: departure.priceInfant };
+    const net = sum(
+      input.passengers.map((p) => price[p.passenger_type]),
+      input.currency,
+    );
+    const totalPrice = sum(
+      input.passengers.map((p) => markup.sell(price[p.passenger_type])),
+      input.currency,
+    );
     const [row] = await tx
       .insert(tourPrebooks)
       .values({
@@ -68,10 +80,8 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<
         departureId: departure.id,
         passengers: input.passengers as unknown as Array<Record<string, unknown>>,
         seats,
-        totalPrice: sum(
-          input.passengers.map((p) => price[p.passenger_type]),
-          input.currency,
-        ),
+        totalPrice,
+        ...priceColumns({ netMinor: net, marginMinor: totalPrice - net, sellMinor: totalPrice, ruleId: markup.rule?.id ?? null }),
         currency: input.currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })
@@ -129,7 +139,17 @@ export async function finalizePrebook(db: DbOrTx, partnerId: number, prebookId: 
     }
     const [order] = await tx
       .insert(orders)
-      .values({ partnerId, service: 'tour', totalPrice: p.totalPrice, currency: p.currency, paymentMethod: 'PARTNER_CREDIT', details: { prebook_id: p.id } })
+      .values({
+        partnerId,
+        service: 'tour',
+        totalPrice: p.totalPrice,
+        currency: p.currency,
+        paymentMethod: 'PARTNER_CREDIT',
+        details: { prebook_id: p.id },
+        netPrice: p.netPrice ?? p.totalPrice,
+        margin: p.margin ?? 0,
+        pricingRuleId: p.pricingRuleId,
+      })
       .returning();
     const [updated] = await tx.update(tourPrebooks).set({ orderId: order!.id, updatedAt: new Date() }).where(eq(tourPrebooks.id, p.id)).returning();
     return { order: order!, prebook: updated! };

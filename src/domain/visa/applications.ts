@@ -3,6 +3,8 @@ import type { DbOrTx } from '../../db/client';
 import { orders, visaApplications, visaProducts } from '../../db/schema';
 import { DomainError, notFound, validation } from '../errors';
 import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
+import { priceColumns } from '../markup';
+import { ownMarkup } from '../markup-rules';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import { paginate, type PageSlice } from '../pagination';
@@ -86,13 +88,15 @@ export async function createApplication(
   const missing = ALWAYS_REQUIRED_DOCUMENTS.filter((t) => !types.has(t));
   if (missing.length) throw validation('documents', `missing ${missing.join(' and ')}; required: ${visa.requiredDocuments.join('; ')}`);
 
+  const price = (await ownMarkup({ db, currency }, 'visa', partnerId, now)).price(visa.serviceFee + visa.governmentFee);
   return db.transaction(async (tx) => {
     const [order] = await tx
       .insert(orders)
       .values({
         partnerId,
         service: 'visa',
-        totalPrice: visa.serviceFee + visa.governmentFee,
+        totalPrice: price.sellMinor,
+        ...priceColumns(price),
         currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { visa_id: visa.id, service_status: 'draft' },

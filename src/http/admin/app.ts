@@ -23,6 +23,7 @@ import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain
 import { listRates, setRate } from '../../domain/fx';
 import { runReport } from '../../domain/reports';
 import { attachment } from '../../domain/reports/csv';
+import { listRules, removeRule, setRule } from '../../domain/markup-rules';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -39,6 +40,7 @@ import {
   renderAlertState,
   renderCredentials,
   renderInspection,
+  renderMarkup,
   renderParked,
   renderRate,
   renderRates,
@@ -95,6 +97,16 @@ const AlertsBody = z.object({
   prepaid_base: z.union([Amount, z.null()]).optional(),
 });
 const FxRateBody = z.object({ from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10), rate: Amount });
+const MarkupBody = z.object({
+  service: z.string({ error: 'service is required: hotels, flights, products, tours, residence or visa' }).max(20),
+  partner: z.union([z.number(), z.string().max(20)]).nullish(),
+  supplier: z.string().max(50).nullish(),
+  percent: Amount.nullish(),
+  fixed: Amount.nullish(),
+  min_margin: Amount.nullish(),
+  from: z.string().max(20).nullish(),
+  to: z.string().max(20).nullish(),
+});
 
 async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
   let raw: unknown;
@@ -176,7 +188,7 @@ export function createAdminApp(deps: AdminDeps) {
     deps.health.require(['database']);
     await next();
     // Every action that changed something is written down: who, when, what, why.
-    if (c.req.method === 'POST' && c.res.status < 400) {
+    if ((c.req.method === 'POST' || c.req.method === 'DELETE') && c.res.status < 400) {
       const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
       await db.insert(operatorActions).values({
         operator: operatorOf(c),
@@ -277,6 +289,15 @@ export function createAdminApp(deps: AdminDeps) {
     const { filename, csv } = await runReport(db, c.req.param('name'), { from: c.req.query('from'), to: c.req.query('to') });
     return c.body(csv, 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': attachment(filename) });
   });
+  // Markups (docs/operations.md, "Markups"; docs/decisions/pricing-rules.md).
+  app.get('/admin/markups', async (c) =>
+    c.json({ currency: deps.currency, results: (await listRules(db, { removed: c.req.query('removed') === 'true' })).map(renderMarkup) }),
+  );
+  app.post('/admin/markups', async (c) => {
+    const b = await body(c, MarkupBody);
+    return c.json(renderMarkup(await setRule(db, { ...b, currency: deps.currency, operator: operatorOf(c) })), 201);
+  });
+  app.delete('/admin/markups/:id', async (c) => c.json(renderMarkup(await removeRule(db, idParam(c, 'pricing rule'), operatorOf(c)))));
 
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };
   app.post('/admin/orders/:id/refund', async (c) => {

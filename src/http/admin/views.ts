@@ -4,6 +4,7 @@ import { isOperatorEvent } from '../../domain/events';
 import { formatMinor, isKnownCurrency } from '../../platform/currency';
 import { formatRate, type CurrentRate, type RateRow } from '../../domain/fx';
 import { formatDecimal } from '../../domain/money';
+import { formatPercent, type PricingRuleRow } from '../../domain/markup-rules';
 import type { OrderInspection, ParkedWorkflow, WorkflowView } from '../../domain/operators';
 import type { OrderRow } from '../../domain/orders';
 import type { IssuedCredentials } from '../../domain/partners';
@@ -42,11 +43,21 @@ function renderSupplierPrice(order: OrderRow) {
   };
 }
 
+/** What an order's price is made of, for operators only: the net, the margin and the rule that set it. */
+const renderPriceParts = (order: OrderRow) => ({
+  price_parts: {
+    supplier: order.supplier,
+    net: order.netPrice === null ? null : formatDecimal(order.netPrice, order.currency),
+    margin: order.margin === null ? null : formatDecimal(order.margin, order.currency),
+    pricing_rule_id: order.pricingRuleId,
+  },
+});
+
 /** `admin order inspect`: the order (as partners see it, with its partner), its money, and its workflows. */
 export function renderInspection({ order, ledger, payment, cancellation, events }: OrderInspection) {
   const money = (l: LedgerRow | null) => (l ? { ledger_id: l.id, amount: formatDecimal(l.amount, order.currency) } : null);
   return {
-    order: { ...renderTravelOrder(order), partner_id: order.partnerId, ...renderSupplierPrice(order) },
+    order: { ...renderTravelOrder(order), partner_id: order.partnerId, ...renderSupplierPrice(order), ...renderPriceParts(order) },
     ledger: ledger.map((l) => ({
       id: l.id,
       type: l.type,
@@ -152,3 +163,20 @@ export function renderAlertState(s: AlertState) {
     below: s.below,
   };
 }
+/** `admin markup set|list|remove`: a pricing rule, its amounts as decimals of the wallet's currency. */
+export const renderMarkup = (r: PricingRuleRow) => ({
+  id: r.id,
+  service: r.service,
+  partner_id: r.partnerId,
+  supplier: r.supplier,
+  percent: formatPercent(r.percentHundredths),
+  fixed: formatDecimal(r.fixed, r.currency),
+  min_margin: formatDecimal(r.minMargin, r.currency),
+  currency: r.currency,
+  from: r.validFrom,
+  to: r.validTo,
+  created_by: r.createdBy,
+  created_at: r.createdAt.toISOString(),
+  removed_at: r.removedAt?.toISOString() ?? null,
+  removed_by: r.removedBy,
+});

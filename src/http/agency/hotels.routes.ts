@@ -191,7 +191,10 @@ export function agencyHotelRoutes(deps: ApiDeps) {
   };
   return agencyRouter()
     .openapi(routes.search, async (c) =>
-      c.json(renderSearch(await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date()), deps.currency), 200),
+      c.json(
+        renderSearch(await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id), deps.currency),
+        200,
+      ),
     )
     .openapi(routes.list, async (c) =>
       c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),

@@ -2,6 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/products';
 import { toNumber } from '../../domain/money';
+import type { Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -42,12 +44,12 @@ const Order = z
   })
   .openapi('ProductOrder');
 
-const renderProduct = (p: agency.SellableItem, currency: string): z.infer<typeof Product> => ({
+const renderProduct = (p: agency.SellableItem, currency: string, markup: Markup): z.infer<typeof Product> => ({
   product_id: p.sku,
   name: p.name,
   category: p.category,
   destinations: p.destinations,
-  price: toNumber(p.priceMinor, currency),
+  price: toNumber(markup.sell(p.priceMinor), currency),
   currency,
   in_stock: p.inStock,
 });
@@ -129,13 +131,15 @@ export function agencyProductRoutes(deps: ApiDeps) {
   const orderDeps = workflowDeps(deps);
   return agencyRouter()
     .openapi(routes.list, async (c) => {
-      const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, deps.currency));
+      const markup = await ownMarkup(deps.pricing, 'products', c.get('partner').id);
+      const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, deps.currency, markup));
       return c.json({ results, count: results.length }, 200);
     })
     .openapi(routes.order, async (c) => c.json(renderOrder(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id)), 200))
     .openapi(routes.detail, async (c) => {
       const p = await agency.productDetail(deps.db, c.req.valid('param').product_id);
-      return c.json({ ...renderProduct(p, deps.currency), description: p.description, delivery: p.delivery }, 200);
+      const markup = await ownMarkup(deps.pricing, 'products', c.get('partner').id);
+      return c.json({ ...renderProduct(p, deps.currency, markup), description: p.description, delivery: p.delivery }, 200);
     })
     .openapi(routes.place, async (c) => {
       const b = c.req.valid('json');

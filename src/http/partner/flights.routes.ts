@@ -342,9 +342,11 @@ export function flightRoutes(deps: ApiDeps) {
   const sup = deps.flightSupplier;
   const { pricing } = deps;
   return partnerRouter()
-    .openapi(routes.search, async (c) => ok(c, renderOffers(await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date()), deps.currency)))
+    .openapi(routes.search, async (c) =>
+      ok(c, renderOffers(await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id), deps.currency)),
+    )
     .openapi(routes.revalidate, async (c) => {
-      const r = await flights.revalidate(sup, pricing, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
+      const r = await flights.revalidate(sup, pricing, c.get('partner').id, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
       const currency = deps.currency;
       return ok(c, {
         is_valid: r.isValid,

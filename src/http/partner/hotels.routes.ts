@@ -338,10 +338,16 @@ export function hotelRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
     .openapi(routes.search, async (c) =>
-      ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date()), deps.currency)),
+      ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id), deps.currency)),
     )
     .openapi(routes.checkRate, async (c) => {
-      const rate = await hotels.checkRate(deps.hotelSupplier, pricing, c.req.valid('json').rate_key, scenarioOf(deps, c.req.valid('header')));
+      const rate = await hotels.checkRate(
+        deps.hotelSupplier,
+        pricing,
+        c.get('partner').id,
+        c.req.valid('json').rate_key,
+        scenarioOf(deps, c.req.valid('header')),
+      );
       return ok(c, renderRateCheck(rate, deps.currency));
     })
     .openapi(routes.prebook, async (c) => {

@@ -12,6 +12,8 @@ import { defaultVariantOf, getProduct, listCategories, listProducts, type Catego
 import { formatDecimal, sum } from '../../domain/money';
 import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
 import type { ApiDeps } from '../deps';
+import type { Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
 import { commonErrors, Decimal, Id, json, jsonBody, partnerOperations, iso } from './schemas';
@@ -111,7 +113,7 @@ export const ProductOrder = z
 
 const renderCategory = (c: CategoryRow): z.infer<typeof Category> => ({ id: c.id, slug: c.slug, name: c.name });
 
-function renderProduct({ product: p, category, variants }: ProductValue, currency: string): z.infer<typeof Product> {
+function renderProduct({ product: p, category, variants }: ProductValue, currency: string, markup: Markup): z.infer<typeof Product> {
   return {
     id: p.id,
     sku: p.sku,
@@ -119,7 +121,7 @@ function renderProduct({ product: p, category, variants }: ProductValue, currenc
     category: renderCategory(category),
     description: p.description,
     destinations: p.destinations,
-    price: formatDecimal(p.price, currency),
+    price: formatDecimal(markup.sell(p.price), currency),
     currency,
     delivery: p.delivery,
     in_stock: p.stock > 0,
@@ -127,7 +129,7 @@ function renderProduct({ product: p, category, variants }: ProductValue, currenc
       id: v.id,
       sku: v.sku,
       name: v.name,
-      price: formatDecimal(v.price, currency),
+      price: formatDecimal(markup.sell(v.price), currency),
       data_gb: v.dataGb,
       validity_days: v.validityDays,
     })),
@@ -258,27 +260,38 @@ const routes = {
 
 export function productRoutes(deps: ApiDeps) {
   const { db, currency } = deps;
+  // The partner's markup on products, resolved once per request (src/domain/markup-rules.ts).
+  const markupOf = (c: { get(key: 'partner'): { id: number } }) => ownMarkup(deps.pricing, 'products', c.get('partner').id);
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
       const found = await listProducts(db, { search: q.search || undefined, category: q.category ? Number(q.category) : undefined, page: parsePage(q.page) });
+      const markup = await markupOf(c);
       return ok(
         c,
-        renderPage(found, c.req.url, (p) => renderProduct(p, currency)),
+        renderPage(found, c.req.url, (p) => renderProduct(p, currency, markup)),
       );
     })
-    .openapi(routes.detail, async (c) => ok(c, renderProduct(await getProduct(db, Number(c.req.valid('param').id)), currency)))
+    .openapi(routes.detail, async (c) => ok(c, renderProduct(await getProduct(db, Number(c.req.valid('param').id)), currency, await markupOf(c))))
     .openapi(routes.categories, async (c) => ok(c, (await listCategories(db)).map(renderCategory)))
     .openapi(routes.addItem, async (c) => {
-      const { item, basket } = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency);
+      const { item, basket } = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency, await markupOf(c));
       return created(c, { item: renderLine(item, currency), basket: renderBasket(basket) });
     })
-    .openapi(routes.basket, async (c) => ok(c, renderBasket(await getCurrentBasket(db, c.get('partner').id, currency))))
-    .openapi(routes.removeItem, async (c) => ok(c, renderBasket(await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency))))
+    .openapi(routes.basket, async (c) => ok(c, renderBasket(await getCurrentBasket(db, c.get('partner').id, currency, await markupOf(c)))))
+    .openapi(routes.removeItem, async (c) =>
+      ok(c, renderBasket(await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency, await markupOf(c)))),
+    )
     .openapi(routes.checkout, async (c) => {
       // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
       const body = Checkout.parse(c.req.valid('json') ?? {});
-      const data = await checkout(db, c.get('partner').id, { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined }, currency);
+      const data = await checkout(
+        db,
+        c.get('partner').id,
+        { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined },
+        currency,
+        await markupOf(c),
+      );
       return created(c, renderProductOrder(data));
     });
 }

@@ -6,6 +6,9 @@ import { listProperties, propertyDetail } from '../../domain/residence/catalogue
 import * as residence from '../../domain/residence/service';
 import type { ReservationView } from '../../domain/residence/view';
 import { workflowDeps, type ApiDeps } from '../deps';
+import type { Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
+import { sellRates } from '../../domain/residence/pricing';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -60,7 +63,8 @@ const Reservation = z
   })
   .openapi('Reservation');
 
-function renderProperty(p: PropertyRow, currency: string): z.infer<typeof Property> {
+function renderProperty(p: PropertyRow, currency: string, markup: Markup): z.infer<typeof Property> {
+  const rates = sellRates(p, markup);
   return {
     id: p.id,
     code: p.code,
@@ -72,9 +76,9 @@ function renderProperty(p: PropertyRow, currency: string): z.infer<typeof Proper
     address: p.address,
     bedrooms: p.bedrooms,
     max_guests: p.maxGuests,
-    nightly_price: formatDecimal(p.nightlyPrice, currency),
-    weekend_price: formatDecimal(p.weekendPrice, currency),
-    cleaning_fee: formatDecimal(p.cleaningFee, currency),
+    nightly_price: formatDecimal(rates.nightlyPrice, currency),
+    weekend_price: formatDecimal(rates.weekendPrice, currency),
+    cleaning_fee: formatDecimal(rates.cleaningFee, currency),
     min_nights: p.minNights,
     cancellation_policy: p.cancellationPolicy,
     currency,
@@ -243,14 +247,16 @@ export function residenceRoutes(deps: ApiDeps) {
         check_out: q.check_out,
         page: parsePage(q.page),
       });
+      const markup = await ownMarkup(deps.pricing, 'residence', c.get('partner').id);
       return ok(
         c,
-        renderPage(found, c.req.url, (p) => renderProperty(p, deps.currency)),
+        renderPage(found, c.req.url, (p) => renderProperty(p, deps.currency, markup)),
       );
     })
     .openapi(routes.detail, async (c) => {
       const { property: p, unavailable } = await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), new Date());
-      return ok(c, { ...renderProperty(p, deps.currency), description: p.description, amenities: p.amenities, house_rules: p.houseRules, unavailable });
+      const markup = await ownMarkup(deps.pricing, 'residence', c.get('partner').id);
+      return ok(c, { ...renderProperty(p, deps.currency, markup), description: p.description, amenities: p.amenities, house_rules: p.houseRules, unavailable });
     })
     .openapi(routes.reserve, async (c) =>
       ok(c, renderReservation(await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency), new Date())),

@@ -4,6 +4,8 @@ import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepa
 import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
 import { workflowDeps, type ApiDeps } from '../deps';
+import { netAtLeast, netAtMost, type Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';
@@ -62,7 +64,7 @@ const Prebook = z
   })
   .openapi('TourPrebook');
 
-function renderDeparture(d: DepartureRow, currency: string): z.infer<typeof Departure> {
+function renderDeparture(d: DepartureRow, currency: string, markup: Markup): z.infer<typeof Departure> {
   return {
     id: d.id,
     code: d.code,
@@ -70,16 +72,16 @@ function renderDeparture(d: DepartureRow, currency: string): z.infer<typeof Depa
     seats_left: d.capacity - d.seatsTaken,
     capacity: d.capacity,
     prices: {
-      ADT: formatDecimal(d.priceAdult, currency),
-      CHD: formatDecimal(d.priceChild, currency),
-      INF: formatDecimal(d.priceInfant, currency),
+      ADT: formatDecimal(markup.sell(d.priceAdult), currency),
+      CHD: formatDecimal(markup.sell(d.priceChild), currency),
+      INF: formatDecimal(markup.sell(d.priceInfant), currency),
     },
     currency,
   };
 }
 
-function renderSummary({ tour: t, departures: upcoming }: TourWithDepartures, currency: string): z.infer<typeof TourSummary> {
-  const from = upcoming.length ? Math.min(...upcoming.map((d) => d.priceAdult)) : null;
+function renderSummary({ tour: t, departures: upcoming }: TourWithDepartures, currency: string, markup: Markup): z.infer<typeof TourSummary> {
+  const from = upcoming.length ? markup.sell(Math.min(...upcoming.map((d) => d.priceAdult))) : null;
   return {
     id: t.id,
     code: t.code,
@@ -94,13 +96,13 @@ function renderSummary({ tour: t, departures: upcoming }: TourWithDepartures, cu
   };
 }
 
-function renderTour(t: TourWithDepartures, currency: string): z.infer<typeof TourDetail> {
+function renderTour(t: TourWithDepartures, currency: string, markup: Markup): z.infer<typeof TourDetail> {
   return {
-    ...renderSummary(t, currency),
+    ...renderSummary(t, currency, markup),
     description: t.tour.description,
     itinerary: t.tour.itinerary,
     includes: t.tour.includes,
-    departures: t.departures.map((d) => renderDeparture(d, currency)),
+    departures: t.departures.map((d) => renderDeparture(d, currency, markup)),
   };
 }
 
@@ -179,30 +181,41 @@ const routes = {
 
 export function tourRoutes(deps: ApiDeps) {
   const tourDeps = { ...workflowDeps(deps), prebookTtlMs: deps.holds.tourPrebookMs };
+  const markupOf = (partnerId: number) => ownMarkup(deps.pricing, 'tours', partnerId);
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
+      // The price filters are on the prices shown (with the partner's markup); the catalogue keeps nets.
+      const markup = await markupOf(c.get('partner').id);
+      const minPrice = q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true });
+      const maxPrice = q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true });
       const found = await listTours(deps.db, {
         destination: q.destination || undefined,
         category: q.category || undefined,
         month: q.month,
         min_duration: q.min_duration,
         max_duration: q.max_duration,
-        min_price: q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true }),
-        max_price: q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true }),
+        min_price: minPrice === undefined ? undefined : netAtLeast(markup, minPrice),
+        max_price: maxPrice === undefined ? undefined : netAtMost(markup, maxPrice),
         page: parsePage(q.page),
       });
       return ok(
         c,
-        renderPage(found, c.req.url, (t) => renderSummary(t, deps.currency)),
+        renderPage(found, c.req.url, (t) => renderSummary(t, deps.currency, markup)),
       );
     })
     .openapi(routes.options, async (c) => {
       const { price, ...options } = await searchOptions(deps.db);
       const currency = deps.currency;
-      return ok(c, { ...options, price: { min: formatDecimal(price.min, currency), max: formatDecimal(price.max, currency), currency } });
+      const markup = await markupOf(c.get('partner').id);
+      return ok(c, {
+        ...options,
+        price: { min: formatDecimal(markup.sell(price.min), currency), max: formatDecimal(markup.sell(price.max), currency), currency },
+      });
     })
-    .openapi(routes.detail, async (c) => ok(c, renderTour(await getTour(deps.db, Number(c.req.valid('param').id)), deps.currency)))
+    .openapi(routes.detail, async (c) =>
+      ok(c, renderTour(await getTour(deps.db, Number(c.req.valid('param').id)), deps.currency, await markupOf(c.get('partner').id))),
+    )
     .openapi(routes.prebook, async (c) => ok(c, renderPrebook(await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency))))
     .openapi(routes.finalize, async (c) => {
       const { order, prebook } = await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id);

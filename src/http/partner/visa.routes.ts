@@ -4,6 +4,8 @@ import { listVisas, visaById, type VisaRow } from '../../domain/visa/application
 import * as visas from '../../domain/visa/service';
 import type { VisaOrder } from '../../domain/visa/service';
 import type { ApiDeps } from '../deps';
+import type { Markup } from '../../domain/markup';
+import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
 import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';
@@ -76,7 +78,9 @@ const Application = z
   })
   .openapi('VisaApplication');
 
-function renderVisa(v: VisaRow, currency: string): z.infer<typeof Visa> {
+function renderVisa(v: VisaRow, currency: string, markup: Markup): z.infer<typeof Visa> {
+  // The margin is part of the service fee: the government's fee is passed on as it is.
+  const price = markup.sell(v.serviceFee + v.governmentFee);
   return {
     id: v.id,
     code: v.code,
@@ -89,8 +93,8 @@ function renderVisa(v: VisaRow, currency: string): z.infer<typeof Visa> {
     validity_days: v.validityDays,
     max_stay_days: v.maxStayDays,
     entries: v.entries,
-    price: formatDecimal(v.serviceFee + v.governmentFee, currency),
-    service_fee: formatDecimal(v.serviceFee, currency),
+    price: formatDecimal(price, currency),
+    service_fee: formatDecimal(price - v.governmentFee, currency),
     government_fee: formatDecimal(v.governmentFee, currency),
     refund_on_rejection_percent: v.refundOnRejectionPercent,
     required_documents: v.requiredDocuments,
@@ -157,12 +161,15 @@ export function visaRoutes(deps: ApiDeps) {
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
       const found = await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) });
+      const markup = await ownMarkup(deps.pricing, 'visa', c.get('partner').id);
       return ok(
         c,
-        renderPage(found, c.req.url, (v) => renderVisa(v, deps.currency)),
+        renderPage(found, c.req.url, (v) => renderVisa(v, deps.currency, markup)),
       );
     })
-    .openapi(routes.detail, async (c) => ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency)))
+    .openapi(routes.detail, async (c) =>
+      ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency, await ownMarkup(deps.pricing, 'visa', c.get('partner').id))),
+    )
     .openapi(routes.request, async (c) => {
       const data = await visas.requestVisa(deps.db, c.get('partner'), c.req.valid('json'), deps.currency, embassyDecisionOf(deps, c.req.valid('header')));
       return created(c, { ...renderTravelOrder(data.order), application: renderApplication(data) });
