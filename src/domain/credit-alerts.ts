@@ -137,7 +137,7 @@ export function creditLeftPercent(s: Pick<AlertState, 'wallet' | 'base'>): strin
   return `${hundredths / 100n}.${String(hundredths % 100n).padStart(2, '0')}`;
 }
 
-/** The wallet as Interface A answers it (src/http/partner/schemas.ts, Wallet). */
+/** The wallet as Interface A answers it (its wallet endpoint, and the data of `wallet.low_balance`). */
 export function walletView(w: WalletSnapshot) {
   return {
     balance: formatDecimal(w.balance, w.currency),

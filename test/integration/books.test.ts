@@ -20,6 +20,23 @@ import { freshDatabase } from '../support/stack';
  * top-ups, credit changes, payments, reversals and refunds leave the books reconciled, and
  * the database refuses a transfer that would not balance whoever writes it.
  */
+/** A database of its own for the enclosing describe block: `db` once it is open. */
+function ownDatabase(): { db: Db } {
+  let database: Awaited<ReturnType<typeof freshDatabase>>;
+  const open = { db: undefined as unknown as Db };
+  beforeAll(async () => {
+    database = await freshDatabase({ proxy: false, connectTimeoutMs: 3000 });
+    open.db = database.db;
+  });
+  afterAll(async () => {
+    await database.close();
+    await database.drop();
+  });
+  return open;
+}
+
+let db: Db;
+
 const BOOKS = ['transfer_unbalanced', 'currency_not_zero', 'wallet_account', 'entry_not_posted'];
 
 const negated = (n: number) => (n === 0 ? 0 : -n);
@@ -111,17 +128,10 @@ describe('the transfers every money step builds', () => {
 });
 
 describe('the books in the database', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let db: Db;
-  beforeAll(async () => {
-    database = await freshDatabase({ proxy: false, connectTimeoutMs: 3000 });
-    db = database.db;
+  const own = ownDatabase();
+  beforeAll(() => {
+    db = own.db;
   });
-  afterAll(async () => {
-    await database.close();
-    await database.drop();
-  });
-
   const booksFindings = async () => (await reconcile(db, new Date(), 60 * 60_000)).findings.filter((f) => BOOKS.includes(f.kind));
 
   type Step =
@@ -251,17 +261,10 @@ describe('the books in the database', () => {
 });
 
 describe('the reports read from the books', () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>;
-  let db: Db;
-  beforeAll(async () => {
-    database = await freshDatabase({ proxy: false, connectTimeoutMs: 3000 });
-    db = database.db;
+  const own = ownDatabase();
+  beforeAll(() => {
+    db = own.db;
   });
-  afterAll(async () => {
-    await database.close();
-    await database.drop();
-  });
-
   it('margins add up to the margin and fee accounts, and what is owed to each supplier to its account', async () => {
     const { partnerId } = await createPartner(db, { name: 'reported', creditLimitMinor: 0, topUpMinor: 10_000_000, currency: 'EUR' });
     const sell = async (i: number, total: number, margin: number, supplier: string, foreign?: { amount: number; rate: number }) => {

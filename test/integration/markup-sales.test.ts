@@ -4,7 +4,7 @@ import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { call, newPartner } from '../support/clients';
-import { contact, day } from '../support/fixtures';
+import { contact, day, traveller, visaApplication } from '../support/fixtures';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 
 /**
@@ -117,15 +117,6 @@ describe('flights', () => {
 
     const checked = await marked.api.post('/api/flights/revalidate_flight/', { fare_source_code: offerB.fare_source_code });
     expect(minor(checked.body.data.total_price)).toBe(sell(net));
-    const traveller = {
-      first_name: 'Reza',
-      last_name: 'Karimi',
-      birth_date: '1985-04-12',
-      gender: 'male',
-      passenger_type: 'ADT',
-      nationality: 'IR',
-      national_id: '0012345679',
-    };
     const booked = await marked.api.post('/api/flights/air_booking/', {
       fare_source_code: checked.body.data.fare_source_code,
       traveler_info: { contact, air_travelers: [traveller] },
@@ -209,24 +200,7 @@ describe('tours, visas and villas', () => {
     expect(minor(b.body.data.price)).toBe(sell(net));
     expect(minor(b.body.data.service_fee) + minor(b.body.data.government_fee)).toBe(sell(net));
     expect(b.body.data.government_fee).toBe(a.body.data.government_fee);
-    const req = await marked.api.post('/api/visa/request/', {
-      visa_id: id,
-      applicant: {
-        first_name: 'Reza',
-        last_name: 'Karimi',
-        birth_date: '1985-04-12',
-        gender: 'male',
-        nationality: 'IR',
-        passport_number: 'P12345678',
-        passport_expiry_date: day(1500),
-      },
-      travel: { from: day(40), to: day(47) },
-      documents: [
-        { type: 'passport', reference: 'doc-passport-1' },
-        { type: 'photo', reference: 'doc-photo-1' },
-        { type: 'bank_statement', reference: 'doc-bank-1' },
-      ],
-    });
+    const req = await marked.api.post('/api/visa/request/', visaApplication(id));
     expect(req.status).toBe(201);
     expect(minor(req.body.data.total_price)).toBe(sell(net));
     await payAndCheck(marked.api, req.body.data.id, net, ruleId);

@@ -6,7 +6,7 @@ import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { adminClient, newPartner, settled, type PartnerCredentials } from '../support/clients';
-import { contact, day, traveller } from '../support/fixtures';
+import { contact, day, traveller, visaApplication } from '../support/fixtures';
 import { useStack, type TestStack } from '../support/stack';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -79,24 +79,7 @@ async function payProduct(p: Partner, opts: { scenario?: 'supplier_reject' } = {
 async function payVisa(p: Partner) {
   const visa = SEED_VISAS.find((v) => v.max_stay_days >= 7)!;
   const req = await p.client.POST('/visa/request/', {
-    body: {
-      visa_id: SEED_VISAS.indexOf(visa) + 1,
-      applicant: {
-        first_name: 'Reza',
-        last_name: 'Karimi',
-        birth_date: '1985-04-12',
-        gender: 'male',
-        nationality: 'IR',
-        passport_number: 'P12345678',
-        passport_expiry_date: day(1500),
-      },
-      travel: { from: day(40), to: day(47) },
-      documents: [
-        { type: 'passport', reference: 'doc-passport-1' },
-        { type: 'photo', reference: 'doc-photo-1' },
-        { type: 'bank_statement', reference: 'doc-bank-1' },
-      ],
-    },
+    body: visaApplication(SEED_VISAS.indexOf(visa) + 1),
   });
   expect(req.response.status).toBe(201);
   const paid = await p.client.POST('/partners/pay/', { body: { order_id: req.data!.data.id, idempotency_key: `visa-${req.data!.data.id}` } });

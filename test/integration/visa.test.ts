@@ -9,7 +9,7 @@ import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { arm, disarmAll, faultInjector, undefinedColumn } from '../support/faults';
 import { startStack, type TestStack, useStack } from '../support/stack';
-import { day } from '../support/fixtures';
+import { day, visaApplication } from '../support/fixtures';
 import { waitFor } from '../support/wait';
 
 /** Visa on Interface A (spec §4.5): catalogue, application request, pay to submit, the embassy's decision. */
@@ -23,26 +23,8 @@ const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const visaId = (code: string) => SEED_VISAS.findIndex((v) => v.code === code) + 1;
 const withRefund = (percent: number) => SEED_VISAS.find((v) => v.refund_on_rejection_percent === percent && v.max_stay_days >= 7)!;
 
-const applicant: VisaRequest['applicant'] = {
-  first_name: 'Reza',
-  last_name: 'Karimi',
-  birth_date: '1985-04-12',
-  gender: 'male',
-  nationality: 'IR',
-  passport_number: 'P12345678',
-  passport_expiry_date: day(1500),
-};
-const documents = [
-  { type: 'passport', reference: 'doc-passport-1' },
-  { type: 'photo', reference: 'doc-photo-1' },
-  { type: 'bank_statement', reference: 'doc-bank-1' },
-];
-const requestBody = (visa: { code: string }): VisaRequest => ({
-  visa_id: visaId(visa.code),
-  applicant,
-  travel: { from: day(40), to: day(47) },
-  documents,
-});
+const requestBody = (visa: { code: string }): VisaRequest => visaApplication(visaId(visa.code));
+const { applicant } = visaApplication(0);
 
 async function applyAndPay(client: PartnerClient, visa: { code: string }) {
   const req = await client.POST('/visa/request/', { body: requestBody(visa) });

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { walletView } from '../../domain/credit-alerts';
 import { formatDecimal } from '../../domain/money';
 import { isoOrNull, travelOrderView } from '../../domain/order-view';
 import type { OrderRow } from '../../domain/orders';
@@ -73,15 +74,7 @@ export const Wallet = z
   .openapi('Wallet');
 
 /** The wallet as Interface A answers it (and the operator API, src/http/admin, in the same shape). */
-export function renderWallet(w: WalletRow): z.infer<typeof Wallet> {
-  return {
-    balance: formatDecimal(w.balance, w.currency),
-    credit_limit: formatDecimal(w.creditLimit, w.currency),
-    available: formatDecimal(w.balance + w.creditLimit, w.currency),
-    currency: w.currency,
-    updated_at: w.updatedAt.toISOString(),
-  };
-}
+export const renderWallet = (w: WalletRow): z.infer<typeof Wallet> => walletView(w);
 
 /** A travel order as every service answers it (flight, hotel, tour, residence, visa). */
 export const TravelOrder = z
