@@ -136,9 +136,10 @@ describe('reconcile', () => {
       .update(wallets)
       .set({ balance: sql`${wallets.balance} + 1` })
       .where(eq(wallets.partnerId, creds.partner_id));
+    // The price and its net part move together (a check keeps total = net + margin).
     await stack.db
       .update(orders)
-      .set({ totalPrice: sql`${orders.totalPrice} + 100` })
+      .set({ totalPrice: sql`${orders.totalPrice} + 100`, netPrice: sql`${orders.netPrice} + 100` })
       .where(eq(orders.id, order.id));
     try {
       const dirty = await admin.get('/admin/reconcile');
@@ -146,6 +147,8 @@ describe('reconcile', () => {
       expect(dirty.body.findings).toEqual(
         expect.arrayContaining([
           expect.objectContaining({ kind: 'wallet_balance', partner_id: creds.partner_id }),
+          // The books see it too: the wallet no longer equals its account.
+          expect.objectContaining({ kind: 'wallet_account', partner_id: creds.partner_id }),
           expect.objectContaining({ kind: 'order_payment', order_id: order.id }),
         ]),
       );
@@ -156,7 +159,7 @@ describe('reconcile', () => {
         .where(eq(wallets.partnerId, creds.partner_id));
       await stack.db
         .update(orders)
-        .set({ totalPrice: sql`${orders.totalPrice} - 100` })
+        .set({ totalPrice: sql`${orders.totalPrice} - 100`, netPrice: sql`${orders.netPrice} - 100` })
         .where(and(eq(orders.id, order.id)));
     }
     expect((await admin.get('/admin/reconcile')).body.ok).toBe(true);
