@@ -117,7 +117,7 @@ export interface BookedOrder {
 }
 
 /** The order's price parts: sold at the supplier's price when it records none. */
-export function partsOf(order: BookedOrder): { net: number; margin: number } {
+export function partsOf(order: Pick<BookedOrder, 'totalPrice' | 'netPrice' | 'margin'>): { net: number; margin: number } {
   return order.netPrice === null ? { net: order.totalPrice, margin: 0 } : { net: order.netPrice, margin: order.margin ?? 0 };
 }
 

@@ -1,5 +1,6 @@
 import { CurrencyAmountError } from '../platform/currency';
 import type { MarkupService, OrderService } from '../db/schema';
+import { partsOf } from './books';
 import { MAX_AMOUNT_MINOR } from './money';
 
 /**
@@ -125,6 +126,12 @@ export const AT_NET: Markup = markupWith(null);
 
 /** The columns an order (or the booking it is made from) keeps a price's parts in. */
 export const priceColumns = (p: SellPrice) => ({ netPrice: p.netMinor, margin: p.marginMinor, pricingRuleId: p.ruleId });
+
+/** The price parts a booking carries to its order (sold at net, margin 0, when it records none). */
+export function carriedPriceColumns(row: { totalPrice: number; netPrice: number | null; margin: number | null; pricingRuleId: number | null }) {
+  const { net, margin } = partsOf(row);
+  return { netPrice: net, margin, pricingRuleId: row.pricingRuleId };
+}
 
 /**
  * The least net that sells at `sellMinor` or more under `markup`, for a filter on sell prices

@@ -7,7 +7,7 @@ import { isStorableId } from '../ids';
 import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
-import { priceColumns, type SellPrice } from '../markup';
+import { carriedPriceColumns, priceColumns, type SellPrice } from '../markup';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -158,9 +158,7 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
         fxRateAmount: booking.fxRateAmount,
         fxRateScale: booking.fxRateScale,
         fxRateId: booking.fxRateId,
-        netPrice: booking.netPrice ?? booking.totalPrice!,
-        margin: booking.margin ?? 0,
-        pricingRuleId: booking.pricingRuleId,
+        ...carriedPriceColumns({ ...booking, totalPrice: booking.totalPrice! }),
       })
       .returning();
     await tx.update(hotelBookings).set({ orderId: order!.id, updatedAt: new Date() }).where(eq(hotelBookings.id, booking.id));

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { notFound, validation } from '../errors';
 import { isStorableId } from '../ids';
+import { carriedPriceColumns } from '../markup';
 import type { OrderRow } from '../orders';
 import type { ReservationRow } from './reservations';
 
@@ -29,9 +30,7 @@ export async function bookReservation(db: DbOrTx, partnerId: number, id: number)
         currency: r.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { reservation_id: r.id },
-        netPrice: r.netPrice ?? r.totalPrice,
-        margin: r.margin ?? 0,
-        pricingRuleId: r.pricingRuleId,
+        ...carriedPriceColumns(r),
       })
       .returning();
     const [updated] = await tx

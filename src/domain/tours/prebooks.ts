@@ -6,7 +6,7 @@ import { notFound, validation } from '../errors';
 import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import { sum } from '../money';
-import { priceColumns } from '../markup';
+import { carriedPriceColumns, priceColumns } from '../markup';
 import { ownMarkup } from '../markup-rules';
 import type { OrderRow } from '../orders';
 
@@ -146,9 +146,7 @@ export async function finalizePrebook(db: DbOrTx, partnerId: number, prebookId: 
         currency: p.currency,
         paymentMethod: 'PARTNER_CREDIT',
         details: { prebook_id: p.id },
-        netPrice: p.netPrice ?? p.totalPrice,
-        margin: p.margin ?? 0,
-        pricingRuleId: p.pricingRuleId,
+        ...carriedPriceColumns(p),
       })
       .returning();
     const [updated] = await tx.update(tourPrebooks).set({ orderId: order!.id, updatedAt: new Date() }).where(eq(tourPrebooks.id, p.id)).returning();
