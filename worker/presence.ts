@@ -60,11 +60,17 @@ export async function startWorkerPresence(opts: {
 
   let beating = false;
   let pruned = false;
+  let temporalDownSince: number | undefined;
   const beat = async () => {
     const db = opts.db();
     if (!db) return;
     const { checks } = health.report();
-    if (checks.worker?.ok && checks.temporal?.ok) {
+    const now = Date.now();
+    temporalDownSince = checks.temporal?.ok ? undefined : (temporalDownSince ?? now);
+    // A worker that is not running pauses at once. One unanswered Temporal probe (a slow round
+    // on a busy machine) does not: the heartbeat pauses once Temporal has failed for a whole interval.
+    const reachesTemporal = checks.temporal?.ok || (beating && now - temporalDownSince! < opts.heartbeatMs);
+    if (checks.worker?.ok && reachesTemporal) {
       await recordHeartbeat(db, { identity, taskQueue: opts.taskQueue, intervalMs: opts.heartbeatMs });
       if (!beating) logger.info({ identity, taskQueue: opts.taskQueue }, 'worker heartbeat started');
       beating = true;
