@@ -61,7 +61,7 @@ export async function withQuote<T extends RefundTerms>(
 export async function creditRefund(
   db: DbOrTx,
   input: PaymentRun & { orderId: number; refundMinor: number; penaltyMinor: number },
-  settle: Pick<RefundInput, 'step' | 'settledStatus' | 'note' | 'onSettled' | 'supplierRefund'>,
+  settle: Pick<RefundInput, 'step' | 'settledStatus' | 'from' | 'note' | 'onSettled' | 'supplierRefund'>,
 ): Promise<RefundResult> {
   const settled = await settleRefund(db, {
     workflowId: input.workflowId,

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { orders, type OrderStatus } from '../db/schema';
 import { refundLegs, type SupplierRefund } from './books';
@@ -14,6 +14,8 @@ export interface RefundInput extends PaymentRun {
   step: string;
   /** The order's status once settled (cancelled, refunded). */
   settledStatus: OrderStatus;
+  /** The statuses a refund may settle the order from; any other is a conflict, never overwritten. */
+  from: readonly OrderStatus[];
   note: string;
   /** What the supplier refunds, when it says (an airline's cancellation quote); otherwise the same share of its price as the partner gets back. */
   supplierRefund?: SupplierRefund;
@@ -25,7 +27,9 @@ export interface RefundInput extends PaymentRun {
  * Settles a refund: credits the wallet (one `refund` ledger row naming the order, with the
  * supplier's refund, the margin given back and the fee kept posted apart in the books; none
  * when the amount is 0) and moves the order to its settled status, in one transaction.
- * A retry finds its ledger row, or the order already settled, and writes nothing.
+ * A retry finds its ledger row, or the order already settled, and writes nothing. The order
+ * moves only from a status in `from` (a payment that completed an order while its
+ * cancellation was under way is never turned into a cancellation with nothing refunded).
  */
 export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ ledgerId: number | null; currency: string }> {
   return db.transaction(async (tx) => {
@@ -35,6 +39,9 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
     const done = await ledgerEntryOf(tx, input, input.step);
     if (done) return { ledgerId: done.id, currency: order.currency };
     if (order.status === input.settledStatus) return { ledgerId: null, currency: order.currency };
+    if (!input.from.includes(order.status)) {
+      throw new DomainError('conflict', `order ${order.id} is ${order.status}; its refund settles it only from ${input.from.join(' or ')}`);
+    }
     if (input.amountMinor < 0 || input.amountMinor > order.totalPrice) {
       throw new DomainError('validation', `amount: a refund of order ${order.id} is between 0 and what it cost`);
     }
@@ -57,7 +64,10 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
       );
       ledgerId = entry.id;
     }
-    await tx.update(orders).set({ status: input.settledStatus, updatedAt: new Date() }).where(eq(orders.id, order.id));
+    await tx
+      .update(orders)
+      .set({ status: input.settledStatus, updatedAt: new Date() })
+      .where(and(eq(orders.id, order.id), eq(orders.status, order.status)));
     await input.onSettled?.(tx, order);
     return { ledgerId, currency: order.currency };
   });

@@ -207,6 +207,7 @@ describe('the books in the database', () => {
                 amountMinor: credit,
                 step: 'refund',
                 settledStatus: 'refunded',
+                from: ['processing', 'completed'],
                 note: 'refund',
                 ...(step.supplierShare === null
                   ? {}
@@ -297,6 +298,7 @@ describe('the reports read from the books', () => {
       amountMinor: 150_00,
       step: 'refund',
       settledStatus: 'refunded',
+      from: ['processing', 'completed'],
       note: 'refund',
     });
     await sell(4, 440_00, 0, 'duffel');

@@ -86,6 +86,8 @@ export async function completeFlightRefund(
     step: 'flight-refund',
     ...(input.supplierRefund ? { supplierRefund: { amount: input.supplierRefund, valuedMinor: input.refundMinor } } : {}),
     settledStatus: 'refunded',
+    // Online from completed; offline once an operator decides the request (refund_requested).
+    from: ['completed', 'refund_requested'],
     note: `${input.how} refund of flight order ${input.orderId}`,
     onSettled: async (tx, order) => {
       await tx.update(flightBookings).set({ status: 'refunded', updatedAt: new Date() }).where(eq(flightBookings.orderId, order.id));

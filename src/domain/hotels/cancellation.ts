@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orders } from '../../db/schema';
 import type { WalletPolicyStep as PolicyStep } from './prices';
@@ -65,14 +65,29 @@ export interface CancellationStart {
   supplierHoldId: string | null;
 }
 
-/** First step of the cancellation workflow: what there is to undo at the supplier. */
+/**
+ * First step of the cancellation workflow: what there is to undo at the supplier. An unpaid
+ * order is claimed here, from `pending` to `cancelled` in one locked step, so a payment
+ * arriving after this point finds it no longer payable; a paid one stays `completed` until
+ * its refund is written.
+ */
 export async function beginCancellation(db: DbOrTx, orderId: number): Promise<CancellationStart> {
-  const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
-  if (!order) throw notFound(`order ${orderId}`);
-  const booking = await bookingOfOrder(db, orderId);
-  if (order.status === 'processing') throw new DomainError('conflict', `order ${orderId} is being paid`);
-  const kind: CancellationKind = order.status === 'pending' || (order.status === 'cancelled' && !booking?.confirmationNumber) ? 'unpaid' : 'paid';
-  return { kind, confirmationNumber: booking?.confirmationNumber ?? null, supplierHoldId: booking?.supplierHoldId ?? null };
+  return db.transaction(async (tx) => {
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
+    if (!order) throw notFound(`order ${orderId}`);
+    const booking = await bookingOfOrder(tx, orderId);
+    if (order.status === 'processing') throw new DomainError('conflict', `order ${orderId} is being paid`);
+    if (order.status === 'pending') {
+      const now = new Date();
+      await tx
+        .update(orders)
+        .set({ status: 'cancelled', updatedAt: now })
+        .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')));
+      await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: now }).where(eq(hotelBookings.orderId, orderId));
+    }
+    const kind: CancellationKind = order.status === 'pending' || (order.status === 'cancelled' && !booking?.confirmationNumber) ? 'unpaid' : 'paid';
+    return { kind, confirmationNumber: booking?.confirmationNumber ?? null, supplierHoldId: booking?.supplierHoldId ?? null };
+  });
 }
 
 export type CancellationResult = RefundResult;
@@ -92,6 +107,8 @@ export async function completeCancellation(
     {
       step: 'cancel-refund',
       settledStatus: 'cancelled',
+      // A paid order is cancelled from completed; an unpaid one was claimed by beginCancellation.
+      from: paid ? ['completed'] : ['pending'],
       note: `cancellation of hotel order ${input.orderId}`,
       onSettled: async (tx, order) => {
         await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(hotelBookings.orderId, order.id));

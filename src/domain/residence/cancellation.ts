@@ -43,6 +43,7 @@ export async function settleCancellation(db: DbOrTx, input: PaymentRun & { reser
     amountMinor: r.cancelRefund ?? 0,
     step: 'residence-cancel-refund',
     settledStatus: 'cancelled',
+    from: ['completed'],
     note: `cancellation of residence reservation ${r.id}`,
     onSettled: async (tx) => {
       await tx.update(reservations).set({ status: 'cancelled', updatedAt: new Date() }).where(eq(reservations.id, r.id));

@@ -180,6 +180,7 @@ export async function decideApplication(
     amountMinor: refundMinor,
     step: 'visa-rejection-refund',
     settledStatus: 'refunded',
+    from: ['completed'],
     note: `visa application ${a.id} rejected: ${visa.refundOnRejectionPercent}% of the service fee back`,
     onSettled: (tx) => setStatus(tx, a, status, decision),
   });
