@@ -68,8 +68,8 @@ const debitResult = (
  * parts run in the order their data needs:
  * - the order is locked if it is pending for this partner on credit (order, then wallet, as
  *   everywhere);
- * - the wallet's balance moves by the order's total only if that fits within balance +
- *   credit limit (which locks it);
+ * - the wallet's balance moves by the order's total only if the wallet holds the order's
+ *   currency and the total fits within balance + credit limit (which locks it);
  * - only if the wallet moved, the order moves pending → processing for this run, the
  *   ledger row is written with the balance the wallet's update returned, and the sale is
  *   posted to the books.
@@ -86,6 +86,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   const [row] = rowsOf<{
     order_id: number;
     amount: string;
+    order_currency: string;
     balance_after: string | null;
     credit_limit: string | null;
     currency: string | null;
@@ -93,7 +94,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   }>(
     await db.execute(sql`
       with o as (
-        select id, partner_id, total_price_minor as amount, service, supplier,
+        select id, partner_id, total_price_minor as amount, currency, service, supplier,
           coalesce(net_minor, total_price_minor) as net, coalesce(margin_minor, 0) as margin, supplier_amount_minor, supplier_currency, fx_rate_amount
         from ${orders}
         where id = ${input.orderId} and partner_id = ${input.partnerId} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
@@ -106,7 +107,8 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
       ), w as (
         update ${wallets} set balance_minor = ${wallets}.balance_minor - o.amount, updated_at = ${now}::timestamptz
         from o
-        where ${wallets}.partner_id = o.partner_id and ${wallets}.balance_minor + ${wallets}.credit_limit_minor >= o.amount
+        where ${wallets}.partner_id = o.partner_id and ${wallets}.currency = o.currency
+          and ${wallets}.balance_minor + ${wallets}.credit_limit_minor >= o.amount
         returning ${wallets}.balance_minor, ${wallets}.credit_limit_minor, ${wallets}.currency
       ), moved as (
         update ${orders} set status = 'processing', payment_workflow_id = ${input.workflowId}, payment_run_id = ${input.runId}, updated_at = ${now}::timestamptz
@@ -142,15 +144,18 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
         insert into ${transfers} (ledger_entry_id, order_id, kind, debit_account, credit_account, currency, amount_minor)
         select entry.id, o.id, legs.kind, legs.debit, legs.credit, legs.currency, legs.amount from legs, entry, o order by legs.n
       )
-      select o.id as order_id, o.amount, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
+      select o.id as order_id, o.amount, o.currency as order_currency, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
         (select id from entry) as ledger_id
       from o left join w on true`),
   );
   if (!row) return db.transaction((tx) => debitWrittenOrWhyNot(tx, input));
   const amount = Number(row.amount);
   if (row.balance_after === null) {
-    // Nothing fits: nothing was written.
+    // Nothing fits, or the order is in another currency than the wallet: nothing was written.
     const wallet = await getWallet(db, input.partnerId);
+    if (wallet.currency !== row.order_currency) {
+      throw new DomainError('not_payable', `order ${row.order_id} is priced in ${row.order_currency} and cannot be paid from a wallet in ${wallet.currency}`);
+    }
     throw insufficientCredit(wallet.balance + wallet.creditLimit, amount, wallet.currency);
   }
   // The wallet moved, so the order moved and the ledger row was written (the same rows of o and w feed all three).

@@ -3,6 +3,7 @@ import { duffelFlightSupplier } from './adapters/duffel/flights';
 import { duffelHotelSupplier } from './adapters/duffel/hotels';
 import { simulatorFlightSupplier } from './adapters/simulator/flights';
 import { simulatorHotelSupplier } from './adapters/simulator/hotels';
+import { checkedConfirmingSupplier, checkedFlightSupplier, checkedHotelSupplier, checkedProductSupplier } from './answers';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
 import type { FlightSupplier } from './flights';
 import type { HotelSupplier } from './hotels';
@@ -24,19 +25,19 @@ export interface Suppliers {
   visaAgency: ConfirmingSupplier;
 }
 
-/** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all). */
+/** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all), its answers checked (./answers.ts). */
 export function httpSuppliers(baseUrl: string): Suppliers {
-  const flights = simulatorFlightSupplier(baseUrl);
-  const hotels = simulatorHotelSupplier(baseUrl);
+  const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl));
+  const hotels = checkedHotelSupplier(simulatorHotelSupplier(baseUrl));
   return {
-    productSupplier: httpProductSupplier(baseUrl),
+    productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl)),
     hotelSupplier: hotels,
     hotelSupplierOf: (name) => (name === hotels.name ? hotels : unconfigured(name)),
     flightSupplier: flights,
     flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
-    tourOperator: httpConfirmingSupplier(baseUrl, 'tours/bookings'),
-    residenceHost: httpConfirmingSupplier(baseUrl, 'residence/bookings'),
-    visaAgency: httpConfirmingSupplier(baseUrl, 'visa/applications'),
+    tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings')),
+    residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings')),
+    visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications')),
   };
 }
 
@@ -59,9 +60,9 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
   // With a token, Duffel serves the bookings made with it even once it no longer sells new ones.
   const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
-  if (duffel) flights.duffel = duffelFlightSupplier(duffel);
+  if (duffel) flights.duffel = checkedFlightSupplier(duffelFlightSupplier(duffel));
   const hotels: Record<string, HotelSupplier> = { simulator: all.hotelSupplier };
-  if (duffel && choice.places) hotels.duffel = duffelHotelSupplier(duffel, choice.places('duffel'));
+  if (duffel && choice.places) hotels.duffel = checkedHotelSupplier(duffelHotelSupplier(duffel, choice.places('duffel')));
   if (choice.hotels === 'duffel' && !hotels.duffel) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
   return {
     ...all,
