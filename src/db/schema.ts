@@ -143,6 +143,8 @@ export const orders = pgTable(
     supplierRef: text('supplier_ref'),
     // Interface B's Idempotency-Key for orders it creates directly: one order per key and partner.
     idempotencyKey: text('idempotency_key'),
+    // The request the key was first used with (src/domain/agency/idempotency.ts): the key again with another is refused.
+    idempotencyRequest: text('idempotency_request'),
     // The pay workflow run that holds (processing) or settled (completed) the order.
     paymentWorkflowId: text('payment_workflow_id'),
     paymentRunId: text('payment_run_id'),
@@ -424,6 +426,8 @@ export const hotelBookings = pgTable(
     agency: jsonb('agency').$type<{ room_id: string; guest_name: string; guest_email: string; special_requests: string | null }>(),
     // Interface B's Idempotency-Key: one booking per key and partner, whatever races.
     idempotencyKey: text('idempotency_key'),
+    // The request the key was first used with (src/domain/agency/idempotency.ts): the key again with another is refused.
+    idempotencyRequest: text('idempotency_request'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

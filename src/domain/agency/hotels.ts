@@ -7,6 +7,7 @@ import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } f
 import type { PricingDeps } from '../pricing';
 import { sellHotels, type SellHotel } from '../hotels/prices';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
+import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
@@ -106,7 +107,8 @@ export interface AgencyBookingInput {
 
 /**
  * POST /v1/hotels/bookings: reserve → debit → confirm as one workflow, answered only
- * once confirmed. With an Idempotency-Key, a retried request joins the first booking.
+ * once confirmed. With an Idempotency-Key, a retried request joins the first booking; the
+ * key with a different request is refused.
  */
 export async function createBooking(
   deps: AgencyBookingDeps,
@@ -117,11 +119,13 @@ export async function createBooking(
   scenario?: string,
 ): Promise<{ done: boolean; booking: AgencyBooking }> {
   let bookingId: number | undefined;
+  const fingerprint = requestFingerprint(input);
   if (idempotencyKey) {
     const [same] = await deps.db
       .select()
       .from(hotelBookings)
       .where(and(eq(hotelBookings.partnerId, partner.id), eq(hotelBookings.idempotencyKey, idempotencyKey)));
+    if (same) sameRequest(idempotencyKey, same.idempotencyRequest, fingerprint);
     bookingId = same?.id;
   }
   if (bookingId === undefined && deps.supplier.requiresPhone && !deps.contactPhone) {
@@ -135,9 +139,9 @@ export async function createBooking(
     );
   }
   if (bookingId === undefined) {
+    checkStay(input.check_in, input.check_out, new Date().toISOString().slice(0, 10));
     const hotelId = hotelIdOf(input.hotel_id);
     if (!ROOM_ID.test(input.room_id)) throw validation('room_id', 'is not a room_id of this API (see GET /v1/hotels/search)');
-    checkStay(input.check_in, input.check_out, new Date().toISOString().slice(0, 10));
     let found;
     try {
       found = await deps.supplier.search({
@@ -164,6 +168,7 @@ export async function createBooking(
       contact: deps.supplier.requiresPhone && deps.contactPhone ? { phone_number: deps.contactPhone, email: input.guest_email } : undefined,
       agency: { room_id: input.room_id, guest_name: input.guest_name, guest_email: input.guest_email, special_requests: input.special_requests ?? null },
       idempotencyKey,
+      idempotencyRequest: idempotencyKey ? fingerprint : undefined,
     });
   }
   const done = await settle(
@@ -182,7 +187,7 @@ export async function createBooking(
 /** The booking row of an agency request, once per Idempotency-Key (a concurrent duplicate gets the first row). */
 async function newAgencyBooking(
   db: Db,
-  input: Parameters<typeof newBooking>[1] & { agency: NonNullable<HotelBookingRow['agency']>; idempotencyKey?: string },
+  input: Parameters<typeof newBooking>[1] & { agency: NonNullable<HotelBookingRow['agency']>; idempotencyKey?: string; idempotencyRequest?: string },
 ): Promise<number> {
   const [row] = await db
     .insert(hotelBookings)
@@ -195,6 +200,7 @@ async function newAgencyBooking(
       contact: input.contact ?? null,
       agency: input.agency,
       idempotencyKey: input.idempotencyKey ?? null,
+      idempotencyRequest: input.idempotencyRequest ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: hotelBookings.id });
@@ -203,6 +209,7 @@ async function newAgencyBooking(
     .select()
     .from(hotelBookings)
     .where(and(eq(hotelBookings.partnerId, input.partnerId), eq(hotelBookings.idempotencyKey, input.idempotencyKey!)));
+  sameRequest(input.idempotencyKey!, same!.idempotencyRequest, input.idempotencyRequest!);
   return same!.id;
 }
 

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orderItems, orders, products, productVariants, type OrderStatus } from '../../db/schema';
 import { notFound, validation } from '../errors';
+import { requestFingerprint, sameRequest } from './idempotency';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
 import { priceColumns } from '../markup';
@@ -55,12 +56,16 @@ export async function createAgencyProductOrder(
   currency: string,
   idempotencyKey?: string,
 ): Promise<OrderRow> {
+  const fingerprint = requestFingerprint(input);
   if (idempotencyKey) {
     const [same] = await db
       .select()
       .from(orders)
       .where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey)));
-    if (same) return same;
+    if (same) {
+      sameRequest(idempotencyKey, same.idempotencyRequest, fingerprint);
+      return same;
+    }
   }
   const [variant] = await db
     .select({ v: productVariants, p: products })
@@ -106,6 +111,7 @@ export async function createAgencyProductOrder(
         currency,
         paymentMethod: 'PARTNER_CREDIT',
         idempotencyKey: idempotencyKey ?? null,
+        idempotencyRequest: idempotencyKey ? fingerprint : null,
         details: { channel: 'agency', delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
         ...priceColumns({ netMinor: net, marginMinor: total - net, sellMinor: total, ruleId: markup.rule?.id ?? null }),
       })
@@ -117,6 +123,7 @@ export async function createAgencyProductOrder(
         .select()
         .from(orders)
         .where(and(eq(orders.partnerId, partnerId), eq(orders.idempotencyKey, idempotencyKey!)));
+      sameRequest(idempotencyKey!, same!.idempotencyRequest, fingerprint);
       return same!;
     }
     await tx.insert(orderItems).values({

@@ -238,6 +238,7 @@ export function residenceRoutes(deps: ApiDeps) {
       const q = c.req.valid('query');
       if ((q.check_in === undefined) !== (q.check_out === undefined))
         throw new DomainError('validation', 'check_out: give both check_in and check_out, or neither');
+      if (q.check_in !== undefined && q.check_out! <= q.check_in) throw new DomainError('validation', 'check_out: must be after check_in');
       const found = await listProperties(deps.db, {
         city: q.city,
         country: q.country,
