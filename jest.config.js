@@ -2,8 +2,8 @@
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.[tj]s$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }] },
-  // dinero.js v2 and request-filtering-agent ship ES modules only; Jest (CommonJS here) needs them transpiled.
-  transformIgnorePatterns: ['/node_modules/(?!(dinero\\.js|request-filtering-agent)/)'],
+  // dinero.js v2 ships ES modules only; Jest (CommonJS here) needs it transpiled.
+  transformIgnorePatterns: ['/node_modules/(?!dinero\\.js/)'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   // One Temporal dev server and one workflow bundle for the whole run (see test/support/global-setup.ts).
   globalSetup: '<rootDir>/test/support/global-setup.ts',

@@ -1,23 +1,31 @@
 import http from 'node:http';
 import https from 'node:https';
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../src/db/client';
+import type { WebhookAttemptFailure } from '../src/db/schema';
 import type { SecretBox } from '../src/platform/secret-box';
 import { webhookAttempts, webhookLatency } from '../src/platform/metrics';
-import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, webhookId } from '../src/domain/webhooks';
+import { checkWebhookUrl, guardedLookup, WebhookUrlRefused, type WebhookUrlPolicy } from '../src/platform/webhook-address';
+import { deliveryBody, deliveryJob, disableEndpoint, pendingDeliveries, recordAttempt, secretOwner, webhookId } from '../src/domain/webhooks';
 import { WEBHOOK_NOT_TAKEN } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
 
 export interface WebhookDeps {
   /**
-   * Whether endpoints may resolve to loopback, private or link-local addresses. Off in
-   * production: a partner's URL must not reach into the engine's own network.
+   * Where endpoints may point (src/platform/webhook-address.ts): checked again at each
+   * attempt, the host's name resolved by the connection itself, so a name that now answers
+   * a private address is refused where it would be used.
    */
-  allowPrivateUrls: boolean;
+  urls: WebhookUrlPolicy;
   /** What the endpoints' signing secrets are sealed with. */
   secrets: SecretBox;
+}
+
+/** An attempt's error that got no answer: which kind, as its partner is told it. */
+function failureOf(err: Error): WebhookAttemptFailure {
+  if (err instanceof WebhookUrlRefused) return 'address_not_allowed';
+  return err.message.startsWith('no answer within') ? 'timeout' : 'unreachable';
 }
 
 const EXCERPT_CHARS = 500;
@@ -27,11 +35,19 @@ interface Answer {
   excerpt: string;
 }
 
-/** POSTs one signed body; redirects are answers, not followed. */
-function post(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, agent: http.Agent, signal: AbortSignal): Promise<Answer> {
+/** POSTs one signed body; redirects are answers, not followed. Its host's name is resolved by `lookup`. */
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  connection: { agent: http.Agent; lookup: ReturnType<typeof guardedLookup> },
+  signal: AbortSignal,
+): Promise<Answer> {
   const send = url.protocol === 'https:' ? https.request : http.request;
+  const options = { method: 'POST', ...connection, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs };
   return new Promise((resolve, reject) => {
-    const req = send(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs }, (res) => {
+    const req = send(url, options, (res) => {
       let excerpt = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -48,8 +64,8 @@ function post(url: URL, body: string, headers: Record<string, string>, timeoutMs
 
 /** The steps of an endpoint's delivery workflow (workflows/webhook.workflows.ts). */
 export function webhookActivities(db: Db, deps: WebhookDeps) {
-  const filter = { allowPrivateIPAddress: deps.allowPrivateUrls, keepAlive: true };
-  const agents = { http: new RequestFilteringHttpAgent(filter), https: new RequestFilteringHttpsAgent(filter) };
+  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+  const lookup = guardedLookup(deps.urls);
 
   return {
     pendingWebhookDeliveries: (input: { endpointId: number; limit: number }) => runActivityStep(() => pendingDeliveries(db, input.endpointId, input.limit)),
@@ -68,7 +84,8 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
         const job = await deliveryJob(db, input.deliveryId);
         if (!job || job.state !== 'pending' || job.endpoint.status !== 'enabled') return { outcome: 'not_owed' };
         // A process without the key the secret was sealed under fails here, before sending: retried, and delivered once it has the key.
-        const secret = deps.secrets.open(job.endpoint.secret);
+        // Sealed for this endpoint: a value copied from another endpoint's row, or one in the clear, does not open.
+        const secret = deps.secrets.open(job.endpoint.secret, secretOwner(job.endpoint.id));
         const body = deliveryBody(job.event, job.endpoint.style);
         const id = webhookId(job.event);
         const at = new Date();
@@ -83,11 +100,14 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
         const started = performance.now();
         let answer: Answer;
         try {
+          // The scheme and a literal address here; a name's addresses as the connection resolves it (lookup).
+          checkWebhookUrl(url, deps.urls);
           // A cancelled step (its worker shutting down) abandons the request; the retry sends it again with the same webhook-id.
           const signal = Context.current().cancellationSignal;
-          answer = await post(url, body, headers, input.timeoutMs, url.protocol === 'https:' ? agents.https : agents.http, signal);
+          answer = await post(url, body, headers, input.timeoutMs, { agent: url.protocol === 'https:' ? agents.https : agents.http, lookup }, signal);
         } catch (err) {
-          const error = (err as Error).message;
+          const refused = err instanceof WebhookUrlRefused;
+          const error = refused ? `${err.message}: ${err.detail}` : (err as Error).message;
           const ms = performance.now() - started;
           webhookAttempts.inc({ outcome: 'unreachable' });
           webhookLatency.observe(ms / 1000);
@@ -96,9 +116,13 @@ export function webhookActivities(db: Db, deps: WebhookDeps) {
             latencyMs: Math.round(ms),
             responseExcerpt: null,
             error,
+            failure: failureOf(err as Error),
             delivered: false,
           });
-          throw ApplicationFailure.retryable(`could not deliver to ${url.origin}: ${error}`, WEBHOOK_NOT_TAKEN);
+          const message = `could not deliver to ${url.origin}: ${error}`;
+          // An address the policy refuses stays refused: the endpoint is disabled now, not after days of retries.
+          if (refused) throw ApplicationFailure.create({ message, type: WEBHOOK_NOT_TAKEN, nonRetryable: true });
+          throw ApplicationFailure.retryable(message, WEBHOOK_NOT_TAKEN);
         }
         const delivered = answer.status >= 200 && answer.status < 300;
         const ms = performance.now() - started;

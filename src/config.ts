@@ -7,6 +7,7 @@ import { MINOR_DIGITS } from './domain/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { envMs } from './platform/env';
 import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
+import { parseAllowedHosts } from './platform/webhook-address';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
 
 type Service = (typeof ORDER_SERVICES)[number];
@@ -98,11 +99,15 @@ const ConfigSchema = z
     ...SIMULATOR_SETTINGS,
     SANDBOX: bool.optional(),
     /**
-     * Webhooks (docs/webhooks.md). Whether endpoints may resolve to loopback or private
-     * addresses: unset, as SANDBOX (so a receiver on localhost works under `npm start`, and
-     * production refuses them).
+     * Webhooks (docs/webhooks.md). Endpoints may not point to loopback, private, link-local or
+     * metadata addresses, in the sandbox too, unless their host is named here (comma-separated
+     * host names or addresses, as written in the endpoint's URL): an operator's opt-in, e.g.
+     * `127.0.0.1` for a receiver on this machine (src/platform/webhook-address.ts).
      */
-    WEBHOOK_ALLOW_PRIVATE_URLS: bool.optional(),
+    WEBHOOK_ALLOWED_PRIVATE_HOSTS: z
+      .string()
+      .default('')
+      .transform((v) => parseAllowedHosts(v)),
     /** A failed delivery waits this long before its next attempt, doubling each time up to WEBHOOK_RETRY_MAX_MS. */
     WEBHOOK_RETRY_INITIAL_MS: envMs(100, 10 * 1000),
     WEBHOOK_RETRY_MAX_MS: envMs(100, 60 * 60 * 1000),
@@ -197,17 +202,26 @@ const ConfigSchema = z
 /** Every setting's schema by name: docs/configuration.md lists them, with their defaults. */
 export const CONFIG_SETTINGS = ConfigSchema.shape;
 
-export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean; WEBHOOK_ALLOW_PRIVATE_URLS: boolean };
+export type Config = z.infer<typeof ConfigSchema> & { SANDBOX: boolean };
+
+/** Settings no longer read, refused with what replaced them: left set, they must not quietly change what is allowed. */
+const REPLACED_SETTINGS: Record<string, string> = {
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'is no longer read: name the hosts webhook endpoints may reach on private addresses in WEBHOOK_ALLOWED_PRIVATE_HOSTS',
+};
 
 /** Parses the environment; a bad value stops the process with a message naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: { sandbox: boolean } = { sandbox: false }): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ConfigSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const replaced = Object.keys(REPLACED_SETTINGS).filter((name) => cleaned[name] !== undefined);
+  if (!parsed.success || replaced.length) {
+    const lines = [
+      ...(parsed.error?.issues ?? []).map((i) => `  ${i.path.join('.')}: ${i.message}`),
+      ...replaced.map((name) => `  ${name}: ${REPLACED_SETTINGS[name]}`),
+    ];
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const cfg = parsed.data;
   const sandbox = cfg.SANDBOX ?? defaults.sandbox;
-  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), SANDBOX: sandbox, WEBHOOK_ALLOW_PRIVATE_URLS: cfg.WEBHOOK_ALLOW_PRIVATE_URLS ?? sandbox };
+  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR), SANDBOX: sandbox };
 }

@@ -1,7 +1,8 @@
 /**
  * Receiving webhooks: register an endpoint with the typed client, then verify each delivery
- * with the Standard Webhooks library and act on each event once. Run against `npm start`
- * (which lets endpoints on 127.0.0.1 through; production does not):
+ * with the Standard Webhooks library and act on each event once. Run against an engine
+ * that lets endpoints on 127.0.0.1 through (`WEBHOOK_ALLOWED_PRIVATE_HOSTS=127.0.0.1 npm start`;
+ * production does not):
  *
  *   API_KEY=… API_SECRET=… node --import tsx scripts/examples/receive-webhooks.ts [http://127.0.0.1:8080] [port]
  *

@@ -852,7 +852,9 @@ export const webhookEndpoints = pgTable(
       .notNull()
       .default('a'),
     status: text('status', { enum: WEBHOOK_ENDPOINT_STATUSES }).notNull().default('enabled'),
+    // What its partner is told (the rule, the status code); the detail (the answer, the address found) is for operators only.
     disabledReason: text('disabled_reason'),
+    disabledDetail: text('disabled_detail'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -897,6 +899,9 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+export const WEBHOOK_ATTEMPT_FAILURES = ['address_not_allowed', 'timeout', 'unreachable'] as const;
+export type WebhookAttemptFailure = (typeof WEBHOOK_ATTEMPT_FAILURES)[number];
+
 /** Every HTTP attempt at a delivery: what the receiver answered and how fast. Append-only. */
 export const webhookAttempts = pgTable(
   'webhook_attempts',
@@ -910,6 +915,8 @@ export const webhookAttempts = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     responseExcerpt: text('response_excerpt'),
     error: text('error'),
+    // Why an attempt without an answer failed, in words its partner may read (error has the detail).
+    failure: text('failure', { enum: WEBHOOK_ATTEMPT_FAILURES }),
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.id)],
 );

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, ne, notLike, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookDeliveryState } from '../db/schema';
-import { isSealed, sealedKeyId, sealedPrefix, type SecretBox } from '../platform/secret-box';
+import { rowsOf, type DbOrTx } from '../db/client';
+import { events, partners, webhookAttempts, webhookDeliveries, webhookEndpoints, type WebhookAttemptFailure, type WebhookDeliveryState } from '../db/schema';
+import { isBound, isSealed, sealedKeyId, sealedPrefix, type SecretBox } from '../platform/secret-box';
+import { checkWebhookTarget, WebhookUrlRefused, type WebhookUrlPolicy } from '../platform/webhook-address';
 import { DomainError, notFound, validation } from './errors';
 import {
   eventInStyle,
@@ -30,10 +31,21 @@ export const MAX_URL_LENGTH = 2000;
  */
 const newSecret = () => `whsec_${crypto.randomBytes(32).toString('base64')}`;
 
+/** What an endpoint's signing secret is sealed for: it opens for that endpoint only. */
+export const secretOwner = (endpointId: number) => `webhook-endpoint:${endpointId}`;
+
+/** How long registering an endpoint waits for its host's name to resolve. */
+export const RESOLVE_TIMEOUT_MS = 3000;
+
+/** What registering an endpoint needs: the key its secret is sealed under, and where endpoints may point (src/platform/webhook-address.ts). */
+export interface EndpointDeps {
+  secrets: SecretBox;
+  urls: WebhookUrlPolicy;
+}
+
 /**
- * Where an endpoint may point: an absolute http(s) URL without credentials. Whether its host
- * may be a private address is decided when it is called (activities/webhooks.ts), where the
- * name is resolved, so a name that later resolves elsewhere cannot slip through.
+ * The shape of an endpoint's URL: absolute http(s), without credentials or a fragment.
+ * Where it may point is checkEndpointTarget's.
  */
 export function checkEndpointUrl(raw: string): string {
   if (raw.length > MAX_URL_LENGTH) throw validation('url', `must be at most ${MAX_URL_LENGTH} characters`);
@@ -47,6 +59,21 @@ export function checkEndpointUrl(raw: string): string {
   if (url.username || url.password) throw validation('url', 'must not carry credentials; authenticate deliveries by their signature');
   if (url.hash) throw validation('url', 'must not have a #fragment');
   return url.toString();
+}
+
+/**
+ * Where an endpoint may point: https (http in the sandbox), and its host a public address,
+ * its name resolved once here, within a bound, unless an operator allowed the host. The
+ * answer names the rule, never an address. The name is resolved again at each delivery
+ * (activities/webhooks.ts), so a name that later answers a private address is refused there.
+ */
+export async function checkEndpointTarget(url: string, urls: WebhookUrlPolicy): Promise<void> {
+  try {
+    await checkWebhookTarget(new URL(url), urls, RESOLVE_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof WebhookUrlRefused) throw validation('url', err.message);
+    throw err;
+  }
 }
 
 export function checkEventTypes(types: readonly string[]): EventType[] {
@@ -68,18 +95,22 @@ export function endpointView(e: WebhookEndpointRow): EndpointSnapshot {
   };
 }
 
+/** An endpoint as operators see it: with what its disabling found (the answer, the address), which its partner is not shown. */
+export const adminEndpointView = (e: WebhookEndpointRow) => ({ ...endpointView(e), disabled_detail: e.disabledDetail });
+
 /**
  * Registers an endpoint; the answer is the only time its signing secret is shown. The
- * secret is stored sealed under `secrets` (src/platform/secret-box.ts).
+ * secret is stored sealed under `deps.secrets` for the endpoint (src/platform/secret-box.ts).
  */
 export async function createEndpoint(
   db: DbOrTx,
-  secrets: SecretBox,
+  deps: EndpointDeps,
   partnerId: number,
   input: { url: string; eventTypes?: readonly string[]; style: EventStyle },
 ): Promise<EndpointSnapshot & { secret: string }> {
   const url = checkEndpointUrl(input.url);
   const eventTypes = checkEventTypes(input.eventTypes ?? []);
+  await checkEndpointTarget(url, deps.urls);
   return db.transaction(async (tx) => {
     // Serialises registrations of one partner, so the cap holds under concurrent requests.
     const [partner] = await tx.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
@@ -92,44 +123,64 @@ export async function createEndpoint(
       throw new DomainError('conflict', `a partner may have at most ${MAX_ENDPOINTS_PER_PARTNER} webhook endpoints; delete one first`);
     }
     const secret = newSecret();
+    // The id first: the secret is sealed for it.
+    const [{ id }] = rowsOf<{ id: number }>(await tx.execute(sql`SELECT nextval(pg_get_serial_sequence('webhook_endpoints', 'id'))::int AS id`)) as [
+      { id: number },
+    ];
     const [row] = await tx
       .insert(webhookEndpoints)
-      .values({ partnerId, url, secret: secrets.seal(secret), eventTypes, style: input.style })
+      .values({ id, partnerId, url, secret: deps.secrets.seal(secret, secretOwner(id)), eventTypes, style: input.style })
       .returning();
     return { ...endpointView(row!), secret };
   });
 }
 
 /**
- * At start-up: seals the signing secrets stored in the clear (before secrets were sealed) and
- * seals again under the current key those sealed under a previous key `secrets` was given (a
- * key being changed), and counts the live endpoints whose secrets are sealed under a key it
- * cannot open (their deliveries fail until the process has that key). Each secret is sealed
- * only if it is still the one read, so processes starting together do not seal one twice.
+ * At start-up, in one transaction: seals for its endpoint, under the current key, every
+ * signing secret that is not so sealed yet: one stored in the clear, one sealed for no
+ * endpoint (by an engine that did not bind them), one sealed under a previous key `secrets`
+ * was given (a key being changed). Counts the live endpoints whose secrets are sealed under
+ * a key it cannot open (their deliveries fail until the process has that key). Each secret
+ * is sealed only if it is still the one read, so processes starting together do not seal one
+ * twice, and a second run finds nothing to do. A value that does not open (altered, or
+ * sealed for another endpoint) is left as it is: its deliveries fail, and it is counted.
  */
-export async function sealStoredSecrets(db: DbOrTx, secrets: SecretBox): Promise<{ sealed: number; resealed: number; underOtherKeys: number }> {
-  // Only the rows with work to do (normally none): not sealed under this key, so in the clear or under another.
-  const rows = await db
-    .select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status })
-    .from(webhookEndpoints)
-    .where(notLike(webhookEndpoints.secret, `${sealedPrefix(secrets.keyId)}%`));
-  // In the clear (an engine from before sealing), or under a previous key this box was given (a key being changed).
-  const canSeal = rows.filter((r) => !isSealed(r.secret) || secrets.opens(sealedKeyId(r.secret)!));
-  let sealed = 0;
-  let resealed = 0;
-  for (const row of canSeal) {
-    const done = await db
-      .update(webhookEndpoints)
-      .set({ secret: secrets.seal(secrets.open(row.secret)) })
-      // Only if no other process sealed it meanwhile.
-      .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.secret, row.secret)))
-      .returning({ id: webhookEndpoints.id });
-    if (isSealed(row.secret)) resealed += done.length;
-    else sealed += done.length;
-  }
-  // Deleted endpoints are sent nothing more: their secrets are sealed, but not counted.
-  const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret) && !secrets.opens(sealedKeyId(r.secret)!)).length;
-  return { sealed, resealed, underOtherKeys };
+export async function sealStoredSecrets(
+  db: DbOrTx,
+  secrets: SecretBox,
+): Promise<{ sealed: number; resealed: number; underOtherKeys: number; unopenable: number }> {
+  return db.transaction(async (tx) => {
+    // Only the rows with work to do (normally none): not sealed for their endpoint under this key.
+    const rows = await tx
+      .select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret, status: webhookEndpoints.status })
+      .from(webhookEndpoints)
+      .where(notLike(webhookEndpoints.secret, `${sealedPrefix(secrets.keyId, true)}%`));
+    // In the clear, or sealed under a key this box has (its own for no endpoint, or a previous one).
+    const canSeal = rows.filter((r) => !isSealed(r.secret) || secrets.opens(sealedKeyId(r.secret)!));
+    let sealed = 0;
+    let resealed = 0;
+    let unopenable = 0;
+    for (const row of canSeal) {
+      let plain: string;
+      try {
+        plain = isSealed(row.secret) ? secrets.open(row.secret, isBound(row.secret) ? secretOwner(row.id) : undefined) : row.secret;
+      } catch {
+        if (row.status !== 'deleted') unopenable++;
+        continue;
+      }
+      const done = await tx
+        .update(webhookEndpoints)
+        .set({ secret: secrets.seal(plain, secretOwner(row.id)) })
+        // Only if no other process sealed it meanwhile.
+        .where(and(eq(webhookEndpoints.id, row.id), eq(webhookEndpoints.secret, row.secret)))
+        .returning({ id: webhookEndpoints.id });
+      if (isSealed(row.secret)) resealed += done.length;
+      else sealed += done.length;
+    }
+    // Deleted endpoints are sent nothing more: their secrets are sealed, but not counted.
+    const underOtherKeys = rows.filter((r) => r.status !== 'deleted' && isSealed(r.secret) && !secrets.opens(sealedKeyId(r.secret)!)).length;
+    return { sealed, resealed, underOtherKeys, unopenable };
+  });
 }
 
 /** A partner's endpoints, deleted ones left out, oldest first. */
@@ -165,10 +216,19 @@ const settlePending = (tx: DbOrTx, endpointId: number, state: 'skipped' | 'faile
     .set({ state, updatedAt: new Date() })
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.state, 'pending')));
 
+/** What a partner is told of an attempt that got no answer: the kind of failure, never the address or the error. */
+const FAILURE_WORDS: Record<WebhookAttemptFailure, string> = {
+  address_not_allowed: "the endpoint's address is not allowed",
+  timeout: 'the endpoint did not answer in time',
+  unreachable: 'the endpoint could not be reached',
+};
+
 /**
  * An endpoint that kept failing stops receiving: disabled, with the reason, what it was owed
  * marked failed (a redelivery sends it again), and a `webhook_endpoint.disabled` event to its
- * partner's feed and other endpoints. Disabling a disabled endpoint changes nothing.
+ * partner's feed and other endpoints. Disabling a disabled endpoint changes nothing. The
+ * reason its partner sees names the status code or the kind of failure; what the endpoint
+ * answered, the address it resolved to and the error go to `disabled_detail`, for operators.
  */
 export async function disableEndpoint(
   db: DbOrTx,
@@ -182,14 +242,23 @@ export async function disableEndpoint(
       evidence.deliveryId === undefined
         ? []
         : await tx.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, evidence.deliveryId)).orderBy(desc(webhookAttempts.id)).limit(1);
-    const why = last
+    // An address refused is not retried: the delivery was never sent, whatever the workflow's reason says of time.
+    const headline = last?.failure === 'address_not_allowed' ? `delivery ${evidence.deliveryId} was not sent` : reason;
+    const [told, detail] = last
       ? last.statusCode !== null
-        ? `the last attempt was answered ${last.statusCode}${last.responseExcerpt ? ` (${last.responseExcerpt.slice(0, 200)})` : ''}`
-        : `the last attempt failed: ${last.error ?? 'no answer'}`
-      : evidence.failure;
+        ? [`the last attempt was answered ${last.statusCode}`, last.responseExcerpt ? `the answer began: ${last.responseExcerpt.slice(0, 200)}` : null]
+        : [`the last attempt failed: ${FAILURE_WORDS[last.failure ?? 'unreachable']}`, last.error]
+      : evidence.failure
+        ? ['no attempt reached the endpoint', evidence.failure]
+        : [null, null];
     const [row] = await tx
       .update(webhookEndpoints)
-      .set({ status: 'disabled', disabledReason: (why ? `${reason}; ${why}` : reason).slice(0, 1000), updatedAt: new Date() })
+      .set({
+        status: 'disabled',
+        disabledReason: told ? `${headline}; ${told}` : headline,
+        disabledDetail: detail?.slice(0, 1000) ?? null,
+        updatedAt: new Date(),
+      })
       .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.status, 'enabled')))
       .returning();
     if (!row) return { disabled: false };
@@ -204,7 +273,7 @@ export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?:
   const row = await liveEndpoint(db, endpointId, partnerId);
   const [enabled] = await db
     .update(webhookEndpoints)
-    .set({ status: 'enabled', disabledReason: null, updatedAt: new Date() })
+    .set({ status: 'enabled', disabledReason: null, disabledDetail: null, updatedAt: new Date() })
     .where(eq(webhookEndpoints.id, row.id))
     .returning();
   return endpointView(enabled!);
@@ -293,6 +362,8 @@ export interface AttemptRecord {
   latencyMs: number;
   responseExcerpt: string | null;
   error: string | null;
+  /** Without an answer: what kind of failure (the partner is told this; `error` is for operators). */
+  failure?: WebhookAttemptFailure;
   delivered: boolean;
 }
 
@@ -305,6 +376,7 @@ export async function recordAttempt(db: DbOrTx, deliveryId: number, a: AttemptRe
       latencyMs: a.latencyMs,
       responseExcerpt: a.responseExcerpt?.slice(0, 500) ?? null,
       error: a.error?.slice(0, 500) ?? null,
+      failure: a.failure ?? null,
     });
     const now = new Date();
     await tx
@@ -340,7 +412,7 @@ export async function markRelayed(db: DbOrTx, deliveryIds: number[]): Promise<vo
   await db.update(webhookDeliveries).set({ relayed: true }).where(inArray(webhookDeliveries.id, deliveryIds));
 }
 
-// ---- operators' and partners' view of deliveries ----
+// ---- operators' view of deliveries (partners are not shown attempts) ----
 
 /** A partner's latest deliveries, newest first, each with its attempts. */
 export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) {
@@ -373,6 +445,7 @@ export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) 
         latency_ms: a.latencyMs,
         response_excerpt: a.responseExcerpt,
         error: a.error,
+        failure: a.failure,
       })),
     delivered_at: isoOrNull(delivery.deliveredAt),
   }));

@@ -2,6 +2,7 @@ import type { Health, HealthReport } from '../health/model';
 import type { PayDeps } from '../domain/pay-request';
 import type { PricingDeps } from '../domain/pricing';
 import type { SecretBox } from '../platform/secret-box';
+import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { Suppliers } from '../suppliers';
 import type { RateLimits } from './rate-limit';
 
@@ -25,6 +26,8 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   rateLimits: RateLimits;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
+  /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS). */
+  webhookUrls: WebhookUrlPolicy;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

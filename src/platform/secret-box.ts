@@ -8,55 +8,69 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
  *
  * A sealed value is `sealed:v1:<key id>:<base64url of nonce, tag, ciphertext>`. The key id
  * (the first 8 hex digits of the key's SHA-256) says which key sealed it, so that a process
- * given another key says so instead of failing the tag check with no reason.
+ * given another key says so instead of failing the tag check with no reason. A value sealed
+ * for an owner (a webhook secret for its endpoint) is `sealed:v2:…`: the owner is
+ * authenticated with it, so a value copied to another owner's row does not open there.
  */
 export interface SecretBox {
   /** Which key this box seals under. */
   readonly keyId: string;
-  seal(plain: string): string;
-  /** The secret; a value stored before secrets were sealed (not `sealed:`) is answered as it is. */
-  open(stored: string): string;
+  /** Seals `plain`; for `owner` (e.g. `webhook-endpoint:7`), to be opened for that owner only. */
+  seal(plain: string, owner?: string): string;
+  /**
+   * The secret: `owner` must be the one it was sealed for (none for a value sealed for none).
+   * A value that is not sealed is refused.
+   */
+  open(stored: string, owner?: string): string;
   /** Whether this box can open a value sealed under key `keyId` (its own, or a previous one it was given). */
   opens(keyId: string): boolean;
 }
 
 export const SECRET_KEY_BYTES = 32;
-const PREFIX = 'sealed:v1:';
+/** Sealed for no owner, and for an owner: the prefixes have the same length. */
+const UNBOUND = 'sealed:v1:';
+const BOUND = 'sealed:v2:';
+const PREFIX_LENGTH = UNBOUND.length;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Whether a stored value is sealed (not one written in the clear before sealing existed). */
-export const isSealed = (stored: string) => stored.startsWith(PREFIX);
+/** Whether a stored value is sealed (not a value in the clear). */
+export const isSealed = (stored: string) => stored.startsWith(UNBOUND) || stored.startsWith(BOUND);
 
-/** How every value sealed under key `keyId` begins (letters, digits and colons: no LIKE wildcard). */
-export const sealedPrefix = (keyId: string) => `${PREFIX}${keyId}:`;
+/** Whether a sealed value was sealed for an owner. */
+export const isBound = (stored: string) => stored.startsWith(BOUND);
+
+/** How every value sealed under key `keyId` (for an owner when `bound`) begins (letters, digits and colons: no LIKE wildcard). */
+export const sealedPrefix = (keyId: string, bound = false) => `${bound ? BOUND : UNBOUND}${keyId}:`;
 
 /** The id of the key a sealed value was sealed under. */
-export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.slice(PREFIX.length, stored.indexOf(':', PREFIX.length)) : null);
+export const sealedKeyId = (stored: string) => (isSealed(stored) ? stored.slice(PREFIX_LENGTH, stored.indexOf(':', PREFIX_LENGTH)) : null);
 
 /** One key: its id, and what it seals and opens. */
 function keyOf(key: Buffer) {
   if (key.length !== SECRET_KEY_BYTES) throw new Error(`a secret key is ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
-  // The prefix and key id are authenticated too: a value cannot be passed off as another key's.
-  const aad = Buffer.from(`${PREFIX}${keyId}`);
+  // The prefix, the key id and the owner are authenticated too: a value cannot be passed off as another key's or another owner's.
+  const aad = (owner: string | undefined) => Buffer.from(owner === undefined ? `${UNBOUND}${keyId}` : `${BOUND}${keyId}\n${owner}`);
   return {
     keyId,
-    seal(plain: string) {
+    seal(plain: string, owner?: string) {
       const nonce = randomBytes(NONCE_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad);
+      const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad(owner));
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-      return `${sealedPrefix(keyId)}${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
+      return `${sealedPrefix(keyId, owner !== undefined)}${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
     },
-    open(stored: string) {
+    open(stored: string, owner?: string) {
       const raw = Buffer.from(stored.slice(sealedPrefix(keyId).length), 'base64url');
       if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret too short to be one');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad);
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad(owner));
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
       try {
         return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
       } catch {
-        throw new Error(`a secret sealed under key ${keyId} failed its integrity check: it was altered or damaged`);
+        throw new Error(
+          `a secret sealed under key ${keyId} failed its integrity check: it was altered or damaged${owner === undefined ? '' : `, or sealed for another owner than ${owner}`}`,
+        );
       }
     },
   };
@@ -74,8 +88,11 @@ export function secretBox(key: Buffer, previous: readonly Buffer[] = []): Secret
     keyId: current.keyId,
     seal: current.seal,
     opens: (keyId) => openers.has(keyId),
-    open(stored) {
-      if (!isSealed(stored)) return stored;
+    open(stored, owner) {
+      if (!isSealed(stored)) throw new Error('a secret stored in the clear is refused: only a sealed one is opened');
+      if (isBound(stored) !== (owner !== undefined)) {
+        throw new Error(owner === undefined ? 'a secret sealed for an owner is opened only for it' : `a secret sealed for no owner is refused for ${owner}`);
+      }
       const id = sealedKeyId(stored)!;
       const opener = openers.get(id);
       if (!opener) {
@@ -84,7 +101,7 @@ export function secretBox(key: Buffer, previous: readonly Buffer[] = []): Secret
             '(while the key is being changed, the old one in WEBHOOK_SECRETS_PREVIOUS_KEYS)',
         );
       }
-      return opener.open(stored);
+      return opener.open(stored, owner);
     },
   };
 }

@@ -20,18 +20,25 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
 }
 
 /**
- * Seals webhook signing secrets stored in the clear by an engine from before they were
- * sealed, and says loudly at start-up when some were sealed under another key: their
- * deliveries wait (retried) until this process has that key (docs/operations.md).
+ * Seals every webhook signing secret for its endpoint under the current key (one in the
+ * clear, one sealed for no endpoint, one under a previous key), and says loudly at start-up
+ * when some were sealed under another key or do not open: their deliveries fail until this
+ * process has that key, or the endpoint is registered again (docs/operations.md).
  */
 async function sealSecrets(database: Database, secrets: SecretBox): Promise<void> {
-  const { sealed, resealed, underOtherKeys } = await sealStoredSecrets(database.db, secrets);
+  const { sealed, resealed, underOtherKeys, unopenable } = await sealStoredSecrets(database.db, secrets);
   if (sealed > 0) logger.info({ sealed, key_id: secrets.keyId }, 'sealed webhook signing secrets stored in the clear');
   if (resealed > 0)
     logger.info(
       { resealed, key_id: secrets.keyId },
-      'sealed webhook signing secrets again under the current key (WEBHOOK_SECRETS_PREVIOUS_KEYS held their old one)',
+      'sealed webhook signing secrets again under the current key, each for its endpoint (they were under a previous key, or sealed for no endpoint)',
     );
+  if (unopenable > 0) {
+    logger.error(
+      { endpoints: unopenable, key_id: secrets.keyId },
+      'webhook signing secrets that do not open (altered, or sealed for another endpoint): their deliveries fail until the endpoint is registered again',
+    );
+  }
   if (underOtherKeys > 0) {
     logger.error(
       { endpoints: underOtherKeys, key_id: secrets.keyId },

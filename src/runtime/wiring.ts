@@ -9,6 +9,7 @@ import type { ApiDeps } from '../http/deps';
 import type { MetricsSource } from '../http/metrics';
 import { createRateLimits } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
+import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
 import { suppliersFor, type SupplierChoice } from '../suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
@@ -37,6 +38,9 @@ const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): Pri
   maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
   codes,
 });
+
+/** Where webhook endpoints may point: https outside the sandbox, private hosts only as WEBHOOK_ALLOWED_PRIVATE_HOSTS names them. */
+const webhookUrlPolicy = (config: Config): WebhookUrlPolicy => ({ sandbox: config.SANDBOX, allowedPrivateHosts: config.WEBHOOK_ALLOWED_PRIVATE_HOSTS });
 
 /** Which supplier sells what (FLIGHT_SUPPLIER, HOTEL_SUPPLIER; Duffel's token and address). */
 const supplierChoice = (config: Config, simulatorUrl: string, database: Database): SupplierChoice => ({
@@ -80,6 +84,7 @@ export function apiDependencies(
     health: parts.health,
     rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
     secrets: parts.secrets,
+    webhookUrls: webhookUrlPolicy(config),
   };
 }
 
@@ -98,6 +103,7 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
     secrets: parts.secrets,
+    webhookUrls: webhookUrlPolicy(config),
   };
 }
 
@@ -108,6 +114,6 @@ export function workerDependencies(config: Config, parts: { database: Database; 
     pricing: pricingOf(config, parts.database.db, parts.secrets),
     ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
-    webhooks: { allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, secrets: parts.secrets },
+    webhooks: { urls: webhookUrlPolicy(config), secrets: parts.secrets },
   };
 }

@@ -107,7 +107,8 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
       TEMPORAL_CORE_METRICS_PORT: String(corePort),
       SANDBOX: 'true',
       LOG_LEVEL: 'warn',
-      // Webhook receivers here listen on 127.0.0.1 (allowed under SANDBOX); retries quick.
+      // Webhook receivers here listen on 127.0.0.1, allowed by name; retries quick.
+      WEBHOOK_ALLOWED_PRIVATE_HOSTS: '127.0.0.1',
       WEBHOOK_RETRY_INITIAL_MS: '200',
       WEBHOOK_RETRY_MAX_MS: '1000',
     };

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { webhookActivities } from '../../activities/webhooks';
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../src/db/schema';
-import { sealStoredSecrets } from '../../src/domain/webhooks';
+import { sealStoredSecrets, secretOwner } from '../../src/domain/webhooks';
 import { secretBox, type SecretBox } from '../../src/platform/secret-box';
 import { recordNeedsAttention } from '../../src/domain/events';
 import { adminClient, call, newPartner } from '../support/clients';
@@ -124,7 +124,8 @@ describe('events and webhooks', () => {
     const { endpoint } = { endpoint: (await api.get('/api/partners/webhooks/')).body.data.results[0] };
     expect(endpoint.status).toBe('enabled');
     const sample = r.received[0]!;
-    const secret = stack.secrets.open((await stack.db.query.webhookEndpoints.findFirst({ where: (e, { eq: is }) => is(e.id, endpoint.id) }))!.secret);
+    const stored = (await stack.db.query.webhookEndpoints.findFirst({ where: (e, { eq: is }) => is(e.id, endpoint.id) }))!.secret;
+    const secret = stack.secrets.open(stored, secretOwner(endpoint.id));
     const wh = new Webhook(secret);
     const headers = { 'webhook-id': sample.id, 'webhook-timestamp': sample.timestamp, 'webhook-signature': sample.signature };
     expect(wh.verify(sample.body, headers)).toEqual(JSON.parse(sample.body));
@@ -133,22 +134,31 @@ describe('events and webhooks', () => {
     expect(() => wh.verify(sample.body, { ...headers, 'webhook-timestamp': old })).toThrow(/Message timestamp too old/);
   });
 
-  it('keeps signing secrets sealed in the database; one stored in the clear is sealed at start-up, and deliveries stay signed', async () => {
+  it('keeps signing secrets sealed for their endpoint; one in the clear or sealed for none is sealed for it at start-up, and deliveries stay signed', async () => {
     const { api, receiver: r, endpoint } = await subscribed();
+    const owner = secretOwner(endpoint.id);
     const storedSecret = async () =>
       (await stack.db.select({ secret: webhookEndpoints.secret }).from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)))[0]!.secret;
     const sealed = await storedSecret();
-    expect(sealed).toMatch(new RegExp(`^sealed:v1:${stack.secrets.keyId}:`));
+    expect(sealed).toMatch(new RegExp(`^sealed:v2:${stack.secrets.keyId}:`));
     expect(sealed).not.toContain(endpoint.secret.slice('whsec_'.length));
-    expect(stack.secrets.open(sealed)).toBe(endpoint.secret);
+    expect(stack.secrets.open(sealed, owner)).toBe(endpoint.secret);
 
-    // As an engine from before sealing left it: still signed with, then sealed at the next start.
+    // As an engine from before sealing left it: sealed for its endpoint at the next start.
     await stack.db.update(webhookEndpoints).set({ secret: endpoint.secret }).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 1, resealed: 0, underOtherKeys: 0, unopenable: 0 });
+    expect(await storedSecret()).toMatch(/^sealed:v2:/);
+    expect(stack.secrets.open(await storedSecret(), owner)).toBe(endpoint.secret);
+    // As an engine that sealed secrets for no endpoint left it: sealed again, for its endpoint.
+    await stack.db
+      .update(webhookEndpoints)
+      .set({ secret: stack.secrets.seal(endpoint.secret) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 0, resealed: 1, underOtherKeys: 0, unopenable: 0 });
+    expect(stack.secrets.open(await storedSecret(), owner)).toBe(endpoint.secret);
+    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 0, resealed: 0, underOtherKeys: 0, unopenable: 0 });
     const first = await paidProductOrder(api, 'clear-1');
-    await waitFor(() => typesOf(r.accepted(), first.order.id).length === 2, 'deliveries signed with a secret stored in the clear');
-    expect(await sealStoredSecrets(stack.db, stack.secrets)).toEqual({ sealed: 1, resealed: 0, underOtherKeys: 0 });
-    expect(await storedSecret()).toMatch(/^sealed:v1:/);
-    expect(stack.secrets.open(await storedSecret())).toBe(endpoint.secret);
+    await waitFor(() => typesOf(r.accepted(), first.order.id).length === 2, 'deliveries signed with the secret sealed at start-up');
     const second = await paidProductOrder(api, 'clear-2');
     await waitFor(() => typesOf(r.accepted(), second.order.id).length === 2, 'deliveries signed with the sealed secret');
     expect(r.received.every((x) => x.verified)).toBe(true);
@@ -171,7 +181,10 @@ describe('events and webhooks', () => {
     const sent = r.received.length;
     const attempt = (secrets: SecretBox) =>
       new MockActivityEnvironment().run(() =>
-        webhookActivities(stack.db, { allowPrivateUrls: true, secrets }).deliverWebhook({ deliveryId: delivery!.id, timeoutMs: 5000 }),
+        webhookActivities(stack.db, { urls: { sandbox: true, allowedPrivateHosts: new Set(['127.0.0.1']) }, secrets }).deliverWebhook({
+          deliveryId: delivery!.id,
+          timeoutMs: 5000,
+        }),
       );
     await expect(attempt(other)).rejects.toThrow(`sealed under key ${stack.secrets.keyId}, but this process has key ${other.keyId}`);
     expect(r.received.length).toBe(sent);
@@ -186,13 +199,13 @@ describe('events and webhooks', () => {
     const newKey = crypto.randomBytes(32);
     await stack.db
       .update(webhookEndpoints)
-      .set({ secret: secretBox(oldKey).seal(endpoint.secret) })
+      .set({ secret: secretBox(oldKey).seal(endpoint.secret, owner) })
       .where(eq(webhookEndpoints.id, endpoint.id));
     const changing = secretBox(newKey, [oldKey]);
     const rotated = await sealStoredSecrets(stack.db, changing);
     expect(rotated).toMatchObject({ sealed: 0, resealed: 1 });
-    expect(await storedSecret()).toMatch(new RegExp(`^sealed:v1:${changing.keyId}:`));
-    expect(secretBox(newKey).open(await storedSecret())).toBe(endpoint.secret);
+    expect(await storedSecret()).toMatch(new RegExp(`^sealed:v2:${changing.keyId}:`));
+    expect(secretBox(newKey).open(await storedSecret(), owner)).toBe(endpoint.secret);
     expect(await sealStoredSecrets(stack.db, changing)).toMatchObject({ sealed: 0, resealed: 0 });
     await stack.db.update(webhookDeliveries).set({ state: 'pending' }).where(eq(webhookDeliveries.id, delivery!.id));
     await expect(attempt(secretBox(newKey))).resolves.toMatchObject({ outcome: 'delivered' });
@@ -201,7 +214,7 @@ describe('events and webhooks', () => {
     // Back under the stack's key for the tests after this one.
     await stack.db
       .update(webhookEndpoints)
-      .set({ secret: stack.secrets.seal(endpoint.secret) })
+      .set({ secret: stack.secrets.seal(endpoint.secret, owner) })
       .where(eq(webhookEndpoints.id, endpoint.id));
   });
 
@@ -333,7 +346,12 @@ describe('events and webhooks', () => {
     const admin = adminClient(stack);
     await waitFor(async () => (await api.get('/api/partners/webhooks/')).body.data.results[0].status === 'disabled', 'the endpoint disabled', 20_000);
     const listed = (await api.get('/api/partners/webhooks/')).body.data.results[0];
-    expect(listed.disabled_reason).toMatch(/^delivery \d+ still failing after 4 s; the last attempt was answered 503 \(refused with 503\)$/);
+    // The partner is told the status code; what the endpoint answered is for operators.
+    expect(listed.disabled_reason).toMatch(/^delivery \d+ still failing after 4 s; the last attempt was answered 503$/);
+    expect((await admin.get(`/admin/partners/${creds.partner_id}/webhooks`)).body.endpoints[0]).toMatchObject({
+      disabled_reason: listed.disabled_reason,
+      disabled_detail: 'the answer began: refused with 503',
+    });
     expect(await stack.client.workflow.getHandle(webhookWorkflowId(endpoint.id)).result()).toEqual({ delivered: 0, ended: 'endpoint_disabled' });
     await recordHistory(stack, webhookWorkflowId(endpoint.id), 'webhook-endpoint-disabled');
     const feed = (await api.get('/api/partners/events/?type=webhook_endpoint.disabled')).body.data.results;

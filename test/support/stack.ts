@@ -1,3 +1,4 @@
+import dns from 'node:dns';
 import crypto from 'node:crypto';
 import { Connection, type Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
@@ -123,8 +124,8 @@ export interface StackOptions {
   webhookRetry?: Partial<WebhookRetry>;
   /** How long a delivery workflow with nothing owed waits before it ends (default: the engine's minute). */
   webhookIdleMs?: number;
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: whether webhook endpoints may resolve to private addresses (default true: tests' receivers listen on 127.0.0.1). */
-  webhookAllowPrivateUrls?: boolean;
+  /** WEBHOOK_ALLOWED_PRIVATE_HOSTS: the hosts webhook endpoints may reach on private addresses (default `127.0.0.1`, where tests' receivers listen; '' for none). */
+  webhookAllowedPrivateHosts?: string;
   /**
    * How the API hears the outcomes of its own worker's runs (src/temporal/outcomes.ts): as
    * npm start, from the worker (default); or 'untold', waiting for outcomes the worker never
@@ -187,6 +188,16 @@ export function quietWorkerLogs(): void {
   }
 }
 
+/**
+ * How the stack's APIs resolve webhook hosts at registration: names under `.example` (which
+ * no DNS answers, RFC 2606) as a public address, so tests register partners' public
+ * endpoints without a network; any other name as the system resolves it. Deliveries resolve
+ * with the system's resolver, so nothing is ever sent to that address.
+ */
+export const PUBLIC_TEST_ADDRESS = '93.184.215.14';
+const testResolve = async (host: string): Promise<string[]> =>
+  host.endsWith('.example') ? [PUBLIC_TEST_ADDRESS] : (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
+
 /** The webhook delivery workflows' retry policy in tests: quick, so a failed attempt is tried again within a test. */
 const TEST_WEBHOOK_RETRY: WebhookRetry = { initialIntervalMs: 200, maximumIntervalMs: 1000, giveUpAfterMs: 60_000, attemptTimeoutMs: 2000 };
 
@@ -220,7 +231,7 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     SIMULATOR_HOLD_TTL_MS: opts.holdTtlMs,
     SIMULATOR_PREBOOK_TTL_MS: opts.prebookTtlMs,
     SIMULATOR_TICKET_TIME_LIMIT_MS: opts.ticketTimeLimitMs,
-    WEBHOOK_ALLOW_PRIVATE_URLS: opts.webhookAllowPrivateUrls ?? true,
+    WEBHOOK_ALLOWED_PRIVATE_HOSTS: opts.webhookAllowedPrivateHosts ?? '127.0.0.1',
     WEBHOOK_RETRY_INITIAL_MS: retry.initialIntervalMs,
     WEBHOOK_RETRY_MAX_MS: retry.maximumIntervalMs,
     WEBHOOK_GIVE_UP_MS: retry.giveUpAfterMs,
@@ -334,13 +345,18 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   };
   const httpParts = { database, temporal: client, health, secrets };
   // Each API instance counts requests with a limiter of its own making, as each `npm run api` replica does.
-  const apiDeps = (heard?: WorkflowOutcomes) => ({
-    ...apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard }),
-    ...(opts.rateLimitStore === 'table' ? { rateLimits: createRateLimits(database, config.RATE_LIMIT_PER_MINUTE, { store: 'table' }) } : {}),
-  });
+  const apiDeps = (heard?: WorkflowOutcomes) => {
+    const deps = apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard });
+    return {
+      ...deps,
+      webhookUrls: { ...deps.webhookUrls, resolve: testResolve },
+      ...(opts.rateLimitStore === 'table' ? { rateLimits: createRateLimits(database, config.RATE_LIMIT_PER_MINUTE, { store: 'table' }) } : {}),
+    };
+  };
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
-  const admin = createAdminApp(adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' } }));
+  const adminDeps = adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' } });
+  const admin = createAdminApp({ ...adminDeps, webhookUrls: { ...adminDeps.webhookUrls, resolve: testResolve } });
 
   return {
     db: database.db,

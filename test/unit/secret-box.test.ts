@@ -23,9 +23,24 @@ describe('sealed secrets (webhook signing secrets at rest)', () => {
     expect(box.seal(SECRET)).not.toBe(sealed);
   });
 
-  it('answers a value stored in the clear (before secrets were sealed) as it is', () => {
+  it('refuses a value stored in the clear', () => {
     expect(isSealed(SECRET)).toBe(false);
-    expect(box.open(SECRET)).toBe(SECRET);
+    expect(() => box.open(SECRET)).toThrow(/a secret stored in the clear is refused/);
+    expect(() => box.open(SECRET, 'webhook-endpoint:1')).toThrow(/a secret stored in the clear is refused/);
+  });
+
+  it('seals for an owner: the value opens for that owner only, and not as one sealed for none', () => {
+    const sealed = box.seal(SECRET, 'webhook-endpoint:1');
+    expect(isSealed(sealed)).toBe(true);
+    expect(sealed).toMatch(new RegExp(`^sealed:v2:${box.keyId}:`));
+    expect(sealedKeyId(sealed)).toBe(box.keyId);
+    expect(box.open(sealed, 'webhook-endpoint:1')).toBe(SECRET);
+    expect(() => box.open(sealed, 'webhook-endpoint:2')).toThrow(/failed its integrity check: .*sealed for another owner than webhook-endpoint:2/);
+    expect(() => box.open(sealed)).toThrow(/sealed for an owner is opened only for it/);
+    // A value sealed for none is not taken where an owner is expected, even relabelled as bound.
+    const unbound = box.seal(SECRET);
+    expect(() => box.open(unbound, 'webhook-endpoint:1')).toThrow(/sealed for no owner is refused/);
+    expect(() => box.open(unbound.replace('sealed:v1:', 'sealed:v2:'), 'webhook-endpoint:1')).toThrow(/failed its integrity check/);
   });
 
   it('refuses a value altered in the database, saying so', () => {

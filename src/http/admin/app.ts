@@ -28,7 +28,7 @@ import {
   createEndpoint,
   deleteEndpoint,
   enableEndpoint,
-  endpointView,
+  adminEndpointView,
   listDeliveries,
   listEndpoints,
   MAX_URL_LENGTH,
@@ -51,6 +51,7 @@ import { renderWallet } from '../partner/schemas';
 import type { Health } from '../deps';
 import { logError } from '../../platform/log';
 import type { SecretBox } from '../../platform/secret-box';
+import type { WebhookUrlPolicy } from '../../platform/webhook-address';
 import { healthz, unavailableAnswer } from '../../health/answers';
 import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
@@ -72,6 +73,8 @@ export interface AdminDeps {
   rateLimitPerMinute: number;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
+  /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS): the same rules as for partners. */
+  webhookUrls: WebhookUrlPolicy;
 }
 
 type AdminEnv = { Variables: RequestIdVariables };
@@ -340,11 +343,14 @@ export function createAdminApp(deps: AdminDeps) {
   // Webhooks (docs/webhooks.md): a partner's endpoints, their deliveries, and sending an event again.
   // An unknown partner is not found, as for its wallet (not an empty list).
   const knownPartner = async (c: Context) => (await requirePartner(db, partnerId(c))).id;
-  app.get('/admin/partners/:id/webhooks', async (c) => c.json({ endpoints: (await listEndpoints(db, await knownPartner(c))).map(endpointView) }));
+  app.get('/admin/partners/:id/webhooks', async (c) => c.json({ endpoints: (await listEndpoints(db, await knownPartner(c))).map(adminEndpointView) }));
   app.post('/admin/partners/:id/webhooks', async (c) => {
     const id = partnerId(c);
     const b = await body(c, WebhookBody);
-    return c.json(await createEndpoint(db, deps.secrets, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }), 201);
+    return c.json(
+      await createEndpoint(db, { secrets: deps.secrets, urls: deps.webhookUrls }, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }),
+      201,
+    );
   });
   app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, await knownPartner(c)) }));
   app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));

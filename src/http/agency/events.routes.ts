@@ -127,7 +127,11 @@ export function agencyEventRoutes(deps: ApiDeps) {
     })
     .openapi(routes.create, async (c) => {
       const b = c.req.valid('json');
-      const made = await createEndpoint(deps.db, deps.secrets, c.get('partner').id, { url: b.url, eventTypes: b.event_types, style: 'b' });
+      const made = await createEndpoint(deps.db, { secrets: deps.secrets, urls: deps.webhookUrls }, c.get('partner').id, {
+        url: b.url,
+        eventTypes: b.event_types,
+        style: 'b',
+      });
       return c.json({ ...renderWebhook(made), secret: made.secret }, 201);
     })
     .openapi(routes.list, async (c) => {

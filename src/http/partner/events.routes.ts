@@ -127,7 +127,14 @@ export function eventRoutes(deps: ApiDeps) {
     })
     .openapi(routes.createEndpoint, async (c) => {
       const body = c.req.valid('json');
-      return created(c, await createEndpoint(deps.db, deps.secrets, c.get('partner').id, { url: body.url, eventTypes: body.event_types, style: 'a' }));
+      return created(
+        c,
+        await createEndpoint(deps.db, { secrets: deps.secrets, urls: deps.webhookUrls }, c.get('partner').id, {
+          url: body.url,
+          eventTypes: body.event_types,
+          style: 'a',
+        }),
+      );
     })
     .openapi(routes.listEndpoints, async (c) => {
       const rows = (await listEndpoints(deps.db, c.get('partner').id)).map(endpointView);
