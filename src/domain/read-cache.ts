@@ -12,34 +12,51 @@ export interface ReadCache {
   forget(db: object): void;
 }
 
+/** How many answers `keep` refused are kept, and how long: a read of a key that is not there, asked again and again. */
+export interface MissCache {
+  max: number;
+  ttlMs: number;
+}
+
 /**
  * A read-through cache of at most `max` keys per database handle, each kept `ttlMs`. One
  * cache per handle: test stacks in one process, each with its own database, never share one.
+ * With `misses`, an answer `keep` refuses is kept too, apart (so that misses never push
+ * the kept answers out), for its own shorter time.
  */
-export function readCache(opts: { max: number; ttlMs: number }): ReadCache {
-  const caches = new WeakMap<object, LRUCache<string, Promise<unknown>>>();
+export function readCache(opts: { max: number; ttlMs: number; misses?: MissCache }): ReadCache {
+  const caches = new WeakMap<object, { hits: LRUCache<string, Promise<unknown>>; misses: LRUCache<string, Promise<unknown>> | null }>();
+  // The clock is read at each lookup (not cached between them, not captured at load), so a
+  // test's fake timers reach it; one performance.now() per request is nothing.
+  const lru = (o: { max: number; ttlMs: number }) =>
+    new LRUCache<string, Promise<unknown>>({ max: o.max, ttl: o.ttlMs, ttlResolution: 0, perf: { now: () => performance.now() } });
   return {
     read<T>(db: object, key: string, load: () => PromiseLike<T>, keep?: (value: T) => boolean): Promise<T> {
       let cache = caches.get(db);
       if (!cache) {
-        // The clock is read at each lookup (not cached between them, not captured at load), so a
-        // test's fake timers reach it; one performance.now() per request is nothing.
-        cache = new LRUCache<string, Promise<unknown>>({ max: opts.max, ttl: opts.ttlMs, ttlResolution: 0, perf: { now: () => performance.now() } });
+        cache = { hits: lru(opts), misses: opts.misses ? lru(opts.misses) : null };
         caches.set(db, cache);
       }
-      const kept = cache.get(key) as Promise<T> | undefined;
+      const { hits, misses } = cache;
+      const kept = (hits.get(key) ?? misses?.get(key)) as Promise<T> | undefined;
       if (kept) return kept;
       // A real promise, settled once: a drizzle query is a thenable that runs again at every `then`.
       const reading = Promise.resolve(load());
-      cache.set(key, reading);
+      hits.set(key, reading);
       const drop = () => {
-        if (cache.get(key) === reading) cache.delete(key);
+        if (hits.get(key) === reading) hits.delete(key);
       };
-      reading.then((value) => keep === undefined || keep(value) || drop(), drop);
+      reading.then((value) => {
+        if (keep === undefined || keep(value)) return;
+        drop();
+        misses?.set(key, reading);
+      }, drop);
       return reading;
     },
     forget(db: object) {
-      caches.get(db)?.clear();
+      const cache = caches.get(db);
+      cache?.hits.clear();
+      cache?.misses?.clear();
     },
   };
 }
