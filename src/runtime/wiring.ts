@@ -7,7 +7,8 @@ import { placeIds } from '../db/place-ids';
 import type { AdminDeps } from '../http/admin/app';
 import type { ApiDeps } from '../http/deps';
 import type { MetricsSource } from '../http/metrics';
-import { createRateLimits } from '../http/rate-limit';
+import { clientAddressOf } from '../http/client-address';
+import { createRateLimits, type RateBudgets } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
 import type { PricingDeps } from '../domain/pricing';
 import { suppliersFor, type SupplierChoice } from '../suppliers';
@@ -36,6 +37,14 @@ const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): Pri
   currency: config.CURRENCY,
   maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
   codes,
+});
+
+/** The rate limits' budgets (RATE_LIMIT_*). */
+export const rateBudgets = (config: Config): RateBudgets => ({
+  perMinute: config.RATE_LIMIT_PER_MINUTE,
+  payRetriesPerMinute: config.RATE_LIMIT_PAY_RETRIES_PER_MINUTE,
+  unauthenticatedPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+  authFailuresPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
 });
 
 /** Which supplier sells what (FLIGHT_SUPPLIER, HOTEL_SUPPLIER; Duffel's token and address). */
@@ -78,7 +87,8 @@ export function apiDependencies(
     },
     ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     health: parts.health,
-    rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
+    rateLimits: createRateLimits(parts.database, rateBudgets(config)),
+    clientAddress: clientAddressOf(config.TRUSTED_PROXIES),
     secrets: parts.secrets,
   };
 }
