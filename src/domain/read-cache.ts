@@ -25,7 +25,15 @@ export interface MissCache {
  * the kept answers out), for its own shorter time.
  */
 export function readCache(opts: { max: number; ttlMs: number; misses?: MissCache }): ReadCache {
-  const caches = new WeakMap<object, { hits: LRUCache<string, Promise<unknown>>; misses: LRUCache<string, Promise<unknown>> | null }>();
+  interface PerHandle {
+    hits: LRUCache<string, Promise<unknown>>;
+    misses: LRUCache<string, Promise<unknown>> | null;
+    /** Reads under way, shared by concurrent misses; kept once settled, in `hits` or `misses`. */
+    reading: Map<string, Promise<unknown>>;
+    /** Bumped by `forget`: a read that began before it is not kept. */
+    generation: number;
+  }
+  const caches = new WeakMap<object, PerHandle>();
   // The clock is read at each lookup (not cached between them, not captured at load), so a
   // test's fake timers reach it; one performance.now() per request is nothing.
   const lru = (o: { max: number; ttlMs: number }) =>
@@ -34,29 +42,37 @@ export function readCache(opts: { max: number; ttlMs: number; misses?: MissCache
     read<T>(db: object, key: string, load: () => PromiseLike<T>, keep?: (value: T) => boolean): Promise<T> {
       let cache = caches.get(db);
       if (!cache) {
-        cache = { hits: lru(opts), misses: opts.misses ? lru(opts.misses) : null };
+        cache = { hits: lru(opts), misses: opts.misses ? lru(opts.misses) : null, reading: new Map(), generation: 0 };
         caches.set(db, cache);
       }
-      const { hits, misses } = cache;
-      const kept = (hits.get(key) ?? misses?.get(key)) as Promise<T> | undefined;
+      const handle = cache;
+      const kept = (handle.hits.get(key) ?? handle.misses?.get(key) ?? handle.reading.get(key)) as Promise<T> | undefined;
       if (kept) return kept;
       // A real promise, settled once: a drizzle query is a thenable that runs again at every `then`.
       const reading = Promise.resolve(load());
-      hits.set(key, reading);
-      const drop = () => {
-        if (hits.get(key) === reading) hits.delete(key);
+      const generation = handle.generation;
+      handle.reading.set(key, reading);
+      const settled = () => {
+        if (handle.reading.get(key) === reading) handle.reading.delete(key);
+        return generation === handle.generation;
       };
-      reading.then((value) => {
-        if (keep === undefined || keep(value)) return;
-        drop();
-        misses?.set(key, reading);
-      }, drop);
+      reading.then(
+        (value) => {
+          if (!settled()) return;
+          if (keep === undefined || keep(value)) handle.hits.set(key, reading);
+          else handle.misses?.set(key, reading);
+        },
+        () => void settled(),
+      );
       return reading;
     },
     forget(db: object) {
       const cache = caches.get(db);
-      cache?.hits.clear();
-      cache?.misses?.clear();
+      if (!cache) return;
+      cache.hits.clear();
+      cache.misses?.clear();
+      cache.reading.clear();
+      cache.generation++;
     },
   };
 }
