@@ -5,6 +5,7 @@ import { ORDER_SERVICES } from './db/schema';
 import { currencyDefinition } from './platform/currency';
 import { MINOR_DIGITS } from './domain/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
+import { parseAddressSet } from './platform/addresses';
 import { envMs } from './platform/env';
 import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
 import { parseAllowedHosts } from './platform/webhook-address';
@@ -15,6 +16,7 @@ type Service = (typeof ORDER_SERVICES)[number];
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPTS);
+const perMinute = z.coerce.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
 
 /**
  * Every setting the engine reads, parsed once at start-up. Defaults make
@@ -125,7 +127,32 @@ const ConfigSchema = z
     SANDBOX_VISA_DECISION_MS: envMs(0, 60 * 1000),
     PAY_WAIT_MS: z.coerce.number().int().min(0).default(25000),
     /** Requests per minute per partner on each interface (A and B counted apart), unless an operator set the partner's own. */
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE).default(600),
+    RATE_LIMIT_PER_MINUTE: perMinute.default(600),
+    /**
+     * Per partner: pay requests that repeat an idempotency key already bound to their order
+     * (a retry learning its payment's outcome), counted in a bucket of their own.
+     */
+    RATE_LIMIT_PAY_RETRIES_PER_MINUTE: perMinute.default(600),
+    /**
+     * Per client address, across both interfaces: requests without valid credentials, and
+     * of those, the ones whose credentials were presented and wrong. Over either, every
+     * request from the address answers 429 until its minute ends, before its credentials are looked at.
+     */
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: perMinute.default(300),
+    RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: perMinute.default(30),
+    /**
+     * Proxies whose X-Forwarded-For names the client (comma-separated addresses and CIDR
+     * networks); unset: none, the socket's peer is the client.
+     */
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const set = parseAddressSet(v);
+        if (set) return set;
+        ctx.addIssue({ code: 'custom', message: 'must be IP addresses or CIDR networks, comma-separated (e.g. 10.0.0.0/8,192.0.2.7)' });
+        return z.NEVER;
+      }),
     /**
      * Every process checks the database, Temporal and the workers in the background every
      * HEALTH_INTERVAL_MS; a check without an answer within HEALTH_TIMEOUT_MS counts as down.

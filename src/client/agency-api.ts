@@ -69,7 +69,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -171,7 +171,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -333,7 +333,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -457,7 +457,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -609,7 +609,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -722,7 +722,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -833,7 +833,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -947,7 +947,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -1112,7 +1112,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -1231,7 +1231,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -1330,7 +1330,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -1461,7 +1461,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
@@ -1573,7 +1573,7 @@ export interface paths {
                         "application/json": components["schemas"]["HTTPValidationError"];
                     };
                 };
-                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done */
+                /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
                         /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */

@@ -69,10 +69,16 @@ const unauthorized = (why: string) => new DomainError('unauthorized', why);
  * How long an API process authenticates a partner from the row it last read for that key
  * (docs/decisions/credentials-from-memory.md). A change made through this process (a
  * rotated secret or agency key, a disabled account, a rate limit) applies to its next
- * request; made through another API process, within this time. Unknown keys are never kept.
+ * request; made through another API process, within this time.
  */
 export const CREDENTIALS_TTL_MS = 1_000;
-const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS });
+/**
+ * How long an API process answers an unknown key's 401 without asking the database again,
+ * and how many unknown keys it keeps (apart from the known ones: a flood of invented keys
+ * pushes out only other invented keys).
+ */
+export const UNKNOWN_KEYS = { max: 10_000, ttlMs: 5_000 };
+const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS, misses: UNKNOWN_KEYS });
 type PartnerRow = typeof partners.$inferSelect;
 const known = (row: PartnerRow | undefined) => row !== undefined;
 

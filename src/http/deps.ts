@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { Health, HealthReport } from '../health/model';
 import type { PayDeps } from '../domain/pay-request';
 import type { PricingDeps } from '../domain/pricing';
@@ -22,8 +23,10 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   /** How long unpaid holds we place ourselves last (tour seats, residence dates); how long the sandbox embassy takes. */
   holds: { tourPrebookMs: number; residenceMs: number; visaDecisionMs: number; hostAcceptMs: number };
   health: Health;
-  /** Requests per minute per partner and interface (src/http/rate-limit.ts). */
+  /** Requests per minute per partner and interface, and per client address before authentication (src/http/rate-limit.ts). */
   rateLimits: RateLimits;
+  /** The request's client address (TRUSTED_PROXIES; src/http/client-address.ts). */
+  clientAddress: (c: Context) => string;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
   /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS). */

@@ -50,7 +50,7 @@ export const RATE_LIMIT_HEADERS = {
   },
 };
 
-/** The seconds `Retry-After` carries on a 429: until the partner's window restarts. */
+/** The seconds `Retry-After` carries on a 429: until the window that refused it restarts. */
 export const RATE_LIMIT_RETRY_AFTER_HEADER = {
   'Retry-After': { description: "Seconds until the rate limit's window restarts", required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
@@ -110,7 +110,9 @@ export function commonResponses(o: {
     authenticated: {
       401: o.error(o.unauthorized),
       429: {
-        ...o.error(`Over ${o.rateLimit} ("rate limit exceeded: N requests per minute; retry in S s"); nothing was done`),
+        ...o.error(
+          `Over ${o.rateLimit} ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done`,
+        ),
         headers: RATE_LIMIT_RETRY_AFTER_HEADER,
       },
     },

@@ -1,6 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/client';
+import { DomainError } from '../domain/errors';
 import { logger } from '../platform/log';
 
 /** The interfaces, counted apart: A (/api) and B (/v1). */
@@ -20,11 +22,23 @@ export interface RateState {
   resetSeconds: number;
 }
 
+/** The budgets every limit is counted against, each per minute (src/config.ts, RATE_LIMIT_*). */
+export interface RateBudgets {
+  /** Per partner and interface, unless an operator set the partner's own. */
+  perMinute: number;
+  /** Per partner: pay requests repeating an idempotency key bound to their order. */
+  payRetriesPerMinute: number;
+  /** Per client address: requests without valid credentials. */
+  unauthenticatedPerMinute: number;
+  /** Per client address: requests whose credentials were presented and wrong. */
+  authFailuresPerMinute: number;
+}
+
 /**
- * The engine's per-partner, per-interface request counters (rate-limiter-flexible). One
- * limiter counts every partner: its own points are set out of reach, and each request is
- * compared with the partner's limit here, so an operator's change applies to the window
- * under way (a limiter per limit would keep separate counts per value in memory).
+ * The engine's request counters (rate-limiter-flexible). One limiter counts every key: its
+ * own points are set out of reach, and each count is compared with its budget here, so an
+ * operator's change of a partner's limit applies to the window under way (a limiter per
+ * limit would keep separate counts per value in memory).
  */
 export interface RateLimits {
   defaultPerMinute: number;
@@ -32,9 +46,26 @@ export interface RateLimits {
   consume(scope: RateScope, partnerId: number, limit: number): Promise<RateState>;
   /** Where the partner stands, without counting anything. */
   peek(scope: RateScope, partnerId: number, limit: number): Promise<RateState>;
+  /** Counts one pay retry of the partner, in the retries' own bucket. */
+  consumePayRetry(partnerId: number): Promise<RateState>;
+  /** Per client address, before authentication. */
+  clients: ClientLimits;
+}
+
+/** What a client address without valid credentials may still do. */
+export interface ClientLimits {
+  /** Seconds until the address's credentials are looked at again (it spent a budget); 0: now. */
+  waitFor(address: string): number;
+  /**
+   * Counts a request of the address without valid credentials (`presented`: some were
+   * given, and wrong). The state of the budget it went over, or null while within both.
+   */
+  refused(address: string, presented: boolean): Promise<RateState | null>;
 }
 
 const OUT_OF_REACH = 2 ** 31 - 1;
+/** How many spent client addresses a process keeps refusing from memory; the oldest are forgotten first. */
+const SPENT_ADDRESSES_KEPT = 100_000;
 
 function stateOf(res: RateLimiterRes | null, limit: number, counted: boolean): RateState {
   const consumed = res?.consumedPoints ?? 0;
@@ -43,37 +74,94 @@ function stateOf(res: RateLimiterRes | null, limit: number, counted: boolean): R
   return { limit, allowed, remaining: Math.max(limit - consumed, 0), resetSeconds: Math.max(Math.ceil(ms / 1000), res ? 1 : RATE_WINDOW_SECONDS) };
 }
 
+/**
+ * Client addresses that spent a budget, refused from memory until their window ends: a
+ * flood from one address then costs neither a credentials lookup nor a count in the store.
+ */
+function clientLimits(limiter: RateLimiterAbstract, budgets: RateBudgets): ClientLimits {
+  // Each address with the time its window ends (ms since the epoch).
+  const spent = new LRUCache<string, number>({ max: SPENT_ADDRESSES_KEPT });
+  const count = async (key: string, limit: number) => stateOf(await limiter.consume(key, 1), limit, true);
+  return {
+    waitFor: (address) => {
+      const ms = (spent.get(address) ?? 0) - Date.now();
+      if (ms > 0) return Math.ceil(ms / 1000);
+      spent.delete(address);
+      return 0;
+    },
+    refused: async (address, presented) => {
+      const states = [await count(`anon:${address}`, budgets.unauthenticatedPerMinute)];
+      if (presented) states.push(await count(`fail:${address}`, budgets.authFailuresPerMinute));
+      for (const state of states) {
+        // The budget is spent once its last request is counted: the next one is refused unread.
+        if (state.remaining === 0) spent.set(address, Date.now() + state.resetSeconds * 1000);
+      }
+      return states.find((s) => !s.allowed) ?? null;
+    },
+  };
+}
+
 /** Counters over any of the library's stores. */
-export function rateLimitsOver(limiter: RateLimiterAbstract, defaultPerMinute: number): RateLimits {
+export function rateLimitsOver(limiter: RateLimiterAbstract, budgets: RateBudgets): RateLimits {
   const key = (scope: RateScope, partnerId: number) => `${scope}:${partnerId}`;
   return {
-    defaultPerMinute,
+    defaultPerMinute: budgets.perMinute,
     // The limiter's own points are out of reach, so consume never rejects: it counts and answers the count.
     consume: async (scope, partnerId, limit) => stateOf(await limiter.consume(key(scope, partnerId), 1), limit, true),
     peek: async (scope, partnerId, limit) => stateOf(await limiter.get(key(scope, partnerId)), limit, false),
+    consumePayRetry: async (partnerId) => stateOf(await limiter.consume(`pay:${partnerId}`, 1), budgets.payRetriesPerMinute, true),
+    clients: clientLimits(limiter, budgets),
+  };
+}
+
+type QueryClient = { query(q: { name?: string; text: string; values?: unknown[] }): Promise<unknown> };
+
+/**
+ * The store's client, watched: the first failed query of an outage is logged (the limiter
+ * then counts in memory), and so is the first query that succeeds after it.
+ */
+function watched(client: QueryClient): QueryClient {
+  let down = false;
+  return {
+    query: (q) =>
+      client.query(q).then(
+        (res) => {
+          if (down) logger.info('rate limits: the counter store answers again; counting there again');
+          down = false;
+          return res;
+        },
+        (err: unknown) => {
+          if (!down) logger.warn({ err: (err as Error).message }, 'rate limits: the counter store failed; counting in this process until it answers');
+          down = true;
+          throw err;
+        },
+      ),
   };
 }
 
 /**
  * PostgreSQL (DATABASE_URL): RateLimiterPostgres over the engine's own pool, in the table the
  * migrations created (`rate_limit_counters`), so every API replica on that database shares
- * each partner's count. PGlite (one process): RateLimiterMemory, unless `store: 'table'` asks
- * for the table there too (tests, to check the shared table in both modes).
+ * each count. PGlite (one process): RateLimiterMemory, unless `store: 'table'` asks for the
+ * table there too (tests, to check the shared table in both modes). A table whose query
+ * fails counts in this process's memory meanwhile (the library's insurance limiter): every
+ * limit still holds, per replica, until the store answers again.
  */
-export function createRateLimits(database: Pick<Database, 'db' | 'kind'>, defaultPerMinute: number, opts: { store?: 'table' } = {}): RateLimits {
+export function createRateLimits(database: Pick<Database, 'db' | 'kind'>, budgets: RateBudgets, opts: { store?: 'table' } = {}): RateLimits {
   const common = { points: OUT_OF_REACH, duration: RATE_WINDOW_SECONDS, keyPrefix: 'rl' };
   // drizzle keeps its driver's client as $client: node-postgres's Pool, or the PGlite instance.
-  const client = (database.db as unknown as { $client: { query(text: string, values?: unknown[]): Promise<unknown> } }).$client;
-  const table = { tableName: 'rate_limit_counters', tableCreated: true };
+  const client = (database.db as unknown as { $client: { query(text: unknown, values?: unknown[]): Promise<unknown> } }).$client;
+  const table = { tableName: 'rate_limit_counters', tableCreated: true, insuranceLimiter: new RateLimiterMemory(common) };
   if (database.kind === 'postgres') {
-    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient: client, storeType: 'pool' }), defaultPerMinute);
+    const storeClient = watched({ query: (q) => client.query(q) });
+    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'pool' }), budgets);
   }
   if (opts.store === 'table') {
     // PGlite answers rows and rowCount as pg does; it takes the text and values apart.
-    const storeClient = { query: (q: { text: string; values?: unknown[] }) => client.query(q.text, q.values) };
-    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'client' }), defaultPerMinute);
+    const storeClient = watched({ query: (q) => client.query(q.text, q.values) });
+    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'client' }), budgets);
   }
-  return rateLimitsOver(new RateLimiterMemory(common), defaultPerMinute);
+  return rateLimitsOver(new RateLimiterMemory(common), budgets);
 }
 
 /** The IETF draft's fields (draft-ietf-httpapi-ratelimit-headers-10; docs/decisions.md, "Rate limits"). */
@@ -85,35 +173,72 @@ export function setRateHeaders(c: Context, s: RateState): void {
 /**
  * Counts an authenticated request of the partner `c.get('partner')` on its interface and
  * answers 429 in the interface's shape once it is over its limit; every answer carries the
- * RateLimit fields. `exempt` requests (a pay retry) are neither counted nor refused.
+ * RateLimit fields. A pay retry (`payRetry`) counts in the partner's pay-retry bucket
+ * instead: over that, 429; within it, served even at the partner's limit (it is how a
+ * partner learns an outcome it is owed).
  */
 export function rateLimit(
   limits: RateLimits,
   scope: RateScope,
   partnerOf: (c: Context) => { id: number; rateLimitPerMinute: number | null },
   refuse: (c: Context, message: string) => Response,
-  exempt: (c: Context) => Promise<boolean> = async () => false,
+  payRetry: (c: Context) => Promise<boolean> = async () => false,
 ): MiddlewareHandler {
   return async (c, next) => {
     const partner = partnerOf(c);
     const limit = partner.rateLimitPerMinute ?? limits.defaultPerMinute;
-    let state: RateState | null;
-    try {
-      // An exempt request is served even at the limit: it is how a partner learns an outcome it is owed.
-      state = (await exempt(c)) ? { ...(await limits.peek(scope, partner.id, limit)), allowed: true } : await limits.consume(scope, partner.id, limit);
-    } catch (err) {
-      // The counters are a guard, not a part the request needs: without them, serve it.
-      logger.warn({ err: (err as Error).message, scope, partnerId: partner.id }, 'rate limit not counted: the counter store failed');
-      state = null;
-    }
+    // A retry that cannot be told (its key's row unreadable) counts as any request.
+    const retry = await payRetry(c).catch(() => false);
+    const retries = retry ? await limits.consumePayRetry(partner.id) : null;
+    const state = retries ? { ...(await limits.peek(scope, partner.id, limit)), allowed: true } : await limits.consume(scope, partner.id, limit);
     // Set before the handler runs: the answer it builds then carries them from the start. Set
     // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
     // adapter stream its body (a fifth of the wallet's CPU; docs/performance.md, ninth step).
-    if (state) setRateHeaders(c, state);
-    if (state && !state.allowed) {
+    setRateHeaders(c, state);
+    if (retries && !retries.allowed) {
+      c.header('Retry-After', String(retries.resetSeconds));
+      return refuse(c, `rate limit exceeded: ${retries.limit} pay retries per minute; retry in ${retries.resetSeconds} s`);
+    }
+    if (!state.allowed) {
       c.header('Retry-After', String(state.resetSeconds));
       return refuse(c, `rate limit exceeded: ${state.limit} requests per minute; retry in ${state.resetSeconds} s`);
     }
     return next();
+  };
+}
+
+/** How an interface authenticates a request, and how it says no. */
+export interface Authentication<P> {
+  /** The partner the request's credentials name; throws the interface's 401 (a DomainError 'unauthorized') if none. */
+  authenticate(c: Context): Promise<P>;
+  /** Whether the request carries credentials at all (wrong ones count as failed authentications too). */
+  presented(c: Context): boolean;
+  /** The client's address (./client-address.ts). */
+  addressOf(c: Context): string;
+  refuse(c: Context, message: string): Response;
+}
+
+/**
+ * Authenticates the request before anything reads its body, with the client address's
+ * budgets for requests without valid credentials around it: an address that spent one is
+ * answered 429 with Retry-After, before its credentials are looked up, until its window ends.
+ */
+export function authenticateThrottled<P>(limits: RateLimits, auth: Authentication<P>): (c: Context) => Promise<P | Response> {
+  const tooMany = (c: Context, seconds: number) => {
+    c.header('Retry-After', String(seconds));
+    return auth.refuse(c, `too many requests without valid credentials from this address; retry in ${seconds} s`);
+  };
+  return async (c) => {
+    const address = auth.addressOf(c);
+    const wait = limits.clients.waitFor(address);
+    if (wait > 0) return tooMany(c, wait);
+    try {
+      return await auth.authenticate(c);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'unauthorized') throw err;
+      const over = await limits.clients.refused(address, auth.presented(c));
+      if (over) return tooMany(c, over.resetSeconds);
+      throw err;
+    }
   };
 }

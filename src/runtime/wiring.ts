@@ -7,7 +7,8 @@ import { placeIds } from '../db/place-ids';
 import type { AdminDeps } from '../http/admin/app';
 import type { ApiDeps } from '../http/deps';
 import type { MetricsSource } from '../http/metrics';
-import { createRateLimits } from '../http/rate-limit';
+import { clientAddressOf } from '../http/client-address';
+import { createRateLimits, type RateBudgets } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
@@ -41,6 +42,14 @@ const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): Pri
 
 /** Where webhook endpoints may point: https outside the sandbox, private hosts only as WEBHOOK_ALLOWED_PRIVATE_HOSTS names them. */
 const webhookUrlPolicy = (config: Config): WebhookUrlPolicy => ({ sandbox: config.SANDBOX, allowedPrivateHosts: config.WEBHOOK_ALLOWED_PRIVATE_HOSTS });
+
+/** The rate limits' budgets (RATE_LIMIT_*). */
+export const rateBudgets = (config: Config): RateBudgets => ({
+  perMinute: config.RATE_LIMIT_PER_MINUTE,
+  payRetriesPerMinute: config.RATE_LIMIT_PAY_RETRIES_PER_MINUTE,
+  unauthenticatedPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+  authFailuresPerMinute: config.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+});
 
 /** Which supplier sells what (FLIGHT_SUPPLIER, HOTEL_SUPPLIER; Duffel's token and address). */
 const supplierChoice = (config: Config, simulatorUrl: string, database: Database): SupplierChoice => ({
@@ -82,7 +91,8 @@ export function apiDependencies(
     },
     ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     health: parts.health,
-    rateLimits: createRateLimits(parts.database, config.RATE_LIMIT_PER_MINUTE),
+    rateLimits: createRateLimits(parts.database, rateBudgets(config)),
+    clientAddress: clientAddressOf(config.TRUSTED_PROXIES),
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
   };

@@ -57,7 +57,7 @@ describe('rate limits', () => {
     expect(fine.headers.get('ratelimit-policy')).toBe(`"per-minute";q=${TEST_RATE_LIMIT_PER_MINUTE};w=60`);
   });
 
-  it('errors of a limited route carry the fields too; unauthenticated requests count against nobody', async () => {
+  it('errors of a limited route carry the fields too; unauthenticated requests count against no partner', async () => {
     const { creds } = await limited(2);
     for (let i = 0; i < 5; i++) {
       const wrong = await call(stack.app, 'GET', '/api/partners/wallet/', { 'x-api-key': creds.api_key, 'x-api-secret': 'wrong' });
@@ -111,7 +111,7 @@ describe('rate limits', () => {
     expect(toCommand(['partner', 'rate-limit', '--partner', '1']).command).toEqual({ method: 'GET', path: '/admin/partners/1/rate-limit' });
   });
 
-  it('a pay retry with the same idempotency key is not counted, and is answered even at the limit', async () => {
+  it('a pay retry with the same idempotency key is not counted against the partner limit, and is answered even at it', async () => {
     const { creds, api } = await newPartner(stack);
     await admin().post(`/admin/partners/${creds.partner_id}/rate-limit`, { per_minute: 4 });
     const order = await api.productOrder(); // two requests: the basket and the checkout

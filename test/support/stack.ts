@@ -18,7 +18,7 @@ import { startApiHealth } from '../../src/runtime/api-health';
 import { webhookSecrets } from '../../src/runtime/secrets-key';
 import { Stack } from '../../src/runtime/stack';
 import { supplierUrl } from '../../src/runtime/supplier-url';
-import { adminDependencies, apiDependencies } from '../../src/runtime/wiring';
+import { adminDependencies, apiDependencies, rateBudgets } from '../../src/runtime/wiring';
 import { temporalClient } from '../../src/temporal/connection';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
@@ -36,7 +36,11 @@ export const HEALTH_TIMING = { intervalMs: 1000, timeoutMs: 2000 };
 export const WORKER_HEARTBEAT_MS = 2000;
 export const TEMPORAL_CALL_TIMEOUT_MS = 5000;
 export const DATABASE_CONNECT_TIMEOUT_MS = 3000;
-/** Out of every other test's way (the contract fuzzer sends thousands of requests per partner); rate-limits.test.ts sets small ones per partner. */
+/**
+ * Out of every other test's way (the contract fuzzer sends thousands of requests per partner,
+ * and as many without valid credentials); rate-limits.test.ts sets small ones per partner,
+ * security-throttle.test.ts small budgets of its own (StackOptions.env).
+ */
 export const TEST_RATE_LIMIT_PER_MINUTE = 100_000;
 
 /**
@@ -220,6 +224,10 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     SANDBOX_VISA_DECISION_MS: opts.visaDecisionMs ?? 600_000,
     SANDBOX_HOST_ACCEPT_MS: opts.hostAcceptMs ?? 600_000,
     RATE_LIMIT_PER_MINUTE: TEST_RATE_LIMIT_PER_MINUTE,
+    // Every request of a test comes from one address (its socket's, or none through app.request).
+    RATE_LIMIT_PAY_RETRIES_PER_MINUTE: TEST_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: TEST_RATE_LIMIT_PER_MINUTE,
+    RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: TEST_RATE_LIMIT_PER_MINUTE,
     HEALTH_INTERVAL_MS: HEALTH_TIMING.intervalMs,
     HEALTH_TIMEOUT_MS: HEALTH_TIMING.timeoutMs,
     WORKER_HEARTBEAT_MS,
@@ -350,7 +358,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     return {
       ...deps,
       webhookUrls: { ...deps.webhookUrls, resolve: testResolve },
-      ...(opts.rateLimitStore === 'table' ? { rateLimits: createRateLimits(database, config.RATE_LIMIT_PER_MINUTE, { store: 'table' }) } : {}),
+      ...(opts.rateLimitStore === 'table' ? { rateLimits: createRateLimits(database, rateBudgets(config), { store: 'table' }) } : {}),
     };
   };
   const app = createApp(apiDeps(outcomes));

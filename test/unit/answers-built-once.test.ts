@@ -12,7 +12,12 @@ import { requestId } from '../../src/http/request-id';
  */
 describe('answers are built once', () => {
   const app = () => {
-    const limits = rateLimitsOver(new RateLimiterMemory({ points: 2 ** 31 - 1, duration: 60 }), 100);
+    const limits = rateLimitsOver(new RateLimiterMemory({ points: 2 ** 31 - 1, duration: 60 }), {
+      perMinute: 100,
+      payRetriesPerMinute: 100,
+      unauthenticatedPerMinute: 100,
+      authFailuresPerMinute: 100,
+    });
     const built: Response[] = [];
     const app = new Hono();
     app.use('*', requestId());

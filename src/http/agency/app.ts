@@ -11,7 +11,7 @@ import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
-import { rateLimit } from '../rate-limit';
+import { authenticateThrottled, rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
@@ -50,13 +50,28 @@ export function createAgencyApi(deps: ApiDeps) {
   const app = agencyRouter();
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer', description: 'The agency key' });
   app.onError(agencyError);
+
+  const isPublic = (c: Context) => c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs');
+  const bearer = (c: Context) => /^Bearer\s+(\S+)$/i.exec((c.req.header('authorization') ?? '').trim())?.[1];
+  const authenticate = authenticateThrottled(deps.rateLimits, {
+    authenticate: (c) => authenticateAgency(deps.db, bearer(c)),
+    presented: (c) => c.req.header('authorization') !== undefined,
+    addressOf: deps.clientAddress,
+    refuse: (c, detail) => c.json({ detail }, 429),
+  });
+  // Credentials first, before anything reads the body: a request without valid ones is answered unread.
+  app.use('*', async (c, next) => {
+    if (isPublic(c)) return next();
+    // Every route reads the database (authentication first): while it is down, say so at once.
+    deps.health.require(['database']);
+    const partner = await authenticate(c);
+    if (partner instanceof Response) return partner;
+    c.set('partner', partner);
+    return next();
+  });
   app.use(
     '*',
     limitBody((c, msg) => c.json(detailItem(['body'], msg, 'body_too_large'), 413)),
-  );
-  app.use(
-    '*',
-    refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),
   );
   const limit = rateLimit(
     deps.rateLimits,
@@ -64,16 +79,12 @@ export function createAgencyApi(deps: ApiDeps) {
     (c) => c.get('partner'),
     (c, detail) => c.json({ detail }, 429),
   );
-  app.use('*', async (c, next) => {
-    if (c.req.path === '/v1/openapi.json' || c.req.path.startsWith('/v1/docs')) return next();
-    // Every route reads the database (authentication first): while it is down, say so at once.
-    deps.health.require(['database']);
-    const auth = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(auth.trim());
-    c.set('partner', await authenticateAgency(deps.db, match?.[1]));
-    // Counted once the key names the partner; an unauthenticated request counts against nobody.
-    return limit(c, next);
-  });
+  // Counted once the key names the partner.
+  app.use('*', (c, next) => (isPublic(c) ? next() : limit(c, next)));
+  app.use(
+    '*',
+    refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),
+  );
   // GET /v1/products/orders is not product "orders": a path a literal route names answers only that route's methods.
   app.use('*', literalPathsFirst('/v1', app));
   app.route('/', agencyHotelRoutes(deps));

@@ -13,7 +13,7 @@ import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
-import { rateLimit } from '../rate-limit';
+import { authenticateThrottled, rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './router';
@@ -47,7 +47,7 @@ export function partnerError(err: Error, c: Context<PartnerEnv>) {
   return c.json({ ok: false, error: `internal error; quote request id ${c.get('requestId')} to support` }, 500);
 }
 
-/** A pay whose idempotency_key is already bound to that order: a retry, which the rate limit does not count. */
+/** A pay whose idempotency_key is already bound to that order: a retry, counted in the partner's pay-retry bucket. */
 async function payRetry(deps: ApiDeps, c: Context<PartnerEnv>): Promise<boolean> {
   if (c.req.method !== 'POST' || !/^\/api\/partners\/pay\/?$/.test(c.req.path)) return false;
   const body = (await c.req.json().catch(() => null)) as { order_id?: unknown; product_order_id?: unknown; idempotency_key?: unknown } | null;
@@ -64,15 +64,28 @@ export function createPartnerApi(deps: ApiDeps) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
 
   app.onError(partnerError);
+
+  const isPublic = (c: Context) => c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs');
+  const authenticate = authenticateThrottled(deps.rateLimits, {
+    authenticate: (c) => authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')),
+    presented: (c) => c.req.header('x-api-key') !== undefined || c.req.header('x-api-secret') !== undefined,
+    addressOf: deps.clientAddress,
+    refuse: (c, error) => c.json({ ok: false, error }, 429),
+  });
+  // Credentials first, before anything reads the body: a request without valid ones is answered unread.
+  app.use('*', async (c, next) => {
+    if (isPublic(c)) return next();
+    // Every route reads the database (authentication first): while it is down, say so at once.
+    deps.health.require(['database']);
+    const partner = await authenticate(c);
+    if (partner instanceof Response) return partner;
+    c.set('partner', partner);
+    return next();
+  });
   app.use(
     '*',
     limitBody((c, error) => c.json({ ok: false, error }, 413)),
   );
-  app.use(
-    '*',
-    refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
-  );
-
   const limit = rateLimit(
     deps.rateLimits,
     'a',
@@ -80,14 +93,12 @@ export function createPartnerApi(deps: ApiDeps) {
     (c, error) => c.json({ ok: false, error }, 429),
     (c) => payRetry(deps, c),
   );
-  app.use('*', async (c, next) => {
-    if (c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs')) return next();
-    // Every route reads the database (authentication first): while it is down, say so at once.
-    deps.health.require(['database']);
-    c.set('partner', await authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')));
-    // Counted once the key names the partner; an unauthenticated request counts against nobody.
-    return limit(c, next);
-  });
+  // Counted once the key names the partner; a pay retry's body is read within the body limit.
+  app.use('*', (c, next) => (isPublic(c) ? next() : limit(c, next)));
+  app.use(
+    '*',
+    refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
+  );
   // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
   app.use('*', literalPathsFirst('/api', app));
 

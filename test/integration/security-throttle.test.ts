@@ -1,0 +1,267 @@
+import net from 'node:net';
+import { sql } from 'drizzle-orm';
+import { listen } from '../../src/platform/listen';
+import { adminClient, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
+import { captureLogs } from '../support/logs';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * Throttling before authentication: per client address (the socket's peer, or behind a
+ * trusted proxy the right-most untrusted X-Forwarded-For hop), a budget of requests without
+ * valid credentials and a tighter one of failed authentications, answered 429 with
+ * Retry-After in each interface's shape; unknown keys kept briefly; credentials checked
+ * before the body is read; pay retries in a bucket of their own; a failing counter store
+ * replaced by counts in memory.
+ */
+const UNAUTHENTICATED = 12;
+const FAILURES = 5;
+const PAY_RETRIES = 3;
+const PROXIES = '10.9.0.0/16';
+
+let stack: TestStack;
+useStack((s) => (stack = s), {
+  rateLimitStore: 'table',
+  env: {
+    RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: String(UNAUTHENTICATED),
+    RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: String(FAILURES),
+    RATE_LIMIT_PAY_RETRIES_PER_MINUTE: String(PAY_RETRIES),
+    TRUSTED_PROXIES: PROXIES,
+  },
+});
+
+const aAuth = (c: Pick<PartnerCredentials, 'api_key' | 'api_secret'>) => ({ 'x-api-key': c.api_key, 'x-api-secret': c.api_secret });
+const bAuth = (c: Pick<PartnerCredentials, 'agency_key'>) => ({ authorization: `Bearer ${c.agency_key}` });
+const WRONG_A = { 'x-api-key': 'ab'.repeat(32), 'x-api-secret': 'not-the-secret' };
+const WRONG_B = { authorization: 'Bearer agk_not-a-key' };
+
+let peers = 0;
+/** A client address no other test uses: 203.0.113.x (documentation addresses). */
+const freshPeer = () => `203.0.113.${++peers}`;
+
+/** One request as Node hands it over from a socket whose peer is `peer` (the bindings @hono/node-server gives the app). */
+async function from(peer: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
+  const res = await stack.app.request(
+    `http://engine.test${path}`,
+    {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    },
+    { incoming: { socket: { remoteAddress: peer } } },
+  );
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+const TOO_MANY = /^too many requests without valid credentials from this address; retry in \d+ s$/;
+
+function expectRefusedA(res: Reply) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ ok: false, error: expect.stringMatching(TOO_MANY) });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+}
+
+function expectRefusedB(res: Reply) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ detail: expect.stringMatching(TOO_MANY) });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+}
+
+/** Calls to the database's client that look a partner up by its key (either interface's). */
+function countKeyLookups() {
+  const client = (stack.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const spy = jest.spyOn(client, 'query');
+  const text = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? ''));
+  return {
+    count: () => spy.mock.calls.filter(([q]) => /from "partners"/.test(text(q))).length,
+    stop: () => spy.mockRestore(),
+  };
+}
+
+describe('throttling before authentication', () => {
+  it('a wrong key hammered from one address gets 429 with Retry-After within the budget, on both interfaces and in each shape', async () => {
+    const peer = freshPeer();
+    for (let i = 0; i < FAILURES; i++) {
+      const wrong = await from(peer, 'GET', '/api/partners/wallet/', WRONG_A);
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual({ ok: false, error: 'invalid X-API-KEY or X-API-SECRET' });
+    }
+    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', WRONG_A));
+    // The address is refused on both interfaces, whatever it sends, until its minute ends.
+    expectRefusedB(await from(peer, 'GET', '/v1/products', WRONG_B));
+    const { creds } = await newPartner(stack);
+    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', aAuth(creds)));
+    // Another address is not affected.
+    expect((await from(freshPeer(), 'GET', '/api/partners/wallet/', aAuth(creds))).status).toBe(200);
+
+    // Interface B alone, from another address: the same budget, answered `{detail}` with WWW-Authenticate until then.
+    const other = freshPeer();
+    for (let i = 0; i < FAILURES; i++) {
+      const wrong = await from(other, 'POST', '/v1/products/orders', WRONG_B, { product_id: 'x', quantity: 1 });
+      expect(wrong.status).toBe(401);
+      expect(wrong.body).toEqual({ detail: 'invalid bearer key' });
+      expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
+    }
+    expectRefusedB(await from(other, 'POST', '/v1/products/orders', WRONG_B, { product_id: 'x', quantity: 1 }));
+    expectRefusedA(await from(other, 'GET', '/api/partners/wallet/', {}));
+  });
+
+  it('requests without credentials count in the wider unauthenticated budget', async () => {
+    const peer = freshPeer();
+    for (let i = 0; i < UNAUTHENTICATED; i++) {
+      const anonymous = await from(peer, 'GET', i % 2 ? '/v1/products' : '/api/partners/wallet/', {});
+      expect(anonymous.status).toBe(401);
+    }
+    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', {}));
+    // The public documents take no credentials and count nowhere.
+    expect((await from(peer, 'GET', '/api/openapi.json', {})).status).toBe(200);
+  });
+
+  it('honours X-Forwarded-For only from a trusted proxy, taking its right-most untrusted address', async () => {
+    // An untrusted peer's header is ignored: inventing a new address per request dodges nothing.
+    const spoofer = freshPeer();
+    for (let i = 0; i < FAILURES; i++) {
+      expect((await from(spoofer, 'GET', '/api/partners/wallet/', { ...WRONG_A, 'x-forwarded-for': `198.51.100.${i + 1}` })).status).toBe(401);
+    }
+    expectRefusedA(await from(spoofer, 'GET', '/api/partners/wallet/', { ...WRONG_A, 'x-forwarded-for': '198.51.100.200' }));
+
+    // Behind the trusted proxy, each client counts apart; what a client prepends to the header is not believed.
+    const proxy = '10.9.0.1';
+    for (let i = 0; i < FAILURES; i++) {
+      const forwarded = await from(proxy, 'GET', '/v1/products', { ...WRONG_B, 'x-forwarded-for': `192.0.2.${i}, 198.51.100.50` });
+      expect(forwarded.status).toBe(401);
+    }
+    expectRefusedB(await from(proxy, 'GET', '/v1/products', { ...WRONG_B, 'x-forwarded-for': '198.51.100.50' }));
+    // Through two trusted proxies (the header's last hop is the first proxy's peer): still that client.
+    expectRefusedB(await from(proxy, 'GET', '/v1/products', { ...WRONG_B, 'x-forwarded-for': '198.51.100.50, 10.9.3.4' }));
+    // Another client through the same proxy, and the proxy's own requests, are not refused.
+    expect((await from(proxy, 'GET', '/v1/products', { ...WRONG_B, 'x-forwarded-for': '198.51.100.51' })).status).toBe(401);
+    expect((await from(proxy, 'GET', '/v1/products', WRONG_B)).status).toBe(401);
+  });
+
+  it('a huge body with bad credentials is answered 401 without being read: a body that never ends still gets its answer', async () => {
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1');
+    try {
+      for (const [path, auth, answer] of [
+        ['/api/partners/pay/', 'X-API-KEY: nobody\r\nX-API-SECRET: nothing\r\n', { ok: false, error: 'X-API-KEY must be 64 hexadecimal characters' }],
+        ['/v1/hotels/bookings', 'Authorization: Bearer agk_nobody\r\n', { detail: 'invalid bearer key' }],
+      ] as const) {
+        for (const framing of ['Content-Length: 52428800\r\n', 'Transfer-Encoding: chunked\r\n']) {
+          const socket = net.connect(server.port, '127.0.0.1');
+          const reply = await new Promise<string>((resolve, reject) => {
+            let got = '';
+            const timer = setTimeout(() => reject(new Error(`no answer while the body was still being sent: ${path} ${framing.trim()}`)), 5000);
+            socket.on('connect', () => {
+              socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${framing}${auth}\r\n`);
+              const chunk = '{"padding":"' + 'x'.repeat(64 * 1024);
+              socket.write(framing.startsWith('Transfer') ? `${chunk.length.toString(16)}\r\n${chunk}\r\n` : chunk);
+            });
+            socket.on('data', (d: Buffer) => {
+              got += d.toString('latin1');
+              const end = got.indexOf('\r\n\r\n');
+              const length = /content-length: (\d+)/i.exec(got)?.[1];
+              if (end >= 0 && length !== undefined && got.length >= end + 4 + Number(length)) {
+                clearTimeout(timer);
+                resolve(got);
+              }
+            });
+            socket.on('error', reject);
+          });
+          socket.destroy();
+          expect(reply).toMatch(/^HTTP\/1\.1 401 /);
+          expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual(answer);
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an unknown key is looked up once, then answered from memory; a refused address is not looked up at all', async () => {
+    const lookups = countKeyLookups();
+    try {
+      const peer = freshPeer();
+      const unknownA = { 'x-api-key': 'cd'.repeat(32), 'x-api-secret': 'whatever' };
+      for (let i = 0; i < 3; i++) expect((await from(peer, 'GET', '/api/partners/wallet/', unknownA)).status).toBe(401);
+      expect(lookups.count()).toBe(1);
+      for (let i = 0; i < 2; i++) expect((await from(peer, 'GET', '/v1/products', { authorization: 'Bearer agk_unknown-one' })).status).toBe(401);
+      expect(lookups.count()).toBe(2);
+      // The budget is spent: the next requests are refused before any lookup, even with keys never seen.
+      expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', { ...unknownA, 'x-api-key': 'ef'.repeat(32) }));
+      expectRefusedB(await from(peer, 'GET', '/v1/products', { authorization: 'Bearer agk_unknown-two' }));
+      expect(lookups.count()).toBe(2);
+    } finally {
+      lookups.stop();
+    }
+  });
+});
+
+describe('pay retries', () => {
+  it('count in a bucket of their own per partner: 429 with Retry-After once it is spent, while other requests go on', async () => {
+    const { creds, api } = await newPartner(stack);
+    const order = await api.productOrder();
+    const body = { product_order_id: order.id, idempotency_key: `throttle-${order.id}` };
+    const first = await from(freshPeer(), 'POST', '/api/partners/pay/', aAuth(creds), body);
+    expect(first.status).toBe(200);
+    for (let i = 0; i < PAY_RETRIES; i++) {
+      const retry = await from(freshPeer(), 'POST', '/api/partners/pay/', aAuth(creds), body);
+      expect(retry.status).toBe(200);
+      expect(retry.body.data.ledger_id).toBe(first.body.data.ledger_id);
+    }
+    const over = await from(freshPeer(), 'POST', '/api/partners/pay/', aAuth(creds), body);
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({
+      ok: false,
+      error: expect.stringMatching(new RegExp(`^rate limit exceeded: ${PAY_RETRIES} pay retries per minute; retry in \\d+ s$`)),
+    });
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The partner's other requests are counted as before, and another partner's retries are its own.
+    expect((await api.get('/api/partners/wallet/')).status).toBe(200);
+    const other = await newPartner(stack);
+    const otherOrder = await other.api.productOrder();
+    const otherBody = { product_order_id: otherOrder.id, idempotency_key: `throttle-${otherOrder.id}` };
+    expect((await other.api.post('/api/partners/pay/', otherBody)).status).toBe(200);
+    expect((await other.api.post('/api/partners/pay/', otherBody)).status).toBe(200);
+  });
+});
+
+describe('a counter store that fails', () => {
+  it('is replaced by counts in this process: every limit still holds, the outage is logged once, and its end too', async () => {
+    const { creds } = await newPartner(stack);
+    expect((await adminClient(stack).post(`/admin/partners/${creds.partner_id}/rate-limit`, { per_minute: 2 })).status).toBe(200);
+    const logs = captureLogs('info');
+    try {
+      await stack.db.execute(sql`drop table rate_limit_counters`);
+      for (let i = 0; i < 2; i++) expect((await from(freshPeer(), 'GET', '/api/partners/wallet/', aAuth(creds))).status).toBe(200);
+      const over = await from(freshPeer(), 'GET', '/api/partners/wallet/', aAuth(creds));
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // The budgets per address hold too.
+      const peer = freshPeer();
+      for (let i = 0; i < FAILURES; i++) expect((await from(peer, 'GET', '/v1/products', WRONG_B)).status).toBe(401);
+      expectRefusedB(await from(peer, 'GET', '/v1/products', WRONG_B));
+      const failed = logs.records.filter((r) => r.msg?.startsWith('rate limits: the counter store failed'));
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.level).toBe(40);
+
+      await stack.db.execute(
+        sql`create table rate_limit_counters ("key" varchar(255) primary key not null, "points" integer default 0 not null, "expire" bigint)`,
+      );
+      expect((await from(freshPeer(), 'GET', '/v1/products', bAuth(creds))).status).toBe(200);
+      expect(logs.records.filter((r) => r.msg?.startsWith('rate limits: the counter store answers again'))).toHaveLength(1);
+      expect(logs.records.filter((r) => r.msg?.startsWith('rate limits: the counter store failed'))).toHaveLength(1);
+    } finally {
+      logs.stop();
+    }
+  });
+});
