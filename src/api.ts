@@ -11,7 +11,9 @@ import { openMigratedDatabase } from './runtime/database';
 import { runProcess } from './runtime/process';
 import { serveHttp } from './runtime/serve-http';
 import { requireSupplierUrl } from './runtime/supplier-url';
+import { temporalPayloadCodec } from './runtime/payload-key';
 import { ensureTemporal, temporalClient, temporalConnection } from './temporal/connection';
+import { temporalTls } from './temporal/tls';
 
 runProcess(
   'the API',
@@ -23,7 +25,8 @@ runProcess(
     await seedCatalog(database.db);
     // No worker in this process: readiness reads the worker processes' heartbeats.
     const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
-    const client = temporalClient(config, await temporalConnection(temporal.address, stack), health);
+    const connection = await temporalConnection(temporal.address, stack, undefined, temporalTls(config));
+    const client = temporalClient(config, connection, health, temporalPayloadCodec(config));
     const { api, admin: adminServer } = await serveHttp(
       config,
       { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },

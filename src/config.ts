@@ -53,6 +53,34 @@ const ConfigSchema = z
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),
     TEMPORAL_CLI_PATH: z.string().optional(),
+    /**
+     * The key every payload the engine gives Temporal is encrypted under (base64 of 32 bytes:
+     * `openssl rand -base64 32`); the same in every API and worker process. Unset: the key in
+     * DATA_DIR/temporal-payload-key, made on the first start (src/runtime/payload-key.ts).
+     */
+    TEMPORAL_PAYLOAD_KEY: z
+      .string()
+      .refine((v) => parseSecretKey(v) !== null, 'must be base64 of 32 bytes (openssl rand -base64 32)')
+      .optional(),
+    /**
+     * Older payload keys (comma-separated), kept while histories written under them are read:
+     * they decrypt, TEMPORAL_PAYLOAD_KEY encrypts (docs/operations.md, "The Temporal payload key").
+     */
+    TEMPORAL_PAYLOAD_PREVIOUS_KEYS: z
+      .string()
+      .refine((v) => parseSecretKeys(v) !== null, 'must be base64 keys of 32 bytes, comma-separated')
+      .optional(),
+    /** Connect to TEMPORAL_ADDRESS over TLS (implied by any TEMPORAL_TLS_* file below). */
+    TEMPORAL_TLS: bool.default(false),
+    /** The CA certificate (PEM file) the Temporal frontend's certificate is checked against; unset: the system's. */
+    TEMPORAL_TLS_CA: z.string().optional(),
+    /** mTLS: this client's certificate and private key (PEM files), both or neither. */
+    TEMPORAL_TLS_CERT: z.string().optional(),
+    TEMPORAL_TLS_KEY: z.string().optional(),
+    /** The name the frontend's certificate is checked for, when it is not TEMPORAL_ADDRESS's host. */
+    TEMPORAL_TLS_SERVER_NAME: z.string().optional(),
+    /** The origin of the Temporal Web UI allowed to call the admin API's codec endpoint (CORS), e.g. http://127.0.0.1:8233. */
+    TEMPORAL_UI_ORIGIN: z.string().url().optional(),
     /** With TEMPORAL_ADDRESS: how long start-up waits for the cluster (and its search attributes) to be usable. */
     TEMPORAL_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(60_000),
     TEMPORAL_DEV_PORT: port.default(7233),
@@ -220,6 +248,10 @@ const ConfigSchema = z
   .refine((c) => c.HOTEL_SUPPLIER !== 'duffel' || c.DUFFEL_ACCESS_TOKEN !== undefined, {
     path: ['DUFFEL_ACCESS_TOKEN'],
     message: 'is required with HOTEL_SUPPLIER=duffel (a Duffel access token; duffel_test_… for its test mode)',
+  })
+  .refine((c) => (c.TEMPORAL_TLS_CERT === undefined) === (c.TEMPORAL_TLS_KEY === undefined), {
+    path: ['TEMPORAL_TLS_KEY'],
+    message: 'mTLS takes both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (a certificate and its private key), or neither',
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
     path: ['TEMPORAL_CORE_METRICS_PORT'],

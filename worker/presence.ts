@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { Connection } from '@temporalio/client';
+import { Connection, type TLSConfig } from '@temporalio/client';
 import type { Worker } from '@temporalio/worker';
 import type { Config } from '../src/config';
 import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTiming } from '../src/health/model';
@@ -8,6 +8,7 @@ import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';
 import type { Stack } from '../src/runtime/stack';
+import { temporalTls } from '../src/temporal/tls';
 
 export interface WorkerPresence {
   /** The worker process's readiness (its /healthz): the worker runs, Temporal and the database answer. */
@@ -29,6 +30,8 @@ export async function startWorkerPresence(opts: {
   worker: () => Worker | null | undefined;
   /** The Temporal frontend the worker polls, once known. */
   temporalAddress: () => string | undefined;
+  /** How the probe speaks TLS to that frontend (src/temporal/tls.ts). */
+  tls?: TLSConfig;
   db: () => Db | undefined;
 }): Promise<WorkerPresence> {
   // Probed over a connection of its own: the worker's native connection retries a call for
@@ -45,7 +48,7 @@ export async function startWorkerPresence(opts: {
       temporal: async () => {
         const address = opts.temporalAddress();
         if (!address) throw new Error('not connected yet');
-        probe ??= Connection.lazy({ address });
+        probe ??= Connection.lazy({ address, tls: opts.tls });
         await temporalCheck(probe, opts.timing.timeoutMs)();
       },
       database: async () => {
@@ -136,6 +139,7 @@ export async function startPresence(
     timing: healthTiming(config),
     worker: parts.worker,
     temporalAddress: parts.temporalAddress,
+    tls: temporalTls(config),
     db: () => parts.database()?.db,
   });
   stack.add(() => presence.stop());

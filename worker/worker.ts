@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@temporalio/client';
+import { Client, type TLSConfig } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import {
   bundleWorkflowCode,
   NativeConnection,
@@ -18,10 +19,13 @@ import type { Stack } from '../src/runtime/stack';
 import type { WorkflowOutcomes } from '../src/temporal/outcomes';
 import type { OutcomeSinks } from '../workflows/outcome.types';
 import { logger, logInfo } from '../src/platform/log';
+import { temporalPayloadCodec } from '../src/runtime/payload-key';
 import { webhookSecrets } from '../src/runtime/secrets-key';
 import { workerDependencies } from '../src/runtime/wiring';
 import type { SecretBox } from '../src/platform/secret-box';
 import { grpcCompression } from '../src/temporal/connection';
+import { engineDataConverter } from '../src/temporal/payload-codec';
+import { temporalTls } from '../src/temporal/tls';
 import { DEFAULT_VERSIONING_BEHAVIOR } from '../workflows/versioning';
 import { becomeCurrent, workflowCodeBuildId, type WorkerVersion } from './deployment';
 import { requestIdActivityInterceptors } from './interceptors';
@@ -43,6 +47,8 @@ export interface WorkerConfig {
   tuning?: Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskPolls' | 'maxConcurrentActivityTaskPolls'>;
   /** Where the workflows' outcomes go when an API shares this process (npm start); elsewhere nobody waits here and they are dropped. */
   outcomes?: WorkflowOutcomes;
+  /** What every payload is encrypted with (src/temporal/payload-codec.ts): the same key as the clients'. */
+  payloadCodec: PayloadCodec;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../workflows');
@@ -92,6 +98,7 @@ export async function createWorker(cfg: WorkerConfig): Promise<VersionedWorker> 
     sinks: outcomeSinks(cfg.outcomes),
     ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
     workflowBundle: { code },
+    dataConverter: engineDataConverter(cfg.payloadCodec),
     interceptors: { activity },
     workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: DEFAULT_VERSIONING_BEHAVIOR },
   });
@@ -103,9 +110,9 @@ export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSi
   return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
 }
 
-/** A worker's connection to Temporal: uncompressed to a Temporal on this machine (grpcCompression). */
-export function connectWorker(address: string): Promise<NativeConnection> {
-  return NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) } });
+/** A worker's connection to Temporal: uncompressed to a Temporal on this machine (grpcCompression); over TLS when `tls` is given. */
+export function connectWorker(address: string, tls?: TLSConfig): Promise<NativeConnection> {
+  return NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) }, ...(tls ? { tls } : {}) });
 }
 
 /** What a worker of the engine works with. */
@@ -115,6 +122,8 @@ export interface WorkerParts {
   supplierUrl: string;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
+  /** What Temporal payloads are encrypted with (src/runtime/payload-key.ts). */
+  payloadCodec: PayloadCodec;
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes;
 }
@@ -147,12 +156,13 @@ export async function startEngineWorker(
       maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
     },
     outcomes: parts.outcomes,
+    payloadCodec: parts.payloadCodec,
     workflowBundle: extra.workflowBundle,
     activityInterceptors: extra.activityInterceptors,
   });
   const running = worker.run();
   running.catch(() => undefined);
-  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE });
+  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(parts.payloadCodec) });
   if (config.WORKER_BECOMES_CURRENT) {
     try {
       const promotion = await becomeCurrent(client, {
@@ -200,9 +210,16 @@ export async function runWorker(
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await connectWorker(address);
+  const connection = await connectWorker(address, temporalTls(config));
   stack.add(() => connection.close());
-  const running = await startEngineWorker(config, { connection, database, supplierUrl: supplier, secrets: webhookSecrets(config), outcomes });
+  const running = await startEngineWorker(config, {
+    connection,
+    database,
+    supplierUrl: supplier,
+    secrets: webhookSecrets(config),
+    payloadCodec: temporalPayloadCodec(config),
+    outcomes,
+  });
   stack.add(() => running.stop());
   const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
   stack.add(() => retention.stop());

@@ -123,6 +123,7 @@ async function main() {
       SUPPLIER_URL: `http://127.0.0.1:${simulatorPort}`,
       ADMIN_TOKEN: 'bench-startup-admin-token',
       WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
+      TEMPORAL_PAYLOAD_KEY: crypto.randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',
     };
     await round1('compiled', base); // unmeasured: migrations, the disk cache

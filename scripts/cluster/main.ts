@@ -22,6 +22,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { ensureAdminToken } from '../../src/runtime/admin-token';
 import { ensureDataFile } from '../../src/runtime/data-file';
+import { PAYLOAD_KEY_FILE } from '../../src/runtime/payload-key';
 import { SECRETS_KEY_FILE } from '../../src/runtime/secrets-key';
 import { newSecretKey } from '../../src/platform/secret-box';
 import { resolveTemporalBinaries } from './binaries';
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
   const admin = ensureAdminToken(process.env.ADMIN_TOKEN, dir);
   // One key for every API and worker process: each has a DATA_DIR of its own.
   const secretsKey = process.env.WEBHOOK_SECRETS_KEY || ensureDataFile(dir, SECRETS_KEY_FILE, newSecretKey).value;
+  const payloadKey = process.env.TEMPORAL_PAYLOAD_KEY || ensureDataFile(dir, PAYLOAD_KEY_FILE, newSecretKey).value;
   const pg = clusterPostgres(path.join(dir, 'postgres'), port(5433));
   const frontend = `127.0.0.1:${port(7233)}`;
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -220,6 +222,7 @@ async function main(): Promise<void> {
       SUPPLIER_URL: supplierUrl,
       ADMIN_TOKEN: admin.token,
       WEBHOOK_SECRETS_KEY: secretsKey,
+      TEMPORAL_PAYLOAD_KEY: payloadKey,
       SANDBOX: process.env.SANDBOX ?? 'true',
     };
     const worker = (i: number): PartSpec => {

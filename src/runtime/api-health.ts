@@ -3,6 +3,7 @@ import { healthTiming, type HealthMonitor } from '../health/model';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { apiHealthMonitor } from '../health/api-checks';
+import { temporalTls } from '../temporal/tls';
 import type { Stack } from './stack';
 
 /**
@@ -16,7 +17,7 @@ export async function startApiHealth(
   deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
   stack: Stack,
 ): Promise<HealthMonitor> {
-  const probe = Connection.lazy({ address: deps.temporalAddress });
+  const probe = Connection.lazy({ address: deps.temporalAddress, tls: temporalTls(config) });
   stack.add(() => probe.close());
   const health = apiHealthMonitor({
     db: deps.database.db,

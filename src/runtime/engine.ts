@@ -12,6 +12,7 @@ import { runWorker } from '../../worker/worker';
 import { ensureAdminToken } from './admin-token';
 import { startApiHealth } from './api-health';
 import { openMigratedDatabase } from './database';
+import { temporalPayloadCodec } from './payload-key';
 import { openProcessFile, stopLeftoverDevServer } from './process-file';
 import { serveHttp, type PublicRoutes } from './serve-http';
 import type { Stack } from './stack';
@@ -69,7 +70,7 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
   const apiConnection = await temporalConnection(temporal.address, stack, connection);
   // The worker is in this process: readiness asks it directly, no heartbeat needed.
   const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
-  const client = temporalClient(config, apiConnection, health);
+  const client = temporalClient(config, apiConnection, health, temporalPayloadCodec(config));
 
   const servers = await serveHttp(
     config,
@@ -82,6 +83,7 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
       metrics: { role: 'all-in-one', coreMetricsUrl },
       eagerStart: true,
       outcomes,
+      temporalUiUrl: temporal.uiUrl,
       ...(opts.routes ? { routes: opts.routes } : {}),
     },
     stack,

@@ -7,6 +7,7 @@ import { createApp } from '../http/app';
 import type { MetricsSource } from '../http/metrics';
 import { listen, type RunningServer } from '../platform/listen';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
+import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
 import { adminDependencies, apiDependencies } from './wiring';
@@ -32,6 +33,8 @@ export async function serveHttp(
     outcomes?: WorkflowOutcomes;
     /** Routes a composing entry point adds to the public app. */
     routes?: PublicRoutes;
+    /** The Temporal Web UI of the dev server this process started, allowed to call the codec endpoint (unless TEMPORAL_UI_ORIGIN says another). */
+    temporalUiUrl?: string | null;
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
@@ -41,7 +44,15 @@ export async function serveHttp(
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
   stack.add(() => api.close());
   const admin = await listen(
-    createAdminApp(adminDependencies(config, { ...parts, adminToken: deps.adminToken, metrics: deps.metrics })).fetch,
+    createAdminApp(
+      adminDependencies(config, {
+        ...parts,
+        adminToken: deps.adminToken,
+        metrics: deps.metrics,
+        payloadCodec: temporalPayloadCodec(config),
+        ...(deps.temporalUiUrl ? { temporalUiOrigin: deps.temporalUiUrl } : {}),
+      }),
+    ).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,
   );

@@ -1,4 +1,5 @@
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities';
 import type { Health } from '../health/model';
 import type { Config } from '../config';
@@ -99,7 +100,10 @@ export function apiDependencies(
 }
 
 /** The admin API's dependencies (src/http/admin/app.ts, createAdminApp). */
-export function adminDependencies(config: Config, parts: HttpParts & { adminToken: string; metrics: MetricsSource }): AdminDeps {
+export function adminDependencies(
+  config: Config,
+  parts: HttpParts & { adminToken: string; metrics: MetricsSource; payloadCodec: PayloadCodec; temporalUiOrigin?: string },
+): AdminDeps {
   return {
     db: parts.database.db,
     temporal: parts.temporal,
@@ -114,6 +118,8 @@ export function adminDependencies(config: Config, parts: HttpParts & { adminToke
     fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
+    payloadCodec: parts.payloadCodec,
+    ...((config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin } : {}),
   };
 }
 

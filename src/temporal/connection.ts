@@ -1,12 +1,15 @@
 import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Availability } from '../health/model';
 import type { Config } from '../config';
 import { engineClientInterceptors } from './availability';
 import { resolveTemporalCli } from './cli';
 import { startDevServer } from './dev-server';
+import { CODEC_ENDPOINT_PATH, engineDataConverter } from './payload-codec';
 import { ensureSearchAttributes } from './search-attributes';
+import { temporalTls } from './tls';
 
 export interface TemporalEndpoint {
   address: string;
@@ -21,13 +24,19 @@ export interface TemporalEndpoint {
  * restarted one refuses connections for a moment: wait for it, up to `timeoutMs`. A
  * namespace that does not exist is an operator's step, not something to wait for.
  */
-async function connectToCluster(address: string, namespace: string, timeoutMs: number, log: (msg: string) => void): Promise<Connection> {
+async function connectToCluster(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  log: (msg: string) => void,
+  tls: TLSConfig | undefined,
+): Promise<Connection> {
   const deadline = Date.now() + timeoutMs;
   let waiting = false;
   for (;;) {
     let connection: Connection | undefined;
     try {
-      connection = await Connection.connect({ address, connectTimeout: 5000 });
+      connection = await Connection.connect({ address, connectTimeout: 5000, tls });
       await connection.workflowService.describeNamespace({ namespace });
       return connection;
     } catch (err) {
@@ -63,7 +72,7 @@ export async function ensureTemporal(
   onSpawn?: (pid: number) => void,
 ): Promise<TemporalEndpoint> {
   if (config.TEMPORAL_ADDRESS) {
-    const connection = await connectToCluster(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_CONNECT_TIMEOUT_MS, log);
+    const connection = await connectToCluster(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, config.TEMPORAL_CONNECT_TIMEOUT_MS, log, temporalTls(config));
     try {
       await ensureSearchAttributes(connection, config.TEMPORAL_NAMESPACE, { log, timeoutMs: config.TEMPORAL_CONNECT_TIMEOUT_MS });
     } finally {
@@ -83,9 +92,20 @@ export async function ensureTemporal(
     sqlitePragmas: DEV_SERVER_SQLITE_PRAGMAS,
     // Eager start: npm start's API shares its worker's connection and starts payments on it.
     dynamicConfig: [...DEV_SERVER_DYNAMIC_CONFIG, 'system.enableEagerWorkflowStart=true'],
+    ...(config.ADMIN_PORT !== 0 ? { uiCodecEndpoint: devCodecEndpoint(config.ADMIN_HOST, config.ADMIN_PORT) } : {}),
     stack,
     ...(onSpawn ? { onSpawn } : {}),
   });
+}
+
+/**
+ * The admin API's codec endpoint as the dev server's Web UI calls it from the browser: on the
+ * same host name as the UI (127.0.0.1), so the codec cookie (src/http/admin/codec.ts) counts as
+ * the same site.
+ */
+export function devCodecEndpoint(adminHost: string, adminPort: number): string {
+  const host = adminHost === '0.0.0.0' || adminHost === '::' || adminHost === '127.0.0.1' ? '127.0.0.1' : adminHost;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${adminPort}${CODEC_ENDPOINT_PATH}`;
 }
 
 /**
@@ -117,25 +137,31 @@ export function grpcCompression(address: string): 'gzip' | 'none' {
 export const devServerDbFile = (dataDir: string) => path.join(dataDir, 'temporal.db');
 
 /**
- * The API's connection to Temporal: its own, or `workerConnection` (the worker's, in
- * `npm start`) when it should start workflows eagerly on that worker.
+ * The API's connection to Temporal: its own (over TLS when `tls` is given), or
+ * `workerConnection` (the worker's, in `npm start`) when it should start workflows eagerly on
+ * that worker.
  */
 export async function temporalConnection(
   address: string,
   stack: { add(stop: () => Promise<unknown>): void },
   workerConnection?: NativeConnection,
+  tls?: TLSConfig,
 ): Promise<Connection | NativeConnection> {
   if (workerConnection) return workerConnection;
-  const own = await Connection.connect({ address });
+  const own = await Connection.connect({ address, tls });
   stack.add(() => own.close());
   return own;
 }
 
-/** The engine's Temporal client: refuses what a part that is down cannot serve (./availability.ts). */
-export function temporalClient(config: Config, connection: Connection | NativeConnection, availability: Availability): Client {
+/**
+ * The engine's Temporal client: refuses what a part that is down cannot serve
+ * (./availability.ts), and encrypts every payload it sends with `codec` (./payload-codec.ts).
+ */
+export function temporalClient(config: Config, connection: Connection | NativeConnection, availability: Availability, codec: PayloadCodec): Client {
   return new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,
+    dataConverter: engineDataConverter(codec),
     interceptors: engineClientInterceptors(availability, connection, config.TEMPORAL_CALL_TIMEOUT_MS),
   });
 }

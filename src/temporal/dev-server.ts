@@ -22,6 +22,8 @@ export interface DevServerOptions {
   log: (msg: string) => void;
   /** `name=value` SQLite pragmas for the database file (src/temporal/connection.ts, DEV_SERVER_SQLITE_PRAGMAS). */
   sqlitePragmas?: string[];
+  /** Where its Web UI decodes payloads (`--ui-codec-endpoint`): the admin API's codec endpoint. */
+  uiCodecEndpoint?: string;
   /** Dynamic config values, `key=JSON value`. */
   dynamicConfig?: string[];
   /**
@@ -60,6 +62,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(opts.port), '--namespace', opts.namespace, '--log-level', 'error'];
   if (opts.uiPort === null) args.push('--headless');
   else args.push('--ui-port', String(opts.uiPort));
+  if (opts.uiPort !== null && opts.uiCodecEndpoint) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (opts.dbFile) {
     fs.mkdirSync(path.dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { HISTORIES_DIR } from '../support/histories';
+import { parseSecretKey } from '../../src/platform/secret-box';
+import { EncryptionCodec } from '../../src/temporal/payload-codec';
+import { HISTORIES_DIR, REPLAY_PAYLOAD_KEY } from '../support/histories';
 
 /**
  * Replays committed histories of real runs (recorded with RECORD_HISTORIES=1 by the
@@ -10,6 +12,8 @@ import { HISTORIES_DIR } from '../support/histories';
  * workflow already in flight in production fails here.
  */
 describe('workflow replay', () => {
+  // The engine's codec, as its workers have it: plain payloads pass through, encrypted ones decrypt.
+  const codec = new EncryptionCodec(parseSecretKey(REPLAY_PAYLOAD_KEY)!);
   const files = fs.readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json'));
 
   it('has one history per outcome of every workflow', () => {
@@ -25,6 +29,8 @@ describe('workflow replay', () => {
         'pay-parked-note-retried.json',
         'pay-reversal-parked-retried.json',
         'hotel-hold-place.json',
+        // Recorded with the payload codec on: its payloads are ciphertext under the replay's test key.
+        'hotel-hold-guests-encrypted.json',
         'hotel-hold-expiry.json',
         'hotel-hold-expiry-ridden-out.json',
         'hotel-cancel.json',
@@ -64,6 +70,10 @@ describe('workflow replay', () => {
   it.each(files)('replays %s deterministically', async (file) => {
     // fromObject, not the SDK's JSON loader: it accepts the history as the client fetched it.
     const history = temporal.api.history.v1.History.fromObject(JSON.parse(fs.readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! } }, history, file.replace(/\.json$/, ''));
+    await Worker.runReplayHistory(
+      { workflowBundle: { codePath: process.env.TEST_WORKFLOW_BUNDLE! }, dataConverter: { payloadCodecs: [codec] } },
+      history,
+      file.replace(/\.json$/, ''),
+    );
   });
 });

@@ -5,6 +5,13 @@ import type { TestStack } from './stack';
 export const HISTORIES_DIR = path.join(__dirname, '..', 'replay', 'histories');
 
 /**
+ * The payload key of the stacks that record histories (RECORD_HISTORIES=1), and of the replay
+ * that decrypts them: a test key, committed on purpose. Histories recorded before payloads were
+ * encrypted hold plain payloads, which the codec passes through.
+ */
+export const REPLAY_PAYLOAD_KEY = 'cmVwbGF5LXRlc3Qta2V5LW5vdC1hLXNlY3JldC0wMDE=';
+
+/**
  * With RECORD_HISTORIES=1, saves a finished workflow's event history for the replay
  * tests; they then prove that today's workflow code still replays yesterday's runs.
  */

@@ -16,16 +16,19 @@ import { createWorkerMetricsApp } from '../../src/http/metrics';
 import type { SecretBox } from '../../src/platform/secret-box';
 import { startApiHealth } from '../../src/runtime/api-health';
 import { webhookSecrets } from '../../src/runtime/secrets-key';
+import { temporalPayloadCodec } from '../../src/runtime/payload-key';
 import { Stack } from '../../src/runtime/stack';
 import { supplierUrl } from '../../src/runtime/supplier-url';
 import { adminDependencies, apiDependencies, rateBudgets } from '../../src/runtime/wiring';
 import { temporalClient } from '../../src/temporal/connection';
+import type { EncryptionCodec } from '../../src/temporal/payload-codec';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
 import { startPresence, type WorkerPresence } from '../../worker/presence';
 import type { WorkerVersion } from '../../worker/deployment';
 import { connectWorker, startEngineWorker, type EngineWorker } from '../../worker/worker';
 import type { WebhookRetry } from '../../workflows/webhook.types';
+import { REPLAY_PAYLOAD_KEY } from './histories';
 import { hostPort, startProxy, type CuttableProxy } from './proxy';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -154,6 +157,8 @@ export interface TestStack {
   simulatorUrl: string;
   /** What this stack seals webhook signing secrets with (a key of its own). */
   secrets: SecretBox;
+  /** What this stack encrypts Temporal payloads with (a key of its own). */
+  payloadCodec: EncryptionCodec;
   /** The API's readiness, as its /healthz and its requests read it. */
   health: HealthMonitor;
   /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
@@ -215,6 +220,8 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     ADMIN_TOKEN,
     // A key of the stack's own: secrets sealed by one stack open in no other.
     WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
+    // And its own payload key: its histories decrypt with this stack's codec only (those it records, with the replay's).
+    TEMPORAL_PAYLOAD_KEY: process.env.RECORD_HISTORIES === '1' ? REPLAY_PAYLOAD_KEY : crypto.randomBytes(32).toString('base64'),
     CURRENCY,
     SANDBOX: opts.sandbox ?? true,
     PAY_WAIT_MS: opts.payWaitMs ?? 20_000,
@@ -304,12 +311,13 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
   const told = opts.outcomes === 'untold' ? undefined : outcomes;
   const secrets = webhookSecrets(config);
+  const payloadCodec = temporalPayloadCodec(config);
   let worker: EngineWorker | null = null;
   let presence: WorkerPresence | null = null;
   const startWorker = async () => {
     worker = await startEngineWorker(
       config,
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     if (heartbeat && !presence) {
@@ -319,7 +327,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const startRelease = async (buildId: string) => {
     const release = await startEngineWorker(
       { ...config, WORKER_BUILD_ID: buildId },
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     let stopped: Promise<void> | undefined;
@@ -340,7 +348,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     { database, temporalAddress, ...(heartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
     parts,
   );
-  const client = temporalClient(config, clientConnection, health);
+  const client = temporalClient(config, clientConnection, health, payloadCodec);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
   const workerApp = createWorkerMetricsApp({
     health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
@@ -363,7 +371,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   };
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
-  const adminDeps = adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' } });
+  const adminDeps = adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' }, payloadCodec });
   const admin = createAdminApp({ ...adminDeps, webhookUrls: { ...adminDeps.webhookUrls, resolve: testResolve } });
 
   return {
@@ -378,6 +386,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     admin,
     simulatorUrl: simulator.url,
     secrets,
+    payloadCodec,
     health,
     workerApp,
     worker: () => worker?.worker ?? null,

@@ -55,6 +55,8 @@ import type { WebhookUrlPolicy } from '../../platform/webhook-address';
 import { healthz, unavailableAnswer } from '../../health/answers';
 import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
+import type { PayloadCodec } from '@temporalio/common';
+import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
 
 export interface AdminDeps {
   db: Db;
@@ -75,6 +77,10 @@ export interface AdminDeps {
   secrets: SecretBox;
   /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS): the same rules as for partners. */
   webhookUrls: WebhookUrlPolicy;
+  /** What Temporal payloads are encrypted with: the codec endpoint decodes and encodes with it (./codec.ts). */
+  payloadCodec: PayloadCodec;
+  /** The Temporal Web origin allowed to call the codec endpoint from the browser (TEMPORAL_UI_ORIGIN). */
+  temporalUiOrigin?: string;
 }
 
 type AdminEnv = { Variables: RequestIdVariables };
@@ -184,14 +190,19 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.get('/healthz', (c) => healthz(c, deps.health.report()));
 
+  // Temporal Web's preflight carries no token: answered before the token check.
+  app.use(`${CODEC_PATH}/*`, codecCors(deps.temporalUiOrigin));
   app.use('/admin/*', async (c, next) => {
     const auth = c.req.header('authorization') ?? '';
-    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    // The codec endpoint also takes the token from its cookie (./codec.ts): a browser cannot add a header to Temporal Web's requests.
+    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : codecCookieToken(c);
     if (!token || !sameToken(token, deps.adminToken)) return c.json({ error: 'missing or invalid admin token' }, 401);
     deps.health.require(['database']);
     await next();
-    // Every action that changed something is written down: who, when, what, why.
-    if ((c.req.method === 'POST' || c.req.method === 'DELETE') && c.res.status < 400) {
+    // Every action that changed something is written down: who, when, what, why. Decoding
+    // and encoding change nothing (and their bodies are the payloads themselves).
+    const codec = c.req.path.startsWith(`${CODEC_PATH}/`);
+    if ((c.req.method === 'POST' || c.req.method === 'DELETE') && c.res.status < 400 && !codec) {
       const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
       await db.insert(operatorActions).values({
         operator: operatorOf(c),
@@ -211,6 +222,12 @@ export function createAdminApp(deps: AdminDeps) {
     '/admin/*',
     refuseUnstorableText((c, r) => c.json({ error: `${r.loc.join('.')}: ${r.msg}` }, 400)),
   );
+
+  app.use(
+    '/codec/*',
+    limitBody((c, error) => c.json({ error }, 413)),
+  );
+  codecRoutes(app, { codec: deps.payloadCodec, checkToken: (token) => sameToken(token, deps.adminToken) });
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));

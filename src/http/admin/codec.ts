@@ -1,0 +1,130 @@
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { cors } from 'hono/cors';
+import { z } from 'zod';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import { DomainError } from '../../domain/errors';
+import { CODEC_ENDPOINT_PATH, PayloadDecryptionError } from '../../temporal/payload-codec';
+
+/**
+ * The codec endpoint: Temporal's codec server protocol on the admin API, so that Temporal Web
+ * (`--ui-codec-endpoint`, the UI's TEMPORAL_CODEC_ENDPOINT) and the CLI (`--codec-endpoint`)
+ * show operators the payloads the engine encrypts. `POST /admin/codec/decode` and
+ * `/admin/codec/encode` take and answer `{"payloads": [{"metadata": {name: base64}, "data":
+ * base64}]}`, behind the admin token like every /admin route.
+ *
+ * A browser cannot add the admin token to the UI's requests, so the token also rides in a
+ * cookie the operator sets once through `/codec/session` (a form): HttpOnly, SameSite=Strict,
+ * sent to /admin/codec only. Temporal Web sends it when its codec setting "Include
+ * cross-origin credentials" is on; TEMPORAL_UI_ORIGIN is the one origin allowed to call
+ * (CORS, preflight answered before the token is asked for).
+ */
+export const CODEC_PATH = CODEC_ENDPOINT_PATH;
+export const CODEC_COOKIE = 'codec_token';
+const SESSION_HOURS = 12;
+/** The most payloads one request carries: the UI sends one event's (or one list's) at a time. */
+const MAX_PAYLOADS = 1000;
+
+const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
+const CodecBody = z.object({
+  payloads: z
+    .array(
+      z.object({
+        metadata: z.record(z.string().max(200), base64).nullish(),
+        data: base64.nullish(),
+      }),
+      { error: 'payloads: must be a list of payloads' },
+    )
+    .max(MAX_PAYLOADS),
+});
+
+type JsonPayload = { metadata?: Record<string, string> | null; data?: string | null };
+
+const fromJson = (p: JsonPayload): Payload => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+  data: Buffer.from(p.data ?? '', 'base64'),
+});
+
+const b64 = (bytes: Uint8Array | null | undefined) => Buffer.from(bytes?.buffer ?? new ArrayBuffer(0), bytes?.byteOffset, bytes?.byteLength).toString('base64');
+
+const toJson = (p: Payload) => ({
+  metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, b64(v)])),
+  data: b64(p.data),
+});
+
+async function payloadsOf(c: Context): Promise<Payload[]> {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new DomainError('validation', 'body: must be a JSON object {"payloads": [...]}');
+  }
+  const parsed = CodecBody.safeParse(raw);
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
+  }
+  return parsed.data.payloads.map(fromJson);
+}
+
+/** The admin token a codec request presents in its cookie (see above); '' without one. */
+export const codecCookieToken = (c: Context) => (c.req.path.startsWith(`${CODEC_PATH}/`) ? (getCookie(c, CODEC_COOKIE) ?? '') : '');
+
+/**
+ * CORS for the codec endpoint: the UI at `origin` may call it with its cookie. Registered before
+ * the admin token check, so the browser's preflight (which carries no credentials) is answered.
+ */
+export function codecCors(origin: string | undefined): MiddlewareHandler {
+  if (!origin) return (_c, next) => next();
+  return cors({
+    origin,
+    allowMethods: ['POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'X-Namespace', 'Authorization'],
+    credentials: true,
+    maxAge: 600,
+  });
+}
+
+const SESSION_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Codec endpoint</title></head>
+<body>
+<h1>Decode payloads in Temporal Web</h1>
+<p>Paste your admin token: this browser then sends it to the codec endpoint (${CODEC_PATH}) for ${SESSION_HOURS} hours.
+In Temporal Web's codec settings, turn on "Include cross-origin credentials".</p>
+<form method="post" action="/codec/session">
+<label>Admin token <input type="password" name="token" autocomplete="off" required></label>
+<button type="submit">Use it</button>
+</form>
+</body></html>`;
+
+/**
+ * The codec routes: `/admin/codec/{decode,encode}` (registered after the admin token check,
+ * which `app` already has), and `/codec/session`, where an operator's browser gets its cookie.
+ * `checkToken` says whether a token is an operator's.
+ */
+export function codecRoutes<E extends Env>(app: Hono<E>, deps: { codec: PayloadCodec; checkToken: (token: string) => boolean }) {
+  app.post(`${CODEC_PATH}/decode`, async (c) => {
+    try {
+      return c.json({ payloads: (await deps.codec.decode(await payloadsOf(c))).map(toJson) });
+    } catch (err) {
+      if (err instanceof PayloadDecryptionError) throw new DomainError('validation', err.message);
+      throw err;
+    }
+  });
+  app.post(`${CODEC_PATH}/encode`, async (c) => c.json({ payloads: (await deps.codec.encode(await payloadsOf(c))).map(toJson) }));
+
+  app.get('/codec/session', (c) => c.html(SESSION_PAGE));
+  app.post('/codec/session', async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const token = typeof form.token === 'string' ? form.token.trim() : '';
+    if (!token || !deps.checkToken(token)) return c.json({ error: 'missing or invalid admin token' }, 401);
+    setCookie(c, CODEC_COOKIE, token, {
+      path: CODEC_PATH,
+      httpOnly: true,
+      sameSite: 'Strict',
+      secure: new URL(c.req.url).protocol === 'https:',
+      maxAge: SESSION_HOURS * 3600,
+    });
+    return c.html(`<!doctype html><html lang="en"><body><p>This browser now decodes payloads in Temporal Web for ${SESSION_HOURS} hours.</p></body></html>`);
+  });
+}
