@@ -73,6 +73,13 @@ const unauthorized = (why: string) => new DomainError('unauthorized', why);
  */
 export const CREDENTIALS_TTL_MS = 1_000;
 const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS });
+
+/**
+ * Drops the credentials this process keeps for `db`: after a transaction that changed a
+ * partner's credentials, status or limit commits (the change's own forget saw the transaction's
+ * handle, not the database's).
+ */
+export const forgetCredentials = (db: object) => credentials.forget(db);
 type PartnerRow = typeof partners.$inferSelect;
 const known = (row: PartnerRow | undefined) => row !== undefined;
 

@@ -21,7 +21,7 @@ import { startReceiver } from '../support/receiver';
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 const ROOT = path.resolve(__dirname, '../..');
-const ADMIN_TOKEN = 'split-admin-token-0123456789';
+const ADMIN_TOKEN = 'split-admin-token-0123456789abcdefghij';
 /** 3 missed 2 s heartbeats + a 1 s round (docs/decisions/availability.md), and a margin. */
 const DETECT_KILLED_WORKERS_MS = 10_000;
 const FAIL_FAST_MS = 1_000;
