@@ -44,9 +44,15 @@ function run(script: string, env: NodeJS.ProcessEnv): Proc {
   return { child, output: () => output, exited };
 }
 
+let adminUrl: string;
+
+/** `/healthz` of a worker's port; of an API's admin port, `/admin/healthz` with the admin token (each part's check). */
 async function healthz(url: string): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
-  const res = await fetch(`${url}/healthz`).catch(() => null);
+  const detail = url === adminUrl;
+  const res = await fetch(`${url}${detail ? '/admin/healthz' : '/healthz'}`, detail ? { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } } : {}).catch(
+    () => null,
+  );
   return { status: res?.status ?? 0, body: res ? await res.json() : null, ms: Date.now() - started };
 }
 
@@ -69,7 +75,6 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
   let worker: Proc | undefined;
   let apiUrl: string;
   let api2Url: string;
-  let adminUrl: string;
   let workerUrl: string;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bte-split-'));
 
@@ -197,7 +202,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const oneWorker = { ok: true, detail: `1 worker on task queue ${env.TEMPORAL_TASK_QUEUE}` };
     await until(
       'the API sees exactly the one live worker',
-      async () => JSON.stringify((await healthz(apiUrl)).body?.checks?.worker) === JSON.stringify(oneWorker),
+      async () => JSON.stringify((await healthz(adminUrl)).body?.checks?.worker) === JSON.stringify(oneWorker),
       DETECT_KILLED_WORKERS_MS + 5_000,
     );
     const created = await fetch(`${adminUrl}/admin/partners`, {
@@ -215,7 +220,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const wallet = async () => (await (await fetch(`${adminUrl}/admin/partners/${creds.partner_id}/wallet`, { headers: adminAuth })).json()) as unknown;
     const before = await wallet();
 
-    const ready = await healthz(apiUrl);
+    const ready = await healthz(adminUrl);
     expect(ready.body.checks.worker).toEqual(oneWorker);
 
     worker!.child.kill('SIGKILL');
@@ -223,7 +228,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const detected = await until(
       'the API reports no worker',
       async () => {
-        const h = await healthz(apiUrl);
+        const h = await healthz(adminUrl);
         return h.status === 503 && h.body.checks.worker.ok === false;
       },
       DETECT_KILLED_WORKERS_MS,
