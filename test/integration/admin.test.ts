@@ -420,7 +420,7 @@ describe('admin CLI: toCommand', () => {
   it('maps wallet topup to POST /admin/partners/:id/topup', () => {
     expect(toCommand(['wallet', 'topup', '--partner', '3', '--amount', '10'])).toEqual({
       json: false,
-      command: { method: 'POST', path: '/admin/partners/3/topup', body: { amount: '10' } },
+      command: { method: 'POST', path: '/admin/partners/3/topup', body: { amount: '10' }, headers: { 'idempotency-key': expect.stringMatching(/^cli-/) } },
     });
     expect(toCommand(['wallet', 'topup', '--partner', '3', '--amount', '10', '--note', 'wire']).command.body).toEqual({ amount: '10', note: 'wire' });
   });
@@ -430,6 +430,7 @@ describe('admin CLI: toCommand', () => {
       method: 'POST',
       path: '/admin/partners/12/credit-limit',
       body: { amount: '500000.00' },
+      headers: { 'idempotency-key': expect.stringMatching(/^cli-/) },
     });
     expect(toCommand(['wallet', 'show', '--partner', '4']).command).toEqual({ method: 'GET', path: '/admin/partners/4/wallet' });
     expect(toCommand(['partner', 'rotate-secret', '--partner', '4']).command).toEqual({ method: 'POST', path: '/admin/partners/4/rotate-secret' });
