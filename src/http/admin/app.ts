@@ -32,7 +32,7 @@ import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain
 import { listRates, setRate } from '../../domain/fx';
 import { runReport } from '../../domain/reports';
 import { attachment } from '../../domain/reports/csv';
-import { listRules, removeRule, setRule } from '../../domain/markup-rules';
+import { forgetRules, listRules, removeRule, setRule } from '../../domain/markup-rules';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -359,11 +359,15 @@ export function createAdminApp(deps: AdminDeps) {
   );
   app.post('/admin/markups', async (c) => {
     const b = await body(c, MarkupBody);
-    return c.json(renderMarkup(await audited(db, c, (tx) => setRule(tx, { ...b, currency: deps.currency, operator: operatorOf(c) }))), 201);
+    const rule = await audited(db, c, (tx) => setRule(tx, { ...b, currency: deps.currency, operator: operatorOf(c) }));
+    forgetRules(db);
+    return c.json(renderMarkup(rule), 201);
   });
   app.delete('/admin/markups/:id', async (c) => {
     const id = idParam(c, 'pricing rule');
-    return c.json(renderMarkup(await audited(db, c, (tx) => removeRule(tx, id, operatorOf(c)))));
+    const rule = await audited(db, c, (tx) => removeRule(tx, id, operatorOf(c)));
+    forgetRules(db);
+    return c.json(renderMarkup(rule));
   });
 
   // Operators (docs/operations.md, "Operators"): a token each, shown once, stored hashed.
