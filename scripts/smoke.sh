@@ -62,7 +62,7 @@ ASSET=$(curl -s "$API/api/docs" | grep -o '/docs/swagger-ui/[^"]*swagger-ui-bund
 [ "$(curl -s -o /dev/null -w '%{http_code}' "$API$ASSET")" = 200 ] || fail "$ASSET is not served"
 echo "smoke: docs page and its swagger-ui assets: ok"
 # One scrape of everything: the API's and the worker's series and Temporal Core's, each family typed once.
-METRICS=$(curl -s "http://127.0.0.1:$ADMIN_PORT/metrics")
+METRICS=$(curl -s -H "Authorization: Bearer $(cat "$DATA_DIR/admin-token")" "http://127.0.0.1:$ADMIN_PORT/metrics")
 for series in 'pay_outcomes_total{outcome="completed"} 1' 'wallet_debit_duration_seconds_count 1' 'temporal_num_pollers{'; do
   grep -qF "$series" <<<"$METRICS" || fail "admin /metrics lacks $series"
 done

@@ -7,6 +7,8 @@ import { MINOR_DIGITS } from './domain/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { parseAddressSet } from './platform/addresses';
 import { envMs } from './platform/env';
+import { isLoopbackHost } from './platform/listen';
+import { MIN_BOOTSTRAP_TOKEN_LENGTH } from './domain/operator-tokens';
 import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
 import { parseAllowedHosts } from './platform/webhook-address';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
@@ -27,8 +29,15 @@ const ConfigSchema = z
   .object({
     PORT: port.default(8080),
     ADMIN_PORT: port.default(8081),
+    /** Loopback unless TLS is configured or ADMIN_ALLOW_PLAIN_HTTP is true (refused at start-up otherwise). */
     ADMIN_HOST: z.string().default('127.0.0.1'),
-    ADMIN_TOKEN: z.string().min(16).optional(),
+    /** The bootstrap operator's token; named operators get their own (`admin operator add`). */
+    ADMIN_TOKEN: z.string().min(MIN_BOOTSTRAP_TOKEN_LENGTH, `must be at least ${MIN_BOOTSTRAP_TOKEN_LENGTH} characters (openssl rand -base64 32)`).optional(),
+    /** The admin API over HTTPS: PEM files of its certificate (chain) and private key. */
+    ADMIN_TLS_CERT: z.string().optional(),
+    ADMIN_TLS_KEY: z.string().optional(),
+    /** Serves the admin API in plain HTTP on a non-loopback ADMIN_HOST (a private network, a TLS proxy in front); logged as a warning. */
+    ADMIN_ALLOW_PLAIN_HTTP: bool.default(false),
     /**
      * The key webhook signing secrets are sealed under in the database (base64 of 32 bytes:
      * `openssl rand -base64 32`); the same in every API and worker process. Unset: the key in
@@ -252,6 +261,16 @@ const ConfigSchema = z
   .refine((c) => (c.TEMPORAL_TLS_CERT === undefined) === (c.TEMPORAL_TLS_KEY === undefined), {
     path: ['TEMPORAL_TLS_KEY'],
     message: 'mTLS takes both TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY (a certificate and its private key), or neither',
+  })
+  .refine((c) => (c.ADMIN_TLS_CERT === undefined) === (c.ADMIN_TLS_KEY === undefined), {
+    path: ['ADMIN_TLS_KEY'],
+    message: 'ADMIN_TLS_CERT and ADMIN_TLS_KEY go together (the certificate and its private key)',
+  })
+  .refine((c) => isLoopbackHost(c.ADMIN_HOST) || c.ADMIN_TLS_CERT !== undefined || c.ADMIN_ALLOW_PLAIN_HTTP, {
+    path: ['ADMIN_HOST'],
+    message:
+      'is not a loopback address: the admin API would take operator tokens in plain HTTP over the network. ' +
+      'Set ADMIN_TLS_CERT and ADMIN_TLS_KEY, or ADMIN_ALLOW_PLAIN_HTTP=true when only a private network (or a TLS proxy) reaches it',
   })
   .refine((c) => c.WORKER_METRICS_PORT === 0 || c.WORKER_METRICS_PORT !== c.TEMPORAL_CORE_METRICS_PORT, {
     path: ['TEMPORAL_CORE_METRICS_PORT'],

@@ -29,7 +29,7 @@ export function adminToken(): string {
 export async function admin<T = Record<string, unknown>>(method: 'GET' | 'POST', p: string, body?: unknown): Promise<T> {
   const res = await fetch(`${target.admin}${p}`, {
     method,
-    headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json', 'x-operator': 'benchmark' },
+    headers: { authorization: `Bearer ${adminToken()}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`admin ${method} ${p}: ${res.status} ${await res.text()}`);

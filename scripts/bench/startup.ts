@@ -121,7 +121,7 @@ async function main() {
     const base: NodeJS.ProcessEnv = {
       ...process.env,
       SUPPLIER_URL: `http://127.0.0.1:${simulatorPort}`,
-      ADMIN_TOKEN: 'bench-startup-admin-token',
+      ADMIN_TOKEN: 'bench-startup-admin-token-0123456789',
       WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
       TEMPORAL_PAYLOAD_KEY: crypto.randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',

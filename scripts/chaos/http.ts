@@ -144,7 +144,7 @@ export class Http {
           api.adminUrl,
           method,
           route,
-          { authorization: `Bearer ${this.target.adminToken}`, 'content-type': 'application/json', 'x-operator': 'chaos' },
+          { authorization: `Bearer ${this.target.adminToken}`, 'content-type': 'application/json' },
           body,
           opts.timeoutMs ?? 60_000,
         );

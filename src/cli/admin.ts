@@ -2,8 +2,10 @@
  * The operators' command line, a thin client of the admin API:
  *   npm run --silent admin -- <command> [options] [--json]
  * It finds the API at ADMIN_URL (default http://127.0.0.1:$ADMIN_PORT) and the token at
- * ADMIN_TOKEN or DATA_DIR/admin-token.
+ * ADMIN_TOKEN or DATA_DIR/admin-token: an operator's own token (`operator add`), or the
+ * bootstrap token. The audit names the token's operator.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,8 +26,13 @@ commands:
                                                                the percents are of for a partner without credit; neither: show)
   partners near-limit                                         (partners below their highest threshold, least credit left first)
   wallet show --partner ID
-  wallet topup --partner ID --amount AMOUNT [--note TEXT]
-  wallet credit-limit --partner ID --amount AMOUNT
+  wallet topup --partner ID --amount AMOUNT [--note TEXT] [--idempotency-key KEY]
+  wallet credit-limit --partner ID --amount AMOUNT [--idempotency-key KEY]
+                                                              (one key per invocation, made up when not given; run again with
+                                                               the same key, the change is made once and answered again)
+  operator add NAME                                           (a named operator and its token, shown once: give it to them)
+  operator list                                               (operators: created, last used, revoked)
+  operator revoke NAME|ID                                     (its token stops working at once)
   needs-attention                                             (payments and cancellations parked for an operator)
   order inspect --order ID                                    (order, money, payment and cancellation step and last error, events)
   order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
@@ -69,6 +76,16 @@ interface Command {
   body?: Record<string, unknown>;
   /** The answer is a file (a CSV report): printed as it comes. */
   file?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** The Idempotency-Key of a money movement: --idempotency-key, else a new one for this invocation. */
+function idempotencyKey(values: Record<string, string | boolean | undefined>): Record<string, string> {
+  const given = values['idempotency-key'];
+  if (given !== undefined && (typeof given !== 'string' || !/^[\x21-\x7e]{1,200}$/.test(given))) {
+    throw new UsageError('--idempotency-key must be 1 to 200 visible ASCII characters');
+  }
+  return { 'idempotency-key': typeof given === 'string' ? given : `cli-${crypto.randomUUID()}` };
 }
 
 function need(values: Record<string, string | boolean | undefined>, name: string): string {
@@ -116,6 +133,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       partner: { type: 'string' },
       amount: { type: 'string' },
       note: { type: 'string' },
+      'idempotency-key': { type: 'string' },
       order: { type: 'string' },
       reservation: { type: 'string' },
       endpoint: { type: 'string' },
@@ -190,9 +208,32 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
     case 'wallet show':
       return { json, command: { method: 'GET', path: partnerPath(values, 'wallet') } };
     case 'wallet topup':
-      return { json, command: { method: 'POST', path: partnerPath(values, 'topup'), body: { amount: need(values, 'amount'), note: values.note } } };
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: partnerPath(values, 'topup'),
+          body: { amount: need(values, 'amount'), note: values.note },
+          headers: idempotencyKey(values),
+        },
+      };
     case 'wallet credit-limit':
-      return { json, command: { method: 'POST', path: partnerPath(values, 'credit-limit'), body: { amount: need(values, 'amount') } } };
+      return {
+        json,
+        command: { method: 'POST', path: partnerPath(values, 'credit-limit'), body: { amount: need(values, 'amount') }, headers: idempotencyKey(values) },
+      };
+    case 'operator add': {
+      const name = positionals[2];
+      if (!name) throw new UsageError("operator add takes the operator's name, e.g. operator add alice");
+      return { json, command: { method: 'POST', path: '/admin/operators', body: { name } } };
+    }
+    case 'operator list':
+      return { json, command: { method: 'GET', path: '/admin/operators' } };
+    case 'operator revoke': {
+      const ref = positionals[2];
+      if (!ref) throw new UsageError("operator revoke takes the operator's name or id, e.g. operator revoke alice");
+      return { json, command: { method: 'POST', path: `/admin/operators/${encodeURIComponent(ref)}/revoke` } };
+    }
     case 'order inspect':
       return { json, command: { method: 'GET', path: orderPath(values, '').replace(/\/$/, '') } };
     case 'order retry':
@@ -296,6 +337,7 @@ function print(result: Record<string, unknown>, json: boolean): void {
   for (const [k, v] of Object.entries(result)) console.log(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
   if ('api_secret' in result || 'agency_key' in result) console.error('\nStore these credentials now: the secret and agency key are never shown again.');
   if ('secret' in result) console.error('\nGive the partner this signing secret now: it is never shown again.');
+  if ('token' in result) console.error('\nGive the operator this token now: it is never shown again.');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -317,7 +359,7 @@ async function main(argv: string[]): Promise<number> {
     headers: {
       authorization: `Bearer ${adminToken()}`,
       'content-type': 'application/json',
-      'x-operator': process.env.USER || process.env.LOGNAME || 'cli',
+      ...command.headers,
     },
     body: command.body ? JSON.stringify(command.body) : undefined,
   });

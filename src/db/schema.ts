@@ -775,6 +775,41 @@ export const operatorActions = pgTable(
 );
 
 /**
+ * The people (and scripts) who use the admin API, each with a token of their own. Only the
+ * token's SHA-256 is kept: a token is 32 random bytes, so a digest cannot be searched back.
+ * A revoked operator stays listed (the audit names it); its token no longer authenticates.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdBy: text('created_by').notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('operators_name_idx').on(t.name), uniqueIndex('operators_token_hash_idx').on(t.tokenHash)],
+);
+
+/**
+ * Admin actions that move money, by the Idempotency-Key their caller sent: the request's
+ * fingerprint and the answer given, written in the action's own transaction, so the same
+ * key answers the first answer again and never acts twice.
+ */
+export const adminIdempotencyKeys = pgTable('admin_idempotency_keys', {
+  key: text('key').primaryKey(),
+  operator: text('operator').notNull(),
+  method: text('method').notNull(),
+  path: text('path').notNull(),
+  requestHash: text('request_hash').notNull(),
+  status: integer('status').notNull(),
+  response: jsonb('response').$type<unknown>().notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Worker presence: each `npm run worker` process stamps its row every WORKER_HEARTBEAT_MS
  * while its worker runs and reaches Temporal, so an API replica can tell within seconds
  * whether any worker serves its task queue (Temporal's poller lists linger for minutes).

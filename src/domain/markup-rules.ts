@@ -26,6 +26,9 @@ export const RULES_TTL_MS = 5_000;
 
 const cache = readCache({ max: MARKUP_SERVICES.length * 4, ttlMs: RULES_TTL_MS });
 
+/** Drops the rules this process keeps for `db`: after a transaction that set or removed one commits (its own forget saw the transaction's handle). */
+export const forgetRules = (db: object) => cache.forget(db);
+
 const PERCENT = /^(0|[1-9]\d*)(\.\d{1,2})?$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -79,6 +79,13 @@ export const CREDENTIALS_TTL_MS = 1_000;
  */
 export const UNKNOWN_KEYS = { max: 10_000, ttlMs: 5_000 };
 const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS, misses: UNKNOWN_KEYS });
+
+/**
+ * Drops the credentials this process keeps for `db`: after a transaction that changed a
+ * partner's credentials, status or limit commits (the change's own forget saw the transaction's
+ * handle, not the database's).
+ */
+export const forgetCredentials = (db: object) => credentials.forget(db);
 type PartnerRow = typeof partners.$inferSelect;
 const known = (row: PartnerRow | undefined) => row !== undefined;
 

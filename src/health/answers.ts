@@ -14,8 +14,20 @@ export function unavailableAnswer(err: unknown, c: Context, shape: (message: str
   return c.json(shape(down.message), 503);
 }
 
-/** `GET /healthz`: the last background round; 503 with Retry-After and the failing part's detail while one is down. */
+/**
+ * `GET /admin/healthz` (operators only): the last background round; 503 with Retry-After and
+ * each part's check, with its cause, while one is down.
+ */
 export function healthz(c: Context, report: HealthReport) {
   if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return c.json(report, report.ok ? 200 : 503);
+}
+
+/**
+ * The public `GET /healthz`: healthy or not, `{ok: true}` or 503 `{ok: false}` with Retry-After,
+ * and nothing else: the causes name hosts, addresses and queues (the detail is `healthz`'s).
+ */
+export function publicHealthz(c: Context, report: HealthReport) {
+  if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return c.json({ ok: report.ok }, report.ok ? 200 : 503);
 }

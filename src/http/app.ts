@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { httpDuration } from '../platform/metrics';
 import { logRequest } from '../platform/log';
 import { docsRoutes } from './docs';
-import { healthz } from '../health/answers';
+import { publicHealthz } from '../health/answers';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
 import { createAgencyApi } from './agency/app';
@@ -20,7 +20,7 @@ export function createApp(deps: ApiDeps) {
     const seconds = end({ method: c.req.method, route: c.req.routePath, status: String(c.res.status) });
     logRequest({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) });
   });
-  app.get('/healthz', (c) => healthz(c, deps.health.report()));
+  app.get('/healthz', (c) => publicHealthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
   app.route(

@@ -1,4 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
+import https from 'node:https';
+import net from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -51,14 +53,30 @@ function trackReadiness(server: ServerType): void {
  */
 export const RECEIVE_TIMEOUT_MS = 30_000;
 
-/** Listens on a port (0 = any free one) and resolves once it accepts connections. */
+/** Whether a bind address is only reachable from this machine: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (h === 'localhost' || h === '::1') return true;
+  if (net.isIPv4(h)) return h.startsWith('127.');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
+  return mapped !== null && mapped[1]!.startsWith('127.');
+}
+
+/** A certificate (chain) and its private key, PEM: the server answers HTTPS. */
+export interface TlsFiles {
+  cert: Buffer | string;
+  key: Buffer | string;
+}
+
+/** Listens on a port (0 = any free one) and resolves once it accepts connections; over HTTPS with `tls`. */
 export function listen(
   fetch: (req: Request) => Response | Promise<Response>,
   port: number,
   hostname: string,
-  { receiveTimeoutMs = RECEIVE_TIMEOUT_MS }: { receiveTimeoutMs?: number } = {},
+  { receiveTimeoutMs = RECEIVE_TIMEOUT_MS, tls }: { receiveTimeoutMs?: number; tls?: TlsFiles } = {},
 ): Promise<RunningServer> {
   const serverOptions = {
+    ...(tls ? { cert: tls.cert, key: tls.key } : {}),
     requestTimeout: receiveTimeoutMs,
     headersTimeout: Math.min(receiveTimeoutMs, 20_000),
     // How often Node looks for requests past those bounds (its default, 30 s, would let one run a minute).
@@ -67,10 +85,11 @@ export function listen(
   return new Promise((resolve, reject) => {
     let server: ServerType;
     try {
-      server = serve({ fetch, port, hostname, serverOptions }, (info: AddressInfo) => {
+      const options = tls ? { fetch, port, hostname, serverOptions, createServer: https.createServer } : { fetch, port, hostname, serverOptions };
+      server = serve(options, (info: AddressInfo) => {
         const host = hostname === '0.0.0.0' ? '127.0.0.1' : hostname;
         resolve({
-          url: `http://${host}:${info.port}`,
+          url: `${tls ? 'https' : 'http'}://${host}:${info.port}`,
           port: info.port,
           close: () => new Promise<void>((done) => server.close(() => done())),
         });

@@ -5,7 +5,9 @@ import type { Database } from '../db/client';
 import { createAdminApp } from '../http/admin/app';
 import { createApp } from '../http/app';
 import type { MetricsSource } from '../http/metrics';
-import { listen, type RunningServer } from '../platform/listen';
+import fs from 'node:fs';
+import { isLoopbackHost, listen, type RunningServer, type TlsFiles } from '../platform/listen';
+import { logger } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
@@ -16,6 +18,24 @@ import { adminDependencies, apiDependencies } from './wiring';
 export type PublicApp = ReturnType<typeof createApp>;
 /** Adds routes to the public app after its own: they answer behind its whole stack (request id, logging, and each interface's middleware). */
 export type PublicRoutes = (app: PublicApp) => void;
+
+/**
+ * The admin API's certificate and key (ADMIN_TLS_CERT, ADMIN_TLS_KEY), read at start-up; none
+ * on plain HTTP, which the configuration allows off loopback only with ADMIN_ALLOW_PLAIN_HTTP
+ * (src/config.ts), said here as a warning.
+ */
+export function adminTls(config: Pick<Config, 'ADMIN_HOST' | 'ADMIN_TLS_CERT' | 'ADMIN_TLS_KEY'>): TlsFiles | undefined {
+  if (config.ADMIN_TLS_CERT && config.ADMIN_TLS_KEY) {
+    return { cert: fs.readFileSync(config.ADMIN_TLS_CERT), key: fs.readFileSync(config.ADMIN_TLS_KEY) };
+  }
+  if (!isLoopbackHost(config.ADMIN_HOST)) {
+    logger.warn(
+      { host: config.ADMIN_HOST },
+      'the admin API serves plain HTTP off loopback (ADMIN_ALLOW_PLAIN_HTTP=true): operator tokens cross the network in clear',
+    );
+  }
+  return undefined;
+}
 
 /** Serves the public API on PORT (all interfaces) and the admin API on ADMIN_HOST:ADMIN_PORT. */
 export async function serveHttp(
@@ -55,6 +75,7 @@ export async function serveHttp(
     ).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,
+    { tls: adminTls(config) },
   );
   stack.add(() => admin.close());
   return { api, admin };

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { payWorkflowId } from '../../workflows/pay.types';
 import { adminClient, call, newPartner, type Reply } from '../support/clients';
-import { type CuttablePart, type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type CuttablePart, type TestStack, useStack } from '../support/stack';
 
 /**
  * While a part is down (docs/decisions/availability.md): PostgreSQL, the Temporal
@@ -42,13 +42,16 @@ async function timed(request: Promise<Reply>): Promise<Reply & { ms: number }> {
   return { ...reply, ms: Date.now() - started };
 }
 
-/** Polls `app`'s /healthz until `until` holds; how long that took, or a failure past `boundMs`. */
-async function healthzUntil(app: TestStack['app'] | TestStack['workerApp'], until: (r: Reply) => boolean, boundMs: number): Promise<Reply & { ms: number }> {
+/** The health detail (each part's check) is for operators: /admin/healthz with the admin token. */
+const operator = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+/** Polls `app`'s /admin/healthz (the API's admin port, or the worker's) until `until` holds; how long that took, or a failure past `boundMs`. */
+async function healthzUntil(app: TestStack['admin'] | TestStack['workerApp'], until: (r: Reply) => boolean, boundMs: number): Promise<Reply & { ms: number }> {
   const started = Date.now();
   for (;;) {
-    const reply = await call(app, 'GET', '/healthz', {});
+    const reply = await call(app, 'GET', '/admin/healthz', operator);
     if (until(reply)) return { ...reply, ms: Date.now() - started };
-    if (Date.now() - started > boundMs) throw new Error(`/healthz did not change within ${boundMs} ms: ${reply.status} ${JSON.stringify(reply.body)}`);
+    if (Date.now() - started > boundMs) throw new Error(`/admin/healthz did not change within ${boundMs} ms: ${reply.status} ${JSON.stringify(reply.body)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -65,7 +68,7 @@ function expect503(reply: Reply & { ms: number }, shape: 'A' | 'B' | 'admin', bo
 
 /** A partner with a pending product order, and what its money looks like now; each test starts from a healthy stack. */
 async function payer(stack: TestStack) {
-  await healthzUntil(stack.app, healthy, RECOVER_MS);
+  await healthzUntil(stack.admin, healthy, RECOVER_MS);
   const { creds, api } = await newPartner(stack, '0', '10000000');
   const order = await api.productOrder();
   const b = (method: string, path: string, body?: unknown) => call(stack.app, method, `/v1${path}`, { authorization: `Bearer ${creds.agency_key}` }, body);
@@ -89,13 +92,13 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
   it('reports a killed worker within seconds, answers 503 at once without moving money, and recovers when a worker returns', async () => {
     const p = await payer(stack);
     const before = await p.money();
-    const ready = await call(stack.app, 'GET', '/healthz', {});
+    const ready = await call(stack.admin, 'GET', '/admin/healthz', operator);
     expect(ready.status).toBe(200);
     expect(ready.body.checks.worker).toEqual({ ok: true, detail: `1 worker on task queue ${stack.taskQueue}` });
     expect((await call(stack.workerApp, 'GET', '/healthz', {})).status).toBe(200);
 
     await stack.stopWorker({ crash: true });
-    const seen = await healthzUntil(stack.app, down('worker'), DETECT_KILLED_WORKERS_MS);
+    const seen = await healthzUntil(stack.admin, down('worker'), DETECT_KILLED_WORKERS_MS);
     expect(seen.body.checks.worker.detail).toBe(`no worker heartbeat on task queue ${stack.taskQueue}`);
     expect(seen.body.checks.database.ok && seen.body.checks.temporal.ok).toBe(true);
     expect(seen.headers.get('retry-after')).toBe('5');
@@ -110,7 +113,7 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
     await p.noWorkflow('down-1');
 
     await stack.startWorker();
-    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.admin, healthy, RECOVER_MS);
     await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     const paid = await p.pay('down-1');
     expect(paid.status).toBe(200);
@@ -122,13 +125,13 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
     const p = await payer(stack);
     await stack.stopWorker();
     try {
-      const seen = await healthzUntil(stack.app, down('worker'), FAIL_FAST_MS);
+      const seen = await healthzUntil(stack.admin, down('worker'), FAIL_FAST_MS);
       expect(seen.ms).toBeLessThan(FAIL_FAST_MS);
       expect503(await p.pay('stop-1'), 'A', FAIL_FAST_MS, /^no worker is running/);
     } finally {
       await stack.startWorker();
     }
-    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.admin, healthy, RECOVER_MS);
     expect((await p.pay('stop-1')).status).toBe(200);
   });
 });
@@ -156,12 +159,12 @@ describe('Temporal unreachable', () => {
       // reached Temporal nobody can tell now, so the answer claims no more (nothing did start: below).
       expect503(await p.pay('cut-1'), 'A', CAUGHT_MS, /^the workflow service \(Temporal\) is unreachable; the request did not complete, try again in 5 s$/);
 
-      const seen = await healthzUntil(stack.app, down('temporal'), DETECT_MS);
+      const seen = await healthzUntil(stack.admin, down('temporal'), DETECT_MS);
       expect(seen.body.checks.database.ok).toBe(true);
       const worker = await healthzUntil(stack.workerApp, down('temporal'), DETECT_MS);
       expect(worker.body.checks.database.ok).toBe(true);
       // The worker cannot serve without Temporal: it removes its heartbeat once it notices, and the API says so too.
-      await healthzUntil(stack.app, down('worker'), DETECT_KILLED_WORKERS_MS);
+      await healthzUntil(stack.admin, down('worker'), DETECT_KILLED_WORKERS_MS);
 
       expect503(await p.pay('cut-2'), 'A', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable; nothing was changed, try again in 5 s$/);
       expect503(await timed(p.b('POST', '/products/orders', AGENCY_ORDER)), 'B', FAIL_FAST_MS, /^the workflow service \(Temporal\) is unreachable/);
@@ -179,7 +182,7 @@ describe('Temporal unreachable', () => {
       expect(await p.money()).toEqual(before);
     });
 
-    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.admin, healthy, RECOVER_MS);
     await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     await p.noWorkflow('cut-1');
     await p.noWorkflow('cut-2');
@@ -216,7 +219,7 @@ withPostgres('PostgreSQL unreachable', () => {
       stack.cut('database');
       expect503(await p.pay('db-1'), 'A', CAUGHT_MS, /^the database is unreachable; the request did not complete, try again in 5 s$/);
 
-      const seen = await healthzUntil(stack.app, down('database'), DETECT_MS);
+      const seen = await healthzUntil(stack.admin, down('database'), DETECT_MS);
       expect(seen.body.checks.temporal.ok).toBe(true);
       await healthzUntil(stack.workerApp, down('database'), DETECT_MS);
 
@@ -229,7 +232,7 @@ withPostgres('PostgreSQL unreachable', () => {
       stack.restore('database');
     }
 
-    await healthzUntil(stack.app, healthy, RECOVER_MS);
+    await healthzUntil(stack.admin, healthy, RECOVER_MS);
     await healthzUntil(stack.workerApp, healthy, RECOVER_MS);
     expect(await p.money()).toEqual(before);
     await p.noWorkflow('db-1');

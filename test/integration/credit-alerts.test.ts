@@ -2,9 +2,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { events, wallets } from '../../src/db/schema';
 import { formatDecimal, parseAmount } from '../../src/domain/money';
-import { adminClient, call, newPartner } from '../support/clients';
+import { adminClient, call, newPartner, operatorToken } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
+import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
 /**
@@ -198,7 +198,7 @@ describe('credit alerts', () => {
     await pay(p, 3, 'p1');
     expect(await thresholdsOf(p)).toEqual([]);
 
-    const operator = { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'dana' };
+    const operator = { authorization: `Bearer ${await operatorToken(stack, 'dana')}` };
     const set = await call(stack.admin, 'POST', `/admin/partners/${id}/alerts`, operator, { thresholds: [25, 60], prepaid_base: money(2 * price) });
     expect(set.status).toBe(200);
     // 1 unit left of a base of 2: 50%, below 60% (setting it emits nothing by itself).

@@ -185,7 +185,7 @@ describe('flights through Duffel', () => {
       stack.admin,
       'POST',
       '/admin/markups',
-      { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
       { service: 'flights', partner: creds.partner_id, supplier: 'duffel', percent: '2.5', min_margin: '1000' },
     );
     expect(rule.status).toBe(201);

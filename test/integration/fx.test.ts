@@ -11,7 +11,7 @@ import { agencyError } from '../../src/http/agency/app';
 import { partnerError } from '../../src/http/partner/app';
 import { listen } from '../../src/platform/listen';
 import { fxRateRefusals } from '../../src/platform/metrics';
-import { adminClient, call } from '../support/clients';
+import { adminClient, call, operatorToken } from '../support/clients';
 import { captureLogs } from '../support/logs';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 
@@ -22,10 +22,10 @@ useStack((s) => (stack = s));
 
 const HOUR = 60 * 60 * 1000;
 const admin = (operator = 'dana') => {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': operator };
+  const headers = async () => ({ authorization: `Bearer ${await operatorToken(stack, operator)}` });
   return {
-    get: (p: string) => call(stack.admin, 'GET', p, headers),
-    post: (p: string, body: unknown) => call(stack.admin, 'POST', p, headers, body),
+    get: async (p: string) => call(stack.admin, 'GET', p, await headers()),
+    post: async (p: string, body: unknown) => call(stack.admin, 'POST', p, await headers(), body),
   };
 };
 const rateRows = async () => (await stack.db.select({ n: count() }).from(exchangeRates))[0]!.n;
@@ -250,9 +250,10 @@ describe('admin CLI: fx', () => {
 
   it('sets and lists rates against a running admin API, as an operator types it', async () => {
     const server = await listen(stack.admin.fetch, 0, '127.0.0.1');
+    const token = await operatorToken(stack, 'cli-operator');
     const run = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/admin.ts'), ...args], {
-        env: { ...process.env, ADMIN_URL: server.url, ADMIN_TOKEN, USER: 'cli-operator' },
+        env: { ...process.env, ADMIN_URL: server.url, ADMIN_TOKEN: token },
       }).then(
         (out) => ({ code: 0, ...out }),
         (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),

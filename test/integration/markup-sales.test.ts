@@ -28,7 +28,7 @@ async function twoPartners(service: string) {
     stack.admin,
     'POST',
     '/admin/markups',
-    { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' },
+    { authorization: `Bearer ${ADMIN_TOKEN}` },
     { service, partner: marked.creds.partner_id, ...RULE },
   );
   expect(rule.status).toBe(201);

@@ -6,8 +6,8 @@ import { toCommand } from '../../src/cli/admin';
 import { operatorActions, pricingRules } from '../../src/db/schema';
 import { markupFor } from '../../src/domain/markup-rules';
 import { listen } from '../../src/platform/listen';
-import { call, newPartner } from '../support/clients';
-import { ADMIN_TOKEN, CURRENCY, type TestStack, useStack } from '../support/stack';
+import { call, newPartner, operatorToken } from '../support/clients';
+import { CURRENCY, type TestStack, useStack } from '../support/stack';
 
 /** Markups: the admin API and CLI that keep the rules, and the rule that prices a sale. */
 
@@ -15,11 +15,11 @@ let stack: TestStack;
 useStack((s) => (stack = s));
 
 const admin = (operator = 'dana') => {
-  const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': operator };
+  const headers = async () => ({ authorization: `Bearer ${await operatorToken(stack, operator)}` });
   return {
-    get: (p: string) => call(stack.admin, 'GET', p, headers),
-    post: (p: string, body: unknown) => call(stack.admin, 'POST', p, headers, body),
-    delete: (p: string) => call(stack.admin, 'DELETE', p, headers),
+    get: async (p: string) => call(stack.admin, 'GET', p, await headers()),
+    post: async (p: string, body: unknown) => call(stack.admin, 'POST', p, await headers(), body),
+    delete: async (p: string) => call(stack.admin, 'DELETE', p, await headers()),
   };
 };
 const ruleRows = async () => (await stack.db.select({ n: count() }).from(pricingRules))[0]!.n;
@@ -162,9 +162,10 @@ describe('admin CLI: markup', () => {
 
   it('sets, lists and removes rules against a running admin API, as an operator types it', async () => {
     const server = await listen(stack.admin.fetch, 0, '127.0.0.1');
+    const token = await operatorToken(stack, 'cli-markups');
     const run = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['--import', 'tsx', path.join(__dirname, '../../src/cli/admin.ts'), ...args], {
-        env: { ...process.env, ADMIN_URL: server.url, ADMIN_TOKEN, USER: 'cli-markups' },
+        env: { ...process.env, ADMIN_URL: server.url, ADMIN_TOKEN: token },
       }).then(
         (out) => ({ code: 0, ...out }),
         (err: { code: number; stdout: string; stderr: string }) => ({ code: err.code, stdout: err.stdout, stderr: err.stderr }),

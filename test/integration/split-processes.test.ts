@@ -21,7 +21,7 @@ import { startReceiver } from '../support/receiver';
 const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 
 const ROOT = path.resolve(__dirname, '../..');
-const ADMIN_TOKEN = 'split-admin-token-0123456789';
+const ADMIN_TOKEN = 'split-admin-token-0123456789abcdefghij';
 /** 3 missed 2 s heartbeats + a 1 s round (docs/decisions/availability.md), and a margin. */
 const DETECT_KILLED_WORKERS_MS = 10_000;
 const FAIL_FAST_MS = 1_000;
@@ -44,9 +44,15 @@ function run(script: string, env: NodeJS.ProcessEnv): Proc {
   return { child, output: () => output, exited };
 }
 
+let adminUrl: string;
+
+/** `/healthz` of a worker's port; of an API's admin port, `/admin/healthz` with the admin token (each part's check). */
 async function healthz(url: string): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
-  const res = await fetch(`${url}/healthz`).catch(() => null);
+  const detail = url === adminUrl;
+  const res = await fetch(`${url}${detail ? '/admin/healthz' : '/healthz'}`, detail ? { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } } : {}).catch(
+    () => null,
+  );
   return { status: res?.status ?? 0, body: res ? await res.json() : null, ms: Date.now() - started };
 }
 
@@ -69,7 +75,6 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
   let worker: Proc | undefined;
   let apiUrl: string;
   let api2Url: string;
-  let adminUrl: string;
   let workerUrl: string;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bte-split-'));
 
@@ -198,7 +203,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const oneWorker = { ok: true, detail: `1 worker on task queue ${env.TEMPORAL_TASK_QUEUE}` };
     await until(
       'the API sees exactly the one live worker',
-      async () => JSON.stringify((await healthz(apiUrl)).body?.checks?.worker) === JSON.stringify(oneWorker),
+      async () => JSON.stringify((await healthz(adminUrl)).body?.checks?.worker) === JSON.stringify(oneWorker),
       DETECT_KILLED_WORKERS_MS + 5_000,
     );
     const created = await fetch(`${adminUrl}/admin/partners`, {
@@ -216,7 +221,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const wallet = async () => (await (await fetch(`${adminUrl}/admin/partners/${creds.partner_id}/wallet`, { headers: adminAuth })).json()) as unknown;
     const before = await wallet();
 
-    const ready = await healthz(apiUrl);
+    const ready = await healthz(adminUrl);
     if (JSON.stringify(ready.body.checks.worker) !== JSON.stringify(oneWorker)) {
       throw new Error(`the API lost the worker before the kill: ${JSON.stringify(ready.body)}\n${worker!.output().slice(-4000)}`);
     }
@@ -226,7 +231,7 @@ withPostgres('npm run api ×2 + npm run worker: replicas share limits, workers k
     const detected = await until(
       'the API reports no worker',
       async () => {
-        const h = await healthz(apiUrl);
+        const h = await healthz(adminUrl);
         return h.status === 503 && h.body.checks.worker.ok === false;
       },
       DETECT_KILLED_WORKERS_MS,

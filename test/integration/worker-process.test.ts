@@ -11,6 +11,8 @@ import { typedTwice } from '../support/metrics';
  * server (PGlite in a scratch DATA_DIR): its metrics endpoint serves the worker's own
  * series and the real Temporal Core exporter's, and it stops cleanly on SIGTERM.
  */
+const WORKER_ADMIN_TOKEN = 'worker-process-admin-token-0123456789ab';
+
 describe('npm run worker', () => {
   let child: ChildProcess | undefined;
   let output = '';
@@ -31,6 +33,7 @@ describe('npm run worker', () => {
       TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS,
       TEMPORAL_TASK_QUEUE: taskQueue,
       DATA_DIR: dataDir,
+      ADMIN_TOKEN: WORKER_ADMIN_TOKEN,
       SUPPLIER_URL: 'http://127.0.0.1:9', // never called: no workflow runs here
       WORKER_METRICS_PORT: String(metricsPort),
       TEMPORAL_CORE_METRICS_PORT: String(corePort),
@@ -76,8 +79,12 @@ describe('npm run worker', () => {
     expect(await fetch(`http://127.0.0.1:${corePort}/metrics`).then((r) => r.text())).toContain('temporal_num_pollers');
   });
 
-  it('says on /healthz that the worker runs and reaches Temporal and its database', async () => {
-    const res = await fetch(`${metricsUrl}/healthz`);
+  it('says on /healthz only that it is healthy, and on /admin/healthz (admin token) that it runs and reaches Temporal and its database', async () => {
+    const open = await fetch(`${metricsUrl}/healthz`);
+    expect(open.status).toBe(200);
+    expect(await open.json()).toEqual({ ok: true });
+    expect((await fetch(`${metricsUrl}/admin/healthz`)).status).toBe(401);
+    const res = await fetch(`${metricsUrl}/admin/healthz`, { headers: { authorization: `Bearer ${WORKER_ADMIN_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       ok: true,

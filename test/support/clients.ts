@@ -1,3 +1,4 @@
+import { addOperator } from '../../src/domain/operator-tokens';
 import { agencyClient, partnerClient as typedPartnerClient, type AgencyClient, type PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';
 import type { TestStack } from './stack';
@@ -114,4 +115,14 @@ export function partnerClient(stack: TestStack, creds: Pick<PartnerCredentials, 
 export async function newPartner(stack: TestStack, credit_limit = '0', topup = '10000000') {
   const creds = await adminClient(stack).createPartner({ credit_limit, topup });
   return { creds, api: partnerClient(stack, creds), client: typedPartner(stack, creds), agency: typedAgency(stack, creds) };
+}
+
+const operatorTokens = new WeakMap<TestStack, Map<string, Promise<string>>>();
+/** A named operator's token on this stack (made once per name): the audit names the operator by it. */
+export function operatorToken(stack: TestStack, name: string): Promise<string> {
+  let tokens = operatorTokens.get(stack);
+  if (!tokens) operatorTokens.set(stack, (tokens = new Map()));
+  let token = tokens.get(name);
+  if (!token) tokens.set(name, (token = addOperator(stack.db, name, 'test').then((o) => o.token)));
+  return token;
 }

@@ -6,4 +6,4 @@ export const GBP_RATE = 52_000;
 
 /** An operator sets a currency's exchange rate (wallet units per 1 unit), as `admin fx set` does. */
 export const setRate = (stack: TestStack, from: string, rate: string | number) =>
-  call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-operator': 'test-ops' }, { from, rate });
+  call(stack.admin, 'POST', '/admin/fx', { authorization: `Bearer ${ADMIN_TOKEN}` }, { from, rate });

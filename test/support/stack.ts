@@ -9,7 +9,7 @@ import type { HealthMonitor, HealthReport } from '../../src/health/model';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
 import { seedCatalog } from '../../src/db/seed/seed';
-import { createAdminApp } from '../../src/http/admin/app';
+import { createAdminApp, type AdminDeps } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import { createRateLimits } from '../../src/http/rate-limit';
 import { createWorkerMetricsApp } from '../../src/http/metrics';
@@ -31,7 +31,7 @@ import type { WebhookRetry } from '../../workflows/webhook.types';
 import { REPLAY_PAYLOAD_KEY } from './histories';
 import { hostPort, startProxy, type CuttableProxy } from './proxy';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghij';
 export const CURRENCY = 'IRT';
 
 /** As the engine's processes have them (src/config.ts defaults). */
@@ -154,6 +154,8 @@ export interface TestStack {
   /** Another API instance on the same database, with rate-limit counters of its own making (as another `npm run api` replica). */
   replica(): ReturnType<typeof createApp>;
   admin: ReturnType<typeof createAdminApp>;
+  /** Another admin app on this stack, with some of its dependencies changed (the bad-token limit's default, say). */
+  adminWith(overrides: Partial<AdminDeps>): ReturnType<typeof createAdminApp>;
   simulatorUrl: string;
   /** What this stack seals webhook signing secrets with (a key of its own). */
   secrets: SecretBox;
@@ -351,6 +353,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const client = temporalClient(config, clientConnection, health, payloadCodec);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
   const workerApp = createWorkerMetricsApp({
+    adminToken: ADMIN_TOKEN,
     health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
   });
   const proxies: Record<CuttablePart, CuttableProxy | undefined> = { database: database.proxy, temporal: temporalProxy };
@@ -372,7 +375,8 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
   const adminDeps = adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' }, payloadCodec });
-  const admin = createAdminApp({ ...adminDeps, webhookUrls: { ...adminDeps.webhookUrls, resolve: testResolve } });
+  // Tests try many bad tokens on purpose (test/integration/security-operators.test.ts checks the default).
+  const admin = createAdminApp({ ...adminDeps, webhookUrls: { ...adminDeps.webhookUrls, resolve: testResolve }, badTokensPerMinute: 100_000 });
 
   return {
     db: database.db,
@@ -384,6 +388,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     replica: () => createApp(apiDeps()),
     outcomes,
     admin,
+    adminWith: (overrides) => createAdminApp({ ...adminDeps, ...overrides }),
     simulatorUrl: simulator.url,
     secrets,
     payloadCodec,

@@ -29,6 +29,8 @@ const CORE_TEXT = [
   '',
 ].join('\n');
 
+const ADMIN_TOKEN = 'metrics-test-admin-token-0123456789abcdef';
+
 describe('the worker metrics server', () => {
   let core: Awaited<ReturnType<typeof stubCoreExporter>>;
   let server: RunningServer;
@@ -43,7 +45,7 @@ describe('the worker metrics server', () => {
   );
   beforeAll(async () => {
     core = await stubCoreExporter();
-    server = await listen(createWorkerMetricsApp({ coreMetricsUrl: core.url, health }).fetch, 0, '127.0.0.1');
+    server = await listen(createWorkerMetricsApp({ coreMetricsUrl: core.url, health, adminToken: ADMIN_TOKEN }).fetch, 0, '127.0.0.1');
   });
   afterAll(async () => {
     await server.close();
@@ -95,13 +97,17 @@ describe('the worker metrics server', () => {
     expect(text).toContain('saga_compensations_total');
   });
 
-  it('reports the last health round on /healthz: 503 with Retry-After until the worker runs', async () => {
+  it('reports the last health round on /healthz: 503 with Retry-After until the worker runs; the detail only with the admin token', async () => {
     state = 'STARTING';
     await health.round();
     const starting = await fetch(`${server.url}/healthz`);
     expect(starting.status).toBe(503);
     expect(starting.headers.get('retry-after')).toBe('5');
-    expect(await starting.json()).toEqual({ ok: false, checks: { worker: { ok: false, detail: 'the worker is STARTING' } }, checked_at: expect.any(String) });
+    expect(await starting.json()).toEqual({ ok: false });
+    expect((await fetch(`${server.url}/admin/healthz`)).status).toBe(401);
+    const detail = await fetch(`${server.url}/admin/healthz`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(detail.status).toBe(503);
+    expect(await detail.json()).toEqual({ ok: false, checks: { worker: { ok: false, detail: 'the worker is STARTING' } }, checked_at: expect.any(String) });
     state = 'RUNNING';
     // Read from the last round, not probed per request: still 503 until the next round.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(503);

@@ -1,11 +1,11 @@
-import crypto from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { operatorActions } from '../../db/schema';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { decideOfflineRefund } from '../../domain/flights/operator';
 import { decidePayment, inspectOrder, NEEDS_ATTENTION_QUERY, needsAttention } from '../../domain/operators';
 import { reconcile } from '../../domain/reconcile';
@@ -17,13 +17,22 @@ import { isStorableId } from '../../domain/ids';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
-import { createPartner, disablePartner, getRateLimit, requirePartner, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
+import {
+  createPartner,
+  disablePartner,
+  forgetCredentials,
+  getRateLimit,
+  requirePartner,
+  rotateAgencyKey,
+  rotateSecret,
+  setRateLimit,
+} from '../../domain/partners';
 import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
 import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain/credit-alerts';
 import { listRates, setRate } from '../../domain/fx';
 import { runReport } from '../../domain/reports';
 import { attachment } from '../../domain/reports/csv';
-import { listRules, removeRule, setRule } from '../../domain/markup-rules';
+import { forgetRules, listRules, removeRule, setRule } from '../../domain/markup-rules';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -52,11 +61,13 @@ import type { Health } from '../deps';
 import { logError } from '../../platform/log';
 import type { SecretBox } from '../../platform/secret-box';
 import type { WebhookUrlPolicy } from '../../platform/webhook-address';
-import { healthz, unavailableAnswer } from '../../health/answers';
+import { healthz, publicHealthz, unavailableAnswer } from '../../health/answers';
 import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 import type { PayloadCodec } from '@temporalio/common';
 import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
+import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
+import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
 
 export interface AdminDeps {
   db: Db;
@@ -66,7 +77,10 @@ export interface AdminDeps {
   residenceHoldMs: number;
   /** What /metrics serves: this process's series, and the in-process worker's Core metrics if any. */
   metrics: MetricsSource;
+  /** The bootstrap token (ADMIN_TOKEN, or DATA_DIR/admin-token): it acts as the operator "bootstrap". */
   adminToken: string;
+  /** How many bad tokens one client address may present per minute before it is answered 429. */
+  badTokensPerMinute?: number;
   currency: string;
   health: Health;
   /** How old an exchange rate may be and still price a sale (FX_RATE_MAX_AGE_HOURS), shown with the rates. */
@@ -83,15 +97,59 @@ export interface AdminDeps {
   temporalUiOrigin?: string;
 }
 
-type AdminEnv = { Variables: RequestIdVariables };
+type AdminEnv = { Variables: RequestIdVariables & OperatorVariables };
 
 const STATUS = { validation: 400, unauthorized: 401, not_found: 404, conflict: 409 } as const;
 
-function sameToken(presented: string, expected: string): boolean {
-  const a = crypto.createHash('sha256').update(presented).digest();
-  const b = crypto.createHash('sha256').update(expected).digest();
-  return crypto.timingSafeEqual(a, b);
+/** The address the request came from (the proxy's, behind one), or "unknown" outside a Node server. */
+function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
+
+/**
+ * The admin API's authentication, one middleware for every route behind it: `Authorization:
+ * Bearer <token>` names the operator the request acts as (a named operator's token, or the
+ * bootstrap token). Bad tokens are counted per client address; past the limit the address is
+ * answered 429 with Retry-After until its minute is over, good token or not.
+ */
+export function operatorAuth(deps: Pick<AdminDeps, 'db' | 'adminToken' | 'badTokensPerMinute'>): MiddlewareHandler<AdminEnv> {
+  const failures = new RateLimiterMemory({ points: deps.badTokensPerMinute ?? 10, duration: 60 });
+  const tooMany = (c: Context, msBeforeNext: number) => {
+    c.header('Retry-After', String(Math.max(1, Math.ceil(msBeforeNext / 1000))));
+    return c.json({ error: 'too many bad admin tokens from this address; try again later' }, 429);
+  };
+  return async (c, next) => {
+    const address = clientAddress(c);
+    const seen = await failures.get(address);
+    if (seen && seen.remainingPoints <= 0) return tooMany(c, seen.msBeforeNext);
+    const auth = c.req.header('authorization') ?? '';
+    // The codec endpoint also takes the token from its cookie (./codec.ts): a browser cannot add a header to Temporal Web's requests.
+    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : codecCookieToken(c);
+    const operator = token ? await authenticateOperator(deps.db, token, deps.adminToken) : null;
+    if (!operator) {
+      try {
+        await failures.consume(address);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return tooMany(c, err.msBeforeNext);
+        throw err;
+      }
+      return c.json({ error: 'missing or invalid admin token' }, 401);
+    }
+    c.set('operator', operator);
+    await next();
+  };
+}
+
+const renderOperator = (o: OperatorView) => ({
+  id: o.id,
+  name: o.name,
+  created_at: o.createdAt.toISOString(),
+  created_by: o.createdBy,
+  last_used_at: o.lastUsedAt?.toISOString() ?? null,
+  revoked_at: o.revokedAt?.toISOString() ?? null,
+});
+const OperatorBody = z.object({ name: z.string({ error: 'name is required' }).trim().min(1, 'must not be empty').max(64) });
 
 const Amount = z.union([z.string(), z.number()]);
 const CreatePartner = z.object({
@@ -155,9 +213,6 @@ function idParam(c: Context, what: string): number {
 
 const orderId = (c: Context) => idParam(c, 'order');
 
-/** Who acted: the CLI sends the operator's login; the audit trail records it. */
-const operatorOf = (c: Context) => (c.req.header('x-operator') ?? 'admin-api').slice(0, 100);
-
 const partnerId = (c: Context) => idParam(c, 'partner');
 
 /** The operators' API: bound to loopback by default and guarded by the admin token. */
@@ -176,7 +231,10 @@ export function createAdminApp(deps: AdminDeps) {
   });
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
 
-  // Prometheus, unauthenticated like every scrape target; the admin port is private (loopback by default).
+  app.get('/healthz', (c) => publicHealthz(c, deps.health.report()));
+  const requireOperator = operatorAuth(deps);
+  // Prometheus scrapes with an operator token (docker-compose.yml: `authorization.credentials_file`).
+  app.use('/metrics', requireOperator);
   app.get(
     '/metrics',
     metricsHandler(deps.metrics, async () => {
@@ -188,30 +246,14 @@ export function createAdminApp(deps: AdminDeps) {
     }),
   );
 
-  app.get('/healthz', (c) => healthz(c, deps.health.report()));
-
   // Temporal Web's preflight carries no token: answered before the token check.
   app.use(`${CODEC_PATH}/*`, codecCors(deps.temporalUiOrigin));
-  app.use('/admin/*', async (c, next) => {
-    const auth = c.req.header('authorization') ?? '';
-    // The codec endpoint also takes the token from its cookie (./codec.ts): a browser cannot add a header to Temporal Web's requests.
-    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : codecCookieToken(c);
-    if (!token || !sameToken(token, deps.adminToken)) return c.json({ error: 'missing or invalid admin token' }, 401);
+  app.use('/admin/*', requireOperator);
+  // Each part's check with its cause, for operators; the public /healthz says only healthy or not.
+  app.get('/admin/healthz', (c) => healthz(c, deps.health.report()));
+  app.use('/admin/*', async (_c, next) => {
     deps.health.require(['database']);
     await next();
-    // Every action that changed something is written down: who, when, what, why. Decoding
-    // and encoding change nothing (and their bodies are the payloads themselves).
-    const codec = c.req.path.startsWith(`${CODEC_PATH}/`);
-    if ((c.req.method === 'POST' || c.req.method === 'DELETE') && c.res.status < 400 && !codec) {
-      const body = ((await c.req.json().catch(() => ({}))) ?? {}) as Record<string, unknown>;
-      await db.insert(operatorActions).values({
-        operator: operatorOf(c),
-        action: c.req.routePath.replace('/admin/', ''),
-        target: c.req.path.replace('/admin/', ''),
-        reason: typeof body.reason === 'string' ? body.reason : typeof body.note === 'string' ? body.note : null,
-        details: body,
-      });
-    }
   });
   // The same limits as the interfaces': a bounded body, no text PostgreSQL cannot store (a 400, not a 500).
   app.use(
@@ -227,7 +269,7 @@ export function createAdminApp(deps: AdminDeps) {
     '/codec/*',
     limitBody((c, error) => c.json({ error }, 413)),
   );
-  codecRoutes(app, { codec: deps.payloadCodec, checkToken: (token) => sameToken(token, deps.adminToken) });
+  codecRoutes(app, { codec: deps.payloadCodec, checkToken: async (token) => (await authenticateOperator(db, token, deps.adminToken)) !== null });
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));
@@ -246,24 +288,30 @@ export function createAdminApp(deps: AdminDeps) {
 
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
-    const created = await createPartner(db, {
-      name: b.name,
-      creditLimitMinor: b.credit_limit === undefined ? 0 : parseAmount('credit_limit', b.credit_limit, { allowZero: true }),
-      topUpMinor: b.topup === undefined ? 0 : parseAmount('topup', b.topup, { allowZero: true }),
-      currency: deps.currency,
-    });
+    const created = await audited(db, c, (tx) =>
+      createPartner(tx, {
+        name: b.name,
+        creditLimitMinor: b.credit_limit === undefined ? 0 : parseAmount('credit_limit', b.credit_limit, { allowZero: true }),
+        topUpMinor: b.topup === undefined ? 0 : parseAmount('topup', b.topup, { allowZero: true }),
+        currency: deps.currency,
+      }),
+    );
     return c.json(renderCredentials(created), 201);
   });
   app.get('/admin/partners/:id/wallet', async (c) => c.json(renderWallet(await getWallet(db, partnerId(c)))));
   app.post('/admin/partners/:id/topup', async (c) => {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
-    return c.json(renderWallet(await topUp(db, id, parseAmount('amount', b.amount), b.note ?? 'operator top-up')));
+    const amount = parseAmount('amount', b.amount);
+    const done = await auditedOnce(db, c, async (tx) => renderWallet(await topUp(tx, id, amount, b.note ?? 'operator top-up')));
+    return c.json(done.body, done.status);
   });
   app.post('/admin/partners/:id/credit-limit', async (c) => {
     const id = partnerId(c);
     const b = await body(c, AmountBody);
-    return c.json(renderWallet(await setCreditLimit(db, id, parseAmount('amount', b.amount, { allowZero: true }), b.note ?? 'credit limit set by operator')));
+    const limit = parseAmount('amount', b.amount, { allowZero: true });
+    const done = await auditedOnce(db, c, async (tx) => renderWallet(await setCreditLimit(tx, id, limit, b.note ?? 'credit limit set by operator')));
+    return c.json(done.body, done.status);
   });
   // Credit alerts (docs/decisions/credit-alerts.md): a partner's thresholds, and who is near its limit.
   app.get('/admin/partners/near-limit', async (c) => c.json({ results: (await partnersNearLimit(db)).map(renderAlertState) }));
@@ -271,7 +319,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/admin/partners/:id/alerts', async (c) => {
     const id = partnerId(c);
     const b = await body(c, AlertsBody);
-    return c.json(renderAlertState(await setAlertSettings(db, id, { thresholds: b.thresholds, prepaidBase: b.prepaid_base })));
+    return c.json(renderAlertState(await audited(db, c, (tx) => setAlertSettings(tx, id, { thresholds: b.thresholds, prepaidBase: b.prepaid_base }))));
   });
   const renderRateLimit = (id: number, own: number | null) => ({
     partner_id: id,
@@ -286,13 +334,27 @@ export function createAdminApp(deps: AdminDeps) {
   app.post('/admin/partners/:id/rate-limit', async (c) => {
     const id = partnerId(c);
     const b = await body(c, RateLimitBody);
-    return c.json(renderRateLimit(id, (await setRateLimit(db, id, b.per_minute)).perMinute));
+    const set = await audited(db, c, (tx) => setRateLimit(tx, id, b.per_minute));
+    forgetCredentials(db);
+    return c.json(renderRateLimit(id, set.perMinute));
   });
-  app.post('/admin/partners/:id/rotate-secret', async (c) => c.json(renderCredentials(await rotateSecret(db, partnerId(c)))));
-  app.post('/admin/partners/:id/rotate-agency-key', async (c) => c.json(renderCredentials(await rotateAgencyKey(db, partnerId(c)))));
+  // A partner's credentials and status are cached per database handle: forgotten once the change commits.
+  app.post('/admin/partners/:id/rotate-secret', async (c) => {
+    const id = partnerId(c);
+    const issued = await audited(db, c, (tx) => rotateSecret(tx, id));
+    forgetCredentials(db);
+    return c.json(renderCredentials(issued));
+  });
+  app.post('/admin/partners/:id/rotate-agency-key', async (c) => {
+    const id = partnerId(c);
+    const issued = await audited(db, c, (tx) => rotateAgencyKey(tx, id));
+    forgetCredentials(db);
+    return c.json(renderCredentials(issued));
+  });
   app.post('/admin/partners/:id/disable', async (c) => {
     const id = partnerId(c);
-    await disablePartner(db, id);
+    await audited(db, c, (tx) => disablePartner(tx, id));
+    forgetCredentials(db);
     return c.json({ partner_id: id, status: 'disabled' });
   });
 
@@ -300,7 +362,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.get('/admin/fx', async (c) => c.json(renderRates(await listRates(db), deps.currency, deps.fxRateMaxAgeMs)));
   app.post('/admin/fx', async (c) => {
     const b = await body(c, FxRateBody);
-    const set = await setRate(db, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) });
+    const set = await audited(db, c, (tx) => setRate(tx, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) }));
     return c.json(renderRate(set), 201);
   });
 
@@ -315,10 +377,31 @@ export function createAdminApp(deps: AdminDeps) {
   );
   app.post('/admin/markups', async (c) => {
     const b = await body(c, MarkupBody);
-    return c.json(renderMarkup(await setRule(db, { ...b, currency: deps.currency, operator: operatorOf(c) })), 201);
+    const rule = await audited(db, c, (tx) => setRule(tx, { ...b, currency: deps.currency, operator: operatorOf(c) }));
+    forgetRules(db);
+    return c.json(renderMarkup(rule), 201);
   });
-  app.delete('/admin/markups/:id', async (c) => c.json(renderMarkup(await removeRule(db, idParam(c, 'pricing rule'), operatorOf(c)))));
+  app.delete('/admin/markups/:id', async (c) => {
+    const id = idParam(c, 'pricing rule');
+    const rule = await audited(db, c, (tx) => removeRule(tx, id, operatorOf(c)));
+    forgetRules(db);
+    return c.json(renderMarkup(rule));
+  });
 
+  // Operators (docs/operations.md, "Operators"): a token each, shown once, stored hashed.
+  app.get('/admin/operators', async (c) => c.json({ results: (await listOperators(db)).map(renderOperator) }));
+  app.post('/admin/operators', async (c) => {
+    const b = await body(c, OperatorBody);
+    const added = await audited(db, c, (tx) => addOperator(tx, b.name, operatorOf(c)));
+    return c.json({ ...renderOperator(added), token: added.token }, 201);
+  });
+  app.post('/admin/operators/:ref/revoke', async (c) => {
+    const ref = c.req.param('ref').slice(0, 100);
+    return c.json(renderOperator(await audited(db, c, (tx) => revokeOperator(tx, ref))));
+  });
+
+  // A decision relayed to a workflow is audited before its signal is sent: nothing is decided
+  // unaudited, and a decision refused afterwards (409) keeps its row as an attempt.
   const temporalDeps = { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs };
   app.post('/admin/orders/:id/refund', async (c) => {
     const id = orderId(c);
@@ -326,6 +409,7 @@ export function createAdminApp(deps: AdminDeps) {
     if (b.amount === undefined) throw new DomainError('validation', 'amount: is required');
     const amountMinor = parseAmount('amount', b.amount, { allowZero: true });
     const operator = operatorOf(c);
+    await recordAction(db, c);
     return c.json(renderRefundDecision(await decideOfflineRefund(temporalDeps, id, { approve: true, amountMinor, operator, reason: b.reason }), operator));
   });
   app.get('/admin/orders/:id', async (c) => c.json(renderInspection(await inspectOrder(temporalDeps, orderId(c)))));
@@ -334,6 +418,7 @@ export function createAdminApp(deps: AdminDeps) {
     app.post(`/admin/orders/:id/${action}`, async (c) => {
       const id = orderId(c);
       const b = await body(c, PaymentDecision);
+      await recordAction(db, c);
       const after = await decidePayment(temporalDeps, id, { action, operator: operatorOf(c), reason: b.reason, supplierRef: b.supplier_ref });
       return c.json({ action, ...renderInspection(after) });
     });
@@ -342,18 +427,21 @@ export function createAdminApp(deps: AdminDeps) {
     const id = orderId(c);
     const b = await body(c, VisaDecisionBody);
     const operator = operatorOf(c);
+    await recordAction(db, c);
     const decided = await relayVisaDecision(temporalDeps, id, { approve: b.decision === 'approve', reason: b.reason ?? b.decision, operator });
     return c.json(renderVisaDecision(decided, operator));
   });
   app.post('/admin/reservations/:id/accept-cancel', async (c) => {
     const id = idParam(c, 'reservation');
     const resDeps = { ...temporalDeps, holdTtlMs: deps.residenceHoldMs, autoAcceptCancelMs: null };
+    await recordAction(db, c);
     return c.json(renderReservation(await acceptCancel(resDeps, id, null, operatorOf(c)), new Date()));
   });
   app.post('/admin/orders/:id/refund-reject', async (c) => {
     const id = orderId(c);
     const b = await body(c, Decision);
     const operator = operatorOf(c);
+    await recordAction(db, c);
     return c.json(renderRefundDecision(await decideOfflineRefund(temporalDeps, id, { approve: false, operator, reason: b.reason }), operator));
   });
 
@@ -365,15 +453,24 @@ export function createAdminApp(deps: AdminDeps) {
     const id = partnerId(c);
     const b = await body(c, WebhookBody);
     return c.json(
-      await createEndpoint(db, { secrets: deps.secrets, urls: deps.webhookUrls }, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }),
+      await audited(db, c, (tx) =>
+        createEndpoint(tx, { secrets: deps.secrets, urls: deps.webhookUrls }, id, { url: b.url, eventTypes: b.event_types, style: b.interface ?? 'a' }),
+      ),
       201,
     );
   });
   app.get('/admin/partners/:id/webhooks/deliveries', async (c) => c.json({ deliveries: await listDeliveries(db, await knownPartner(c)) }));
-  app.post('/admin/webhooks/:id/delete', async (c) => c.json(await deleteEndpoint(db, idParam(c, 'webhook endpoint'))));
-  app.post('/admin/webhooks/:id/enable', async (c) => c.json(await enableEndpoint(db, idParam(c, 'webhook endpoint'))));
+  app.post('/admin/webhooks/:id/delete', async (c) => {
+    const id = idParam(c, 'webhook endpoint');
+    return c.json(await audited(db, c, (tx) => deleteEndpoint(tx, id)));
+  });
+  app.post('/admin/webhooks/:id/enable', async (c) => {
+    const id = idParam(c, 'webhook endpoint');
+    return c.json(await audited(db, c, (tx) => enableEndpoint(tx, id)));
+  });
   app.post('/admin/events/:id/redeliver', async (c) => {
-    const sent = await redeliverEvent(db, idParam(c, 'event'));
+    const id = idParam(c, 'event');
+    const sent = await audited(db, c, (tx) => redeliverEvent(tx, id));
     return c.json({ event_id: sent.eventId, endpoints: sent.endpoints });
   });
   return app;

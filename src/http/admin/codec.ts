@@ -100,9 +100,9 @@ In Temporal Web's codec settings, turn on "Include cross-origin credentials".</p
 /**
  * The codec routes: `/admin/codec/{decode,encode}` (registered after the admin token check,
  * which `app` already has), and `/codec/session`, where an operator's browser gets its cookie.
- * `checkToken` says whether a token is an operator's.
+ * `checkToken` says whether a token is an operator's (a named one, or the bootstrap token).
  */
-export function codecRoutes<E extends Env>(app: Hono<E>, deps: { codec: PayloadCodec; checkToken: (token: string) => boolean }) {
+export function codecRoutes<E extends Env>(app: Hono<E>, deps: { codec: PayloadCodec; checkToken: (token: string) => Promise<boolean> }) {
   app.post(`${CODEC_PATH}/decode`, async (c) => {
     try {
       return c.json({ payloads: (await deps.codec.decode(await payloadsOf(c))).map(toJson) });
@@ -117,7 +117,7 @@ export function codecRoutes<E extends Env>(app: Hono<E>, deps: { codec: PayloadC
   app.post('/codec/session', async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const token = typeof form.token === 'string' ? form.token.trim() : '';
-    if (!token || !deps.checkToken(token)) return c.json({ error: 'missing or invalid admin token' }, 401);
+    if (!token || !(await deps.checkToken(token))) return c.json({ error: 'missing or invalid admin token' }, 401);
     setCookie(c, CODEC_COOKIE, token, {
       path: CODEC_PATH,
       httpOnly: true,
