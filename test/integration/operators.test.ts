@@ -8,7 +8,7 @@ import { untilOrderStatus } from '../support/order-status';
 import { untilParked } from '../support/parked';
 import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { typedTwice } from '../support/metrics';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { payLeftOpen } from '../support/unanswered';
 import { waitFor } from '../support/wait';
 
@@ -210,7 +210,7 @@ describe('metrics', () => {
     const { api } = await newPartner();
     const order = await api.productOrder();
     await api.post('/api/partners/pay/', { product_order_id: order.id });
-    const res = await stack.admin.request('http://engine.test/metrics');
+    const res = await stack.admin.request('http://engine.test/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const text = await res.text();
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/plain/);

@@ -5,7 +5,7 @@ import { webhookEndpoints } from '../../src/db/schema';
 import { secretOwner } from '../../src/domain/webhooks';
 import { adminClient, call, newPartner } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
 
 /**
@@ -103,7 +103,7 @@ describe('in the sandbox, with only 127.0.0.1 allowed by name', () => {
     expect(operatorSees.disabled_detail).toMatch(/localhost resolved to 127\.0\.0\.1, a loopback address/);
     const attempts = (await admin.get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`)).body.deliveries[0].attempts;
     expect(attempts).toEqual([expect.objectContaining({ status_code: null, failure: 'address_not_allowed', error: expect.stringMatching(/127\.0\.0\.1/) })]);
-    const metrics = await call(stack.admin, 'GET', '/metrics', {});
+    const metrics = await call(stack.admin, 'GET', '/metrics', { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="unreachable"\} [1-9]/m);
   });
 
