@@ -90,7 +90,7 @@ describe('payments that cannot finish on their own', () => {
       run_id: toCompensate.inspected.payment.run_id,
       status: 'FAILED',
       state: null,
-      failure: expect.stringMatching(/compensated by operator admin-api: supplier confirms nothing was shipped.*the debit was reversed/),
+      failure: expect.stringMatching(/compensated by operator bootstrap: supplier confirms nothing was shipped.*the debit was reversed/),
       debit: { ledger_id: debitRow!.id, amount: '550000.00' },
       reversal: { ledger_id: refundRow!.id, amount: '550000.00' },
       worker_version: { build_id: stack.workerVersion()!.buildId, behavior: 'pinned' },
@@ -112,7 +112,7 @@ describe('payments that cannot finish on their own', () => {
 
     // Every action is in the audit trail with who and why.
     const audit = await admin.get(`/admin/audit?target=${encodeURIComponent(`orders/${toCompensate.orderId}/compensate`)}`);
-    expect(audit.body.results[0]).toMatchObject({ operator: 'admin-api', action: 'orders/:id/compensate', reason: 'supplier confirms nothing was shipped' });
+    expect(audit.body.results[0]).toMatchObject({ operator: 'bootstrap', action: 'orders/:id/compensate', reason: 'supplier confirms nothing was shipped' });
     expect((await admin.get('/admin/audit')).body.results.length).toBeGreaterThanOrEqual(6);
 
     // The partners heard of each end: shipped when confirmed or retried, the debit reversed when compensated.
