@@ -301,7 +301,7 @@ describe('events and webhooks', () => {
     const deliveries = await adminClient(stack).get(`/admin/partners/${creds.partner_id}/webhooks/deliveries`);
     expect(deliveries.status).toBe(200);
     // Operators see attempts by outcome on the worker's /metrics (the admin port's, in one process).
-    const metrics = await call(stack.admin, 'GET', '/metrics', {});
+    const metrics = await call(stack.admin, 'GET', '/metrics', { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="refused"\} [1-9]/m);
     expect(metrics.body).toMatch(/^webhook_attempts_total\{outcome="delivered"\} [1-9]/m);
     expect(metrics.body).toMatch(/^webhook_attempt_duration_seconds_count [1-9]/m);
