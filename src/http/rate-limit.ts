@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/client';
 import { DomainError } from '../domain/errors';
+import type { Availability } from '../health/model';
 import { logger } from '../platform/log';
 
 /** The interfaces, counted apart: A (/api) and B (/v1). */
@@ -240,5 +241,25 @@ export function authenticateThrottled<P>(limits: RateLimits, auth: Authenticatio
       if (over) return tooMany(c, over.resetSeconds);
       throw err;
     }
+  };
+}
+
+/**
+ * The middleware both interfaces run first: credentials before anything reads the body, so a
+ * request without valid ones is answered unread. The published contract passes; every other
+ * route reads the database (authentication first), so while it is down it says so at once.
+ */
+export function credentialsFirst<P>(opts: {
+  isPublic(c: Context): boolean;
+  health: Availability;
+  authenticate(c: Context): Promise<P | Response>;
+}): MiddlewareHandler<{ Variables: { partner: P } }> {
+  return async (c, next) => {
+    if (opts.isPublic(c)) return next();
+    opts.health.require(['database']);
+    const partner = await opts.authenticate(c);
+    if (partner instanceof Response) return partner;
+    c.set('partner', partner);
+    return next();
   };
 }

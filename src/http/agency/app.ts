@@ -11,7 +11,7 @@ import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
-import { authenticateThrottled, rateLimit } from '../rate-limit';
+import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
@@ -59,16 +59,7 @@ export function createAgencyApi(deps: ApiDeps) {
     addressOf: deps.clientAddress,
     refuse: (c, detail) => c.json({ detail }, 429),
   });
-  // Credentials first, before anything reads the body: a request without valid ones is answered unread.
-  app.use('*', async (c, next) => {
-    if (isPublic(c)) return next();
-    // Every route reads the database (authentication first): while it is down, say so at once.
-    deps.health.require(['database']);
-    const partner = await authenticate(c);
-    if (partner instanceof Response) return partner;
-    c.set('partner', partner);
-    return next();
-  });
+  app.use('*', credentialsFirst({ isPublic, health: deps.health, authenticate }));
   app.use(
     '*',
     limitBody((c, msg) => c.json(detailItem(['body'], msg, 'body_too_large'), 413)),

@@ -13,7 +13,7 @@ import { logError } from '../../platform/log';
 import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
-import { authenticateThrottled, rateLimit } from '../rate-limit';
+import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './router';
@@ -72,16 +72,7 @@ export function createPartnerApi(deps: ApiDeps) {
     addressOf: deps.clientAddress,
     refuse: (c, error) => c.json({ ok: false, error }, 429),
   });
-  // Credentials first, before anything reads the body: a request without valid ones is answered unread.
-  app.use('*', async (c, next) => {
-    if (isPublic(c)) return next();
-    // Every route reads the database (authentication first): while it is down, say so at once.
-    deps.health.require(['database']);
-    const partner = await authenticate(c);
-    if (partner instanceof Response) return partner;
-    c.set('partner', partner);
-    return next();
-  });
+  app.use('*', credentialsFirst({ isPublic, health: deps.health, authenticate }));
   app.use(
     '*',
     limitBody((c, error) => c.json({ ok: false, error }, 413)),
