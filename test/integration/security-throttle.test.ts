@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { listen } from '../../src/platform/listen';
-import { adminClient, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
+import { adminClient, call, newPartner, type PartnerCredentials, type Reply } from '../support/clients';
 import { captureLogs } from '../support/logs';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -39,25 +39,8 @@ let peers = 0;
 const freshPeer = () => `203.0.113.${++peers}`;
 
 /** One request as Node hands it over from a socket whose peer is `peer` (the bindings @hono/node-server gives the app). */
-async function from(peer: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  const res = await stack.app.request(
-    `http://engine.test${path}`,
-    {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    },
-    { incoming: { socket: { remoteAddress: peer } } },
-  );
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
-}
+const from = (peer: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> =>
+  call(stack.app, method, path, headers, body, { incoming: { socket: { remoteAddress: peer } } });
 
 const TOO_MANY = /^too many requests without valid credentials from this address; retry in \d+ s$/;
 

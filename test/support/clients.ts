@@ -10,15 +10,19 @@ export interface Reply<T = any> {
   headers: Headers;
 }
 
-type Fetcher = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
+type Fetcher = { request: (input: string, init?: RequestInit, env?: object) => Response | Promise<Response> };
 
-/** One request to an app, as a client would send it; JSON bodies get a JSON content type unless headers say otherwise. */
-export async function call(app: Fetcher, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Reply> {
-  const res = await app.request(`http://engine.test${path}`, {
+/**
+ * One request to an app, as a client would send it; JSON bodies get a JSON content type unless
+ * headers say otherwise. `env`: the bindings the server gives the app (the socket's peer).
+ */
+export async function call(app: Fetcher, method: string, path: string, headers: Record<string, string>, body?: unknown, env?: object): Promise<Reply> {
+  const init = {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  };
+  const res = await app.request(`http://engine.test${path}`, init, env);
   const text = await res.text();
   let parsed: unknown = text;
   try {
