@@ -11,6 +11,14 @@ export interface LogContext {
   activityType?: string;
 }
 
+/** What a request learns as it is served, for its own answer's headers. */
+interface Served {
+  /** How the search layer served the request's supplier search (src/domain/search/layer.ts). */
+  search?: string;
+}
+
+const served = new WeakMap<LogContext, Served>();
+
 const context = new AsyncLocalStorage<LogContext>();
 
 export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => context.run({ requestId }, run);
@@ -20,3 +28,15 @@ export const currentRequestId = (): string | undefined => context.getStore()?.re
 export const logContext = (): LogContext => ({ ...context.getStore() });
 /** Whether this runs in an activity (a workflow's step), rather than for an API request itself. */
 export const inActivity = (): boolean => context.getStore()?.activityType !== undefined;
+
+/** Notes how the request's supplier search was served (the last search, when it made several). */
+export function noteSearchServed(outcome: string): void {
+  const store = context.getStore();
+  if (store) served.set(store, { ...served.get(store), search: outcome });
+}
+
+/** How this request's supplier search was served, if it made one. */
+export const searchServed = (): string | undefined => {
+  const store = context.getStore();
+  return store ? served.get(store)?.search : undefined;
+};

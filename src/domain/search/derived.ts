@@ -1,0 +1,57 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * What is made from a supplier's search answer for one partner (its prices, its sealed codes,
+ * its JSON), kept with that answer: an answer the search layer serves again is the same
+ * object, so a partner asking the same search at the same prices gets what was made the
+ * first time, and it all goes when the answer leaves the cache.
+ */
+const made = new WeakMap<object, LRUCache<string, Promise<unknown>>>();
+
+/** How many partners' (or pricings') versions of one answer are kept; the least used go first. */
+const VERSIONS_PER_ANSWER = 32;
+
+/** What `make` makes from `source` for `key`, made once while both are kept; a failure is not kept. */
+export function derived<T>(source: object, key: string, make: () => Promise<T>): Promise<T> {
+  let versions = made.get(source);
+  if (!versions) {
+    versions = new LRUCache({ max: VERSIONS_PER_ANSWER });
+    made.set(source, versions);
+  }
+  const kept = versions.get(key) as Promise<T> | undefined;
+  if (kept) return kept;
+  const making = make();
+  versions.set(key, making);
+  const cache = versions;
+  making.catch(() => {
+    if (cache.get(key) === making) cache.delete(key);
+  });
+  return making;
+}
+
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+
+/** A number naming this object (a markup rule as read, a rate as read) while it lives: a new read is a new number. */
+export function identityOf(o: object | null): number {
+  if (o === null) return 0;
+  let id = identities.get(o);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(o, id);
+  }
+  return id;
+}
+
+/** What a price shown in a search was made with, as one key: the markup rule chosen and each currency's rate as read. */
+export function pricingKey(
+  markup: { rule: object | null },
+  pricer: { rateOf(currency: string): object | null },
+  amounts: Iterable<{ currency: string } | null>,
+): string {
+  const currencies = new Set<string>();
+  for (const a of amounts) if (a) currencies.add(a.currency);
+  let key = `m${identityOf(markup.rule)}`;
+  for (const c of [...currencies].sort()) key += `:${c}${identityOf(pricer.rateOf(c))}`;
+  return key;
+}
