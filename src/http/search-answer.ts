@@ -31,7 +31,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): keyof typeof
 
 /** A search's answer as sent: its JSON, and each encoding of it once asked for. */
 interface Packed {
-  json: string;
+  json: Uint8Array<ArrayBuffer>;
   encoded: Partial<Record<keyof typeof compressors, Promise<Uint8Array<ArrayBuffer>>>>;
 }
 
@@ -47,7 +47,8 @@ const answers = new WeakMap<object, Packed>();
 export async function searchAnswer(c: Context, found: object, render: () => unknown): Promise<Response> {
   let packed = answers.get(found);
   if (!packed) {
-    packed = { json: JSON.stringify(render()), encoded: {} };
+    const json = Buffer.from(JSON.stringify(render()));
+    packed = { json: new Uint8Array(json.buffer as ArrayBuffer, json.byteOffset, json.length), encoded: {} };
     answers.set(found, packed);
   }
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Vary: 'Accept-Encoding' };
@@ -56,7 +57,7 @@ export async function searchAnswer(c: Context, found: object, render: () => unkn
   const encoding = packed.json.length >= COMPRESS_FROM_BYTES ? chooseEncoding(c.req.header('accept-encoding')) : null;
   if (!encoding) return c.body(packed.json, 200, headers);
   const kept = packed;
-  const encoded = (kept.encoded[encoding] ??= compressors[encoding](Buffer.from(kept.json)).then(
+  const encoded = (kept.encoded[encoding] ??= compressors[encoding](Buffer.from(kept.json.buffer, kept.json.byteOffset, kept.json.length)).then(
     (b) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length),
   ));
   encoded.catch(() => delete kept.encoded[encoding]);

@@ -5,7 +5,7 @@ import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../su
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
-import { derived, pricingKey } from '../search/derived';
+import { currenciesIn, derived, pricingKey } from '../search/derived';
 import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
@@ -120,11 +120,11 @@ export async function searchFlights(
       cabin: input.cabin_type,
     }),
   );
-  const amounts = found.offers.map((o) => o.total);
-  const pricer = await searchPricerFor(pricing, amounts, now);
+  const currencies = currenciesIn(found, () => found.offers.map((o) => o.total));
+  const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
   // Priced once per answer, partner, limit and pricing: a search served again from the cache is not priced again.
-  return derived(found, `${partnerId}:${supplier.name}:${input.limit}:${pricingKey(markup, pricer, amounts)}`, async () =>
+  return derived(found, `${partnerId}:${supplier.name}:${input.limit}:${pricingKey(markup, pricer, currencies)}`, async () =>
     sellOffers(found, pricing, pricer, markup, input.limit),
   );
 }

@@ -1,6 +1,6 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
 import { pricerFor, searchPricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
-import { derived, pricingKey } from '../search/derived';
+import { currenciesIn, derived, pricingKey } from '../search/derived';
 import type { Money } from '../../suppliers/money';
 import { markupFor } from '../markup-rules';
 import type { Markup } from '../markup';
@@ -60,10 +60,10 @@ export async function soldSearch<T>(
   variant: string,
   make: (sold: (hotels: SupplierHotel[]) => SellHotel[]) => T,
 ): Promise<T> {
-  const amounts = found.hotels.flatMap((h) => h.rates.map((r) => r.total));
-  const pricer = await searchPricerFor(pricing, amounts, now);
+  const currencies = currenciesIn(found, () => found.hotels.flatMap((h) => h.rates.map((r) => r.total)));
+  const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await hotelMarkup(pricing, buyer, now);
-  const key = `${buyer.partnerId}:${buyer.supplier}:${variant}:${pricingKey(markup, pricer, amounts)}`;
+  const key = `${buyer.partnerId}:${buyer.supplier}:${variant}:${pricingKey(markup, pricer, currencies)}`;
   return derived(found, key, async () => make((hotels) => sellHotelsWith(pricer, markup, hotels)));
 }
 

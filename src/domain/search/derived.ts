@@ -43,15 +43,30 @@ export function identityOf(o: object | null): number {
   return id;
 }
 
+const currenciesOf = new WeakMap<object, Array<{ currency: string; amount_minor: number }>>();
+
+/**
+ * The currencies of an answer's amounts, one zero amount each, sorted: what pricing it needs
+ * (src/domain/pricing.ts, searchPricerFor), worked out once per answer.
+ */
+export function currenciesIn(source: object, amounts: () => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
+  let found = currenciesOf.get(source);
+  if (!found) {
+    const currencies = new Set<string>();
+    for (const a of amounts()) currencies.add(a.currency);
+    found = [...currencies].sort().map((currency) => ({ currency, amount_minor: 0 }));
+    currenciesOf.set(source, found);
+  }
+  return found;
+}
+
 /** What a price shown in a search was made with, as one key: the markup rule chosen and each currency's rate as read. */
 export function pricingKey(
   markup: { rule: object | null },
   pricer: { rateOf(currency: string): object | null },
-  amounts: Iterable<{ currency: string } | null>,
+  currencies: Array<{ currency: string }>,
 ): string {
-  const currencies = new Set<string>();
-  for (const a of amounts) if (a) currencies.add(a.currency);
   let key = `m${identityOf(markup.rule)}`;
-  for (const c of [...currencies].sort()) key += `:${c}${identityOf(pricer.rateOf(c))}`;
+  for (const c of currencies) key += `:${c.currency}${identityOf(pricer.rateOf(c.currency))}`;
   return key;
 }
