@@ -16,10 +16,20 @@ useStack((s) => (stack = s), { env: { SEARCH_TTLS: 'simulator.hotels=300,simulat
 
 const TEHRAN = 1;
 const ISTANBUL = 7;
-const hotelSearch = (city_id: number, from = 40) => ({ city_id, check_in: day(from), check_out: day(from + 2), nationality_id: 'IR', rooms: [{ adult_count: 2 }] });
+const hotelSearch = (city_id: number, from = 40) => ({
+  city_id,
+  check_in: day(from),
+  check_out: day(from + 2),
+  nationality_id: 'IR',
+  rooms: [{ adult_count: 2 }],
+});
 
 async function post(headers: Record<string, string>, path: string, body: unknown) {
-  const res = await stack.app.request(`http://engine.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await stack.app.request(`http://engine.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -43,7 +53,8 @@ describe('searches through the search layer', () => {
     const mine = JSON.parse((await post(keysOf(a.creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 41))).bytes.toString());
     const theirs = await post(keysOf(b.creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 41));
     expect(theirs.headers.get('x-search-cache')).toBe('fresh');
-    const keys = (body: { data: { results: Array<{ rates: Array<{ rate_key: string }> }> } }) => body.data.results.flatMap((h) => h.rates.map((r) => r.rate_key));
+    const keys = (body: { data: { results: Array<{ rates: Array<{ rate_key: string }> }> } }) =>
+      body.data.results.flatMap((h) => h.rates.map((r) => r.rate_key));
     const theirKeys = keys(JSON.parse(theirs.bytes.toString()));
     expect(theirKeys.length).toBe(keys(mine).length);
     expect(theirKeys.filter((k) => keys(mine).includes(k))).toEqual([]);
@@ -74,7 +85,14 @@ describe('searches through the search layer', () => {
     const [firstB, againB] = [await b('Istanbul'), await b('IST')];
     expect([firstB.status, againB.status]).toEqual([200, 200]);
     expect([firstB.headers.get('x-search-cache'), againB.headers.get('x-search-cache')]).toEqual(['miss', 'fresh']);
-    const flight = { origin: 'THR', destination: 'MHD', departure_date_time: `${day(30)}T08:00:00Z`, cabin_type: 'economy', air_trip_type: 'one_way', adult_count: 1 };
+    const flight = {
+      origin: 'THR',
+      destination: 'MHD',
+      departure_date_time: `${day(30)}T08:00:00Z`,
+      cabin_type: 'economy',
+      air_trip_type: 'one_way',
+      adult_count: 1,
+    };
     const firstF = await post(keysOf(creds), '/api/flights/search_flights/', flight);
     const againF = await post(keysOf(creds), '/api/flights/search_flights/', flight);
     expect([firstF.status, againF.status]).toEqual([200, 200]);
@@ -87,12 +105,15 @@ describe('searches through the search layer', () => {
     const cached = await post(keysOf(creds), '/api/hotel/search_hotels/', hotelSearch(ISTANBUL, 43));
     expect(cached.headers.get('x-search-cache')).toBe('fresh');
     const rate = JSON.parse(cached.bytes.toString()).data.results[0].rates[0];
-    const checked = await client.POST('/hotel/check_rate/', { params: { header: { 'x-sandbox-scenario': 'price_changed' } }, body: { rate_key: rate.rate_key } });
+    const checked = await client.POST('/hotel/check_rate/', {
+      params: { header: { 'x-sandbox-scenario': 'price_changed' } },
+      body: { rate_key: rate.rate_key },
+    });
     expect(checked.data?.data).toMatchObject({ price_changed: true, previous_price: rate.total_price });
     expect(checked.data?.data.total_price).not.toBe(rate.total_price);
   });
 
-  it('refuses searches beyond the supplier budget with 503 and Retry-After, in each interface\'s shape', async () => {
+  it("refuses searches beyond the supplier budget with 503 and Retry-After, in each interface's shape", async () => {
     const { creds } = await newPartner(stack);
     // Searches nobody made before, all at once: the bucket's one token, then 2 a second for the 1 s wait.
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(keysOf(creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 100 + i))));
@@ -102,7 +123,10 @@ describe('searches through the search layer', () => {
     expect(refused.length + answers.filter((a) => a.status === 200).length).toBe(12);
     for (const r of refused) {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(JSON.parse(r.bytes.toString())).toEqual({ ok: false, error: expect.stringMatching(/searches with simulator are at their limit right now; try again in \d+ s/) });
+      expect(JSON.parse(r.bytes.toString())).toEqual({
+        ok: false,
+        error: expect.stringMatching(/searches with simulator are at their limit right now; try again in \d+ s/),
+      });
     }
     const b = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
