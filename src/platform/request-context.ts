@@ -11,13 +11,8 @@ export interface LogContext {
   activityType?: string;
 }
 
-/** What a request learns as it is served, for its own answer's headers. */
-interface Served {
-  /** How the search layer served the request's supplier search (src/domain/search/layer.ts). */
-  search?: string;
-}
-
-const served = new WeakMap<LogContext, Served>();
+/** How the search layer served each request's supplier search (src/domain/search/layer.ts), for its answer's headers. */
+const searchServedBy = new WeakMap<LogContext, string>();
 
 const context = new AsyncLocalStorage<LogContext>();
 
@@ -32,11 +27,11 @@ export const inActivity = (): boolean => context.getStore()?.activityType !== un
 /** Notes how the request's supplier search was served (the last search, when it made several). */
 export function noteSearchServed(outcome: string): void {
   const store = context.getStore();
-  if (store) served.set(store, { ...served.get(store), search: outcome });
+  if (store) searchServedBy.set(store, outcome);
 }
 
 /** How this request's supplier search was served, if it made one. */
 export const searchServed = (): string | undefined => {
   const store = context.getStore();
-  return store ? served.get(store)?.search : undefined;
+  return store ? searchServedBy.get(store) : undefined;
 };

@@ -1,30 +1,49 @@
 import { LRUCache } from 'lru-cache';
 
+/** Each kept answer's size as JSON, as the search layer noted it (./layer.ts). */
+const answerBytes = new WeakMap<object, number>();
+
+/** Notes a kept answer's size: what is made from it is counted at a few times that. */
+export function noteAnswerBytes(answer: object, bytes: number): void {
+  answerBytes.set(answer, bytes);
+}
+
+/** What is made from an answer (priced objects, their JSON, its compressed forms), for its size. */
+const MADE_PER_ANSWER_BYTE = 3;
+const UNKNOWN_ANSWER_BYTES = 64 * 1024;
+
+interface Made {
+  source: object;
+  making: Promise<unknown>;
+}
+
+let made = new LRUCache<string, Made>({ maxSize: 64 * 1024 * 1024, sizeCalculation: sizeOfMade });
+
+function sizeOfMade(m: Made): number {
+  return MADE_PER_ANSWER_BYTE * (answerBytes.get(m.source) ?? UNKNOWN_ANSWER_BYTES);
+}
+
+/** The memory what is made from answers may take in this process (SEARCH_CACHE_MB); what was made before is forgotten. */
+export function boundDerived(maxBytes: number): void {
+  if (made.maxSize !== maxBytes) made = new LRUCache<string, Made>({ maxSize: maxBytes, sizeCalculation: sizeOfMade });
+}
+
 /**
  * What is made from a supplier's search answer for one partner (its prices, its sealed codes,
- * its JSON), kept with that answer: an answer the search layer serves again is the same
- * object, so a partner asking the same search at the same prices gets what was made the
- * first time, and it all goes when the answer leaves the cache.
+ * its JSON), made once per answer and `key`: an answer the search layer serves again is the
+ * same object, so a partner asking the same search at the same prices gets what was made the
+ * first time. Kept within a memory bound, the least used first out; a failure is not kept.
  */
-const made = new WeakMap<object, LRUCache<string, Promise<unknown>>>();
-
-/** How many partners' (or pricings') versions of one answer are kept; the least used go first. */
-const VERSIONS_PER_ANSWER = 32;
-
-/** What `make` makes from `source` for `key`, made once while both are kept; a failure is not kept. */
 export function derived<T>(source: object, key: string, make: () => Promise<T>): Promise<T> {
-  let versions = made.get(source);
-  if (!versions) {
-    versions = new LRUCache({ max: VERSIONS_PER_ANSWER });
-    made.set(source, versions);
-  }
-  const kept = versions.get(key) as Promise<T> | undefined;
-  if (kept) return kept;
+  const id = `${identityOf(source)}|${key}`;
+  const kept = made.get(id);
+  if (kept) return kept.making as Promise<T>;
   const making = make();
-  versions.set(key, making);
-  const cache = versions;
+  const cache = made;
+  const entry = { source, making };
+  cache.set(id, entry);
   making.catch(() => {
-    if (cache.get(key) === making) cache.delete(key);
+    if (cache.get(id) === entry) cache.delete(id);
   });
   return making;
 }

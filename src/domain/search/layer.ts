@@ -6,6 +6,7 @@ import { searchRequests, supplierSearchBudget, supplierSearchCalls } from '../..
 import { noteSearchServed } from '../../platform/request-context';
 import { SearchBudgetSpentError, SupplierRejectedError } from '../../suppliers/errors';
 import type { SearchBudget } from './budget';
+import { boundDerived, noteAnswerBytes } from './derived';
 import type { SearchService, SearchSettings } from './settings';
 
 /**
@@ -87,6 +88,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   const { settings, budget } = opts;
   const shared = opts.shared ?? null;
   const now = opts.now ?? Date.now;
+  boundDerived(settings.memoryBytes);
   const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => entry.bytes ?? 1 });
   const inFlight = new Map<string, Promise<Filled<unknown>>>();
   for (const [supplier, perSecond] of Object.entries(settings.budgets)) supplierSearchBudget.set({ supplier }, perSecond);
@@ -98,6 +100,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
     // An answer larger than the whole cache is not kept (the cache would refuse it anyway).
     if (bytes > settings.memoryBytes) return;
     kept.set(key, { ...entry, bytes: Math.max(bytes, 1) } as Kept<unknown>, { ttl: entry.staleUntil - now() });
+    if (typeof entry.value === 'object' && entry.value !== null) noteAnswerBytes(entry.value, bytes);
   }
 
   function served(call: { supplier: string; service: SearchService }, outcome: SearchOutcome): void {
