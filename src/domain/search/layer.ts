@@ -131,7 +131,17 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
     if (ttl > 0 && freshUntil > fetchedAt) {
       const json = JSON.stringify(value);
       keep(key, entry, json.length);
-      if (shared) await shared.write(key, { supplier: call.supplier, service: call.service }, { json, fetchedAt, freshUntil, staleUntil });
+      // The answer is served whatever happens to its shared copy: the other processes then call for it themselves.
+      if (shared) {
+        await shared
+          .write(key, { supplier: call.supplier, service: call.service }, { json, fetchedAt, freshUntil, staleUntil })
+          .catch((err: Error) =>
+            logger.warn(
+              { supplier: call.supplier, service: call.service, err: err.message },
+              'a search answer could not be shared with the other API processes',
+            ),
+          );
+      }
     }
     return entry;
   }
