@@ -88,6 +88,8 @@ if (!['', 'start', 'cluster'].includes(opts.target)) throw new Error(`--target i
 const ROOT = path.resolve(__dirname, '../..');
 const log = (msg: string) => process.stderr.write(`[bench:search] ${msg}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A wait that does not keep the process alive once nothing else does. */
+const grace = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 /** What the run measures against: where the engine and the simulator are, and which processes to count. */
 interface Setup {
@@ -124,14 +126,14 @@ async function stopProcess(child: ChildProcess, { group, graceMs }: { group: boo
     }
   };
   kill('SIGTERM');
-  if (await Promise.race([done.then(() => true), sleep(graceMs).then(() => false)])) return;
+  if (await Promise.race([done.then(() => true), grace(graceMs).then(() => false)])) return;
   log(`${child.pid} did not stop within ${graceMs} ms: SIGKILL to its group`);
   try {
     process.kill(-child.pid!, 'SIGKILL');
   } catch {
     /* already gone */
   }
-  await Promise.race([done, sleep(5000)]);
+  await Promise.race([done, grace(5000)]);
 }
 
 async function waitFor(what: string, ok: () => Promise<boolean>, child: ChildProcess | undefined, timeoutMs: number, logFile?: string): Promise<void> {
@@ -229,6 +231,8 @@ async function setupCluster(): Promise<Setup> {
   for (let i = 0; i < apis; i++) clusterPorts.push(8080 + 2 * i, 8081 + 2 * i);
   await requireFree(clusterPorts.map((p) => p + off));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-cluster-'));
+  // PostgreSQL runs as its own user when this runs as root: it must reach its directory below this one.
+  fs.chmodSync(dir, 0o755);
   const logFile = path.join(dir, 'cluster.log');
   log(`starting npm run cluster (CLUSTER_DIR ${dir}, CLUSTER_PORT_OFFSET ${off}); its log: ${logFile}`);
   const env: NodeJS.ProcessEnv = {
