@@ -295,6 +295,8 @@ export interface Observed {
   latencies: number[];
   /** Milliseconds of each 2xx answer by its X-Search-Cache header. */
   byCacheHeader: Record<string, number[]>;
+  /** Searches sent in the window, answered or not (those in flight at its end among them). */
+  sent: number;
   /** Bytes on the wire (headers and body) of the 2xx answers. */
   bytes2xx: number;
   /** Answers whose search was asked before in the run (its warm-up too). */
@@ -315,7 +317,10 @@ export interface SummaryInput {
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const ms = (x: number) => round(x, 1);
 
-/** The one-line report. Per-search figures divide by every answer (any status): each was a partner's search. */
+/**
+ * The one-line report. Supplier calls and CPU per search divide by the searches sent in the
+ * window, answered or not: a search still in flight at its end has made its supplier call.
+ */
 export function summarise(input: SummaryInput) {
   const { observed: o } = input;
   const answers = Object.entries(o.statuses)
@@ -326,6 +331,7 @@ export function summarise(input: SummaryInput) {
     .reduce((n, [, v]) => n + v, 0);
   const errors = Object.values(o.statuses).reduce((n, v) => n + v, 0) - ok;
   const latencies = sorted(o.latencies);
+  const asked = o.sent;
 
   const calls = input.supplier
     ? input.supplier.after.received - input.supplier.before.received
@@ -341,14 +347,14 @@ export function summarise(input: SummaryInput) {
   const cacheHitRatio =
     outcomes && counted > 0
       ? { value: round((outcomes.fresh + outcomes.stale) / counted, 3), source: 'engine' }
-      : calls !== undefined && answers > 0
-        ? { value: round(Math.max(0, 1 - calls / answers), 3), source: 'supplier_calls' }
+      : calls !== undefined && asked > 0
+        ? { value: round(Math.max(0, 1 - calls / asked), 3), source: 'supplier_calls' }
         : { value: null, source: 'none' };
 
   const cached = sorted([...(o.byCacheHeader.fresh ?? []), ...(o.byCacheHeader.stale ?? [])]);
   const cpuByProcess = input.cpu
     ? Object.fromEntries(
-        Object.keys(input.cpu.before).map((k) => [k, answers ? ms((((input.cpu!.after[k] ?? 0) - input.cpu!.before[k]!) * 1000) / answers) : null]),
+        Object.keys(input.cpu.before).map((k) => [k, asked ? ms((((input.cpu!.after[k] ?? 0) - input.cpu!.before[k]!) * 1000) / asked) : null]),
       )
     : undefined;
   const cpuTotal = cpuByProcess ? ms(Object.values(cpuByProcess).reduce<number>((a, b) => a + (b ?? 0), 0)) : null;
@@ -365,7 +371,7 @@ export function summarise(input: SummaryInput) {
     search_outcomes: outcomes ?? null,
     cached_p50_ms: cached.length ? ms(percentile(cached, 50)) : null,
     by_cache_header: Object.fromEntries(Object.entries(o.byCacheHeader).map(([k, xs]) => [k, { answers: xs.length, p50_ms: ms(percentile(sorted(xs), 50)) }])),
-    supplier_calls_per_search: calls !== undefined && answers ? round(calls / answers, 3) : null,
+    supplier_calls_per_search: calls !== undefined && asked ? round(calls / asked, 3) : null,
     supplier_calls_per_s: calls !== undefined ? round(calls / o.seconds) : null,
     supplier_refused_per_s: refused !== undefined ? round(refused / o.seconds) : null,
     supplier_budget_per_s: input.engine?.after.budgetPerS ?? null,
@@ -374,6 +380,7 @@ export function summarise(input: SummaryInput) {
     repeated_search_ratio: answers ? round(o.repeats / answers, 3) : null,
     answers_by_kind: o.byKind,
     answers,
+    sent: asked,
     seconds: round(o.seconds, 1),
     ...input.settings,
   };

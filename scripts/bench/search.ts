@@ -281,13 +281,33 @@ function setupRunning(): Setup {
   };
 }
 
-async function supplierCounts(url: string): Promise<SupplierCounts | undefined> {
+interface SupplierStats {
+  searches: SupplierCounts;
+  settings: { search_delay_ms: number; search_rate_per_s: number };
+}
+
+async function supplierStats(url: string): Promise<SupplierStats | undefined> {
   try {
     const res = await fetch(`${url}/stats`);
     if (!res.ok) return undefined;
-    return ((await res.json()) as { searches: SupplierCounts }).searches;
+    return (await res.json()) as SupplierStats;
   } catch {
     return undefined;
+  }
+}
+
+const supplierCounts = async (url: string) => (await supplierStats(url))?.searches;
+
+/** Until the searches still in flight from the warm-up have reached the supplier (its count stands still for a second), at most 30 s. */
+async function drained(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = await supplierCounts(url);
+  if (!last) return sleep(Math.max(1000, 3 * opts.delayMs)).then(() => undefined);
+  while (Date.now() < deadline) {
+    await sleep(1000);
+    const now = await supplierCounts(url);
+    if (now?.received === last?.received) return;
+    last = now;
   }
 }
 
@@ -341,13 +361,14 @@ function loader(partners: SearchPartner[]) {
   let observed: Observed;
   /** The first answer of each kind of search and non-2xx status, for the log. */
   const errorSamples: Record<string, string> = {};
-  const reset = (): Observed => ({ seconds: 0, statuses: {}, latencies: [], byCacheHeader: {}, bytes2xx: 0, repeats: 0, byKind: {} });
+  const reset = (): Observed => ({ seconds: 0, statuses: {}, latencies: [], byCacheHeader: {}, bytes2xx: 0, repeats: 0, byKind: {}, sent: 0 });
   observed = reset();
 
   type Context = { key?: string; kind?: string };
   const request = {
     setupRequest: (req: autocannon.Request, context: object): autocannon.Request => {
       const search = next(random);
+      if (measuring) observed.sent += 1;
       const partner = partners[turn++ % partners.length]!;
       Object.assign(context as Context, { key: search.key, kind: search.kind });
       return { ...req, method: search.method, path: search.path, headers: headersOf(search.kind, partner, opts.compression), body: search.body };
@@ -433,6 +454,7 @@ async function main(): Promise<void> {
       log(`warm-up: ${opts.warmup} s`);
       await load(setup.apis, opts.warmup, false);
     }
+    await drained(setup.supplierUrl);
     const supplierBefore = await supplierCounts(setup.supplierUrl);
     const engineBefore = await engineCounters(setup.adminUrls);
     const cpuBefore = sampleCpu(setup);
@@ -440,7 +462,8 @@ async function main(): Promise<void> {
     const observed = await load(setup.apis, opts.duration, true);
     const cpuAfter = sampleCpu(setup);
     const engineAfter = await engineCounters(setup.adminUrls);
-    const supplierAfter = await supplierCounts(setup.supplierUrl);
+    const supplier = await supplierStats(setup.supplierUrl);
+    const supplierAfter = supplier?.searches;
     if (!supplierBefore || !supplierAfter) log(`no simulator counters at ${setup.supplierUrl}/stats: supplier calls from the engine's counters, if any`);
     const summary = summarise({
       observed,
@@ -456,8 +479,9 @@ async function main(): Promise<void> {
         mix: Object.fromEntries(Object.entries(opts.mix).map(([k, v]) => [k, round(v, 2)])),
         partners: opts.partners,
         compression: opts.compression,
-        supplier_delay_ms: opts.delayMs,
-        supplier_rate_per_s: opts.supplierRate,
+        // As the simulator says it runs (a running engine's may differ from the options).
+        supplier_delay_ms: supplier?.settings.search_delay_ms ?? opts.delayMs,
+        supplier_rate_per_s: supplier?.settings.search_rate_per_s ?? opts.supplierRate,
         budget_per_s_asked: opts.budget,
         api_replicas: setup.apis.length,
       },

@@ -142,6 +142,7 @@ describe('the JSON summary', () => {
     bytes2xx: 900 * 2000,
     repeats: 700,
     byKind: { hotels_a: 980 },
+    sent: 1000,
   });
 
   it('takes the hit ratio from the engine’s outcomes, supplier calls from the simulator', () => {
@@ -166,7 +167,7 @@ describe('the JSON summary', () => {
       search_outcomes: { fresh: 700, stale: 50, coalesced: 30, miss: 180, shed: 20 },
       cached_p50_ms: 3,
       by_cache_header: { fresh: { answers: 4, p50_ms: 2 }, miss: { answers: 2, p50_ms: 300 } },
-      supplier_calls_per_search: 0.204,
+      supplier_calls_per_search: 0.2,
       supplier_calls_per_s: 20,
       supplier_refused_per_s: 4,
       supplier_budget_per_s: 20,
@@ -174,6 +175,7 @@ describe('the JSON summary', () => {
       cpu_ms_per_search: { total: 3, engine: 2.5, simulator: 0.5 },
       repeated_search_ratio: 0.714,
       answers: 980,
+      sent: 1000,
       target: 'start',
     });
   });
@@ -185,11 +187,11 @@ describe('the JSON summary', () => {
       engine: { before: {}, after: {} },
       settings: {},
     });
-    expect(fromCalls).toMatchObject({ cache_hit_ratio: 0.75, cache_hit_ratio_from: 'supplier_calls', supplier_budget_per_s: null, cpu_ms_per_search: null });
+    expect(fromCalls).toMatchObject({ cache_hit_ratio: 0.755, cache_hit_ratio_from: 'supplier_calls', supplier_budget_per_s: null, cpu_ms_per_search: null });
     const none = summarise({ observed: observed(), settings: {} });
     expect(none).toMatchObject({ cache_hit_ratio: null, cache_hit_ratio_from: 'none', supplier_calls_per_search: null, supplier_calls_per_s: null });
     // Supplier calls from the engine's own counter when the simulator has no /stats.
     const fromEngine = summarise({ observed: observed(), engine: { before: { supplierCalls: 10 }, after: { supplierCalls: 108 } }, settings: {} });
-    expect(fromEngine).toMatchObject({ supplier_calls_per_search: 0.1, cache_hit_ratio: 0.9, cache_hit_ratio_from: 'supplier_calls' });
+    expect(fromEngine).toMatchObject({ supplier_calls_per_search: 0.098, cache_hit_ratio: 0.902, cache_hit_ratio_from: 'supplier_calls' });
   });
 });
