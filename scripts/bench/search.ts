@@ -2,11 +2,13 @@
  * npm run bench:search -- [--target start|cluster] [--duration S] [--warmup S] [--connections N]
  *   [--delay-ms MS] [--supplier-rate-per-s N] [--budget-per-s N] [--zipf EXPONENT]
  *   [--mix hotels_a=5,flights_a=3,hotels_b=2] [--partners N] [--no-compression] [--seed N]
+ *   [--cluster-port-offset N]
  *
- * Partners searching as travel traffic does: each search drawn from Zipf distributions of
- * cities, check-in days ahead, nights, occupancies and flight routes, mixing Interface A's
- * hotel and flight searches and Interface B's hotel search; several partners, each with its
- * own keys and the highest rate limit an operator can set. autocannon loads the engine with
+ * Partners searching as travel traffic does, mixing Interface A's hotel and flight searches
+ * and Interface B's hotel search: each search the entry at a Zipf-drawn rank of a catalogue
+ * of every search of its kind (cities, check-in days ahead, nights, occupancies; flight
+ * routes, dates, trips, passengers, cabins) ranked by popularity (./search-workload.ts);
+ * several partners, each with its own keys and the highest rate limit an operator can set. autocannon loads the engine with
  * --connections for --warmup seconds unmeasured, then for --duration seconds measured, every
  * request a new draw, with `Accept-Encoding: gzip, br` unless --no-compression. Prints one
  * JSON line (docs/performance.md says what each figure means).
