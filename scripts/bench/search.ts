@@ -105,14 +105,30 @@ interface Setup {
 }
 
 const started: Array<{ name: string; child: ChildProcess; group: boolean }> = [];
+/** The directories made for a run: data, logs. */
+const temporary: string[] = [];
+const temporaryDir = (prefix: string) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temporary.push(dir);
+  return dir;
+};
 
-function startProcess(name: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+/**
+ * In a process group of its own. `group`: stopping it signals the whole group (the engine
+ * and the dev server it started); else the process alone, which stops its parts itself
+ * (the cluster's supervisor).
+ */
+function startProcess(name: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string, group = true): ChildProcess {
   const out = fs.openSync(logFile, 'a');
-  // Its own process group: stopping it stops what it started (the engine's dev server).
   const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
   fs.closeSync(out);
-  started.push({ name, child, group: true });
+  started.push({ name, child, group });
   return child;
+}
+
+/** Ctrl-C or SIGTERM at any point: stop what was started, newest first. */
+async function stopStarted(): Promise<void> {
+  for (const { child, group } of [...started].reverse()) await stopProcess(child, { group, graceMs: group ? 30_000 : 120_000 });
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -170,7 +186,7 @@ async function setupStart(): Promise<Setup> {
   const base = Number(process.env.BENCH_SEARCH_PORT || 19500);
   const ports = Array.from({ length: 8 }, (_, i) => base + i);
   await requireFree([...ports, base + 10]);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-'));
+  const dataDir = temporaryDir('bench-search-');
   const simulatorPort = base + 10;
   const supplierUrl = `http://127.0.0.1:${simulatorPort}`;
   const simulatorLog = path.join(dataDir, 'simulator.log');
@@ -232,7 +248,7 @@ async function setupCluster(): Promise<Setup> {
   const clusterPorts = [5433, 6933, 6934, 6935, 6939, 7233, 7234, 7235, 7239, 7243, 8090, 8233, 9464, 9465, 9466, 9467];
   for (let i = 0; i < apis; i++) clusterPorts.push(8080 + 2 * i, 8081 + 2 * i);
   await requireFree(clusterPorts.map((p) => p + off));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-search-cluster-'));
+  const dir = temporaryDir('bench-search-cluster-');
   // PostgreSQL runs as its own user when this runs as root: it must reach its directory below this one.
   fs.chmodSync(dir, 0o755);
   const logFile = path.join(dir, 'cluster.log');
@@ -246,7 +262,7 @@ async function setupCluster(): Promise<Setup> {
     LOG_LEVEL: 'warn',
   };
   delete env.ADMIN_TOKEN;
-  const cluster = startProcess('cluster', ['--import', 'tsx', 'scripts/cluster/main.ts', '--fresh'], env, logFile);
+  const cluster = startProcess('cluster', ['--import', 'tsx', 'scripts/cluster/main.ts', '--fresh'], env, logFile, false);
   const stateFile = path.join(dir, 'state.json');
   await waitFor('npm run cluster', async () => fs.existsSync(stateFile) && readClusterState(stateFile).ready, cluster, 600_000, logFile);
   const topology = clusterTopology(dir);
@@ -444,10 +460,14 @@ async function checkEachKind(api: string, partner: SearchPartner): Promise<void>
 }
 
 async function main(): Promise<void> {
-  const setup = opts.target === 'start' ? await setupStart() : opts.target === 'cluster' ? await setupCluster() : setupRunning();
-  const onSignal = () => void setup.stop().finally(() => process.exit(130));
+  // Interrupted: nothing is left behind (after a failure the directories keep the logs it names).
+  const onSignal = () =>
+    void stopStarted()
+      .then(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
+      .finally(() => process.exit(130));
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  const setup = opts.target === 'start' ? await setupStart() : opts.target === 'cluster' ? await setupCluster() : setupRunning();
   try {
     const partners = await benchPartners();
     const { run: load, errorSamples } = loader(partners);
@@ -495,14 +515,12 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
     await setup.stop();
   }
 }
 
 main().catch(async (err: unknown) => {
   console.error(err);
-  for (const { child, group } of started) await stopProcess(child, { group, graceMs: 10_000 });
+  await stopStarted();
   process.exit(1);
 });
