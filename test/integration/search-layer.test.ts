@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { newPartner } from '../support/clients';
 import { day } from '../support/fixtures';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 
 /**
  * The search layer over HTTP (docs/decisions/search-layer.md): Interface A's hotel and flight
@@ -45,6 +45,10 @@ describe('searches through the search layer', () => {
     expect(again.headers.get('x-search-cache')).toBe('fresh');
     expect(again.bytes.equals(first.bytes)).toBe(true);
     expect(JSON.parse(first.bytes.toString()).data.results.length).toBeGreaterThan(0);
+    const scrape = await (await stack.admin.request('http://engine.test/metrics', { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
+    expect(scrape).toMatch(/^search_requests_total\{supplier="simulator",service="hotels",outcome="fresh"\} [1-9]/m);
+    expect(scrape).toMatch(/^supplier_search_calls_total\{supplier="simulator",service="hotels",result="ok"\} [1-9]/m);
+    expect(scrape).toMatch(/^supplier_search_budget_per_second\{supplier="simulator"\} 2$/m);
   });
 
   it("prices a cached answer for each partner: another partner's rate keys are its own", async () => {
