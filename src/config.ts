@@ -12,6 +12,7 @@ import { MIN_BOOTSTRAP_TOKEN_LENGTH } from './domain/operator-tokens';
 import { parseSecretKey, parseSecretKeys } from './platform/secret-box';
 import { parseAllowedHosts } from './platform/webhook-address';
 import { SIMULATOR_SETTINGS } from './suppliers/simulator/settings';
+import { SEARCH_BUDGET_DEFAULTS, SEARCH_TTL_DEFAULTS } from './domain/search/settings';
 
 type Service = (typeof ORDER_SERVICES)[number];
 
@@ -99,6 +100,58 @@ const ConfigSchema = z
     FLIGHT_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
     /** Who sells the hotels: the simulator (at SUPPLIER_URL, or built in) or Duffel Stays (DUFFEL_ACCESS_TOKEN, DUFFEL_API_URL). */
     HOTEL_SUPPLIER: z.enum(['simulator', 'duffel']).default('simulator'),
+    /**
+     * How long a supplier's search answer is served from the search layer's cache, per
+     * supplier and service, in seconds: `<supplier>.<hotels|flights>=<seconds>` pairs over the
+     * defaults (SEARCH_TTL_DEFAULTS); 0 never caches that one. A flight offer's own expiry
+     * shortens it.
+     */
+    SEARCH_TTLS: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const ttls: Record<string, number> = { ...SEARCH_TTL_DEFAULTS };
+        for (const part of v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const m = /^([a-z][a-z0-9_-]*)\.(hotels|flights)\s*=\s*(\d{1,6})$/.exec(part);
+          if (!m) {
+            ctx.addIssue({ code: 'custom', message: `"${part}" is not <supplier>.<hotels|flights>=<seconds>` });
+            return z.NEVER;
+          }
+          ttls[`${m[1]}.${m[2]}`] = Number(m[3]);
+        }
+        return ttls;
+      }),
+    /** How long past its time to live a cached search answer may still be served while a fresh one is fetched (seconds; 0: never). */
+    SEARCH_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /**
+     * Searches a second each supplier may be sent, across every API process:
+     * `<supplier>=<per second>` pairs over the defaults (SEARCH_BUDGET_DEFAULTS); 0: no budget.
+     */
+    SEARCH_BUDGETS: z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        const budgets: Record<string, number> = { ...SEARCH_BUDGET_DEFAULTS };
+        for (const part of v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)) {
+          const m = /^([a-z][a-z0-9_-]*)\s*=\s*(\d{1,5}(?:\.\d{1,3})?)$/.exec(part);
+          if (!m) {
+            ctx.addIssue({ code: 'custom', message: `"${part}" is not <supplier>=<searches per second>` });
+            return z.NEVER;
+          }
+          budgets[m[1]!] = Number(m[2]);
+        }
+        return budgets;
+      }),
+    /** How long a search may wait for its supplier's budget before it is refused (503 with Retry-After), in ms. */
+    SEARCH_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    /** Memory each API process gives its copy of the search cache, in MiB. */
+    SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4_096).default(64),
     /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
     DUFFEL_ACCESS_TOKEN: z.string().optional(),
     /** The phone number Interface B's hotel bookings give a supplier that requires one (Duffel Stays): that interface carries none. */

@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   foreignKey,
   type AnyPgColumn,
   index,
@@ -51,6 +52,34 @@ export const rateLimitCounters = pgTable('rate_limit_counters', {
   key: varchar('key', { length: 255 }).primaryKey(),
   points: integer('points').notNull().default(0),
   expire: bigint('expire', { mode: 'number' }),
+});
+
+/**
+ * Supplier search answers every API process shares (src/domain/search/shared.ts): the JSON
+ * of an answer, keyed by the normalised request, with when it was fetched and until when it
+ * is fresh, then servable stale; and a claim (`filling_until`) while one process calls the
+ * supplier for it. A cache: rows past `stale_until` are swept, and losing them loses nothing.
+ */
+export const searchAnswers = pgTable(
+  'search_answers',
+  {
+    key: text('key').primaryKey(),
+    supplier: text('supplier').notNull(),
+    service: text('service').notNull(),
+    answer: text('answer'),
+    fetchedAt: bigint('fetched_at', { mode: 'number' }),
+    freshUntil: bigint('fresh_until', { mode: 'number' }),
+    staleUntil: bigint('stale_until', { mode: 'number' }),
+    fillingUntil: bigint('filling_until', { mode: 'number' }),
+  },
+  (t) => [index('search_answers_stale_until').on(t.staleUntil)],
+);
+
+/** Each supplier's search budget, a token bucket every API process takes from (src/domain/search/budget.ts). */
+export const searchBudgets = pgTable('search_budgets', {
+  supplier: text('supplier').primaryKey(),
+  tokens: doublePrecision('tokens').notNull(),
+  at: timestamp('at', { withTimezone: true, precision: 6 }).notNull(),
 });
 
 /**

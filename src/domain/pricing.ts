@@ -1,7 +1,8 @@
 import type { Db } from '../db/client';
 import type { SecretBox } from '../platform/secret-box';
 import type { Money } from '../suppliers/money';
-import { convert, rateFor, type ExactRate } from './fx';
+import { readCache } from './read-cache';
+import { convert, rateFor, type ExactRate, type RateToUse } from './fx';
 
 /** What pricing a supplier's amounts for a partner needs: the wallet's currency, where the rates are, and how old a rate may be. */
 export interface PricingDeps {
@@ -56,4 +57,34 @@ export function pricerWith(currency: string, rates: Map<string, AppliedRate>): P
     },
     rateOf: (currency) => rates.get(currency) ?? null,
   };
+}
+
+/** How long a search reuses a rate it read: a price shown in a search is fixed only by the rate check that follows it. */
+const SEARCH_RATE_TTL_MS = 5_000;
+const searchRates = readCache({ max: 1_000, ttlMs: SEARCH_RATE_TTL_MS });
+
+/**
+ * A pricer for a search's answer: as `pricerFor`, its rates read at most every few seconds
+ * per process, each still refused once older than the bound. The same rates are the same
+ * `AppliedRate` objects, so what is priced with them can be kept (src/domain/search/derived.ts).
+ */
+export async function searchPricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date): Promise<Pricer> {
+  const rates = new Map<string, AppliedRate>();
+  for (const amount of amounts) {
+    if (!amount || amount.currency === deps.currency || rates.has(amount.currency)) continue;
+    const read = () => searchRates.read(deps.db, `${amount.currency}:${deps.currency}`, () => searchRate(deps, amount.currency, now));
+    let found = await read();
+    // Kept while it was current, and now past the bound: read again, which refuses it if nothing newer came.
+    if (found.setAt && now.getTime() - found.setAt.getTime() > deps.maxRateAgeMs) {
+      searchRates.forget(deps.db);
+      found = await read();
+    }
+    rates.set(amount.currency, found.applied);
+  }
+  return pricerWith(deps.currency, rates);
+}
+
+async function searchRate(deps: PricingDeps, currency: string, now: Date): Promise<{ applied: AppliedRate; setAt: RateToUse['setAt'] }> {
+  const found = await rateFor(deps.db, { from: currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
+  return { applied: { rate: found.rate, rateId: found.rateId! }, setAt: found.setAt };
 }

@@ -143,3 +143,24 @@ export async function timed<T>(histogram: Histogram, step: () => Promise<T>): Pr
     end();
   }
 }
+
+export const searchRequests = new Counter({
+  name: 'search_requests_total',
+  help: 'Supplier searches asked of the search layer, by how each was served: fresh or stale (from the cache), coalesced (joined a call in flight), miss (called the supplier), shed (the supplier budget was spent)',
+  labelNames: ['supplier', 'service', 'outcome'] as const,
+  registers: [apiMetrics],
+});
+
+export const supplierSearchCalls = new Counter({
+  name: 'supplier_search_calls_total',
+  help: 'Searches the search layer sent to a supplier, by result (ok, rejected, failed)',
+  labelNames: ['supplier', 'service', 'result'] as const,
+  registers: [apiMetrics],
+});
+
+export const supplierSearchBudget = new Gauge({
+  name: 'supplier_search_budget_per_second',
+  help: 'Searches a second each supplier may be sent, across every API process (SEARCH_BUDGETS; 0: no budget)',
+  labelNames: ['supplier'] as const,
+  registers: [apiMetrics],
+});

@@ -16,6 +16,9 @@ export interface ActivityContext extends LogContext {
   cancelled?: AbortSignal;
 }
 
+/** How the search layer served each request's supplier search (src/domain/search/layer.ts), for its answer's headers. */
+const searchServedBy = new WeakMap<LogContext, string>();
+
 const context = new AsyncLocalStorage<ActivityContext>();
 
 export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => context.run({ requestId }, run);
@@ -33,3 +36,15 @@ export const logContext = (): LogContext => {
 export const activityCancelled = (): AbortSignal | undefined => context.getStore()?.cancelled;
 /** Whether this runs in an activity (a workflow's step), rather than for an API request itself. */
 export const inActivity = (): boolean => context.getStore()?.activityType !== undefined;
+
+/** Notes how the request's supplier search was served (the last search, when it made several). */
+export function noteSearchServed(outcome: string): void {
+  const store = context.getStore();
+  if (store) searchServedBy.set(store, outcome);
+}
+
+/** How this request's supplier search was served, if it made one. */
+export const searchServed = (): string | undefined => {
+  const store = context.getStore();
+  return store ? searchServedBy.get(store) : undefined;
+};

@@ -11,6 +11,8 @@ export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: 
     holdTtlMs: config.SIMULATOR_HOLD_TTL_MS,
     prebookTtlMs: config.SIMULATOR_PREBOOK_TTL_MS,
     ticketTimeLimitMs: config.SIMULATOR_TICKET_TIME_LIMIT_MS,
+    searchDelayMs: config.SIMULATOR_SEARCH_DELAY_MS,
+    searchRatePerS: config.SIMULATOR_SEARCH_RATE_PER_S,
   });
   stack.add(() => simulator.close());
   return { url: simulator.url, builtIn: true };

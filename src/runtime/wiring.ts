@@ -13,7 +13,12 @@ import { createRateLimits, type RateBudgets } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
-import { suppliersFor, type SupplierChoice } from '../suppliers';
+import { suppliersFor, type SupplierChoice, type Suppliers } from '../suppliers';
+import { memoryBudget, sharedBudget } from '../domain/search/budget';
+import { createSearchLayer } from '../domain/search/layer';
+import type { SearchSettings } from '../domain/search/settings';
+import { sharedAnswers } from '../domain/search/shared';
+import { flightSearchesThrough, hotelSearchesThrough } from '../domain/search/suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 
 /**
@@ -61,6 +66,34 @@ const supplierChoice = (config: Config, simulatorUrl: string, database: Database
   ...(config.DUFFEL_ACCESS_TOKEN ? { duffel: { token: config.DUFFEL_ACCESS_TOKEN, ...(config.DUFFEL_API_URL ? { apiUrl: config.DUFFEL_API_URL } : {}) } } : {}),
 });
 
+/** The search layer's settings (SEARCH_*). */
+export const searchSettings = (config: Config): SearchSettings => ({
+  ttls: config.SEARCH_TTLS,
+  staleSeconds: config.SEARCH_STALE_SECONDS,
+  budgets: config.SEARCH_BUDGETS,
+  queueMs: config.SEARCH_QUEUE_MS,
+  memoryBytes: config.SEARCH_CACHE_MB * 1024 * 1024,
+});
+
+/**
+ * The suppliers the API searches, their searches through one search layer: kept in this
+ * process's memory, and on PostgreSQL shared with every other API process (answers, claims
+ * and the budget in the database); with PGlite this process is the only one.
+ */
+function searchingSuppliers(config: Config, database: Database, suppliers: Suppliers): Suppliers {
+  const shared = database.kind === 'postgres';
+  const layer = createSearchLayer({
+    settings: searchSettings(config),
+    budget: shared ? sharedBudget(database.db) : memoryBudget(),
+    shared: shared ? sharedAnswers(database.db) : null,
+  });
+  return {
+    ...suppliers,
+    hotelSupplier: hotelSearchesThrough(layer, suppliers.hotelSupplier),
+    flightSupplier: flightSearchesThrough(layer, suppliers.flightSupplier),
+  };
+}
+
 /** The public API's dependencies (src/http/app.ts, createApp). */
 export function apiDependencies(
   config: Config,
@@ -90,7 +123,7 @@ export function apiDependencies(
       visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
       hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
     },
-    ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
+    ...searchingSuppliers(config, parts.database, suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database))),
     health: parts.health,
     rateLimits: createRateLimits(parts.database, rateBudgets(config)),
     clientAddress: clientAddressOf(config.TRUSTED_PROXIES),

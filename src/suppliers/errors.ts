@@ -17,8 +17,24 @@ export class SupplierRejectedError extends Error {
 }
 
 export class SupplierUnavailableError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Seconds the supplier (or the engine's budget for it) says to wait before asking again, when it says. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
     this.name = 'SupplierUnavailableError';
+  }
+}
+
+/**
+ * A search turned away before it reached the supplier: the searches a second the engine may
+ * send it (SEARCH_BUDGETS) are spent, and no answer it may serve instead is kept. Its message
+ * is the partner's.
+ */
+export class SearchBudgetSpentError extends SupplierUnavailableError {
+  constructor(supplier: string, retryAfterSeconds: number) {
+    super(`searches with ${supplier} are at their limit right now; try again in ${retryAfterSeconds} s`, retryAfterSeconds);
+    this.name = 'SearchBudgetSpentError';
   }
 }

@@ -130,7 +130,8 @@ export interface HotelSupplier {
   readonly requiresPhone: boolean;
   cities(): Promise<SupplierCity[]>;
   hotel(hotelId: number): Promise<SupplierHotelDetail>;
-  search(req: AvailabilityRequest): Promise<{ search_id: string; hotels: SupplierHotel[] }>;
+  /** `fresh`: the answer must come from the supplier now, not from a cache in front of it (a booking looking its room up). */
+  search(req: AvailabilityRequest, opts?: { fresh?: boolean }): Promise<{ search_id: string; hotels: SupplierHotel[] }>;
   checkRate(rateId: string): Promise<RateQuote>;
   /** Holds a rate at a fixed price until the hold expires; guests now or later (`addGuests`). */
   hold(req: { rateId: string; clientReference: string; guests?: GuestDetails[][]; contact?: Contact }): Promise<StayHold>;

@@ -36,6 +36,8 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
     body = { error: text.slice(0, 200) };
   }
   const message = (body as { error?: string }).error ?? `HTTP ${res.status}`;
+  // Too many requests is no refusal of this one: it is transient, after the wait the supplier names.
+  if (res.status === 429) throw new SupplierUnavailableError(`supplier rate limit: ${message}`, retryAfterOf(res.headers.get('retry-after')));
   if (res.status >= 400 && res.status < 500) throw new SupplierRejectedError(message, res.status);
   if (!res.ok) throw new SupplierUnavailableError(`supplier error ${res.status}: ${message}`);
   return body as T;
@@ -43,6 +45,12 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
 
 /** The call's own timeout, and in an activity its cancellation: whichever comes first stops the call. */
 const stopsWith = (cancelled: AbortSignal | undefined, timeout: AbortSignal) => (cancelled ? AbortSignal.any([cancelled, timeout]) : timeout);
+
+/** A Retry-After of whole seconds (the form suppliers send), at least 1; undefined when absent or a date. */
+function retryAfterOf(value: string | null): number | undefined {
+  const seconds = value && /^\d{1,6}$/.test(value.trim()) ? Number(value) : undefined;
+  return seconds === undefined ? undefined : Math.max(seconds, 1);
+}
 
 /**
  * One line per supplier call: method, path (no query), status (null: no answer) and

@@ -254,6 +254,9 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     WEBHOOK_GIVE_UP_MS: retry.giveUpAfterMs,
     WEBHOOK_ATTEMPT_TIMEOUT_MS: retry.attemptTimeoutMs,
     WEBHOOK_RELAY_INTERVAL_MS: 100,
+    // Searches straight to the supplier: a test that books a room sees it gone from its next
+    // search. The search layer's own test (search-layer.test.ts) turns the cache on.
+    SEARCH_TTLS: 'simulator.hotels=0,simulator.flights=0,duffel.hotels=0,duffel.flights=0',
     ...opts.env,
   };
   return loadConfig(Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, value === undefined ? undefined : String(value)])));

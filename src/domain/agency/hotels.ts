@@ -5,7 +5,7 @@ import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
 import type { PricingDeps } from '../pricing';
-import { sellHotels, type SellHotel } from '../hotels/prices';
+import { soldSearch, type SellHotel } from '../hotels/prices';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
@@ -59,8 +59,11 @@ export async function searchHotels(
     rooms: [{ adults: q.guests, children_ages: [] }],
   });
   // stars means "at least".
-  const hotels = found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit);
-  return { city, nights, hotels: await sellHotels(pricing, hotels, now, { partnerId, supplier: supplier.name }) };
+  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, `b:${q.stars ?? 0}:${q.limit}`, (sell) => ({
+    city,
+    nights,
+    hotels: sell(found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit)),
+  }));
 }
 
 /** GET /v1/hotels/{hotel_id}: the hotel, its rooms, amenities and policies. */
@@ -144,13 +147,16 @@ export async function createBooking(
     if (!ROOM_ID.test(input.room_id)) throw validation('room_id', 'is not a room_id of this API (see GET /v1/hotels/search)');
     let found;
     try {
-      found = await deps.supplier.search({
-        hotel_id: hotelId,
-        check_in: input.check_in,
-        check_out: input.check_out,
-        nationality: AGENCY_NATIONALITY,
-        rooms: [{ adults: input.guests, children_ages: [] }],
-      });
+      found = await deps.supplier.search(
+        {
+          hotel_id: hotelId,
+          check_in: input.check_in,
+          check_out: input.check_out,
+          nationality: AGENCY_NATIONALITY,
+          rooms: [{ adults: input.guests, children_ages: [] }],
+        },
+        { fresh: true },
+      );
     } catch (err) {
       if (err instanceof SupplierRejectedError && err.status === 404) throw notFound(`hotel ${input.hotel_id}`);
       throw err;

@@ -3,7 +3,9 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import { withScenario } from '../../sandbox/context';
-import { pricerFor, type PricingDeps } from '../pricing';
+import { pricerFor, searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
+import type { Markup } from '../markup';
+import { currenciesIn, derived, pricingKey } from '../search/derived';
 import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
@@ -118,17 +120,22 @@ export async function searchFlights(
       cabin: input.cabin_type,
     }),
   );
-  const pricer = await pricerFor(
-    pricing,
-    found.offers.map((o) => o.total),
-    now,
-  );
+  const currencies = currenciesIn(found, () => found.offers.map((o) => o.total));
+  const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
+  // Priced once per answer, partner, limit and pricing: a search served again from the cache is not priced again.
+  return derived(found, `${partnerId}:${supplier.name}:${input.limit}:${pricingKey(markup, pricer, currencies)}`, async () =>
+    sellOffers(found, pricing, pricer, markup, input.limit),
+  );
+}
+
+/** The offers found at the partner's prices, cheapest first, up to `limit`, each with its sealed code. */
+function sellOffers(found: { search_id: string; offers: Offer[] }, pricing: PricingDeps, pricer: Pricer, markup: Markup, limit: number): FlightOffers {
   const priced = found.offers
     .map((offer) => ({ offer, ...markup.price(pricer.minor(offer.total)) }))
     .map(({ offer, sellMinor, marginMinor }) => ({ offer, priceMinor: sellMinor, marginMinor }))
     .sort((a, b) => a.priceMinor - b.priceMinor);
-  const offers = priced.slice(0, input.limit).map(({ offer, priceMinor, marginMinor }): SellOffer => ({
+  const offers = priced.slice(0, limit).map(({ offer, priceMinor, marginMinor }): SellOffer => ({
     offer,
     code: sealCode(pricing.codes, {
       id: offer.offer_id,

@@ -1,7 +1,9 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
-import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
+import { pricerFor, searchPricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
+import { currenciesIn, derived, pricingKey } from '../search/derived';
 import type { Money } from '../../suppliers/money';
 import { markupFor } from '../markup-rules';
+import type { Markup } from '../markup';
 
 /** Who a price is for: the partner, and the supplier its rule may name. */
 export interface Buyer {
@@ -45,14 +47,28 @@ export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPoli
 /** The markup of a hotel sale to `buyer` made `now` (src/domain/markup-rules.ts): resolved once per request. */
 export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => markupFor(pricing, { service: 'hotels', ...buyer, now });
 
-/** Search results at the partner's prices: each rate in the wallet's currency, with the partner's markup. */
-export async function sellHotels(pricing: PricingDeps, hotels: SupplierHotel[], now: Date, buyer: Buyer): Promise<SellHotel[]> {
-  const pricer = await pricerFor(
-    pricing,
-    hotels.flatMap((h) => h.rates.map((r) => r.total)),
-    now,
-  );
+/**
+ * A search's results at the partner's prices, and what is made of them (`make`), once per
+ * supplier answer, partner, `variant` (the request's own filters) and pricing (rule and
+ * rates as read): a search served again from the search layer's cache is not priced again.
+ */
+export async function soldSearch<T>(
+  pricing: PricingDeps,
+  found: { hotels: SupplierHotel[] },
+  now: Date,
+  buyer: Buyer,
+  variant: string,
+  make: (sold: (hotels: SupplierHotel[]) => SellHotel[]) => T,
+): Promise<T> {
+  const currencies = currenciesIn(found, () => found.hotels.flatMap((h) => h.rates.map((r) => r.total)));
+  const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await hotelMarkup(pricing, buyer, now);
+  const key = `${buyer.partnerId}:${buyer.supplier}:${variant}:${pricingKey(markup, pricer, currencies)}`;
+  return derived(found, key, async () => make((hotels) => sellHotelsWith(pricer, markup, hotels)));
+}
+
+/** Search results priced with this pricer and markup. */
+export function sellHotelsWith(pricer: Pricer, markup: Markup, hotels: SupplierHotel[]): SellHotel[] {
   return hotels.map((h) => ({
     ...h,
     rates: h.rates.map((r) => ({ ...r, priceMinor: markup.sell(pricer.minor(r.total)), rate: pricer.rateOf(r.total.currency) })),

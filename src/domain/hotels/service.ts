@@ -5,7 +5,7 @@ import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier } from '../../suppliers/hotels';
 import { withScenario } from '../../sandbox/context';
 import type { PricingDeps } from '../pricing';
-import { sellHotels, sellRateCheck, type SellHotel, type SellRate, type SellRateCheck } from './prices';
+import { sellRateCheck, soldSearch, type SellHotel, type SellRate, type SellRateCheck } from './prices';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
 
@@ -94,17 +94,16 @@ export async function searchHotels(
       domestic: input.is_domestic,
     }),
   );
-  const sold = await sellHotels(pricing, found.hotels, now, { partnerId, supplier: supplier.name });
-  return {
+  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, 'a', (sell) => ({
     search_id: found.search_id,
-    hotels: sold.map((h) => ({
+    hotels: sell(found.hotels).map((h) => ({
       ...h,
       rates: h.rates.map((r) => ({
         ...r,
         code: sealCode(pricing.codes, { id: r.rate_id, supplier: r.total, price: r.priceMinor, rate: r.rate, until: null }),
       })),
     })),
-  };
+  }));
 }
 
 /**

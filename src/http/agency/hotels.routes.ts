@@ -7,6 +7,7 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { jsonBody } from '../openapi-document';
+import { searchAnswer } from '../search-answer';
 import { agencyOperations, agencyRouter, bError, bErrors, bJson } from './router';
 
 const StayDate = calendarDate('travel');
@@ -190,12 +191,10 @@ export function agencyHotelRoutes(deps: ApiDeps) {
     ...(deps.agencyContactPhone ? { contactPhone: deps.agencyContactPhone } : {}),
   };
   return agencyRouter()
-    .openapi(routes.search, async (c) =>
-      c.json(
-        renderSearch(await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id), deps.currency),
-        200,
-      ),
-    )
+    .openapi(routes.search, async (c) => {
+      const found = await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id);
+      return searchAnswer(c, found, () => renderSearch(found, deps.currency)) as never;
+    })
     .openapi(routes.list, async (c) =>
       c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),
     )

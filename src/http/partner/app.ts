@@ -5,7 +5,7 @@ import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { authenticatePartner } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay-request';
-import { SupplierUnavailableError } from '../../suppliers/errors';
+import { SearchBudgetSpentError, SupplierUnavailableError } from '../../suppliers/errors';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
@@ -35,7 +35,8 @@ const DESCRIPTION =
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
   if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, HTTP_STATUS[err.code].partner as ContentfulStatusCode);
   if (err instanceof SupplierUnavailableError) {
-    return c.json({ ok: false, error: 'the supplier is unavailable right now; try again shortly' }, 503);
+    if (err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
+    return c.json({ ok: false, error: err instanceof SearchBudgetSpentError ? err.message : 'the supplier is unavailable right now; try again shortly' }, 503);
   }
   if (err instanceof HTTPException) {
     const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';

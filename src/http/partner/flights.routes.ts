@@ -8,6 +8,7 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { searchAnswer } from '../search-answer';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
 const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
@@ -342,9 +343,10 @@ export function flightRoutes(deps: ApiDeps) {
   const sup = deps.flightSupplier;
   const { pricing } = deps;
   return partnerRouter()
-    .openapi(routes.search, async (c) =>
-      ok(c, renderOffers(await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id), deps.currency)),
-    )
+    .openapi(routes.search, async (c) => {
+      const found = await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, found, () => ({ ok: true, data: renderOffers(found, deps.currency) })) as never;
+    })
     .openapi(routes.revalidate, async (c) => {
       const r = await flights.revalidate(sup, pricing, c.get('partner').id, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
       const currency = deps.currency;

@@ -9,6 +9,7 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
+import { searchAnswer } from '../search-answer';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
 const StayDate = calendarDate('travel');
@@ -337,9 +338,10 @@ export function hotelRoutes(deps: ApiDeps) {
   const { pricing } = deps;
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
-    .openapi(routes.search, async (c) =>
-      ok(c, renderSearch(await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id), deps.currency)),
-    )
+    .openapi(routes.search, async (c) => {
+      const found = await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, found, () => ({ ok: true, data: renderSearch(found, deps.currency) })) as never;
+    })
     .openapi(routes.checkRate, async (c) => {
       const rate = await hotels.checkRate(
         deps.hotelSupplier,

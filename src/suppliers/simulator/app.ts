@@ -7,6 +7,7 @@ import { hotelRoutes } from './hotels/routes';
 import { DOWN_FAILURES, FLAKY_FAILURES } from '../../sandbox/scenarios';
 import { jsonBody } from './requests';
 import { Attempts, lookupDownAnswer, madeAnswer, pause, refusal, scenarioOf } from './scenarios';
+import { searchGate, type SearchGateOptions } from './search-gate';
 
 const FulfilmentBody = z.object({
   client_reference: z.string().min(1).max(300),
@@ -24,7 +25,7 @@ interface StoredFulfilment {
   created_at: string;
 }
 
-export interface SimulatorOptions {
+export interface SimulatorOptions extends SearchGateOptions {
   /** How long supplier_slow takes; set above the engine's PAY_WAIT_MS. */
   slowMs: number;
   /** Hotel holds with guest names expire after this long (default 15 minutes). */
@@ -50,6 +51,11 @@ export function createSimulatorApp(opts: SimulatorOptions) {
 
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ ok: true }));
+
+  const gate = searchGate(opts);
+  app.get('/stats', (c) => c.json(gate.stats()));
+  app.use('/hotels/availability', gate.middleware('hotels'));
+  app.use('/air/search', gate.middleware('air'));
 
   app.post('/products/fulfilments', async (c) => {
     const parsed = FulfilmentBody.safeParse(await jsonBody(c));

@@ -12,6 +12,8 @@ void listen(
     holdTtlMs: env.SIMULATOR_HOLD_TTL_MS,
     prebookTtlMs: env.SIMULATOR_PREBOOK_TTL_MS,
     ticketTimeLimitMs: env.SIMULATOR_TICKET_TIME_LIMIT_MS,
+    searchDelayMs: env.SIMULATOR_SEARCH_DELAY_MS,
+    searchRatePerS: env.SIMULATOR_SEARCH_RATE_PER_S,
   }).fetch,
   env.SIMULATOR_PORT,
   env.SIMULATOR_HOST,

@@ -1,0 +1,91 @@
+import { LRUCache } from 'lru-cache';
+
+/** Each kept answer's size as JSON, as the search layer noted it (./layer.ts). */
+const answerBytes = new WeakMap<object, number>();
+
+/** Notes a kept answer's size: what is made from it is counted at a few times that. */
+export function noteAnswerBytes(answer: object, bytes: number): void {
+  answerBytes.set(answer, bytes);
+}
+
+/** What is made from an answer (priced objects, their JSON, its compressed forms), for its size. */
+const MADE_PER_ANSWER_BYTE = 3;
+const UNKNOWN_ANSWER_BYTES = 64 * 1024;
+
+interface Made {
+  source: object;
+  making: Promise<unknown>;
+}
+
+let made = new LRUCache<string, Made>({ maxSize: 64 * 1024 * 1024, sizeCalculation: sizeOfMade });
+
+function sizeOfMade(m: Made): number {
+  return MADE_PER_ANSWER_BYTE * (answerBytes.get(m.source) ?? UNKNOWN_ANSWER_BYTES);
+}
+
+/** The memory what is made from answers may take in this process (SEARCH_CACHE_MB); what was made before is forgotten. */
+export function boundDerived(maxBytes: number): void {
+  if (made.maxSize !== maxBytes) made = new LRUCache<string, Made>({ maxSize: maxBytes, sizeCalculation: sizeOfMade });
+}
+
+/**
+ * What is made from a supplier's search answer for one partner (its prices, its sealed codes,
+ * its JSON), made once per answer and `key`: an answer the search layer serves again is the
+ * same object, so a partner asking the same search at the same prices gets what was made the
+ * first time. Kept within a memory bound, the least used first out; a failure is not kept.
+ */
+export function derived<T>(source: object, key: string, make: () => Promise<T>): Promise<T> {
+  const id = `${identityOf(source)}|${key}`;
+  const kept = made.get(id);
+  if (kept) return kept.making as Promise<T>;
+  const making = make();
+  const cache = made;
+  const entry = { source, making };
+  cache.set(id, entry);
+  making.catch(() => {
+    if (cache.get(id) === entry) cache.delete(id);
+  });
+  return making;
+}
+
+const identities = new WeakMap<object, number>();
+let nextIdentity = 1;
+
+/** A number naming this object (a markup rule as read, a rate as read) while it lives: a new read is a new number. */
+export function identityOf(o: object | null): number {
+  if (o === null) return 0;
+  let id = identities.get(o);
+  if (id === undefined) {
+    id = nextIdentity++;
+    identities.set(o, id);
+  }
+  return id;
+}
+
+const currenciesOf = new WeakMap<object, Array<{ currency: string; amount_minor: number }>>();
+
+/**
+ * The currencies of an answer's amounts, one zero amount each, sorted: what pricing it needs
+ * (src/domain/pricing.ts, searchPricerFor), worked out once per answer.
+ */
+export function currenciesIn(source: object, amounts: () => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
+  let found = currenciesOf.get(source);
+  if (!found) {
+    const currencies = new Set<string>();
+    for (const a of amounts()) currencies.add(a.currency);
+    found = [...currencies].sort().map((currency) => ({ currency, amount_minor: 0 }));
+    currenciesOf.set(source, found);
+  }
+  return found;
+}
+
+/** What a price shown in a search was made with, as one key: the markup rule chosen and each currency's rate as read. */
+export function pricingKey(
+  markup: { rule: object | null },
+  pricer: { rateOf(currency: string): object | null },
+  currencies: Array<{ currency: string }>,
+): string {
+  let key = `m${identityOf(markup.rule)}`;
+  for (const c of currencies) key += `:${c.currency}${identityOf(pricer.rateOf(c.currency))}`;
+  return key;
+}

@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { stringify } from 'safe-stable-stringify';
+import { logger } from '../../platform/log';
+import { searchRequests, supplierSearchBudget, supplierSearchCalls } from '../../platform/metrics';
+import { noteSearchServed } from '../../platform/request-context';
+import { SearchBudgetSpentError, SupplierRejectedError } from '../../suppliers/errors';
+import type { SearchBudget } from './budget';
+import { boundDerived, noteAnswerBytes } from './derived';
+import type { SearchService, SearchSettings } from './settings';
+
+/**
+ * How a search was served: from the cache while fresh, from it past its freshness while a
+ * fresh answer is fetched (stale), by joining a supplier call another search made (coalesced),
+ * by a supplier call of its own (miss), or not at all, the supplier's budget spent (shed).
+ */
+export type SearchOutcome = 'fresh' | 'stale' | 'coalesced' | 'miss' | 'shed';
+
+/** A supplier's answer as kept: its JSON, when it was fetched, until when it is fresh, and until when it may be served stale. */
+export interface KeptAnswer {
+  json: string;
+  fetchedAt: number;
+  freshUntil: number;
+  staleUntil: number;
+}
+
+/**
+ * Where the answers are shared by every API process (PostgreSQL, ./shared.ts). With one
+ * process (`npm start`, PGlite) there is none: its memory is the whole cache.
+ */
+export interface SharedAnswers {
+  read(key: string): Promise<KeptAnswer | null>;
+  /** Claims the supplier call of `key` for `leaseMs`: false while another process holds a claim on it. */
+  claim(key: string, leaseMs: number): Promise<boolean>;
+  /** Keeps an answer (and ends the claim on its key). */
+  write(key: string, where: { supplier: string; service: SearchService }, answer: KeptAnswer): Promise<void>;
+  /** Ends a claim without an answer (the call failed). */
+  release(key: string): Promise<void>;
+}
+
+/** One supplier search as the layer sees it. */
+export interface SearchCall<T> {
+  supplier: string;
+  service: SearchService;
+  /** The request, normalised (./keys.ts): equal requests are equal values. */
+  request: unknown;
+  /** Skips the cache (a booking looking its room up): the answer is fetched, and kept. */
+  fresh?: boolean;
+  /** The earliest moment something in the answer expires at the supplier (a flight offer), if any. */
+  expiresAt?: (answer: T) => number | null;
+}
+
+export interface SearchLayer {
+  /** The supplier's answer to a search: from the cache, or from `load` within the supplier's budget. Callers never change what it returns. */
+  search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T>;
+}
+
+/** How long one process waits for another's call of the same search before it calls itself. */
+const CLAIM_LEASE_MS = 30_000;
+/** How often a process waiting for another's call looks for its answer. */
+const CLAIM_POLL_MS = 40;
+/** An answer must stay fresh at least this long before an offer in it expires at the supplier. */
+const EXPIRY_MARGIN_MS = 60_000;
+
+interface Filled<T> {
+  entry: Kept<T>;
+  outcome: Exclude<SearchOutcome, 'shed'>;
+}
+
+interface Kept<T> {
+  value: T;
+  /** Its size as JSON, what the memory bound counts. */
+  bytes?: number;
+  fetchedAt: number;
+  freshUntil: number;
+  staleUntil: number;
+}
+
+/**
+ * The search layer in front of every supplier search (docs/decisions/search-layer.md): a
+ * cache of answers keyed by the normalised request, fresh for the supplier's and service's
+ * time to live, then served stale within a bound while one refresh runs; identical searches
+ * in flight share one supplier call (in this process, and across processes through the
+ * shared store's claims); every supplier call takes a token of the supplier's budget, waiting
+ * for one within SEARCH_QUEUE_MS, else the search is refused with the wait to retry after.
+ */
+export function createSearchLayer(opts: { settings: SearchSettings; budget: SearchBudget; shared?: SharedAnswers | null; now?: () => number }): SearchLayer {
+  const { settings, budget } = opts;
+  const shared = opts.shared ?? null;
+  const now = opts.now ?? Date.now;
+  boundDerived(settings.memoryBytes);
+  const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => entry.bytes ?? 1 });
+  const inFlight = new Map<string, Promise<Filled<unknown>>>();
+  for (const [supplier, perSecond] of Object.entries(settings.budgets)) supplierSearchBudget.set({ supplier }, perSecond);
+
+  const ttlMs = (supplier: string, service: SearchService) => (settings.ttls[`${supplier}.${service}`] ?? 0) * 1000;
+
+  function keep<T>(key: string, entry: Kept<T>, bytes: number): void {
+    if (entry.staleUntil <= now()) return;
+    // An answer larger than the whole cache is not kept (the cache would refuse it anyway).
+    if (bytes > settings.memoryBytes) return;
+    kept.set(key, { ...entry, bytes: Math.max(bytes, 1) } as Kept<unknown>, { ttl: entry.staleUntil - now() });
+    if (typeof entry.value === 'object' && entry.value !== null) noteAnswerBytes(entry.value, bytes);
+  }
+
+  function served(call: { supplier: string; service: SearchService }, outcome: SearchOutcome): void {
+    searchRequests.inc({ supplier: call.supplier, service: call.service, outcome });
+    noteSearchServed(outcome);
+  }
+
+  /** The supplier call itself, within the budget; the answer kept here and shared. */
+  async function fetchAnswer<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number): Promise<Kept<T>> {
+    const perSecond = settings.budgets[call.supplier] ?? 0;
+    if (perSecond > 0) {
+      const token = await budget.take(call.supplier, perSecond, settings.queueMs);
+      if (!token.ok) throw new SearchBudgetSpentError(call.supplier, Math.max(Math.ceil(token.retryAfterMs / 1000), 1));
+    }
+    let value: T;
+    try {
+      value = await load();
+      supplierSearchCalls.inc({ supplier: call.supplier, service: call.service, result: 'ok' });
+    } catch (err) {
+      supplierSearchCalls.inc({ supplier: call.supplier, service: call.service, result: err instanceof SupplierRejectedError ? 'rejected' : 'failed' });
+      throw err;
+    }
+    const fetchedAt = now();
+    const expires = call.expiresAt?.(value) ?? null;
+    const freshUntil = Math.min(fetchedAt + ttl, expires === null ? Infinity : expires - EXPIRY_MARGIN_MS);
+    const staleUntil = Math.min(freshUntil + settings.staleSeconds * 1000, expires === null ? Infinity : expires - EXPIRY_MARGIN_MS);
+    const entry: Kept<T> = { value, fetchedAt, freshUntil, staleUntil };
+    if (ttl > 0 && freshUntil > fetchedAt) {
+      const json = JSON.stringify(value);
+      keep(key, entry, json.length);
+      // The answer is served whatever happens to its shared copy: the other processes then call for it themselves.
+      if (shared) {
+        await shared
+          .write(key, { supplier: call.supplier, service: call.service }, { json, fetchedAt, freshUntil, staleUntil })
+          .catch((err: Error) =>
+            logger.warn(
+              { supplier: call.supplier, service: call.service, err: err.message },
+              'a search answer could not be shared with the other API processes',
+            ),
+          );
+      }
+    }
+    return entry;
+  }
+
+  /** An answer kept by another process, into this one's memory. */
+  function adopt<T>(key: string, answer: KeptAnswer): Kept<T> {
+    const entry: Kept<T> = { value: JSON.parse(answer.json) as T, fetchedAt: answer.fetchedAt, freshUntil: answer.freshUntil, staleUntil: answer.staleUntil };
+    keep(key, entry, answer.json.length);
+    return entry;
+  }
+
+  /**
+   * The answer of `key` from the shared store, else from the supplier: one process calls
+   * (the claim's holder), the others wait for its answer, and call themselves only once its
+   * lease runs out. `after`: an answer fetched before it does not count (a refresh).
+   */
+  async function fill<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number, after: number): Promise<Filled<T>> {
+    if (!shared || ttl === 0) return { entry: await fetchAnswer(key, call, load, ttl), outcome: 'miss' };
+    const waitUntil = now() + CLAIM_LEASE_MS;
+    for (let first = true; ; first = false) {
+      const found = await shared.read(key);
+      if (found && found.fetchedAt > after) {
+        if (found.freshUntil > now()) return { entry: adopt<T>(key, found), outcome: first && !call.fresh ? 'fresh' : 'coalesced' };
+        if (!call.fresh && found.staleUntil > now()) return { entry: adopt<T>(key, found), outcome: 'stale' };
+      }
+      if (await shared.claim(key, CLAIM_LEASE_MS)) break;
+      if (now() >= waitUntil) break;
+      await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
+    }
+    try {
+      return { entry: await fetchAnswer(key, call, load, ttl), outcome: 'miss' };
+    } catch (err) {
+      await shared.release(key).catch((e: Error) => logger.warn({ err: e.message }, 'a search claim could not be released; it lapses on its own'));
+      throw err;
+    }
+  }
+
+  /** One fill of `key` at a time in this process: the searches that ask meanwhile share it (coalesced). */
+  function joinOrFill<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number, after: number): Promise<Filled<T>> {
+    const running = inFlight.get(key) as Promise<Filled<T>> | undefined;
+    if (running) return running.then((f) => ({ entry: f.entry, outcome: 'coalesced' }));
+    const filling = fill(key, call, load, ttl, after);
+    inFlight.set(key, filling as Promise<Filled<unknown>>);
+    const done = () => {
+      if (inFlight.get(key) === (filling as Promise<Filled<unknown>>)) inFlight.delete(key);
+    };
+    filling.then(done, done);
+    return filling;
+  }
+
+  /** Fetches a fresh answer in the background while a stale one is served; a spent budget or a failure leaves the stale one. */
+  function refresh<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number, fetchedAt: number): void {
+    if (inFlight.has(key)) return;
+    joinOrFill(key, { ...call, fresh: true }, load, ttl, fetchedAt).catch((err: Error) =>
+      logger.info(
+        { supplier: call.supplier, service: call.service, err: err.message },
+        'a stale search answer could not be refreshed; it is served until its bound',
+      ),
+    );
+  }
+
+  return {
+    async search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> {
+      const ttl = ttlMs(call.supplier, call.service);
+      const key = `${call.supplier}.${call.service}:${createHash('sha256')
+        .update(stringify(call.request) ?? '')
+        .digest('base64url')}`;
+      const local = ttl > 0 ? (kept.get(key) as Kept<T> | undefined) : undefined;
+      const at = now();
+      if (local && !call.fresh && at < local.freshUntil) {
+        served(call, 'fresh');
+        return local.value;
+      }
+      if (local && !call.fresh && at < local.staleUntil) {
+        refresh(key, call, load, ttl, local.fetchedAt);
+        served(call, 'stale');
+        return local.value;
+      }
+      try {
+        const filled = await joinOrFill(key, call, load, ttl, call.fresh ? at : 0);
+        // Kept by another process and stale: served, and refreshed once this fill has let go of the key.
+        if (filled.outcome === 'stale') setImmediate(() => refresh(key, call, load, ttl, filled.entry.fetchedAt));
+        served(call, filled.outcome);
+        return filled.entry.value;
+      } catch (err) {
+        if (err instanceof SearchBudgetSpentError) served(call, 'shed');
+        throw err;
+      }
+    },
+  };
+}
