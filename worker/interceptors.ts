@@ -16,7 +16,8 @@ import { requestIdFromHeaders } from '../workflows/request-id';
  * request context (src/request-context.ts), so what it logs with the pino logger
  * (src/http/log.ts) carries `requestId`, `workflowId` and `activityType`; and the SDK's own
  * lines about it ("Activity completed", "Activity failed", `Context.log`) carry
- * `requestId` too.
+ * `requestId` too. The activity's cancellation signal goes with it: a supplier call stops when
+ * its activity is cancelled or times out (src/suppliers/http.ts).
  */
 export function requestIdActivityInterceptors(ctx: Context): ActivityInterceptors {
   let requestId: string | undefined;
@@ -24,7 +25,7 @@ export function requestIdActivityInterceptors(ctx: Context): ActivityInterceptor
     execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>) {
       requestId = requestIdFromHeaders(input.headers);
       const { workflowExecution, activityType } = ctx.info;
-      return withLogContext({ requestId, workflowId: workflowExecution?.workflowId, activityType }, () => next(input));
+      return withLogContext({ requestId, workflowId: workflowExecution?.workflowId, activityType, cancelled: ctx.cancellationSignal }, () => next(input));
     },
   };
   const outbound: ActivityOutboundCallsInterceptor = {

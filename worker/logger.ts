@@ -34,3 +34,16 @@ export class PinoTemporalLogger implements Logger {
     this.log('ERROR', message, meta);
   }
 }
+
+/**
+ * With Core's logs forwarded, the runtime's logger is the SDK's collector: it takes every
+ * line of the SDK, down to TRACE (each workflow activation, each activity), stamps and
+ * buffers it, and hands it on in time order a moment later, where PinoTemporalLogger drops
+ * what is below LOG_LEVEL. This drops those lines before they are buffered.
+ */
+export function dropBelowLogLevel(runtimeLogger: Logger): void {
+  const collect = runtimeLogger.log.bind(runtimeLogger);
+  runtimeLogger.log = (level: LogLevel, message: string, meta?: LogMetadata) => {
+    if (logger.isLevelEnabled(LEVELS[level])) collect(level, message, meta);
+  };
+}

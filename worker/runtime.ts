@@ -1,6 +1,6 @@
 import { Runtime } from '@temporalio/worker';
 import type { Config } from '../src/config';
-import { PinoTemporalLogger } from './logger';
+import { dropBelowLogLevel, PinoTemporalLogger } from './logger';
 
 /**
  * The Temporal Core runtime of a worker process, installed once, before the first
@@ -20,5 +20,6 @@ export function installWorkerRuntime(config: Config): string | undefined {
       ...(bindAddress ? { metrics: { prometheus: { bindAddress, countersTotalSuffix: true, useSecondsForDurations: true } } } : {}),
     },
   });
+  dropBelowLogLevel(Runtime.instance().logger);
   return bindAddress && `http://${bindAddress}/metrics`;
 }

@@ -69,6 +69,19 @@ export const FINALIZE_STEP: ActivityOptions = {
   retry: { ...SUPPLIER_STEP.retry, maximumAttempts: MAX_FINALIZE_ATTEMPTS },
 };
 
+/**
+ * A payment's supplier step, tried first as a local activity in the workflow task that ran
+ * the debit: one attempt, answered within a few seconds or abandoned (its call is stopped).
+ * A supplier that answers in time costs no activity task and no second workflow task; one
+ * that does not, or fails in a way worth retrying, gets the step again as an ordinary
+ * activity (FINALIZE_STEP) under the same client reference, visible in Temporal Web while it
+ * retries. Short enough that the workflow task never needs a heartbeat.
+ */
+export const QUICK_FINALIZE_STEP: LocalActivityOptions = {
+  scheduleToCloseTimeout: '3s',
+  retry: { maximumAttempts: 1 },
+};
+
 /** Asking a supplier what became of a request: a few quick tries, then the answer is "unknown". */
 export const LOOKUP_STEP: ActivityOptions = {
   startToCloseTimeout: '30s',

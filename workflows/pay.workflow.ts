@@ -1,8 +1,8 @@
 import { ApplicationFailure, CancellationScope, log, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import { FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
+import { FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP, QUICK_FINALIZE_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType, PayFailure } from './failure-types';
+import { FailureType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
 import { mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
 import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
@@ -12,7 +12,9 @@ import { isAnswer, stepFailure, setStage } from './steps';
 
 /** The database steps (debit, complete, reverse): local activities, run by the worker that runs the payment. */
 const database = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
-/** The supplier's steps: activities of their own, visible in Temporal Web while they retry. */
+/** The supplier step's first, quick try: a local activity in the workflow task that ran the debit. */
+const quickSupplier = proxyLocalActivities<BookingActivities>(QUICK_FINALIZE_STEP);
+/** The supplier's steps after that: activities of their own, visible in Temporal Web while they retry. */
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 
@@ -22,18 +24,42 @@ type Finalized = { supplierRef: string; followUp?: FollowUp };
 /** Why the debit is reversed, told to the reversal when it runs. */
 type Reversal = { reason: string; releaseTo: 'pending' | 'failed' };
 
+type FinalizeRequest = { orderId: number; clientReference: string; scenario?: string };
+
+/**
+ * One round of the supplier step. The first round tries it once as a local activity, which
+ * a supplier answering within seconds completes inside the workflow task that ran the
+ * debit; an answer (a refusal, or its outcome counted unknown) is final, anything else (no
+ * answer in time, a failure worth retrying) runs the step again as an ordinary activity
+ * under the same client reference, its attempts counted after the local one. Later rounds
+ * (after an operator's retry, which shows Stage finalizing again) go straight to the
+ * ordinary activity.
+ */
+async function finalizeRound(request: FinalizeRequest, first: boolean) {
+  if (!first) return supplier.finalizeOrder(request);
+  try {
+    return await quickSupplier.finalizeOrder(request);
+  } catch (err) {
+    if (isAnswer(err) || stepFailure(err).type === OUTCOME_UNKNOWN) throw err;
+  }
+  // Only now can the step take a while: the payment shows Stage finalizing with the activity
+  // (a quick try's stage would be written with the workflow task's other commands, and never seen).
+  setStage('finalizing');
+  return supplier.finalizeOrder({ ...request, attemptsBefore: 1 });
+}
+
 /**
  * The supplier step, whose outcome may be unknown: after its retries, ask the supplier by
  * our client reference; if it cannot tell either, park in needs_attention (never refund
  * blindly: the ticket may exist) until an operator retries, confirms or compensates.
  */
 async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operator: OperatorInbox): Promise<Finalized> {
-  const request = { orderId: input.orderId, clientReference: `${run.workflowId}/${run.runId}`, scenario: input.scenario };
+  const request: FinalizeRequest = { orderId: input.orderId, clientReference: `${run.workflowId}/${run.runId}`, scenario: input.scenario };
   for (;;) {
     state.step = 'finalizing';
     state.supplierRounds += 1;
     try {
-      const done = await supplier.finalizeOrder(request);
+      const done = await finalizeRound(request, state.supplierRounds === 1);
       state.supplierAttempts += done.attempts;
       return done;
     } catch (err) {
@@ -87,7 +113,6 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
         releasedAs = reversed.orderStatus;
       },
     );
-    setStage('finalizing');
     finalized = await saga.step('finalize', () => finalizeOrPark(input, run, state, operator));
   } catch (err) {
     const { type, message } = stepFailure(err);

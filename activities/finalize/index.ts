@@ -43,14 +43,14 @@ export function finalizeActivities(deps: FinalizeDeps) {
 
   return {
     /**
-     * The supplier step. It tells the workflow how many attempts it took (Temporal's own count,
-     * the one its failure message names): in its answer, and in the outcome-unknown failure's
-     * details (`FinalizeAttemptsDetail`).
+     * The supplier step. It tells the workflow how many attempts it took (Temporal's own count
+     * of this activity's attempts, plus `attemptsBefore`: the payment's quick local try before
+     * it): in its answer, and in the outcome-unknown failure's details (`FinalizeAttemptsDetail`).
      */
-    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string }) =>
+    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string; attemptsBefore?: number }) =>
       runActivityStep(async (): Promise<Finalized & { attempts: number }> => {
         const { order, finalizer } = await finalizerOf(input.orderId);
-        const { attempt } = Context.current().info;
+        const attempt = Context.current().info.attempt + (input.attemptsBefore ?? 0);
         try {
           return { ...(await finalizer.finalize(order, input.clientReference, input.scenario)), attempts: attempt };
         } catch (err) {

@@ -45,8 +45,12 @@ export interface Partner {
 
 export const partnerHeaders = (p: Partner) => ({ 'x-api-key': p.api_key, 'x-api-secret': p.api_secret, 'content-type': 'application/json' });
 
-export async function api(p: Partner, method: 'GET' | 'POST', route: string, body?: unknown) {
-  const res = await fetch(`${nextApi()}${route}`, { method, headers: partnerHeaders(p), body: body === undefined ? undefined : JSON.stringify(body) });
+export async function api(p: Partner, method: 'GET' | 'POST', route: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${nextApi()}${route}`, {
+    method,
+    headers: { ...partnerHeaders(p), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { ok: boolean; data?: Record<string, unknown>; error?: string } };
 }
 

@@ -26,6 +26,10 @@
  * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
  * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
  * measures a cold start (docs/performance.md gives both).
+ * --scenario NAME sends every payment with that sandbox scenario (X-Sandbox-Scenario):
+ * `supplier_slow` with the engine's SANDBOX_SLOW_MS measures payments against a supplier that
+ * takes that long. A payment not answered within the engine's pay wait (202 processing) counts
+ * in `unanswered`, not in `errors`.
  */
 import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
@@ -43,7 +47,9 @@ const opts = args({
   window: { type: 'boolean', default: false },
   warmup: { type: 'string', default: '500' },
   floor: { type: 'boolean', default: false },
+  scenario: { type: 'string' },
 });
+const scenarioHeaders: Record<string, string> = opts.scenario ? { 'x-sandbox-scenario': String(opts.scenario) } : {};
 const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
 const warmup = Number(opts.warmup);
@@ -65,10 +71,11 @@ async function prepare(count: number): Promise<Array<{ partner: Partner; orderId
   return jobs;
 }
 
-/** Runs `call` once per job with `concurrency` in flight; a call that does not answer 200 counts as an error. */
+/** Runs `call` once per job with `concurrency` in flight; a call that answers neither 200 nor 202 counts as an error. */
 async function runAll<J>(jobs: J[], call: (job: J) => Promise<{ status: number }>) {
   const latencies: number[] = [];
   let errors = 0;
+  let unanswered = 0;
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -78,15 +85,18 @@ async function runAll<J>(jobs: J[], call: (job: J) => Promise<{ status: number }
         const t0 = performance.now();
         const res = await call(job).catch(() => ({ status: 0 }));
         latencies.push(performance.now() - t0);
-        if (res.status !== 200) errors += 1;
+        if (res.status === 202) unanswered += 1;
+        else if (res.status !== 200) errors += 1;
       }
     }),
   );
-  return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), errors };
+  return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), errors, unanswered };
 }
 
 const payAll = (jobs: Array<{ partner: Partner; orderId: number }>) =>
-  runAll(jobs, (job) => api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }));
+  runAll(jobs, (job) =>
+    api(job.partner, 'POST', '/api/partners/pay/', { product_order_id: job.orderId, idempotency_key: `bench-${job.orderId}` }, scenarioHeaders),
+  );
 
 const FLOOR = process.env.BENCH_BARE_PORT ? `http://127.0.0.1:${process.env.BENCH_BARE_PORT}/floor` : undefined;
 
@@ -173,7 +183,12 @@ async function historyLength(t: Topology | undefined, workflowId: string): Promi
  * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
  * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
  */
-async function measureFloor(t: Topology | undefined, pay: { seconds: number; latencies: number[] }, payCpu: ReturnType<typeof cpuPerPayment> | undefined) {
+async function measureFloor(
+  t: Topology | undefined,
+  pay: { seconds: number; latencies: number[] },
+  payCpu: ReturnType<typeof cpuPerPayment> | undefined,
+  payThreads: Record<string, number> | undefined,
+) {
   if (!FLOOR) throw new Error('--floor needs the benchmark engine (npm run bench:engine) and its BENCH_BARE_PORT');
   const probe = await fetch(FLOOR, { method: 'POST' }).catch(() => undefined);
   if (probe?.status !== 200)
@@ -187,6 +202,7 @@ async function measureFloor(t: Topology | undefined, pay: { seconds: number; lat
   const cpu = t ? cpuPerPayment(cpuBefore!, sampleCpu(t), total) : undefined;
   const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
   const events = await historyLength(t, data.workflow_id).catch(() => undefined);
+  const floorThreads = threadsBefore && threadsAfter ? cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms : undefined;
   return {
     floor: {
       workflows_per_s: round(total / run.seconds),
@@ -194,17 +210,26 @@ async function measureFloor(t: Topology | undefined, pay: { seconds: number; lat
       p95_ms: round(percentile(run.latencies, 95)),
       errors: run.errors,
       ...(cpu ? { cpu_per_workflow: cpu } : {}),
-      ...(threadsBefore && threadsAfter ? { engine_threads_per_workflow: cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms } : {}),
+      ...(floorThreads ? { engine_threads_per_workflow: floorThreads } : {}),
       ...(events !== undefined ? { history_events: events } : {}),
     },
     payment_over_floor: {
       // Floor workflows a second per payment a second: how many times faster the floor runs.
       throughput_ratio: round(pay.seconds / run.seconds, 2),
       p50_ratio: round(percentile(pay.latencies, 50) / percentile(run.latencies, 50), 2),
-      ...(cpu && payCpu ? { cpu_ratio: round(payCpu.total_ms / cpu.total_ms, 2), extra_cpu_ms: round(payCpu.total_ms - cpu.total_ms) } : {}),
+      // The CPU ratio is always printed: null when this run could not count the processes' CPU (no topology).
+      cpu_ratio: cpu && payCpu ? round(payCpu.total_ms / cpu.total_ms, 2) : null,
+      ...(cpu && payCpu
+        ? { extra_cpu_ms: round(payCpu.total_ms - cpu.total_ms), cpu_ratio_by_part: ratios(payCpu.by_part_ms, cpu.by_part_ms) }
+        : { cpu_unmeasured: 'no processes to measure: run against npm start or bench:engine (DATA_DIR/processes.json), --cluster or --pids' }),
+      ...(payThreads && floorThreads ? { cpu_ratio_by_engine_thread: ratios(payThreads, floorThreads) } : {}),
     },
   };
 }
+
+/** Each part's payment figure over its floor figure. */
+const ratios = (pay: Record<string, number>, floor: Record<string, number>) =>
+  Object.fromEntries(Object.keys(pay).map((k) => [k, floor[k] ? round(pay[k]! / floor[k]!, 2) : null]));
 
 const rates = (a: Record<string, number>, b: Record<string, number>, seconds: number) =>
   Object.fromEntries(Object.keys(a).map((k) => [k, (b[k]! - a[k]!) / seconds]));
@@ -253,6 +278,8 @@ async function main() {
     p95_ms: round(percentile(run.latencies, 95)),
     p99_ms: round(percentile(run.latencies, 99)),
     errors: run.errors,
+    unanswered: run.unanswered,
+    ...(opts.scenario ? { scenario: opts.scenario } : {}),
     double_debits: report.findings.filter((f) => f.kind === 'order_payment').length,
   };
   // The payments' span on the machine's monotonic clock (µs), which V8's CPU profiles use: cut a
@@ -291,7 +318,10 @@ async function main() {
   const payId = payWorkflowId(first.partner.partner_id, { idempotencyKey: `bench-${first.orderId}`, orderId: first.orderId });
   const events = await historyLength(t, payId).catch(() => undefined);
   if (events !== undefined) result.history_events_per_payment = events;
-  if (opts.floor) Object.assign(result, await measureFloor(t, run, result.cpu_per_payment as ReturnType<typeof cpuPerPayment> | undefined));
+  if (opts.floor) {
+    const payCpu = result.cpu_per_payment as ReturnType<typeof cpuPerPayment> | undefined;
+    Object.assign(result, await measureFloor(t, run, payCpu, result.engine_threads_per_payment as Record<string, number> | undefined));
+  }
   if (opts.baseline) {
     const b = await baseline(total);
     result.baseline = {

@@ -10,6 +10,13 @@
  * A variant may also be another checkout, `label=PATH` (e.g. `before=/work/wt-before`, a
  * worktree of an earlier commit with its own node_modules): the engine then runs from that
  * tree with its defaults, so a code change is measured against its parent side by side.
+ *
+ * --floor runs each engine as the benchmark engine (`bench:engine`, from the variant's own
+ * tree) and bench:pay with --floor: every round also measures the floor workflow on that
+ * engine, and the report gives each variant's payment over its floor (`cpu_ratio`).
+ * --scenario passes a sandbox scenario to bench:pay (with SANDBOX_SLOW_MS in the environment,
+ * `supplier_slow` is a supplier that answers after that long). The engines listen from
+ * BENCH_TUNING_PORT (default 18000) up, ten ports each.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +38,8 @@ const raw = args({
   orders: { type: 'string', default: '100' },
   rounds: { type: 'string', default: '1' },
   warmup: { type: 'string', default: '500' },
+  floor: { type: 'boolean', default: false },
+  scenario: { type: 'string' },
 });
 const opts = {
   variants: String(raw.variants),
@@ -38,10 +47,12 @@ const opts = {
   orders: String(raw.orders),
   rounds: String(raw.rounds),
   warmup: String(raw.warmup),
+  floor: raw.floor === true,
+  scenario: raw.scenario === undefined ? undefined : String(raw.scenario),
 };
 
 const ROOT = path.resolve(__dirname, '../..');
-const BASE_PORT = 18_000;
+const BASE_PORT = Number(process.env.BENCH_TUNING_PORT || 18_000);
 
 interface PayReport {
   cpu_per_payment?: { total_ms: number; by_part_ms: Record<string, number> };
@@ -52,7 +63,10 @@ interface PayReport {
   p95_ms: number;
   p99_ms: number;
   errors: number;
+  unanswered?: number;
   double_debits: number;
+  floor?: { workflows_per_s: number; cpu_per_workflow?: { total_ms: number; by_part_ms: Record<string, number> } };
+  payment_over_floor?: { throughput_ratio: number; cpu_ratio?: number; extra_cpu_ms?: number };
 }
 
 function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boolean, cwd = ROOT): { child: ChildProcess; output: Promise<string> } {
@@ -104,13 +118,31 @@ async function measure(name: string, slot: number): Promise<PayReport> {
     WORKER_METRICS_PORT: String(port + 5),
     TEMPORAL_CORE_METRICS_PORT: String(port + 6),
     LOG_LEVEL: 'warn',
+    ...(opts.floor ? { BENCH_BARE_PORT: String(port + 7) } : {}),
   };
-  const engine = run(process.execPath, ['--import', 'tsx', 'src/main.ts'], env, false, variant.root);
+  const entry = opts.floor ? 'scripts/bench/engine/main.ts' : 'src/main.ts';
+  const engine = run(process.execPath, ['--import', 'tsx', entry], env, false, variant.root);
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
     const bench = run(
       process.execPath,
-      ['--import', 'tsx', 'scripts/bench/pay.ts', '--concurrency', opts.concurrency, '--orders', opts.orders, '--warmup', opts.warmup, '--idle-seconds', '0'],
+      [
+        ...[
+          '--import',
+          'tsx',
+          'scripts/bench/pay.ts',
+          '--concurrency',
+          opts.concurrency,
+          '--orders',
+          opts.orders,
+          '--warmup',
+          opts.warmup,
+          '--idle-seconds',
+          '0',
+        ],
+        ...(opts.floor ? ['--floor'] : []),
+        ...(opts.scenario ? ['--scenario', opts.scenario] : []),
+      ],
       env,
       true,
     );
@@ -166,13 +198,36 @@ async function main(): Promise<void> {
       ),
       history_events: xs[0]?.history_events_per_payment,
       errors: xs.reduce((n, x) => n + x.errors, 0),
+      unanswered: xs.reduce((n, x) => n + (x.unanswered ?? 0), 0),
+      ...(opts.floor
+        ? {
+            floor_per_s: round(median(xs.map((x) => x.floor?.workflows_per_s ?? NaN))),
+            floor_cpu_ms: round(median(xs.map((x) => x.floor?.cpu_per_workflow?.total_ms ?? NaN))),
+            floor_cpu_by_part_ms: Object.fromEntries(
+              Object.keys(xs[0]?.floor?.cpu_per_workflow?.by_part_ms ?? {}).map((part) => [
+                part,
+                round(median(xs.map((x) => x.floor?.cpu_per_workflow?.by_part_ms[part] ?? NaN))),
+              ]),
+            ),
+            // The payment over its floor in each round, and their median: what the engine adds to any durable step.
+            cpu_ratio: round(median(xs.map((x) => x.payment_over_floor?.cpu_ratio ?? NaN)), 2),
+            cpu_ratios: xs.map((x) => x.payment_over_floor?.cpu_ratio),
+          }
+        : {}),
       double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
       ...(base ? { vs_untuned: round(pays / base, 2) } : {}),
       rounds: xs.map((x) => x.pays_per_s),
     };
   });
   console.log(
-    JSON.stringify({ concurrency: Number(opts.concurrency), orders: Number(opts.orders), warmup: Number(opts.warmup), rounds: Number(opts.rounds), results }),
+    JSON.stringify({
+      concurrency: Number(opts.concurrency),
+      orders: Number(opts.orders),
+      warmup: Number(opts.warmup),
+      rounds: Number(opts.rounds),
+      ...(opts.scenario ? { scenario: opts.scenario } : {}),
+      results,
+    }),
   );
 }
 

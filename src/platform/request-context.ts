@@ -11,16 +11,29 @@ export interface LogContext {
   activityType?: string;
 }
 
+/** An activity's context: what its logs carry, and the signal that says it was cancelled or timed out. */
+export interface ActivityContext extends LogContext {
+  cancelled?: AbortSignal;
+}
+
 /** How the search layer served each request's supplier search (src/domain/search/layer.ts), for its answer's headers. */
 const searchServedBy = new WeakMap<LogContext, string>();
 
-const context = new AsyncLocalStorage<LogContext>();
+const context = new AsyncLocalStorage<ActivityContext>();
 
 export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => context.run({ requestId }, run);
-export const withLogContext = <T>(fields: LogContext, run: () => Promise<T>) => context.run(fields, run);
+export const withLogContext = <T>(fields: ActivityContext, run: () => Promise<T>) => context.run(fields, run);
 export const currentRequestId = (): string | undefined => context.getStore()?.requestId;
 /** What every log line written here carries (a copy: pino adds to what a mixin returns). */
-export const logContext = (): LogContext => ({ ...context.getStore() });
+export const logContext = (): LogContext => {
+  const store = context.getStore();
+  return store ? { requestId: store.requestId, workflowId: store.workflowId, activityType: store.activityType } : {};
+};
+/**
+ * Aborted when the activity this runs in is cancelled or times out (a payment's quick
+ * supplier try that did not answer in time): what it calls out to stops with it.
+ */
+export const activityCancelled = (): AbortSignal | undefined => context.getStore()?.cancelled;
 /** Whether this runs in an activity (a workflow's step), rather than for an API request itself. */
 export const inActivity = (): boolean => context.getStore()?.activityType !== undefined;
 

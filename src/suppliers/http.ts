@@ -1,5 +1,5 @@
 import { logger } from '../platform/log';
-import { inActivity } from '../platform/request-context';
+import { activityCancelled, inActivity } from '../platform/request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
 import { currentScenario } from '../sandbox/context';
@@ -21,7 +21,7 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
       method: init.method,
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(init.timeoutMs ?? 90_000),
+      signal: stopsWith(activityCancelled(), AbortSignal.timeout(init.timeoutMs ?? 90_000)),
     });
   } catch (err) {
     logCall(url, init.method, null, started, (err as Error).message);
@@ -42,6 +42,9 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
   if (!res.ok) throw new SupplierUnavailableError(`supplier error ${res.status}: ${message}`);
   return body as T;
 }
+
+/** The call's own timeout, and in an activity its cancellation: whichever comes first stops the call. */
+const stopsWith = (cancelled: AbortSignal | undefined, timeout: AbortSignal) => (cancelled ? AbortSignal.any([cancelled, timeout]) : timeout);
 
 /** A Retry-After of whole seconds (the form suppliers send), at least 1; undefined when absent or a date. */
 function retryAfterOf(value: string | null): number | undefined {

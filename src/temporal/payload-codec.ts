@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
@@ -35,7 +35,7 @@ export class PayloadDecryptionError extends Error {
 
 interface PayloadKey {
   id: string;
-  key: Buffer;
+  key: KeyObject;
   /** The encoding and key id, authenticated with each payload: a payload cannot be passed off as another key's. */
   aad: Buffer;
 }
@@ -43,7 +43,22 @@ interface PayloadKey {
 function payloadKey(key: Buffer): PayloadKey {
   if (key.length !== PAYLOAD_KEY_BYTES) throw new Error(`a payload key is ${PAYLOAD_KEY_BYTES} bytes, not ${key.length}`);
   const id = payloadKeyId(key);
-  return { id, key, aad: Buffer.from(`${ENCRYPTED_ENCODING}:${id}`) };
+  return { id, key: createSecretKey(key), aad: Buffer.from(`${ENCRYPTED_ENCODING}:${id}`) };
+}
+
+/** Fresh random nonces, drawn from the system's CSPRNG a few hundred at a time rather than one call each. */
+class Nonces {
+  private pool = Buffer.alloc(0);
+  private next = 0;
+
+  take(): Buffer {
+    if (this.next + NONCE_BYTES > this.pool.length) {
+      this.pool = randomBytes(NONCE_BYTES * 256);
+      this.next = 0;
+    }
+    this.next += NONCE_BYTES;
+    return this.pool.subarray(this.next - NONCE_BYTES, this.next);
+  }
 }
 
 const metadataText = (payload: Payload, name: string) => {
@@ -61,6 +76,7 @@ export class EncryptionCodec implements PayloadCodec {
   readonly keyId: string;
   private readonly current: PayloadKey;
   private readonly keys: Map<string, PayloadKey>;
+  private readonly nonces = new Nonces();
 
   constructor(current: Buffer, previous: readonly Buffer[] = []) {
     this.current = payloadKey(current);
@@ -83,7 +99,7 @@ export class EncryptionCodec implements PayloadCodec {
 
   encrypt(payload: Payload): Payload {
     const { id, key, aad } = this.current;
-    const nonce = randomBytes(NONCE_BYTES);
+    const nonce = this.nonces.take();
     const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad);
     const sealed = Buffer.concat([nonce, cipher.update(PayloadMessage.encode(payload).finish()), cipher.final(), cipher.getAuthTag()]);
     return { metadata: { encoding: ENCRYPTED, [KEY_ID_METADATA]: Buffer.from(id) }, data: sealed };

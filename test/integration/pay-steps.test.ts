@@ -9,13 +9,16 @@ import { type TestStack, useStack } from '../support/stack';
 
 /**
  * The payment's steps (docs/decisions/payment-shape.md): the database steps (debit,
- * complete, reverse) are local activities, the supplier step an activity of its own; started
- * eagerly when the API shares its worker's connection (`npm start`). The money rules hold:
- * one debit per completed order, a reversal when the supplier says no.
+ * complete, reverse) are local activities; the supplier step is tried once as a local
+ * activity within a few seconds, then, when it does not answer in time or fails in a way
+ * worth retrying, runs as an activity of its own; started eagerly when the API shares its
+ * worker's connection (`npm start`). The money rules hold: one debit per completed order, a
+ * reversal when the supplier says no.
  */
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 2_500, eagerStart: true });
+// The slow supplier answers after the quick try has given up (QUICK_FINALIZE_STEP).
+useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 4_500, eagerStart: true });
 
 const ledgerOf = async (orderId: number) =>
   (await stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.orderId, orderId)).orderBy(asc(ledgerEntries.id))).map((e) => e.type);
@@ -32,6 +35,8 @@ async function historyOf(orderId: number) {
     workflowId,
     activities: await scheduledActivities(stack, workflowId),
     markers: events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity').length,
+    workflowTasks: events!.filter((e) => e.workflowTaskCompletedEventAttributes).length,
+    clientReference: `${workflowId}/${events![0]!.workflowExecutionStartedEventAttributes!.originalExecutionRunId}`,
     // What an operator sees from the start, then each Stage the run sets (an upsert, a command and an event each).
     opening: attributesOf(events![0]!.workflowExecutionStartedEventAttributes?.searchAttributes?.indexedFields),
     stages: events!.flatMap((e) => {
@@ -56,7 +61,7 @@ const eagerStarts = async () => {
 };
 
 describe("the payment's steps", () => {
-  it('debit and complete run as local activities; only the supplier step goes through the activity queue', async () => {
+  it('against a supplier that answers at once, every step is a local activity of one workflow task', async () => {
     const before = await eagerStarts();
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
@@ -66,13 +71,35 @@ describe("the payment's steps", () => {
     expect(await ledgerOf(order.id)).toEqual(['payment']);
 
     const history = await historyOf(order.id);
-    expect(history.activities).toEqual(['finalizeOrder']);
-    expect(history.markers).toBe(2); // debitForOrder, completeOrder
+    expect(history.activities).toEqual([]);
+    expect(history.markers).toBe(3); // debitForOrder, finalizeOrder, completeOrder
+    expect(history.workflowTasks).toBe(1);
     expect(history).toMatchObject({ stage: 'done', orderStatus: 'completed' });
-    // It starts showing debiting and processing (the start request sets them); the debit's workflow task shows finalizing.
+    // It starts showing debiting and processing (the start request sets them); the supplier answered within the task.
     expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
-    expect(history.stages).toEqual(['finalizing', 'completing', 'done']);
+    expect(history.stages).toEqual(['completing', 'done']);
     expect(await eagerStarts()).toBe(before + 1);
+  });
+
+  it('a supplier slower than the quick try gets the step again as an activity, under the same client reference', async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const order = await api.productOrder();
+    const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_slow' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ order_status: 'completed' });
+    expect(await ledgerOf(order.id)).toEqual(['payment']);
+    const history = await historyOf(order.id);
+    // The quick try timed out (its marker records the failure); the activity shows in Temporal Web while it runs.
+    expect(history.activities).toEqual(['finalizeOrder']);
+    expect(history.markers).toBe(3); // debitForOrder, the quick finalizeOrder, completeOrder
+    expect(history.stages).toEqual(['finalizing', 'completing', 'done']);
+    // One fulfilment for the payment's client reference: the abandoned try and the activity asked for the same one.
+    const { clientReference } = history;
+    const found = await fetch(`${stack.simulatorUrl}/products/fulfilments?client_reference=${encodeURIComponent(clientReference)}`);
+    expect(found.status).toBe(200);
+    expect(((await found.json()) as { fulfilment_id: string }).fulfilment_id).toBe(
+      (await stack.db.select().from(orders).where(eq(orders.id, order.id)))[0]!.supplierRef,
+    );
   });
 
   it('reverses the debit locally when the supplier refuses', async () => {
@@ -83,16 +110,17 @@ describe("the payment's steps", () => {
     expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
     expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
     const history = await historyOf(order.id);
-    expect(history.activities).toEqual(['finalizeOrder']);
-    expect(history.markers).toBe(2); // debitForOrder, reversePayment
+    // A refusal is an answer: the quick try's is final, nothing goes through the activity queue.
+    expect(history.activities).toEqual([]);
+    expect(history.markers).toBe(3); // debitForOrder, finalizeOrder, reversePayment
     // The order is payable again, and the payment's OrderStatus says so.
     expect(history).toMatchObject({ stage: 'failed', orderStatus: 'pending' });
     expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
-    expect(history.stages).toEqual(['finalizing', 'compensating', 'failed']);
+    expect(history.stages).toEqual(['compensating', 'failed']);
     expect(await statusOf(order.id)).toBe('pending');
   });
 
-  it("rides out a flaky supplier with the activity's retries: one debit, completed", async () => {
+  it("rides out a flaky supplier with the activity's retries after the quick try: one debit, completed", async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_flaky' });

@@ -1,6 +1,6 @@
 import { Duffel, DuffelError } from '@duffel/api';
 import { logger } from '../../../platform/log';
-import { inActivity } from '../../../platform/request-context';
+import { activityCancelled, inActivity } from '../../../platform/request-context';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
 
 export interface DuffelSettings {
@@ -64,12 +64,22 @@ export function resetWaitMs(headers: { get(name: string): string | null } | unde
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The call's answer, unless `ms` pass first or the activity it runs in is cancelled or times out. */
 function withTimeout<T>(what: string, ms: number, run: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  const cancelled = activityCancelled();
+  let stop: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new SupplierUnavailableError(`Duffel did not answer ${what} within ${ms} ms`)), ms);
+    if (!cancelled) return;
+    stop = () => reject(new SupplierUnavailableError(`${what}: stopped waiting for Duffel, the activity was cancelled or timed out`));
+    if (cancelled.aborted) stop();
+    else cancelled.addEventListener('abort', stop, { once: true });
   });
-  return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([run, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (stop) cancelled?.removeEventListener('abort', stop);
+  });
 }
 
 export interface DuffelCalls {
