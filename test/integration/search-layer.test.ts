@@ -51,17 +51,31 @@ describe('searches through the search layer', () => {
     expect(scrape).toMatch(/^supplier_search_budget_per_second\{supplier="simulator"\} 2$/m);
   });
 
-  it("prices a cached answer for each partner: another partner's rate keys are its own", async () => {
-    const a = await newPartner(stack);
-    const b = await newPartner(stack);
-    const mine = JSON.parse((await post(keysOf(a.creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 41))).bytes.toString());
-    const theirs = await post(keysOf(b.creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 41));
-    expect(theirs.headers.get('x-search-cache')).toBe('fresh');
-    const keys = (body: { data: { results: Array<{ rates: Array<{ rate_key: string }> }> } }) =>
-      body.data.results.flatMap((h) => h.rates.map((r) => r.rate_key));
-    const theirKeys = keys(JSON.parse(theirs.bytes.toString()));
-    expect(theirKeys.length).toBe(keys(mine).length);
-    expect(theirKeys.filter((k) => keys(mine).includes(k))).toEqual([]);
+  it('prices a cached answer for each partner: one with a markup of its own sees its own prices', async () => {
+    const plain = await newPartner(stack);
+    const same = await newPartner(stack);
+    const marked = await newPartner(stack);
+    const rule = await stack.admin.request('http://engine.test/admin/markups', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ service: 'hotels', partner: marked.creds.partner_id, percent: '10', fixed: '5' }),
+    });
+    expect(rule.status).toBe(201);
+    const body = async (creds: { api_key: string; api_secret: string }) => {
+      const res = await post(keysOf(creds), '/api/hotel/search_hotels/', hotelSearch(TEHRAN, 41));
+      return { served: res.headers.get('x-search-cache'), data: JSON.parse(res.bytes.toString()).data };
+    };
+    const [a, b, m] = [await body(plain.creds), await body(same.creds), await body(marked.creds)];
+    expect([a.served, b.served, m.served]).toEqual(['miss', 'fresh', 'fresh']);
+    type Result = { results: Array<{ rates: Array<{ rate_key: string; total_price: string }> }> };
+    const prices = (d: Result) => d.results.flatMap((h) => h.rates.map((r) => Number(r.total_price)));
+    expect(prices(b.data)).toEqual(prices(a.data));
+    const marked_ = prices(m.data);
+    expect(marked_).toHaveLength(prices(a.data).length);
+    // 10% of net (to the minor unit) + 5.00.
+    prices(a.data).forEach((net, i) => expect(Math.abs(marked_[i]! - (net + net / 10 + 5))).toBeLessThanOrEqual(0.006));
+    const keys = (d: Result) => d.results.flatMap((h) => h.rates.map((r) => r.rate_key));
+    expect(keys(m.data).filter((k) => keys(a.data).includes(k))).toEqual([]);
   });
 
   it('compresses a large answer with brotli or gzip as the client accepts, and sends it plain otherwise', async () => {

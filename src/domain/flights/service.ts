@@ -123,8 +123,8 @@ export async function searchFlights(
   const currencies = currenciesIn(found, () => found.offers.map((o) => o.total));
   const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
-  // Priced once per answer, partner, limit and pricing: a search served again from the cache is not priced again.
-  return derived(found, `${partnerId}:${supplier.name}:${input.limit}:${pricingKey(markup, pricer, currencies)}`, async () =>
+  // Priced once per answer, limit and pricing (the partner's rule and the rates): a search served again from the cache is not priced again.
+  return derived(found, `${supplier.name}:${input.limit}:${pricingKey(markup, pricer, currencies)}`, async () =>
     sellOffers(found, pricing, pricer, markup, input.limit),
   );
 }

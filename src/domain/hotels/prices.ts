@@ -49,8 +49,9 @@ export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => ma
 
 /**
  * A search's results at the partner's prices, and what is made of them (`make`), once per
- * supplier answer, partner, `variant` (the request's own filters) and pricing (rule and
- * rates as read): a search served again from the search layer's cache is not priced again.
+ * supplier answer, `variant` (the request's own filters) and pricing (the partner's rule and
+ * the rates as read): a search served again from the search layer's cache is not priced
+ * again, for this partner or any other sold at the same rule.
  */
 export async function soldSearch<T>(
   pricing: PricingDeps,
@@ -63,7 +64,8 @@ export async function soldSearch<T>(
   const currencies = currenciesIn(found, () => found.hotels.flatMap((h) => h.rates.map((r) => r.total)));
   const pricer = await searchPricerFor(pricing, currencies, now);
   const markup = await hotelMarkup(pricing, buyer, now);
-  const key = `${buyer.partnerId}:${buyer.supplier}:${variant}:${pricingKey(markup, pricer, currencies)}`;
+  // Not the partner: partners sold at the same rule see the same prices, and the same sealed codes.
+  const key = `${buyer.supplier}:${variant}:${pricingKey(markup, pricer, currencies)}`;
   return derived(found, key, async () => make((hotels) => sellHotelsWith(pricer, markup, hotels)));
 }
 
