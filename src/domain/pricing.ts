@@ -65,8 +65,7 @@ const searchRates = readCache({ max: 1_000, ttlMs: SEARCH_RATE_TTL_MS });
 
 /**
  * A pricer for a search's answer: as `pricerFor`, its rates read at most every few seconds
- * per process, each still refused once older than the bound. The same rates are the same
- * `AppliedRate` objects, so what is priced with them can be kept (src/domain/search/derived.ts).
+ * per process, each still refused once older than the bound.
  */
 export async function searchPricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date): Promise<Pricer> {
   const rates = new Map<string, AppliedRate>();

@@ -51,7 +51,7 @@ export function derived<T>(source: object, key: string, make: () => Promise<T>):
 const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
 
-/** A number naming this object (a markup rule as read, a rate as read) while it lives: a new read is a new number. */
+/** A number naming this object (a supplier's answer as kept) while it lives. */
 export function identityOf(o: object | null): number {
   if (o === null) return 0;
   let id = identities.get(o);
@@ -79,13 +79,18 @@ export function currenciesIn(source: object, amounts: () => Iterable<{ currency:
   return found;
 }
 
-/** What a price shown in a search was made with, as one key: the markup rule chosen and each currency's rate as read. */
+/**
+ * What a price shown in a search was made with, as one key, by value: the markup rule chosen
+ * (its id and what it takes) and each currency's rate (its row). A rule or a rate read again
+ * unchanged is the same key; a new rate or another rule is another.
+ */
 export function pricingKey(
-  markup: { rule: object | null },
-  pricer: { rateOf(currency: string): object | null },
+  markup: { rule: { id: number; percentHundredths: number; fixedMinor: number; minMarginMinor: number } | null },
+  pricer: { rateOf(currency: string): { rateId: number } | null },
   currencies: Array<{ currency: string }>,
 ): string {
-  let key = `m${identityOf(markup.rule)}`;
-  for (const c of currencies) key += `:${c.currency}${identityOf(pricer.rateOf(c.currency))}`;
+  const r = markup.rule;
+  let key = r ? `m${r.id}/${r.percentHundredths}/${r.fixedMinor}/${r.minMarginMinor}` : 'm-';
+  for (const c of currencies) key += `:${c.currency}${pricer.rateOf(c.currency)?.rateId ?? ''}`;
   return key;
 }
