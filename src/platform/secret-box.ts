@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { Nonces } from './nonces';
 
 /**
  * Seals the secrets the engine must read back to use (webhook signing secrets) with
@@ -52,18 +53,21 @@ function keyOf(key: Buffer) {
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
   // The prefix, the key id and the owner are authenticated too: a value cannot be passed off as another key's or another owner's.
   const aad = (owner: string | undefined) => Buffer.from(owner === undefined ? `${UNBOUND}${keyId}` : `${BOUND}${keyId}\n${owner}`);
+  const unbound = aad(undefined);
+  const secret = createSecretKey(key);
+  const nonces = new Nonces(NONCE_BYTES);
   return {
     keyId,
     seal(plain: string, owner?: string) {
-      const nonce = randomBytes(NONCE_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(aad(owner));
+      const nonce = nonces.take();
+      const cipher = createCipheriv('aes-256-gcm', secret, nonce).setAAD(owner === undefined ? unbound : aad(owner));
       const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
       return `${sealedPrefix(keyId, owner !== undefined)}${Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url')}`;
     },
     open(stored: string, owner?: string) {
       const raw = Buffer.from(stored.slice(sealedPrefix(keyId).length), 'base64url');
       if (raw.length < NONCE_BYTES + TAG_BYTES) throw new Error('a sealed secret too short to be one');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, NONCE_BYTES)).setAAD(aad(owner));
+      const decipher = createDecipheriv('aes-256-gcm', secret, raw.subarray(0, NONCE_BYTES)).setAAD(aad(owner));
       decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
       try {
         return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');

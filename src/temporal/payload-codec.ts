@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { Nonces } from '../platform/nonces';
 import type { DataConverter, Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 
@@ -46,21 +47,6 @@ function payloadKey(key: Buffer): PayloadKey {
   return { id, key: createSecretKey(key), aad: Buffer.from(`${ENCRYPTED_ENCODING}:${id}`) };
 }
 
-/** Fresh random nonces, drawn from the system's CSPRNG a few hundred at a time rather than one call each. */
-class Nonces {
-  private pool = Buffer.alloc(0);
-  private next = 0;
-
-  take(): Buffer {
-    if (this.next + NONCE_BYTES > this.pool.length) {
-      this.pool = randomBytes(NONCE_BYTES * 256);
-      this.next = 0;
-    }
-    this.next += NONCE_BYTES;
-    return this.pool.subarray(this.next - NONCE_BYTES, this.next);
-  }
-}
-
 const metadataText = (payload: Payload, name: string) => {
   const value = payload.metadata?.[name];
   return value ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8') : undefined;
@@ -76,7 +62,7 @@ export class EncryptionCodec implements PayloadCodec {
   readonly keyId: string;
   private readonly current: PayloadKey;
   private readonly keys: Map<string, PayloadKey>;
-  private readonly nonces = new Nonces();
+  private readonly nonces = new Nonces(NONCE_BYTES);
 
   constructor(current: Buffer, previous: readonly Buffer[] = []) {
     this.current = payloadKey(current);
