@@ -22,6 +22,30 @@ const finalizeAttempts = z.coerce.number().int().min(1).max(MAX_FINALIZE_ATTEMPT
 const perMinute = z.coerce.number().int().min(1).max(MAX_RATE_LIMIT_PER_MINUTE);
 
 /**
+ * `name=number` pairs, comma-separated, over `defaults`: each must match `pattern` (its first
+ * group the name, its second the number), else the setting is refused saying `form`.
+ */
+const settingPairs = (defaults: Readonly<Record<string, number>>, pattern: RegExp, form: string) =>
+  z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const pairs: Record<string, number> = { ...defaults };
+      for (const part of v
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = pattern.exec(part);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: `"${part}" is not ${form}` });
+          return z.NEVER;
+        }
+        pairs[m[1]!] = Number(m[2]);
+      }
+      return pairs;
+    });
+
+/**
  * Every setting the engine reads, parsed once at start-up. Defaults make
  * `npm start` work on a fresh clone; production overrides them. docs/configuration.md
  * lists them all (test/unit/configuration-table.test.ts keeps it true).
@@ -106,48 +130,14 @@ const ConfigSchema = z
      * defaults (SEARCH_TTL_DEFAULTS); 0 never caches that one. A flight offer's own expiry
      * shortens it.
      */
-    SEARCH_TTLS: z
-      .string()
-      .default('')
-      .transform((v, ctx) => {
-        const ttls: Record<string, number> = { ...SEARCH_TTL_DEFAULTS };
-        for (const part of v
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean)) {
-          const m = /^([a-z][a-z0-9_-]*)\.(hotels|flights)\s*=\s*(\d{1,6})$/.exec(part);
-          if (!m) {
-            ctx.addIssue({ code: 'custom', message: `"${part}" is not <supplier>.<hotels|flights>=<seconds>` });
-            return z.NEVER;
-          }
-          ttls[`${m[1]}.${m[2]}`] = Number(m[3]);
-        }
-        return ttls;
-      }),
+    SEARCH_TTLS: settingPairs(SEARCH_TTL_DEFAULTS, /^([a-z][a-z0-9_-]*\.(?:hotels|flights))\s*=\s*(\d{1,6})$/, '<supplier>.<hotels|flights>=<seconds>'),
     /** How long past its time to live a cached search answer may still be served while a fresh one is fetched (seconds; 0: never). */
     SEARCH_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /**
      * Searches a second each supplier may be sent, across every API process:
      * `<supplier>=<per second>` pairs over the defaults (SEARCH_BUDGET_DEFAULTS); 0: no budget.
      */
-    SEARCH_BUDGETS: z
-      .string()
-      .default('')
-      .transform((v, ctx) => {
-        const budgets: Record<string, number> = { ...SEARCH_BUDGET_DEFAULTS };
-        for (const part of v
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean)) {
-          const m = /^([a-z][a-z0-9_-]*)\s*=\s*(\d{1,5}(?:\.\d{1,3})?)$/.exec(part);
-          if (!m) {
-            ctx.addIssue({ code: 'custom', message: `"${part}" is not <supplier>=<searches per second>` });
-            return z.NEVER;
-          }
-          budgets[m[1]!] = Number(m[2]);
-        }
-        return budgets;
-      }),
+    SEARCH_BUDGETS: settingPairs(SEARCH_BUDGET_DEFAULTS, /^([a-z][a-z0-9_-]*)\s*=\s*(\d{1,5}(?:\.\d{1,3})?)$/, '<supplier>=<searches per second>'),
     /** How long a search may wait for its supplier's budget before it is refused (503 with Retry-After), in ms. */
     SEARCH_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
     /** Memory each API process gives its copy of the search cache, in MiB. */

@@ -7,17 +7,7 @@ import { FLIGHTS } from '../../src/suppliers/simulator/air/inventory';
 import { CITIES } from '../../src/suppliers/simulator/hotels/inventory';
 import { percentile, round } from './common';
 
-/** A small seeded generator (mulberry32): the same seed draws the same workload. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../seeded-random';
 
 /**
  * Draws ranks 0..n-1 with P(k) proportional to 1/(k+1)^exponent: the first is the most

@@ -9,6 +9,7 @@ import { sleep } from './target';
 import { toMinor } from './http';
 import type { Options, Scenario } from './options';
 import { SCENARIOS } from './options';
+import { seededRandom } from '../seeded-random';
 
 export interface RunPartner extends Partner {
   index: number;
@@ -48,17 +49,8 @@ export interface RunRecord {
   decisions: Decision[];
 }
 
-/** A small deterministic PRNG (mulberry32): the same --seed gives the same shuffle. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: the same --seed gives the same shuffle. */
+export const prng = seededRandom;
 
 export function shuffle<T>(items: T[], rnd: () => number): T[] {
   for (let i = items.length - 1; i > 0; i--) {

@@ -8,6 +8,7 @@ import { flightSearchesThrough, hotelSearchKey } from '../../src/domain/search/s
 import { SearchBudgetSpentError, SupplierRejectedError } from '../../src/suppliers/errors';
 import type { FlightSupplier } from '../../src/suppliers/flights';
 import { searchRequests } from '../../src/platform/metrics';
+import { loadConfig } from '../../src/config';
 
 /** A supplier's search: counts its calls, answers after `delayMs` with the call's number. */
 function supplier(delayMs = 20) {
@@ -170,6 +171,16 @@ describe('the search layer', () => {
     c.advance(11_000);
     // Refreshes are refused (the bucket is empty at this clock): the stale answer is served every time.
     for (let i = 0; i < 5; i++) expect(await layer.search(call({ city: 7 }), s.load)).toEqual({ n: 1 });
+  });
+});
+
+describe('the search settings', () => {
+  it('takes times to live and budgets over the defaults, and refuses a pair it cannot read', () => {
+    const config = loadConfig({ SEARCH_TTLS: 'duffel.flights=30, simulator.hotels=0', SEARCH_BUDGETS: 'duffel=0.5' });
+    expect(config.SEARCH_TTLS).toEqual({ 'simulator.hotels': 0, 'simulator.flights': 120, 'duffel.hotels': 120, 'duffel.flights': 30 });
+    expect(config.SEARCH_BUDGETS).toEqual({ simulator: 0, duffel: 0.5 });
+    expect(() => loadConfig({ SEARCH_TTLS: 'duffel.trains=30' })).toThrow(/"duffel.trains=30" is not <supplier>.<hotels\|flights>=<seconds>/);
+    expect(() => loadConfig({ SEARCH_BUDGETS: 'duffel=fast' })).toThrow(/"duffel=fast" is not <supplier>=<searches per second>/);
   });
 });
 
