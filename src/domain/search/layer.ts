@@ -59,7 +59,7 @@ export interface SearchLayer {
 const CLAIM_LEASE_MS = 30_000;
 /** How often a process waiting for another's call looks for its answer. */
 const CLAIM_POLL_MS = 40;
-/** An answer must stay fresh at least this long before an offer in it expires at the supplier. */
+/** An answer is no longer served this long before the first offer in it expires at the supplier. */
 const EXPIRY_MARGIN_MS = 60_000;
 
 interface Filled<T> {
