@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { authenticateAgency } from '../../domain/partners';
-import { SearchBudgetSpentError, SupplierUnavailableError } from '../../suppliers/errors';
+import { supplierUnavailableAnswer } from '../supplier-unavailable';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
@@ -32,10 +32,8 @@ export function agencyError(err: Error, c: Context<AgencyEnv>) {
     if (err.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
     return c.json({ detail: err.message }, status);
   }
-  if (err instanceof SupplierUnavailableError) {
-    if (err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json({ detail: err instanceof SearchBudgetSpentError ? err.message : 'the supplier is unavailable right now; try again shortly' }, 503);
-  }
+  const supplierDown = supplierUnavailableAnswer(err, c, (detail) => ({ detail }));
+  if (supplierDown) return supplierDown;
   if (err instanceof HTTPException) {
     // FastAPI's list form, as for every other invalid request (only 401, 402, 404 carry a string).
     if (err.status === 415) return c.json(detailItem(['header', 'content-type'], 'Content-Type must be application/json', 'content_type'), 415);

@@ -5,7 +5,7 @@ import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { authenticatePartner } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay-request';
-import { SearchBudgetSpentError, SupplierUnavailableError } from '../../suppliers/errors';
+import { supplierUnavailableAnswer } from '../supplier-unavailable';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
@@ -34,10 +34,8 @@ const DESCRIPTION =
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
   if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, HTTP_STATUS[err.code].partner as ContentfulStatusCode);
-  if (err instanceof SupplierUnavailableError) {
-    if (err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json({ ok: false, error: err instanceof SearchBudgetSpentError ? err.message : 'the supplier is unavailable right now; try again shortly' }, 503);
-  }
+  const supplierDown = supplierUnavailableAnswer(err, c, (error) => ({ ok: false, error }));
+  if (supplierDown) return supplierDown;
   if (err instanceof HTTPException) {
     const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';
     return c.json({ ok: false, error: message }, err.status);
