@@ -35,15 +35,22 @@ export interface Pricer {
  * one older than the bound, refuses the sale naming the currency (`currency_unavailable`):
  * a price is never a guess.
  */
-export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date): Promise<Pricer> {
+export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date, readRate: RateReader = currentRate): Promise<Pricer> {
   const rates = new Map<string, AppliedRate>();
   for (const amount of amounts) {
     if (!amount || amount.currency === deps.currency || rates.has(amount.currency)) continue;
-    const found = await rateFor(deps.db, { from: amount.currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
-    rates.set(amount.currency, { rate: found.rate, rateId: found.rateId! });
+    rates.set(amount.currency, await readRate(deps, amount.currency, now));
   }
   return pricerWith(deps.currency, rates);
 }
+
+/** How a pricer reads the rate of a currency into the wallet's (src/domain/fx.ts, rateFor). */
+type RateReader = (deps: PricingDeps, currency: string, now: Date) => Promise<AppliedRate>;
+
+const currentRate: RateReader = async (deps, currency, now) => {
+  const found = await rateFor(deps.db, { from: currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
+  return { rate: found.rate, rateId: found.rateId! };
+};
 
 /** A pricer with these rates: the ones a price was fixed with, or the current ones. */
 export function pricerWith(currency: string, rates: Map<string, AppliedRate>): Pricer {
@@ -67,23 +74,20 @@ const searchRates = readCache({ max: 1_000, ttlMs: SEARCH_RATE_TTL_MS });
  * A pricer for a search's answer: as `pricerFor`, its rates read at most every few seconds
  * per process, each still refused once older than the bound.
  */
-export async function searchPricerFor(deps: PricingDeps, amounts: Iterable<Money | null>, now: Date): Promise<Pricer> {
-  const rates = new Map<string, AppliedRate>();
-  for (const amount of amounts) {
-    if (!amount || amount.currency === deps.currency || rates.has(amount.currency)) continue;
-    const read = () => searchRates.read(deps.db, `${amount.currency}:${deps.currency}`, () => searchRate(deps, amount.currency, now));
-    let found = await read();
-    // Kept while it was current, and now past the bound: read again, which refuses it if nothing newer came.
-    if (found.setAt && now.getTime() - found.setAt.getTime() > deps.maxRateAgeMs) {
-      searchRates.forget(deps.db);
-      found = await read();
-    }
-    rates.set(amount.currency, found.applied);
-  }
-  return pricerWith(deps.currency, rates);
-}
+export const searchPricerFor = (deps: PricingDeps, amounts: Iterable<Money | null>, now: Date) => pricerFor(deps, amounts, now, searchRate);
 
-async function searchRate(deps: PricingDeps, currency: string, now: Date): Promise<{ applied: AppliedRate; setAt: RateToUse['setAt'] }> {
+const searchRate: RateReader = async (deps, currency, now) => {
+  const read = () => searchRates.read(deps.db, `${currency}:${deps.currency}`, () => datedRate(deps, currency, now));
+  let found = await read();
+  // Kept while it was current, and now past the bound: read again, which refuses it if nothing newer came.
+  if (found.setAt && now.getTime() - found.setAt.getTime() > deps.maxRateAgeMs) {
+    searchRates.forget(deps.db);
+    found = await read();
+  }
+  return found.applied;
+};
+
+async function datedRate(deps: PricingDeps, currency: string, now: Date): Promise<{ applied: AppliedRate; setAt: RateToUse['setAt'] }> {
   const found = await rateFor(deps.db, { from: currency, to: deps.currency, now, maxAgeMs: deps.maxRateAgeMs });
   return { applied: { rate: found.rate, rateId: found.rateId! }, setAt: found.setAt };
 }
