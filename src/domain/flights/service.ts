@@ -3,9 +3,9 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import { withScenario } from '../../sandbox/context';
-import { pricerFor, searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
+import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
-import { currenciesIn, derived, pricingKey } from '../search/derived';
+import { soldOnce } from '../search/derived';
 import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
@@ -120,12 +120,16 @@ export async function searchFlights(
       cabin: input.cabin_type,
     }),
   );
-  const currencies = currenciesIn(found, () => found.offers.map((o) => o.total));
-  const pricer = await searchPricerFor(pricing, currencies, now);
+  // Priced once per answer, limit and pricing (src/domain/search/derived.ts).
   const markup = await flightMarkup(pricing, partnerId, supplier.name, now);
-  // Priced once per answer, limit and pricing (the partner's rule and the rates): a search served again from the cache is not priced again.
-  return derived(found, `${supplier.name}:${input.limit}:${pricingKey(markup, pricer, currencies)}`, async () =>
-    sellOffers(found, pricing, pricer, markup, input.limit),
+  return soldOnce(
+    pricing,
+    found,
+    () => found.offers.map((o) => o.total),
+    markup,
+    `${supplier.name}:${input.limit}`,
+    now,
+    (pricer) => sellOffers(found, pricing, pricer, markup, input.limit),
   );
 }
 

@@ -1,6 +1,6 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
-import { pricerFor, searchPricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
-import { currenciesIn, derived, pricingKey } from '../search/derived';
+import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
+import { soldOnce } from '../search/derived';
 import type { Money } from '../../suppliers/money';
 import { markupFor } from '../markup-rules';
 import type { Markup } from '../markup';
@@ -49,9 +49,7 @@ export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => ma
 
 /**
  * A search's results at the partner's prices, and what is made of them (`make`), once per
- * supplier answer, `variant` (the request's own filters) and pricing (the partner's rule and
- * the rates as read): a search served again from the search layer's cache is not priced
- * again, for this partner or any other sold at the same rule.
+ * supplier answer, `variant` (the request's own filters) and pricing (src/domain/search/derived.ts).
  */
 export async function soldSearch<T>(
   pricing: PricingDeps,
@@ -61,16 +59,14 @@ export async function soldSearch<T>(
   variant: string,
   make: (sold: (hotels: SupplierHotel[]) => SellHotel[]) => T,
 ): Promise<T> {
-  const currencies = currenciesIn(found, () => found.hotels.flatMap((h) => h.rates.map((r) => r.total)));
-  const pricer = await searchPricerFor(pricing, currencies, now);
-  const markup = await hotelMarkup(pricing, buyer, now);
-  // Not the partner: partners sold at the same rule see the same prices, and the same sealed codes.
-  const key = `${buyer.supplier}:${variant}:${pricingKey(markup, pricer, currencies)}`;
-  return derived(found, key, async () => make((hotels) => sellHotelsWith(pricer, markup, hotels)));
+  const amounts = () => found.hotels.flatMap((h) => h.rates.map((r) => r.total));
+  return soldOnce(pricing, found, amounts, await hotelMarkup(pricing, buyer, now), `${buyer.supplier}:${variant}`, now, (pricer, markup) =>
+    make((hotels) => sellHotelsWith(pricer, markup, hotels)),
+  );
 }
 
 /** Search results priced with this pricer and markup. */
-export function sellHotelsWith(pricer: Pricer, markup: Markup, hotels: SupplierHotel[]): SellHotel[] {
+function sellHotelsWith(pricer: Pricer, markup: Markup, hotels: SupplierHotel[]): SellHotel[] {
   return hotels.map((h) => ({
     ...h,
     rates: h.rates.map((r) => ({ ...r, priceMinor: markup.sell(pricer.minor(r.total)), rate: pricer.rateOf(r.total.currency) })),

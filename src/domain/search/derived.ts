@@ -1,4 +1,7 @@
 import { LRUCache } from 'lru-cache';
+import type { Money } from '../../suppliers/money';
+import type { Markup } from '../markup';
+import { searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
 
 /** Each kept answer's size as JSON, as the search layer noted it (./layer.ts). */
 const answerBytes = new WeakMap<object, number>();
@@ -68,7 +71,7 @@ const currenciesOf = new WeakMap<object, Array<{ currency: string; amount_minor:
  * The currencies of an answer's amounts, one zero amount each, sorted: what pricing it needs
  * (src/domain/pricing.ts, searchPricerFor), worked out once per answer.
  */
-export function currenciesIn(source: object, amounts: () => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
+function currenciesIn(source: object, amounts: () => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
   let found = currenciesOf.get(source);
   if (!found) {
     const currencies = new Set<string>();
@@ -84,7 +87,7 @@ export function currenciesIn(source: object, amounts: () => Iterable<{ currency:
  * (its id and what it takes) and each currency's rate (its row). A rule or a rate read again
  * unchanged is the same key; a new rate or another rule is another.
  */
-export function pricingKey(
+function pricingKey(
   markup: { rule: { id: number; percentHundredths: number; fixedMinor: number; minMarginMinor: number } | null },
   pricer: { rateOf(currency: string): { rateId: number } | null },
   currencies: Array<{ currency: string }>,
@@ -93,4 +96,25 @@ export function pricingKey(
   let key = r ? `m${r.id}/${r.percentHundredths}/${r.fixedMinor}/${r.minMarginMinor}` : 'm-';
   for (const c of currencies) key += `:${c.currency}${pricer.rateOf(c.currency)?.rateId ?? ''}`;
   return key;
+}
+
+/**
+ * A search's answer as sold (`make`, with the pricer of its amounts and the sale's markup),
+ * made once per answer, `variant` (the supplier and the request's own filters) and pricing
+ * (the markup's rule and the rates as read, by value): an answer served again from the
+ * search layer's cache is not priced again, for this partner or any other sold at the same
+ * rule (a sealed code names no partner).
+ */
+export async function soldOnce<T>(
+  pricing: PricingDeps,
+  found: object,
+  amounts: () => Iterable<Money>,
+  markup: Markup,
+  variant: string,
+  now: Date,
+  make: (pricer: Pricer, markup: Markup) => T,
+): Promise<T> {
+  const currencies = currenciesIn(found, amounts);
+  const pricer = await searchPricerFor(pricing, currencies, now);
+  return derived(found, `${variant}:${pricingKey(markup, pricer, currencies)}`, async () => make(pricer, markup));
 }
