@@ -22,6 +22,7 @@ import type {
   Place,
 } from '@duffel/api/types';
 import { z } from 'zod';
+import { seededRandom } from '../../../scripts/seeded-random';
 import type { Account } from './account';
 import { invalidState, linkedNotFound, notFound, offerNoLongerAvailable, StandInError, validation } from './errors';
 import { newId, newLocator, paginate, parseBody, type Page } from './http';
@@ -117,14 +118,7 @@ const cancellationSchema: z.ZodType<CreateOrderCancellation> = z.object({ order_
 function seeded(key: string): () => number {
   let h = 2166136261;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
-  let state = h >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(h >>> 0);
 }
 
 /** The fares Duffel Airways sells on every route, cheapest first. */
