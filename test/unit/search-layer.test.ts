@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { openDatabase, type Database } from '../../src/db/client';
 import { memoryBudget, sharedBudget, type SearchBudget } from '../../src/domain/search/budget';
-import { createSearchLayer, type SearchLayer } from '../../src/domain/search/layer';
+import { createSearchLayer, REFERENCE_TTL_MS, type SearchLayer } from '../../src/domain/search/layer';
 import type { SearchSettings } from '../../src/domain/search/settings';
 import { sharedAnswers } from '../../src/domain/search/shared';
 import { flightSearchesThrough, hotelSearchKey } from '../../src/domain/search/suppliers';
@@ -99,6 +99,35 @@ describe('the search layer', () => {
     // Past freshness and the stale bound: the search waits for the supplier.
     c.advance(16_000);
     expect(await layer.search(call({ city: 4 }), s.load)).toEqual({ n: 3 });
+  });
+
+  it('keeps a reference list for an hour, one call at a time, never a failure, and not when searches are not cached', async () => {
+    const c = clock();
+    const layer = createSearchLayer({ settings: settings({ ttls: { 'sim.hotels': 60 } }), budget: memoryBudget(), now: c.now });
+    const s = supplier(20);
+    const lists = await Promise.all(Array.from({ length: 5 }, () => layer.reference({ supplier: 'sim', service: 'hotels', name: 'cities' }, s.load)));
+    expect(s.calls).toHaveLength(1);
+    expect(new Set(lists).size).toBe(1);
+    c.advance(REFERENCE_TTL_MS - 1);
+    await layer.reference({ supplier: 'sim', service: 'hotels', name: 'cities' }, s.load);
+    expect(s.calls).toHaveLength(1);
+    c.advance(1);
+    expect(await layer.reference({ supplier: 'sim', service: 'hotels', name: 'cities' }, s.load)).toEqual({ n: 2 });
+
+    let failures = 0;
+    const failing = async () => {
+      failures++;
+      throw new SupplierRejectedError('down', 503);
+    };
+    await expect(layer.reference({ supplier: 'sim', service: 'hotels', name: 'towns' }, failing)).rejects.toThrow('down');
+    await expect(layer.reference({ supplier: 'sim', service: 'hotels', name: 'towns' }, failing)).rejects.toThrow('down');
+    expect(failures).toBe(2);
+
+    // Flights are not cached in these settings: their airports are asked for every time.
+    const air = supplier(1);
+    await layer.reference({ supplier: 'sim', service: 'flights', name: 'airports' }, air.load);
+    await layer.reference({ supplier: 'sim', service: 'flights', name: 'airports' }, air.load);
+    expect(air.calls).toHaveLength(2);
   });
 
   it('never keeps a failure: the next search asks the supplier again', async () => {

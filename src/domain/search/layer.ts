@@ -50,9 +50,22 @@ export interface SearchCall<T> {
   expiresAt?: (answer: T) => number | null;
 }
 
+/** A list a search is checked against (a supplier's cities, its airports). */
+export interface ReferenceCall {
+  supplier: string;
+  service: SearchService;
+  name: string;
+}
+
 export interface SearchLayer {
   /** The supplier's answer to a search: from the cache, or from `load` within the supplier's budget. Callers never change what it returns. */
   search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T>;
+  /**
+   * A supplier's reference list: kept in this process for REFERENCE_TTL_MS whenever its
+   * service's searches are cached, one call at a time; a failure is not kept. Outside the
+   * search budget, which counts searches.
+   */
+  reference<T>(call: ReferenceCall, load: () => Promise<T>): Promise<T>;
 }
 
 /** How long one process waits for another's call of the same search before it calls itself. */
@@ -61,6 +74,8 @@ const CLAIM_LEASE_MS = 30_000;
 const CLAIM_POLL_MS = 40;
 /** An answer is no longer served this long before the first offer in it expires at the supplier. */
 const EXPIRY_MARGIN_MS = 60_000;
+/** How long a reference list (cities, airports) is kept: they change with a supplier's network, not with its prices. */
+export const REFERENCE_TTL_MS = 3_600_000;
 
 interface Filled<T> {
   entry: Kept<T>;
@@ -91,6 +106,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   boundDerived(settings.memoryBytes);
   const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => entry.bytes ?? 1 });
   const inFlight = new Map<string, Promise<Filled<unknown>>>();
+  const references = new Map<string, { until: number; value: Promise<unknown> }>();
   for (const [supplier, perSecond] of Object.entries(settings.budgets)) supplierSearchBudget.set({ supplier }, perSecond);
 
   const ttlMs = (supplier: string, service: SearchService) => (settings.ttls[`${supplier}.${service}`] ?? 0) * 1000;
@@ -204,6 +220,19 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   }
 
   return {
+    reference<T>(call: ReferenceCall, load: () => Promise<T>): Promise<T> {
+      if (ttlMs(call.supplier, call.service) === 0) return load();
+      const key = `${call.supplier}.${call.service}.${call.name}`;
+      const held = references.get(key);
+      if (held && now() < held.until) return held.value as Promise<T>;
+      const value = load();
+      references.set(key, { until: now() + REFERENCE_TTL_MS, value });
+      value.catch(() => {
+        if (references.get(key)?.value === value) references.delete(key);
+      });
+      return value;
+    },
+
     async search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> {
       const ttl = ttlMs(call.supplier, call.service);
       const key = `${call.supplier}.${call.service}:${createHash('sha256')

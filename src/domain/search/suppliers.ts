@@ -38,19 +38,21 @@ function earliestExpiry(found: { offers: Array<{ expires_at: string | null }> })
   return earliest;
 }
 
-/** The hotel supplier with its searches through the search layer; every other call goes to it as before. */
+/** The hotel supplier with its searches and its cities through the search layer; every other call goes to it as before. */
 export function hotelSearchesThrough(layer: SearchLayer, supplier: HotelSupplier): HotelSupplier {
   return {
     ...supplier,
+    cities: () => layer.reference({ supplier: supplier.name, service: 'hotels', name: 'cities' }, () => supplier.cities()),
     search: (req, opts) =>
       layer.search({ supplier: supplier.name, service: 'hotels', request: hotelSearchKey(req), fresh: opts?.fresh }, () => supplier.search(req)),
   };
 }
 
-/** The airline with its searches through the search layer (an answer is kept no longer than its first offer lasts). */
+/** The airline with its searches and its airports through the search layer (an answer is kept no longer than its first offer lasts). */
 export function flightSearchesThrough(layer: SearchLayer, supplier: FlightSupplier): FlightSupplier {
   return {
     ...supplier,
+    airports: () => layer.reference({ supplier: supplier.name, service: 'flights', name: 'airports' }, () => supplier.airports()),
     search: (req) =>
       layer.search({ supplier: supplier.name, service: 'flights', request: flightSearchKey(req), expiresAt: earliestExpiry }, () => supplier.search(req)),
   };
