@@ -1,6 +1,6 @@
 /**
  * npm run bench:search -- [--target start|cluster] [--duration S] [--warmup S] [--connections N]
- *   [--delay-ms MS] [--supplier-rate-per-s N] [--budget-per-s N] [--zipf EXPONENT]
+ *   [--rate N] [--delay-ms MS] [--supplier-rate-per-s N] [--budget-per-s N] [--zipf EXPONENT]
  *   [--mix hotels_a=5,flights_a=3,hotels_b=2] [--partners N] [--no-compression] [--seed N]
  *   [--cluster-port-offset N]
  *
@@ -10,7 +10,9 @@
  * routes, dates, trips, passengers, cabins) ranked by popularity (./search-workload.ts);
  * several partners, each with its own keys and the highest rate limit an operator can set. autocannon loads the engine with
  * --connections for --warmup seconds unmeasured, then for --duration seconds measured, every
- * request a new draw, with `Accept-Encoding: gzip, br` unless --no-compression. Prints one
+ * request a new draw: each connection sends its next search when its last is answered, or,
+ * with --rate, the connections together send that many searches a second (partners search
+ * whatever the engine's latency, up to one search in flight per connection), with `Accept-Encoding: gzip, br` unless --no-compression. Prints one
  * JSON line (docs/performance.md says what each figure means).
  *
  * The supplier is the simulator, answering each search after --delay-ms and refusing above
@@ -54,6 +56,7 @@ const raw = args({
   duration: { type: 'string', default: '20' },
   warmup: { type: 'string', default: '10' },
   connections: { type: 'string', default: '50' },
+  rate: { type: 'string', default: '0' },
   'delay-ms': { type: 'string', default: '300' },
   'supplier-rate-per-s': { type: 'string', default: '20' },
   'budget-per-s': { type: 'string', default: '' },
@@ -75,6 +78,7 @@ const opts = {
   duration: number('duration', 1),
   warmup: number('warmup', 0),
   connections: number('connections', 1),
+  rate: number('rate', 0),
   delayMs: number('delay-ms', 0),
   supplierRate: number('supplier-rate-per-s', 0),
   budget: raw['budget-per-s'] === '' ? number('supplier-rate-per-s', 0) : number('budget-per-s', 0),
@@ -406,10 +410,11 @@ function loader(partners: SearchPartner[]) {
     },
   };
 
-  const runOne = (url: string, connections: number, seconds: number) =>
+  const runOne = (url: string, connections: number, seconds: number, rate: number) =>
     new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url, connections, duration: seconds, timeout: 30, requests: [request] }, (err, result) =>
-        err ? reject(err) : resolve(result),
+      const instance = autocannon(
+        { url, connections, duration: seconds, timeout: 30, requests: [request], ...(rate > 0 ? { overallRate: rate } : {}) },
+        (err, result) => (err ? reject(err) : resolve(result)),
       );
       instance.on('response', (_client: unknown, status: number, bytes: number, ms: number) => {
         if (!measuring) return;
@@ -427,7 +432,9 @@ function loader(partners: SearchPartner[]) {
     measuring = measure;
     const t0 = performance.now();
     const results = await Promise.all(
-      apis.map((url, i) => runOne(url, Math.floor(opts.connections / apis.length) + (i < opts.connections % apis.length ? 1 : 0), seconds)),
+      apis.map((url, i) =>
+        runOne(url, Math.floor(opts.connections / apis.length) + (i < opts.connections % apis.length ? 1 : 0), seconds, opts.rate / apis.length),
+      ),
     );
     measuring = false;
     observed.seconds = (performance.now() - t0) / 1000;
@@ -495,6 +502,7 @@ async function main(): Promise<void> {
       settings: {
         target: opts.target || 'running',
         connections: opts.connections,
+        rate_per_s_offered: opts.rate || null,
         duration_s: opts.duration,
         warmup_s: opts.warmup,
         zipf: opts.zipf,
