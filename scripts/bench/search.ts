@@ -8,8 +8,9 @@
  * and Interface B's hotel search: each search the entry at a Zipf-drawn rank of a catalogue
  * of every search of its kind (cities, check-in days ahead, nights, occupancies; flight
  * routes, dates, trips, passengers, cabins) ranked by popularity (./search-workload.ts);
- * several partners, each with its own keys and the highest rate limit an operator can set. autocannon loads the engine with
- * --connections for --warmup seconds unmeasured, then for --duration seconds measured, every
+ * several partners, each with its own keys and the highest rate limit an operator can set. The load
+ * (./http-load.ts: Node's HTTP client, which counts the answers' bytes without decoding them)
+ * goes over --connections for --warmup seconds unmeasured, then for --duration seconds measured, every
  * request a new draw: each connection sends its next search when its last is answered, or,
  * with --rate, the connections together send that many searches a second (partners search
  * whatever the engine's latency, up to one search in flight per connection), with `Accept-Encoding: gzip, br` unless --no-compression. Prints one
@@ -34,7 +35,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { ADMIN, admin, API, adminToken, args, round, useTarget, type Partner } from './common';
 import {
   engineSearchCounters,
@@ -47,6 +47,7 @@ import {
   type Observed,
   type SupplierCounts,
 } from './search-workload';
+import { runLoad, type LoadAnswer } from './http-load';
 import { clusterTopology, cpuSeconds, startTopology } from './topology';
 import { readClusterState } from '../cluster/state';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
@@ -379,69 +380,65 @@ function loader(partners: SearchPartner[]) {
   const seen = new Set<string>();
   let turn = 0;
   let measuring = false;
-  let lastCache = 'none';
   let observed: Observed;
   /** The first answer of each kind of search and non-2xx status, for the log. */
   const errorSamples: Record<string, string> = {};
   const reset = (): Observed => ({ seconds: 0, statuses: {}, latencies: [], byCacheHeader: {}, bytes2xx: 0, repeats: 0, byKind: {}, sent: 0 });
   observed = reset();
 
-  type Context = { key?: string; kind?: string };
-  const request = {
-    setupRequest: (req: autocannon.Request, context: object): autocannon.Request => {
-      const search = next(random);
-      if (measuring) observed.sent += 1;
-      const partner = partners[turn++ % partners.length]!;
-      Object.assign(context as Context, { key: search.key, kind: search.kind });
-      return { ...req, method: search.method, path: search.path, headers: headersOf(search.kind, partner, opts.compression), body: search.body };
-    },
-    onResponse: (status: number, body: string, context: object, headers: Record<string, string | string[] | undefined> | undefined) => {
-      const cache = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'x-search-cache')?.[1];
-      lastCache = cache === undefined ? 'none' : String(cache);
-      const { key, kind } = context as Context;
-      if (!key) return;
-      if (measuring) {
-        const sample = `${kind} ${status}`;
-        if ((status < 200 || status > 299) && !(sample in errorSamples)) errorSamples[sample] = body.slice(0, 300);
-        if (seen.has(key)) observed.repeats += 1;
-        observed.byKind[kind!] = (observed.byKind[kind!] ?? 0) + 1;
-      }
-      seen.add(key);
-    },
+  const nextSearch = () => {
+    const search = next(random);
+    if (measuring) observed.sent += 1;
+    const partner = partners[turn++ % partners.length]!;
+    return {
+      request: { method: search.method, path: search.path, headers: headersOf(search.kind, partner, opts.compression), body: search.body },
+      meta: { key: search.key, kind: search.kind, measured: measuring },
+    };
   };
 
-  const runOne = (url: string, connections: number, seconds: number, rate: number) =>
-    new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon(
-        { url, connections, duration: seconds, timeout: 30, requests: [request], ...(rate > 0 ? { overallRate: rate } : {}) },
-        (err, result) => (err ? reject(err) : resolve(result)),
-      );
-      instance.on('response', (_client: unknown, status: number, bytes: number, ms: number) => {
-        if (!measuring) return;
-        observed.statuses[status] = (observed.statuses[status] ?? 0) + 1;
-        if (status < 200 || status > 299) return;
-        observed.latencies.push(ms);
-        observed.bytes2xx += bytes;
-        (observed.byCacheHeader[lastCache] ??= []).push(ms);
-      });
-    });
+  const onAnswer = (meta: { key: string; kind: SearchKind; measured: boolean }, answer: LoadAnswer) => {
+    // An answer counts in the window its search was sent in.
+    if (meta.measured) {
+      const { status } = answer;
+      observed.statuses[status] = (observed.statuses[status] ?? 0) + 1;
+      const ok = typeof status === 'number' && status >= 200 && status <= 299;
+      const sample = `${meta.kind} ${status}`;
+      if (!ok && !(sample in errorSamples)) errorSamples[sample] = answer.sample ?? '';
+      if (seen.has(meta.key)) observed.repeats += 1;
+      observed.byKind[meta.kind] = (observed.byKind[meta.kind] ?? 0) + 1;
+      if (ok) {
+        observed.latencies.push(answer.ms);
+        observed.bytes2xx += answer.bytes;
+        const cache = answer.headers['x-search-cache'];
+        (observed.byCacheHeader[cache === undefined ? 'none' : String(cache)] ??= []).push(answer.ms);
+      }
+    }
+    seen.add(meta.key);
+  };
 
-  /** One load over every API, the connections shared out; measured or not. */
+  /** One load over every API, the connections and the rate shared out; measured or not. */
   const run = async (apis: string[], seconds: number, measure: boolean): Promise<Observed> => {
     observed = reset();
     measuring = measure;
     const t0 = performance.now();
-    const results = await Promise.all(
+    const stopMeasuring = setTimeout(() => (measuring = false), seconds * 1000);
+    await Promise.all(
       apis.map((url, i) =>
-        runOne(url, Math.floor(opts.connections / apis.length) + (i < opts.connections % apis.length ? 1 : 0), seconds, opts.rate / apis.length),
+        runLoad({
+          url,
+          connections: Math.floor(opts.connections / apis.length) + (i < opts.connections % apis.length ? 1 : 0),
+          seconds,
+          rate: opts.rate / apis.length,
+          timeoutMs: 30_000,
+          next: nextSearch,
+          onAnswer,
+        }),
       ),
     );
+    clearTimeout(stopMeasuring);
     measuring = false;
-    observed.seconds = (performance.now() - t0) / 1000;
-    const timeouts = results.reduce((n, r) => n + r.timeouts, 0);
-    const socketErrors = results.reduce((n, r) => n + r.errors, 0) - timeouts;
-    if (timeouts) observed.statuses.timeouts = timeouts;
-    if (socketErrors) observed.statuses.socket_errors = socketErrors;
+    // The window is the load's: the answers still coming after it are counted, not the time they take.
+    observed.seconds = Math.min((performance.now() - t0) / 1000, seconds);
     if (!observed.byCacheHeader.none?.length) delete observed.byCacheHeader.none;
     return observed;
   };
