@@ -54,17 +54,42 @@ const stepFailed = (activityType: string, stop: FastPathStop) =>
     ApplicationFailure.create({ message: stop.message, type: stop.type, nonRetryable: stop.nonRetryable, details: stop.details }),
   );
 
+/** The fast path's answer; nothing known when it did not answer (a cancellation of the payment passes). */
+const fastPath = (input: PayInput, run: Run): Promise<PaidFast> =>
+  fast
+    .payFastPath({ ...run, orderId: input.orderId, partnerId: input.partnerId, clientReference: clientReferenceOf(run), scenario: input.scenario })
+    .catch((err: unknown) => {
+      if (isCancellation(err)) throw err;
+      return {};
+    });
+
 /**
- * One round of the supplier step. The first round is the fast path's: its answer (the
- * supplier's result, a refusal, or its outcome counted unknown) is final; anything else (no
- * answer in time, a failure worth retrying, a fast path that stopped before it) runs the step
- * as an ordinary activity under the same client reference, its attempts counted after the
- * fast path's. Later rounds (after an operator's retry, which shows Stage finalizing again)
- * go straight to the ordinary activity.
+ * The debit when the fast path did not debit: its final failure as the step's own, else the
+ * step with its own retries (after a fast path that did not answer, it finds the fast path's
+ * debit if that committed).
+ */
+function debitAfter(paid: PaidFast, input: PayInput, run: Run) {
+  if (paid.debitFailed?.nonRetryable) throw stepFailed('debitForOrder', paid.debitFailed);
+  return database.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
+}
+
+/** The supplier's answer the fast path got: the step's first round, done. */
+function finalizedFast(state: PayState, finalized: NonNullable<PaidFast['finalized']>): Finalized {
+  state.supplierRounds = 1;
+  state.supplierAttempts += finalized.attempts;
+  return finalized;
+}
+
+/**
+ * One round of the supplier step when the fast path did not get the supplier's result. In
+ * the first round the fast path's answer (a refusal, or its outcome counted unknown) is
+ * final; anything else (no answer in time, a failure worth retrying, a fast path that stopped
+ * before it) runs the step as an ordinary activity under the same client reference, its
+ * attempts counted after the fast path's. Later rounds (after an operator's retry, which
+ * shows Stage finalizing again) go straight to the ordinary activity.
  */
 async function finalizeRound(request: FinalizeRequest, first: boolean, paid: PaidFast) {
   if (!first) return supplier.finalizeOrder(request);
-  if (paid.finalized) return paid.finalized;
   const failed = paid.finalizeFailed;
   if (failed && (isAnswerType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
   // Only now can the step take a while: the payment shows Stage finalizing with the activity
@@ -136,27 +161,18 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   let releasedAs: string | undefined;
   try {
     // Stage debiting and OrderStatus processing came with the start (PAY_OPENS_AT).
-    // The reversal is registered before the debit runs: a debit that committed but whose answer was lost must still be undone.
-    debit = await saga.step(
+    // The reversal is registered before the fast path (and its debit) runs: a debit that committed but whose answer was lost must still be undone.
+    paid = await saga.step(
       'debit',
-      async () => {
-        paid = await fast
-          .payFastPath({ ...run, orderId: input.orderId, partnerId: input.partnerId, clientReference: clientReferenceOf(run), scenario: input.scenario })
-          .catch((err: unknown) => {
-            if (isCancellation(err)) throw err;
-            return {};
-          });
-        if (paid.debit) return paid.debit;
-        if (paid.debitFailed?.nonRetryable) throw stepFailed('debitForOrder', paid.debitFailed);
-        // Not answered, or a failure worth retrying: the debit with its own retries (it finds its own debit if the fast path's committed).
-        return database.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
-      },
+      () => fastPath(input, run),
       async (why) => {
         const reversed = await database.reversePayment({ ...run, orderId: input.orderId, ...why, ...(input.failsOrder ? { failsOrder: true } : {}) });
         releasedAs = reversed.orderStatus;
       },
     );
-    finalized = await saga.step('finalize', () => finalizeOrPark(input, run, state, operator, paid));
+    // What the fast path did not finish, step by step from where it stopped (straight on when it finished).
+    debit = paid.debit ?? (await debitAfter(paid, input, run));
+    finalized = paid.finalized ? finalizedFast(state, paid.finalized) : await saga.step('finalize', () => finalizeOrPark(input, run, state, operator, paid));
   } catch (err) {
     const { type, message } = stepFailure(err);
     setStage('compensating');
@@ -176,21 +192,23 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   let fastCompletion: true | FastPathStop | undefined = paid.completed ?? paid.completeFailed;
   // Shown only when the completion is still to run (set with the fast path's other commands, it would never be seen).
   if (fastCompletion !== true) setStage('completing');
-  await CancellationScope.nonCancellable(() =>
-    mustHappen(
-      'completing',
-      async () => {
-        const tried = fastCompletion;
-        fastCompletion = undefined;
-        if (tried !== true && tried?.nonRetryable) throw stepFailed('completeOrder', tried);
-        if (tried !== true) await database.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });
-        if (finalized.followUp) await startAbandoned(finalized.followUp.workflowType, finalized.followUp.workflowId, finalized.followUp.args);
-      },
-      input.orderId,
-      state,
-      operator,
-    ),
-  );
+  if (fastCompletion !== true || finalized.followUp) {
+    await CancellationScope.nonCancellable(() =>
+      mustHappen(
+        'completing',
+        async () => {
+          const tried = fastCompletion;
+          fastCompletion = undefined;
+          if (tried !== true && tried?.nonRetryable) throw stepFailed('completeOrder', tried);
+          if (tried !== true) await database.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });
+          if (finalized.followUp) await startAbandoned(finalized.followUp.workflowType, finalized.followUp.workflowId, finalized.followUp.args);
+        },
+        input.orderId,
+        state,
+        operator,
+      ),
+    );
+  }
   setStage('done', 'completed');
   state.step = 'done';
   return { ...debit, orderStatus: 'completed', supplierRef: finalized.supplierRef };
