@@ -1,3 +1,4 @@
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Db } from '../src/db/client';
 import type { PricingDeps } from '../src/domain/pricing';
 import type { Suppliers } from '../src/suppliers';
@@ -6,6 +7,7 @@ import { finalizeActivities, type FinalizeAttempts } from './finalize';
 import { flightActivities } from './flights';
 import { hotelActivities } from './hotels';
 import { operatorActivities } from './operators';
+import { payFastPathActivity } from './pay-fast-path';
 import { paymentActivities } from './payments';
 import { residenceActivities } from './residence';
 import { tourActivities } from './tours';
@@ -22,12 +24,19 @@ export interface ActivityDeps extends Suppliers {
   webhooks: WebhookDeps;
 }
 
-/** Activities are built from injected dependencies, so the worker (and tests) decide what they talk to. */
-export function createActivities(deps: ActivityDeps) {
+/**
+ * Activities are built from injected dependencies, so the worker (and tests) decide what they
+ * talk to. `stepInterceptors` are the worker's extra activity interceptors: they see each step
+ * of a payment's fast path as the activity of its name.
+ */
+export function createActivities(deps: ActivityDeps, stepInterceptors: readonly ActivityInterceptorsFactory[] = []) {
+  const payments = paymentActivities(deps.db);
+  const finalize = finalizeActivities(deps);
   return {
-    ...paymentActivities(deps.db),
+    ...payments,
+    ...payFastPathActivity({ ...payments, ...finalize }, stepInterceptors),
     ...operatorActivities(deps.db),
-    ...finalizeActivities(deps),
+    ...finalize,
     ...hotelActivities(deps.db, deps.hotelSupplierOf, deps.pricing),
     ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
     ...tourActivities(deps.db),

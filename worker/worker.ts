@@ -41,7 +41,7 @@ export interface WorkerConfig {
   workflowBundle?: { code: string } | { codePath: string };
   /** The worker deployment it is a version of, and the version's build id (unset: workflowCodeBuildId of its bundle). */
   deployment: { name: string; buildId?: string };
-  /** More activity interceptors after the engine's own (tests hold a step at a chosen moment). */
+  /** More activity interceptors after the engine's own (tests hold a step at a chosen moment); they also see each step of a payment's fast path. */
   activityInterceptors?: ActivityInterceptorsFactory[];
   /** Cache and poller sizes; unset ones keep the SDK's defaults. */
   tuning?: Pick<WorkerOptions, 'maxCachedWorkflows' | 'maxConcurrentWorkflowTaskPolls' | 'maxConcurrentActivityTaskPolls'>;
@@ -94,7 +94,7 @@ export async function createWorker(cfg: WorkerConfig): Promise<VersionedWorker> 
     connection: cfg.connection,
     namespace: cfg.namespace,
     taskQueue: cfg.taskQueue,
-    activities: createActivities(cfg.deps),
+    activities: createActivities(cfg.deps, cfg.activityInterceptors),
     sinks: outcomeSinks(cfg.outcomes),
     ...Object.fromEntries(Object.entries(cfg.tuning ?? {}).filter(([, v]) => v !== undefined)),
     workflowBundle: { code },

@@ -70,14 +70,15 @@ export const FINALIZE_STEP: ActivityOptions = {
 };
 
 /**
- * A payment's supplier step, tried first as a local activity in the workflow task that ran
- * the debit: one attempt, answered within a few seconds or abandoned (its call is stopped).
- * A supplier that answers in time costs no activity task and no second workflow task; one
- * that does not, or fails in a way worth retrying, gets the step again as an ordinary
- * activity (FINALIZE_STEP) under the same client reference, visible in Temporal Web while it
- * retries. Short enough that the workflow task never needs a heartbeat.
+ * A payment's fast path: the debit, the supplier step and the completion in one local
+ * activity, in the workflow task that starts the payment; one attempt, answered within a few
+ * seconds or abandoned (its supplier call is stopped, and it starts no further step). A
+ * supplier that answers in time costs no activity task and no second workflow task; whatever
+ * the fast path did not finish runs step by step, the supplier step as an ordinary activity
+ * (FINALIZE_STEP) under the same client reference, visible in Temporal Web while it retries.
+ * Short enough that the workflow task never needs a heartbeat.
  */
-export const QUICK_FINALIZE_STEP: LocalActivityOptions = {
+export const FAST_PATH_STEP: LocalActivityOptions = {
   scheduleToCloseTimeout: '3s',
   retry: { maximumAttempts: 1 },
 };

@@ -7,10 +7,10 @@ import { WorkflowNotFoundError, type Client, type WorkflowHandle, type WorkflowS
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { paymentKeys } from '../db/schema';
+import { orders, paymentKeys } from '../db/schema';
 import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError, workflowAnswer } from './errors';
-import { getOrder } from './orders';
+import { getOrder, type OrderRow } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
@@ -68,7 +68,7 @@ interface KeyAnswer {
 /** The row of a partner's idempotency key. */
 const keyRow = (partnerId: number, key: string) => and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key));
 
-/** Prepared: every keyed pay asks (the rate limiter's retry check) and binds. */
+/** Prepared: the rate limiter's retry check of every keyed pay. */
 const boundKey = preparedQuery('payment_key_binding', (db, name) =>
   db
     .select()
@@ -76,14 +76,46 @@ const boundKey = preparedQuery('payment_key_binding', (db, name) =>
     .where(and(eq(paymentKeys.partnerId, sql.placeholder('partnerId')), eq(paymentKeys.idempotencyKey, sql.placeholder('key'))))
     .prepare(name),
 );
-const newKeyBinding = preparedQuery('bind_payment_key', (db, name) =>
-  db
-    .insert(paymentKeys)
-    .values({ partnerId: sql.placeholder('partnerId'), idempotencyKey: sql.placeholder('key'), orderId: sql.placeholder('orderId') })
-    .onConflictDoNothing()
-    .returning({ orderId: paymentKeys.orderId })
-    .prepare(name),
-);
+/**
+ * Prepared: a keyed pay's order, with its idempotency key bound to it in the same statement
+ * when the order is the partner's and named by the field its service takes (the order's
+ * checks in `pay` let nothing else through), and the key's row as it was before the
+ * statement (`bound` says whether this statement bound it).
+ */
+const orderBindingKey = preparedQuery('pay_order_binding_key', (db, name) => {
+  const bound = db.$with('bound').as(
+    db
+      .insert(paymentKeys)
+      .select(
+        sql`select ${orders.partnerId}, ${sql.placeholder('key')}::text, ${orders.id}, now(), null, null from ${orders}
+          where ${orders.id} = ${sql.placeholder('orderId')} and ${orders.partnerId} = ${sql.placeholder('partnerId')}
+            and (${orders.service} = 'product') = ${sql.placeholder('products')}::boolean`,
+      )
+      .onConflictDoNothing()
+      .returning({ orderId: paymentKeys.orderId }),
+  );
+  return db
+    .with(bound)
+    .select({
+      order: orders,
+      bound: sql<boolean>`exists (select 1 from ${bound})`,
+      key: { orderId: paymentKeys.orderId, answeredRunId: paymentKeys.answeredRunId, answeredAt: paymentKeys.answeredAt },
+    })
+    .from(orders)
+    .leftJoin(paymentKeys, and(eq(paymentKeys.partnerId, sql.placeholder('partnerId')), eq(paymentKeys.idempotencyKey, sql.placeholder('key'))))
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .prepare(name);
+});
+
+/** The order a pay request names, and for a keyed one what its key was bound to (none when this request bound it). */
+type OrderRead = { order: OrderRow | undefined; bound?: boolean; key?: { orderId: number; answeredRunId: string | null; answeredAt: Date | null } | null };
+
+/** The order a pay request names; with a key, bound to it in the same statement (see orderBindingKey). */
+async function orderOf(db: Db, partnerId: number, req: { orderId: number; key?: string; products: boolean }): Promise<OrderRead> {
+  if (req.key === undefined) return { order: await getOrder(db, req.orderId) };
+  const [row] = await orderBindingKey(db, { partnerId, key: req.key, orderId: req.orderId, products: req.products });
+  return row ?? { order: undefined };
+}
 
 /** What a partner's idempotency key is bound to, if it was used before. */
 async function keyBinding(db: Db, partnerId: number, key: string) {
@@ -91,11 +123,14 @@ async function keyBinding(db: Db, partnerId: number, key: string) {
   return bound;
 }
 
-/** Binds an idempotency key to the first order it paid (the same key for another order is refused); returns its answered failure. */
-async function bindKey(db: Db, partnerId: number, key: string, orderId: number): Promise<KeyAnswer> {
-  const [fresh] = await newKeyBinding(db, { partnerId, key, orderId });
-  if (fresh) return { answeredRunId: null, answeredAt: null };
-  const bound = await keyBinding(db, partnerId, key);
+/**
+ * A key is bound to the first order it paid (the same key for another order is refused);
+ * returns its answered failure. Bound by this request's read of the order, or before it (the
+ * row that read found), or by another request at the same moment (read again).
+ */
+async function keyAnswer(db: Db, partnerId: number, key: string, orderId: number, read: OrderRead): Promise<KeyAnswer> {
+  if (read.bound) return { answeredRunId: null, answeredAt: null };
+  const bound = read.key ?? (await keyBinding(db, partnerId, key));
   if (bound && bound.orderId !== orderId) {
     throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
   }
@@ -134,8 +169,9 @@ async function recordAnswer(db: Db, partnerId: number, key: string, runId: strin
  */
 export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Promise<PayOutcome> {
   const orderId = (req.orderId ?? req.productOrderId)!;
-  const order = await getOrder(deps.db, orderId);
   const field = req.orderId !== undefined ? 'order_id' : 'product_order_id';
+  const read = await orderOf(deps.db, partner.id, { orderId, key: req.idempotencyKey, products: field === 'product_order_id' });
+  const { order } = read;
   if (!order || order.partnerId !== partner.id) throw notPayable(`${field}: order ${orderId} is not one of your orders`);
   if (field === 'order_id' && order.service === 'product') {
     throw notPayable(`order_id: ${orderId} is a product order; pay it with product_order_id`);
@@ -144,7 +180,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     throw notPayable(`product_order_id: ${orderId} is a ${order.service} order; pay it with order_id`);
   }
   const receivedAt = req.receivedAt ?? Date.now();
-  const key = req.idempotencyKey ? await bindKey(deps.db, partner.id, req.idempotencyKey, order.id) : undefined;
+  const key = req.idempotencyKey ? await keyAnswer(deps.db, partner.id, req.idempotencyKey, order.id, read) : undefined;
 
   const workflowId = payWorkflowId(partner.id, { idempotencyKey: req.idempotencyKey, orderId: order.id });
   const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(workflowId);

@@ -23,6 +23,8 @@ const context = new AsyncLocalStorage<ActivityContext>();
 
 export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => context.run({ requestId }, run);
 export const withLogContext = <T>(fields: ActivityContext, run: () => Promise<T>) => context.run(fields, run);
+/** The context this runs in (a copy), to run a part of it under other fields. */
+export const activityContext = (): ActivityContext => ({ ...context.getStore() });
 export const currentRequestId = (): string | undefined => context.getStore()?.requestId;
 /** What every log line written here carries (a copy: pino adds to what a mixin returns). */
 export const logContext = (): LogContext => {

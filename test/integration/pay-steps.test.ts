@@ -8,16 +8,17 @@ import { OrderStatus, Stage } from '../../workflows/search-attributes';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
- * The payment's steps (docs/decisions/payment-shape.md): the database steps (debit,
- * complete, reverse) are local activities; the supplier step is tried once as a local
- * activity within a few seconds, then, when it does not answer in time or fails in a way
- * worth retrying, runs as an activity of its own; started eagerly when the API shares its
- * worker's connection (`npm start`). The money rules hold: one debit per completed order, a
- * reversal when the supplier says no.
+ * The payment's steps (docs/decisions/payment-shape.md): debit, supplier step and completion
+ * run first as one local activity within a few seconds (the fast path); what it does not
+ * finish runs step by step, the database steps (debit, complete, reverse) as local
+ * activities, the supplier step, when it does not answer in time or fails in a way worth
+ * retrying, as an activity of its own; started eagerly when the API shares its worker's
+ * connection (`npm start`). The money rules hold: one debit per completed order, a reversal
+ * when the supplier says no.
  */
 
 let stack: TestStack;
-// The slow supplier answers after the quick try has given up (QUICK_FINALIZE_STEP).
+// The slow supplier answers after the fast path has given up (FAST_PATH_STEP).
 useStack((s) => (stack = s), { payWaitMs: 30_000, slowMs: 4_500, eagerStart: true });
 
 const ledgerOf = async (orderId: number) =>
@@ -61,7 +62,7 @@ const eagerStarts = async () => {
 };
 
 describe("the payment's steps", () => {
-  it('against a supplier that answers at once, every step is a local activity of one workflow task', async () => {
+  it('against a supplier that answers at once, every step runs in one local activity of one workflow task', async () => {
     const before = await eagerStarts();
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
@@ -72,16 +73,16 @@ describe("the payment's steps", () => {
 
     const history = await historyOf(order.id);
     expect(history.activities).toEqual([]);
-    expect(history.markers).toBe(3); // debitForOrder, finalizeOrder, completeOrder
+    expect(history.markers).toBe(1); // payFastPath: debitForOrder, finalizeOrder, completeOrder
     expect(history.workflowTasks).toBe(1);
     expect(history).toMatchObject({ stage: 'done', orderStatus: 'completed' });
     // It starts showing debiting and processing (the start request sets them); the supplier answered within the task.
     expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
-    expect(history.stages).toEqual(['completing', 'done']);
+    expect(history.stages).toEqual(['done']);
     expect(await eagerStarts()).toBe(before + 1);
   });
 
-  it('a supplier slower than the quick try gets the step again as an activity, under the same client reference', async () => {
+  it('a supplier slower than the fast path gets the step again as an activity, under the same client reference', async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_slow' });
@@ -89,11 +90,11 @@ describe("the payment's steps", () => {
     expect(res.body.data).toMatchObject({ order_status: 'completed' });
     expect(await ledgerOf(order.id)).toEqual(['payment']);
     const history = await historyOf(order.id);
-    // The quick try timed out (its marker records the failure); the activity shows in Temporal Web while it runs.
+    // The fast path timed out (its marker records the failure); the activity shows in Temporal Web while it runs.
     expect(history.activities).toEqual(['finalizeOrder']);
-    expect(history.markers).toBe(3); // debitForOrder, the quick finalizeOrder, completeOrder
+    expect(history.markers).toBe(3); // payFastPath, debitForOrder (finding the fast path's debit), completeOrder
     expect(history.stages).toEqual(['finalizing', 'completing', 'done']);
-    // One fulfilment for the payment's client reference: the abandoned try and the activity asked for the same one.
+    // One fulfilment for the payment's client reference: the abandoned fast path and the activity asked for the same one.
     const { clientReference } = history;
     const found = await fetch(`${stack.simulatorUrl}/products/fulfilments?client_reference=${encodeURIComponent(clientReference)}`);
     expect(found.status).toBe(200);
@@ -110,9 +111,9 @@ describe("the payment's steps", () => {
     expect(await ledgerOf(order.id)).toEqual(['payment', 'refund']);
     expect(await api.wallet()).toMatchObject({ balance: '5000000.00' });
     const history = await historyOf(order.id);
-    // A refusal is an answer: the quick try's is final, nothing goes through the activity queue.
+    // A refusal is an answer: the fast path's is final, nothing goes through the activity queue.
     expect(history.activities).toEqual([]);
-    expect(history.markers).toBe(3); // debitForOrder, finalizeOrder, reversePayment
+    expect(history.markers).toBe(2); // payFastPath (debit, then the refusal), reversePayment
     // The order is payable again, and the payment's OrderStatus says so.
     expect(history).toMatchObject({ stage: 'failed', orderStatus: 'pending' });
     expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
@@ -120,7 +121,7 @@ describe("the payment's steps", () => {
     expect(await statusOf(order.id)).toBe('pending');
   });
 
-  it("rides out a flaky supplier with the activity's retries after the quick try: one debit, completed", async () => {
+  it("rides out a flaky supplier with the activity's retries after the fast path: one debit, completed", async () => {
     const { api } = await newPartner(stack, '0', '5000000');
     const order = await api.productOrder();
     const res = await api.post('/api/partners/pay/', { product_order_id: order.id }, { 'X-Sandbox-Scenario': 'supplier_flaky' });
