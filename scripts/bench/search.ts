@@ -8,13 +8,14 @@
  * and Interface B's hotel search: each search the entry at a Zipf-drawn rank of a catalogue
  * of every search of its kind (cities, check-in days ahead, nights, occupancies; flight
  * routes, dates, trips, passengers, cabins) ranked by popularity (./search-workload.ts);
- * several partners, each with its own keys and the highest rate limit an operator can set. The load
- * (./http-load.ts: Node's HTTP client, which counts the answers' bytes without decoding them)
- * goes over --connections for --warmup seconds unmeasured, then for --duration seconds measured, every
- * request a new draw: each connection sends its next search when its last is answered, or,
- * with --rate, the connections together send that many searches a second (partners search
- * whatever the engine's latency, up to one search in flight per connection), with `Accept-Encoding: gzip, br` unless --no-compression. Prints one
- * JSON line (docs/performance.md says what each figure means).
+ * several partners, each with its own keys and the highest rate limit an operator can set.
+ * The load (./http-load.ts: Node's HTTP client, which counts the answers' bytes without
+ * decoding them) goes over --connections for --warmup seconds unmeasured, then for
+ * --duration seconds measured, every request a new draw, with `Accept-Encoding: gzip, br`
+ * unless --no-compression: each connection sends its next search when its last is answered,
+ * or, with --rate, the connections together send that many searches a second (partners
+ * search whatever the engine's latency; up to one search in flight per connection). Prints
+ * one JSON line (docs/performance.md says what each figure means).
  *
  * The supplier is the simulator, answering each search after --delay-ms and refusing above
  * --supplier-rate-per-s with 429 (SIMULATOR_SEARCH_DELAY_MS, SIMULATOR_SEARCH_RATE_PER_S);
