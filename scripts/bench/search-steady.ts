@@ -13,7 +13,7 @@
  */
 import { SEARCH_TTL_DEFAULTS } from '../../src/domain/search/settings';
 import { args, round } from './common';
-import { parseMix, seededRandom, zipf, SEARCH_KINDS, type SearchKind } from './search-workload';
+import { catalogueDimensions, kindPicker, parseMix, seededRandom, zipf, SEARCH_KINDS, type SearchKind } from './search-workload';
 
 const raw = args({
   rate: { type: 'string', default: '1000' },
@@ -41,16 +41,19 @@ const mix = parseMix(String(raw.mix));
 if (!(rate > 0) || !(window > 0)) throw new Error('--rate and --window-s must be more than 0');
 
 /** Each kind's catalogue: as many searches as bench:search's (./search-workload.ts), and the simulator's time to live. */
+const dimensions = catalogueDimensions();
 const CATALOGUES: Record<SearchKind, { size: number; ttlS: number }> = {
-  hotels_a: { size: 12 * 60 * 7 * 5, ttlS: SEARCH_TTL_DEFAULTS['simulator.hotels']! },
-  flights_a: { size: 72 * 60 * 3 * 4 * 2, ttlS: SEARCH_TTL_DEFAULTS['simulator.flights']! },
-  hotels_b: { size: 12 * 60 * 7 * 4, ttlS: SEARCH_TTL_DEFAULTS['simulator.hotels']! },
+  hotels_a: { size: dimensions.hotels_a.reduce((a, b) => a * b, 1), ttlS: SEARCH_TTL_DEFAULTS['simulator.hotels']! },
+  flights_a: { size: dimensions.flights_a.reduce((a, b) => a * b, 1), ttlS: SEARCH_TTL_DEFAULTS['simulator.flights']! },
+  hotels_b: { size: dimensions.hotels_b.reduce((a, b) => a * b, 1), ttlS: SEARCH_TTL_DEFAULTS['simulator.hotels']! },
 };
 
 const random = seededRandom(num('seed'));
-const kinds = SEARCH_KINDS.filter((k) => mix[k] > 0);
-const samplers = Object.fromEntries(kinds.map((k) => [k, zipf(CATALOGUES[k].size, num('zipf')).sample])) as Record<SearchKind, (r: () => number) => number>;
-const bounds = kinds.map((_, i) => kinds.slice(0, i + 1).reduce((sum, k) => sum + mix[k], 0));
+const kindOf = kindPicker(mix);
+const samplers = Object.fromEntries(SEARCH_KINDS.filter((k) => mix[k] > 0).map((k) => [k, zipf(CATALOGUES[k].size, num('zipf')).sample])) as Record<
+  SearchKind,
+  (r: () => number) => number
+>;
 
 /** When each search's answer was last fetched, by kind and rank. */
 const fetched = new Map<string, number>();
@@ -74,8 +77,7 @@ const total = Math.round(rate * (warmup + window));
 for (let i = 0; i < total; i++) {
   const now = i / rate;
   const measured = now >= warmup;
-  const u = random();
-  const kind = kinds[bounds.findIndex((b) => u < b)] ?? kinds[kinds.length - 1]!;
+  const kind = kindOf(random);
   const key = `${kind}:${samplers[kind](random)}`;
   const at = fetched.get(key);
   const ttl = CATALOGUES[kind].ttlS;

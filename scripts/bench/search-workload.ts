@@ -139,6 +139,29 @@ function digits(index: number, sizes: number[]): number[] {
   });
 }
 
+/**
+ * Each kind's catalogue as the number of values of each of its dimensions, in the order a
+ * search names them (A's hotels: city, days ahead, nights, occupancy; A's flights: route,
+ * days ahead, trip, passengers, cabin; B's hotels: city, days ahead, nights, guests).
+ */
+export function catalogueDimensions(routes: ReadonlyArray<unknown> = simulatorRoutes()): Record<SearchKind, number[]> {
+  return {
+    hotels_a: [CITIES.length, DAYS_AHEAD.length, NIGHTS.length, OCCUPANCIES.length],
+    flights_a: [routes.length, DAYS_AHEAD.length, TRIPS.length, PASSENGERS.length, CABINS.length],
+    hotels_b: [CITIES.length, DAYS_AHEAD.length, NIGHTS.length, GUESTS.length],
+  };
+}
+
+/** The kind of each search, drawn by the mix's shares. */
+export function kindPicker(mix: Record<SearchKind, number>): (random: () => number) => SearchKind {
+  const kinds = SEARCH_KINDS.filter((k) => mix[k] > 0);
+  const bounds = kinds.map((_, i) => kinds.slice(0, i + 1).reduce((sum, k) => sum + mix[k], 0));
+  return (random) => {
+    const u = random();
+    return kinds[bounds.findIndex((b) => u < b)] ?? kinds[kinds.length - 1]!;
+  };
+}
+
 const isoDay = (today: number, daysAhead: number) => new Date(today + daysAhead * 86_400_000).toISOString().slice(0, 10);
 
 /**
@@ -151,6 +174,7 @@ const isoDay = (today: number, daysAhead: number) => new Date(today + daysAhead 
 export function searchGenerator(opts: { exponent: number; mix: Record<SearchKind, number>; today?: number }) {
   const today = opts.today ?? Date.now();
   const routes = simulatorRoutes();
+  const dimensions = catalogueDimensions(routes);
   const catalogue = (sizes: number[]) => {
     const order = rankedCombinations(sizes);
     const { sample } = zipf(order.length, opts.exponent);
@@ -158,7 +182,7 @@ export function searchGenerator(opts: { exponent: number; mix: Record<SearchKind
   };
   const draw: Record<SearchKind, (random: () => number) => Search> = {
     hotels_a: (() => {
-      const next = catalogue([CITIES.length, DAYS_AHEAD.length, NIGHTS.length, OCCUPANCIES.length]);
+      const next = catalogue(dimensions.hotels_a);
       return (random) => {
         const [c, d, n, o] = next(random) as [number, number, number, number];
         const checkIn = DAYS_AHEAD[d]!;
@@ -174,7 +198,7 @@ export function searchGenerator(opts: { exponent: number; mix: Record<SearchKind
       };
     })(),
     flights_a: (() => {
-      const next = catalogue([routes.length, DAYS_AHEAD.length, TRIPS.length, PASSENGERS.length, CABINS.length]);
+      const next = catalogue(dimensions.flights_a);
       return (random) => {
         const [r, d, t, p, c] = next(random) as [number, number, number, number, number];
         const [origin, destination] = routes[r]!;
@@ -197,7 +221,7 @@ export function searchGenerator(opts: { exponent: number; mix: Record<SearchKind
       };
     })(),
     hotels_b: (() => {
-      const next = catalogue([CITIES.length, DAYS_AHEAD.length, NIGHTS.length, GUESTS.length]);
+      const next = catalogue(dimensions.hotels_b);
       return (random) => {
         const [c, d, n, g] = next(random) as [number, number, number, number];
         const checkIn = DAYS_AHEAD[d]!;
@@ -212,12 +236,8 @@ export function searchGenerator(opts: { exponent: number; mix: Record<SearchKind
       };
     })(),
   };
-  const kinds = SEARCH_KINDS.filter((k) => opts.mix[k] > 0);
-  const bounds = kinds.map((_, i) => kinds.slice(0, i + 1).reduce((sum, k) => sum + opts.mix[k], 0));
-  return (random: () => number): Search => {
-    const u = random();
-    return draw[kinds[bounds.findIndex((b) => u < b)] ?? kinds[kinds.length - 1]!](random);
-  };
+  const kindOf = kindPicker(opts.mix);
+  return (random: () => number): Search => draw[kindOf(random)](random);
 }
 
 /** One sample of a Prometheus text exposition: `name{label="value",…} number`. */
