@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
-import type { Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
+import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
@@ -83,6 +83,18 @@ function perPassenger(marginMinor: number, lines: PriceLine[]): number {
   return passengers === 0 ? 0 : Math.floor(marginMinor / passengers);
 }
 
+/** Each airport list by code, made once per list: the search layer hands out the same list while it keeps it. */
+const airportIndexes = new WeakMap<readonly Airport[], Map<string, Airport>>();
+
+function airportIndex(airports: readonly Airport[]): Map<string, Airport> {
+  let index = airportIndexes.get(airports);
+  if (!index) {
+    index = new Map(airports.map((a) => [a.code, a]));
+    airportIndexes.set(airports, index);
+  }
+  return index;
+}
+
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
 export async function searchFlights(
   supplier: FlightSupplier,
@@ -91,8 +103,7 @@ export async function searchFlights(
   now: Date,
   partnerId: number,
 ): Promise<FlightOffers> {
-  const airports = await supplier.airports();
-  const known = new Map(airports.map((a) => [a.code, a]));
+  const known = airportIndex(await supplier.airports());
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
   if (!known.has(input.destination)) throw validation('destination', `unknown airport ${input.destination}`);
   if (known.get(input.origin)!.city_code === known.get(input.destination)!.city_code) throw validation('destination', 'must be another city than origin');
