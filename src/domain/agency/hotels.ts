@@ -26,9 +26,27 @@ const ROOM_ID = /^[A-Z0-9]{2,12}-(RO|BB|HB|FB|AI)-(FLEX|NRF)$/;
 
 const hotelIdOf = (raw: string) => rowIdOf(raw, 'hotel');
 
+/**
+ * Each city list by its names and IATA codes, lower-case, made once per list (the search
+ * layer hands out the same list while it keeps it): a name or code two cities share names
+ * the first of them.
+ */
+const cityIndexes = new WeakMap<readonly SupplierCity[], Map<string, SupplierCity>>();
+
+function cityIndex(cities: readonly SupplierCity[]): Map<string, SupplierCity> {
+  let index = cityIndexes.get(cities);
+  if (!index) {
+    index = new Map();
+    for (const c of cities) {
+      for (const key of [c.name.toLowerCase(), c.iata_code.toLowerCase()]) if (!index.has(key)) index.set(key, c);
+    }
+    cityIndexes.set(cities, index);
+  }
+  return index;
+}
+
 async function cityOf(supplier: HotelSupplier, city: string) {
-  const q = city.trim().toLowerCase();
-  const found = (await supplier.cities()).find((c) => c.name.toLowerCase() === q || c.iata_code.toLowerCase() === q);
+  const found = cityIndex(await supplier.cities()).get(city.trim().toLowerCase());
   if (!found) throw validation('city', `unknown city ${city}; give a city name or its IATA code`);
   return found;
 }
