@@ -245,6 +245,25 @@ describe('the search layer shared by processes (PostgreSQL, or PGlite standing i
     expect(s.calls).toHaveLength(1);
   });
 
+  it('does not call the supplier again for an answer another process wrote between its read and its claim', async () => {
+    // The second process's claim is held back until the first has written its answer: the
+    // order a slow connection or a busy database gives.
+    let written!: () => void;
+    const writtenOnce = new Promise<void>((r) => (written = r));
+    const store = sharedAnswers(database.db);
+    const late = { ...store, claim: async (key: string, leaseMs: number, after: number) => (await writtenOnce, store.claim(key, leaseMs, after)) };
+    const first = { ...store, write: async (...args: Parameters<typeof store.write>) => (await store.write(...args), written()) };
+    processes = [first, late].map((shared) =>
+      createSearchLayer({ settings: settings({ ttls: { [`${name}.hotels`]: 60 } }), budget: sharedBudget(database.db), shared }),
+    );
+    const s = supplier(20);
+    const late$ = processes[1]!.search(call({ city: 2 }, { supplier: name }), s.load);
+    await new Promise((r) => setTimeout(r, 50));
+    const [a, b] = await Promise.all([processes[0]!.search(call({ city: 2 }, { supplier: name }), s.load), late$]);
+    expect(s.calls).toHaveLength(1);
+    expect(b).toEqual(a);
+  });
+
   it('shares one budget between processes', async () => {
     processes = two((d) => sharedBudget(d.db), { budgets: { [name]: 10 }, queueMs: 0 });
     const s = supplier(1);

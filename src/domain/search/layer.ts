@@ -30,8 +30,11 @@ export interface KeptAnswer {
  */
 export interface SharedAnswers {
   read(key: string): Promise<KeptAnswer | null>;
-  /** Claims the supplier call of `key` for `leaseMs`: false while another process holds a claim on it. */
-  claim(key: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Claims the supplier call of `key` for `leaseMs`: false while another process holds a claim
+   * on it, or once it holds a fresh answer fetched after `after` (written since the caller read).
+   */
+  claim(key: string, leaseMs: number, after: number): Promise<boolean>;
   /** Keeps an answer (and ends the claim on its key). */
   write(key: string, where: { supplier: string; service: SearchService }, answer: KeptAnswer): Promise<void>;
   /** Ends a claim without an answer (the call failed). */
@@ -183,7 +186,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
         if (found.freshUntil > now()) return { entry: adopt<T>(key, found), outcome: first && !call.fresh ? 'fresh' : 'coalesced' };
         if (!call.fresh && found.staleUntil > now()) return { entry: adopt<T>(key, found), outcome: 'stale' };
       }
-      if (await shared.claim(key, CLAIM_LEASE_MS)) break;
+      if (await shared.claim(key, CLAIM_LEASE_MS, after)) break;
       if (now() >= waitUntil) break;
       await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
     }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { searchAnswers } from '../../db/schema';
 import type { KeptAnswer, SharedAnswers } from './layer';
@@ -19,7 +19,7 @@ export function sharedAnswers(db: Db, now: () => number = Date.now): SharedAnswe
       if (!row || row.answer === null || row.fetchedAt === null || row.freshUntil === null || row.staleUntil === null) return null;
       return { json: row.answer, fetchedAt: row.fetchedAt, freshUntil: row.freshUntil, staleUntil: row.staleUntil } satisfies KeptAnswer;
     },
-    async claim(key, leaseMs) {
+    async claim(key, leaseMs, after) {
       const at = now();
       const claimed = await db
         .insert(searchAnswers)
@@ -27,7 +27,10 @@ export function sharedAnswers(db: Db, now: () => number = Date.now): SharedAnswe
         .onConflictDoUpdate({
           target: searchAnswers.key,
           set: { fillingUntil: at + leaseMs },
-          setWhere: or(isNull(searchAnswers.fillingUntil), lt(searchAnswers.fillingUntil, at)),
+          setWhere: and(
+            or(isNull(searchAnswers.fillingUntil), lt(searchAnswers.fillingUntil, at)),
+            or(isNull(searchAnswers.fetchedAt), lte(searchAnswers.fetchedAt, after), isNull(searchAnswers.freshUntil), lte(searchAnswers.freshUntil, at)),
+          ),
         })
         .returning({ key: searchAnswers.key });
       return claimed.length === 1;
