@@ -49,6 +49,21 @@ export default tseslint.config(
           ],
         },
       ],
+      // The workflows' modules are evaluated once per worker and shared by every workflow it runs
+      // (WORKFLOW_BUNDLE_OPTIONS in worker/worker.ts): nothing at module scope may hold state.
+      'no-restricted-syntax': [
+        'error',
+        ...['Program > VariableDeclaration', 'Program > ExportNamedDeclaration > VariableDeclaration'].flatMap((at) => [
+          {
+            selector: `${at}[kind!='const']`,
+            message: 'Workflow modules are shared by every workflow of a worker: no `let` or `var` at module scope (keep state inside the workflow function).',
+          },
+          {
+            selector: `${at} > VariableDeclarator > NewExpression[callee.name=/^(Map|Set|WeakMap|WeakSet)$/]`,
+            message: 'Workflow modules are shared by every workflow of a worker: no Map or Set at module scope (keep state inside the workflow function).',
+          },
+        ]),
+      ],
       'no-restricted-globals': [
         'error',
         ...['process', 'fetch', 'require', 'setInterval', 'setImmediate', 'performance', 'crypto', 'Buffer'].map((name) => ({

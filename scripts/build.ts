@@ -26,8 +26,7 @@ async function main() {
   // The compiled worker names what to bundle and where the bundle goes: the same paths it runs with.
   const worker = (await import(path.join(DIST, 'worker/worker.js'))) as typeof import('../worker/worker');
   const { code } = await bundleWorkflowCode({
-    workflowsPath: worker.WORKFLOWS_PATH,
-    workflowInterceptorModules: worker.WORKFLOW_INTERCEPTOR_MODULES,
+    ...worker.WORKFLOW_BUNDLE_OPTIONS,
     logger: { info() {}, warn: console.warn, error: console.error, debug() {}, trace() {}, log() {} },
   });
   fs.writeFileSync(worker.PREBUILT_WORKFLOW_BUNDLE, code);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/cli';
 import { startDevServer, type DevServer } from '../../src/temporal/dev-server';
-import { WORKFLOW_INTERCEPTOR_MODULES, WORKFLOWS_PATH } from '../../worker/worker';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../worker/worker';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,8 +43,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.TEST_TEMPORAL_ADDRESS = process.env.TEMPORAL_ADDRESS;
   }
   const { code } = await bundleWorkflowCode({
-    workflowsPath: WORKFLOWS_PATH,
-    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    ...WORKFLOW_BUNDLE_OPTIONS,
     logger: { info() {}, warn() {}, error: console.error, debug() {}, trace() {}, log() {} },
   });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'booking-engine-test-'));

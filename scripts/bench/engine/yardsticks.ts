@@ -88,6 +88,8 @@ export async function runFloorWorker(
       : {
           workflowsPath: require.resolve('./floor.workflows'),
           interceptors: { activity: [requestIdActivityInterceptors], workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+          // Preloaded as the engine's workflows are (WORKFLOW_BUNDLE_OPTIONS): the floor pays what they pay.
+          bundlerOptions: { preloadModules: [require.resolve('./floor.workflows'), ...WORKFLOW_INTERCEPTOR_MODULES] },
         }),
   });
   const running = worker.run();
