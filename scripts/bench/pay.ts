@@ -21,7 +21,8 @@
  * (scripts/bench/engine: one no-op local activity, started and awaited through the API's own
  * client, its outcome told by the worker next door), after as many unmeasured, with the same
  * CPU accounting, and reports the payment as a multiple of it (`payment_over_floor`): what
- * the engine adds to what any durable step costs here.
+ * the engine adds to what any durable step costs here. A supplier measured as a part of its
+ * own (`supplier`) is reported there and left out of the ratio.
  * --warmup W (default 500) first pays W orders the same way, unmeasured: a fresh engine
  * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
  * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
@@ -218,14 +219,27 @@ async function measureFloor(
       throughput_ratio: round(pay.seconds / run.seconds, 2),
       p50_ratio: round(percentile(pay.latencies, 50) / percentile(run.latencies, 50), 2),
       // The CPU ratio is always printed: null when this run could not count the processes' CPU (no topology).
-      cpu_ratio: cpu && payCpu ? round(payCpu.total_ms / cpu.total_ms, 2) : null,
+      cpu_ratio: cpu && payCpu ? round(engineMs(payCpu) / engineMs(cpu), 2) : null,
       ...(cpu && payCpu
-        ? { extra_cpu_ms: round(payCpu.total_ms - cpu.total_ms), cpu_ratio_by_part: ratios(payCpu.by_part_ms, cpu.by_part_ms) }
+        ? {
+            extra_cpu_ms: round(engineMs(payCpu) - engineMs(cpu)),
+            cpu_ratio_by_part: ratios(payCpu.by_part_ms, cpu.by_part_ms),
+            ...(payCpu.by_part_ms[SUPPLIER_PART] !== undefined ? { supplier_cpu_ms_not_counted: payCpu.by_part_ms[SUPPLIER_PART] } : {}),
+          }
         : { cpu_unmeasured: 'no processes to measure: run against npm start or bench:engine (DATA_DIR/processes.json), --cluster or --pids' }),
       ...(payThreads && floorThreads ? { cpu_ratio_by_engine_thread: ratios(payThreads, floorThreads) } : {}),
     },
   };
 }
+
+/**
+ * The part a supplier in a process of its own is measured as (bench:tuning --supplier-process,
+ * or BENCH_EXTRA_PIDS=supplier=…). The payment over its floor leaves it out: the floor calls no
+ * supplier, and a real supplier's CPU is not the engine's. A simulator inside the engine's
+ * process (`npm start`) cannot be told apart and counts as the engine's.
+ */
+const SUPPLIER_PART = 'supplier';
+const engineMs = (cpu: ReturnType<typeof cpuPerPayment>) => cpu.total_ms - (cpu.by_part_ms[SUPPLIER_PART] ?? 0);
 
 /** Each part's payment figure over its floor figure. */
 const ratios = (pay: Record<string, number>, floor: Record<string, number>) =>

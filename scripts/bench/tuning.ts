@@ -17,6 +17,11 @@
  * --scenario passes a sandbox scenario to bench:pay (with SANDBOX_SLOW_MS in the environment,
  * `supplier_slow` is a supplier that answers after that long). The engines listen from
  * BENCH_TUNING_PORT (default 18000) up, ten ports each.
+ *
+ * --supplier-process runs the supplier simulator in a process of its own beside each engine
+ * (SUPPLIER_URL), as a real supplier is apart from the engine, instead of inside the engine's
+ * process as `npm start` serves it: bench:pay then counts its CPU apart (part `supplier`) and
+ * leaves it out of the payment over its floor, which calls no supplier.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +45,7 @@ const raw = args({
   warmup: { type: 'string', default: '500' },
   floor: { type: 'boolean', default: false },
   scenario: { type: 'string' },
+  'supplier-process': { type: 'boolean', default: false },
 });
 const opts = {
   variants: String(raw.variants),
@@ -49,6 +55,7 @@ const opts = {
   warmup: String(raw.warmup),
   floor: raw.floor === true,
   scenario: raw.scenario === undefined ? undefined : String(raw.scenario),
+  supplierProcess: raw['supplier-process'] === true,
 };
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -81,17 +88,17 @@ function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boole
   return { child, output };
 }
 
-async function waitHealthy(url: string, engine: ChildProcess): Promise<void> {
+async function waitHealthy(url: string, engine: ChildProcess, what = 'the engine'): Promise<void> {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    if (engine.exitCode !== null) throw new Error(`the engine exited with ${engine.exitCode}`);
+    if (engine.exitCode !== null) throw new Error(`${what} exited with ${engine.exitCode}`);
     const ok = await fetch(url)
       .then((r) => r.ok)
       .catch(() => false);
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`the engine did not get healthy at ${url}`);
+  throw new Error(`${what} did not get healthy at ${url}`);
 }
 
 /** A variant: an environment for this checkout, or `label=PATH` for another checkout's defaults. */
@@ -121,6 +128,20 @@ async function measure(name: string, slot: number): Promise<PayReport> {
     ...(opts.floor ? { BENCH_BARE_PORT: String(port + 7) } : {}),
   };
   const entry = opts.floor ? 'scripts/bench/engine/main.ts' : 'src/main.ts';
+  let supplier: ReturnType<typeof run> | undefined;
+  if (opts.supplierProcess) {
+    const supplierPort = port + 8;
+    supplier = run(
+      process.execPath,
+      ['--import', 'tsx', 'src/suppliers/simulator/main.ts'],
+      { ...env, SIMULATOR_PORT: String(supplierPort) },
+      false,
+      variant.root,
+    );
+    await waitHealthy(`http://127.0.0.1:${supplierPort}/healthz`, supplier.child, 'the supplier simulator');
+    env.SUPPLIER_URL = `http://127.0.0.1:${supplierPort}`;
+    env.BENCH_EXTRA_PIDS = [env.BENCH_EXTRA_PIDS, `supplier=${supplier.child.pid}`].filter(Boolean).join(',');
+  }
   const engine = run(process.execPath, ['--import', 'tsx', entry], env, false, variant.root);
   try {
     await waitHealthy(`http://127.0.0.1:${port}/healthz`, engine.child);
@@ -155,6 +176,14 @@ async function measure(name: string, slot: number): Promise<PayReport> {
       /* already gone */
     }
     await Promise.race([engine.output, new Promise((r) => setTimeout(r, 20_000))]);
+    if (supplier) {
+      try {
+        process.kill(-supplier.child.pid!, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      await Promise.race([supplier.output, new Promise((r) => setTimeout(r, 5_000))]);
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
