@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInterceptorsFactory } from '@temporalio/worker';
+import type { OrderWithItems } from '../src/domain/orders';
 import { activityContext, withLogContext } from '../src/platform/request-context';
 import type { FastPathInput, FastPathStop, PaidFast } from '../workflows/fast-path.types';
 import type { finalizeActivities } from './finalize';
@@ -42,7 +43,8 @@ function asActivity<A, R>(name: string, step: (arg: A) => Promise<R>, arg: A, in
 /**
  * A payment's fast path (workflows/pay.workflow.ts): the debit, the supplier step and the
  * completion, in sequence, each the same idempotent function as the activity of its name,
- * in one local activity. It answers how far it got: each step's result, or the failure
+ * in one local activity; the supplier step takes the order and its lines from the debit's
+ * statement instead of reading them again. It answers how far it got: each step's result, or the failure
  * that stopped it (a step's failure is an answer here, never thrown). It stops before the
  * next step once it is cancelled or timed out; the workflow, which then hears nothing from
  * it, runs the steps one by one from the debit.
@@ -53,15 +55,26 @@ export function payFastPathActivity(steps: Steps, interceptors: readonly Activit
       const abandoned = Context.current().cancellationSignal;
       const run = { workflowId: input.workflowId, runId: input.runId };
       const paid: PaidFast = {};
+      // The order with its lines, as the debit's statement read them: the supplier step's input.
+      let order: OrderWithItems | undefined;
       try {
-        paid.debit = await asActivity('debitForOrder', steps.debitForOrder, { ...run, orderId: input.orderId, partnerId: input.partnerId }, interceptors);
+        const debitWithOrder = (arg: Parameters<Steps['debitForOrder']>[0]) => steps.debitForOrder(arg, { withOrder: true });
+        const { order: read, ...debit } = await asActivity(
+          'debitForOrder',
+          debitWithOrder,
+          { ...run, orderId: input.orderId, partnerId: input.partnerId },
+          interceptors,
+        );
+        paid.debit = debit;
+        order = read;
       } catch (err) {
         return { debitFailed: stopOf(err) };
       }
       if (abandoned.aborted) return paid;
       try {
         const request = { orderId: input.orderId, clientReference: input.clientReference, scenario: input.scenario };
-        paid.finalized = await asActivity('finalizeOrder', steps.finalizeOrder, request, interceptors);
+        const finalize = (arg: typeof request) => steps.finalizeOrder(arg, order);
+        paid.finalized = await asActivity('finalizeOrder', finalize, request, interceptors);
       } catch (err) {
         return { ...paid, finalizeFailed: stopOf(err) };
       }

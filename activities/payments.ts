@@ -6,8 +6,9 @@ import { runActivityStep } from './failures';
 /** The money steps of every payment saga: debit, reverse, complete. */
 export function paymentActivities(db: Db) {
   return {
-    debitForOrder: (input: Parameters<typeof payments.debitForOrder>[1]) =>
-      runActivityStep(() => timed(walletDebitDuration, () => payments.debitForOrder(db, input))),
+    /** `opts` only from the fast path (activities/pay-fast-path.ts): the workflow passes the input alone. */
+    debitForOrder: (input: Parameters<typeof payments.debitForOrder>[1], opts?: Parameters<typeof payments.debitForOrder>[2]) =>
+      runActivityStep(() => timed(walletDebitDuration, () => payments.debitForOrder(db, input, opts))),
     reversePayment: (input: Parameters<typeof payments.reversePayment>[1]) =>
       runActivityStep(async () => {
         const reversed = await payments.reversePayment(db, input);

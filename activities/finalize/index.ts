@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { DomainError } from '../../src/domain/errors';
-import { getOrderWithItems, type OrderRow } from '../../src/domain/orders';
+import { getOrderWithItems, type OrderRow, type OrderWithItems } from '../../src/domain/orders';
 import { SupplierRejectedError } from '../../src/suppliers/errors';
 import { OUTCOME_UNKNOWN, type FinalizeAttemptsDetail } from '../../workflows/failure-types';
 import { DEFAULT_FINALIZE_ATTEMPTS } from '../../workflows/activity-options';
@@ -32,9 +32,9 @@ export function finalizeActivities(deps: FinalizeDeps) {
     visa: visaFinalizer(deps),
   };
 
-  async function finalizerOf(orderId: number) {
+  async function finalizerOf(orderId: number, known?: OrderWithItems) {
     // The order and its lines in one statement: the product supplier ships the lines.
-    const order = await getOrderWithItems(db, orderId);
+    const order = known ?? (await getOrderWithItems(db, orderId));
     if (!order) throw new DomainError('not_found', `order ${orderId} not found`);
     const finalizer = finalizers[order.service];
     if (!finalizer) throw new DomainError('conflict', `no supplier adapter for ${order.service} orders`);
@@ -46,10 +46,12 @@ export function finalizeActivities(deps: FinalizeDeps) {
      * The supplier step. It tells the workflow how many attempts it took (Temporal's own count
      * of this activity's attempts, plus `attemptsBefore`: the payment's quick local try before
      * it): in its answer, and in the outcome-unknown failure's details (`FinalizeAttemptsDetail`).
+     * `known`: the order with its lines as the payment's debit read them (the fast path's);
+     * the workflow passes the input alone and the order is read here.
      */
-    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string; attemptsBefore?: number }) =>
+    finalizeOrder: (input: { orderId: number; clientReference: string; scenario?: string; attemptsBefore?: number }, known?: OrderWithItems) =>
       runActivityStep(async (): Promise<Finalized & { attempts: number }> => {
-        const { order, finalizer } = await finalizerOf(input.orderId);
+        const { order, finalizer } = await finalizerOf(input.orderId, known);
         const attempt = Context.current().info.attempt + (input.attemptsBefore ?? 0);
         try {
           return { ...(await finalizer.finalize(order, input.clientReference, input.scenario)), attempts: attempt };

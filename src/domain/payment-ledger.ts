@@ -6,9 +6,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { accounts, ledgerEntries, orders, transfers, wallets, type OrderStatus } from '../db/schema';
+import { accounts, ledgerEntries, orderItems, orders, transfers, wallets, type OrderStatus } from '../db/schema';
+import { columnsAs, rowFrom } from '../db/table-rows';
 import { reversalLegs } from './books';
 import { DomainError } from './errors';
+import type { OrderWithItems } from './orders';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 
 /** Identifies one pay workflow run; every ledger row it writes carries it. */
@@ -79,11 +81,24 @@ const debitResult = (
  * activity whose result was lost), also once the run's own reversal has put the order back
  * to pending: a workflow task whose local activities' results were lost (its worker, or
  * Temporal, died before they were recorded) runs its debit, supplier step and reversal
- * again from the start.
+ * again from the start. `withOrder`: the same statement also answers the order as the debit
+ * left it, with its lines (a payment's fast path hands them to its supplier step instead of
+ * reading them again); a debit found written earlier answers without them.
  */
-export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: number; partnerId: number }): Promise<DebitResult> {
+export async function debitForOrder(
+  db: DbOrTx,
+  input: PaymentRun & { orderId: number; partnerId: number },
+  opts: { withOrder?: boolean } = {},
+): Promise<DebitResult & { order?: OrderWithItems }> {
   const now = new Date().toISOString();
-  const [row] = rowsOf<{
+  // With the order: the order as the debit left it, with its lines (one row per line).
+  const withOrder = opts.withOrder
+    ? {
+        columns: sql`, ${columnsAs(orders, 'm', 'order')}, ${columnsAs(orderItems, 'i', 'item')}`,
+        join: sql`left join moved m on true left join ${orderItems} i on i.order_id = m.id order by i.id`,
+      }
+    : { columns: sql``, join: sql`` };
+  const rows = rowsOf<{
     order_id: number;
     amount: string;
     order_currency: string;
@@ -114,7 +129,7 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
         update ${orders} set status = 'processing', payment_workflow_id = ${input.workflowId}, payment_run_id = ${input.runId}, updated_at = ${now}::timestamptz
         from o, w
         where ${orders}.id = o.id
-        returning ${orders}.id
+        returning ${orders}.*
       ), entry as (
         insert into ${ledgerEntries} (partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, note)
         select o.partner_id, 'debit', 'payment', o.amount, w.balance_minor, o.id, ${input.workflowId}, ${input.runId}, ${PAYMENT_DEBIT_STEP},
@@ -145,9 +160,10 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
         select entry.id, o.id, legs.kind, legs.debit, legs.credit, legs.currency, legs.amount from legs, entry, o order by legs.n
       )
       select o.id as order_id, o.amount, o.currency as order_currency, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
-        (select id from entry) as ledger_id
-      from o left join w on true`),
+        (select id from entry) as ledger_id ${withOrder.columns}
+      from o left join w on true ${withOrder.join}`),
   );
+  const [row] = rows;
   if (!row) return db.transaction((tx) => debitWrittenOrWhyNot(tx, input));
   const amount = Number(row.amount);
   if (row.balance_after === null) {
@@ -160,11 +176,14 @@ export async function debitForOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   }
   // The wallet moved, so the order moved and the ledger row was written (the same rows of o and w feed all three).
   if (row.ledger_id === null) throw new Error(`debit of order ${row.order_id}: the wallet moved without its ledger row`);
-  return debitResult(
+  const result = debitResult(
     row.order_id,
     { id: row.ledger_id, amount, balanceAfter: Number(row.balance_after) },
     { creditLimit: Number(row.credit_limit), currency: row.currency! },
   );
+  const order = opts.withOrder ? rowFrom(orders, row, 'order') : undefined;
+  if (!order) return result;
+  return { ...result, order: { ...order, items: rows.flatMap((r) => rowFrom(orderItems, r, 'item') ?? []) } };
 }
 
 /** The order was not pending for this partner on credit: this run's debit written earlier (a retried step), or why the order cannot be paid. */

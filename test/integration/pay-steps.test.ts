@@ -1,6 +1,8 @@
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { asc, eq } from 'drizzle-orm';
-import { ledgerEntries, orders } from '../../src/db/schema';
+import { ledgerEntries, orderItems, orders } from '../../src/db/schema';
+import { getOrderWithItems } from '../../src/domain/orders';
+import { debitForOrder } from '../../src/domain/payment-ledger';
 import { apiMetrics } from '../../src/platform/metrics';
 import { newPartner } from '../support/clients';
 import { scheduledActivities } from '../support/histories';
@@ -80,6 +82,29 @@ describe("the payment's steps", () => {
     expect(history.opening).toEqual({ stage: 'debiting', orderStatus: 'processing' });
     expect(history.stages).toEqual(['done']);
     expect(await eagerStarts()).toBe(before + 1);
+  });
+
+  it("answers the order and its lines with the fast path's debit, as reading them again would", async () => {
+    const { api } = await newPartner(stack, '0', '5000000');
+    const { id: orderId } = await api.productOrder({ quantity: 2 });
+    const [line] = await stack.db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+    // A second line, so that the statement's one row per line is read back as one order.
+    const { id: _id, ...copy } = line!;
+    await stack.db.insert(orderItems).values({ ...copy, sku: `${line!.sku}-2`, quantity: 1, lineTotal: line!.unitPrice });
+    const [{ partnerId }] = (await stack.db.select({ partnerId: orders.partnerId }).from(orders).where(eq(orders.id, orderId))) as [{ partnerId: number }];
+    const run = { workflowId: `test-debit-${orderId}`, runId: 'run-1', orderId, partnerId };
+
+    const debited = await debitForOrder(stack.db, run, { withOrder: true });
+    const read = await getOrderWithItems(stack.db, orderId);
+    expect(read).toMatchObject({ status: 'processing', paymentRunId: 'run-1' });
+    expect(read!.items).toHaveLength(2);
+    expect(debited.order).toEqual(read);
+    // Run again for the same run (a retried step), it finds its debit and answers it without the order.
+    const again = await debitForOrder(stack.db, run, { withOrder: true });
+    expect(again).toEqual({ ...debited, order: undefined });
+    // Without the option, nothing more than the debit.
+    const other = await api.productOrder();
+    expect(await debitForOrder(stack.db, { ...run, workflowId: `test-debit-${other.id}`, orderId: other.id })).not.toHaveProperty('order');
   });
 
   it('a supplier slower than the fast path gets the step again as an activity, under the same client reference', async () => {
