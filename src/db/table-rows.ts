@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 
 /**
  * Every column of `table` under the alias `alias`, each named `prefix.column`: a whole row of
@@ -7,8 +7,8 @@ import { getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
  */
 export function columnsAs(table: Table, alias: string, prefix: string): SQL {
   return sql.raw(
-    Object.values(getTableColumns(table))
-      .map((c) => `${alias}."${c.name}" as "${prefix}.${c.name}"`)
+    columnsOf(table)
+      .map(([, name]) => `${alias}."${name}" as "${prefix}.${name}"`)
       .join(', '),
   );
 }
@@ -20,10 +20,21 @@ export function columnsAs(table: Table, alias: string, prefix: string): SQL {
  */
 export function rowFrom<T extends Table>(table: T, raw: Record<string, unknown>, prefix: string): T['$inferSelect'] | undefined {
   if (raw[`${prefix}.id`] === null || raw[`${prefix}.id`] === undefined) return undefined;
-  return Object.fromEntries(
-    Object.entries(getTableColumns(table)).map(([key, column]) => {
-      const value = raw[`${prefix}.${column.name}`];
-      return [key, value === null || value === undefined ? null : column.mapFromDriverValue(value)];
-    }),
-  ) as T['$inferSelect'];
+  const row: Record<string, unknown> = {};
+  for (const [key, name, column] of columnsOf(table)) {
+    const value = raw[`${prefix}.${name}`];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T['$inferSelect'];
+}
+
+/** Each column of a table as [property, column name, column], listed once per table. */
+const listed = new WeakMap<Table, Array<[string, string, Column]>>();
+function columnsOf(table: Table): Array<[string, string, Column]> {
+  let columns = listed.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column]);
+    listed.set(table, columns);
+  }
+  return columns;
 }

@@ -64,6 +64,12 @@ const debitResult = (
   currency: wallet.currency,
 });
 
+/** What the debit's statement adds to answer the order as it left it, with its lines (one row per line). */
+const ORDER_WITH_LINES = {
+  columns: sql`, ${columnsAs(orders, 'm', 'order')}, ${columnsAs(orderItems, 'i', 'item')}`,
+  join: sql`left join moved m on true left join ${orderItems} i on i.order_id = m.id order by i.id`,
+};
+
 /**
  * Debits the wallet for a pending order and marks the order processing, in one statement
  * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it). Its
@@ -91,13 +97,7 @@ export async function debitForOrder(
   opts: { withOrder?: boolean } = {},
 ): Promise<DebitResult & { order?: OrderWithItems }> {
   const now = new Date().toISOString();
-  // With the order: the order as the debit left it, with its lines (one row per line).
-  const withOrder = opts.withOrder
-    ? {
-        columns: sql`, ${columnsAs(orders, 'm', 'order')}, ${columnsAs(orderItems, 'i', 'item')}`,
-        join: sql`left join moved m on true left join ${orderItems} i on i.order_id = m.id order by i.id`,
-      }
-    : { columns: sql``, join: sql`` };
+  const withOrder = opts.withOrder ? ORDER_WITH_LINES : { columns: sql``, join: sql`` };
   const rows = rowsOf<{
     order_id: number;
     amount: string;
