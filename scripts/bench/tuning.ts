@@ -13,7 +13,10 @@
  *
  * --floor runs each engine as the benchmark engine (`bench:engine`, from the variant's own
  * tree) and bench:pay with --floor: every round also measures the floor workflow on that
- * engine, and the report gives each variant's payment over its floor (`cpu_ratio`).
+ * engine, and the report gives each variant's payment over its floor (`cpu_ratio`, the median
+ * of the rounds' ratios) and over the median of every floor the run measured
+ * (`cpu_ratio_to_pooled_floor`): the floor workflow is the same in every variant, and the
+ * pooled floor moves less than one round's.
  * --scenario passes a sandbox scenario to bench:pay (with SANDBOX_SLOW_MS in the environment,
  * `supplier_slow` is a supplier that answers after that long). The engines listen from
  * BENCH_TUNING_PORT (default 18000) up, ten ports each.
@@ -207,6 +210,12 @@ async function main(): Promise<void> {
     }
   }
   const base = runs.untuned?.length ? median(runs.untuned.map((x) => x.pays_per_s)) : undefined;
+  // The engine's CPU per payment or floor workflow: the supplier's own process left out (bench:pay's SUPPLIER_PART).
+  const engineMs = (cpu: { total_ms: number; by_part_ms: Record<string, number> } | undefined) => (cpu ? cpu.total_ms - (cpu.by_part_ms.supplier ?? 0) : NaN);
+  // Every floor of the run, whichever variant's engine ran it: the floor workflow is the same
+  // code in each, and one floor's CPU moves from round to round more than the variants differ.
+  const floors = Object.values(runs).flatMap((xs) => xs.map((x) => engineMs(x.floor?.cpu_per_workflow)));
+  const pooledFloor = opts.floor ? median(floors) : NaN;
   const results = names.map((name) => {
     const xs = runs[name]!;
     const pays = median(xs.map((x) => x.pays_per_s));
@@ -241,6 +250,8 @@ async function main(): Promise<void> {
             // The payment over its floor in each round, and their median: what the engine adds to any durable step.
             cpu_ratio: round(median(xs.map((x) => x.payment_over_floor?.cpu_ratio ?? NaN)), 2),
             cpu_ratios: xs.map((x) => x.payment_over_floor?.cpu_ratio),
+            // The variant's median payment over the median of every floor of the run (pooled_floor_cpu_ms).
+            cpu_ratio_to_pooled_floor: round(median(xs.map((x) => engineMs(x.cpu_per_payment))) / pooledFloor, 2),
           }
         : {}),
       double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
@@ -255,6 +266,7 @@ async function main(): Promise<void> {
       warmup: Number(opts.warmup),
       rounds: Number(opts.rounds),
       ...(opts.scenario ? { scenario: opts.scenario } : {}),
+      ...(opts.floor ? { pooled_floor_cpu_ms: round(pooledFloor), floors_cpu_ms: floors } : {}),
       results,
     }),
   );
