@@ -44,10 +44,10 @@ function asActivity<A, R>(name: string, step: (arg: A) => Promise<R>, arg: A, in
  * A payment's fast path (workflows/pay.workflow.ts): the debit, the supplier step and the
  * completion, in sequence, each the same idempotent function as the activity of its name,
  * in one local activity; the supplier step takes the order and its lines from the debit's
- * statement instead of reading them again. It answers how far it got: each step's result, or the failure
- * that stopped it (a step's failure is an answer here, never thrown). It stops before the
- * next step once it is cancelled or timed out; the workflow, which then hears nothing from
- * it, runs the steps one by one from the debit.
+ * statement instead of reading them again. It answers how far it got: each step's result,
+ * or the failure that stopped it (a step's failure is an answer here, never thrown). It
+ * stops before the next step once it is cancelled or timed out; the workflow, which then
+ * hears nothing from it, runs the steps one by one from the debit.
  */
 export function payFastPathActivity(steps: Steps, interceptors: readonly ActivityInterceptorsFactory[] = []) {
   return {

@@ -33,6 +33,18 @@ describe('the workflows/ lint fence', () => {
     ]);
   });
 
+  it('refuses state at module scope, which every workflow of a worker would share (preloaded modules)', async () => {
+    const code = [
+      'let count = 0;',
+      'export let seen = 0;',
+      'const byId = new Map<string, number>();',
+      'export const ids = new Set<string>();',
+      'export const LIMIT = 3;',
+      'export const probe = () => { seen++; let local = count++; local += byId.size + ids.size + seen + LIMIT; return local; };',
+    ].join('\n');
+    expect(await lintAsWorkflow(code)).toEqual(['1:no-restricted-syntax', '2:no-restricted-syntax', '3:no-restricted-syntax', '4:no-restricted-syntax']);
+  });
+
   it('lets a workflow import types from the engine and use @temporalio/workflow', async () => {
     const code = [
       "import { sleep, uuid4 } from '@temporalio/workflow';",
