@@ -84,7 +84,8 @@ describe("bench:search's load", () => {
     // 60 a second for a second, each answered after 150 ms: closed, the connections would have sent far fewer or far more.
     expect(n).toBeGreaterThanOrEqual(50);
     expect(n).toBeLessThanOrEqual(60);
-    expect(took).toBeLessThan(1000 + 400 + 300);
+    // The hung requests end at their timeout, not never (a second of slack for a busy machine).
+    expect(took).toBeLessThan(1000 + 400 + 1000);
     const sent = Array.from({ length: n }, (_, k) => k);
     expect(statuses.filter((x) => x === 'timeouts').length).toBe(sent.filter((k) => k % 10 === 0).length);
     expect(statuses.filter((x) => x === 503).length).toBe(sent.filter((k) => k % 2 === 1).length);

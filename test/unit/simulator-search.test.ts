@@ -49,30 +49,31 @@ describe("the simulator's searches", () => {
   });
 
   it('wait the configured delay before answering, hotels and flights alike', async () => {
-    const simulator = createSimulatorApp({ slowMs: 0, searchDelayMs: 250 });
+    const simulator = createSimulatorApp({ slowMs: 0, searchDelayMs: 1000 });
     const [hotels, air] = await Promise.all([search(simulator, 'hotels'), search(simulator, 'air')]);
     expect([hotels.status, air.status]).toEqual([200, 200]);
     // Timers may fire a millisecond early by the performance clock.
-    expect(hotels.ms).toBeGreaterThanOrEqual(245);
-    expect(air.ms).toBeGreaterThanOrEqual(245);
-    // Other calls are not delayed.
+    expect(hotels.ms).toBeGreaterThanOrEqual(995);
+    expect(air.ms).toBeGreaterThanOrEqual(995);
+    // Other calls are not delayed (half the delay leaves a busy machine its slack).
     const started = performance.now();
     expect((await simulator.request('/hotels/cities')).status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(200);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('above the rate limit are refused at once with 429 and Retry-After, and counted as refused', async () => {
-    const simulator = createSimulatorApp({ slowMs: 0, searchRatePerS: 3, searchDelayMs: 100 });
+    const simulator = createSimulatorApp({ slowMs: 0, searchRatePerS: 3, searchDelayMs: 1000 });
     const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => search(simulator, i < 3 ? 'hotels' : 'air')));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429, 429]);
     const refused = answers[3]!;
     expect(refused.retryAfter).toBe('1');
     expect(refused.body.error).toMatch(/rate limit/);
-    expect(refused.ms).toBeLessThan(100);
+    // At once: without the search's delay (half of it leaves a busy machine its slack).
+    expect(refused.ms).toBeLessThan(500);
     const s = await stats(simulator);
     expect(s.searches).toMatchObject({ received: 5, answered: 3, refused: 2 });
     expect(s.searches.by_service.air).toEqual({ received: 2, answered: 0, refused: 2 });
-    expect(s.settings).toEqual({ search_delay_ms: 100, search_rate_per_s: 3 });
+    expect(s.settings).toEqual({ search_delay_ms: 1000, search_rate_per_s: 3 });
   });
 });
 
