@@ -1,4 +1,5 @@
 import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+import { perObject } from '../platform/per-object';
 
 /**
  * Every column of `table` under the alias `alias`, each named `prefix.column`: a whole row of
@@ -29,12 +30,6 @@ export function rowFrom<T extends Table>(table: T, raw: Record<string, unknown>,
 }
 
 /** Each column of a table as [property, column name, column], listed once per table. */
-const listed = new WeakMap<Table, Array<[string, string, Column]>>();
-function columnsOf(table: Table): Array<[string, string, Column]> {
-  let columns = listed.get(table);
-  if (!columns) {
-    columns = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name, column]);
-    listed.set(table, columns);
-  }
-  return columns;
-}
+const columnsOf = perObject((table: Table) =>
+  Object.entries(getTableColumns(table)).map(([key, column]): [string, string, Column] => [key, column.name, column]),
+);

@@ -9,6 +9,7 @@ import { soldSearch, type SellHotel } from '../hotels/prices';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
+import { perObject } from '../../platform/per-object';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import type { newBooking, HotelBookingRow } from '../hotels/bookings';
@@ -31,19 +32,13 @@ const hotelIdOf = (raw: string) => rowIdOf(raw, 'hotel');
  * layer hands out the same list while it keeps it): a name or code two cities share names
  * the first of them.
  */
-const cityIndexes = new WeakMap<readonly SupplierCity[], Map<string, SupplierCity>>();
-
-function cityIndex(cities: readonly SupplierCity[]): Map<string, SupplierCity> {
-  let index = cityIndexes.get(cities);
-  if (!index) {
-    index = new Map();
-    for (const c of cities) {
-      for (const key of [c.name.toLowerCase(), c.iata_code.toLowerCase()]) if (!index.has(key)) index.set(key, c);
-    }
-    cityIndexes.set(cities, index);
+const cityIndex = perObject((cities: readonly SupplierCity[]) => {
+  const index = new Map<string, SupplierCity>();
+  for (const c of cities) {
+    for (const key of [c.name.toLowerCase(), c.iata_code.toLowerCase()]) if (!index.has(key)) index.set(key, c);
   }
   return index;
-}
+});
 
 async function cityOf(supplier: HotelSupplier, city: string) {
   const found = cityIndex(await supplier.cities()).get(city.trim().toLowerCase());

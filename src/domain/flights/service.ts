@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
+import { perObject } from '../../platform/per-object';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
@@ -84,16 +85,7 @@ function perPassenger(marginMinor: number, lines: PriceLine[]): number {
 }
 
 /** Each airport list by code, made once per list: the search layer hands out the same list while it keeps it. */
-const airportIndexes = new WeakMap<readonly Airport[], Map<string, Airport>>();
-
-function airportIndex(airports: readonly Airport[]): Map<string, Airport> {
-  let index = airportIndexes.get(airports);
-  if (!index) {
-    index = new Map(airports.map((a) => [a.code, a]));
-    airportIndexes.set(airports, index);
-  }
-  return index;
-}
+const airportIndex = perObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
 
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
 export async function searchFlights(

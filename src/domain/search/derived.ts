@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { perObject } from '../../platform/per-object';
 import type { Money } from '../../suppliers/money';
 import type { Markup } from '../markup';
 import { searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
@@ -51,18 +52,12 @@ export function derived<T>(source: object, key: string, make: () => Promise<T>):
   return making;
 }
 
-const identities = new WeakMap<object, number>();
 let nextIdentity = 1;
+const identity = perObject((_: object) => nextIdentity++);
 
 /** A number naming this object (a supplier's answer as kept) while it lives. */
 export function identityOf(o: object | null): number {
-  if (o === null) return 0;
-  let id = identities.get(o);
-  if (id === undefined) {
-    id = nextIdentity++;
-    identities.set(o, id);
-  }
-  return id;
+  return o === null ? 0 : identity(o);
 }
 
 const currenciesOf = new WeakMap<object, Array<{ currency: string; amount_minor: number }>>();
