@@ -36,7 +36,18 @@ import crypto from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { admin, api, args, percentile, round, useTarget, type Partner } from './common';
 import { payWorkflowId } from '../../workflows/pay.types';
-import { clusterTopology, cpuPerPayment, dbPerPayment, sampleCpu, sampleDatabases, startTopology, threadCpu, type Topology } from './topology';
+import {
+  clusterTopology,
+  cpuPerPayment,
+  dbPerPayment,
+  engineMs,
+  sampleCpu,
+  sampleDatabases,
+  startTopology,
+  SUPPLIER_PART,
+  threadCpu,
+  type Topology,
+} from './topology';
 
 const opts = args({
   concurrency: { type: 'string', default: '10' },
@@ -231,15 +242,6 @@ async function measureFloor(
     },
   };
 }
-
-/**
- * The part a supplier in a process of its own is measured as (bench:tuning --supplier-process,
- * or BENCH_EXTRA_PIDS=supplier=…). The payment over its floor leaves it out: the floor calls no
- * supplier, and a real supplier's CPU is not the engine's. A simulator inside the engine's
- * process (`npm start`) cannot be told apart and counts as the engine's.
- */
-const SUPPLIER_PART = 'supplier';
-const engineMs = (cpu: ReturnType<typeof cpuPerPayment>) => cpu.total_ms - (cpu.by_part_ms[SUPPLIER_PART] ?? 0);
 
 /** Each part's payment figure over its floor figure. */
 const ratios = (pay: Record<string, number>, floor: Record<string, number>) =>

@@ -150,6 +150,17 @@ export function sampleCpu(topology: Topology): Record<string, number> {
   return Object.fromEntries(Object.entries(topology.processes).map(([name, pid]) => [name, cpuSeconds(pid, !topology.selfOnly?.includes(name))]));
 }
 
+/**
+ * The part a supplier in a process of its own is measured as (bench:tuning --supplier-process,
+ * or BENCH_EXTRA_PIDS=supplier=…). A payment over its floor leaves it out: the floor calls no
+ * supplier, and a real supplier's CPU is not the engine's. A simulator inside the engine's
+ * process (`npm start`) cannot be told apart and counts as the engine's.
+ */
+export const SUPPLIER_PART = 'supplier';
+
+/** CPU milliseconds of a `cpuPerPayment` figure without the supplier's part. */
+export const engineMs = (cpu: { total_ms: number; by_part_ms: Record<string, number> }) => cpu.total_ms - (cpu.by_part_ms[SUPPLIER_PART] ?? 0);
+
 /** Per-payment CPU milliseconds of each part between two samples, and their total. */
 export function cpuPerPayment(before: Record<string, number>, after: Record<string, number>, payments: number) {
   const perPart = Object.fromEntries(Object.keys(before).map((name) => [name, Math.round((((after[name] ?? 0) - before[name]!) * 1000 * 10) / payments) / 10]));

@@ -31,6 +31,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { args, round } from './common';
+import { engineMs } from './topology';
 
 /** Each variant is the environment the engine runs with: one worker capacity setting changed, or the defaults. */
 export const VARIANTS: Record<string, Record<string, string>> = {
@@ -210,11 +211,9 @@ async function main(): Promise<void> {
     }
   }
   const base = runs.untuned?.length ? median(runs.untuned.map((x) => x.pays_per_s)) : undefined;
-  // The engine's CPU per payment or floor workflow: the supplier's own process left out (bench:pay's SUPPLIER_PART).
-  const engineMs = (cpu: { total_ms: number; by_part_ms: Record<string, number> } | undefined) => (cpu ? cpu.total_ms - (cpu.by_part_ms.supplier ?? 0) : NaN);
   // Every floor of the run, whichever variant's engine ran it: the floor workflow is the same
   // code in each, and one floor's CPU moves from round to round more than the variants differ.
-  const floors = Object.values(runs).flatMap((xs) => xs.map((x) => engineMs(x.floor?.cpu_per_workflow)));
+  const floors = Object.values(runs).flatMap((xs) => xs.map((x) => (x.floor?.cpu_per_workflow ? engineMs(x.floor.cpu_per_workflow) : NaN)));
   const pooledFloor = opts.floor ? median(floors) : NaN;
   const results = names.map((name) => {
     const xs = runs[name]!;
@@ -251,7 +250,7 @@ async function main(): Promise<void> {
             cpu_ratio: round(median(xs.map((x) => x.payment_over_floor?.cpu_ratio ?? NaN)), 2),
             cpu_ratios: xs.map((x) => x.payment_over_floor?.cpu_ratio),
             // The variant's median payment over the median of every floor of the run (pooled_floor_cpu_ms).
-            cpu_ratio_to_pooled_floor: round(median(xs.map((x) => engineMs(x.cpu_per_payment))) / pooledFloor, 2),
+            cpu_ratio_to_pooled_floor: round(median(xs.map((x) => (x.cpu_per_payment ? engineMs(x.cpu_per_payment) : NaN))) / pooledFloor, 2),
           }
         : {}),
       double_debits: xs.reduce((n, x) => n + x.double_debits, 0),
