@@ -52,6 +52,7 @@ import { runLoad, type LoadAnswer } from './http-load';
 import { clusterTopology, cpuSeconds, startTopology } from './topology';
 import { readClusterState } from '../cluster/state';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
+import { tiedToThisProcess } from '../../src/platform/parent-death';
 
 const raw = args({
   target: { type: 'string', default: '' },
@@ -120,13 +121,15 @@ const temporaryDir = (prefix: string) => {
 };
 
 /**
- * In a process group of its own. `group`: stopping it signals the whole group (the engine
+ * In a process group of its own, ending with this benchmark. `group`: stopping it signals the whole group (the engine
  * and the dev server it started); else the process alone, which stops its parts itself
  * (the cluster's supervisor).
  */
 function startProcess(name: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string, group = true): ChildProcess {
   const out = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
+  // Tied to this benchmark: it ends with it even when the benchmark is killed outright.
+  const tied = tiedToThisProcess(process.execPath, argv);
+  const child = spawn(tied.command, tied.args, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
   fs.closeSync(out);
   started.push({ name, child, group });
   return child;

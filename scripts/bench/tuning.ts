@@ -32,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { args, round } from './common';
 import { engineMs } from './topology';
+import { tiedToThisProcess } from '../../src/platform/parent-death';
 
 /** Each variant is the environment the engine runs with: one worker capacity setting changed, or the defaults. */
 export const VARIANTS: Record<string, Record<string, string>> = {
@@ -80,8 +81,10 @@ interface PayReport {
   payment_over_floor?: { throughput_ratio: number; cpu_ratio?: number; extra_cpu_ms?: number };
 }
 
+/** A child of this benchmark, which ends with it even when it is killed outright (src/platform/parent-death.ts). */
 function run(cmd: string, argv: string[], env: NodeJS.ProcessEnv, capture: boolean, cwd = ROOT): { child: ChildProcess; output: Promise<string> } {
-  const child = spawn(cmd, argv, { cwd, env, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'pipe'], detached: !capture });
+  const tied = tiedToThisProcess(cmd, argv);
+  const child = spawn(tied.command, tied.args, { cwd, env, stdio: ['ignore', capture ? 'pipe' : 'ignore', 'pipe'], detached: !capture });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

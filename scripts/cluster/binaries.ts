@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { goBin, goInstall, isExecutable, resolveTemporalCli } from '../../src/temporal/cli';
+import { isExecutable } from '../../src/platform/executables';
+import { goBin, goInstall, resolveTemporalCli } from '../../src/temporal/cli';
 import { TEMPORAL_SERVER_MODULE, TEMPORAL_SERVER_VERSION, TEMPORAL_SQL_TOOL_MODULE, TEMPORAL_UI_SERVER_MODULE, TEMPORAL_UI_VERSION } from './versions';
 
 export interface TemporalBinaries {

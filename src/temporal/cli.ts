@@ -1,24 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
+import { isExecutable, onPath } from '../platform/executables';
 
 export const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
-
-export const isExecutable = (file: string) => {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-};
-
-export function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && isExecutable(path.join(dir, name))) return path.join(dir, name);
-  }
-  return undefined;
-}
 
 /** `$(go env GOPATH)/bin`, where `go install` puts what it builds; undefined without Go. */
 export function goBin(): string | undefined {

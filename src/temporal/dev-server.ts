@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
-import { onPath } from './cli';
+import { tiedToThisProcess } from '../platform/parent-death';
 
 export interface DevServer {
   address: string;
@@ -80,10 +80,8 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   // the engine dies in any way at all, SIGKILL included (parent-death signal, set by setpriv
   // before it execs the CLI, so the server keeps its own process id). Elsewhere, the next
   // start finds a server left behind in DATA_DIR/processes.json (src/runtime/process-file.ts).
-  const setpriv = parentDeathSignal();
-  const child = setpriv
-    ? spawn(setpriv, ['--pdeathsig', 'TERM', '--', opts.cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'], detached: true })
-    : spawn(opts.cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const tied = tiedToThisProcess(opts.cli, args);
+  const child = spawn(tied.command, tied.args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const killOnExit = () => child.kill('SIGTERM');
   process.on('exit', killOnExit);
   child.on('exit', () => process.off('exit', killOnExit));
@@ -121,11 +119,6 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     pid: child.pid,
     stop,
   };
-}
-
-/** `setpriv`'s path where it can give a child a parent-death signal (Linux, util-linux), else undefined. */
-function parentDeathSignal(): string | undefined {
-  return process.platform === 'linux' ? onPath('setpriv') : undefined;
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<number | null>, hasExited: () => boolean): Promise<void> {
