@@ -121,13 +121,12 @@ const temporaryDir = (prefix: string) => {
 };
 
 /**
- * In a process group of its own, ending with this benchmark. `group`: stopping it signals the whole group (the engine
- * and the dev server it started); else the process alone, which stops its parts itself
- * (the cluster's supervisor).
+ * In a process group of its own, ending with this benchmark even when it is killed outright.
+ * `group`: stopping it signals the whole group (the engine and the dev server it started);
+ * else the process alone, which stops its parts itself (the cluster's supervisor).
  */
 function startProcess(name: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string, group = true): ChildProcess {
   const out = fs.openSync(logFile, 'a');
-  // Tied to this benchmark: it ends with it even when the benchmark is killed outright.
   const tied = tiedToThisProcess(process.execPath, argv);
   const child = spawn(tied.command, tied.args, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
   fs.closeSync(out);
