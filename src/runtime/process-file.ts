@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processAlive as alive } from '../platform/process-alive';
 
 export const processFile = (dataDir: string) => path.join(dataDir, 'processes.json');
 
@@ -59,21 +60,6 @@ function isDevServerOf(args: string[], dbFile: string): boolean {
   const i = args.indexOf('--db-filename');
   return args.includes('start-dev') && i >= 0 && args[i + 1] === dbFile;
 }
-
-/** Whether a process exists (a zombie, dead but not yet reaped, holds no port: it counts as gone). */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    return !/^State:\s*Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 const signal = (pid: number, sig: NodeJS.Signals) => {
   try {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { processAlive as alive } from '../../src/platform/process-alive';
 import { freePort } from '../support/global-setup';
 
 /**
@@ -74,19 +75,6 @@ async function until<T>(what: string, engine: Engine | undefined, probe: () => T
 
 /** The dev server's pid, as the engine records it the moment it spawns it. */
 const devServerPid = (engine: Engine) => until('the dev server spawned', engine, () => recorded(engine.dataDir).temporal);
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^State:\s*Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
 
 const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {

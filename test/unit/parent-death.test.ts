@@ -1,27 +1,12 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { tiedToThisProcess } from '../../src/platform/parent-death';
+import { processAlive as alive } from '../../src/platform/process-alive';
 
 /**
  * A child started through tiedToThisProcess ends with the process that started it, even when
  * that process is killed outright (SIGKILL: no exit hook, no signal handler runs). The
  * benchmarks start their engines and simulators this way, `npm start` its dev server.
  */
-/** Whether `pid` runs: it exists and is not a zombie waiting for whoever adopted it to reap it. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // /proc/<pid>/stat: "pid (comm) state …"
-    return !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
-
 async function until(check: () => boolean, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
