@@ -24,7 +24,7 @@ export interface LoadAnswer {
   /** Bytes of the answer on the wire: its status line and headers, and its body as sent. */
   bytes: number;
   ms: number;
-  /** The first bytes of a non-2xx answer's body. */
+  /** The first bytes of a non-2xx answer's body; a failed request's error (its code and message). */
   sample?: string;
 }
 
@@ -41,6 +41,8 @@ export interface LoadOptions<M> {
 }
 
 const SAMPLE_BYTES = 300;
+
+const failure = (err: NodeJS.ErrnoException) => `${err.code ?? 'error'}: ${err.message}`;
 
 function send(agent: http.Agent, url: URL, r: LoadRequest, timeoutMs: number): Promise<LoadAnswer> {
   const t0 = performance.now();
@@ -69,13 +71,13 @@ function send(agent: http.Agent, url: URL, r: LoadRequest, timeoutMs: number): P
         }
       });
       res.on('end', () => done({ status, headers: res.headers, bytes, ...(ok ? {} : { sample: Buffer.concat(kept).toString('utf8', 0, SAMPLE_BYTES) }) }));
-      res.on('error', () => done({ status: 'socket_errors', headers: {}, bytes }));
+      res.on('error', (err) => done({ status: 'socket_errors', headers: {}, bytes, sample: failure(err) }));
     });
     req.setTimeout(timeoutMs, () => {
       done({ status: 'timeouts', headers: {}, bytes: 0 });
       req.destroy();
     });
-    req.on('error', () => done({ status: 'socket_errors', headers: {}, bytes: 0 }));
+    req.on('error', (err) => done({ status: 'socket_errors', headers: {}, bytes: 0, sample: failure(err) }));
     req.end(r.body);
   });
 }

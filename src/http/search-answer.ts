@@ -1,7 +1,8 @@
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from 'node:zlib';
 import type { Context } from 'hono';
 import { parseAccept } from 'hono/utils/accept';
+import { madeAlready, madeOnce, type MadeBytes, type Sold } from '../domain/search/derived';
 import { searchServed } from '../platform/request-context';
 
 /** The header that says how a search was served (src/domain/search/layer.ts): fresh, stale, coalesced or miss. */
@@ -30,37 +31,63 @@ export function chooseEncoding(acceptEncoding: string | undefined): keyof typeof
   return br >= gz ? 'br' : 'gzip';
 }
 
-/** A search's answer as sent: its JSON, and each encoding of it once asked for. */
-interface Packed {
-  json: Uint8Array<ArrayBuffer>;
-  encoded: Partial<Record<keyof typeof compressors, Promise<Uint8Array<ArrayBuffer>>>>;
+/** A form of a search's answer as sent: its body, and its encoding (none when too small to compress). */
+interface Form extends MadeBytes {
+  encoding: keyof typeof compressors | null;
 }
 
-/** The answers made from each search result (the domain's, kept while the search layer keeps its supplier answer). */
-const answers = new WeakMap<object, Packed>();
+const FORMS = ['identity', 'br', 'gzip'] as const;
+const decompressors = { br: promisify(brotliDecompress), gzip: promisify(gunzip) };
+
+/** The JSON of sold answers being made, by `Sold` id, while a form of it is made. */
+const rendering = new Map<string, { json: Promise<Buffer>; users: number }>();
 
 /**
- * A search's answer: `render`ed from `found` and serialised once per result, and when the
- * client accepts it and the answer is large enough, compressed once per encoding (off the
- * event loop, in libuv's pool); a result the search layer serves again is sent as it was
- * made. `X-Search-Cache` says how the search layer served it.
+ * `use` with the JSON of `sold`: decoded from a form of it already kept, else made once
+ * (priced, rendered, serialised) for every form made at the same time, so each encoding of
+ * an answer carries the same sealed codes.
  */
-export async function searchAnswer(c: Context, found: object, render: () => unknown): Promise<Response> {
-  let packed = answers.get(found);
-  if (!packed) {
-    const json = Buffer.from(JSON.stringify(render()));
-    packed = { json: new Uint8Array(json.buffer as ArrayBuffer, json.byteOffset, json.length), encoded: {} };
-    answers.set(found, packed);
+async function withJson<T, R>(sold: Sold<T>, render: (made: T) => unknown, use: (json: Buffer) => Promise<R>): Promise<R> {
+  for (const name of FORMS) {
+    const kept = madeAlready<Form>(`${sold.id}|${name}`);
+    if (kept) {
+      const bytes = Buffer.from(kept.bytes.buffer, kept.bytes.byteOffset, kept.bytes.length);
+      return use(kept.encoding ? await decompressors[kept.encoding](bytes) : bytes);
+    }
   }
+  let made = rendering.get(sold.id);
+  if (!made) {
+    made = { json: Promise.resolve().then(() => Buffer.from(JSON.stringify(render(sold.make())))), users: 0 };
+    rendering.set(sold.id, made);
+  }
+  made.users++;
+  try {
+    return await use(await made.json);
+  } finally {
+    if (--made.users === 0 && rendering.get(sold.id) === made) rendering.delete(sold.id);
+  }
+}
+
+const asBody = (b: Buffer) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length);
+
+/**
+ * A search's answer: made from `sold` (priced, `render`ed, serialised) and, when the client
+ * accepts it and the answer is large enough, compressed (off the event loop, in libuv's
+ * pool), once per sold answer and encoding, and kept as those bytes (madeOnce): a search the
+ * search layer serves again is sent as it was made. `X-Search-Cache` says how the search
+ * layer served it.
+ */
+export async function searchAnswer<T>(c: Context, sold: Sold<T>, render: (made: T) => unknown): Promise<Response> {
+  const wanted = chooseEncoding(c.req.header('accept-encoding'));
+  const form = await madeOnce<Form>(`${sold.id}|${wanted ?? 'identity'}`, sold.until, () =>
+    withJson(sold, render, async (json) => {
+      if (!wanted || json.length < COMPRESS_FROM_BYTES) return { bytes: asBody(json), encoding: null };
+      return { bytes: asBody(await compressors[wanted](json)), encoding: wanted };
+    }),
+  );
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Vary: 'Accept-Encoding' };
   const served = searchServed();
   if (served) headers[SEARCH_CACHE_HEADER] = served;
-  const encoding = packed.json.length >= COMPRESS_FROM_BYTES ? chooseEncoding(c.req.header('accept-encoding')) : null;
-  if (!encoding) return c.body(packed.json, 200, headers);
-  const kept = packed;
-  const encoded = (kept.encoded[encoding] ??= compressors[encoding](Buffer.from(kept.json.buffer, kept.json.byteOffset, kept.json.length)).then(
-    (b) => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.length),
-  ));
-  encoded.catch(() => delete kept.encoded[encoding]);
-  return c.body(await encoded, 200, { ...headers, 'Content-Encoding': encoding });
+  if (form.encoding) headers['Content-Encoding'] = form.encoding;
+  return c.body(form.bytes as Uint8Array<ArrayBuffer>, 200, headers);
 }

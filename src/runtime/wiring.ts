@@ -15,6 +15,7 @@ import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
 import { suppliersFor, type SupplierChoice, type Suppliers } from '../suppliers';
 import { memoryBudget, sharedBudget } from '../domain/search/budget';
+import { boundDerived } from '../domain/search/derived';
 import { createSearchLayer } from '../domain/search/layer';
 import type { SearchSettings } from '../domain/search/settings';
 import { sharedAnswers } from '../domain/search/shared';
@@ -82,8 +83,10 @@ export const searchSettings = (config: Config): SearchSettings => ({
  */
 function searchingSuppliers(config: Config, database: Database, suppliers: Suppliers): Suppliers {
   const shared = database.kind === 'postgres';
+  const settings = searchSettings(config);
+  boundDerived(settings.memoryBytes);
   const layer = createSearchLayer({
-    settings: searchSettings(config),
+    settings,
     budget: shared ? sharedBudget(database.db) : memoryBudget(),
     shared: shared ? sharedAnswers(database.db) : null,
   });

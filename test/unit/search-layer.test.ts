@@ -150,6 +150,23 @@ describe('the search layer', () => {
     expect(await layer.search(call({ hotel: 5 }), s.load)).toEqual({ n: 2 });
   });
 
+  it('names an answer by its fetch: the same while it is served again, another once fetched again', async () => {
+    const s = supplier();
+    const layer = createSearchLayer({ settings: settings(), budget: memoryBudget() });
+    const first = await layer.find(call({ hotel: 6 }), s.load);
+    const again = await layer.find(call({ hotel: 6 }), s.load);
+    expect(again.id).toBe(first.id);
+    expect(again.until).toBeGreaterThan(Date.now());
+    const refetched = await layer.find(call({ hotel: 6 }, { fresh: true }), s.load);
+    expect(refetched.id).not.toBe(first.id);
+    expect(refetched.value()).toEqual({ n: 2 });
+    // Searches not cached: each answer has a name of its own, and nothing made from it is kept.
+    const uncached = createSearchLayer({ settings: settings({ ttls: {} }), budget: memoryBudget() });
+    const [x, y] = [await uncached.find(call({ hotel: 6 }), s.load), await uncached.find(call({ hotel: 6 }), s.load)];
+    expect(x.id).not.toBe(y.id);
+    expect([x.until, y.until]).toEqual([0, 0]);
+  });
+
   it('keeps a flight answer no longer than its first offer lasts at the airline', async () => {
     let calls = 0;
     const c = clock();

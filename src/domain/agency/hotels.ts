@@ -6,6 +6,8 @@ import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
 import type { PricingDeps } from '../pricing';
 import { soldSearch, type SellHotel } from '../hotels/prices';
+import type { Sold } from '../search/derived';
+import { findHotels } from '../search/suppliers';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
@@ -60,11 +62,11 @@ export async function searchHotels(
   q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
   now: Date,
   partnerId: number,
-): Promise<AgencySearch> {
+): Promise<Sold<AgencySearch>> {
   const city = await cityOf(supplier, q.city);
   checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
   const nights = (Date.parse(q.check_out) - Date.parse(q.check_in)) / 86_400_000;
-  const found = await supplier.search({
+  const found = await findHotels(supplier, {
     city_id: city.id,
     check_in: q.check_in,
     check_out: q.check_out,
@@ -72,10 +74,10 @@ export async function searchHotels(
     rooms: [{ adults: q.guests, children_ages: [] }],
   });
   // stars means "at least".
-  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, `b:${q.stars ?? 0}:${q.limit}`, (sell) => ({
+  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, `b:${q.stars ?? 0}:${q.limit}`, (answer, sell) => ({
     city,
     nights,
-    hotels: sell(found.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit)),
+    hotels: sell(answer.hotels.filter((h) => q.stars === undefined || h.stars >= q.stars).slice(0, q.limit)),
   }));
 }
 

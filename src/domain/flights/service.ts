@@ -6,7 +6,8 @@ import { perObject } from '../../platform/per-object';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
-import { soldOnce } from '../search/derived';
+import { soldOnce, type Sold } from '../search/derived';
+import { findFlights } from '../search/suppliers';
 import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
@@ -94,7 +95,7 @@ export async function searchFlights(
   input: FlightSearchInput,
   now: Date,
   partnerId: number,
-): Promise<FlightOffers> {
+): Promise<Sold<FlightOffers>> {
   const known = airportIndex(await supplier.airports());
   if (!known.has(input.origin)) throw validation('origin', `unknown airport ${input.origin}`);
   if (!known.has(input.destination)) throw validation('destination', `unknown airport ${input.destination}`);
@@ -112,7 +113,7 @@ export async function searchFlights(
   if (input.infant_count > input.adult_count) throw validation('infant_count', 'at most one infant per adult');
 
   const found = await supplierRead('origin', () =>
-    supplier.search({
+    findFlights(supplier, {
       origin: input.origin,
       destination: input.destination,
       departure_date: dayOf(input.departure_date_time),
@@ -128,11 +129,11 @@ export async function searchFlights(
   return soldOnce(
     pricing,
     found,
-    () => found.offers.map((o) => o.total),
+    (answer) => answer.offers.map((o) => o.total),
     markup,
     `${supplier.name}:${input.limit}`,
     now,
-    (pricer) => sellOffers(found, pricing, pricer, markup, input.limit),
+    (answer, pricer) => sellOffers(answer, pricing, pricer, markup, input.limit),
   );
 }
 

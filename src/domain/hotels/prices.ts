@@ -1,6 +1,7 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
 import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
-import { soldOnce } from '../search/derived';
+import { soldOnce, type Sold } from '../search/derived';
+import type { Found } from '../search/layer';
 import type { Money } from '../../suppliers/money';
 import { markupFor } from '../markup-rules';
 import type { Markup } from '../markup';
@@ -48,20 +49,21 @@ export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPoli
 export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => markupFor(pricing, { service: 'hotels', ...buyer, now });
 
 /**
- * A search's results at the partner's prices, and what is made of them (`make`), once per
- * supplier answer, `variant` (the request's own filters) and pricing (src/domain/search/derived.ts).
+ * A search's results at the partner's prices, and what is made of them (`make`), named by
+ * the supplier's answer, `variant` (the request's own filters) and pricing
+ * (src/domain/search/derived.ts).
  */
-export async function soldSearch<T>(
+export async function soldSearch<S extends { hotels: SupplierHotel[] }, T>(
   pricing: PricingDeps,
-  found: { hotels: SupplierHotel[] },
+  found: Found<S>,
   now: Date,
   buyer: Buyer,
   variant: string,
-  make: (sold: (hotels: SupplierHotel[]) => SellHotel[]) => T,
-): Promise<T> {
-  const amounts = () => found.hotels.flatMap((h) => h.rates.map((r) => r.total));
-  return soldOnce(pricing, found, amounts, await hotelMarkup(pricing, buyer, now), `${buyer.supplier}:${variant}`, now, (pricer, markup) =>
-    make((hotels) => sellHotelsWith(pricer, markup, hotels)),
+  make: (answer: S, sold: (hotels: SupplierHotel[]) => SellHotel[]) => T,
+): Promise<Sold<T>> {
+  const amounts = (answer: S) => answer.hotels.flatMap((h) => h.rates.map((r) => r.total));
+  return soldOnce(pricing, found, amounts, await hotelMarkup(pricing, buyer, now), `${buyer.supplier}:${variant}`, now, (answer, pricer, markup) =>
+    make(answer, (hotels) => sellHotelsWith(pricer, markup, hotels)),
   );
 }
 

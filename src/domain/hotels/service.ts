@@ -6,6 +6,8 @@ import type { Contact, GuestDetails, HotelSupplier } from '../../suppliers/hotel
 import { withScenario } from '../../sandbox/context';
 import type { PricingDeps } from '../pricing';
 import { sellRateCheck, soldSearch, type SellHotel, type SellRate, type SellRateCheck } from './prices';
+import type { Sold } from '../search/derived';
+import { findHotels } from '../search/suppliers';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
 
@@ -80,11 +82,11 @@ export async function searchHotels(
   input: SearchInput,
   now: Date,
   partnerId: number,
-): Promise<{ search_id: string; hotels: PartnerHotel[] }> {
+): Promise<Sold<{ search_id: string; hotels: PartnerHotel[] }>> {
   checkStay(input.check_in, input.check_out, now.toISOString().slice(0, 10));
   const field = input.city_id !== undefined ? 'city_id' : 'hotel_id';
   const found = await supplierRead(field, () =>
-    supplier.search({
+    findHotels(supplier, {
       city_id: input.city_id,
       hotel_id: input.hotel_id,
       check_in: input.check_in,
@@ -94,9 +96,9 @@ export async function searchHotels(
       domestic: input.is_domestic,
     }),
   );
-  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, 'a', (sell) => ({
-    search_id: found.search_id,
-    hotels: sell(found.hotels).map((h) => ({
+  return soldSearch(pricing, found, now, { partnerId, supplier: supplier.name }, 'a', (answer, sell) => ({
+    search_id: answer.search_id,
+    hotels: sell(answer.hotels).map((h) => ({
       ...h,
       rates: h.rates.map((r) => ({
         ...r,

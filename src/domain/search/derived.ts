@@ -1,80 +1,77 @@
 import { LRUCache } from 'lru-cache';
-import { perObject } from '../../platform/per-object';
 import type { Money } from '../../suppliers/money';
 import type { Markup } from '../markup';
 import { searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
+import type { Found } from './layer';
 
-/** Each kept answer's size as JSON, as the search layer noted it (./layer.ts). */
-const answerBytes = new WeakMap<object, number>();
-
-/** Notes a kept answer's size: what is made from it is counted at a few times that. */
-export function noteAnswerBytes(answer: object, bytes: number): void {
-  answerBytes.set(answer, bytes);
+/** What is made from an answer, as kept: bytes, their size exact. */
+export interface MadeBytes {
+  bytes: Uint8Array;
 }
 
-/** What is made from an answer (priced objects, their JSON, its compressed forms), for its size. */
-const MADE_PER_ANSWER_BYTE = 3;
-const UNKNOWN_ANSWER_BYTES = 64 * 1024;
-
-interface Made {
-  source: object;
-  making: Promise<unknown>;
-}
-
-let made = new LRUCache<string, Made>({ maxSize: 64 * 1024 * 1024, sizeCalculation: sizeOfMade });
-
-function sizeOfMade(m: Made): number {
-  return MADE_PER_ANSWER_BYTE * (answerBytes.get(m.source) ?? UNKNOWN_ANSWER_BYTES);
-}
+const makings = new Map<string, Promise<MadeBytes>>();
+let made = new LRUCache<string, MadeBytes>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (m) => Math.max(m.bytes.length, 1) });
 
 /** The memory what is made from answers may take in this process (SEARCH_CACHE_MB); what was made before is forgotten. */
 export function boundDerived(maxBytes: number): void {
-  if (made.maxSize !== maxBytes) made = new LRUCache<string, Made>({ maxSize: maxBytes, sizeCalculation: sizeOfMade });
+  if (made.maxSize !== maxBytes) made = new LRUCache<string, MadeBytes>({ maxSize: maxBytes, sizeCalculation: (m) => Math.max(m.bytes.length, 1) });
+}
+
+/** What is kept under `id`, if anything (not counted as a use). */
+export function madeAlready<M extends MadeBytes>(id: string): M | undefined {
+  return made.peek(id) as M | undefined;
 }
 
 /**
- * What is made from a supplier's search answer for one partner (its prices, its sealed codes,
- * its JSON), made once per answer and `key`: an answer the search layer serves again is the
- * same object, so a partner asking the same search at the same prices gets what was made the
- * first time. Kept within a memory bound, the least used first out; a failure is not kept.
+ * What is made from a kept answer (`id`: a `Sold`'s, and its form), made once: the searches
+ * that ask while it is made share the making, and once made it is kept as bytes until `until`
+ * (its answer's stale bound), within a memory bound, the least used first out. A failure is
+ * not kept; nor is anything made from an answer that is not kept (`until` 0).
  */
-export function derived<T>(source: object, key: string, make: () => Promise<T>): Promise<T> {
-  const id = `${identityOf(source)}|${key}`;
+export function madeOnce<M extends MadeBytes>(id: string, until: number, make: () => Promise<M>): Promise<M> {
   const kept = made.get(id);
-  if (kept) return kept.making as Promise<T>;
-  const making = make();
+  if (kept) return Promise.resolve(kept as M);
+  const making = makings.get(id);
+  if (making) return making as Promise<M>;
+  const now = Date.now();
+  if (until <= now) return make();
   const cache = made;
-  const entry = { source, making };
-  cache.set(id, entry);
-  making.catch(() => {
-    if (cache.get(id) === entry) cache.delete(id);
-  });
-  return making;
+  const started = make();
+  makings.set(id, started);
+  const done = () => makings.delete(id);
+  started.then((m) => {
+    done();
+    // Larger than the whole bound: not kept (the cache would refuse it anyway).
+    if (m.bytes.length <= cache.maxSize && until > Date.now()) cache.set(id, m, { ttl: until - Date.now() });
+  }, done);
+  return started;
 }
 
-let nextIdentity = 1;
-const identity = perObject((_: object) => nextIdentity++);
-
-/** A number naming this object (a supplier's answer as kept) while it lives. */
-export function identityOf(o: object | null): number {
-  return o === null ? 0 : identity(o);
+/**
+ * A search's answer as sold to a partner, named by what makes it: the supplier's answer as
+ * kept, the request's own filters and the pricing. `make` prices and seals it; what is sent
+ * is made from that once per name (madeOnce), so a search served again from the search
+ * layer's cache is neither priced nor parsed again.
+ */
+export interface Sold<T> {
+  readonly id: string;
+  readonly until: number;
+  make(): T;
 }
-
-const currenciesOf = new WeakMap<object, Array<{ currency: string; amount_minor: number }>>();
 
 /**
  * The currencies of an answer's amounts, one zero amount each, sorted: what pricing it needs
  * (src/domain/pricing.ts, searchPricerFor), worked out once per answer.
  */
-function currenciesIn(source: object, amounts: () => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
-  let found = currenciesOf.get(source);
-  if (!found) {
-    const currencies = new Set<string>();
-    for (const a of amounts()) currencies.add(a.currency);
-    found = [...currencies].sort().map((currency) => ({ currency, amount_minor: 0 }));
-    currenciesOf.set(source, found);
+function currenciesIn<S>(found: Found<S>, amounts: (answer: S) => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
+  let currencies = found.memo.get('currencies') as Array<{ currency: string; amount_minor: number }> | undefined;
+  if (!currencies) {
+    const seen = new Set<string>();
+    for (const a of amounts(found.value())) seen.add(a.currency);
+    currencies = [...seen].sort().map((currency) => ({ currency, amount_minor: 0 }));
+    found.memo.set('currencies', currencies);
   }
-  return found;
+  return currencies;
 }
 
 /**
@@ -94,22 +91,22 @@ function pricingKey(
 }
 
 /**
- * A search's answer as sold (`make`, with the pricer of its amounts and the sale's markup),
- * made once per answer, `variant` (the supplier and the request's own filters) and pricing
- * (the markup's rule and the rates as read, by value): an answer served again from the
- * search layer's cache is not priced again, for this partner or any other sold at the same
- * rule (a sealed code names no partner).
+ * A search's answer as sold (`make`, with the answer, the pricer of its amounts and the
+ * sale's markup), named by the answer, `variant` (the supplier and the request's own filters)
+ * and pricing (the markup's rule and the rates as read, by value): an answer served again
+ * from the search layer's cache is not priced again, for this partner or any other sold at
+ * the same rule (a sealed code names no partner).
  */
-export async function soldOnce<T>(
+export async function soldOnce<S, T>(
   pricing: PricingDeps,
-  found: object,
-  amounts: () => Iterable<Money>,
+  found: Found<S>,
+  amounts: (answer: S) => Iterable<Money>,
   markup: Markup,
   variant: string,
   now: Date,
-  make: (pricer: Pricer, markup: Markup) => T,
-): Promise<T> {
+  make: (answer: S, pricer: Pricer, markup: Markup) => T,
+): Promise<Sold<T>> {
   const currencies = currenciesIn(found, amounts);
   const pricer = await searchPricerFor(pricing, currencies, now);
-  return derived(found, `${variant}:${pricingKey(markup, pricer, currencies)}`, async () => make(pricer, markup));
+  return { id: `${found.id}|${variant}:${pricingKey(markup, pricer, currencies)}`, until: found.until, make: () => make(found.value(), pricer, markup) };
 }

@@ -6,7 +6,6 @@ import { searchRequests, supplierSearchBudget, supplierSearchCalls } from '../..
 import { noteSearchServed } from '../../platform/request-context';
 import { SearchBudgetSpentError, SupplierRejectedError } from '../../suppliers/errors';
 import type { SearchBudget } from './budget';
-import { boundDerived, noteAnswerBytes } from './derived';
 import type { SearchService, SearchSettings } from './settings';
 
 /**
@@ -60,9 +59,27 @@ export interface ReferenceCall {
   name: string;
 }
 
+/**
+ * A supplier's answer as the search layer holds it. The layer keeps an answer as its JSON,
+ * not as objects: what is made from it for partners is kept under its `id` (./derived.ts),
+ * so serving it again does not need it parsed.
+ */
+export interface Found<T> {
+  /** Names this answer in this process while it is kept: its search, and which fetch of it. */
+  readonly id: string;
+  /** Until when what is made from it may be kept (ms since the epoch); 0: the answer is not kept, nor should that be. */
+  readonly until: number;
+  /** Small facts worked out from the answer (the currencies of its amounts), kept with it. */
+  readonly memo: Map<string, unknown>;
+  /** The answer: the object fetched while it lives, else parsed again from its JSON. Callers never change it. */
+  value(): T;
+}
+
 export interface SearchLayer {
   /** The supplier's answer to a search: from the cache, or from `load` within the supplier's budget. Callers never change what it returns. */
   search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T>;
+  /** The same search, answered as the layer holds it. */
+  find<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<Found<T>>;
   /**
    * A supplier's reference list: kept in this process for REFERENCE_TTL_MS whenever its
    * service's searches are cached, one call at a time; a failure is not kept. Outside the
@@ -81,17 +98,55 @@ const EXPIRY_MARGIN_MS = 60_000;
 export const REFERENCE_TTL_MS = 3_600_000;
 
 interface Filled<T> {
-  entry: Kept<T>;
+  entry: Found<T> & Times;
   outcome: Exclude<SearchOutcome, 'shed'>;
 }
 
-interface Kept<T> {
-  value: T;
-  /** Its size as JSON, what the memory bound counts. */
-  bytes?: number;
+interface Times {
   fetchedAt: number;
   freshUntil: number;
   staleUntil: number;
+}
+
+let nextFetch = 1;
+
+/**
+ * An answer kept: its JSON (outside the JavaScript heap, which then holds no answer's objects
+ * for the collector to walk), and the object as fetched or last parsed while something uses it.
+ */
+class Kept<T> implements Found<T>, Times {
+  readonly id: string;
+  readonly memo = new Map<string, unknown>();
+  private parsed: WeakRef<object> | null;
+
+  constructor(
+    key: string,
+    readonly json: Buffer,
+    value: T | null,
+    readonly fetchedAt: number,
+    readonly freshUntil: number,
+    readonly staleUntil: number,
+  ) {
+    this.id = `${key}#${nextFetch++}`;
+    this.parsed = typeof value === 'object' && value !== null ? new WeakRef(value) : null;
+  }
+
+  get until(): number {
+    return this.staleUntil;
+  }
+
+  value(): T {
+    const held = this.parsed?.deref();
+    if (held) return held as T;
+    const value = JSON.parse(this.json.toString('utf8')) as T;
+    if (typeof value === 'object' && value !== null) this.parsed = new WeakRef(value);
+    return value;
+  }
+}
+
+/** An answer not kept (searches of its supplier and service are not cached, or it outlived its bounds): named once, made from once. */
+function notKept<T>(value: T, times: Times): Found<T> & Times {
+  return { id: `~${nextFetch++}`, until: 0, memo: new Map(), value: () => value, ...times };
 }
 
 /**
@@ -106,20 +161,20 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   const { settings, budget } = opts;
   const shared = opts.shared ?? null;
   const now = opts.now ?? Date.now;
-  boundDerived(settings.memoryBytes);
-  const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => entry.bytes ?? 1 });
+  const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => Math.max(entry.json.length, 1) });
   const inFlight = new Map<string, Promise<Filled<unknown>>>();
   const references = new Map<string, { until: number; value: Promise<unknown> }>();
   for (const [supplier, perSecond] of Object.entries(settings.budgets)) supplierSearchBudget.set({ supplier }, perSecond);
 
   const ttlMs = (supplier: string, service: SearchService) => (settings.ttls[`${supplier}.${service}`] ?? 0) * 1000;
 
-  function keep<T>(key: string, entry: Kept<T>, bytes: number): void {
-    if (entry.staleUntil <= now()) return;
-    // An answer larger than the whole cache is not kept (the cache would refuse it anyway).
-    if (bytes > settings.memoryBytes) return;
-    kept.set(key, { ...entry, bytes: Math.max(bytes, 1) } as Kept<unknown>, { ttl: entry.staleUntil - now() });
-    if (typeof entry.value === 'object' && entry.value !== null) noteAnswerBytes(entry.value, bytes);
+  /** Keeps an answer until its stale bound; one past it, or larger than the whole cache, is not kept. */
+  function keep<T>(key: string, json: string, value: T | null, times: Times): Found<T> & Times {
+    const at = now();
+    if (times.staleUntil <= at || json.length > settings.memoryBytes) return notKept(value ?? (JSON.parse(json) as T), times);
+    const entry = new Kept<T>(key, Buffer.from(json, 'utf8'), value, times.fetchedAt, times.freshUntil, times.staleUntil);
+    kept.set(key, entry as Kept<unknown>, { ttl: times.staleUntil - at });
+    return entry;
   }
 
   function served(call: { supplier: string; service: SearchService }, outcome: SearchOutcome): void {
@@ -128,7 +183,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   }
 
   /** The supplier call itself, within the budget; the answer kept here and shared. */
-  async function fetchAnswer<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number): Promise<Kept<T>> {
+  async function fetchAnswer<T>(key: string, call: SearchCall<T>, load: () => Promise<T>, ttl: number): Promise<Found<T> & Times> {
     const perSecond = settings.budgets[call.supplier] ?? 0;
     if (perSecond > 0) {
       const token = await budget.take(call.supplier, perSecond, settings.queueMs);
@@ -146,30 +201,24 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
     const expires = call.expiresAt?.(value) ?? null;
     const freshUntil = Math.min(fetchedAt + ttl, expires === null ? Infinity : expires - EXPIRY_MARGIN_MS);
     const staleUntil = Math.min(freshUntil + settings.staleSeconds * 1000, expires === null ? Infinity : expires - EXPIRY_MARGIN_MS);
-    const entry: Kept<T> = { value, fetchedAt, freshUntil, staleUntil };
-    if (ttl > 0 && freshUntil > fetchedAt) {
-      const json = JSON.stringify(value);
-      keep(key, entry, json.length);
-      // The answer is served whatever happens to its shared copy: the other processes then call for it themselves.
-      if (shared) {
-        await shared
-          .write(key, { supplier: call.supplier, service: call.service }, { json, fetchedAt, freshUntil, staleUntil })
-          .catch((err: Error) =>
-            logger.warn(
-              { supplier: call.supplier, service: call.service, err: err.message },
-              'a search answer could not be shared with the other API processes',
-            ),
-          );
-      }
+    const times = { fetchedAt, freshUntil, staleUntil };
+    if (!(ttl > 0 && freshUntil > fetchedAt)) return notKept(value, times);
+    const json = JSON.stringify(value);
+    const entry = keep(key, json, value, times);
+    // The answer is served whatever happens to its shared copy: the other processes then call for it themselves.
+    if (shared) {
+      await shared
+        .write(key, { supplier: call.supplier, service: call.service }, { json, ...times })
+        .catch((err: Error) =>
+          logger.warn({ supplier: call.supplier, service: call.service, err: err.message }, 'a search answer could not be shared with the other API processes'),
+        );
     }
     return entry;
   }
 
   /** An answer kept by another process, into this one's memory. */
-  function adopt<T>(key: string, answer: KeptAnswer): Kept<T> {
-    const entry: Kept<T> = { value: JSON.parse(answer.json) as T, fetchedAt: answer.fetchedAt, freshUntil: answer.freshUntil, staleUntil: answer.staleUntil };
-    keep(key, entry, answer.json.length);
-    return entry;
+  function adopt<T>(key: string, answer: KeptAnswer): Found<T> & Times {
+    return keep<T>(key, answer.json, null, { fetchedAt: answer.fetchedAt, freshUntil: answer.freshUntil, staleUntil: answer.staleUntil });
   }
 
   /**
@@ -222,6 +271,35 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
     );
   }
 
+  /** A search's answer as kept: from memory while fresh or within its stale bound, else filled. */
+  async function find<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<Found<T>> {
+    const ttl = ttlMs(call.supplier, call.service);
+    const key = `${call.supplier}.${call.service}:${createHash('sha256')
+      .update(stringify(call.request) ?? '')
+      .digest('base64url')}`;
+    const local = ttl > 0 ? (kept.get(key) as Kept<T> | undefined) : undefined;
+    const at = now();
+    if (local && !call.fresh && at < local.freshUntil) {
+      served(call, 'fresh');
+      return local;
+    }
+    if (local && !call.fresh && at < local.staleUntil) {
+      refresh(key, call, load, ttl, local.fetchedAt);
+      served(call, 'stale');
+      return local;
+    }
+    try {
+      const filled = await joinOrFill(key, call, load, ttl, call.fresh ? at : 0);
+      // Kept by another process and stale: served, and refreshed once this fill has let go of the key.
+      if (filled.outcome === 'stale') setImmediate(() => refresh(key, call, load, ttl, filled.entry.fetchedAt));
+      served(call, filled.outcome);
+      return filled.entry;
+    } catch (err) {
+      if (err instanceof SearchBudgetSpentError) served(call, 'shed');
+      throw err;
+    }
+  }
+
   return {
     reference<T>(call: ReferenceCall, load: () => Promise<T>): Promise<T> {
       if (ttlMs(call.supplier, call.service) === 0) return load();
@@ -236,32 +314,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
       return value;
     },
 
-    async search<T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> {
-      const ttl = ttlMs(call.supplier, call.service);
-      const key = `${call.supplier}.${call.service}:${createHash('sha256')
-        .update(stringify(call.request) ?? '')
-        .digest('base64url')}`;
-      const local = ttl > 0 ? (kept.get(key) as Kept<T> | undefined) : undefined;
-      const at = now();
-      if (local && !call.fresh && at < local.freshUntil) {
-        served(call, 'fresh');
-        return local.value;
-      }
-      if (local && !call.fresh && at < local.staleUntil) {
-        refresh(key, call, load, ttl, local.fetchedAt);
-        served(call, 'stale');
-        return local.value;
-      }
-      try {
-        const filled = await joinOrFill(key, call, load, ttl, call.fresh ? at : 0);
-        // Kept by another process and stale: served, and refreshed once this fill has let go of the key.
-        if (filled.outcome === 'stale') setImmediate(() => refresh(key, call, load, ttl, filled.entry.fetchedAt));
-        served(call, filled.outcome);
-        return filled.entry.value;
-      } catch (err) {
-        if (err instanceof SearchBudgetSpentError) served(call, 'shed');
-        throw err;
-      }
-    },
+    search: async <T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> => (await find(call, load)).value(),
+    find,
   };
 }

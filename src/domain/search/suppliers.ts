@@ -1,6 +1,32 @@
 import type { FlightSearch, FlightSupplier } from '../../suppliers/flights';
 import type { AvailabilityRequest, HotelSupplier } from '../../suppliers/hotels';
-import type { SearchLayer } from './layer';
+import type { Found, SearchLayer } from './layer';
+
+type HotelAnswer = Awaited<ReturnType<HotelSupplier['search']>>;
+type FlightAnswer = Awaited<ReturnType<FlightSupplier['search']>>;
+
+/** The search layer's `find` of each supplier put through it (below), by the supplier as put through. */
+const finders = new WeakMap<object, (req: never, opts?: { fresh?: boolean }) => Promise<Found<unknown>>>();
+
+let unkept = 1;
+
+/** A supplier's answer as the search layer holds it; from a supplier not put through the layer, an answer named once and not kept. */
+async function foundBy<Req, T>(
+  supplier: { search(req: Req, opts?: { fresh?: boolean }): Promise<T> },
+  req: Req,
+  opts?: { fresh?: boolean },
+): Promise<Found<T>> {
+  const find = finders.get(supplier) as ((req: Req, opts?: { fresh?: boolean }) => Promise<Found<T>>) | undefined;
+  if (find) return find(req, opts);
+  const value = await supplier.search(req, opts);
+  return { id: `~direct${unkept++}`, until: 0, memo: new Map(), value: () => value };
+}
+
+/** A hotel search's answer as the search layer holds it (what is made from it is kept under its id). */
+export const findHotels = (supplier: HotelSupplier, req: AvailabilityRequest): Promise<Found<HotelAnswer>> => foundBy(supplier, req);
+
+/** A flight search's answer as the search layer holds it. */
+export const findFlights = (supplier: FlightSupplier, req: FlightSearch): Promise<Found<FlightAnswer>> => foundBy(supplier, req);
 
 /**
  * A hotel search as the cache keys it: what changes the supplier's answer, spelled one way
@@ -40,20 +66,26 @@ function earliestExpiry(found: { offers: Array<{ expires_at: string | null }> })
 
 /** The hotel supplier with its searches and its cities through the search layer; every other call goes to it as before. */
 export function hotelSearchesThrough(layer: SearchLayer, supplier: HotelSupplier): HotelSupplier {
-  return {
+  const find = (req: AvailabilityRequest, opts?: { fresh?: boolean }) =>
+    layer.find({ supplier: supplier.name, service: 'hotels', request: hotelSearchKey(req), fresh: opts?.fresh }, () => supplier.search(req));
+  const through: HotelSupplier = {
     ...supplier,
     cities: () => layer.reference({ supplier: supplier.name, service: 'hotels', name: 'cities' }, () => supplier.cities()),
-    search: (req, opts) =>
-      layer.search({ supplier: supplier.name, service: 'hotels', request: hotelSearchKey(req), fresh: opts?.fresh }, () => supplier.search(req)),
+    search: async (req, opts) => (await find(req, opts)).value(),
   };
+  finders.set(through, find);
+  return through;
 }
 
 /** The airline with its searches and its airports through the search layer (an answer is kept no longer than its first offer lasts). */
 export function flightSearchesThrough(layer: SearchLayer, supplier: FlightSupplier): FlightSupplier {
-  return {
+  const find = (req: FlightSearch) =>
+    layer.find({ supplier: supplier.name, service: 'flights', request: flightSearchKey(req), expiresAt: earliestExpiry }, () => supplier.search(req));
+  const through: FlightSupplier = {
     ...supplier,
     airports: () => layer.reference({ supplier: supplier.name, service: 'flights', name: 'airports' }, () => supplier.airports()),
-    search: (req) =>
-      layer.search({ supplier: supplier.name, service: 'flights', request: flightSearchKey(req), expiresAt: earliestExpiry }, () => supplier.search(req)),
+    search: async (req) => (await find(req)).value(),
   };
+  finders.set(through, find);
+  return through;
 }

@@ -192,8 +192,8 @@ export function agencyHotelRoutes(deps: ApiDeps) {
   };
   return agencyRouter()
     .openapi(routes.search, async (c) => {
-      const found = await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id);
-      return searchAnswer(c, found, () => renderSearch(found, deps.currency)) as never;
+      const answer = await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id);
+      return searchAnswer(c, answer, (sold) => renderSearch(sold, deps.currency)) as never;
     })
     .openapi(routes.list, async (c) =>
       c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),

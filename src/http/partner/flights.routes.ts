@@ -344,8 +344,8 @@ export function flightRoutes(deps: ApiDeps) {
   const { pricing } = deps;
   return partnerRouter()
     .openapi(routes.search, async (c) => {
-      const found = await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
-      return searchAnswer(c, found, () => ({ ok: true, data: renderOffers(found, deps.currency) })) as never;
+      const answer = await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderOffers(sold, deps.currency) })) as never;
     })
     .openapi(routes.revalidate, async (c) => {
       const r = await flights.revalidate(sup, pricing, c.get('partner').id, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));

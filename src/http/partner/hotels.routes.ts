@@ -339,8 +339,8 @@ export function hotelRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
     .openapi(routes.search, async (c) => {
-      const found = await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
-      return searchAnswer(c, found, () => ({ ok: true, data: renderSearch(found, deps.currency) })) as never;
+      const answer = await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderSearch(sold, deps.currency) })) as never;
     })
     .openapi(routes.checkRate, async (c) => {
       const rate = await hotels.checkRate(
