@@ -53,6 +53,15 @@ function trackReadiness(server: ServerType): void {
  */
 export const RECEIVE_TIMEOUT_MS = 30_000;
 
+/**
+ * How long an idle keep-alive connection stays open (announced in `Keep-Alive: timeout=`).
+ * A client may send its next request on an idle connection at the moment the server closes
+ * it, and then sees the connection reset (a POST is not sent again). Node's default, 5 s, is
+ * shorter than most clients and load balancers keep an idle connection (60 s is common), so
+ * that race was the server's to lose; past their idle time, the client closes first.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Whether a bind address is only reachable from this machine: 127.0.0.0/8, ::1, localhost. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -78,6 +87,7 @@ export function listen(
   const serverOptions = {
     ...(tls ? { cert: tls.cert, key: tls.key } : {}),
     requestTimeout: receiveTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     headersTimeout: Math.min(receiveTimeoutMs, 20_000),
     // How often Node looks for requests past those bounds (its default, 30 s, would let one run a minute).
     connectionsCheckingInterval: Math.min(1000, receiveTimeoutMs / 4),

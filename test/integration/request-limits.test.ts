@@ -3,7 +3,7 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { MAX_BODY_BYTES } from '../../src/http/body-limit';
-import { listen } from '../../src/platform/listen';
+import { KEEP_ALIVE_TIMEOUT_MS, listen } from '../../src/platform/listen';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -166,4 +166,33 @@ describe('a client that does not send the request it announced', () => {
       await server.close();
     }
   });
+});
+
+describe('an idle keep-alive connection', () => {
+  it("outlives Node's default five seconds, as announced, and serves the next request", async () => {
+    const { creds } = await newPartner(stack, '0', '5000000');
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1');
+    const socket = net.connect(server.port, '127.0.0.1');
+    try {
+      let got = '';
+      let closed = false;
+      socket.on('data', (d: Buffer) => (got += d.toString('latin1')));
+      socket.on('close', () => (closed = true));
+      const ask = async () => {
+        const before = got.length;
+        socket.write(`GET /api/partners/wallet/ HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${creds.api_key}\r\nX-API-SECRET: ${creds.api_secret}\r\n\r\n`);
+        for (let i = 0; i < 100 && !/\r\n\r\n/.test(got.slice(before)); i++) await new Promise((r) => setTimeout(r, 50));
+        return got.slice(before);
+      };
+      const first = await ask();
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(first).toMatch(new RegExp(`^Keep-Alive: timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}\\r$`, 'im'));
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(closed).toBe(false);
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  }, 20_000);
 });
