@@ -6,6 +6,9 @@ import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { tiedToThisProcess } from '../platform/parent-death';
 
+/** How much of the dev server's stderr an error about its exit quotes: this much of its start, and of its end. */
+const STDERR_KEPT = 3000;
+
 export interface DevServer {
   address: string;
   uiUrl: string | null;
@@ -91,15 +94,31 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const stop = () => stopChild(child, exited, hasExited);
   opts.stack?.add(stop);
   if (child.pid !== undefined) opts.onSpawn?.(child.pid);
-  let stderr = '';
+  // What it wrote to stderr: its first lines (a Go panic's reason comes before its stack) and its last.
+  let stderrHead = '';
+  let stderrTail = '';
+  let stderrChars = 0;
   child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
+    let text = d.toString();
+    stderrChars += text.length;
+    if (stderrHead.length < STDERR_KEPT) {
+      const taken = text.slice(0, STDERR_KEPT - stderrHead.length);
+      stderrHead += taken;
+      text = text.slice(taken.length);
+    }
+    stderrTail = (stderrTail + text).slice(-STDERR_KEPT);
   });
+  const stderr = () => (stderrChars > stderrHead.length + stderrTail.length ? `${stderrHead}\n…\n${stderrTail}` : stderrHead + stderrTail).trim();
+  const streamsClosed = new Promise((r) => child.on('close', r));
   const address = `127.0.0.1:${opts.port}`;
 
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (hasExited()) throw new Error(`temporal dev server exited with ${child.exitCode ?? child.signalCode}: ${stderr.trim()}`);
+    if (hasExited()) {
+      // Its last words may still be in the pipe when it has exited: read them first (briefly).
+      await Promise.race([streamsClosed, new Promise((r) => setTimeout(r, 1000))]);
+      throw new Error(`temporal dev server exited with ${child.exitCode ?? child.signalCode}: ${stderr()}`);
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 2000 });
       await connection.workflowService.describeNamespace({ namespace: opts.namespace });

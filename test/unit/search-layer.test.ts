@@ -301,15 +301,19 @@ describe('the search layer shared by processes (PostgreSQL, or PGlite standing i
   it('calls the supplier itself when the process holding the claim fails', async () => {
     processes = two((d) => sharedBudget(d.db));
     let n = 0;
+    // The second process asks once the first holds the claim (it is calling the supplier).
+    let calling!: () => void;
+    const claimed = new Promise<void>((r) => (calling = r));
     const failing = async () => {
       n++;
+      calling();
       await new Promise((r) => setTimeout(r, 50));
       throw new Error('supplier down');
     };
     const s = supplier(1);
     const [first, second] = await Promise.allSettled([
       processes[0]!.search(call({ city: 300 }, { supplier: name }), failing),
-      new Promise((r) => setTimeout(r, 10)).then(() => processes[1]!.search(call({ city: 300 }, { supplier: name }), s.load)),
+      claimed.then(() => processes[1]!.search(call({ city: 300 }, { supplier: name }), s.load)),
     ]);
     expect(first.status).toBe('rejected');
     expect(second).toEqual({ status: 'fulfilled', value: { n: 1 } });
