@@ -140,8 +140,11 @@ const ConfigSchema = z
     SEARCH_BUDGETS: settingPairs(SEARCH_BUDGET_DEFAULTS, /^([a-z][a-z0-9_-]*)\s*=\s*(\d{1,5}(?:\.\d{1,3})?)$/, '<supplier>=<searches per second>'),
     /** How long a search may wait for its supplier's budget before it is refused (503 with Retry-After), in ms. */
     SEARCH_QUEUE_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
-    /** Memory each API process gives its copy of the search cache, in MiB. */
-    SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4_096).default(64),
+    /**
+     * Memory each API process gives its copy of the search cache's answers, and as much again
+     * what it makes of them for partners, in MiB: a bound, filled only by distinct searches.
+     */
+    SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4_096).default(1_024),
     /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
     DUFFEL_ACCESS_TOKEN: z.string().optional(),
     /** The phone number Interface B's hotel bookings give a supplier that requires one (Duffel Stays): that interface carries none. */
