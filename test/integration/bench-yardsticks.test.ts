@@ -43,7 +43,10 @@ describe('the floor workflow (bench:pay --floor)', () => {
     expect(res.body).toEqual({ ok: true, data: { ok: true, workflow_id: expect.stringMatching(/^bench-floor-/) } });
     expect(await heardFromWorker()).toBe(before + 1);
 
-    const { events } = await stack.client.workflow.getHandle(res.body.data.workflow_id).fetchHistory();
+    // Answered by the worker before the server has written the run's end: its history once it has.
+    const handle = stack.client.workflow.getHandle(res.body.data.workflow_id);
+    await handle.result();
+    const { events } = await handle.fetchHistory();
     expect(events![0]!.workflowExecutionStartedEventAttributes!.taskQueue!.name).toBe(taskQueue);
     expect(events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
     expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
