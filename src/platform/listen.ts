@@ -56,9 +56,9 @@ export const RECEIVE_TIMEOUT_MS = 30_000;
 /**
  * How long an idle keep-alive connection stays open (announced in `Keep-Alive: timeout=`).
  * A client may send its next request on an idle connection at the moment the server closes
- * it, and then sees the connection reset (a POST is not sent again). Node's default, 5 s, is
- * shorter than most clients and load balancers keep an idle connection (60 s is common), so
- * that race was the server's to lose; past their idle time, the client closes first.
+ * it, and then sees the connection reset (a POST is not sent again). Kept longer than most
+ * clients and load balancers keep an idle connection (60 s is common; Node's default is 5 s),
+ * it is closed by the client first.
  */
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
