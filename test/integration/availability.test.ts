@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
+import { PartUnavailableError } from '../../src/health/model';
 import { payWorkflowId } from '../../workflows/pay.types';
 import { adminClient, call, newPartner, type Reply } from '../support/clients';
 import { ADMIN_TOKEN, type CuttablePart, type TestStack, useStack } from '../support/stack';
@@ -80,7 +81,18 @@ async function payer(stack: TestStack) {
   const pay = (key: string) => timed(api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: key }));
   const noWorkflow = async (key: string) => {
     const handle = stack.client.workflow.getHandle(payWorkflowId(creds.partner_id, { idempotencyKey: key, orderId: order.id }));
-    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    // The client's own connection may still be reconnecting when /healthz is healthy again: asked again until it answers.
+    const until = Date.now() + RECOVER_MS;
+    let answer: unknown;
+    do {
+      answer = await handle.describe().then(
+        () => 'found',
+        (err: unknown) => err,
+      );
+      if (!(answer instanceof PartUnavailableError)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    } while (Date.now() < until);
+    expect(answer).toBeInstanceOf(WorkflowNotFoundError);
   };
   return { creds, api, order, b, money, pay, noWorkflow };
 }
