@@ -144,10 +144,15 @@ class Kept<T> implements Found<T>, Times {
   }
 }
 
-/** An answer not kept (searches of its supplier and service are not cached, or it outlived its bounds): named once, made from once. */
-function notKept<T>(value: T, times: Times): Found<T> & Times {
-  return { id: `~${nextFetch++}`, until: 0, memo: new Map(), value: () => value, ...times };
+/**
+ * An answer not kept (searches of its supplier and service are not cached, it outlived its
+ * bounds, or its supplier is not put through the layer): named once, made from once.
+ */
+export function foundOnce<T>(value: T): Found<T> {
+  return { id: `~${nextFetch++}`, until: 0, memo: new Map(), value: () => value };
 }
+
+const notKept = <T>(value: T, times: Times): Found<T> & Times => ({ ...foundOnce(value), ...times });
 
 /**
  * The search layer in front of every supplier search (docs/decisions/search-layer.md): a

@@ -1,14 +1,12 @@
 import type { FlightSearch, FlightSupplier } from '../../suppliers/flights';
 import type { AvailabilityRequest, HotelSupplier } from '../../suppliers/hotels';
-import type { Found, SearchLayer } from './layer';
+import { foundOnce, type Found, type SearchLayer } from './layer';
 
 type HotelAnswer = Awaited<ReturnType<HotelSupplier['search']>>;
 type FlightAnswer = Awaited<ReturnType<FlightSupplier['search']>>;
 
 /** The search layer's `find` of each supplier put through it (below), by the supplier as put through. */
 const finders = new WeakMap<object, (req: never, opts?: { fresh?: boolean }) => Promise<Found<unknown>>>();
-
-let unkept = 1;
 
 /** A supplier's answer as the search layer holds it; from a supplier not put through the layer, an answer named once and not kept. */
 async function foundBy<Req, T>(
@@ -18,8 +16,7 @@ async function foundBy<Req, T>(
 ): Promise<Found<T>> {
   const find = finders.get(supplier) as ((req: Req, opts?: { fresh?: boolean }) => Promise<Found<T>>) | undefined;
   if (find) return find(req, opts);
-  const value = await supplier.search(req, opts);
-  return { id: `~direct${unkept++}`, until: 0, memo: new Map(), value: () => value };
+  return foundOnce(await supplier.search(req, opts));
 }
 
 /** A hotel search's answer as the search layer holds it (what is made from it is kept under its id). */
