@@ -138,10 +138,12 @@ type FromTemporal<R> = { via: 'temporal'; result: R } | { via: 'temporal'; error
  * caller answers "under way", never "unavailable, nothing happened". `onRunFailed` runs
  * before the error of a run that ended without success is thrown (and so answered).
  *
- * With `told`, the run's outcome is taken from this process's own worker when it tells it
+ * With `told`, the run's result is taken from this process's own worker when it tells it
  * (src/temporal/outcomes.ts); Temporal is asked (the history long-poll) only if it has not
- * within OUTCOME_BACKSTOP_MS, or for a failure this cannot map (its error comes as Temporal
- * gives it).
+ * within OUTCOME_BACKSTOP_MS. A failure the worker tells is answered only once Temporal has
+ * recorded the run's close: a partner who retries on seeing it must find the run closed, or
+ * the retry's start would join the failing run (USE_EXISTING) and be given its failure
+ * instead of paying again.
  */
 export async function awaitWorkflow<W extends Workflow>(
   handle: WorkflowHandle<W>,
@@ -154,8 +156,9 @@ export async function awaitWorkflow<W extends Workflow>(
   const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => timers.push(setTimeout(() => resolve(value), ms)));
   let askTemporal!: () => void;
   const asked = new Promise<void>((resolve) => (askTemporal = resolve));
+  const run = told ? handle.client.getHandle<W>(handle.workflowId, told.runId) : handle;
   const temporal: Promise<FromTemporal<R>> = asked
-    .then(() => handle.result())
+    .then(() => run.result())
     .then(
       (result) => ({ via: 'temporal' as const, result }),
       (error: unknown) => ({ via: 'temporal' as const, error }),
@@ -173,12 +176,6 @@ export async function awaitWorkflow<W extends Workflow>(
       if (outcome.ok) {
         workflowOutcomesHeard.inc({ via: 'worker' });
         return outcome.result as R;
-      }
-      const mapped = mapFailure(outcome) ?? refusedData(outcome);
-      if (mapped) {
-        workflowOutcomesHeard.inc({ via: 'worker' });
-        await onRunFailed?.();
-        throw mapped;
       }
       askTemporal();
       heard = await Promise.race([temporal, timeout]);

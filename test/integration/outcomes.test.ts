@@ -1,7 +1,9 @@
+import { WorkflowFailedError } from '@temporalio/client';
 import { and, eq } from 'drizzle-orm';
 import { orders, paymentKeys } from '../../src/db/schema';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
+import { awaitWorkflow } from '../../src/temporal/workflows';
 import type { PayResult } from '../../workflows/pay.types';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
@@ -46,18 +48,18 @@ describe('the API next to its worker', () => {
     });
   });
 
-  it("answers a refused payment from the worker's outcome too, and records the key's failure as answered (a retry pays again)", async () => {
+  it("answers a refused payment once Temporal has recorded the run's close, and records the key's failure as answered (a retry pays again)", async () => {
     const { api } = await newPartner(stack, '0', '1');
     const order = await api.productOrder();
     const before = await heard();
     const refused = await api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'told-1' });
     expect(refused.status).toBe(402);
     expect(refused.body).toEqual({ ok: false, error: expect.stringContaining('insufficient credit') });
-    expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
+    expect(await heard()).toEqual({ worker: before.worker, temporal: before.temporal + 1 });
 
     const handle = await payWorkflowOf(stack, order.id, 'told-1');
-    await expect(handle.result()).rejects.toThrow();
-    const { runId } = await handle.describe();
+    const { runId, status } = await handle.describe();
+    expect(status.name).toBe('FAILED');
     const [key] = await stack.db
       .select()
       .from(paymentKeys)
@@ -75,6 +77,29 @@ describe('the API next to its worker', () => {
     expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
     expect(await api.wallet()).toMatchObject({ balance: '498800000.00' });
     expect(stack.outcomes!.waiters).toBe(0);
+  });
+});
+
+describe('a failure the worker tells', () => {
+  let stack: TestStack;
+  useStack((s) => (stack = s));
+
+  it('is not answered while Temporal still shows the run running (a retry would join it), and is once the run has closed', async () => {
+    const workflowId = `told-failure-${Date.now()}`;
+    const handle = await stack.client.workflow.start('hotelHoldExpiry', {
+      workflowId,
+      taskQueue: stack.taskQueue,
+      args: [{ bookingId: -1, expiresAt: Date.now() + 3_600_000 }],
+    });
+    const told = { outcomes: new WorkflowOutcomes(), runId: handle.firstExecutionRunId };
+    told.outcomes.tell(workflowId, told.runId, { ok: false, type: 'supplier_rejected', message: 'no' });
+    const mapFailure = (f: { type: string }) => new Error(`mapped ${f.type}`);
+
+    await expect(awaitWorkflow(handle, 1_500, mapFailure, { told })).resolves.toBeNull();
+
+    const answered = expect(awaitWorkflow(handle, 30_000, mapFailure, { told })).rejects.toThrow(WorkflowFailedError);
+    await handle.terminate('closed by the test');
+    await answered;
   });
 });
 
