@@ -210,7 +210,9 @@ async function measureFloor(
   const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
   const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
   const cpuBefore = t && sampleCpu(t);
+  const window0 = process.hrtime.bigint();
   const run = await floorAll(total);
+  const window1 = process.hrtime.bigint();
   const cpu = t ? cpuPerPayment(cpuBefore!, sampleCpu(t), total) : undefined;
   const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
   const events = await historyLength(t, data.workflow_id).catch(() => undefined);
@@ -224,6 +226,7 @@ async function measureFloor(
       ...(cpu ? { cpu_per_workflow: cpu } : {}),
       ...(floorThreads ? { engine_threads_per_workflow: floorThreads } : {}),
       ...(events !== undefined ? { history_events: events } : {}),
+      ...(opts.window ? { window_monotonic_us: [Number(window0 / 1000n), Number(window1 / 1000n)] } : {}),
     },
     payment_over_floor: {
       // Floor workflows a second per payment a second: how many times faster the floor runs.
