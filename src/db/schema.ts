@@ -231,6 +231,8 @@ export const ledgerEntries = pgTable(
     index('ledger_partner_idx').on(t.partnerId, t.id),
     // A partner's statement reads its movements by date (src/domain/statements.ts).
     index('ledger_partner_created_idx').on(t.partnerId, t.createdAt),
+    // An order's money movements: its refunds, the operators' view of it.
+    index('ledger_order_idx').on(t.orderId),
     check('ledger_amount_positive', sql`${t.amount} > 0`),
   ],
 );
@@ -377,35 +379,44 @@ export const baskets = pgTable(
   ],
 );
 
-export const basketItems = pgTable('basket_items', {
-  id: serial('id').primaryKey(),
-  basketId: integer('basket_id')
-    .notNull()
-    .references(() => baskets.id),
-  productId: integer('product_id')
-    .notNull()
-    .references(() => products.id),
-  variantId: integer('variant_id').references(() => productVariants.id),
-  quantity: integer('quantity').notNull(),
-  createdAt: createdAt(),
-});
+export const basketItems = pgTable(
+  'basket_items',
+  {
+    id: serial('id').primaryKey(),
+    basketId: integer('basket_id')
+      .notNull()
+      .references(() => baskets.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    variantId: integer('variant_id').references(() => productVariants.id),
+    quantity: integer('quantity').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('basket_items_basket_idx').on(t.basketId)],
+);
 
-export const orderItems = pgTable('order_items', {
-  id: serial('id').primaryKey(),
-  orderId: integer('order_id')
-    .notNull()
-    .references(() => orders.id),
-  productId: integer('product_id')
-    .notNull()
-    .references(() => products.id),
-  variantId: integer('variant_id').references(() => productVariants.id),
-  // Snapshot at checkout: what the supplier is asked to deliver, whatever the catalogue becomes.
-  sku: text('sku').notNull(),
-  name: text('name').notNull(),
-  quantity: integer('quantity').notNull(),
-  unitPrice: money('unit_price_minor').notNull(),
-  lineTotal: money('line_total_minor').notNull(),
-});
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id),
+    variantId: integer('variant_id').references(() => productVariants.id),
+    // Snapshot at checkout: what the supplier is asked to deliver, whatever the catalogue becomes.
+    sku: text('sku').notNull(),
+    name: text('name').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitPrice: money('unit_price_minor').notNull(),
+    lineTotal: money('line_total_minor').notNull(),
+  },
+  // An order is read with its lines (a payment's debit, every order view): by order, never by scan.
+  (t) => [index('order_items_order_idx').on(t.orderId, t.id)],
+);
 
 export const HOTEL_BOOKING_STATUSES = ['placing', 'prebooked', 'held', 'confirmed', 'expired', 'released', 'cancelled', 'failed'] as const;
 export type HotelBookingStatus = (typeof HOTEL_BOOKING_STATUSES)[number];
@@ -464,6 +475,9 @@ export const hotelBookings = pgTable(
     uniqueIndex('hotel_bookings_order_uq').on(t.orderId),
     index('hotel_bookings_partner_idx').on(t.partnerId),
     uniqueIndex('hotel_bookings_idempotency_uq').on(t.partnerId, t.idempotencyKey),
+    // A hold's release and a cancellation find the booking by what the supplier named it.
+    index('hotel_bookings_supplier_hold_idx').on(t.supplierHoldId),
+    index('hotel_bookings_confirmation_idx').on(t.confirmationNumber),
   ],
 );
 
@@ -522,7 +536,12 @@ export const flightBookings = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('flight_bookings_order_uq').on(t.orderId), index('flight_bookings_partner_idx').on(t.partnerId)],
+  (t) => [
+    uniqueIndex('flight_bookings_order_uq').on(t.orderId),
+    index('flight_bookings_partner_idx').on(t.partnerId),
+    // A release and a refund find the booking by the airline order's id.
+    index('flight_bookings_supplier_ref_idx').on(t.supplierBookingRef),
+  ],
 );
 
 // --- Tours ----------------------------------------------------------------------------
