@@ -3,11 +3,11 @@
  *
  * What a payment's two ledger statements (the debit, which answers the order with its lines,
  * and the completion) cost as the order book grows: each variant opens an in-memory PGlite of
- * its own, migrates it, writes N order lines that came before (one an order, as a shop's
- * history), then pays M new orders one after another and times each statement. Variants side by side in one run: `indexed` (the schema
- * as migrated) and `unindexed` (without the index that finds an order's lines by order), so
- * that what the index buys is read against the same machine at the same moment. Prints one
- * JSON line.
+ * its own, migrates it, writes N earlier orders of one line each, then pays M new orders one
+ * after another and times each statement. The variants run side by side in one run:
+ * `indexed` (the schema as migrated) and `unindexed` (without the index that finds an order's
+ * lines by order), so that what the index buys is read on the same machine at the same
+ * moment. Prints one JSON line.
  */
 import { sql } from 'drizzle-orm';
 import { args, percentile, round } from './common';
