@@ -56,7 +56,7 @@ export const workflowStarts = new Counter({
 
 export const workflowOutcomesHeard = new Counter({
   name: 'workflow_outcomes_heard_total',
-  help: 'Outcomes of workflows the API waited for, by where it heard them: from the worker in its own process, or from Temporal (history long-poll)',
+  help: 'Outcomes of workflows the API waited for, by where it heard them: from the worker in its own process (a success), or from Temporal (history long-poll; every failure)',
   labelNames: ['via'] as const,
   registers: [apiMetrics],
 });
