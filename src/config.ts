@@ -83,6 +83,8 @@ const ConfigSchema = z
       .optional(),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: z.string().url().optional(),
+    /** The embedded database (no DATABASE_URL): how often tables are checked for vacuum and analyze (0: never). */
+    PGLITE_MAINTENANCE_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(300),
     TEMPORAL_ADDRESS: z.string().optional(),
     TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('booking-engine'),

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { maintainEvery, type Maintained } from './pglite-maintenance';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -23,7 +24,14 @@ const MIGRATIONS = path.join(__dirname, 'migrations');
  * given, otherwise PGlite (embedded Postgres) stored in `dataDir`, or in memory when
  * `dataDir` is omitted (tests).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; connectTimeoutMs?: number; onIdleError?: (err: Error) => void }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir?: string;
+  connectTimeoutMs?: number;
+  onIdleError?: (err: Error) => void;
+  /** PGlite only: vacuum and analyze what needs it every `intervalMs` (src/db/pglite-maintenance.ts), as autovacuum does for PostgreSQL. */
+  maintenance?: { intervalMs: number; onRound?: (done: Maintained[]) => void; onError?: (err: unknown) => void };
+}): Promise<Database> {
   if (opts.url) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -67,7 +75,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; conne
   client.keepAsText(TEXT_TYPES);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const maintenance = opts.maintenance?.intervalMs ? maintainEvery(client, opts.maintenance.intervalMs, opts.maintenance) : undefined;
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    close: async () => {
+      await maintenance?.stop();
+      await client.close();
+    },
+  };
 }
 
 /**

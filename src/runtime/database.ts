@@ -13,6 +13,13 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
     dataDir: config.DATA_DIR,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     onIdleError: (err) => logger.warn({ err }, 'an idle database connection was closed by the server; the next query opens a new one'),
+    maintenance: {
+      intervalMs: config.PGLITE_MAINTENANCE_INTERVAL_S * 1000,
+      onRound: (done) => {
+        for (const { table, action, ms } of done) logger.info({ table, action, ms: Math.round(ms) }, 'embedded database maintenance');
+      },
+      onError: (err) => logger.warn({ err }, 'embedded database maintenance failed; the next round tries again'),
+    },
   });
   stack.add(() => database.close());
   await sealSecrets(database, webhookSecrets(config));
