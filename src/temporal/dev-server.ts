@@ -8,6 +8,8 @@ import { tiedToThisProcess } from '../platform/parent-death';
 
 /** How much of the dev server's stderr an error about its exit quotes: this much of its start, and of its end. */
 const STDERR_KEPT = 3000;
+/** How much of the end of its stdout such an error quotes when stderr said nothing. */
+const STDOUT_KEPT = 2000;
 
 export interface DevServer {
   address: string;
@@ -84,7 +86,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   // before it execs the CLI, so the server keeps its own process id). Elsewhere, the next
   // start finds a server left behind in DATA_DIR/processes.json (src/runtime/process-file.ts).
   const tied = tiedToThisProcess(opts.cli, args);
-  const child = spawn(tied.command, tied.args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(tied.command, tied.args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const killOnExit = () => child.kill('SIGTERM');
   process.on('exit', killOnExit);
   child.on('exit', () => process.off('exit', killOnExit));
@@ -109,6 +111,10 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     stderrTail = (stderrTail + text).slice(-STDERR_KEPT);
   });
   const stderr = () => (stderrChars > stderrHead.length + stderrTail.length ? `${stderrHead}\n…\n${stderrTail}` : stderrHead + stderrTail).trim();
+  // Its stdout, read so that the pipe never fills: only its end is kept, for an exit that said nothing on stderr.
+  let stdoutTail = '';
+  child.stdout?.on('data', (d: Buffer) => (stdoutTail = (stdoutTail + d.toString()).slice(-STDOUT_KEPT)));
+  const lastWords = () => stderr() || (stdoutTail.trim() ? `nothing on stderr; stdout ended: ${stdoutTail.trim()}` : 'nothing on stderr or stdout');
   const streamsClosed = new Promise((r) => child.on('close', r));
   const address = `127.0.0.1:${opts.port}`;
 
@@ -117,7 +123,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
     if (hasExited()) {
       // Its last words may still be in the pipe when it has exited: read them first (briefly).
       await Promise.race([streamsClosed, new Promise((r) => setTimeout(r, 1000))]);
-      throw new Error(`temporal dev server exited with ${child.exitCode ?? child.signalCode}: ${stderr()}`);
+      throw new Error(`temporal dev server exited with ${child.exitCode ?? child.signalCode}: ${lastWords()}`);
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 2000 });
