@@ -27,7 +27,7 @@ export interface PayDeps {
    * the payment's first workflow task straight back to that worker (eager start).
    */
   eagerStart?: boolean;
-  /** What this process's own worker tells of the runs it closes (npm start): a payment's answer without asking Temporal. */
+  /** What this process's own worker tells of the runs it closes (npm start): a payment's success without asking Temporal. */
   outcomes?: WorkflowOutcomes;
 }
 
@@ -276,8 +276,8 @@ function answerOf(deps: PayDeps, p: KeyedPayment, runId: string | undefined): Pr
 
 /**
  * The payment's outcome within the pay bound, or 202 processing with its id. With the id of
- * the run this request started or joined, the outcome comes from this process's own worker
- * when that runs it (PayDeps.outcomes).
+ * the run this request started or joined, a success comes from this process's own worker
+ * when that runs it (PayDeps.outcomes); a failure, from what Temporal recorded.
  */
 async function awaitPayment(
   deps: PayDeps,

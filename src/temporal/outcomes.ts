@@ -7,9 +7,10 @@ export type { WorkflowOutcome };
 /**
  * How workflows that closed on this process's own worker ended, as they told it on their
  * way out (the `outcomes` sink: workflows/interceptors.ts, worker/worker.ts). Where the API
- * and the worker share a process (`npm start`), the API answers from this instead of
- * long-polling Temporal for the run's close (src/temporal/workflows.ts, awaitWorkflow;
- * docs/decisions/outcomes-from-the-worker-next-door.md).
+ * and the worker share a process (`npm start`), the API answers a success from this instead
+ * of long-polling Temporal for the run's close, and on a failure asks Temporal at once: a
+ * failure is answered once Temporal has recorded it (src/temporal/workflows.ts,
+ * awaitWorkflow; docs/decisions/outcomes-from-the-worker-next-door.md).
  *
  * A workflow tells its outcome after the steps it rests on have committed (a payment's
  * debit and completion), as it hands Temporal the command that closes it; the outcome is
