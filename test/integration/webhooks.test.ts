@@ -583,4 +583,36 @@ describe('events and webhooks', () => {
       late.release();
     }
   });
+
+  (process.env.DATABASE_URL ? it : it.skip)("numbers an order's status changes as their transactions commit, as every event", async () => {
+    const { creds, api } = await newPartner(stack);
+    const pool = (stack.db as unknown as { $client: Pool }).$client;
+    const newOrder = async () =>
+      (
+        await pool.query(
+          `INSERT INTO orders (partner_id, service, status, total_price_minor, currency, payment_method)
+           VALUES ($1, 'product', 'pending', 100, 'IRT', 'PARTNER_CREDIT') RETURNING id`,
+          [creds.partner_id],
+        )
+      ).rows[0].id as number;
+    const [earlyOrder, lateOrder] = [await newOrder(), await newOrder()];
+    const [early, late] = [await pool.connect(), await pool.connect()];
+    const expire = (c: PoolClient, orderId: number) => c.query(`UPDATE orders SET status = 'expired' WHERE id = $1`, [orderId]);
+    try {
+      // The early transaction changes its order first but commits last.
+      await early.query('BEGIN');
+      await expire(early, earlyOrder);
+      await late.query('BEGIN');
+      await expire(late, lateOrder);
+      await late.query('COMMIT');
+      const seen = (await api.get('/api/partners/events/')).body.data.results;
+      expect(seen.map((e: { order_id: number }) => e.order_id)).toEqual([lateOrder]);
+      await early.query('COMMIT');
+      const next = (await api.get(`/api/partners/events/?after=${seen[0].id}`)).body.data.results;
+      expect(next.map((e: { type: string; order_id: number }) => [e.type, e.order_id])).toEqual([['order.expired', earlyOrder]]);
+    } finally {
+      early.release();
+      late.release();
+    }
+  });
 });
