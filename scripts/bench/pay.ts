@@ -23,10 +23,11 @@
  * CPU accounting, and reports the payment as a multiple of it (`payment_over_floor`): what
  * the engine adds to what any durable step costs here. A supplier measured as a part of its
  * own (`supplier`) is reported there and left out of the ratio.
- * --warmup W (default 500) first pays W orders the same way, unmeasured: a fresh engine
- * runs its first few hundred payments on code V8 has not optimised yet (JavaScript and
- * PGlite's WebAssembly), and a service's capacity is what it does once warm. --warmup 0
- * measures a cold start (docs/performance.md gives both).
+ * --warmup W (default 3000) first pays W orders the same way, unmeasured (with --floor, as
+ * many floor workflows before the floor's window): a fresh engine runs its first payments on
+ * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
+ * its helper threads for the first few thousand, and a service's capacity is what it does
+ * once warm. --warmup 0 measures a cold start (docs/performance.md gives both).
  * --scenario NAME sends every payment with that sandbox scenario (X-Sandbox-Scenario):
  * `supplier_slow` with the engine's SANDBOX_SLOW_MS measures payments against a supplier that
  * takes that long. A payment not answered within the engine's pay wait (202 processing) counts
@@ -57,7 +58,7 @@ const opts = args({
   pids: { type: 'string' },
   'idle-seconds': { type: 'string', default: '10' },
   window: { type: 'boolean', default: false },
-  warmup: { type: 'string', default: '500' },
+  warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
   scenario: { type: 'string' },
 });

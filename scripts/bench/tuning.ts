@@ -47,7 +47,7 @@ const raw = args({
   concurrency: { type: 'string', default: '10' },
   orders: { type: 'string', default: '100' },
   rounds: { type: 'string', default: '1' },
-  warmup: { type: 'string', default: '500' },
+  warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
   scenario: { type: 'string' },
   'supplier-process': { type: 'boolean', default: false },
