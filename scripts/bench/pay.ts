@@ -27,6 +27,9 @@
  * alternating spans (payments, floor workflows, payments, …), each kind's CPU summed over its
  * own spans, after both warmed up: on a shared machine whose speed drifts within a run, both
  * then see the same drift, as they do not when all payments run before all floor workflows.
+ * Each span's CPU is read 500 ms after it ends (so that what Temporal still writes for it,
+ * its visibility records, is not charged to the next span), less what the processes spend
+ * idle in that time, measured for 3 s before the first span.
  * --warmup W (default 3000) first pays W orders the same way, unmeasured (with --floor, as
  * many floor workflows before the floor's window): a fresh engine runs its first payments on
  * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
@@ -136,16 +139,20 @@ class Spans {
     private readonly enginePid: number | undefined,
   ) {}
 
-  /** Runs `work` as one span; with `settleMs`, the processes' CPU is read that long after it ends. */
-  async measure(work: () => Promise<Run>, settleMs = 0): Promise<void> {
+  /**
+   * Runs `work` as one span; with `settleMs`, the processes' CPU is read that long after it
+   * ends (what the work left to do, such as Temporal's visibility records, is its own), less
+   * what they spend idle in that time (`idle`, CPU seconds a second, when measured).
+   */
+  async measure(work: () => Promise<Run>, settleMs = 0, idle?: { cpu: Record<string, number>; threads: Record<string, number> }): Promise<void> {
     const cpu0 = this.t && sampleCpu(this.t);
     const threads0 = this.enginePid ? threadCpu(this.enginePid) : undefined;
     const start = process.hrtime.bigint();
     const run = await work();
     const end = process.hrtime.bigint();
     if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-    if (cpu0) addInto(this.cpu, cpu0, sampleCpu(this.t!));
-    if (threads0) addInto(this.threads, threads0, threadCpu(this.enginePid!));
+    if (cpu0) addInto(this.cpu, cpu0, sampleCpu(this.t!), idle?.cpu, settleMs);
+    if (threads0) addInto(this.threads, threads0, threadCpu(this.enginePid!), idle?.threads, settleMs);
     this.window = [this.window?.[0] ?? start, end];
     this.seconds += run.seconds;
     this.latencies = [...this.latencies, ...run.latencies].sort((a, b) => a - b);
@@ -164,9 +171,21 @@ class Spans {
 }
 
 const zeros = (r: Record<string, number>) => Object.fromEntries(Object.keys(r).map((k) => [k, 0]));
-const addInto = (acc: Record<string, number>, before: Record<string, number>, after: Record<string, number>) => {
-  for (const k of Object.keys(before)) acc[k] = (acc[k] ?? 0) + (after[k] ?? 0) - before[k]!;
+const addInto = (acc: Record<string, number>, before: Record<string, number>, after: Record<string, number>, idle?: Record<string, number>, ms = 0) => {
+  for (const k of Object.keys(before)) acc[k] = (acc[k] ?? 0) + (after[k] ?? 0) - before[k]! - ((idle?.[k] ?? 0) * ms) / 1000;
 };
+
+/** Between spans of alternating kinds: long enough for Temporal to write what a span left (its visibility records). */
+const SETTLE_MS = 500;
+
+/** CPU seconds a second each process and engine thread spends with nothing to do, over `seconds`. */
+async function idleRates(t: Topology | undefined, enginePid: number | undefined, seconds: number) {
+  const cpu0 = t ? sampleCpu(t) : {};
+  const threads0 = enginePid ? threadCpu(enginePid) : {};
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const per = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, ((b[k] ?? 0) - a[k]!) / seconds]));
+  return { cpu: per(cpu0, t ? sampleCpu(t) : {}), threads: per(threads0, enginePid ? threadCpu(enginePid) : {}) };
+}
 
 /** The `i`th of `n` near-equal parts of `items`. */
 const sliceOf = <T>(items: T[], i: number, n: number) => items.slice(Math.round((i * items.length) / n), Math.round(((i + 1) * items.length) / n));
@@ -341,12 +360,18 @@ async function main() {
   // Sliced (--slices N): both warm first, then N spans of payments, each followed by as many floor workflows.
   const floorId = opts.floor && slices > 1 ? await probeFloor() : undefined;
   if (floorId && warmup > 0) await floorAll(warmup);
+  // Sliced: each span is charged what it left for Temporal to do after it, read SETTLE_MS later, less the idle CPU of that wait.
+  let idleNow: Awaited<ReturnType<typeof idleRates>> | undefined;
+  if (floorId) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    idleNow = await idleRates(t, enginePid, 3);
+  }
   const dbBefore = slices === 1 ? await sampleDatabases(t?.adminDatabaseUrl) : undefined;
   for (let i = 0; i < slices; i++) {
     const part = sliceOf(jobs, i, slices);
     // PostgreSQL publishes its statistics within a second of a transaction's end.
-    await pays.measure(() => payAll(part), slices === 1 && t?.adminDatabaseUrl ? 1500 : 0);
-    if (slices > 1) await floors.measure(() => floorAll(part.length));
+    await pays.measure(() => payAll(part), slices > 1 ? SETTLE_MS : t?.adminDatabaseUrl ? 1500 : 0, idleNow);
+    if (slices > 1) await floors.measure(() => floorAll(part.length), SETTLE_MS, idleNow);
   }
   const dbAfter = slices === 1 ? await sampleDatabases(t?.adminDatabaseUrl) : undefined;
   const run = pays;
