@@ -1,5 +1,5 @@
 /**
- * npm run bench:order-book -- [--lines N] [--orders M]
+ * npm run bench:order-book -- [--lines N] [--orders M] [--variants a,b,…]
  *
  * What a payment's two ledger statements (the debit, which answers the order with its lines,
  * and the completion) cost as the order book grows: each variant opens an in-memory PGlite of
@@ -7,7 +7,8 @@
  * after another and times each statement. The variants run side by side in one run:
  * `indexed` (the schema as migrated) and `unindexed` (without the index that finds an order's
  * lines by order), so that what the index buys is read on the same machine at the same
- * moment. Prints one JSON line.
+ * moment. `--variants` names others (VARIANTS), each the schema without one part the two
+ * statements pay for, to take their cost apart. Prints one JSON line.
  */
 import { sql } from 'drizzle-orm';
 import { args, percentile, round } from './common';
@@ -19,14 +20,37 @@ import { completeOrder, debitForOrder } from '../../src/domain/payment-ledger';
 const opts = args({
   lines: { type: 'string', default: '200000' },
   orders: { type: 'string', default: '200' },
+  variants: { type: 'string', default: 'indexed,unindexed' },
 });
 const LINES = Number(opts.lines);
 const ORDERS = Number(opts.orders);
 
+/** Each variant: the migrated schema, less what its statements drop. */
 const VARIANTS: Record<string, string[]> = {
   indexed: [],
   unindexed: ['drop index order_items_order_idx'],
+  // Without the order's status changes written as events (partners' feeds and webhooks).
+  no_order_events: ['drop trigger orders_record_events on orders'],
+  no_event_fan_out: ['drop trigger events_fan_out on events'],
+  no_low_balance_alerts: ['drop trigger wallets_low_balance on wallets'],
+  no_ledger_foreign_keys: [
+    'alter table ledger_entries drop constraint ledger_entries_order_id_orders_id_fk',
+    'alter table ledger_entries drop constraint ledger_entries_partner_id_partners_id_fk',
+  ],
+  no_transfer_foreign_keys: [
+    'alter table transfers drop constraint transfers_debit_account_fk',
+    'alter table transfers drop constraint transfers_credit_account_fk',
+    'alter table transfers drop constraint transfers_ledger_entry_id_ledger_entries_id_fk',
+    'alter table transfers drop constraint transfers_order_id_orders_id_fk',
+  ],
+  no_event_foreign_keys: [
+    'alter table events drop constraint events_order_id_orders_id_fk',
+    'alter table events drop constraint events_partner_id_partners_id_fk',
+  ],
 };
+const chosen = String(opts.variants).split(',');
+const unknown = chosen.filter((v) => !VARIANTS[v]);
+if (unknown.length) throw new Error(`--variants: no variant ${unknown.join(', ')}; there are ${Object.keys(VARIANTS).join(', ')}`);
 
 /** `count` pending product orders of one line each for the partner, priced at 1.00 IRT; their ids. */
 async function productOrders(db: Db, partnerId: number, count: number, status: 'pending' | 'completed'): Promise<number[]> {
@@ -78,7 +102,7 @@ async function measure(variant: string) {
 
 async function main() {
   const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
-  for (const variant of Object.keys(VARIANTS)) results[variant] = await measure(variant);
+  for (const variant of chosen) results[variant] = await measure(variant);
   console.log(JSON.stringify({ database: 'pglite-memory', prior_lines: LINES, orders: ORDERS, results }));
 }
 
