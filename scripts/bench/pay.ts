@@ -23,13 +23,6 @@
  * CPU accounting, and reports the payment as a multiple of it (`payment_over_floor`): what
  * the engine adds to what any durable step costs here. A supplier measured as a part of its
  * own (`supplier`) is reported there and left out of the ratio.
- * --slices N (with --floor; default 1) measures the payments and the floor workflows in N
- * alternating spans (payments, floor workflows, payments, …), each kind's CPU summed over its
- * own spans, after both warmed up: on a shared machine whose speed drifts within a run, both
- * then see the same drift, as they do not when all payments run before all floor workflows.
- * Each span's CPU is read 500 ms after it ends (so that what Temporal still writes for it,
- * its visibility records, is not charged to the next span), less what the processes spend
- * idle in that time, measured for 3 s before the first span.
  * --warmup W (default 3000) first pays W orders the same way, unmeasured (with --floor, as
  * many floor workflows before the floor's window): a fresh engine runs its first payments on
  * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
@@ -67,7 +60,6 @@ const opts = args({
   window: { type: 'boolean', default: false },
   warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
-  slices: { type: 'string', default: '1' },
   scenario: { type: 'string' },
 });
 const scenarioHeaders: Record<string, string> = opts.scenario ? { 'x-sandbox-scenario': String(opts.scenario) } : {};
@@ -75,10 +67,6 @@ const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
 const warmup = Number(opts.warmup);
 if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup takes a count of payments, not ${opts.warmup}`);
-const slices = Number(opts.slices);
-if (!Number.isInteger(slices) || slices < 1 || slices > total) throw new Error(`--slices takes a count from 1 to --orders, not ${opts.slices}`);
-if (slices > 1 && !opts.floor) throw new Error('--slices alternates payments with floor workflows: it needs --floor');
-if (slices > 1 && opts.window) throw new Error('--window gives one span of payments and one of floor workflows: use it with --slices 1');
 
 /** `count` product orders to pay, 25 to a partner. */
 async function prepare(count: number): Promise<Array<{ partner: Partner; orderId: number }>> {
@@ -117,78 +105,6 @@ async function runAll<J>(jobs: J[], call: (job: J) => Promise<{ status: number }
   );
   return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), errors, unanswered };
 }
-
-type Run = Awaited<ReturnType<typeof runAll>>;
-
-/**
- * What one kind of work (payments, or floor workflows) cost over the spans it ran in: the
- * CPU of each measured process and of each of the engine's threads, summed span by span, so
- * that spans of the two kinds can alternate and each is charged only for its own.
- */
-class Spans {
-  readonly cpu: Record<string, number> = {};
-  readonly threads: Record<string, number> = {};
-  seconds = 0;
-  latencies: number[] = [];
-  errors = 0;
-  unanswered = 0;
-  window: [bigint, bigint] | undefined;
-
-  constructor(
-    private readonly t: Topology | undefined,
-    private readonly enginePid: number | undefined,
-  ) {}
-
-  /**
-   * Runs `work` as one span; with `settleMs`, the processes' CPU is read that long after it
-   * ends (what the work left to do, such as Temporal's visibility records, is its own), less
-   * what they spend idle in that time (`idle`, CPU seconds a second, when measured).
-   */
-  async measure(work: () => Promise<Run>, settleMs = 0, idle?: { cpu: Record<string, number>; threads: Record<string, number> }): Promise<void> {
-    const cpu0 = this.t && sampleCpu(this.t);
-    const threads0 = this.enginePid ? threadCpu(this.enginePid) : undefined;
-    const start = process.hrtime.bigint();
-    const run = await work();
-    const end = process.hrtime.bigint();
-    if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
-    if (cpu0) addInto(this.cpu, cpu0, sampleCpu(this.t!), idle?.cpu, settleMs);
-    if (threads0) addInto(this.threads, threads0, threadCpu(this.enginePid!), idle?.threads, settleMs);
-    this.window = [this.window?.[0] ?? start, end];
-    this.seconds += run.seconds;
-    this.latencies = [...this.latencies, ...run.latencies].sort((a, b) => a - b);
-    this.errors += run.errors;
-    this.unanswered += run.unanswered;
-  }
-
-  /** Per-item CPU of each part (cpuPerPayment's shape); undefined when nothing was measured. */
-  cpuPer(items: number) {
-    return Object.keys(this.cpu).length ? cpuPerPayment(zeros(this.cpu), this.cpu, items) : undefined;
-  }
-
-  threadsPer(items: number) {
-    return Object.keys(this.threads).length ? cpuPerPayment(zeros(this.threads), this.threads, items).by_part_ms : undefined;
-  }
-}
-
-const zeros = (r: Record<string, number>) => Object.fromEntries(Object.keys(r).map((k) => [k, 0]));
-const addInto = (acc: Record<string, number>, before: Record<string, number>, after: Record<string, number>, idle?: Record<string, number>, ms = 0) => {
-  for (const k of Object.keys(before)) acc[k] = (acc[k] ?? 0) + (after[k] ?? 0) - before[k]! - ((idle?.[k] ?? 0) * ms) / 1000;
-};
-
-/** Between spans of alternating kinds: long enough for Temporal to write what a span left (its visibility records). */
-const SETTLE_MS = 500;
-
-/** CPU seconds a second each process and engine thread spends with nothing to do, over `seconds`. */
-async function idleRates(t: Topology | undefined, enginePid: number | undefined, seconds: number) {
-  const cpu0 = t ? sampleCpu(t) : {};
-  const threads0 = enginePid ? threadCpu(enginePid) : {};
-  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  const per = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, ((b[k] ?? 0) - a[k]!) / seconds]));
-  return { cpu: per(cpu0, t ? sampleCpu(t) : {}), threads: per(threads0, enginePid ? threadCpu(enginePid) : {}) };
-}
-
-/** The `i`th of `n` near-equal parts of `items`. */
-const sliceOf = <T>(items: T[], i: number, n: number) => items.slice(Math.round((i * items.length) / n), Math.round(((i + 1) * items.length) / n));
 
 const payAll = (jobs: Array<{ partner: Partner; orderId: number }>) =>
   runAll(jobs, (job) =>
@@ -276,41 +192,47 @@ async function historyLength(t: Topology | undefined, workflowId: string): Promi
   }
 }
 
-/** Checks that the benchmark engine's floor route runs a floor workflow; that workflow's id. */
-async function probeFloor(): Promise<string> {
+/**
+ * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
+ * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
+ */
+async function measureFloor(
+  t: Topology | undefined,
+  pay: { seconds: number; latencies: number[] },
+  payCpu: ReturnType<typeof cpuPerPayment> | undefined,
+  payThreads: Record<string, number> | undefined,
+) {
   if (!FLOOR) throw new Error('--floor needs the benchmark engine (npm run bench:engine) and its BENCH_BARE_PORT');
   const probe = await fetch(FLOOR, { method: 'POST' }).catch(() => undefined);
   if (probe?.status !== 200)
     throw new Error(`no floor route at ${FLOOR} (${probe?.status ?? 'unreachable'}): start npm run bench:engine with the same BENCH_BARE_PORT`);
   const { data } = (await probe.json()) as { data: { workflow_id: string } };
-  return data.workflow_id;
-}
-
-/**
- * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
- * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
- */
-async function floorReport(t: Topology | undefined, pays: Spans, floors: Spans, floorId: string) {
-  const cpu = floors.cpuPer(total);
-  const payCpu = pays.cpuPer(total);
-  const payThreads = pays.threadsPer(total);
-  const floorThreads = floors.threadsPer(total);
-  const events = await historyLength(t, floorId).catch(() => undefined);
+  if (warmup > 0) await floorAll(warmup);
+  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
+  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
+  const cpuBefore = t && sampleCpu(t);
+  const window0 = process.hrtime.bigint();
+  const run = await floorAll(total);
+  const window1 = process.hrtime.bigint();
+  const cpu = t ? cpuPerPayment(cpuBefore!, sampleCpu(t), total) : undefined;
+  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
+  const events = await historyLength(t, data.workflow_id).catch(() => undefined);
+  const floorThreads = threadsBefore && threadsAfter ? cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms : undefined;
   return {
     floor: {
-      workflows_per_s: round(total / floors.seconds),
-      p50_ms: round(percentile(floors.latencies, 50)),
-      p95_ms: round(percentile(floors.latencies, 95)),
-      errors: floors.errors,
+      workflows_per_s: round(total / run.seconds),
+      p50_ms: round(percentile(run.latencies, 50)),
+      p95_ms: round(percentile(run.latencies, 95)),
+      errors: run.errors,
       ...(cpu ? { cpu_per_workflow: cpu } : {}),
       ...(floorThreads ? { engine_threads_per_workflow: floorThreads } : {}),
       ...(events !== undefined ? { history_events: events } : {}),
-      ...(opts.window && floors.window ? { window_monotonic_us: floors.window.map((ns) => Number(ns / 1000n)) } : {}),
+      ...(opts.window ? { window_monotonic_us: [Number(window0 / 1000n), Number(window1 / 1000n)] } : {}),
     },
     payment_over_floor: {
       // Floor workflows a second per payment a second: how many times faster the floor runs.
-      throughput_ratio: round(pays.seconds / floors.seconds, 2),
-      p50_ratio: round(percentile(pays.latencies, 50) / percentile(floors.latencies, 50), 2),
+      throughput_ratio: round(pay.seconds / run.seconds, 2),
+      p50_ratio: round(percentile(pay.latencies, 50) / percentile(run.latencies, 50), 2),
       // The CPU ratio is always printed: null when this run could not count the processes' CPU (no topology).
       cpu_ratio: cpu && payCpu ? round(engineMs(payCpu) / engineMs(cpu), 2) : null,
       ...(cpu && payCpu
@@ -355,26 +277,17 @@ async function main() {
   }
   const jobs = await prepare(total);
   const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
-  const pays = new Spans(t, enginePid);
-  const floors = new Spans(t, enginePid);
-  // Sliced (--slices N): both warm first, then N spans of payments, each followed by as many floor workflows.
-  const floorId = opts.floor && slices > 1 ? await probeFloor() : undefined;
-  if (floorId && warmup > 0) await floorAll(warmup);
-  // Sliced: each span is charged what it left for Temporal to do after it, read SETTLE_MS later, less the idle CPU of that wait.
-  let idleNow: Awaited<ReturnType<typeof idleRates>> | undefined;
-  if (floorId) {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    idleNow = await idleRates(t, enginePid, 3);
-  }
-  const dbBefore = slices === 1 ? await sampleDatabases(t?.adminDatabaseUrl) : undefined;
-  for (let i = 0; i < slices; i++) {
-    const part = sliceOf(jobs, i, slices);
-    // PostgreSQL publishes its statistics within a second of a transaction's end.
-    await pays.measure(() => payAll(part), slices > 1 ? SETTLE_MS : t?.adminDatabaseUrl ? 1500 : 0, idleNow);
-    if (slices > 1) await floors.measure(() => floorAll(part.length), SETTLE_MS, idleNow);
-  }
-  const dbAfter = slices === 1 ? await sampleDatabases(t?.adminDatabaseUrl) : undefined;
-  const run = pays;
+  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
+  const cpuBefore = t && sampleCpu(t);
+  const dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
+  const window0 = process.hrtime.bigint();
+  const run = await payAll(jobs);
+  const window1 = process.hrtime.bigint();
+  // PostgreSQL publishes its statistics within a second of a transaction's end.
+  if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
+  const cpuAfter = t && sampleCpu(t);
+  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
+  const dbAfter = await sampleDatabases(t?.adminDatabaseUrl);
   const report = await admin<{ findings: Array<{ kind: string }> }>('GET', '/admin/reconcile');
   const result: Record<string, unknown> = {
     orders: total,
@@ -391,23 +304,21 @@ async function main() {
   };
   // The payments' span on the machine's monotonic clock (µs), which V8's CPU profiles use: cut a
   // `node --cpu-prof` profile of the engine to this window (scripts/bench/profile-top.ts).
-  if (opts.window && pays.window) result.window_monotonic_us = pays.window.map((ns) => Number(ns / 1000n));
-  if (slices > 1) result.slices = slices;
+  if (opts.window) result.window_monotonic_us = [Number(window0 / 1000n), Number(window1 / 1000n)];
   if (t) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
-    result.cpu_per_payment = pays.cpuPer(total);
-    const threads = pays.threadsPer(total);
-    if (threads) result.engine_threads_per_payment = threads;
+    result.cpu_per_payment = cpuPerPayment(cpuBefore!, cpuAfter!, total);
+    if (threadsBefore && threadsAfter) result.engine_threads_per_payment = cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms;
     const db = dbPerPayment(dbBefore, dbAfter, total);
     if (db) result.db_per_payment = db;
     if (idle) {
       // What the same span of time costs with no payments, taken off: the payments' own cost.
-      const span = run.seconds + (t.adminDatabaseUrl && slices === 1 ? 1.5 : 0);
+      const span = run.seconds + (t.adminDatabaseUrl ? 1.5 : 0);
       const idleCpu = Object.fromEntries(Object.entries(idle.cpu).map(([k, perSecond]) => [k, perSecond * span]));
       const zero = Object.fromEntries(Object.keys(idleCpu).map((k) => [k, 0]));
       result.idle_per_second = { cpu_ms: Object.fromEntries(Object.entries(idle.cpu).map(([k, v]) => [k, round(v * 1000)])), db: idle.db };
       result.marginal_per_payment = {
-        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, pays.cpu[k]! - idleCpu[k]!])), total),
+        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, cpuAfter![k]! - cpuBefore![k]! - idleCpu[k]!])), total),
         db:
           idle.db && dbBefore && dbAfter
             ? Object.fromEntries(
@@ -428,14 +339,8 @@ async function main() {
   const events = await historyLength(t, payId).catch(() => undefined);
   if (events !== undefined) result.history_events_per_payment = events;
   if (opts.floor) {
-    let id = floorId;
-    if (!id) {
-      // Unsliced: the floor's own warm-up and span after the payments'.
-      id = await probeFloor();
-      if (warmup > 0) await floorAll(warmup);
-      await floors.measure(() => floorAll(total));
-    }
-    Object.assign(result, await floorReport(t, pays, floors, id));
+    const payCpu = result.cpu_per_payment as ReturnType<typeof cpuPerPayment> | undefined;
+    Object.assign(result, await measureFloor(t, run, payCpu, result.engine_threads_per_payment as Record<string, number> | undefined));
   }
   if (opts.baseline) {
     const b = await baseline(total);

@@ -17,8 +17,6 @@
  * of the rounds' ratios) and over the median of every floor the run measured
  * (`cpu_ratio_to_pooled_floor`): the floor workflow is the same in every variant, and the
  * pooled floor moves less than one round's.
- * With --floor, bench:pay alternates payments and floor workflows in --slices spans (default
- * 5), so that the machine's drift within a round falls on both alike.
  * --scenario passes a sandbox scenario to bench:pay (with SANDBOX_SLOW_MS in the environment,
  * `supplier_slow` is a supplier that answers after that long). The engines listen from
  * BENCH_TUNING_PORT (default 18000) up, ten ports each.
@@ -51,7 +49,6 @@ const raw = args({
   rounds: { type: 'string', default: '1' },
   warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
-  slices: { type: 'string', default: '5' },
   scenario: { type: 'string' },
   'supplier-process': { type: 'boolean', default: false },
 });
@@ -62,7 +59,6 @@ const opts = {
   rounds: String(raw.rounds),
   warmup: String(raw.warmup),
   floor: raw.floor === true,
-  slices: String(raw.slices),
   scenario: raw.scenario === undefined ? undefined : String(raw.scenario),
   supplierProcess: raw['supplier-process'] === true,
 };
@@ -172,7 +168,7 @@ async function measure(name: string, slot: number): Promise<PayReport> {
           '--idle-seconds',
           '0',
         ],
-        ...(opts.floor ? ['--floor', '--slices', opts.slices] : []),
+        ...(opts.floor ? ['--floor'] : []),
         ...(opts.scenario ? ['--scenario', opts.scenario] : []),
       ],
       env,
