@@ -1,9 +1,27 @@
--- An order's status change is written as its event when its transaction commits, numbered
--- there as 0014 numbers every event, in one write: the event row is inserted with its
--- position instead of inserted without one and updated at commit (a second row version and
--- a second entry in each of the events' indexes). The trigger is deferred as 0014's is, so
--- it takes the partner's numbering lock when the transaction takes no other lock; it reads
--- the order's row as that update left it, so each change's event is what it was before.
+-- An order's status change is written as its event when its transaction commits, with its
+-- position, in one write: inserted without one and updated at commit, as 0014 numbered it,
+-- each event took a second row version and a second entry in each of the events' indexes.
+-- The trigger is deferred as 0014's is, so it takes the partner's numbering lock when the
+-- transaction takes no other lock; it reads the order's row as that update left it, so each
+-- change's event holds the order as that change made it.
+--
+-- An event's position, drawn under its partner's numbering lock (held to the end of the
+-- transaction): one partner's events are numbered in the order their transactions commit.
+CREATE FUNCTION event_position(partner integer) RETURNS bigint LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(hashtext('events_position'), partner);
+  RETURN nextval('events_position_seq');
+END
+$$;
+--> statement-breakpoint
+-- Events the code writes without a position are numbered at commit, as in 0014.
+CREATE OR REPLACE FUNCTION events_number_at_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE events SET position = event_position(NEW.partner_id) WHERE id = NEW.id;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION orders_record_events() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   kind text;
@@ -26,16 +44,14 @@ BEGIN
       WHEN NEW.status = 'failed' THEN 'order.failed'
     END;
     IF kind IS NOT NULL THEN
-      PERFORM pg_advisory_xact_lock(hashtext('events_position'), NEW.partner_id);
       INSERT INTO events (type, partner_id, order_id, data, position)
-        VALUES (kind, NEW.partner_id, NEW.id, to_jsonb(NEW), nextval('events_position_seq'));
+        VALUES (kind, NEW.partner_id, NEW.id, to_jsonb(NEW), event_position(NEW.partner_id));
     END IF;
   END IF;
   IF NEW.details->'service_status' IS DISTINCT FROM OLD.details->'service_status'
      AND NEW.details->>'service_status' IN ('approved', 'rejected') THEN
-    PERFORM pg_advisory_xact_lock(hashtext('events_position'), NEW.partner_id);
     INSERT INTO events (type, partner_id, order_id, data, position)
-      VALUES ('visa.decided', NEW.partner_id, NEW.id, to_jsonb(NEW), nextval('events_position_seq'));
+      VALUES ('visa.decided', NEW.partner_id, NEW.id, to_jsonb(NEW), event_position(NEW.partner_id));
   END IF;
   RETURN NULL;
 END
@@ -45,7 +61,7 @@ DROP TRIGGER orders_record_events ON orders;
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER orders_record_events AFTER UPDATE ON orders DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION orders_record_events();
 --> statement-breakpoint
--- Every other event (written without a position) is still numbered at commit by 0014's trigger.
+-- Only an event written without a position is numbered by 0014's trigger.
 DROP TRIGGER events_number_at_commit ON events;
 --> statement-breakpoint
 CREATE CONSTRAINT TRIGGER events_number_at_commit AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
