@@ -3,9 +3,9 @@
  * activities): debit the wallet, reverse the debit, complete the order. A partner's pay
  * request, which starts the saga, is in pay-request.ts.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
-import { preparedQuery } from '../db/prepared';
+import { preparedQuery, preparedSql } from '../db/prepared';
 import { accounts, ledgerEntries, orderItems, orders, transfers, wallets, type OrderStatus } from '../db/schema';
 import { columnsAs, rowFrom } from '../db/table-rows';
 import { reversalLegs } from './books';
@@ -70,69 +70,37 @@ const ORDER_WITH_LINES = {
   join: sql`left join moved m on true left join ${orderItems} i on i.order_id = m.id order by i.id`,
 };
 
-/**
- * Debits the wallet for a pending order and marks the order processing, in one statement
- * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it). Its
- * parts run in the order their data needs:
- * - the order is locked if it is pending for this partner on credit (order, then wallet, as
- *   everywhere);
- * - the wallet's balance moves by the order's total only if the wallet holds the order's
- *   currency and the total fits within balance + credit limit (which locks it);
- * - only if the wallet moved, the order moves pending → processing for this run, the
- *   ledger row is written with the balance the wallet's update returned, and the sale is
- *   posted to the books.
- * So an order that is not pending, or a total that does not fit, writes nothing, and then
- * says why. Two payments of one order, or two debits of one wallet, serialise on those
- * locks. Re-running it for the same run returns the first debit (Temporal may retry an
- * activity whose result was lost), also once the run's own reversal has put the order back
- * to pending: a workflow task whose local activities' results were lost (its worker, or
- * Temporal, died before they were recorded) runs its debit, supplier step and reversal
- * again from the start. `withOrder`: the same statement also answers the order as the debit
- * left it, with its lines (a payment's fast path hands them to its supplier step instead of
- * reading them again); a debit found written earlier answers without them.
- */
-export async function debitForOrder(
-  db: DbOrTx,
-  input: PaymentRun & { orderId: number; partnerId: number },
-  opts: { withOrder?: boolean } = {},
-): Promise<DebitResult & { order?: OrderWithItems }> {
-  const now = new Date().toISOString();
-  const withOrder = opts.withOrder ? ORDER_WITH_LINES : { columns: sql``, join: sql`` };
-  const rows = rowsOf<{
-    order_id: number;
-    amount: string;
-    order_currency: string;
-    balance_after: string | null;
-    credit_limit: string | null;
-    currency: string | null;
-    ledger_id: number | null;
-  }>(
-    await db.execute(sql`
+/** What each debit gives its statement. */
+type DebitParams = { orderId: number; partnerId: number; workflowId: string; runId: string; now: string };
+
+/** The debit's statement (see debitForOrder), prepared: every payment runs it, and planning it on every call costs PostgreSQL more than running it. */
+function debitStatement(withOrder: { columns: SQL; join: SQL }) {
+  return sql`
       with o as (
         select id, partner_id, total_price_minor as amount, currency, service, supplier,
           coalesce(net_minor, total_price_minor) as net, coalesce(margin_minor, 0) as margin, supplier_amount_minor, supplier_currency, fx_rate_amount
         from ${orders}
-        where id = ${input.orderId} and partner_id = ${input.partnerId} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
+        where id = ${sql.placeholder('orderId')} and partner_id = ${sql.placeholder('partnerId')} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
           -- Pending again after this run's own reversal (its steps run again from the start): its debit stands, none is added.
           and not exists (
             select 1 from ${ledgerEntries}
-            where workflow_id = ${input.workflowId} and run_id = ${input.runId} and step = ${PAYMENT_DEBIT_STEP}
+            where workflow_id = ${sql.placeholder('workflowId')} and run_id = ${sql.placeholder('runId')} and step = ${PAYMENT_DEBIT_STEP}
           )
         for update
       ), w as (
-        update ${wallets} set balance_minor = ${wallets}.balance_minor - o.amount, updated_at = ${now}::timestamptz
+        update ${wallets} set balance_minor = ${wallets}.balance_minor - o.amount, updated_at = ${sql.placeholder('now')}::timestamptz
         from o
         where ${wallets}.partner_id = o.partner_id and ${wallets}.currency = o.currency
           and ${wallets}.balance_minor + ${wallets}.credit_limit_minor >= o.amount
         returning ${wallets}.balance_minor, ${wallets}.credit_limit_minor, ${wallets}.currency
       ), moved as (
-        update ${orders} set status = 'processing', payment_workflow_id = ${input.workflowId}, payment_run_id = ${input.runId}, updated_at = ${now}::timestamptz
+        update ${orders} set status = 'processing', payment_workflow_id = ${sql.placeholder('workflowId')}, payment_run_id = ${sql.placeholder('runId')}, updated_at = ${sql.placeholder('now')}::timestamptz
         from o, w
         where ${orders}.id = o.id
         returning ${orders}.*
       ), entry as (
         insert into ${ledgerEntries} (partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, note)
-        select o.partner_id, 'debit', 'payment', o.amount, w.balance_minor, o.id, ${input.workflowId}, ${input.runId}, ${PAYMENT_DEBIT_STEP},
+        select o.partner_id, 'debit', 'payment', o.amount, w.balance_minor, o.id, ${sql.placeholder('workflowId')}, ${sql.placeholder('runId')}, ${PAYMENT_DEBIT_STEP},
           'payment of ' || o.service || ' order ' || o.id
         from o, w
         returning id
@@ -161,8 +129,53 @@ export async function debitForOrder(
       )
       select o.id as order_id, o.amount, o.currency as order_currency, w.balance_minor as balance_after, w.credit_limit_minor as credit_limit, w.currency,
         (select id from entry) as ledger_id ${withOrder.columns}
-      from o left join w on true ${withOrder.join}`),
-  );
+      from o left join w on true ${withOrder.join}`;
+}
+const debitOnly = preparedSql<DebitParams>('debit_for_order', debitStatement({ columns: sql``, join: sql`` }));
+const debitWithOrder = preparedSql<DebitParams>('debit_for_order_with_lines', debitStatement(ORDER_WITH_LINES));
+
+/**
+ * Debits the wallet for a pending order and marks the order processing, in one statement
+ * (atomic on its own: no BEGIN and COMMIT round trips, and every payment makes it). Its
+ * parts run in the order their data needs:
+ * - the order is locked if it is pending for this partner on credit (order, then wallet, as
+ *   everywhere);
+ * - the wallet's balance moves by the order's total only if the wallet holds the order's
+ *   currency and the total fits within balance + credit limit (which locks it);
+ * - only if the wallet moved, the order moves pending → processing for this run, the
+ *   ledger row is written with the balance the wallet's update returned, and the sale is
+ *   posted to the books.
+ * So an order that is not pending, or a total that does not fit, writes nothing, and then
+ * says why. Two payments of one order, or two debits of one wallet, serialise on those
+ * locks. Re-running it for the same run returns the first debit (Temporal may retry an
+ * activity whose result was lost), also once the run's own reversal has put the order back
+ * to pending: a workflow task whose local activities' results were lost (its worker, or
+ * Temporal, died before they were recorded) runs its debit, supplier step and reversal
+ * again from the start. `withOrder`: the same statement also answers the order as the debit
+ * left it, with its lines (a payment's fast path hands them to its supplier step instead of
+ * reading them again); a debit found written earlier answers without them.
+ */
+export async function debitForOrder(
+  db: DbOrTx,
+  input: PaymentRun & { orderId: number; partnerId: number },
+  opts: { withOrder?: boolean } = {},
+): Promise<DebitResult & { order?: OrderWithItems }> {
+  const params: DebitParams = {
+    orderId: input.orderId,
+    partnerId: input.partnerId,
+    workflowId: input.workflowId,
+    runId: input.runId,
+    now: new Date().toISOString(),
+  };
+  const rows = rowsOf<{
+    order_id: number;
+    amount: string;
+    order_currency: string;
+    balance_after: string | null;
+    credit_limit: string | null;
+    currency: string | null;
+    ledger_id: number | null;
+  }>(await (opts.withOrder ? debitWithOrder : debitOnly)(db, params));
   const [row] = rows;
   if (!row) return db.transaction((tx) => debitWrittenOrWhyNot(tx, input));
   const amount = Number(row.amount);
