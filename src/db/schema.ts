@@ -900,7 +900,6 @@ export const events = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('events_partner_idx').on(t.partnerId, t.id),
     uniqueIndex('events_position_uq').on(t.position),
     index('events_partner_type_position_idx').on(t.partnerId, t.type, t.position),
     index('events_partner_position_idx').on(t.partnerId, t.position),
