@@ -123,9 +123,22 @@ export const DEV_SERVER_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=norma
  *   its attributes before the server starts and adds none while it runs;
  * - it dispatches activities eagerly: a worker completing a workflow task that schedules an
  *   activity on its own task queue (a payment's supplier step) gets that activity's task
- *   in the answer, not through the server's matching.
+ *   in the answer, not through the server's matching;
+ * - its task queues (transfer, timer, visibility) checkpoint every second instead of every
+ *   30: the dev server has one history shard, so every workflow's tasks go through the same
+ *   queues, and a queue keeps each task it ran in memory until its next checkpoint; at a
+ *   hundred payments a second that is thousands, which the queue walks again as new tasks
+ *   arrive (its slices' split), at a cost that comes and goes with the checkpoint. A
+ *   checkpoint is one write of the shard's state. A cluster spreads its tasks over its
+ *   shards (512 in scripts/cluster) and keeps Temporal's default.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG = ['system.forceSearchAttributesCacheRefreshOnRead=false', 'system.enableActivityEagerExecution=true'];
+export const DEV_SERVER_DYNAMIC_CONFIG = [
+  'system.forceSearchAttributesCacheRefreshOnRead=false',
+  'system.enableActivityEagerExecution=true',
+  'history.transferProcessorUpdateAckInterval="1s"',
+  'history.timerProcessorUpdateAckInterval="1s"',
+  'history.visibilityProcessorUpdateAckInterval="1s"',
+];
 
 /** The compression a worker's connection asks for: none to a Temporal on this machine (a loopback address), where compressing only costs CPU on both ends; gzip otherwise. */
 export function grpcCompression(address: string): 'gzip' | 'none' {
