@@ -29,6 +29,12 @@ export interface PayDeps {
   eagerStart?: boolean;
   /** What this process's own worker tells of the runs it closes (npm start): a payment's success without asking Temporal. */
   outcomes?: WorkflowOutcomes;
+  /**
+   * Called once the request is known to repeat a key already bound to its order (a retry),
+   * before anything else runs; what it throws is the answer (the rate limiter's pay-retry
+   * bucket, src/http/rate-limit.ts).
+   */
+  onRetry?: (() => Promise<void>) | undefined;
 }
 
 export interface PayRequest {
@@ -65,10 +71,13 @@ interface KeyAnswer {
   answeredAt: Date | null;
 }
 
+/** A key's answer, and whether the key was bound to the order before this request (a retry). */
+type KeyRead = KeyAnswer & { retry: boolean };
+
 /** The row of a partner's idempotency key. */
 const keyRow = (partnerId: number, key: string) => and(eq(paymentKeys.partnerId, partnerId), eq(paymentKeys.idempotencyKey, key));
 
-/** Prepared: the rate limiter's retry check of every keyed pay. */
+/** Prepared: a key's binding (a keyed pay that raced with another binding it; the rate limiter's retry check over the limit). */
 const boundKey = preparedQuery('payment_key_binding', (db, name) =>
   db
     .select()
@@ -128,18 +137,19 @@ async function keyBinding(db: Db, partnerId: number, key: string) {
  * returns its answered failure. Bound by this request's read of the order, or before it (the
  * row that read found), or by another request at the same moment (read again).
  */
-async function keyAnswer(db: Db, partnerId: number, key: string, orderId: number, read: OrderRead): Promise<KeyAnswer> {
-  if (read.bound) return { answeredRunId: null, answeredAt: null };
+async function keyAnswer(db: Db, partnerId: number, key: string, orderId: number, read: OrderRead): Promise<KeyRead> {
+  if (read.bound) return { answeredRunId: null, answeredAt: null, retry: false };
   const bound = read.key ?? (await keyBinding(db, partnerId, key));
   if (bound && bound.orderId !== orderId) {
     throw new DomainError('validation', `idempotency_key: already used to pay order ${bound.orderId}; use a new key for another order`, 'idempotency_key');
   }
-  return { answeredRunId: bound?.answeredRunId ?? null, answeredAt: bound?.answeredAt ?? null };
+  return { answeredRunId: bound?.answeredRunId ?? null, answeredAt: bound?.answeredAt ?? null, retry: bound !== undefined };
 }
 
 /**
- * Whether a pay request is a retry: its idempotency key is already bound to that order (the
- * rate limiter neither counts nor refuses retries, src/http/rate-limit.ts).
+ * Whether a pay request is a retry: its idempotency key is already bound to that order (asked
+ * by the rate limiter of a request over the partner's limit, which a retry is not refused
+ * for, src/http/rate-limit.ts).
  */
 export async function isPayRetry(db: Db, partnerId: number, key: string, orderId: number): Promise<boolean> {
   return (await keyBinding(db, partnerId, key))?.orderId === orderId;
@@ -181,6 +191,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   }
   const receivedAt = req.receivedAt ?? Date.now();
   const key = req.idempotencyKey ? await keyAnswer(deps.db, partner.id, req.idempotencyKey, order.id, read) : undefined;
+  if (key?.retry) await deps.onRetry?.();
 
   const workflowId = payWorkflowId(partner.id, { idempotencyKey: req.idempotencyKey, orderId: order.id });
   const handle = deps.temporal.workflow.getHandle<Workflows['payOrder']>(workflowId);

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database } from '../db/client';
@@ -47,6 +48,8 @@ export interface RateLimits {
   consume(scope: RateScope, partnerId: number, limit: number): Promise<RateState>;
   /** Where the partner stands, without counting anything. */
   peek(scope: RateScope, partnerId: number, limit: number): Promise<RateState>;
+  /** Takes back one request counted for the partner on that interface (it was a pay retry). */
+  uncount(scope: RateScope, partnerId: number): Promise<void>;
   /** Counts one pay retry of the partner, in the retries' own bucket. */
   consumePayRetry(partnerId: number): Promise<RateState>;
   /** Per client address, before authentication. */
@@ -110,6 +113,9 @@ export function rateLimitsOver(limiter: RateLimiterAbstract, budgets: RateBudget
     // The limiter's own points are out of reach, so consume never rejects: it counts and answers the count.
     consume: async (scope, partnerId, limit) => stateOf(await limiter.consume(key(scope, partnerId), 1), limit, true),
     peek: async (scope, partnerId, limit) => stateOf(await limiter.get(key(scope, partnerId)), limit, false),
+    uncount: async (scope, partnerId) => {
+      await limiter.reward(key(scope, partnerId), 1);
+    },
     consumePayRetry: async (partnerId) => stateOf(await limiter.consume(`pay:${partnerId}`, 1), budgets.payRetriesPerMinute, true),
     clients: clientLimits(limiter, budgets),
   };
@@ -172,39 +178,63 @@ export function setRateHeaders(c: Context, s: RateState): void {
 }
 
 /**
+ * What the rate limiter leaves a pay route: `countPayRetry`, to call once the request is known
+ * to repeat an idempotency key bound to its order. It moves the request's count from the
+ * partner's limit to the partner's pay-retry bucket, sets the RateLimit fields again, and
+ * throws a 429 (HTTPException, with Retry-After) once that bucket is spent.
+ */
+export type PayRetryVariables = { countPayRetry?: () => Promise<void> };
+
+/**
  * Counts an authenticated request of the partner `c.get('partner')` on its interface and
  * answers 429 in the interface's shape once it is over its limit; every answer carries the
- * RateLimit fields. A pay retry (`payRetry`) counts in the partner's pay-retry bucket
- * instead: over that, 429; within it, served even at the partner's limit (it is how a
- * partner learns an outcome it is owed).
+ * RateLimit fields. A pay retry counts in the partner's pay-retry bucket instead: over that,
+ * 429; within it, served even at the partner's limit (it is how a partner learns an outcome
+ * it is owed). Within the limit the pay route tells a retry itself, from the key's row it
+ * reads anyway (`countPayRetry`); only a request over the limit is asked `payRetry` here,
+ * so that a retry is still served.
  */
 export function rateLimit(
   limits: RateLimits,
   scope: RateScope,
   partnerOf: (c: Context) => { id: number; rateLimitPerMinute: number | null },
   refuse: (c: Context, message: string) => Response,
-  payRetry: (c: Context) => Promise<boolean> = async () => false,
+  payRetry?: (c: Context) => Promise<boolean>,
 ): MiddlewareHandler {
   return async (c, next) => {
     const partner = partnerOf(c);
     const limit = partner.rateLimitPerMinute ?? limits.defaultPerMinute;
-    // A retry that cannot be told (its key's row unreadable) counts as any request.
-    const retry = await payRetry(c).catch(() => false);
-    const retries = retry ? await limits.consumePayRetry(partner.id) : null;
-    const state = retries ? { ...(await limits.peek(scope, partner.id, limit)), allowed: true } : await limits.consume(scope, partner.id, limit);
-    // Set before the handler runs: the answer it builds then carries them from the start. Set
-    // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
-    // adapter stream its body (a fifth of the wallet's CPU; docs/performance.md, ninth step).
-    setRateHeaders(c, state);
-    if (retries && !retries.allowed) {
+    /** The request is a pay retry: its count moves to the retries' bucket; the refusal's message once that is spent. */
+    const asRetry = async (): Promise<string | null> => {
+      await limits.uncount(scope, partner.id);
+      const retries = await limits.consumePayRetry(partner.id);
+      setRateHeaders(c, { ...(await limits.peek(scope, partner.id, limit)), allowed: true });
+      if (retries.allowed) return null;
       c.header('Retry-After', String(retries.resetSeconds));
-      return refuse(c, `rate limit exceeded: ${retries.limit} pay retries per minute; retry in ${retries.resetSeconds} s`);
+      return `rate limit exceeded: ${retries.limit} pay retries per minute; retry in ${retries.resetSeconds} s`;
+    };
+    const state = await limits.consume(scope, partner.id, limit);
+    if (state.allowed) {
+      // Set before the handler runs: the answer it builds then carries them from the start. Set
+      // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
+      // adapter stream its body (a fifth of the wallet's CPU; docs/performance.md, ninth step).
+      setRateHeaders(c, state);
+      if (payRetry) {
+        c.set('countPayRetry', async () => {
+          const refused = await asRetry();
+          if (refused) throw new HTTPException(429, { message: refused });
+        });
+      }
+      return next();
     }
-    if (!state.allowed) {
-      c.header('Retry-After', String(state.resetSeconds));
-      return refuse(c, `rate limit exceeded: ${state.limit} requests per minute; retry in ${state.resetSeconds} s`);
+    // A retry that cannot be told (its key's row unreadable) counts as any request.
+    if (payRetry && (await payRetry(c).catch(() => false))) {
+      const refused = await asRetry();
+      return refused ? refuse(c, refused) : next();
     }
-    return next();
+    setRateHeaders(c, state);
+    c.header('Retry-After', String(state.resetSeconds));
+    return refuse(c, `rate limit exceeded: ${state.limit} requests per minute; retry in ${state.resetSeconds} s`);
   };
 }
 

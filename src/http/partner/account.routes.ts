@@ -154,7 +154,15 @@ export function accountRoutes(deps: ApiDeps) {
       const body = c.req.valid('json');
       const scenario = scenarioOf(deps, c.req.valid('header'));
       const outcome = await pay(
-        { db: deps.db, temporal: deps.temporal, taskQueue: deps.taskQueue, payWaitMs: deps.payWaitMs, eagerStart: deps.eagerStart, outcomes: deps.outcomes },
+        {
+          db: deps.db,
+          temporal: deps.temporal,
+          taskQueue: deps.taskQueue,
+          payWaitMs: deps.payWaitMs,
+          eagerStart: deps.eagerStart,
+          outcomes: deps.outcomes,
+          onRetry: c.get('countPayRetry'),
+        },
         c.get('partner'),
         { orderId: body.order_id, productOrderId: body.product_order_id, idempotencyKey: body.idempotency_key, scenario, receivedAt: c.get('receivedAt') },
       ).catch((err: unknown) => {

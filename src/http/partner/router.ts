@@ -1,9 +1,10 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Partner } from '../../domain/partners';
+import type { PayRetryVariables } from '../rate-limit';
 import type { RequestIdVariables } from '../request-id';
 
-export type PartnerEnv = { Variables: RequestIdVariables & { partner: Partner } };
+export type PartnerEnv = { Variables: RequestIdVariables & PayRetryVariables & { partner: Partner } };
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues
