@@ -23,6 +23,11 @@
  * CPU accounting, and reports the payment as a multiple of it (`payment_over_floor`): what
  * the engine adds to what any durable step costs here. A supplier measured as a part of its
  * own (`supplier`) is reported there and left out of the ratio.
+ * --alternate K (with --floor) measures the payments and the floor workflows in K windows
+ * each, taking turns (payments, floor, payments, …, after both warm-ups), and sums each
+ * kind's windows: both then run on the machine as it is over the same stretch of time,
+ * where a window of each, one after the other, can land on a busier or a quieter machine.
+ * It reports no database figures, idle cost or perf window.
  * --warmup W (default 3000) first pays W orders the same way, unmeasured (with --floor, as
  * many floor workflows before the floor's window): a fresh engine runs its first payments on
  * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
@@ -60,6 +65,7 @@ const opts = args({
   window: { type: 'boolean', default: false },
   warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
+  alternate: { type: 'string', default: '0' },
   scenario: { type: 'string' },
 });
 const scenarioHeaders: Record<string, string> = opts.scenario ? { 'x-sandbox-scenario': String(opts.scenario) } : {};
@@ -67,6 +73,10 @@ const concurrency = Number(opts.concurrency);
 const total = Number(opts.orders);
 const warmup = Number(opts.warmup);
 if (!Number.isInteger(warmup) || warmup < 0) throw new Error(`--warmup takes a count of payments, not ${opts.warmup}`);
+const alternate = Number(opts.alternate);
+if (!Number.isInteger(alternate) || alternate < 0 || (alternate > 0 && (!opts.floor || alternate > total))) {
+  throw new Error(`--alternate takes a count of windows from 1 to --orders, with --floor; not ${opts.alternate}`);
+}
 
 /** `count` product orders to pay, 25 to a partner. */
 async function prepare(count: number): Promise<Array<{ partner: Partner; orderId: number }>> {
@@ -192,32 +202,73 @@ async function historyLength(t: Topology | undefined, workflowId: string): Promi
   }
 }
 
-/**
- * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
- * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
- */
-async function measureFloor(
-  t: Topology | undefined,
-  pay: { seconds: number; latencies: number[] },
-  payCpu: ReturnType<typeof cpuPerPayment> | undefined,
-  payThreads: Record<string, number> | undefined,
-) {
+type Run = Awaited<ReturnType<typeof runAll>>;
+
+/** A measured window: its run, and the CPU seconds each process and each of the engine's threads spent in it. */
+interface Measured {
+  run: Run;
+  cpu?: Record<string, number> | undefined;
+  threads?: Record<string, number> | undefined;
+}
+
+const spent = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.keys(before).map((k) => [k, after[k]! - before[k]!]));
+const zeros = (r: Record<string, number>) => Object.fromEntries(Object.keys(r).map((k) => [k, 0]));
+const added = (a: Record<string, number> | undefined, b: Record<string, number> | undefined) =>
+  a && b ? Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! + (b[k] ?? 0)])) : undefined;
+
+async function measure(t: Topology | undefined, work: () => Promise<Run>): Promise<Measured> {
+  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
+  const threads0 = enginePid ? threadCpu(enginePid) : undefined;
+  const cpu0 = t && sampleCpu(t);
+  const run = await work();
+  return { run, cpu: cpu0 && spent(cpu0, sampleCpu(t!)), threads: threads0 && spent(threads0, threadCpu(enginePid!)) };
+}
+
+/** Windows of one kind as one: their runs' time, latencies and failures, and their CPU, added up. */
+const pooledWindows = (windows: Measured[]): Measured =>
+  windows.reduce((a, b) => ({
+    run: {
+      seconds: a.run.seconds + b.run.seconds,
+      latencies: [...a.run.latencies, ...b.run.latencies].sort((x, y) => x - y),
+      errors: a.run.errors + b.run.errors,
+      unanswered: a.run.unanswered + b.run.unanswered,
+    },
+    cpu: added(a.cpu, b.cpu),
+    threads: added(a.threads, b.threads),
+  }));
+
+/** The floor route answers; its first workflow's id (for the history's length), after the floor's warm-up. */
+async function warmFloor(): Promise<string> {
   if (!FLOOR) throw new Error('--floor needs the benchmark engine (npm run bench:engine) and its BENCH_BARE_PORT');
   const probe = await fetch(FLOOR, { method: 'POST' }).catch(() => undefined);
   if (probe?.status !== 200)
     throw new Error(`no floor route at ${FLOOR} (${probe?.status ?? 'unreachable'}): start npm run bench:engine with the same BENCH_BARE_PORT`);
   const { data } = (await probe.json()) as { data: { workflow_id: string } };
   if (warmup > 0) await floorAll(warmup);
-  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
-  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
-  const cpuBefore = t && sampleCpu(t);
+  return data.workflow_id;
+}
+
+/**
+ * The floor (--floor): as many floor workflows as payments, after as many unmeasured, at the
+ * same concurrency and with the same CPU accounting; and the payment as a multiple of it.
+ * With --alternate the floor's windows were measured already, taking turns with the payments'.
+ */
+async function measureFloor(
+  t: Topology | undefined,
+  pay: { seconds: number; latencies: number[] },
+  payCpu: ReturnType<typeof cpuPerPayment> | undefined,
+  payThreads: Record<string, number> | undefined,
+  alternated?: { workflowId: string; floor: Measured },
+) {
+  const workflowId = alternated?.workflowId ?? (await warmFloor());
   const window0 = process.hrtime.bigint();
-  const run = await floorAll(total);
+  const measured = alternated?.floor ?? (await measure(t, () => floorAll(total)));
   const window1 = process.hrtime.bigint();
-  const cpu = t ? cpuPerPayment(cpuBefore!, sampleCpu(t), total) : undefined;
-  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
-  const events = await historyLength(t, data.workflow_id).catch(() => undefined);
-  const floorThreads = threadsBefore && threadsAfter ? cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms : undefined;
+  const { run } = measured;
+  const cpu = measured.cpu ? cpuPerPayment(zeros(measured.cpu), measured.cpu, total) : undefined;
+  const events = await historyLength(t, workflowId).catch(() => undefined);
+  const floorThreads = measured.threads ? cpuPerPayment(zeros(measured.threads), measured.threads, total).by_part_ms : undefined;
   return {
     floor: {
       workflows_per_s: round(total / run.seconds),
@@ -227,7 +278,8 @@ async function measureFloor(
       ...(cpu ? { cpu_per_workflow: cpu } : {}),
       ...(floorThreads ? { engine_threads_per_workflow: floorThreads } : {}),
       ...(events !== undefined ? { history_events: events } : {}),
-      ...(opts.window ? { window_monotonic_us: [Number(window0 / 1000n), Number(window1 / 1000n)] } : {}),
+      ...(opts.window && !alternated ? { window_monotonic_us: [Number(window0 / 1000n), Number(window1 / 1000n)] } : {}),
+      ...(alternated ? { windows: alternate } : {}),
     },
     payment_over_floor: {
       // Floor workflows a second per payment a second: how many times faster the floor runs.
@@ -276,18 +328,35 @@ async function main() {
     if (warm.errors) throw new Error(`${warm.errors} of the ${warmup} warm-up payments failed`);
   }
   const jobs = await prepare(total);
-  const enginePid = t?.kind === 'single' ? t.processes.engine : undefined;
-  const threadsBefore = enginePid ? threadCpu(enginePid) : undefined;
-  const cpuBefore = t && sampleCpu(t);
-  const dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
+  let alternated: { workflowId: string; floor: Measured } | undefined;
+  let paid: Measured;
+  let dbBefore: DbStats | undefined;
+  let dbAfter: DbStats | undefined;
   const window0 = process.hrtime.bigint();
-  const run = await payAll(jobs);
+  if (alternate > 0) {
+    const workflowId = await warmFloor();
+    const pays: Measured[] = [];
+    const floors: Measured[] = [];
+    for (let i = 0; i < alternate; i++) {
+      const from = Math.floor((i * total) / alternate);
+      const to = Math.floor(((i + 1) * total) / alternate);
+      pays.push(await measure(t, () => payAll(jobs.slice(from, to))));
+      floors.push(await measure(t, () => floorAll(to - from)));
+    }
+    paid = pooledWindows(pays);
+    alternated = { workflowId, floor: pooledWindows(floors) };
+  } else {
+    dbBefore = await sampleDatabases(t?.adminDatabaseUrl);
+    paid = await measure(t, async () => {
+      const run = await payAll(jobs);
+      // PostgreSQL publishes its statistics within a second of a transaction's end.
+      if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
+      return run;
+    });
+    dbAfter = await sampleDatabases(t?.adminDatabaseUrl);
+  }
   const window1 = process.hrtime.bigint();
-  // PostgreSQL publishes its statistics within a second of a transaction's end.
-  if (t?.adminDatabaseUrl) await new Promise((resolve) => setTimeout(resolve, 1500));
-  const cpuAfter = t && sampleCpu(t);
-  const threadsAfter = enginePid ? threadCpu(enginePid) : undefined;
-  const dbAfter = await sampleDatabases(t?.adminDatabaseUrl);
+  const { run } = paid;
   const report = await admin<{ findings: Array<{ kind: string }> }>('GET', '/admin/reconcile');
   const result: Record<string, unknown> = {
     orders: total,
@@ -304,21 +373,23 @@ async function main() {
   };
   // The payments' span on the machine's monotonic clock (µs), which V8's CPU profiles use: cut a
   // `node --cpu-prof` profile of the engine to this window (scripts/bench/profile-top.ts).
-  if (opts.window) result.window_monotonic_us = [Number(window0 / 1000n), Number(window1 / 1000n)];
-  if (t) {
+  if (opts.window && !alternated) result.window_monotonic_us = [Number(window0 / 1000n), Number(window1 / 1000n)];
+  if (alternated) result.windows = alternate;
+  if (t && paid.cpu) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
-    result.cpu_per_payment = cpuPerPayment(cpuBefore!, cpuAfter!, total);
-    if (threadsBefore && threadsAfter) result.engine_threads_per_payment = cpuPerPayment(threadsBefore, threadsAfter, total).by_part_ms;
+    result.cpu_per_payment = cpuPerPayment(zeros(paid.cpu), paid.cpu, total);
+    if (paid.threads) result.engine_threads_per_payment = cpuPerPayment(zeros(paid.threads), paid.threads, total).by_part_ms;
     const db = dbPerPayment(dbBefore, dbAfter, total);
     if (db) result.db_per_payment = db;
-    if (idle) {
+    if (idle && !alternated) {
+      const spentCpu = paid.cpu;
       // What the same span of time costs with no payments, taken off: the payments' own cost.
       const span = run.seconds + (t.adminDatabaseUrl ? 1.5 : 0);
       const idleCpu = Object.fromEntries(Object.entries(idle.cpu).map(([k, perSecond]) => [k, perSecond * span]));
       const zero = Object.fromEntries(Object.keys(idleCpu).map((k) => [k, 0]));
       result.idle_per_second = { cpu_ms: Object.fromEntries(Object.entries(idle.cpu).map(([k, v]) => [k, round(v * 1000)])), db: idle.db };
       result.marginal_per_payment = {
-        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, cpuAfter![k]! - cpuBefore![k]! - idleCpu[k]!])), total),
+        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, spentCpu[k]! - idleCpu[k]!])), total),
         db:
           idle.db && dbBefore && dbAfter
             ? Object.fromEntries(
@@ -340,7 +411,7 @@ async function main() {
   if (events !== undefined) result.history_events_per_payment = events;
   if (opts.floor) {
     const payCpu = result.cpu_per_payment as ReturnType<typeof cpuPerPayment> | undefined;
-    Object.assign(result, await measureFloor(t, run, payCpu, result.engine_threads_per_payment as Record<string, number> | undefined));
+    Object.assign(result, await measureFloor(t, run, payCpu, result.engine_threads_per_payment as Record<string, number> | undefined, alternated));
   }
   if (opts.baseline) {
     const b = await baseline(total);

@@ -16,7 +16,8 @@
  * engine, and the report gives each variant's payment over its floor (`cpu_ratio`, the median
  * of the rounds' ratios) and over the median of every floor the run measured
  * (`cpu_ratio_to_pooled_floor`): the floor workflow is the same in every variant, and the
- * pooled floor moves less than one round's.
+ * pooled floor moves less than one round's. --alternate K passes on to bench:pay: each round
+ * measures payments and floor workflows in K windows each, taking turns.
  * --scenario passes a sandbox scenario to bench:pay (with SANDBOX_SLOW_MS in the environment,
  * `supplier_slow` is a supplier that answers after that long). The engines listen from
  * BENCH_TUNING_PORT (default 18000) up, ten ports each.
@@ -49,6 +50,7 @@ const raw = args({
   rounds: { type: 'string', default: '1' },
   warmup: { type: 'string', default: '3000' },
   floor: { type: 'boolean', default: false },
+  alternate: { type: 'string', default: '0' },
   scenario: { type: 'string' },
   'supplier-process': { type: 'boolean', default: false },
 });
@@ -59,6 +61,7 @@ const opts = {
   rounds: String(raw.rounds),
   warmup: String(raw.warmup),
   floor: raw.floor === true,
+  alternate: String(raw.alternate),
   scenario: raw.scenario === undefined ? undefined : String(raw.scenario),
   supplierProcess: raw['supplier-process'] === true,
 };
@@ -169,6 +172,7 @@ async function measure(name: string, slot: number): Promise<PayReport> {
           '0',
         ],
         ...(opts.floor ? ['--floor'] : []),
+        ...(opts.alternate !== '0' ? ['--alternate', opts.alternate] : []),
         ...(opts.scenario ? ['--scenario', opts.scenario] : []),
       ],
       env,
