@@ -52,6 +52,7 @@ import {
   startTopology,
   SUPPLIER_PART,
   threadCpu,
+  type DbStats,
   type Topology,
 } from './topology';
 
@@ -213,7 +214,6 @@ interface Measured {
 
 const spent = (before: Record<string, number>, after: Record<string, number>) =>
   Object.fromEntries(Object.keys(before).map((k) => [k, after[k]! - before[k]!]));
-const zeros = (r: Record<string, number>) => Object.fromEntries(Object.keys(r).map((k) => [k, 0]));
 const added = (a: Record<string, number> | undefined, b: Record<string, number> | undefined) =>
   a && b ? Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! + (b[k] ?? 0)])) : undefined;
 
@@ -266,9 +266,9 @@ async function measureFloor(
   const measured = alternated?.floor ?? (await measure(t, () => floorAll(total)));
   const window1 = process.hrtime.bigint();
   const { run } = measured;
-  const cpu = measured.cpu ? cpuPerPayment(zeros(measured.cpu), measured.cpu, total) : undefined;
+  const cpu = measured.cpu ? cpuPerPayment(measured.cpu, total) : undefined;
   const events = await historyLength(t, workflowId).catch(() => undefined);
-  const floorThreads = measured.threads ? cpuPerPayment(zeros(measured.threads), measured.threads, total).by_part_ms : undefined;
+  const floorThreads = measured.threads ? cpuPerPayment(measured.threads, total).by_part_ms : undefined;
   return {
     floor: {
       workflows_per_s: round(total / run.seconds),
@@ -306,7 +306,6 @@ const ratios = (pay: Record<string, number>, floor: Record<string, number>) =>
 const rates = (a: Record<string, number>, b: Record<string, number>, seconds: number) =>
   Object.fromEntries(Object.keys(a).map((k) => [k, (b[k]! - a[k]!) / seconds]));
 
-type DbStats = NonNullable<Awaited<ReturnType<typeof sampleDatabases>>>;
 const scaleDb = (a: DbStats, b: DbStats, seconds: number): DbStats =>
   Object.fromEntries(
     Object.keys(a).map((d) => [d, { commits: (b[d]!.commits - a[d]!.commits) / seconds, rows_written: (b[d]!.rows_written - a[d]!.rows_written) / seconds }]),
@@ -377,19 +376,17 @@ async function main() {
   if (alternated) result.windows = alternate;
   if (t && paid.cpu) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
-    result.cpu_per_payment = cpuPerPayment(zeros(paid.cpu), paid.cpu, total);
-    if (paid.threads) result.engine_threads_per_payment = cpuPerPayment(zeros(paid.threads), paid.threads, total).by_part_ms;
+    result.cpu_per_payment = cpuPerPayment(paid.cpu, total);
+    if (paid.threads) result.engine_threads_per_payment = cpuPerPayment(paid.threads, total).by_part_ms;
     const db = dbPerPayment(dbBefore, dbAfter, total);
     if (db) result.db_per_payment = db;
     if (idle && !alternated) {
-      const spentCpu = paid.cpu;
       // What the same span of time costs with no payments, taken off: the payments' own cost.
       const span = run.seconds + (t.adminDatabaseUrl ? 1.5 : 0);
       const idleCpu = Object.fromEntries(Object.entries(idle.cpu).map(([k, perSecond]) => [k, perSecond * span]));
-      const zero = Object.fromEntries(Object.keys(idleCpu).map((k) => [k, 0]));
       result.idle_per_second = { cpu_ms: Object.fromEntries(Object.entries(idle.cpu).map(([k, v]) => [k, round(v * 1000)])), db: idle.db };
       result.marginal_per_payment = {
-        cpu: cpuPerPayment(zero, Object.fromEntries(Object.keys(idleCpu).map((k) => [k, spentCpu[k]! - idleCpu[k]!])), total),
+        cpu: cpuPerPayment(spent(idleCpu, paid.cpu), total),
         db:
           idle.db && dbBefore && dbAfter
             ? Object.fromEntries(

@@ -161,9 +161,9 @@ export const SUPPLIER_PART = 'supplier';
 /** CPU milliseconds of a `cpuPerPayment` figure without the supplier's part. */
 export const engineMs = (cpu: { total_ms: number; by_part_ms: Record<string, number> }) => cpu.total_ms - (cpu.by_part_ms[SUPPLIER_PART] ?? 0);
 
-/** Per-payment CPU milliseconds of each part between two samples, and their total. */
-export function cpuPerPayment(before: Record<string, number>, after: Record<string, number>, payments: number) {
-  const perPart = Object.fromEntries(Object.keys(before).map((name) => [name, Math.round((((after[name] ?? 0) - before[name]!) * 1000 * 10) / payments) / 10]));
+/** Per-payment CPU milliseconds of each part, from the CPU seconds each spent over the payments, and their total. */
+export function cpuPerPayment(spent: Record<string, number>, payments: number) {
+  const perPart = Object.fromEntries(Object.keys(spent).map((name) => [name, Math.round((spent[name]! * 1000 * 10) / payments) / 10]));
   const total = Math.round(Object.values(perPart).reduce((a, b) => a + b, 0) * 10) / 10;
   return { total_ms: total, by_part_ms: perPart };
 }
