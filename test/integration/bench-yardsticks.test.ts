@@ -1,17 +1,20 @@
+import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
 import { Stack } from '../../src/runtime/stack';
 import * as productionWorkflows from '../../workflows';
-import { BARE_ANSWER, bareAuthenticated, createBareApp, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';
+import { ENCRYPTED_ENCODING, engineDataConverter } from '../../src/temporal/payload-codec';
+import { BARE_ANSWER, bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
  * The benchmarks' yardsticks (scripts/bench/engine/yardsticks.ts), served by the benchmark
  * engine only (`npm run bench:engine`): the floor workflow a payment is measured against
- * (`bench:pay --floor`) runs as a payment does, on a worker of its own next to the engine's,
- * and the bare answer behind Interface A's stack (`bench:read`) pays for everything an
- * authenticated request pays for. The engine's own app and worker have neither.
+ * (`bench:pay --floor`) runs as a payment does, on a worker of its own next to the engine's
+ * and configured as it is, and the bare answer behind Interface A's stack (`bench:read`) pays
+ * for everything an authenticated request pays for. The engine's own app and worker have
+ * neither.
  */
 
 let stack: TestStack;
@@ -35,7 +38,9 @@ describe('the floor workflow (bench:pay --floor)', () => {
   it('runs one local activity in one workflow task on its own worker, and is answered from the worker next door as a payment is', async () => {
     const namespace = stack.client.options.namespace;
     const taskQueue = floorTaskQueue(stack.taskQueue);
-    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes! }, floorStack);
+    const deploymentName = floorDeployment(stack.workerVersion()!.deploymentName);
+    const dataConverter = engineDataConverter(stack.payloadCodec);
+    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes!, dataConverter, deploymentName, client: stack.client }, floorStack);
     const floor = createBareApp({ temporal: stack.client, taskQueue, waitMs: 20_000, outcomes: stack.outcomes! });
     const before = await heardFromWorker();
     const res = await call(floor, 'POST', '/floor', {});
@@ -51,7 +56,16 @@ describe('the floor workflow (bench:pay --floor)', () => {
     expect(events!.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')).toHaveLength(1);
     expect(events!.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
     expect(events!.some((e) => e.activityTaskScheduledEventAttributes)).toBe(false);
-    expect(events!.at(-1)!.workflowExecutionCompletedEventAttributes).toBeTruthy();
+    const completed = events!.at(-1)!.workflowExecutionCompletedEventAttributes!;
+    expect(completed).toBeTruthy();
+
+    // On a worker configured as the engine's: its payloads encrypted with the engine's codec,
+    // and the run pinned to the current version of the floor's worker deployment.
+    expect(Buffer.from(completed.result!.payloads![0]!.metadata!.encoding!).toString()).toBe(ENCRYPTED_ENCODING);
+    const { raw } = await handle.describe();
+    const versioning = raw.workflowExecutionInfo!.versioningInfo!;
+    expect(versioning.behavior).toBe(temporal.api.enums.v1.VersioningBehavior.VERSIONING_BEHAVIOR_PINNED);
+    expect(versioning.deploymentVersion?.deploymentName).toBe(deploymentName);
   });
 
   it('is not served without the floor deps: the bare route alone', async () => {

@@ -9,8 +9,10 @@ import { loadConfig } from '../../../src/config';
 import { listen } from '../../../src/platform/listen';
 import { logError } from '../../../src/platform/log';
 import { startEngine } from '../../../src/runtime/engine';
+import { temporalPayloadCodec } from '../../../src/runtime/payload-key';
 import { runProcess } from '../../../src/runtime/process';
-import { bareAuthenticated, createBareApp, floorTaskQueue, runFloorWorker } from './yardsticks';
+import { engineDataConverter } from '../../../src/temporal/payload-codec';
+import { bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from './yardsticks';
 
 runProcess(
   'the benchmark engine',
@@ -21,7 +23,18 @@ runProcess(
     const config = loadConfig(process.env, { sandbox: true });
     const engine = await startEngine(config, stack, { routes: bareAuthenticated });
     const taskQueue = floorTaskQueue(config.TEMPORAL_TASK_QUEUE);
-    await runFloorWorker({ connection: engine.workerConnection, namespace: config.TEMPORAL_NAMESPACE, taskQueue, outcomes: engine.outcomes }, stack);
+    await runFloorWorker(
+      {
+        connection: engine.workerConnection,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue,
+        outcomes: engine.outcomes,
+        dataConverter: engineDataConverter(temporalPayloadCodec(config)),
+        deploymentName: floorDeployment(config.WORKER_DEPLOYMENT_NAME),
+        client: engine.client,
+      },
+      stack,
+    );
     const floor = { temporal: engine.client, taskQueue, waitMs: config.PAY_WAIT_MS, eagerStart: true, outcomes: engine.outcomes };
     const bare = await listen(createBareApp(floor).fetch, barePort, '127.0.0.1');
     stack.add(() => bare.close());

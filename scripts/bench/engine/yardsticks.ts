@@ -14,7 +14,8 @@
  */
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { Worker, type NativeConnection } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
+import { bundleWorkflowCode, Runtime, Worker, type NativeConnection } from '@temporalio/worker';
 import { Hono } from 'hono';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
 import type { Stack } from '../../../src/runtime/stack';
@@ -22,6 +23,7 @@ import type { WorkflowOutcomes } from '../../../src/temporal/outcomes';
 import { awaitWorkflow, startOrJoin, toldBy } from '../../../src/temporal/workflows';
 import type { WorkflowType } from '../../../workflows/registry.types';
 import { requestIdActivityInterceptors } from '../../../worker/interceptors';
+import { becomeCurrent, workflowCodeBuildId } from '../../../worker/deployment';
 import { outcomeSinks, WORKFLOW_INTERCEPTOR_MODULES } from '../../../worker/worker';
 import { floorActivities } from './floor.activities';
 
@@ -35,6 +37,8 @@ export const bareAuthenticated: PublicRoutes = (app) => {
 
 /** The floor worker's task queue, beside the engine's own. */
 export const floorTaskQueue = (engineTaskQueue: string) => `${engineTaskQueue}-bench-floor`;
+/** The floor worker's deployment, beside the engine's. */
+export const floorDeployment = (engineDeployment: string) => `${engineDeployment}-bench-floor`;
 
 /** What the floor route starts its workflows with: the API's own client, and the API's wait and start options for payments. */
 export interface FloorDeps {
@@ -67,30 +71,48 @@ export function createBareApp(floor?: FloorDeps) {
   return app;
 }
 
+/** What the floor worker runs with: the engine worker's connection, and what the engine's worker encrypts payloads and versions itself with. */
+export interface FloorWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  outcomes?: WorkflowOutcomes;
+  /** The engine's data converter (its payload codec). */
+  dataConverter: DataConverter;
+  /** The worker deployment the floor worker is a version of (its build id: a digest of the floor's bundle). */
+  deploymentName: string;
+  /** Makes the floor's version current (the engine's client). */
+  client: Pick<Client, 'workflowService'>;
+}
+
 /**
- * Runs the floor workflow on a worker of its own: on the engine worker's connection (so a
- * client on it starts floors eagerly as it starts payments), with the engine's workflow and
- * activity interceptors (so the floor tells its outcome to the API next door as a payment
- * does). Stopping drains it.
+ * Runs the floor workflow on a worker of its own, configured as the engine's worker is
+ * (worker/worker.ts): on the engine worker's connection (so a client on it starts floors
+ * eagerly as it starts payments), with the engine's workflow and activity interceptors (so
+ * the floor tells its outcome to the API next door as a payment does), its payloads
+ * encrypted with the engine's codec, and as the current version of a worker deployment of
+ * its own, its runs pinned as payments are. Stopping drains it.
  */
-export async function runFloorWorker(
-  opts: { connection: NativeConnection; namespace: string; taskQueue: string; outcomes?: WorkflowOutcomes; workflowBundle?: { codePath: string } },
-  stack: Pick<Stack, 'add'>,
-): Promise<Worker> {
+export async function runFloorWorker(opts: FloorWorkerOptions, stack: Pick<Stack, 'add'>): Promise<Worker> {
+  const workflowsPath = require.resolve('./floor.workflows');
+  // Preloaded as the engine's workflows are (WORKFLOW_BUNDLE_OPTIONS): the floor pays what they pay.
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+    preloadModules: [workflowsPath, ...WORKFLOW_INTERCEPTOR_MODULES],
+    logger: Runtime.instance().logger,
+  });
+  const version = { deploymentName: opts.deploymentName, buildId: workflowCodeBuildId(code) };
   const worker = await Worker.create({
     connection: opts.connection,
     namespace: opts.namespace,
     taskQueue: opts.taskQueue,
     activities: floorActivities(),
     sinks: outcomeSinks(opts.outcomes),
-    ...(opts.workflowBundle
-      ? { workflowBundle: opts.workflowBundle, interceptors: { activity: [requestIdActivityInterceptors] } }
-      : {
-          workflowsPath: require.resolve('./floor.workflows'),
-          interceptors: { activity: [requestIdActivityInterceptors], workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
-          // Preloaded as the engine's workflows are (WORKFLOW_BUNDLE_OPTIONS): the floor pays what they pay.
-          bundlerOptions: { preloadModules: [require.resolve('./floor.workflows'), ...WORKFLOW_INTERCEPTOR_MODULES] },
-        }),
+    workflowBundle: { code },
+    dataConverter: opts.dataConverter,
+    interceptors: { activity: [requestIdActivityInterceptors] },
+    workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' },
   });
   const running = worker.run();
   running.catch(() => undefined);
@@ -98,5 +120,14 @@ export async function runFloorWorker(
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
   });
+  const promotion = await becomeCurrent(opts.client, {
+    namespace: opts.namespace,
+    version,
+    identity: `bench-floor@${process.pid}`,
+    timeoutMs: 30_000,
+    log: () => undefined,
+  });
+  if (promotion === 'superseded')
+    throw new Error(`the floor's version ${version.buildId} was replaced in deployment ${version.deploymentName}: floors would run elsewhere`);
   return worker;
 }
