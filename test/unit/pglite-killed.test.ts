@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,37 +17,47 @@ const ROOT = path.resolve(__dirname, '../..');
 function committer(dataDir: string) {
   const script = `
     const { EnginePGlite } = require('./src/db/pglite');
+    // Gone with the test: its stdout closed, the process ends.
+    process.stdout.on('error', () => process.exit(1));
     (async () => {
       const pg = new EnginePGlite(${JSON.stringify(dataDir)});
       await pg.exec('create table if not exists rows (id int primary key)');
       for (let id = 1; ; id++) {
         await pg.query('insert into rows (id) values ($1)', [id]);
         process.stdout.write(id + '\\n');
+        // A turn of the event loop, where a closed pipe's error can arrive.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     })();`;
   return spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 let dataDir: string;
+let child: ChildProcess | undefined;
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-killed-'));
 });
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => {
+  // A test that failed before its kill leaves no committer behind.
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
 
 it('keeps every commit of a process killed outright in the middle of its writes', async () => {
-  const child = committer(dataDir);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const committing = committer(dataDir);
+  child = committing;
+  const exited = new Promise((resolve) => committing.once('exit', resolve));
   let lastCommitted = 0;
-  for await (const line of readline.createInterface({ input: child.stdout! })) {
+  for await (const line of readline.createInterface({ input: committing.stdout! })) {
     lastCommitted = Number(line);
     // Killed while it is writing the next rows, some of them half done.
     if (lastCommitted >= 300) {
-      child.kill('SIGKILL');
+      committing.kill('SIGKILL');
       break;
     }
   }
   await exited;
-  expect(child.signalCode).toBe('SIGKILL');
+  expect(committing.signalCode).toBe('SIGKILL');
 
   const pg = new EnginePGlite(dataDir);
   try {
