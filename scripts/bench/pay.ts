@@ -27,7 +27,8 @@
  * each, taking turns (payments, floor, payments, …, after both warm-ups), and sums each
  * kind's windows: both then run on the machine as it is over the same stretch of time,
  * where a window of each, one after the other, can land on a busier or a quieter machine.
- * It reports no database figures, idle cost or perf window.
+ * Each window's CPU a payment and a floor workflow, by process, is in `windows_cpu_ms`. It
+ * reports no database figures, idle cost or perf window.
  * --warmup W (default 3000) first pays W orders the same way, unmeasured (with --floor, as
  * many floor workflows before the floor's window): a fresh engine runs its first payments on
  * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
@@ -328,6 +329,8 @@ async function main() {
   }
   const jobs = await prepare(total);
   let alternated: { workflowId: string; floor: Measured } | undefined;
+  // With --alternate: each window's CPU a payment and a floor workflow, by process (ms).
+  const windowsCpu: Array<{ payment: Record<string, number>; floor: Record<string, number> }> = [];
   let paid: Measured;
   let dbBefore: DbStats | undefined;
   let dbAfter: DbStats | undefined;
@@ -340,8 +343,12 @@ async function main() {
     for (let i = 0; i < alternate; i++) {
       const from = Math.floor((i * total) / alternate);
       const to = Math.floor(((i + 1) * total) / alternate);
-      pays.push(await measure(t, () => payAll(jobs.slice(from, to))));
-      floors.push(await measure(t, () => floorAll(to - from)));
+      const pay = await measure(t, () => payAll(jobs.slice(from, to)));
+      const floor = await measure(t, () => floorAll(to - from));
+      pays.push(pay);
+      floors.push(floor);
+      if (pay.cpu && floor.cpu)
+        windowsCpu.push({ payment: cpuPerPayment(pay.cpu, to - from).by_part_ms, floor: cpuPerPayment(floor.cpu, to - from).by_part_ms });
     }
     paid = pooledWindows(pays);
     alternated = { workflowId, floor: pooledWindows(floors) };
@@ -376,6 +383,7 @@ async function main() {
   // `node --cpu-prof` profile of the engine to this window (scripts/bench/profile-top.ts).
   if (opts.window && window) result.window_monotonic_us = window.map((ns) => Number(ns / 1000n));
   if (alternated) result.windows = alternate;
+  if (windowsCpu.length) result.windows_cpu_ms = windowsCpu;
   if (t && paid.cpu) {
     result.topology = { kind: t.kind, apis: t.apis.length, processes: Object.keys(t.processes) };
     result.cpu_per_payment = cpuPerPayment(paid.cpu, total);
