@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
 import { Stack } from '../../src/runtime/stack';
 import * as productionWorkflows from '../../workflows';
-import { ENCRYPTED_ENCODING, engineDataConverter } from '../../src/temporal/payload-codec';
+import { ENCRYPTED_ENCODING } from '../../src/temporal/payload-codec';
 import { BARE_ANSWER, bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
@@ -39,8 +39,7 @@ describe('the floor workflow (bench:pay --floor)', () => {
     const namespace = stack.client.options.namespace;
     const taskQueue = floorTaskQueue(stack.taskQueue);
     const deploymentName = floorDeployment(stack.workerVersion()!.deploymentName);
-    const dataConverter = engineDataConverter(stack.payloadCodec);
-    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes!, dataConverter, deploymentName, client: stack.client }, floorStack);
+    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes!, deploymentName, client: stack.client }, floorStack);
     const floor = createBareApp({ temporal: stack.client, taskQueue, waitMs: 20_000, outcomes: stack.outcomes! });
     const before = await heardFromWorker();
     const res = await call(floor, 'POST', '/floor', {});

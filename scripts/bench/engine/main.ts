@@ -9,9 +9,7 @@ import { loadConfig } from '../../../src/config';
 import { listen } from '../../../src/platform/listen';
 import { logError } from '../../../src/platform/log';
 import { startEngine } from '../../../src/runtime/engine';
-import { temporalPayloadCodec } from '../../../src/runtime/payload-key';
 import { runProcess } from '../../../src/runtime/process';
-import { engineDataConverter } from '../../../src/temporal/payload-codec';
 import { bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from './yardsticks';
 
 runProcess(
@@ -29,7 +27,6 @@ runProcess(
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue,
         outcomes: engine.outcomes,
-        dataConverter: engineDataConverter(temporalPayloadCodec(config)),
         deploymentName: floorDeployment(config.WORKER_DEPLOYMENT_NAME),
         client: engine.client,
       },

@@ -14,7 +14,6 @@
  */
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import type { DataConverter } from '@temporalio/common';
 import { bundleWorkflowCode, Runtime, Worker, type NativeConnection } from '@temporalio/worker';
 import { Hono } from 'hono';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
@@ -77,12 +76,10 @@ export interface FloorWorkerOptions {
   namespace: string;
   taskQueue: string;
   outcomes?: WorkflowOutcomes;
-  /** The engine's data converter (its payload codec). */
-  dataConverter: DataConverter;
   /** The worker deployment the floor worker is a version of (its build id: a digest of the floor's bundle). */
   deploymentName: string;
-  /** Makes the floor's version current (the engine's client). */
-  client: Pick<Client, 'workflowService'>;
+  /** The engine's client: its data converter (the engine's payload codec) is the floor worker's, and it makes the floor's version current. */
+  client: Pick<Client, 'workflowService' | 'options'>;
 }
 
 /**
@@ -110,7 +107,7 @@ export async function runFloorWorker(opts: FloorWorkerOptions, stack: Pick<Stack
     activities: floorActivities(),
     sinks: outcomeSinks(opts.outcomes),
     workflowBundle: { code },
-    dataConverter: opts.dataConverter,
+    dataConverter: opts.client.options.dataConverter,
     interceptors: { activity: [requestIdActivityInterceptors] },
     workerDeploymentOptions: { version, useWorkerVersioning: true, defaultVersioningBehavior: 'PINNED' },
   });
