@@ -31,10 +31,7 @@
  *                     SUPPLIER_URL (else SIMULATOR_PORT on this machine), as they are set up
  * Everything the benchmark starts, it stops.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { ADMIN, admin, API, adminToken, args, round, useTarget, type Partner } from './common';
 import {
@@ -52,7 +49,7 @@ import { runLoad, type LoadAnswer } from './http-load';
 import { clusterTopology, cpuSeconds, startTopology } from './topology';
 import { readClusterState } from '../cluster/state';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
-import { tiedToThisProcess } from '../../src/platform/parent-death';
+import { httpOk, requireFree, sleep, startProcess, stopOnSignals, stopProcess, stopStarted, temporaryDir, waitFor } from './processes';
 
 const raw = args({
   target: { type: 'string', default: '' },
@@ -94,11 +91,7 @@ const opts = {
 };
 if (!['', 'start', 'cluster'].includes(opts.target)) throw new Error(`--target is start or cluster, not ${opts.target}`);
 
-const ROOT = path.resolve(__dirname, '../..');
 const log = (msg: string) => process.stderr.write(`[bench:search] ${msg}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** A wait that does not keep the process alive once nothing else does. */
-const grace = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
 
 /** What the run measures against: where the engine and the simulator are, and which processes to count. */
 interface Setup {
@@ -109,82 +102,6 @@ interface Setup {
   processes: Record<string, number[]>;
   selfOnly: string[];
   stop: () => Promise<void>;
-}
-
-const started: Array<{ name: string; child: ChildProcess; group: boolean }> = [];
-/** The directories made for a run: data, logs. */
-const temporary: string[] = [];
-const temporaryDir = (prefix: string) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-};
-
-/**
- * In a process group of its own, ending with this benchmark even when it is killed outright.
- * `group`: stopping it signals the whole group (the engine and the dev server it started);
- * else the process alone, which stops its parts itself (the cluster's supervisor).
- */
-function startProcess(name: string, argv: string[], env: NodeJS.ProcessEnv, logFile: string, group = true): ChildProcess {
-  const out = fs.openSync(logFile, 'a');
-  const tied = tiedToThisProcess(process.execPath, argv);
-  const child = spawn(tied.command, tied.args, { cwd: ROOT, env, stdio: ['ignore', out, out], detached: true });
-  fs.closeSync(out);
-  started.push({ name, child, group });
-  return child;
-}
-
-/** Ctrl-C or SIGTERM at any point: stop what was started, newest first. */
-async function stopStarted(): Promise<void> {
-  for (const { child, group } of [...started].reverse()) await stopProcess(child, { group, graceMs: group ? 30_000 : 120_000 });
-}
-
-const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
-async function stopProcess(child: ChildProcess, { group, graceMs }: { group: boolean; graceMs: number }): Promise<void> {
-  if (exited(child)) return;
-  const done = new Promise((r) => child.once('exit', r));
-  const kill = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(group ? -child.pid! : child.pid!, signal);
-    } catch {
-      /* already gone */
-    }
-  };
-  kill('SIGTERM');
-  if (await Promise.race([done.then(() => true), grace(graceMs).then(() => false)])) return;
-  log(`${child.pid} did not stop within ${graceMs} ms: SIGKILL to its group`);
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
-  await Promise.race([done, grace(5000)]);
-}
-
-async function waitFor(what: string, ok: () => Promise<boolean>, child: ChildProcess | undefined, timeoutMs: number, logFile?: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child && exited(child)) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode})${logFile ? `; its log: ${logFile}` : ''}`);
-    if (await ok().catch(() => false)) return;
-    await sleep(500);
-  }
-  throw new Error(`${what} was not ready within ${timeoutMs / 1000} s${logFile ? `; its log: ${logFile}` : ''}`);
-}
-
-const httpOk = (url: string) => fetch(url).then((r) => (r.body?.cancel(), r.ok));
-
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => (socket.destroy(), resolve(false)));
-    socket.once('error', () => resolve(true));
-  });
-
-async function requireFree(ports: number[]): Promise<void> {
-  const busy = [];
-  for (const p of ports) if (!(await portFree(p))) busy.push(p);
-  if (busy.length) throw new Error(`ports in use: ${busy.join(', ')}`);
 }
 
 const simulatorEnv = () => ({ SIMULATOR_SEARCH_DELAY_MS: String(opts.delayMs), SIMULATOR_SEARCH_RATE_PER_S: String(opts.supplierRate) });
@@ -467,13 +384,7 @@ async function checkEachKind(api: string, partner: SearchPartner): Promise<void>
 }
 
 async function main(): Promise<void> {
-  // Interrupted: nothing is left behind (after a failure the directories keep the logs it names).
-  const onSignal = () =>
-    void stopStarted()
-      .then(() => temporary.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })))
-      .finally(() => process.exit(130));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  stopOnSignals();
   const setup = opts.target === 'start' ? await setupStart() : opts.target === 'cluster' ? await setupCluster() : setupRunning();
   try {
     const partners = await benchPartners();

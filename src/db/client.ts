@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { reportMemory } from '../platform/metrics';
 import { maintainEvery, type Maintained } from './pglite-maintenance';
 import * as schema from './schema';
 
@@ -73,6 +74,7 @@ export async function openDatabase(opts: {
   await client.waitReady;
   // After start-up: PGlite sets the array types' parsers while it starts.
   client.keepAsText(TEXT_TYPES);
+  reportMemory('pglite', () => client.memoryBytes());
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   const maintenance = opts.maintenance?.intervalMs ? maintainEvery(client, opts.maintenance.intervalMs, opts.maintenance) : undefined;

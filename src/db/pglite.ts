@@ -45,6 +45,11 @@ export class EnginePGlite extends PGlite {
     for (const oid of oids) this.parsers[oid] = (value: string) => value;
   }
 
+  /** Bytes of the WebAssembly memory Postgres runs in (it grows, never shrinks). */
+  memoryBytes(): number {
+    return this.mod?.HEAPU8.byteLength ?? 0;
+  }
+
   override async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     const opts = withoutParsers(options);
     if (!this.#reusable(text, opts)) return super.query<T>(text, params, opts);

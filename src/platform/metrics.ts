@@ -14,6 +14,27 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export const processMetrics = new Registry();
 collectDefaultMetrics({ register: processMetrics });
+
+/** The parts of this process whose memory the engine can tell, each read at a scrape. */
+const memoryParts = new Map<string, () => number>();
+
+/**
+ * Says what `part` of this process holds in memory (an embedded database's WebAssembly memory,
+ * the search cache), read at each scrape; a part told again is read from its newest teller.
+ */
+export function reportMemory(part: string, bytes: () => number): void {
+  memoryParts.set(part, bytes);
+}
+
+new Gauge({
+  name: 'engine_memory_bytes',
+  help: "Memory held by the parts of this process the engine can tell apart (pglite: the embedded database's WebAssembly memory; search_cache: the search answers and what is made from them); Node's heap is nodejs_heap_size_*",
+  labelNames: ['part'] as const,
+  registers: [processMetrics],
+  collect() {
+    for (const [part, bytes] of memoryParts) this.set({ part }, bytes());
+  },
+});
 export const apiMetrics = new Registry();
 export const workerMetrics = new Registry();
 

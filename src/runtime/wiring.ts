@@ -15,12 +15,13 @@ import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
 import { suppliersFor, type SupplierChoice, type Suppliers } from '../suppliers';
 import { memoryBudget, sharedBudget } from '../domain/search/budget';
-import { boundDerived } from '../domain/search/derived';
+import { boundDerived, derivedBytes } from '../domain/search/derived';
 import { createSearchLayer } from '../domain/search/layer';
 import type { SearchSettings } from '../domain/search/settings';
 import { sharedAnswers } from '../domain/search/shared';
 import { flightSearchesThrough, hotelSearchesThrough } from '../domain/search/suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
+import { reportMemory } from '../platform/metrics';
 
 /**
  * The composition root: how the engine's parts are wired to each other, from the
@@ -90,6 +91,7 @@ function searchingSuppliers(config: Config, database: Database, suppliers: Suppl
     budget: shared ? sharedBudget(database.db) : memoryBudget(),
     shared: shared ? sharedAnswers(database.db) : null,
   });
+  reportMemory('search_cache', () => layer.keptBytes() + derivedBytes());
   return {
     ...suppliers,
     hotelSupplier: hotelSearchesThrough(layer, suppliers.hotelSupplier),

@@ -49,6 +49,9 @@ describe('searches through the search layer', () => {
     expect(scrape).toMatch(/^search_requests_total\{supplier="simulator",service="hotels",outcome="fresh"\} [1-9]/m);
     expect(scrape).toMatch(/^supplier_search_calls_total\{supplier="simulator",service="hotels",result="ok"\} [1-9]/m);
     expect(scrape).toMatch(/^supplier_search_budget_per_second\{supplier="simulator"\} 2$/m);
+    // The answer kept is memory the engine tells apart, as is the embedded database's.
+    expect(scrape).toMatch(/^engine_memory_bytes\{part="search_cache"\} [1-9]\d{3,}$/m);
+    if (!process.env.DATABASE_URL) expect(scrape).toMatch(/^engine_memory_bytes\{part="pglite"\} [1-9]\d{7,}$/m);
   });
 
   it('prices a cached answer for each partner: one with a markup of its own sees its own prices', async () => {

@@ -17,6 +17,9 @@ export function boundDerived(maxBytes: number): void {
   if (made.maxSize !== maxBytes) made = new LRUCache<string, MadeBytes>({ maxSize: maxBytes, sizeCalculation: (m) => Math.max(m.bytes.length, 1) });
 }
 
+/** Bytes of what is made from answers, as kept. */
+export const derivedBytes = (): number => made.calculatedSize;
+
 /** What is kept under `id`, if anything (not counted as a use). */
 export function madeAlready<M extends MadeBytes>(id: string): M | undefined {
   return made.peek(id) as M | undefined;

@@ -86,6 +86,8 @@ export interface SearchLayer {
    * search budget, which counts searches.
    */
   reference<T>(call: ReferenceCall, load: () => Promise<T>): Promise<T>;
+  /** Bytes of the answers kept in this process. */
+  keptBytes(): number;
 }
 
 /** How long one process waits for another's call of the same search before it calls itself. */
@@ -321,5 +323,6 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
 
     search: async <T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> => (await find(call, load)).value(),
     find,
+    keptBytes: () => kept.calculatedSize,
   };
 }
