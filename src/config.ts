@@ -220,8 +220,9 @@ const ConfigSchema = z
     RATE_LIMIT_PAY_RETRIES_PER_MINUTE: perMinute.default(600),
     /**
      * Per client address, across both interfaces: requests without valid credentials, and
-     * of those, the ones whose credentials were presented and wrong. Over either, every
-     * request from the address answers 429 until its minute ends, before its credentials are looked at.
+     * of those, the ones whose credentials were presented and wrong. Over either, every such
+     * request from the address answers 429 until its minute ends; valid credentials from it
+     * are still served, in their partner's own limit.
      */
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: perMinute.default(300),
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: perMinute.default(30),

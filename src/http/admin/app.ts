@@ -296,6 +296,8 @@ export function createAdminApp(deps: AdminDeps) {
         currency: deps.currency,
       }),
     );
+    // Its keys are known to this process's directory of keys at once (createPartner saw the transaction's handle).
+    forgetCredentials(db);
     return c.json(renderCredentials(created), 201);
   });
   app.get('/admin/partners/:id/wallet', async (c) => c.json(renderWallet(await getWallet(db, partnerId(c)))));
