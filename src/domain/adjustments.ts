@@ -121,24 +121,12 @@ export async function listAdjustments(
     filter.partnerId === undefined ? undefined : eq(walletAdjustments.partnerId, filter.partnerId),
     filter.status === undefined ? undefined : eq(walletAdjustments.status, filter.status),
   );
-  const rows = await db
-    .select({ row: walletAdjustments, total: sql<number>`count(*) over ()`.mapWith(Number) })
+  const [{ total }] = (await db
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
     .from(walletAdjustments)
-    .where(where)
-    .orderBy(desc(walletAdjustments.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const total =
-    rows[0]?.total ??
-    (page.offset === 0
-      ? 0
-      : (
-          await db
-            .select({ n: sql<number>`count(*)`.mapWith(Number) })
-            .from(walletAdjustments)
-            .where(where)
-        )[0]!.n);
-  return { rows: rows.map((r) => r.row), total };
+    .where(where)) as [{ total: number }];
+  const rows = await db.select().from(walletAdjustments).where(where).orderBy(desc(walletAdjustments.id)).limit(page.limit).offset(page.offset);
+  return { rows, total };
 }
 
 export const renderAdjustment = (a: AdjustmentRow) => ({
