@@ -98,6 +98,8 @@ export interface AdminDeps {
   temporalUiOrigin?: string;
   /** The largest manual adjustment one operator posts alone, in minor units (ADJUSTMENT_APPROVAL_THRESHOLD). */
   adjustmentApprovalThresholdMinor: number;
+  /** Who is near the credit limit (./near-limit-watch.ts), shared with the process's own timer when it runs one; else the app's own. */
+  nearLimitWatch?: () => Promise<void>;
 }
 
 type AdminEnv = { Variables: RequestIdVariables & OperatorVariables };
@@ -216,7 +218,7 @@ export function createAdminApp(deps: AdminDeps) {
   const requireOperator = operatorAuth(deps);
   // Prometheus scrapes with an operator token (docker-compose.yml: `authorization.credentials_file`).
   app.use('/metrics', requireOperator);
-  const watchNearLimit = nearLimitWatch(db);
+  const watchNearLimit = deps.nearLimitWatch ?? nearLimitWatch(db);
   app.get(
     '/metrics',
     metricsHandler(deps.metrics, async () => {

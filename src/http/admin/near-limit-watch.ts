@@ -3,12 +3,16 @@ import { creditLeftPercent, partnersNearLimit } from '../../domain/credit-alerts
 import { logger } from '../../platform/log';
 import { partnersNearLimitGauge } from '../../platform/metrics';
 
+/** How often an API process looks without being scraped: operators hear within this even with no Prometheus. */
+export const NEAR_LIMIT_WATCH_MS = 30_000;
+
 /**
  * What operators hear of partners nearing their credit limit (docs/operations.md, "Credit
- * alerts"): on each read of the admin metrics, `partners_near_limit` is set from the wallets
- * as they stand, and each partner that has come below its highest threshold since the last
- * read is logged at warn, once, until it rises above it again. The count is read from the
- * database, so it holds whichever process moved the money.
+ * alerts"): on each look (each read of the admin metrics, and every NEAR_LIMIT_WATCH_MS in a
+ * serving process), `partners_near_limit` is set from the wallets as they stand, and each
+ * partner that has come below its highest threshold since the last look is logged at warn,
+ * once, until it rises above it again. The count is read from the database, so it holds
+ * whichever process moved the money.
  */
 export function nearLimitWatch(db: DbOrTx): () => Promise<void> {
   let known = new Set<number>();
