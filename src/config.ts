@@ -290,6 +290,14 @@ const ConfigSchema = z
         `a currency of ${MINOR_DIGITS} minor digits (the wallet keeps ${MINOR_DIGITS}): IRT, or an ISO 4217 code such as EUR`,
       )
       .default('IRT'),
+    /**
+     * The largest manual wallet adjustment one operator posts alone, in wallet currency units
+     * (src/domain/adjustments.ts); a larger one waits for a second operator's approval.
+     */
+    ADJUSTMENT_APPROVAL_THRESHOLD: z
+      .string()
+      .regex(/^\d{1,13}(\.\d{1,2})?$/, 'a non-negative amount in wallet currency units, at most two decimals, e.g. 1000000 or 2500.50')
+      .default('1000000'),
     /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/fx.ts); an older one refuses it. */
     FX_RATE_MAX_AGE_HOURS: z.coerce
       .number()

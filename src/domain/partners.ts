@@ -184,6 +184,13 @@ export async function disablePartner(db: Db, partnerId: number): Promise<void> {
   forgetCredentials(db);
 }
 
+/** Lets a disabled partner in again, with the credentials it had. */
+export async function enablePartner(db: Db, partnerId: number): Promise<void> {
+  await requirePartner(db, partnerId);
+  await db.update(partners).set({ status: 'active' }).where(eq(partners.id, partnerId));
+  credentials.forget(db);
+}
+
 /** The most an operator may set: 100,000 requests per minute per interface. */
 export const MAX_RATE_LIMIT_PER_MINUTE = 100_000;
 
