@@ -10,7 +10,7 @@ import { preparedQuery } from '../db/prepared';
 import { orders, paymentKeys } from '../db/schema';
 import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError, workflowAnswer } from './errors';
-import { getOrder, type OrderRow } from './orders';
+import { getOrder, isAgencyOrder, type OrderRow } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
@@ -189,6 +189,9 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (field === 'product_order_id' && order.service !== 'product') {
     throw notPayable(`product_order_id: ${orderId} is a ${order.service} order; pay it with order_id`);
   }
+  // Interface B pays its own orders as it creates them, in one saga: a second payer would
+  // leave that saga's payment nothing to pay.
+  if (isAgencyOrder(order)) throw notPayable(`${field}: order ${orderId} is an Interface B order, paid by B as it was created; it is not paid here`);
   const receivedAt = req.receivedAt ?? Date.now();
   const key = req.idempotencyKey ? await keyAnswer(deps.db, partner.id, req.idempotencyKey, order.id, read) : undefined;
   if (key?.retry) await deps.onRetry?.();

@@ -7,14 +7,14 @@ import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
 import { priceColumns } from '../markup';
 import { ownMarkup } from '../markup-rules';
-import type { OrderRow } from '../orders';
+import { AGENCY_CHANNEL, type OrderRow } from '../orders';
 
 /** The order of an agency booking, created once: a retried step finds the order it made. */
 export async function orderAgencyBooking(db: DbOrTx, partnerId: number, bookingId: number): Promise<{ orderId: number }> {
   const [b] = await db.select().from(hotelBookings).where(eq(hotelBookings.id, bookingId));
   if (!b) throw notFound(`booking ${bookingId}`);
   if (b.orderId !== null) return { orderId: b.orderId };
-  const { order } = await orderBooking(db, partnerId, bookingId);
+  const { order } = await orderBooking(db, partnerId, bookingId, AGENCY_CHANNEL);
   return { orderId: order.id };
 }
 
@@ -112,7 +112,7 @@ export async function createAgencyProductOrder(
         paymentMethod: 'PARTNER_CREDIT',
         idempotencyKey: idempotencyKey ?? null,
         idempotencyRequest: idempotencyKey ? fingerprint : null,
-        details: { channel: 'agency', delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
+        details: { ...AGENCY_CHANNEL, delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
         ...priceColumns({ netMinor: net, marginMinor: total - net, sellMinor: total, ruleId: markup.rule?.id ?? null }),
       })
       .onConflictDoNothing()
