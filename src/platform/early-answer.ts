@@ -25,7 +25,7 @@ function lingerAfterAnswer(req: IncomingMessage, socket: LingeringSocket): void 
   socket.destroySoon = () => {
     if (socket[LINGERING]) return;
     socket[LINGERING] = true;
-    if (req.complete || socket.destroyed) return closeNow();
+    if (!bodyStillComing(req) || socket.destroyed) return closeNow();
     const close = () => {
       clearTimeout(timer);
       closeNow();
@@ -57,9 +57,20 @@ function lingerAfterAnswer(req: IncomingMessage, socket: LingeringSocket): void 
  */
 type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
 
+/**
+ * Whether some of a request's body has not arrived yet. A request without one (no length,
+ * or 0, and no chunked encoding) has none to wait for, although Node marks it complete only
+ * once its parser is done with it: after an answer written at once, in the same turn.
+ */
+function bodyStillComing(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+}
+
 export class EarlyAnswerClosesResponse extends ServerResponse {
   override writeHead(statusCode: number, statusMessage?: string | Headers, headers?: Headers): this {
-    if (this.req && !this.req.complete && !this.headersSent) {
+    if (this.req && !this.headersSent && bodyStillComing(this.req)) {
       this.shouldKeepAlive = false;
       lingerAfterAnswer(this.req, this.req.socket);
     }
