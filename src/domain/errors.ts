@@ -70,6 +70,8 @@ export const WORKFLOW_ANSWERS = {
     insufficient_credit: 'insufficient_credit',
     // Only the saga's own child pays the order (Interface A's pay refuses B's orders); this is what else makes it unpayable (a wallet in another currency).
     not_payable: 'not_payable',
+    // The hold is priced when the supplier answers it: B's booking carries no price of the search, so a rate gone stale since refuses it there.
+    currency_unavailable: 'currency_unavailable',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
     // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
     debit_failed: 'database_down',
