@@ -72,6 +72,8 @@ export const WORKFLOW_ANSWERS = {
     not_payable: 'not_payable',
     // The hold is priced when the supplier answers it: B's booking carries no price of the search, so a rate gone stale since refuses it there.
     currency_unavailable: 'currency_unavailable',
+    // The room's hold ended before the order could be made (src/domain/agency/orders.ts, orderAgencyBooking).
+    conflict: 'conflict',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
     // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
     debit_failed: 'database_down',

@@ -1,6 +1,6 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { and, eq } from 'drizzle-orm';
-import { ledgerEntries, orders, wallets } from '../../src/db/schema';
+import { hotelBookings, ledgerEntries, orders, wallets } from '../../src/db/schema';
 import { call, newPartner, type PartnerCredentials } from '../support/clients';
 import { day } from '../support/fixtures';
 import { type TestStack, useStack } from '../support/stack';
@@ -13,21 +13,22 @@ import { payWorkflowId } from '../../workflows/pay.types';
  * it as a logged 500.
  */
 
-/** Holds the child payment of B's saga at its debit until the test lets it go: A's pay comes first. */
-let gate: { partnerId: number; reached: (orderId: number) => void; released: Promise<void> } | null = null;
-const holdChildPayment: ActivityInterceptorsFactory = (ctx) => ({
+/** Holds one step of B's saga until the test lets it go: the child payment at its debit, or the step that creates the booking's order. */
+type Gate = {
+  activityType: string;
+  holds: (arg: { workflowId?: string; orderId?: number; bookingId?: number }) => boolean;
+  reached: (arg: { orderId?: number; bookingId?: number }) => void;
+  released: Promise<void>;
+};
+let gate: Gate | null = null;
+const holdStep: ActivityInterceptorsFactory = (ctx) => ({
   inbound: {
     async execute(input, next) {
-      const arg = input.args[0] as { workflowId?: string; orderId?: number } | undefined;
+      const arg = (input.args[0] ?? {}) as { workflowId?: string; orderId?: number; bookingId?: number };
       const g = gate;
-      if (
-        g &&
-        ctx.info.activityType === 'payFastPath' &&
-        arg?.orderId !== undefined &&
-        arg.workflowId === payWorkflowId(g.partnerId, { orderId: arg.orderId })
-      ) {
+      if (g && ctx.info.activityType === g.activityType && g.holds(arg)) {
         gate = null;
-        g.reached(arg.orderId);
+        g.reached(arg);
         await g.released;
       }
       return next(input);
@@ -36,16 +37,24 @@ const holdChildPayment: ActivityInterceptorsFactory = (ctx) => ({
 });
 
 let stack: TestStack;
-useStack((s) => (stack = s), { payWaitMs: 15_000, activityInterceptors: [holdChildPayment] });
+useStack((s) => (stack = s), { payWaitMs: 15_000, activityInterceptors: [holdStep] });
 
 /** Arms the gate for the partner's next child payment: the order it is about to debit, and the release. */
 function armGate(creds: PartnerCredentials) {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
-  const atDebit = new Promise<number>((reached) => (gate = { partnerId: creds.partner_id, reached, released }));
+  const atDebit = new Promise<number>((reached) => {
+    gate = {
+      activityType: 'payFastPath',
+      holds: (arg) => arg.orderId !== undefined && arg.workflowId === payWorkflowId(creds.partner_id, { orderId: arg.orderId }),
+      reached: (arg) => reached(arg.orderId!),
+      released,
+    };
+  });
   return { atDebit, release };
 }
 
+const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const b = (creds: PartnerCredentials) => ({ authorization: `Bearer ${creds.agency_key}` });
 const payments = (orderId: number) =>
   stack.db
@@ -124,5 +133,36 @@ describe("Interface A's pay of an Interface B order while B's saga pays it", () 
     } finally {
       await stack.db.update(wallets).set({ currency: 'IRT' }).where(eq(wallets.partnerId, creds.partner_id));
     }
+  });
+
+  it('hotel booking whose room hold ended before its order was made (its saga held up past the deadline): 409 in B’s shape, nothing charged', async () => {
+    const { creds, api } = await newPartner(stack, '0', '500000000');
+    const search = await call(stack.app, 'GET', `/v1/hotels/search?city=shiraz&check_in=${day(45)}&check_out=${day(47)}`, b(creds));
+    const hotel = search.body.results[0];
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const atOrder = new Promise<number>((reached) => {
+      gate = { activityType: 'orderAgencyBooking', holds: () => true, reached: (arg) => reached(arg.bookingId!), released };
+    });
+    const booking = call(stack.app, 'POST', '/v1/hotels/bookings', b(creds), {
+      hotel_id: hotel.hotel_id,
+      room_id: hotel.rooms[0].room_id,
+      guest_name: 'Sara Ahmadi',
+      guest_email: 'sara@example.com',
+      check_in: day(45),
+      check_out: day(47),
+      guests: 2,
+    });
+    const bookingId = await atOrder;
+    // The hold's deadline passes while the saga is held up (a worker down, a step retried).
+    await stack.db
+      .update(hotelBookings)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(hotelBookings.id, bookingId));
+    release();
+    const booked = await booking;
+    expect([booked.status, booked.body]).toEqual([409, { detail: expect.stringMatching(/hold .*ended before .* paid; nothing was charged/) }]);
+    expect(minor((await api.wallet()).balance)).toBe(500_000_000 * 100);
+    expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
   });
 });
