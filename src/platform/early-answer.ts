@@ -8,11 +8,24 @@ import type { Socket } from 'node:net';
  * orderly close; a connection closed with unread bytes is reset, and a reset can destroy an
  * answer the client has not read yet (nginx's lingering close, for the same reason).
  */
-export const LINGER_MS = 5_000;
-export const LINGER_BYTES = 8 * 1024 * 1024;
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 const LINGERING = Symbol('lingering');
 type LingeringSocket = Socket & { [LINGERING]?: boolean };
+
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
+
+/**
+ * Whether some of a request's body has not arrived yet. A request without one (no length,
+ * or 0, and no chunked encoding) has none to wait for, although Node marks it complete only
+ * once its parser is done with it: after an answer written at once, in the same turn.
+ */
+function bodyStillComing(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+}
 
 /**
  * Replaces the connection's close after the answer (Node calls `destroySoon` once an answer
@@ -55,19 +68,6 @@ function lingerAfterAnswer(req: IncomingMessage, socket: LingeringSocket): void 
  * the connection dropped under a client that was told it stays open. An answer to a request
  * the server holds whole keeps the connection open.
  */
-type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[];
-
-/**
- * Whether some of a request's body has not arrived yet. A request without one (no length,
- * or 0, and no chunked encoding) has none to wait for, although Node marks it complete only
- * once its parser is done with it: after an answer written at once, in the same turn.
- */
-function bodyStillComing(req: IncomingMessage): boolean {
-  if (req.complete) return false;
-  const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
-}
-
 export class EarlyAnswerClosesResponse extends ServerResponse {
   override writeHead(statusCode: number, statusMessage?: string | Headers, headers?: Headers): this {
     if (this.req && !this.headersSent && bodyStillComing(this.req)) {
