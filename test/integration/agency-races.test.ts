@@ -1,6 +1,6 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { and, eq } from 'drizzle-orm';
-import { hotelBookings, ledgerEntries, orders, wallets } from '../../src/db/schema';
+import { hotelBookings, ledgerEntries, orders, paymentKeys, wallets } from '../../src/db/schema';
 import { call, newPartner, type PartnerCredentials } from '../support/clients';
 import { day } from '../support/fixtures';
 import { type TestStack, useStack } from '../support/stack';
@@ -86,6 +86,8 @@ describe("Interface A's pay of an Interface B order while B's saga pays it", () 
       b: [201, 'completed'],
     });
     expect(await payments(orderId)).toHaveLength(1);
+    // The refused request bound nothing: its key is free for another order.
+    expect(await stack.db.select().from(paymentKeys).where(eq(paymentKeys.partnerId, creds.partner_id))).toEqual([]);
   });
 
   it('hotel booking: A is refused (400, not payable), B answers 201 active, and the order is paid once', async () => {
