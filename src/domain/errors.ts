@@ -68,6 +68,12 @@ export const WORKFLOW_ANSWERS = {
   agencyHotelBooking: {
     hold_refused: 'validation',
     insufficient_credit: 'insufficient_credit',
+    // Only the saga's own child pays the order (Interface A's pay refuses B's orders); this is what else makes it unpayable (a wallet in another currency).
+    not_payable: 'not_payable',
+    // The hold is priced when the supplier answers it: B's booking carries no price of the search, so a rate gone stale since refuses it there.
+    currency_unavailable: 'currency_unavailable',
+    // The room's hold ended before the order could be made (src/domain/agency/orders.ts, orderAgencyBooking).
+    conflict: 'conflict',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
     // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
     debit_failed: 'database_down',
@@ -75,6 +81,7 @@ export const WORKFLOW_ANSWERS = {
   /** Interface B's product order, settled at creation (the payment). */
   agencyProductOrder: {
     insufficient_credit: 'insufficient_credit',
+    not_payable: 'not_payable',
     payment_reversed: { code: 'supplier_failed', say: (m) => `${m}; nothing was charged` },
     // The child payment's debit could not be written (the database, bounded retries spent): nothing was charged, the booking or order failed.
     debit_failed: 'database_down',

@@ -19,6 +19,15 @@ export interface DeliveryDetails {
   postal_code?: string;
 }
 
+/**
+ * Where an Interface B order says it is B's (its details' `channel`): a booking or product
+ * order B creates to pay at once, by its own saga's child payment and by nothing else.
+ */
+export const AGENCY_CHANNEL = { channel: 'agency' } as const;
+
+/** Whether an order is Interface B's, settled by its own saga (never paid through Interface A's pay). */
+export const isAgencyOrder = (order: Pick<OrderRow, 'details'>): boolean => (order.details as { channel?: unknown } | null)?.channel === AGENCY_CHANNEL.channel;
+
 /** An order and its lines (none but a product order's), in the order they were added. */
 export type OrderWithItems = OrderRow & { items: OrderItemRow[] };
 

@@ -10,7 +10,7 @@ import { preparedQuery } from '../db/prepared';
 import { orders, paymentKeys } from '../db/schema';
 import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError, workflowAnswer } from './errors';
-import { getOrder, type OrderRow } from './orders';
+import { AGENCY_CHANNEL, getOrder, isAgencyOrder, type OrderRow } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
@@ -87,8 +87,8 @@ const boundKey = preparedQuery('payment_key_binding', (db, name) =>
 );
 /**
  * Prepared: a keyed pay's order, with its idempotency key bound to it in the same statement
- * when the order is the partner's and named by the field its service takes (the order's
- * checks in `pay` let nothing else through), and the key's row as it was before the
+ * when the order is the partner's, named by the field its service takes and not Interface
+ * B's (the order's checks in `pay` let nothing else through), and the key's row as it was before the
  * statement (`bound` says whether this statement bound it).
  */
 const orderBindingKey = preparedQuery('pay_order_binding_key', (db, name) => {
@@ -98,7 +98,8 @@ const orderBindingKey = preparedQuery('pay_order_binding_key', (db, name) => {
       .select(
         sql`select ${orders.partnerId}, ${sql.placeholder('key')}::text, ${orders.id}, now(), null, null from ${orders}
           where ${orders.id} = ${sql.placeholder('orderId')} and ${orders.partnerId} = ${sql.placeholder('partnerId')}
-            and (${orders.service} = 'product') = ${sql.placeholder('products')}::boolean`,
+            and (${orders.service} = 'product') = ${sql.placeholder('products')}::boolean
+            and ${orders.details}->>'channel' is distinct from ${AGENCY_CHANNEL.channel}`,
       )
       .onConflictDoNothing()
       .returning({ orderId: paymentKeys.orderId }),
@@ -189,6 +190,9 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
   if (field === 'product_order_id' && order.service !== 'product') {
     throw notPayable(`product_order_id: ${orderId} is a ${order.service} order; pay it with order_id`);
   }
+  // Interface B pays its own orders as it creates them, in one saga: a second payer would
+  // leave that saga's payment nothing to pay.
+  if (isAgencyOrder(order)) throw notPayable(`${field}: order ${orderId} is an Interface B order, paid by B as it was created; it is not paid here`);
   const receivedAt = req.receivedAt ?? Date.now();
   const key = req.idempotencyKey ? await keyAnswer(deps.db, partner.id, req.idempotencyKey, order.id, read) : undefined;
   if (key?.retry) await deps.onRetry?.();

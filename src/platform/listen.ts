@@ -3,6 +3,7 @@ import https from 'node:https';
 import net from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { EarlyAnswerClosesResponse } from './early-answer';
 
 export interface RunningServer {
   url: string;
@@ -91,6 +92,8 @@ export function listen(
     headersTimeout: Math.min(receiveTimeoutMs, 20_000),
     // How often Node looks for requests past those bounds (its default, 30 s, would let one run a minute).
     connectionsCheckingInterval: Math.min(1000, receiveTimeoutMs / 4),
+    // An answer given before its request's body was read closes its connection (src/platform/early-answer.ts).
+    ServerResponse: EarlyAnswerClosesResponse as typeof ServerResponse,
   };
   return new Promise((resolve, reject) => {
     let server: ServerType;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { hotelBookings, orders, supplierPlaces } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
+import { setRate as setStoredRate } from '../../src/domain/fx';
 import { placeIds } from '../../src/db/place-ids';
 import type { PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';
@@ -303,6 +304,40 @@ describe('Interface B on Duffel Stays', () => {
       .filter((r) => r.status === 201)
       .at(-1);
     expect(made?.body).toMatchObject({ email: 'sara@example.com', phone_number: '+442071234567', guests: [{ given_name: 'Sara', family_name: 'Ahmadi' }] });
+  });
+});
+
+describe('Interface B on Duffel Stays, the rate gone stale', () => {
+  it('a booking whose hold is priced after the GBP rate went stale answers 409 naming it, and charges nothing', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { creds, api } = await newPartner();
+    const auth = { authorization: `Bearer ${creds.agency_key}` };
+    const found = await call(stack.app, 'GET', `/v1/hotels/search?city=London&check_in=${stay.check_in}&check_out=${stay.check_out}`, auth);
+    expect(found.status).toBe(200);
+    const hotel = found.body.results[0];
+    // Between the search and the booking, the latest GBP rate is one older than FX_RATE_MAX_AGE_HOURS (24).
+    await setStoredRate(stack.db, {
+      currency: 'GBP',
+      walletCurrency: 'IRT',
+      rate: String(GBP_RATE),
+      operator: 'test',
+      now: new Date(Date.now() - 48 * 3_600_000),
+    });
+    try {
+      const booking = await call(stack.app, 'POST', '/v1/hotels/bookings', auth, {
+        hotel_id: hotel.hotel_id,
+        room_id: hotel.rooms[0].room_id,
+        guest_name: 'Sara Ahmadi',
+        guest_email: 'sara@example.com',
+        check_in: stay.check_in,
+        check_out: stay.check_out,
+      });
+      expect([booking.status, booking.body]).toEqual([409, { detail: expect.stringMatching(/^the GBP rate is 48 hours old/) }]);
+      expect(minor((await api.wallet()).balance)).toBe(TOPUP * 100);
+      expect(await stack.db.select().from(orders).where(eq(orders.partnerId, creds.partner_id))).toEqual([]);
+    } finally {
+      await setRate('GBP', GBP_RATE);
+    }
   });
 });
 

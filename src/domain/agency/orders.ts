@@ -1,21 +1,33 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orderItems, orders, products, productVariants, type OrderStatus } from '../../db/schema';
-import { notFound, validation } from '../errors';
+import { DomainError, notFound, validation } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
 import { priceColumns } from '../markup';
 import { ownMarkup } from '../markup-rules';
-import type { OrderRow } from '../orders';
+import { AGENCY_CHANNEL, type OrderRow } from '../orders';
 
-/** The order of an agency booking, created once: a retried step finds the order it made. */
+/**
+ * The order of an agency booking, created once: a retried step finds the order it made. A
+ * hold that ended before it (its deadline passed while the saga was held up: a worker down,
+ * a step retried) is a conflict: nothing was charged, and the agency books again.
+ */
 export async function orderAgencyBooking(db: DbOrTx, partnerId: number, bookingId: number): Promise<{ orderId: number }> {
   const [b] = await db.select().from(hotelBookings).where(eq(hotelBookings.id, bookingId));
   if (!b) throw notFound(`booking ${bookingId}`);
   if (b.orderId !== null) return { orderId: b.orderId };
-  const { order } = await orderBooking(db, partnerId, bookingId);
-  return { orderId: order.id };
+  try {
+    const { order } = await orderBooking(db, partnerId, bookingId, AGENCY_CHANNEL);
+    return { orderId: order.id };
+  } catch (err) {
+    // orderBooking's refusals are of the booking's state; for a booking B has just held, only an ended hold.
+    if (err instanceof DomainError && err.code === 'validation') {
+      throw new DomainError('conflict', `the room's hold for this booking ended before the booking was paid; nothing was charged; book again`);
+    }
+    throw err;
+  }
 }
 
 /**
@@ -112,7 +124,7 @@ export async function createAgencyProductOrder(
         paymentMethod: 'PARTNER_CREDIT',
         idempotencyKey: idempotencyKey ?? null,
         idempotencyRequest: idempotencyKey ? fingerprint : null,
-        details: { channel: 'agency', delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
+        details: { ...AGENCY_CHANNEL, delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
         ...priceColumns({ netMinor: net, marginMinor: total - net, sellMinor: total, ruleId: markup.rule?.id ?? null }),
       })
       .onConflictDoNothing()

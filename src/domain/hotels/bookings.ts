@@ -8,6 +8,7 @@ import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 import { carriedPriceColumns, priceColumns, type SellPrice } from '../markup';
+import type { AGENCY_CHANNEL } from '../orders';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -126,8 +127,11 @@ export async function markBookingFailed(db: DbOrTx, bookingId: number, reason: s
 
 const isExpired = (b: HotelBookingRow, now: Date) => b.expiresAt !== null && b.expiresAt.getTime() <= now.getTime();
 
-/** POST /api/hotel/order/: a held booking with guests becomes a pending travel order, once. */
-export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: number) {
+/**
+ * POST /api/hotel/order/: a held booking with guests becomes a pending travel order, once;
+ * `channel` marks the order of an Interface B booking (AGENCY_CHANNEL).
+ */
+export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: number, channel?: typeof AGENCY_CHANNEL) {
   return db.transaction(async (tx) => {
     const [booking] = isStorableId(bookingId)
       ? await tx
@@ -151,7 +155,7 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
         totalPrice: booking.totalPrice!,
         currency: booking.currency,
         paymentMethod: 'PARTNER_CREDIT',
-        details: { booking_id: booking.id },
+        details: { booking_id: booking.id, ...channel },
         supplier: booking.supplier,
         supplierAmount: booking.supplierAmount,
         supplierCurrency: booking.supplierCurrency,
