@@ -1,0 +1,5 @@
+ALTER TABLE "flight_bookings" ADD COLUMN "personal_data_erased_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "hotel_bookings" ADD COLUMN "personal_data_erased_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "reservations" ADD COLUMN "personal_data_erased_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "tour_prebooks" ADD COLUMN "personal_data_erased_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "visa_applications" ADD COLUMN "personal_data_erased_at" timestamp with time zone;
