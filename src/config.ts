@@ -240,8 +240,9 @@ const ConfigSchema = z
     RATE_LIMIT_PAY_RETRIES_PER_MINUTE: perMinute.default(600),
     /**
      * Per client address, across both interfaces: requests without valid credentials, and
-     * of those, the ones whose credentials were presented and wrong. Over either, every
-     * request from the address answers 429 until its minute ends, before its credentials are looked at.
+     * of those, the ones whose credentials were presented and wrong. Over either, every such
+     * request from the address answers 429 until its minute ends; valid credentials from it
+     * are still served, in their partner's own limit.
      */
     RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: perMinute.default(300),
     RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: perMinute.default(30),
@@ -309,6 +310,14 @@ const ConfigSchema = z
         `a currency of ${MINOR_DIGITS} minor digits (the wallet keeps ${MINOR_DIGITS}): IRT, or an ISO 4217 code such as EUR`,
       )
       .default('IRT'),
+    /**
+     * The largest manual wallet adjustment one operator posts alone, in wallet currency units
+     * (src/domain/adjustments.ts); a larger one waits for a second operator's approval.
+     */
+    ADJUSTMENT_APPROVAL_THRESHOLD: z
+      .string()
+      .regex(/^\d{1,13}(\.\d{1,2})?$/, 'a non-negative amount in wallet currency units, at most two decimals, e.g. 1000000 or 2500.50')
+      .default('1000000'),
     /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/fx.ts); an older one refuses it. */
     FX_RATE_MAX_AGE_HOURS: z.coerce
       .number()

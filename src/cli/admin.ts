@@ -16,7 +16,12 @@ commands:
   partner create --name NAME [--credit-limit AMOUNT] [--topup AMOUNT]
   partner rotate-secret --partner ID
   partner rotate-agency-key --partner ID
-  partner disable --partner ID
+  partner disable|enable --partner ID                          (refuse a partner's credentials; let them in again)
+  partner list [--status active|disabled] [--name TEXT] [--page N] [--page-size N]
+                                                              (partners by id with status and wallet; --name: part of the name)
+  partner statement --partner ID --from YYYY-MM-DD --to YYYY-MM-DD [--format json|csv|pdf]
+                                                              (the partner's statement, as it downloads it; csv and pdf
+                                                               are written to stdout: redirect them to a file)
   partner rate-limit --partner ID [--per-minute N | --default]
                                                               (requests per minute on each interface; --default: back to
                                                                RATE_LIMIT_PER_MINUTE; neither: show it)
@@ -30,6 +35,11 @@ commands:
   wallet credit-limit --partner ID --amount AMOUNT [--idempotency-key KEY]
                                                               (one key per invocation, made up when not given; run again with
                                                                the same key, the change is made once and answered again)
+  wallet adjust --partner ID --amount ±AMOUNT --reason TEXT [--idempotency-key KEY]
+                                                              (a manual correction, posted double-entry; above
+                                                               ADJUSTMENT_APPROVAL_THRESHOLD only proposed)
+  wallet approve --adjustment ID                              (another operator posts a proposed adjustment; once)
+  wallet adjustments [--partner ID] [--status proposed|posted] [--page N] [--page-size N]
   operator add NAME                                           (a named operator and its token, shown once: give it to them)
   operator list                                               (operators: created, last used, revoked)
   operator revoke NAME|ID                                     (its token stops working at once)
@@ -41,7 +51,8 @@ commands:
                                                                while a debit is being reversed only retry|compensate,
                                                                a cancellation whose refund failed only retry)
   reconcile                                                   (check the books; exits 1 on any finding)
-  audit [--target TARGET]                                     (operator actions, newest first)
+  audit [--operator NAME] [--target PREFIX] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--page N] [--page-size N]
+                                                              (operator actions, newest first, 100 a page)
   order refund --order ID --amount AMOUNT [--reason TEXT]     (decide an offline refund request)
   order refund-reject --order ID [--reason TEXT]
   visa decide --order ID --approve|--reject [--reason TEXT]    (relay the embassy's decision)
@@ -62,6 +73,8 @@ commands:
   report exposure                                              (each partner's balance, credit limit, credit used and its share, available)
   report margins --from YYYY-MM-DD --to YYYY-MM-DD            (margins and fees kept by month, service, partner and supplier)
   report suppliers --from YYYY-MM-DD --to YYYY-MM-DD          (what is owed to each supplier: opening, bought, refunded, owed)
+  report trial-balance --from YYYY-MM-DD --to YYYY-MM-DD      (each account's opening, debits, credits, balance; totals per currency, zero)
+  report fx-differences --from YYYY-MM-DD --to YYYY-MM-DD     (what exchange rates gained or lost between sales and refunds, by order)
   markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
              [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                               (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
@@ -69,7 +82,7 @@ commands:
   markup list [--removed]                                      (the rules in force; --removed: the removed ones too)
   markup remove ID                                             (a rule stops pricing new sales; orders keep naming it)
 
-AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00.`;
+AMOUNT is a decimal in currency units, e.g. 500000 or 500000.00; ±AMOUNT may start with - or +.`;
 
 class UsageError extends Error {}
 
@@ -77,7 +90,7 @@ interface Command {
   method: 'GET' | 'POST' | 'DELETE';
   path: string;
   body?: Record<string, unknown>;
-  /** The answer is a file (a CSV report): printed as it comes. */
+  /** The answer is a file (a CSV report, a PDF statement): written to stdout as it comes. */
   file?: boolean;
   headers?: Record<string, string>;
 }
@@ -123,9 +136,25 @@ function thresholdsOption(raw: string): number[] {
   return parts.map(Number);
 }
 
+/** A query string of the options given, by their API names; empty without any. */
+function queryOf(values: Record<string, string | boolean | undefined>, names: Record<string, string>): string {
+  const query = new URLSearchParams();
+  for (const [option, param] of Object.entries(names)) {
+    const v = values[option];
+    if (typeof v === 'string') query.set(param, v);
+  }
+  return query.size ? `?${query}` : '';
+}
+
+/** `--amount -1500` as `--amount=-1500`: a negative amount is a value, not an option. */
+const signedAmounts = (argv: string[]) =>
+  argv.flatMap((a, i) =>
+    a === '--amount' && /^-\d/.test(argv[i + 1] ?? '') ? [] : i > 0 && argv[i - 1] === '--amount' && /^-\d/.test(a) ? [`--amount=${a}`] : [a],
+  );
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
-    args: argv,
+    args: signedAmounts(argv),
     allowPositionals: true,
     options: {
       name: { type: 'string' },
@@ -159,6 +188,12 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       fixed: { type: 'string' },
       'min-margin': { type: 'string' },
       removed: { type: 'boolean', default: false },
+      adjustment: { type: 'string' },
+      operator: { type: 'string' },
+      status: { type: 'string' },
+      page: { type: 'string' },
+      'page-size': { type: 'string' },
+      format: { type: 'string' },
       json: { type: 'boolean', default: false },
       approve: { type: 'boolean', default: false },
       reject: { type: 'boolean', default: false },
@@ -209,6 +244,39 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'GET', path: '/admin/partners/near-limit' } };
     case 'partner disable':
       return { json, command: { method: 'POST', path: partnerPath(values, 'disable') } };
+    case 'partner enable':
+      return { json, command: { method: 'POST', path: partnerPath(values, 'enable') } };
+    case 'partner list':
+      return {
+        json,
+        command: { method: 'GET', path: `/admin/partners${queryOf(values, { status: 'status', name: 'name', page: 'page', 'page-size': 'page_size' })}` },
+      };
+    case 'partner statement': {
+      const format = values.format ?? 'json';
+      if (!['json', 'csv', 'pdf'].includes(String(format))) throw new UsageError('--format must be json, csv or pdf');
+      const path = `${partnerPath(values, 'statement')}?${new URLSearchParams({ from: need(values, 'from'), to: need(values, 'to'), format: String(format) })}`;
+      return { json, command: { method: 'GET', path, file: format !== 'json' } };
+    }
+    case 'wallet adjust':
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: partnerPath(values, 'adjustments'),
+          body: { amount: need(values, 'amount'), reason: need(values, 'reason') },
+          headers: idempotencyKey(values),
+        },
+      };
+    case 'wallet approve':
+      return { json, command: { method: 'POST', path: `/admin/adjustments/${idOption(values, 'adjustment')}/approve` } };
+    case 'wallet adjustments':
+      return {
+        json,
+        command: {
+          method: 'GET',
+          path: `/admin/adjustments${queryOf(values, { partner: 'partner', status: 'status', page: 'page', 'page-size': 'page_size' })}`,
+        },
+      };
     case 'wallet show':
       return { json, command: { method: 'GET', path: partnerPath(values, 'wallet') } };
     case 'wallet topup':
@@ -252,7 +320,13 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
     case 'needs-attention':
       return { json, command: { method: 'GET', path: '/admin/needs-attention' } };
     case 'audit':
-      return { json, command: { method: 'GET', path: `/admin/audit${values.target ? `?target=${encodeURIComponent(String(values.target))}` : ''}` } };
+      return {
+        json,
+        command: {
+          method: 'GET',
+          path: `/admin/audit${queryOf(values, { operator: 'operator', target: 'target', from: 'from', to: 'to', page: 'page', 'page-size': 'page_size' })}`,
+        },
+      };
     case 'order refund':
       return { json, command: { method: 'POST', path: orderPath(values, 'refund'), body: { amount: need(values, 'amount'), reason: values.reason } } };
     case 'order refund-reject':
@@ -380,7 +454,7 @@ async function main(argv: string[]): Promise<number> {
     body: command.body ? JSON.stringify(command.body) : undefined,
   });
   if (command.file && res.ok) {
-    process.stdout.write(await res.text());
+    process.stdout.write(Buffer.from(await res.arrayBuffer()));
     return 0;
   }
   const body = (await res.json().catch(() => ({ error: `HTTP ${res.status}` }))) as Record<string, unknown>;

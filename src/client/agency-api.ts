@@ -33,9 +33,9 @@ export interface paths {
                 /** @description Hotels with bookable rooms */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -46,9 +46,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -59,9 +59,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -72,9 +72,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -87,9 +87,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -133,9 +133,9 @@ export interface paths {
                 /** @description Bookings */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -148,9 +148,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -161,9 +161,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -174,9 +174,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -189,9 +189,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -232,9 +232,9 @@ export interface paths {
                 /** @description Confirmed */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -245,9 +245,9 @@ export interface paths {
                 /** @description Still confirming with the hotel */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -258,9 +258,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -271,9 +271,9 @@ export interface paths {
                 /** @description Insufficient credit */
                 402: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -284,9 +284,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -297,9 +297,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -310,9 +310,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -323,9 +323,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -336,9 +336,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -351,9 +351,9 @@ export interface paths {
                 /** @description The hotel could not confirm; everything was undone and nothing charged */
                 500: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -364,9 +364,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -406,9 +406,9 @@ export interface paths {
                 /** @description The hotel */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -421,9 +421,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -434,9 +434,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -447,9 +447,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -460,9 +460,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -475,9 +475,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -522,9 +522,9 @@ export interface paths {
                 /** @description Cancelled */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -541,9 +541,9 @@ export interface paths {
                 /** @description Still cancelling with the hotel (extension): refund_amount is what was credited so far; repeat the DELETE or list the bookings for the outcome */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -560,9 +560,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -573,9 +573,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -586,9 +586,9 @@ export interface paths {
                 /** @description Not confirmed (yet) */
                 409: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -599,9 +599,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -612,9 +612,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -627,9 +627,9 @@ export interface paths {
                 /** @description The hotel refused the cancellation; nothing changed */
                 500: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -640,9 +640,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -683,9 +683,9 @@ export interface paths {
                 /** @description Products */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -699,9 +699,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -712,9 +712,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -725,9 +725,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -740,9 +740,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -784,9 +784,9 @@ export interface paths {
                 /** @description The order */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -797,9 +797,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -810,9 +810,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -823,9 +823,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -836,9 +836,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -851,9 +851,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -895,9 +895,9 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -911,9 +911,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -924,9 +924,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -937,9 +937,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -950,9 +950,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -965,9 +965,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1024,9 +1024,9 @@ export interface paths {
                 /** @description Accepted */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1037,9 +1037,9 @@ export interface paths {
                 /** @description Still with the supplier */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1050,9 +1050,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1063,9 +1063,9 @@ export interface paths {
                 /** @description Insufficient credit */
                 402: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1076,9 +1076,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1089,9 +1089,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1102,9 +1102,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1115,9 +1115,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1130,9 +1130,9 @@ export interface paths {
                 /** @description The supplier refused; nothing was charged */
                 500: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1143,9 +1143,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1191,9 +1191,9 @@ export interface paths {
                 /** @description Events */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1208,9 +1208,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1221,9 +1221,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1234,9 +1234,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1249,9 +1249,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1291,9 +1291,9 @@ export interface paths {
                 /** @description Webhooks */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1307,9 +1307,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1320,9 +1320,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1333,9 +1333,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1348,9 +1348,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1383,9 +1383,9 @@ export interface paths {
                 /** @description Registered */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1399,9 +1399,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1412,9 +1412,9 @@ export interface paths {
                 /** @description Already at the webhook limit */
                 409: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1425,9 +1425,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1438,9 +1438,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1451,9 +1451,9 @@ export interface paths {
                 /** @description Validation error */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1464,9 +1464,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1479,9 +1479,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1524,9 +1524,9 @@ export interface paths {
                 /** @description Deleted */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1537,9 +1537,9 @@ export interface paths {
                 /** @description Missing or invalid bearer key */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1550,9 +1550,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1563,9 +1563,9 @@ export interface paths {
                 /** @description Validation error, or text the database cannot store (NUL, unpaired UTF-16 surrogates) in the path, query or body */
                 422: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1576,9 +1576,9 @@ export interface paths {
                 /** @description Over the agency's rate limit on Interface B ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1591,9 +1591,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;

@@ -22,9 +22,9 @@ export interface paths {
                 /** @description The wallet */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -39,9 +39,9 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -52,9 +52,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -65,9 +65,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -80,9 +80,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -125,9 +125,9 @@ export interface paths {
                 /** @description A page of ledger rows */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -149,9 +149,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -162,9 +162,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -175,9 +175,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -188,9 +188,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -203,9 +203,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -248,9 +248,9 @@ export interface paths {
                 /** @description A page of travel orders */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -272,9 +272,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -285,9 +285,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -298,9 +298,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -311,9 +311,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -326,9 +326,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -371,9 +371,9 @@ export interface paths {
                 /** @description A page of product orders */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -395,9 +395,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -408,9 +408,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -421,9 +421,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -434,9 +434,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -449,9 +449,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -511,9 +511,9 @@ export interface paths {
                 /** @description Paid; the order is completed */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -528,9 +528,9 @@ export interface paths {
                 /** @description Still finalizing with the supplier */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -545,9 +545,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -558,9 +558,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -571,9 +571,9 @@ export interface paths {
                 /** @description Insufficient credit: the amount exceeds balance + credit_limit */
                 402: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -584,9 +584,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -597,9 +597,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -610,9 +610,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -623,9 +623,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -638,9 +638,9 @@ export interface paths {
                 /** @description The supplier refused; the debit was reversed and the order is payable again */
                 502: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -651,9 +651,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -701,9 +701,9 @@ export interface paths {
                 /** @description The statement: JSON in the envelope, or a CSV or PDF file */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -720,9 +720,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -733,9 +733,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -746,9 +746,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -759,9 +759,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -774,9 +774,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -823,9 +823,9 @@ export interface paths {
                 /** @description A page of products */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -847,9 +847,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -860,9 +860,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -873,9 +873,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -886,9 +886,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -901,9 +901,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -945,9 +945,9 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -962,9 +962,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -975,9 +975,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -988,9 +988,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1001,9 +1001,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1016,9 +1016,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1058,9 +1058,9 @@ export interface paths {
                 /** @description The categories */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1075,9 +1075,9 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1088,9 +1088,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1101,9 +1101,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1116,9 +1116,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1164,9 +1164,9 @@ export interface paths {
                 /** @description The item and the basket */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1184,9 +1184,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1197,9 +1197,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1210,9 +1210,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1223,9 +1223,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1236,9 +1236,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1249,9 +1249,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1264,9 +1264,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1304,9 +1304,9 @@ export interface paths {
                 /** @description The basket */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1321,9 +1321,9 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1334,9 +1334,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1347,9 +1347,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1362,9 +1362,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1409,9 +1409,9 @@ export interface paths {
                 /** @description The basket without the item */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1426,9 +1426,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1439,9 +1439,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1452,9 +1452,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1465,9 +1465,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1480,9 +1480,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1525,9 +1525,9 @@ export interface paths {
                 /** @description The product order; data.id is the product_order_id to pay */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1542,9 +1542,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1555,9 +1555,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1568,9 +1568,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1581,9 +1581,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1594,9 +1594,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1607,9 +1607,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1622,9 +1622,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1664,9 +1664,9 @@ export interface paths {
                 /** @description Cities */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1687,9 +1687,9 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1700,9 +1700,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1713,9 +1713,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1728,9 +1728,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1776,9 +1776,9 @@ export interface paths {
                 /** @description Hotels and rates */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1793,9 +1793,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1806,9 +1806,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1819,9 +1819,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1832,9 +1832,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1845,9 +1845,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1858,9 +1858,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -1873,9 +1873,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -1929,9 +1929,9 @@ export interface paths {
                 /** @description The rate now */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1946,9 +1946,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1959,9 +1959,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1972,9 +1972,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1985,9 +1985,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -1998,9 +1998,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2011,9 +2011,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2026,9 +2026,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2082,9 +2082,9 @@ export interface paths {
                 /** @description The provisional hold */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2099,9 +2099,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2112,9 +2112,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2125,9 +2125,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2138,9 +2138,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2151,9 +2151,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2164,9 +2164,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2179,9 +2179,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2233,9 +2233,9 @@ export interface paths {
                 /** @description The hold */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2250,9 +2250,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2263,9 +2263,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2276,9 +2276,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2289,9 +2289,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2302,9 +2302,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2315,9 +2315,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2330,9 +2330,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2378,9 +2378,9 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2398,9 +2398,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2411,9 +2411,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2424,9 +2424,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2437,9 +2437,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2450,9 +2450,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2463,9 +2463,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2478,9 +2478,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2524,9 +2524,9 @@ export interface paths {
                 /** @description Order (null for a booking not ordered yet) and booking */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2544,9 +2544,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2557,9 +2557,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2570,9 +2570,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2583,9 +2583,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2596,9 +2596,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2609,9 +2609,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2624,9 +2624,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2672,9 +2672,9 @@ export interface paths {
                 /** @description Penalty and refund now */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2689,9 +2689,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2702,9 +2702,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2715,9 +2715,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2728,9 +2728,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2741,9 +2741,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2754,9 +2754,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2769,9 +2769,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2826,9 +2826,9 @@ export interface paths {
                 /** @description Cancelled */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2843,9 +2843,9 @@ export interface paths {
                 /** @description Still cancelling with the hotel */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2860,9 +2860,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2873,9 +2873,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2886,9 +2886,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2899,9 +2899,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2912,9 +2912,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2925,9 +2925,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -2940,9 +2940,9 @@ export interface paths {
                 /** @description The hotel refused the cancellation; nothing changed */
                 502: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -2953,9 +2953,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -2999,9 +2999,9 @@ export interface paths {
                 /** @description Offers */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3016,9 +3016,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3029,9 +3029,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3042,9 +3042,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3055,9 +3055,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3068,9 +3068,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3081,9 +3081,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3096,9 +3096,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3152,9 +3152,9 @@ export interface paths {
                 /** @description The offer now; book with the fare_source_code returned here */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3180,9 +3180,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3193,9 +3193,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3206,9 +3206,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3219,9 +3219,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3232,9 +3232,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3245,9 +3245,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3260,9 +3260,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3308,9 +3308,9 @@ export interface paths {
                 /** @description Rules */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3340,9 +3340,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3353,9 +3353,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3366,9 +3366,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3379,9 +3379,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3392,9 +3392,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3405,9 +3405,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3420,9 +3420,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3468,9 +3468,9 @@ export interface paths {
                 /** @description Allowance per passenger type */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3499,9 +3499,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3512,9 +3512,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3525,9 +3525,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3538,9 +3538,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3551,9 +3551,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3564,9 +3564,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3579,9 +3579,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3625,9 +3625,9 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3646,9 +3646,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3659,9 +3659,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3672,9 +3672,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3685,9 +3685,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3698,9 +3698,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3711,9 +3711,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3726,9 +3726,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3774,9 +3774,9 @@ export interface paths {
                 /** @description Issued */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3791,9 +3791,9 @@ export interface paths {
                 /** @description Ticketing still under way */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3808,9 +3808,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3821,9 +3821,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3834,9 +3834,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3847,9 +3847,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3860,9 +3860,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3873,9 +3873,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -3888,9 +3888,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -3936,9 +3936,9 @@ export interface paths {
                 /** @description Order and booking */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3956,9 +3956,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3969,9 +3969,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3982,9 +3982,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -3995,9 +3995,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4008,9 +4008,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4021,9 +4021,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4036,9 +4036,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4084,9 +4084,9 @@ export interface paths {
                 /** @description Quote */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4110,9 +4110,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4123,9 +4123,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4136,9 +4136,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4149,9 +4149,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4162,9 +4162,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4175,9 +4175,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4190,9 +4190,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4247,9 +4247,9 @@ export interface paths {
                 /** @description Refunded */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4274,9 +4274,9 @@ export interface paths {
                 /** @description Still refunding with the airline */
                 202: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4295,9 +4295,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4308,9 +4308,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4321,9 +4321,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4334,9 +4334,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4347,9 +4347,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4360,9 +4360,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4375,9 +4375,9 @@ export interface paths {
                 /** @description The airline refused the refund; nothing changed */
                 502: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4388,9 +4388,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4437,9 +4437,9 @@ export interface paths {
                 /** @description Requested */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4458,9 +4458,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4471,9 +4471,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4484,9 +4484,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4497,9 +4497,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4510,9 +4510,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4523,9 +4523,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4538,9 +4538,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4591,9 +4591,9 @@ export interface paths {
                 /** @description A page of tours */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4615,9 +4615,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4628,9 +4628,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4641,9 +4641,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4654,9 +4654,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4669,9 +4669,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4711,9 +4711,9 @@ export interface paths {
                 /** @description Filter values */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4746,9 +4746,9 @@ export interface paths {
                 /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4759,9 +4759,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4772,9 +4772,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4787,9 +4787,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4831,9 +4831,9 @@ export interface paths {
                 /** @description The tour */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4848,9 +4848,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4861,9 +4861,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4874,9 +4874,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4887,9 +4887,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -4902,9 +4902,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -4950,9 +4950,9 @@ export interface paths {
                 /** @description The hold (expires_at) */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4967,9 +4967,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4980,9 +4980,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -4993,9 +4993,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5006,9 +5006,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5019,9 +5019,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5032,9 +5032,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5047,9 +5047,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5095,9 +5095,9 @@ export interface paths {
                 /** @description The pending travel order */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5115,9 +5115,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5128,9 +5128,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5141,9 +5141,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5154,9 +5154,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5167,9 +5167,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5180,9 +5180,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5195,9 +5195,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5240,9 +5240,9 @@ export interface paths {
                 /** @description A page of visa products */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5264,9 +5264,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5277,9 +5277,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5290,9 +5290,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5303,9 +5303,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5318,9 +5318,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5362,9 +5362,9 @@ export interface paths {
                 /** @description The product */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5379,9 +5379,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5392,9 +5392,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5405,9 +5405,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5418,9 +5418,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5433,9 +5433,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5492,9 +5492,9 @@ export interface paths {
                 /** @description The pending order and its application */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5511,9 +5511,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5524,9 +5524,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5537,9 +5537,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5550,9 +5550,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5563,9 +5563,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5576,9 +5576,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5591,9 +5591,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5633,9 +5633,9 @@ export interface paths {
                 /** @description The application */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5650,9 +5650,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5663,9 +5663,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5676,9 +5676,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5689,9 +5689,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5704,9 +5704,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5757,9 +5757,9 @@ export interface paths {
                 /** @description A page of properties */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5781,9 +5781,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5794,9 +5794,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5807,9 +5807,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5820,9 +5820,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5835,9 +5835,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -5879,9 +5879,9 @@ export interface paths {
                 /** @description The property */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5904,9 +5904,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5917,9 +5917,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5930,9 +5930,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -5943,9 +5943,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -5958,9 +5958,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6006,9 +6006,9 @@ export interface paths {
                 /** @description The hold */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6023,9 +6023,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6036,9 +6036,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6049,9 +6049,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6062,9 +6062,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6075,9 +6075,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6088,9 +6088,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6103,9 +6103,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6145,9 +6145,9 @@ export interface paths {
                 /** @description Time left */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6167,9 +6167,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6180,9 +6180,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6193,9 +6193,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6206,9 +6206,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6221,9 +6221,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6265,9 +6265,9 @@ export interface paths {
                 /** @description The reservation */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6282,9 +6282,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6295,9 +6295,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6308,9 +6308,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6321,9 +6321,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6336,9 +6336,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6386,9 +6386,9 @@ export interface paths {
                 /** @description The pending order and its reservation */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6406,9 +6406,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6419,9 +6419,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6432,9 +6432,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6445,9 +6445,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6458,9 +6458,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6471,9 +6471,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6486,9 +6486,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6534,9 +6534,9 @@ export interface paths {
                 /** @description Cancelled or requested */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6557,9 +6557,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6570,9 +6570,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6583,9 +6583,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6596,9 +6596,9 @@ export interface paths {
                 /** @description An earlier change of this stay was refused and is still being undone: try again once it is */
                 409: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6609,9 +6609,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6622,9 +6622,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6635,9 +6635,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6650,9 +6650,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6698,9 +6698,9 @@ export interface paths {
                 /** @description The reservation after the host’s acceptance */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6715,9 +6715,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6728,9 +6728,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6741,9 +6741,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6754,9 +6754,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6767,9 +6767,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6780,9 +6780,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6795,9 +6795,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -6852,9 +6852,9 @@ export interface paths {
                 /** @description Changed */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6880,9 +6880,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6893,9 +6893,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6906,9 +6906,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 402: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6919,9 +6919,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6932,9 +6932,9 @@ export interface paths {
                 /** @description An earlier change of this stay was refused and is still being undone: try again once it is */
                 409: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6945,9 +6945,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6958,9 +6958,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6971,9 +6971,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -6986,9 +6986,9 @@ export interface paths {
                 /** @description The host refused the change, or did not answer it and, asked, did not hold it (or could not be asked): it was undone, and the stay and the wallet are as they were; or, if the undo could not be written yet, it is owed (the message says so) and written as soon as it can be */
                 502: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -6999,9 +6999,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -7047,9 +7047,9 @@ export interface paths {
                 /** @description A page of events */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7071,9 +7071,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7084,9 +7084,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7097,9 +7097,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7110,9 +7110,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -7125,9 +7125,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -7167,9 +7167,9 @@ export interface paths {
                 /** @description Your endpoints (one page) */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7191,9 +7191,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7204,9 +7204,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7217,9 +7217,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7230,9 +7230,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -7245,9 +7245,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -7280,9 +7280,9 @@ export interface paths {
                 /** @description Registered; the secret is shown only now */
                 201: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7297,9 +7297,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7310,9 +7310,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7323,9 +7323,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7336,9 +7336,9 @@ export interface paths {
                 /** @description Already at the endpoint limit */
                 409: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7349,9 +7349,9 @@ export interface paths {
                 /** @description The request body is larger than 256 KiB */
                 413: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7362,9 +7362,9 @@ export interface paths {
                 /** @description Content-Type must be application/json */
                 415: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7375,9 +7375,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -7390,9 +7390,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;
@@ -7438,9 +7438,9 @@ export interface paths {
                 /** @description Deleted */
                 200: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7455,9 +7455,9 @@ export interface paths {
                 /** @description Validation error: the message names the field */
                 400: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7468,9 +7468,9 @@ export interface paths {
                 /** @description Missing or invalid X-API-KEY / X-API-SECRET */
                 401: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7481,9 +7481,9 @@ export interface paths {
                 /** @description Not found */
                 404: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         [name: string]: unknown;
                     };
@@ -7494,9 +7494,9 @@ export interface paths {
                 /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
                 429: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds until the rate limit's window restarts */
                         "Retry-After": string;
@@ -7509,9 +7509,9 @@ export interface paths {
                 /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
                 503: {
                     headers: {
-                        /** @description The partner's quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds */
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;
-                        /** @description What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
                         RateLimit?: string;
                         /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
                         "Retry-After"?: string;

@@ -297,6 +297,37 @@ export const transfers = pgTable(
   ],
 );
 
+/**
+ * An operator's manual correction of a partner's wallet (src/domain/adjustments.ts): a signed
+ * amount and why. Posted at once below the approval threshold; above it only proposed, and
+ * posted when a second operator approves. `ledger_entry_id` is the movement that posted it,
+ * unique: an adjustment moves the wallet once.
+ */
+export const walletAdjustments = pgTable(
+  'wallet_adjustments',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    amount: money('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['proposed', 'posted'] }).notNull(),
+    proposedBy: text('proposed_by').notNull(),
+    proposedAt: timestamp('proposed_at', { withTimezone: true }).notNull().defaultNow(),
+    approvedBy: text('approved_by'),
+    postedAt: timestamp('posted_at', { withTimezone: true }),
+    ledgerEntryId: integer('ledger_entry_id').references(() => ledgerEntries.id),
+  },
+  (t) => [
+    uniqueIndex('wallet_adjustments_ledger_entry_uq').on(t.ledgerEntryId),
+    index('wallet_adjustments_partner_idx').on(t.partnerId, t.id),
+    check('wallet_adjustments_amount_not_zero', sql`${t.amount} <> 0`),
+    check('wallet_adjustments_posted', sql`(${t.status} = 'posted') = (${t.ledgerEntryId} is not null and ${t.postedAt} is not null)`),
+  ],
+);
+
 export const paymentKeys = pgTable(
   'payment_keys',
   {
@@ -830,7 +861,11 @@ export const operatorActions = pgTable(
     reason: text('reason'),
     details: jsonb('details').$type<Record<string, unknown>>(),
   },
-  (t) => [index('operator_actions_target_idx').on(t.target, t.id)],
+  (t) => [
+    index('operator_actions_target_idx').on(t.target, t.id),
+    index('operator_actions_operator_idx').on(t.operator, t.id),
+    index('operator_actions_at_idx').on(t.at),
+  ],
 );
 
 /**

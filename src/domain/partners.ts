@@ -4,6 +4,7 @@ import { preparedQuery } from '../db/prepared';
 import { partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { DomainError, notFound, validation } from './errors';
+import { keyDirectory } from './key-directory';
 import { readCache } from './read-cache';
 import { recordCreditGrant, recordTopUp } from './wallet';
 
@@ -45,6 +46,8 @@ export async function createPartner(
     if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
     return id;
   });
+  // Known at once to this process's directory of keys (another process learns of it within its refresh).
+  activeKeys.forget(db);
   return { partnerId, apiKey, apiSecret, agencyKey };
 }
 
@@ -81,11 +84,28 @@ export const UNKNOWN_KEYS = { max: 10_000, ttlMs: 5_000 };
 const credentials = readCache({ max: 10_000, ttlMs: CREDENTIALS_TTL_MS, misses: UNKNOWN_KEYS });
 
 /**
+ * How often an API process may read every active partner's keys again to learn of a key it
+ * has not seen (docs/decisions/credentials-from-memory.md): a key created or rotated through
+ * another process is known here within this time.
+ */
+export const KEY_DIRECTORY_REFRESH_MS = 5_000;
+const activeKeys = keyDirectory<DbOrTx>({
+  refreshMs: KEY_DIRECTORY_REFRESH_MS,
+  load: async (db) => {
+    const rows = await db.select({ apiKey: partners.apiKey, agencyKeyHash: partners.agencyKeyHash }).from(partners).where(eq(partners.status, 'active'));
+    return rows.flatMap((r) => [`a:${r.apiKey}`, `b:${r.agencyKeyHash}`]);
+  },
+});
+
+/**
  * Drops the credentials this process keeps for `db`: after a transaction that changed a
  * partner's credentials, status or limit commits (the change's own forget saw the transaction's
  * handle, not the database's).
  */
-export const forgetCredentials = (db: object) => credentials.forget(db);
+export const forgetCredentials = (db: object) => {
+  credentials.forget(db);
+  activeKeys.forget(db);
+};
 type PartnerRow = typeof partners.$inferSelect;
 const known = (row: PartnerRow | undefined) => row !== undefined;
 
@@ -100,6 +120,23 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
   if (row.status !== 'active') throw unauthorized('this partner account is disabled');
   return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+}
+
+/**
+ * Whether Interface A's X-API-KEY names an active partner, answered from the directory of
+ * every active partner's keys (at most one read of it per KEY_DIRECTORY_REFRESH_MS, however
+ * many keys are asked): what a client address that spent its budget for requests without
+ * valid credentials may still have checked. The secret is not looked at here.
+ */
+export async function isActiveApiKey(db: DbOrTx, apiKey: string | undefined): Promise<boolean> {
+  if (!apiKey || !API_KEY_PATTERN.test(apiKey)) return false;
+  return activeKeys.has(db, `a:${apiKey.toLowerCase()}`);
+}
+
+/** Whether Interface B's bearer key names an active partner, from the same directory. */
+export async function isActiveAgencyKey(db: DbOrTx, bearer: string | undefined): Promise<boolean> {
+  if (!bearer) return false;
+  return activeKeys.has(db, `b:${digest(bearer)}`);
 }
 
 /** Interface B: Authorization: Bearer <agency key>, looked up by its digest. */
@@ -126,7 +163,7 @@ export async function rotateSecret(db: Db, partnerId: number): Promise<IssuedCre
     .update(partners)
     .set({ secretHash: digest(apiSecret) })
     .where(eq(partners.id, partnerId));
-  credentials.forget(db);
+  forgetCredentials(db);
   return { partnerId, apiKey: row.apiKey, apiSecret };
 }
 
@@ -137,13 +174,20 @@ export async function rotateAgencyKey(db: Db, partnerId: number): Promise<Issued
     .update(partners)
     .set({ agencyKeyHash: digest(agencyKey) })
     .where(eq(partners.id, partnerId));
-  credentials.forget(db);
+  forgetCredentials(db);
   return { partnerId, agencyKey };
 }
 
 export async function disablePartner(db: Db, partnerId: number): Promise<void> {
   await requirePartner(db, partnerId);
   await db.update(partners).set({ status: 'disabled' }).where(eq(partners.id, partnerId));
+  forgetCredentials(db);
+}
+
+/** Lets a disabled partner in again, with the credentials it had. */
+export async function enablePartner(db: Db, partnerId: number): Promise<void> {
+  await requirePartner(db, partnerId);
+  await db.update(partners).set({ status: 'active' }).where(eq(partners.id, partnerId));
   credentials.forget(db);
 }
 
@@ -157,7 +201,7 @@ export async function setRateLimit(db: Db, partnerId: number, perMinute: number 
   }
   await requirePartner(db, partnerId);
   await db.update(partners).set({ rateLimitPerMinute: perMinute }).where(eq(partners.id, partnerId));
-  credentials.forget(db);
+  forgetCredentials(db);
   return { partnerId, perMinute };
 }
 

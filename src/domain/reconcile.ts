@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client';
 import { formatDecimal } from './money';
+import { trialBalance } from './reports/trial-balance';
 
 export interface Finding {
   kind:
@@ -12,7 +13,9 @@ export interface Finding {
     | 'transfer_unbalanced'
     | 'currency_not_zero'
     | 'wallet_account'
-    | 'entry_not_posted';
+    | 'entry_not_posted'
+    | 'adjustment_not_posted'
+    | 'trial_balance_not_zero';
   /** The partner concerned; null for a finding about the company's own accounts. */
   partner_id: number | null;
   order_id?: number;
@@ -24,7 +27,9 @@ export interface Finding {
  * accounts of each currency sum to zero; every wallet's balance is the sum of its signed
  * movements and the balance of its account, and its credit limit the sum of its grants and
  * the balance of its credit line; every ledger row moved its account by exactly its amount;
- * a completed order was paid exactly its price (net of
+ * the trial balance of all the books sums to zero in each currency; every posted manual
+ * adjustment is one ledger row of its amount and one transfer between its wallet and
+ * `adjustments:CUR`, and every adjustment row of the ledger is one of them; a completed order was paid exactly its price (net of
  * reversals and price changes); an order that did not complete keeps nothing; no payment
  * stays under way longer than `stuckAfterMs`; and no unpaid hold (a room, a PNR, tour
  * seats, villa dates) outlives its deadline by more than that: its expiry timer failed.
@@ -57,6 +62,8 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
   }
 
   findings.push(...(await checkBooks(db)));
+  findings.push(...(await checkTrialBalance(db)));
+  findings.push(...(await checkAdjustments(db)));
 
   const orders = rowsOf<{
     id: number;
@@ -213,6 +220,73 @@ async function checkBooks(db: DbOrTx): Promise<Finding[]> {
       kind: 'entry_not_posted',
       partner_id: e.partner_id,
       detail: `ledger row ${e.id} moved the wallet by ${formatDecimal(Number(e.signed), e.currency)} but its transfers move its account by ${formatDecimal(Number(e.posted), e.currency)}`,
+    });
+  }
+  return findings;
+}
+
+/** Every currency's accounts, through the trial balance operators read: debits equal credits, and the balances sum to zero. */
+async function checkTrialBalance(db: DbOrTx): Promise<Finding[]> {
+  const { totals } = await trialBalance(db, null);
+  return totals
+    .filter((t) => t.balanceMinor !== 0 || t.debitsMinor !== t.creditsMinor)
+    .map((t) => ({
+      kind: 'trial_balance_not_zero' as const,
+      partner_id: null,
+      detail: `the trial balance in ${t.currency} sums to ${formatDecimal(t.balanceMinor, t.currency)} (debits ${formatDecimal(t.debitsMinor, t.currency)}, credits ${formatDecimal(t.creditsMinor, t.currency)}), not zero`,
+    }));
+}
+
+/** Manual adjustments (src/domain/adjustments.ts): each posted one is its ledger row and its one transfer, and no adjustment row of the ledger is without one. */
+async function checkAdjustments(db: DbOrTx): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const posted = rowsOf<{
+    id: number;
+    partner_id: number;
+    amount: string;
+    currency: string;
+    entry: number | null;
+    type: string | null;
+    entry_partner: number | null;
+    signed: string | null;
+    transfers: string;
+    moved: string;
+  }>(
+    await db.execute(sql`
+      select a.id, a.partner_id, a.amount_minor as amount, a.currency, l.id as entry, l.type, l.partner_id as entry_partner,
+        case l.direction when 'credit' then l.amount_minor when 'debit' then -l.amount_minor end as signed,
+        (select count(*) from transfers t where t.ledger_entry_id = l.id) as transfers,
+        (select coalesce(sum(case when t.credit_account = 'wallet:' || a.partner_id then t.amount_minor else -t.amount_minor end), 0) from transfers t
+          where t.ledger_entry_id = l.id and t.kind = 'adjustment' and t.currency = a.currency
+            and ((t.debit_account = 'adjustments:' || a.currency and t.credit_account = 'wallet:' || a.partner_id)
+              or (t.credit_account = 'adjustments:' || a.currency and t.debit_account = 'wallet:' || a.partner_id))) as moved
+      from wallet_adjustments a left join ledger_entries l on l.id = a.ledger_entry_id
+      where a.status = 'posted'`),
+  );
+  for (const a of posted) {
+    const money = (n: string | number) => formatDecimal(Number(n), a.currency);
+    const wrong =
+      a.entry === null
+        ? 'its ledger row is missing'
+        : a.type !== 'adjustment' || a.entry_partner !== a.partner_id
+          ? `its ledger row ${a.entry} is a ${a.type} of partner ${a.entry_partner}`
+          : Number(a.signed) !== Number(a.amount)
+            ? `its ledger row ${a.entry} moved the wallet by ${money(a.signed!)}`
+            : Number(a.transfers) !== 1 || Number(a.moved) !== Number(a.amount)
+              ? `its ledger row ${a.entry} has ${a.transfers} transfers moving wallet:${a.partner_id} against adjustments:${a.currency} by ${money(a.moved)}`
+              : null;
+    if (wrong) findings.push({ kind: 'adjustment_not_posted', partner_id: a.partner_id, detail: `adjustment ${a.id} of ${money(a.amount)}: ${wrong}` });
+  }
+  const orphans = rowsOf<{ id: number; partner_id: number }>(
+    await db.execute(sql`
+      select l.id, l.partner_id from ledger_entries l
+      where l.type = 'adjustment' and not exists (select 1 from wallet_adjustments a where a.ledger_entry_id = l.id)`),
+  );
+  for (const l of orphans) {
+    findings.push({
+      kind: 'adjustment_not_posted',
+      partner_id: l.partner_id,
+      detail: `ledger row ${l.id} is an adjustment no operator made (no wallet_adjustments row posts it)`,
     });
   }
   return findings;

@@ -35,7 +35,8 @@ export interface StatementPeriod {
   end: Date;
 }
 
-function parseDay(field: string, text: string): Date {
+/** A YYYY-MM-DD that is a real day, as the UTC midnight it starts at. */
+export function parseDay(field: string, text: string): Date {
   const m = ISO_DATE.exec(text);
   const at = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
   if (!at || at.toISOString().slice(0, 10) !== text) throw validation(field, 'must be a real date as YYYY-MM-DD, e.g. "2026-12-01"');

@@ -39,12 +39,13 @@ export const RETRY_AFTER_HEADER = {
 /** The rate limit's fields on every answer of a limited operation (src/http/rate-limit.ts; draft-ietf-httpapi-ratelimit-headers-10). */
 export const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
-    description: 'The partner\'s quota on this interface, e.g. `"per-minute";q=600;w=60`: q requests per w seconds',
+    description:
+      'The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner\'s on this interface; on a 429 refusing the client address, the address\'s budget it spent (`"unauthenticated"` or `"auth-failures"`)',
     required: false,
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'What is left of the quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds',
+    description: 'What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds',
     required: false,
     schema: { type: 'string' },
   },

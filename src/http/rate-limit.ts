@@ -56,15 +56,24 @@ export interface RateLimits {
   clients: ClientLimits;
 }
 
+/** An address's budget for requests without valid credentials: its name in the RateLimit fields and its size. */
+export interface ClientPolicy {
+  name: '"unauthenticated"' | '"auth-failures"';
+  limit: number;
+}
+
 /** What a client address without valid credentials may still do. */
 export interface ClientLimits {
-  /** Seconds until the address's credentials are looked at again (it spent a budget); 0: now. */
-  waitFor(address: string): number;
+  /**
+   * The budget the address spent and the seconds until its window ends (requests without
+   * valid credentials are refused until then), or null while it has spent none.
+   */
+  spent(address: string): { policy: ClientPolicy; seconds: number } | null;
   /**
    * Counts a request of the address without valid credentials (`presented`: some were
-   * given, and wrong). The state of the budget it went over, or null while within both.
+   * given, and wrong). The budget it went over, or null while within both.
    */
-  refused(address: string, presented: boolean): Promise<RateState | null>;
+  refused(address: string, presented: boolean): Promise<{ policy: ClientPolicy; seconds: number } | null>;
 }
 
 const OUT_OF_REACH = 2 ** 31 - 1;
@@ -83,24 +92,28 @@ function stateOf(res: RateLimiterRes | null, limit: number, counted: boolean): R
  * flood from one address then costs neither a credentials lookup nor a count in the store.
  */
 function clientLimits(limiter: RateLimiterAbstract, budgets: RateBudgets): ClientLimits {
-  // Each address with the time its window ends (ms since the epoch).
-  const spent = new LRUCache<string, number>({ max: SPENT_ADDRESSES_KEPT });
-  const count = async (key: string, limit: number) => stateOf(await limiter.consume(key, 1), limit, true);
+  const unauthenticated: ClientPolicy = { name: '"unauthenticated"', limit: budgets.unauthenticatedPerMinute };
+  const failures: ClientPolicy = { name: '"auth-failures"', limit: budgets.authFailuresPerMinute };
+  // Each address with the budget it spent and the time its window ends (ms since the epoch).
+  const spent = new LRUCache<string, { policy: ClientPolicy; until: number }>({ max: SPENT_ADDRESSES_KEPT });
+  const count = async (key: string, policy: ClientPolicy) => ({ policy, state: stateOf(await limiter.consume(key, 1), policy.limit, true) });
   return {
-    waitFor: (address) => {
-      const ms = (spent.get(address) ?? 0) - Date.now();
-      if (ms > 0) return Math.ceil(ms / 1000);
+    spent: (address) => {
+      const entry = spent.get(address);
+      const ms = (entry?.until ?? 0) - Date.now();
+      if (entry && ms > 0) return { policy: entry.policy, seconds: Math.ceil(ms / 1000) };
       spent.delete(address);
-      return 0;
+      return null;
     },
     refused: async (address, presented) => {
-      const states = [await count(`anon:${address}`, budgets.unauthenticatedPerMinute)];
-      if (presented) states.push(await count(`fail:${address}`, budgets.authFailuresPerMinute));
-      for (const state of states) {
+      const counts = [await count(`anon:${address}`, unauthenticated)];
+      if (presented) counts.push(await count(`fail:${address}`, failures));
+      for (const { policy, state } of counts) {
         // The budget is spent once its last request is counted: the next one is refused unread.
-        if (state.remaining === 0) spent.set(address, Date.now() + state.resetSeconds * 1000);
+        if (state.remaining === 0) spent.set(address, { policy, until: Date.now() + state.resetSeconds * 1000 });
       }
-      return states.find((s) => !s.allowed) ?? null;
+      const over = counts.find((c) => !c.state.allowed);
+      return over ? { policy: over.policy, seconds: over.state.resetSeconds } : null;
     },
   };
 }
@@ -244,6 +257,12 @@ export interface Authentication<P> {
   authenticate(c: Context): Promise<P>;
   /** Whether the request carries credentials at all (wrong ones count as failed authentications too). */
   presented(c: Context): boolean;
+  /**
+   * Whether the request's key names an active partner, answered from memory (at most one
+   * read of every key per refresh, however many keys a flood invents): an address that spent
+   * its budget has only such keys checked.
+   */
+  known(c: Context): Promise<boolean>;
   /** The client's address (./client-address.ts). */
   addressOf(c: Context): string;
   refuse(c: Context, message: string): Response;
@@ -251,24 +270,41 @@ export interface Authentication<P> {
 
 /**
  * Authenticates the request before anything reads its body, with the client address's
- * budgets for requests without valid credentials around it: an address that spent one is
- * answered 429 with Retry-After, before its credentials are looked up, until its window ends.
+ * budgets for requests without valid credentials around it. Valid credentials are served
+ * whatever the address spent (they count in their partner's own limit, after this): an
+ * office behind one NAT is not locked out by a neighbour's broken script. Only requests
+ * without valid credentials spend the address's budgets; once it spent one, such requests
+ * are answered 429 with Retry-After until its window ends, and only a key that names an
+ * active partner is still looked at (its secret compared), so a flood of invented keys costs
+ * no lookups.
  */
 export function authenticateThrottled<P>(limits: RateLimits, auth: Authentication<P>): (c: Context) => Promise<P | Response> {
-  const tooMany = (c: Context, seconds: number) => {
-    c.header('Retry-After', String(seconds));
-    return auth.refuse(c, `too many requests without valid credentials from this address; retry in ${seconds} s`);
+  const tooMany = (c: Context, over: { policy: ClientPolicy; seconds: number }) => {
+    c.header('Retry-After', String(over.seconds));
+    c.header('RateLimit-Policy', `${over.policy.name};q=${over.policy.limit};w=${RATE_WINDOW_SECONDS}`);
+    c.header('RateLimit', `${over.policy.name};r=0;t=${over.seconds}`);
+    return auth.refuse(c, `too many requests without valid credentials from this address; retry in ${over.seconds} s`);
   };
+  const unauthorized = (err: unknown) => err instanceof DomainError && err.code === 'unauthorized';
   return async (c) => {
     const address = auth.addressOf(c);
-    const wait = limits.clients.waitFor(address);
-    if (wait > 0) return tooMany(c, wait);
+    const spent = limits.clients.spent(address);
+    if (spent) {
+      if (!auth.presented(c) || !(await auth.known(c))) return tooMany(c, spent);
+      try {
+        return await auth.authenticate(c);
+      } catch (err) {
+        // A known key with a wrong secret, or a disabled partner's: refused as the address's other failures, uncounted.
+        if (unauthorized(err)) return tooMany(c, spent);
+        throw err;
+      }
+    }
     try {
       return await auth.authenticate(c);
     } catch (err) {
-      if (!(err instanceof DomainError) || err.code !== 'unauthorized') throw err;
+      if (!unauthorized(err)) throw err;
       const over = await limits.clients.refused(address, auth.presented(c));
-      if (over) return tooMany(c, over.resetSeconds);
+      if (over) return tooMany(c, over);
       throw err;
     }
   };

@@ -60,6 +60,13 @@ export const paymentsNeedsAttention = new Gauge({
   registers: [apiMetrics],
 });
 
+/** Set by the admin app just before it renders a scrape, from the wallets (src/http/admin/near-limit-watch.ts). */
+export const partnersNearLimitGauge = new Gauge({
+  name: 'partners_near_limit',
+  help: 'Partners whose credit left is below their highest credit-alert threshold',
+  registers: [apiMetrics],
+});
+
 /** Sales refused for want of a current exchange rate (src/domain/fx.ts, rateFor): `reason` is missing or stale. */
 export const fxRateRefusals = new Counter({
   name: 'fx_rate_refusals_total',

@@ -1,3 +1,4 @@
+import { NEAR_LIMIT_WATCH_MS, nearLimitWatch } from '../http/admin/near-limit-watch';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { Health } from '../health/model';
 import type { Config } from '../config';
@@ -59,20 +60,24 @@ export async function serveHttp(
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
   const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config) };
+  const watchNearLimit = nearLimitWatch(deps.database.db);
+  const watching = setInterval(() => void watchNearLimit(), NEAR_LIMIT_WATCH_MS).unref();
+  stack.add(async () => clearInterval(watching));
   const app = createApp(apiDependencies(config, { ...parts, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
   deps.routes?.(app);
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
   stack.add(() => api.close());
   const admin = await listen(
-    createAdminApp(
-      adminDependencies(config, {
+    createAdminApp({
+      ...adminDependencies(config, {
         ...parts,
         adminToken: deps.adminToken,
         metrics: deps.metrics,
         payloadCodec: temporalPayloadCodec(config),
         ...(deps.temporalUiUrl ? { temporalUiOrigin: deps.temporalUiUrl } : {}),
       }),
-    ).fetch,
+      nearLimitWatch: watchNearLimit,
+    }).fetch,
     config.ADMIN_PORT,
     config.ADMIN_HOST,
     { tls: adminTls(config) },

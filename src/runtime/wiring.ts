@@ -1,3 +1,4 @@
+import { parseAmount } from '../domain/money';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities';
@@ -154,6 +155,7 @@ export function adminDependencies(
     health: parts.health,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
+    adjustmentApprovalThresholdMinor: parseAmount('ADJUSTMENT_APPROVAL_THRESHOLD', config.ADJUSTMENT_APPROVAL_THRESHOLD, { allowZero: true }),
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
     payloadCodec: parts.payloadCodec,

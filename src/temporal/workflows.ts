@@ -157,8 +157,11 @@ export async function awaitWorkflow<W extends Workflow>(
   let askTemporal!: () => void;
   const asked = new Promise<void>((resolve) => (askTemporal = resolve));
   const run = told ? handle.client.getHandle<W>(handle.workflowId, told.runId) : handle;
+  // The history long-poll ends with the wait: left running, it would outlive the request, and a
+  // connection closed under it would have the SDK retry it on a timer, on the closed connection.
+  const giveUp = new AbortController();
   const temporal: Promise<FromTemporal<R>> = asked
-    .then(() => run.result())
+    .then(() => handle.client.withAbortSignal(giveUp.signal, () => run.result()))
     .then(
       (result) => ({ via: 'temporal' as const, result }),
       (error: unknown) => ({ via: 'temporal' as const, error }),
@@ -196,6 +199,7 @@ export async function awaitWorkflow<W extends Workflow>(
   } finally {
     for (const timer of timers) clearTimeout(timer);
     worker?.stop();
+    giveUp.abort();
   }
 }
 

@@ -80,10 +80,14 @@ describe('throttling before authentication', () => {
       expect(wrong.body).toEqual({ ok: false, error: 'invalid X-API-KEY or X-API-SECRET' });
     }
     expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', WRONG_A));
-    // The address is refused on both interfaces, whatever it sends, until its minute ends.
+    // The address is refused on both interfaces until its minute ends, for every request without valid credentials.
     expectRefusedB(await from(peer, 'GET', '/v1/products', WRONG_B));
+    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', {}));
+    // Valid credentials are still served from it, and a known key with a wrong secret is refused as the rest.
     const { creds } = await newPartner(stack);
-    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', aAuth(creds)));
+    expect((await from(peer, 'GET', '/api/partners/wallet/', aAuth(creds))).status).toBe(200);
+    expect((await from(peer, 'GET', '/v1/products', bAuth(creds))).status).toBe(200);
+    expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', { ...aAuth(creds), 'x-api-secret': 'wrong' }));
     // Another address is not affected.
     expect((await from(freshPeer(), 'GET', '/api/partners/wallet/', aAuth(creds))).status).toBe(200);
 
@@ -170,7 +174,7 @@ describe('throttling before authentication', () => {
     }
   });
 
-  it('an unknown key is looked up once, then answered from memory; a refused address is not looked up at all', async () => {
+  it('an unknown key is looked up once, then answered from memory; a refused address costs one read of the keys at most, however many it invents', async () => {
     const lookups = countKeyLookups();
     try {
       const peer = freshPeer();
@@ -179,12 +183,74 @@ describe('throttling before authentication', () => {
       expect(lookups.count()).toBe(1);
       for (let i = 0; i < 2; i++) expect((await from(peer, 'GET', '/v1/products', { authorization: 'Bearer agk_unknown-one' })).status).toBe(401);
       expect(lookups.count()).toBe(2);
-      // The budget is spent: the next requests are refused before any lookup, even with keys never seen.
-      expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', { ...unknownA, 'x-api-key': 'ef'.repeat(32) }));
-      expectRefusedB(await from(peer, 'GET', '/v1/products', { authorization: 'Bearer agk_unknown-two' }));
-      expect(lookups.count()).toBe(2);
+      // The budget is spent: keys never seen are refused with no lookup of their own; the
+      // directory of active keys is read once for the whole flood (and then every few seconds at most).
+      for (let i = 0; i < 40; i++) {
+        expectRefusedA(await from(peer, 'GET', '/api/partners/wallet/', { ...unknownA, 'x-api-key': i.toString(16).padStart(64, 'e') }));
+        expectRefusedB(await from(peer, 'GET', '/v1/products', { authorization: `Bearer agk_unknown-${i}` }));
+      }
+      expect(lookups.count()).toBeLessThanOrEqual(3);
+      // A valid partner on that address is checked from memory: one read of its row.
+      const { creds } = await newPartner(stack);
+      const before = lookups.count();
+      for (let i = 0; i < 5; i++) expect((await from(peer, 'GET', '/api/partners/wallet/', aAuth(creds))).status).toBe(200);
+      expect(lookups.count() - before).toBeLessThanOrEqual(3);
     } finally {
       lookups.stop();
+    }
+  });
+});
+
+describe('a valid partner behind an address flooded with wrong keys, over HTTP', () => {
+  it('is served and counted in its own limit on both interfaces, while the wrong keys from that address get 429', async () => {
+    const { creds } = await newPartner(stack);
+    expect((await adminClient(stack).post(`/admin/partners/${creds.partner_id}/rate-limit`, { per_minute: 3 })).status).toBe(200);
+    const server = await listen(stack.app.fetch, 0, '127.0.0.1');
+    const get = async (path: string, headers: Record<string, string>) => {
+      const res = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as unknown };
+    };
+    let invented = 0;
+    const wrongA = () => ({ 'x-api-key': (++invented).toString(16).padStart(64, 'a'), 'x-api-secret': 'guess' });
+    const wrongB = () => ({ authorization: `Bearer agk_guess-${++invented}` });
+    try {
+      // A broken script behind the office's address, on both interfaces, until the address is refused.
+      let refused: Awaited<ReturnType<typeof get>> | undefined;
+      for (let i = 0; i <= FAILURES && !refused; i++) {
+        const res = await get(i % 2 ? '/v1/products' : '/api/partners/wallet/', i % 2 ? wrongB() : wrongA());
+        if (res.status === 429) refused = res;
+        else expect(res.status).toBe(401);
+      }
+      const said = refused?.body as { detail?: string; error?: string } | undefined;
+      expect(said?.detail ?? said?.error).toMatch(TOO_MANY);
+
+      for (let i = 0; i < 3; i++) {
+        // The flood goes on and stays refused...
+        const wrong = await get('/api/partners/wallet/', wrongA());
+        expect(wrong.status).toBe(429);
+        expect(wrong.body).toEqual({ ok: false, error: expect.stringMatching(TOO_MANY) });
+        expect((await get('/v1/products', wrongB())).status).toBe(429);
+        expect((await get('/api/partners/wallet/', {})).status).toBe(429);
+        // ...while the partner on the same address is served, counted in its own limit on each interface.
+        const a = await get('/api/partners/wallet/', aAuth(creds));
+        expect(a.status).toBe(200);
+        expect(a.headers.get('ratelimit-policy')).toBe('"per-minute";q=3;w=60');
+        expect(a.headers.get('ratelimit')).toMatch(new RegExp(`^"per-minute";r=${2 - i};t=\\d+$`));
+        const b = await get('/v1/products', bAuth(creds));
+        expect(b.status).toBe(200);
+        expect(b.headers.get('ratelimit')).toMatch(new RegExp(`^"per-minute";r=${2 - i};t=\\d+$`));
+      }
+      // The address's refusals carry the budget it spent in the RateLimit fields, nothing left of it.
+      const refusedAgain = await get('/v1/products', wrongB());
+      expect(refusedAgain.headers.get('ratelimit-policy')).toBe(`"auth-failures";q=${FAILURES};w=60`);
+      expect(refusedAgain.headers.get('ratelimit')).toBe(`"auth-failures";r=0;t=${refusedAgain.headers.get('retry-after')}`);
+      // Its own limit spent, the partner is refused as a partner over its limit, not as the address.
+      const over = await get('/api/partners/wallet/', aAuth(creds));
+      expect(over.status).toBe(429);
+      expect(over.body).toEqual({ ok: false, error: expect.stringMatching(/^rate limit exceeded: 3 requests per minute; retry in \d+ s$/) });
+      expect(over.headers.get('ratelimit')).toMatch(/^"per-minute";r=0;t=\d+$/);
+    } finally {
+      await server.close();
     }
   });
 });

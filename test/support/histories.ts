@@ -19,7 +19,12 @@ export async function recordHistory(stack: TestStack, workflowId: string, name: 
   if (process.env.RECORD_HISTORIES !== '1') return;
   const handle = stack.client.workflow.getHandle(workflowId);
   // An answer can come from the worker a moment before Temporal records the close (src/temporal/outcomes.ts).
-  await Promise.race([handle.result().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+  // The wait is cancelled, not left running, if the close does not come: a call running when the
+  // stack closes its connection would be retried on the closed connection.
+  const giveUp = new AbortController();
+  const timer = setTimeout(() => giveUp.abort(), 10_000);
+  await stack.client.withAbortSignal(giveUp.signal, () => handle.result()).catch(() => undefined);
+  clearTimeout(timer);
   const history = await handle.fetchHistory();
   fs.mkdirSync(HISTORIES_DIR, { recursive: true });
   fs.writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), JSON.stringify(history, null, 1));

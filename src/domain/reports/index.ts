@@ -3,6 +3,8 @@ import { DomainError, validation } from '../errors';
 import { statementPeriod, type StatementPeriod } from '../statements';
 import { marginsCsv, suppliersCsv } from './books';
 import { exposureCsv } from './exposure';
+import { fxDifferencesCsv } from './fx-differences';
+import { trialBalanceCsv } from './trial-balance';
 
 /** What an operator report is asked for: its period where it has one (`--from --to`, YYYY-MM-DD, UTC days). */
 export interface ReportQuery {
@@ -19,12 +21,15 @@ interface Report {
 /**
  * The operators' CSV reports by name: `GET /admin/reports/<name>` and `admin report <name>`.
  * Exposure is a snapshot of now, so it takes no period; margins (by month, service, partner
- * and supplier) and what is owed to suppliers cover one.
+ * and supplier), what is owed to suppliers, the trial balance and the exchange differences
+ * cover one.
  */
 const REPORTS: Record<string, Report> = {
   exposure: { period: false, csv: (db) => exposureCsv(db) },
   margins: { period: true, csv: (db, period) => marginsCsv(db, period!) },
   suppliers: { period: true, csv: (db, period) => suppliersCsv(db, period!) },
+  'trial-balance': { period: true, csv: (db, period) => trialBalanceCsv(db, period!) },
+  'fx-differences': { period: true, csv: (db, period) => fxDifferencesCsv(db, period!) },
 };
 
 export const REPORT_NAMES = Object.keys(REPORTS);

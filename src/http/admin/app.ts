@@ -2,9 +2,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
-import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { operatorActions } from '../../db/schema';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { decideOfflineRefund } from '../../domain/flights/operator';
 import { decidePayment, inspectOrder, NEEDS_ATTENTION_QUERY, needsAttention } from '../../domain/operators';
@@ -12,8 +10,7 @@ import { reconcile } from '../../domain/reconcile';
 import { paymentsNeedsAttention } from '../../platform/metrics';
 import { relayVisaDecision } from '../../domain/visa/service';
 import { acceptCancel } from '../../domain/residence/service';
-import { DomainError, notFound } from '../../domain/errors';
-import { isStorableId } from '../../domain/ids';
+import { DomainError } from '../../domain/errors';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
 import { parseAmount } from '../../domain/money';
@@ -69,6 +66,10 @@ import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
 import { privacyRoutes } from './privacy';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
 import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
+import { financeRoutes } from './finance';
+import { body, idParam } from './input';
+import { nearLimitWatch } from './near-limit-watch';
+import { OwnApprovalError } from '../../domain/adjustments';
 
 export interface AdminDeps {
   db: Db;
@@ -96,6 +97,10 @@ export interface AdminDeps {
   payloadCodec: PayloadCodec;
   /** The Temporal Web origin allowed to call the codec endpoint from the browser (TEMPORAL_UI_ORIGIN). */
   temporalUiOrigin?: string;
+  /** The largest manual adjustment one operator posts alone, in minor units (ADJUSTMENT_APPROVAL_THRESHOLD). */
+  adjustmentApprovalThresholdMinor: number;
+  /** Who is near the credit limit (./near-limit-watch.ts), shared with the process's own timer when it runs one; else the app's own. */
+  nearLimitWatch?: () => Promise<void>;
 }
 
 type AdminEnv = { Variables: RequestIdVariables & OperatorVariables };
@@ -176,21 +181,6 @@ const MarkupBody = z.object({
   to: z.string().max(20).nullish(),
 });
 
-async function body<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new DomainError('validation', 'body: must be a JSON object');
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
-  }
-  return parsed.data;
-}
-
 const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
 const PaymentDecision = z.object({
   reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000),
@@ -204,14 +194,6 @@ const WebhookBody = z.object({
   interface: z.enum(['a', 'b'], { error: 'must be a or b' }).optional(),
 });
 
-/** The row id in the path, named `what` in the message when it is not one. */
-function idParam(c: Context, what: string): number {
-  const raw = c.req.param('id') ?? '';
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw new DomainError('validation', `${what}: must be a positive integer id`);
-  if (!isStorableId(Number(raw))) throw notFound(`${what} ${raw}`);
-  return Number(raw);
-}
-
 const orderId = (c: Context) => idParam(c, 'order');
 
 const partnerId = (c: Context) => idParam(c, 'partner');
@@ -222,6 +204,7 @@ export function createAdminApp(deps: AdminDeps) {
   const app = new Hono<AdminEnv>();
   app.use('*', requestId());
   app.onError((err, c) => {
+    if (err instanceof OwnApprovalError) return c.json({ error: err.message }, 403);
     if (err instanceof DomainError && err.code in STATUS) return c.json({ error: err.message }, STATUS[err.code as keyof typeof STATUS]);
     if (err instanceof DomainError) return c.json({ error: err.message }, 400);
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status);
@@ -236,9 +219,11 @@ export function createAdminApp(deps: AdminDeps) {
   const requireOperator = operatorAuth(deps);
   // Prometheus scrapes with an operator token (docker-compose.yml: `authorization.credentials_file`).
   app.use('/metrics', requireOperator);
+  const watchNearLimit = deps.nearLimitWatch ?? nearLimitWatch(db);
   app.get(
     '/metrics',
     metricsHandler(deps.metrics, async () => {
+      await watchNearLimit();
       // While Temporal is down the gauge is NaN at once, not after the SDK's retries.
       const stuck = deps.health.report().checks.temporal?.ok
         ? await deps.temporal.withDeadline(Date.now() + 2000, () => deps.temporal.workflow.count(NEEDS_ATTENTION_QUERY)).catch(() => null)
@@ -277,17 +262,7 @@ export function createAdminApp(deps: AdminDeps) {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));
     return c.json({ ok: report.findings.length === 0, ...report });
   });
-  app.get('/admin/audit', async (c) => {
-    const target = c.req.query('target');
-    const rows = await db
-      .select()
-      .from(operatorActions)
-      .where(target ? eq(operatorActions.target, target) : undefined)
-      .orderBy(desc(operatorActions.id))
-      .limit(100);
-    return c.json({ results: rows.map((r) => ({ ...r, at: r.at.toISOString() })) });
-  });
-
+  financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor });
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>
@@ -298,6 +273,8 @@ export function createAdminApp(deps: AdminDeps) {
         currency: deps.currency,
       }),
     );
+    // Its keys are known to this process's directory of keys at once (createPartner saw the transaction's handle).
+    forgetCredentials(db);
     return c.json(renderCredentials(created), 201);
   });
   app.get('/admin/partners/:id/wallet', async (c) => c.json(renderWallet(await getWallet(db, partnerId(c)))));

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, HTTP_STATUS } from '../../domain/errors';
-import { authenticateAgency } from '../../domain/partners';
+import { authenticateAgency, isActiveAgencyKey } from '../../domain/partners';
 import { supplierUnavailableAnswer } from '../supplier-unavailable';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
@@ -57,6 +57,7 @@ export function createAgencyApi(deps: ApiDeps) {
   const authenticate = authenticateThrottled(deps.rateLimits, {
     authenticate: (c) => authenticateAgency(deps.db, bearer(c)),
     presented: (c) => c.req.header('authorization') !== undefined,
+    known: (c) => isActiveAgencyKey(deps.db, bearer(c)),
     addressOf: deps.clientAddress,
     refuse: (c, detail) => c.json({ detail }, 429),
   });

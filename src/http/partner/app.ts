@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
-import { authenticatePartner } from '../../domain/partners';
+import { authenticatePartner, isActiveApiKey } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay-request';
 import { supplierUnavailableAnswer } from '../supplier-unavailable';
 import type { ApiDeps } from '../deps';
@@ -68,6 +68,7 @@ export function createPartnerApi(deps: ApiDeps) {
   const authenticate = authenticateThrottled(deps.rateLimits, {
     authenticate: (c) => authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')),
     presented: (c) => c.req.header('x-api-key') !== undefined || c.req.header('x-api-secret') !== undefined,
+    known: (c) => isActiveApiKey(deps.db, c.req.header('x-api-key')),
     addressOf: deps.clientAddress,
     refuse: (c, error) => c.json({ ok: false, error }, 429),
   });
