@@ -226,6 +226,8 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
     // And its own payload key: its histories decrypt with this stack's codec only (those it records, with the replay's).
     TEMPORAL_PAYLOAD_KEY: process.env.RECORD_HISTORIES === '1' ? REPLAY_PAYLOAD_KEY : crypto.randomBytes(32).toString('base64'),
+    // And its own personal-data key.
+    PERSONAL_DATA_KEY: crypto.randomBytes(32).toString('base64'),
     CURRENCY,
     SANDBOX: opts.sandbox ?? true,
     PAY_WAIT_MS: opts.payWaitMs ?? 20_000,
