@@ -8,6 +8,8 @@ module.exports = {
   // One Temporal dev server and one workflow bundle for the whole run (see test/support/global-setup.ts).
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // A personal-data key in every test file's process (src/db/personal-data.ts).
+  setupFiles: ['<rootDir>/test/support/personal-data-key.ts'],
   testTimeout: 120_000,
   // Two cores: one test file at a time leaves the other to Temporal and the database.
   maxWorkers: 1,

@@ -81,6 +81,26 @@ const ConfigSchema = z
       .string()
       .refine((v) => parseSecretKeys(v) !== null, 'must be base64 keys of 32 bytes, comma-separated')
       .optional(),
+    /**
+     * The key travellers' personal data is sealed under in the database (base64 of 32 bytes:
+     * `openssl rand -base64 32`); the same in every API and worker process. Unset: the key in
+     * DATA_DIR/personal-data-key, made on the first start (src/runtime/personal-data-key.ts).
+     */
+    PERSONAL_DATA_KEY: z
+      .string()
+      .refine((v) => parseSecretKey(v) !== null, 'must be base64 of 32 bytes (openssl rand -base64 32)')
+      .optional(),
+    /**
+     * While PERSONAL_DATA_KEY is being changed: the old key (or keys, comma-separated). Data
+     * sealed under them is opened, and sealed again under PERSONAL_DATA_KEY by the workers'
+     * upkeep (docs/operations.md, "Travellers' personal data").
+     */
+    PERSONAL_DATA_PREVIOUS_KEYS: z
+      .string()
+      .refine((v) => parseSecretKeys(v) !== null, 'must be base64 keys of 32 bytes, comma-separated')
+      .optional(),
+    /** Days after a trip ends (check-out, the last flight's arrival, the tour's last day, the visa's travel end) when its travellers' personal data is erased. */
+    PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
     DATA_DIR: z.string().default('.data'),
     DATABASE_URL: z.string().url().optional(),
     /** The embedded database (no DATABASE_URL): how often tables are checked for vacuum and analyze (0: never). */

@@ -30,6 +30,7 @@ import { DEFAULT_VERSIONING_BEHAVIOR } from '../workflows/versioning';
 import { becomeCurrent, workflowCodeBuildId, type WorkerVersion } from './deployment';
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
+import { startPersonalDataUpkeep } from './personal-data-upkeep';
 import { startWebhookRelay, webhookRetry } from './webhook-relay';
 
 export interface WorkerConfig {
@@ -232,5 +233,7 @@ export async function runWorker(
   stack.add(() => running.stop());
   const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
   stack.add(() => retention.stop());
+  const upkeep = startPersonalDataUpkeep({ db: database.db, days: config.PERSONAL_DATA_RETENTION_DAYS });
+  stack.add(() => upkeep.stop());
   return { worker: running.worker, connection };
 }

@@ -124,6 +124,7 @@ async function main() {
       ADMIN_TOKEN: 'bench-startup-admin-token-0123456789',
       WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
       TEMPORAL_PAYLOAD_KEY: crypto.randomBytes(32).toString('base64'),
+      PERSONAL_DATA_KEY: crypto.randomBytes(32).toString('base64'),
       LOG_LEVEL: 'warn',
     };
     await round1('compiled', base); // unmeasured: migrations, the disk cache

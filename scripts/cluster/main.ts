@@ -23,6 +23,7 @@ import { Connection } from '@temporalio/client';
 import { ensureAdminToken } from '../../src/runtime/admin-token';
 import { ensureDataFile } from '../../src/runtime/data-file';
 import { PAYLOAD_KEY_FILE } from '../../src/runtime/payload-key';
+import { PERSONAL_DATA_KEY_FILE } from '../../src/runtime/personal-data-key';
 import { SECRETS_KEY_FILE } from '../../src/runtime/secrets-key';
 import { newSecretKey } from '../../src/platform/secret-box';
 import { resolveTemporalBinaries } from './binaries';
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
   // One key for every API and worker process: each has a DATA_DIR of its own.
   const secretsKey = process.env.WEBHOOK_SECRETS_KEY || ensureDataFile(dir, SECRETS_KEY_FILE, newSecretKey).value;
   const payloadKey = process.env.TEMPORAL_PAYLOAD_KEY || ensureDataFile(dir, PAYLOAD_KEY_FILE, newSecretKey).value;
+  const personalDataKey = process.env.PERSONAL_DATA_KEY || ensureDataFile(dir, PERSONAL_DATA_KEY_FILE, newSecretKey).value;
   const pg = clusterPostgres(path.join(dir, 'postgres'), port(5433));
   const frontend = `127.0.0.1:${port(7233)}`;
   const namespace = process.env.TEMPORAL_NAMESPACE || 'default';
@@ -223,6 +225,7 @@ async function main(): Promise<void> {
       ADMIN_TOKEN: admin.token,
       WEBHOOK_SECRETS_KEY: secretsKey,
       TEMPORAL_PAYLOAD_KEY: payloadKey,
+      PERSONAL_DATA_KEY: personalDataKey,
       SANDBOX: process.env.SANDBOX ?? 'true',
     };
     const worker = (i: number): PartSpec => {

@@ -64,6 +64,9 @@ commands:
   webhooks delete|enable --endpoint ID                         (delete one; turn a disabled one back on)
   webhooks deliveries --partner ID                             (latest deliveries, each attempt's status, latency, answer)
   webhooks redeliver --event ID                                (send an event again, same webhook-id, to every endpoint taking it)
+  privacy erase --order ID | --traveller PASSPORT_OR_NATIONAL_ID --reason TEXT
+                                                              (a data subject's request: the travellers' personal data of an
+                                                               order's bookings, or of every booking naming one, erased; audited)
   fx set --from CURRENCY --rate RATE                           (exchange rate: RATE wallet units per 1 CURRENCY, e.g. --from GBP --rate 52000)
   fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
   report NAME [--from YYYY-MM-DD --to YYYY-MM-DD]             (an operator report as CSV on stdout; --from/--to for those over a period)
@@ -173,6 +176,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       'supplier-ref': { type: 'string' },
       target: { type: 'string' },
       reason: { type: 'string' },
+      traveller: { type: 'string' },
       from: { type: 'string' },
       rate: { type: 'string' },
       thresholds: { type: 'string' },
@@ -359,6 +363,18 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: `/admin/webhooks/${idOption(values, 'endpoint')}/${action}` } };
     case 'webhooks redeliver':
       return { json, command: { method: 'POST', path: `/admin/events/${idOption(values, 'event')}/redeliver` } };
+    case 'privacy erase': {
+      const order = values.order === undefined ? undefined : Number(idOption(values, 'order'));
+      if ((order === undefined) === (values.traveller === undefined)) throw new UsageError('give --order ID or --traveller PASSPORT_OR_NATIONAL_ID');
+      return {
+        json,
+        command: {
+          method: 'POST',
+          path: '/admin/privacy/erase',
+          body: { ...(order === undefined ? { traveller: need(values, 'traveller') } : { order_id: order }), reason: need(values, 'reason') },
+        },
+      };
+    }
     case 'fx set':
       return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), rate: need(values, 'rate') } } };
     case 'fx list':

@@ -19,6 +19,7 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import { personalData } from './personal-data';
 
 // Money is integer minor units (1/100 of the wallet currency) everywhere in the
 // database; `mode: 'number'` is exact up to 2^53 minor units, far beyond any wallet.
@@ -480,8 +481,8 @@ export const hotelBookings = pgTable(
     checkIn: date('check_in'),
     checkOut: date('check_out'),
     rooms: jsonb('rooms').$type<Array<{ adults: number; children_ages: number[] }>>(),
-    guests: jsonb('guests').$type<unknown[][]>(),
-    contact: jsonb('contact').$type<{ phone_number: string; email: string }>(),
+    guests: personalData<unknown[][]>('hotel_bookings', 'guests'),
+    contact: personalData<{ phone_number: string; email: string }>('hotel_bookings', 'contact'),
     totalPrice: money('total_price_minor'),
     // The price's two parts and the pricing rule, as the order made from the booking records them.
     netPrice: money('net_minor'),
@@ -494,11 +495,13 @@ export const hotelBookings = pgTable(
     confirmationNumber: text('confirmation_number'),
     failure: text('failure'),
     // Interface B's own fields of a booking made there (room_id, guest_name, special_requests, idempotency key).
-    agency: jsonb('agency').$type<{ room_id: string; guest_name: string; guest_email: string; special_requests: string | null }>(),
+    agency: personalData<{ room_id: string; guest_name: string; guest_email: string; special_requests: string | null }>('hotel_bookings', 'agency'),
     // Interface B's Idempotency-Key: one booking per key and partner, whatever races.
     idempotencyKey: text('idempotency_key'),
     // The request the key was first used with (src/domain/agency/idempotency.ts): the key again with another is refused.
     idempotencyRequest: text('idempotency_request'),
+    // When its travellers' personal data was erased (src/domain/privacy.ts): after the trip, or on request.
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -556,14 +559,16 @@ export const flightBookings = pgTable(
     refundable: boolean('refundable'),
     refundPenalty: money('refund_penalty_minor'),
     legs: jsonb('legs').$type<unknown[]>(),
-    travelers: jsonb('travelers').$type<Array<Record<string, unknown>>>().notNull(),
-    contact: jsonb('contact').$type<{ phone_number: string; email: string }>().notNull(),
+    travelers: personalData<Array<Record<string, unknown>>>('flight_bookings', 'travelers').notNull(),
+    contact: personalData<{ phone_number: string; email: string }>('flight_bookings', 'contact').notNull(),
     tickets: jsonb('tickets').$type<Array<{ traveler_index: number; ticket_number: string }>>(),
     totalPrice: money('total_price_minor'),
     currency: text('currency').notNull(),
     orderId: integer('order_id').references(() => orders.id),
     refundReason: text('refund_reason'),
     failure: text('failure'),
+    // When its travellers' personal data was erased (src/domain/privacy.ts): after the trip, or on request.
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -623,7 +628,7 @@ export const tourPrebooks = pgTable(
     departureId: integer('departure_id')
       .notNull()
       .references(() => tourDepartures.id),
-    passengers: jsonb('passengers').$type<Array<Record<string, unknown>>>().notNull(),
+    passengers: personalData<Array<Record<string, unknown>>>('tour_prebooks', 'passengers').notNull(),
     seats: integer('seats').notNull(),
     totalPrice: money('total_price_minor').notNull(),
     // The price's two parts and the pricing rule, as the order made from the prebook records them.
@@ -635,6 +640,8 @@ export const tourPrebooks = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     orderId: integer('order_id').references(() => orders.id),
     confirmationNumber: text('confirmation_number'),
+    // When its travellers' personal data was erased (src/domain/privacy.ts): after the trip, or on request.
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -693,7 +700,7 @@ export const reservations = pgTable(
     checkIn: date('check_in').notNull(),
     checkOut: date('check_out').notNull(),
     guests: integer('guests').notNull(),
-    leadGuest: jsonb('lead_guest').$type<Record<string, unknown>>(),
+    leadGuest: personalData<Record<string, unknown>>('reservations', 'lead_guest'),
     totalPrice: money('total_price_minor').notNull(),
     // The price's two parts and the pricing rule, as the order made from the reservation records them.
     netPrice: money('net_minor'),
@@ -705,6 +712,8 @@ export const reservations = pgTable(
     orderId: integer('order_id').references(() => orders.id),
     confirmationNumber: text('confirmation_number'),
     cancelRefund: money('cancel_refund_minor'),
+    // When its travellers' personal data was erased (src/domain/privacy.ts): after the trip, or on request.
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -744,10 +753,10 @@ export const visaApplications = pgTable(
       .notNull()
       .references(() => visaProducts.id),
     orderId: integer('order_id').references(() => orders.id),
-    applicant: jsonb('applicant').$type<Record<string, unknown>>().notNull(),
+    applicant: personalData<Record<string, unknown>>('visa_applications', 'applicant').notNull(),
     travelFrom: date('travel_from').notNull(),
     travelTo: date('travel_to').notNull(),
-    documents: jsonb('documents').$type<Array<{ type: string; reference: string }>>().notNull(),
+    documents: personalData<Array<{ type: string; reference: string }>>('visa_applications', 'documents').notNull(),
     status: text('status', { enum: VISA_APPLICATION_STATUSES }).notNull().default('draft'),
     supplierReference: text('supplier_reference'),
     decisionReason: text('decision_reason'),
@@ -755,6 +764,8 @@ export const visaApplications = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     // Sandbox only: the embassy's answer and how long it takes, fixed when the partner applies.
     sandboxDecision: jsonb('sandbox_decision').$type<{ approve: boolean; afterMs: number }>(),
+    // When its travellers' personal data was erased (src/domain/privacy.ts): after the trip, or on request.
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

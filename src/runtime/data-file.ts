@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { newSecretKey, parseSecretKey, parseSecretKeys } from '../platform/secret-box';
 
 /**
  * The value kept in DATA_DIR/<name>, written (mode 0600) with `make()` on the first start.
@@ -23,4 +24,20 @@ export function ensureDataFile(dataDir: string, name: string, make: () => string
     }
   }
   return { value: fs.readFileSync(file, 'utf8').trim(), file };
+}
+
+/**
+ * A key and the previous ones (while it is being changed) as the settings give them: `key`
+ * when set (every API and worker process of a deployment needs the same one), otherwise the
+ * key in DATA_DIR/`file`, made with a random key on the first start, which serves the
+ * processes that share that directory (`npm start`). `setting` names the key's setting in
+ * the error a damaged file gives.
+ */
+export function keysFromSettings(s: { key?: string; previous?: string; dataDir: string; file: string; setting: string }): { key: Buffer; previous: Buffer[] } {
+  const previous = s.previous ? parseSecretKeys(s.previous)! : [];
+  if (s.key) return { key: parseSecretKey(s.key)!, previous };
+  const { value, file } = ensureDataFile(s.dataDir, s.file, newSecretKey);
+  const key = parseSecretKey(value);
+  if (!key) throw new Error(`${file} does not hold a key (base64 of 32 bytes); restore it, or set ${s.setting}`);
+  return { key, previous };
 }

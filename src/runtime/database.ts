@@ -1,8 +1,10 @@
 import type { Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
+import { usePersonalDataKeys } from '../db/personal-data';
 import { sealStoredSecrets } from '../domain/webhooks';
 import { logger } from '../platform/log';
 import type { SecretBox } from '../platform/secret-box';
+import { personalDataBox } from './personal-data-key';
 import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
 
@@ -22,6 +24,7 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
     },
   });
   stack.add(() => database.close());
+  usePersonalDataKeys(personalDataBox(config));
   await sealSecrets(database, webhookSecrets(config));
   return database;
 }

@@ -1,7 +1,6 @@
 import type { Config } from '../config';
-import { newSecretKey, parseSecretKey, parseSecretKeys } from '../platform/secret-box';
 import { EncryptionCodec } from '../temporal/payload-codec';
-import { ensureDataFile } from './data-file';
+import { keysFromSettings } from './data-file';
 
 export const PAYLOAD_KEY_FILE = 'temporal-payload-key';
 
@@ -13,10 +12,12 @@ export const PAYLOAD_KEY_FILE = 'temporal-payload-key';
  * and keeps its histories readable across restarts.
  */
 export function temporalPayloadCodec(config: Pick<Config, 'TEMPORAL_PAYLOAD_KEY' | 'TEMPORAL_PAYLOAD_PREVIOUS_KEYS' | 'DATA_DIR'>): EncryptionCodec {
-  const previous = config.TEMPORAL_PAYLOAD_PREVIOUS_KEYS ? parseSecretKeys(config.TEMPORAL_PAYLOAD_PREVIOUS_KEYS)! : [];
-  if (config.TEMPORAL_PAYLOAD_KEY) return new EncryptionCodec(parseSecretKey(config.TEMPORAL_PAYLOAD_KEY)!, previous);
-  const { value, file } = ensureDataFile(config.DATA_DIR, PAYLOAD_KEY_FILE, newSecretKey);
-  const key = parseSecretKey(value);
-  if (!key) throw new Error(`${file} does not hold a key (base64 of 32 bytes); restore it, or set TEMPORAL_PAYLOAD_KEY`);
+  const { key, previous } = keysFromSettings({
+    key: config.TEMPORAL_PAYLOAD_KEY,
+    previous: config.TEMPORAL_PAYLOAD_PREVIOUS_KEYS,
+    dataDir: config.DATA_DIR,
+    file: PAYLOAD_KEY_FILE,
+    setting: 'TEMPORAL_PAYLOAD_KEY',
+  });
   return new EncryptionCodec(key, previous);
 }

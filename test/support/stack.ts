@@ -8,6 +8,7 @@ import { Client as PgClient } from 'pg';
 import type { HealthMonitor, HealthReport } from '../../src/health/model';
 import { loadConfig, type Config } from '../../src/config';
 import { openDatabase, type Database, type Db } from '../../src/db/client';
+import { usePersonalDataKeys } from '../../src/db/personal-data';
 import { seedCatalog } from '../../src/db/seed/seed';
 import { createAdminApp, type AdminDeps } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
@@ -17,6 +18,7 @@ import type { SecretBox } from '../../src/platform/secret-box';
 import { startApiHealth } from '../../src/runtime/api-health';
 import { webhookSecrets } from '../../src/runtime/secrets-key';
 import { temporalPayloadCodec } from '../../src/runtime/payload-key';
+import { personalDataBox } from '../../src/runtime/personal-data-key';
 import { Stack } from '../../src/runtime/stack';
 import { supplierUrl } from '../../src/runtime/supplier-url';
 import { adminDependencies, apiDependencies, rateBudgets } from '../../src/runtime/wiring';
@@ -224,6 +226,8 @@ function stackConfig(opts: StackOptions, temporal: { address: string; namespace:
     WEBHOOK_SECRETS_KEY: crypto.randomBytes(32).toString('base64'),
     // And its own payload key: its histories decrypt with this stack's codec only (those it records, with the replay's).
     TEMPORAL_PAYLOAD_KEY: process.env.RECORD_HISTORIES === '1' ? REPLAY_PAYLOAD_KEY : crypto.randomBytes(32).toString('base64'),
+    // And its own personal-data key.
+    PERSONAL_DATA_KEY: crypto.randomBytes(32).toString('base64'),
     CURRENCY,
     SANDBOX: opts.sandbox ?? true,
     PAY_WAIT_MS: opts.payWaitMs ?? 20_000,
@@ -317,6 +321,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const told = opts.outcomes === 'untold' ? undefined : outcomes;
   const secrets = webhookSecrets(config);
   const payloadCodec = temporalPayloadCodec(config);
+  usePersonalDataKeys(personalDataBox(config));
   let worker: EngineWorker | null = null;
   let presence: WorkerPresence | null = null;
   const startWorker = async () => {

@@ -63,6 +63,7 @@ import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 import type { PayloadCodec } from '@temporalio/common';
 import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
+import { privacyRoutes } from './privacy';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
 import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
 import { financeRoutes } from './finance';
@@ -255,6 +256,7 @@ export function createAdminApp(deps: AdminDeps) {
     limitBody((c, error) => c.json({ error }, 413)),
   );
   codecRoutes(app, { codec: deps.payloadCodec, checkToken: async (token) => (await authenticateOperator(db, token, deps.adminToken)) !== null });
+  privacyRoutes(app, db);
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));

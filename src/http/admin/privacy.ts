@@ -1,0 +1,62 @@
+import type { Context, Env, Hono } from 'hono';
+import { z } from 'zod';
+import type { Db, DbOrTx } from '../../db/client';
+import { operatorActions } from '../../db/schema';
+import { DomainError, notFound } from '../../domain/errors';
+import { isStorableId } from '../../domain/ids';
+import { eraseOrder, eraseTraveller, orderHasTravellers, travellerDigest } from '../../domain/privacy';
+import { operatorOf } from './actions';
+
+/** Either an order or a traveller, by passport number or national id. */
+const EraseBody = z
+  .object({
+    order_id: z.number().int().positive().optional(),
+    traveller: z.string().trim().min(5, 'a passport number or national id (at least 5 characters)').max(40).optional(),
+    reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000),
+  })
+  .strict()
+  .refine((b) => (b.order_id === undefined) !== (b.traveller === undefined), { message: 'give order_id or traveller, not both' });
+
+async function eraseBody(c: Context): Promise<z.infer<typeof EraseBody>> {
+  const parsed = EraseBody.safeParse(await c.req.json().catch(() => undefined));
+  if (!parsed.success) {
+    const i = parsed.error.issues[0]!;
+    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
+  }
+  return parsed.data;
+}
+
+/**
+ * A data subject's request (docs/operations.md, "Travellers' personal data"): erases the
+ * personal data of an order's bookings, or of every booking naming a traveller. Audited
+ * with the operator and the reason; a traveller is named in the audit by a digest of the
+ * identifier, never by the identifier itself.
+ */
+export function privacyRoutes<E extends Env>(app: Hono<E>, db: Db) {
+  app.post('/admin/privacy/erase', async (c) => {
+    const b = await eraseBody(c);
+    if (b.order_id !== undefined && (!isStorableId(b.order_id) || !(await orderHasTravellers(db, b.order_id)))) {
+      throw notFound(`order ${b.order_id} with travellers`);
+    }
+    const target = b.order_id !== undefined ? `orders/${b.order_id}` : `travellers/${travellerDigest(b.traveller!)}`;
+    const audit = (tx: DbOrTx) =>
+      tx.insert(operatorActions).values({
+        operator: operatorOf(c),
+        action: 'privacy/erase',
+        target,
+        reason: b.reason,
+        details: b.order_id !== undefined ? { order_id: b.order_id } : { traveller_digest: travellerDigest(b.traveller!) },
+      });
+    // An order's bookings are erased with their audit row, in one transaction. A traveller's
+    // search runs in batches: its audit row comes first, and the same request again finishes
+    // one that was cut short.
+    const erased =
+      b.order_id !== undefined
+        ? await db.transaction(async (tx) => {
+            await audit(tx);
+            return eraseOrder(tx, b.order_id!);
+          })
+        : await audit(db).then(() => eraseTraveller(db, b.traveller!));
+    return c.json({ target, erased, bookings: Object.values(erased).reduce((a, n) => a + n, 0) });
+  });
+}
