@@ -105,3 +105,16 @@ export async function requireFree(ports: number[]): Promise<void> {
   for (const p of ports) if (!(await portFree(p))) busy.push(p);
   if (busy.length) throw new Error(`ports in use: ${busy.join(', ')}`);
 }
+
+/**
+ * The environment of `npm start` in DATA_DIR `dataDir` on ports `ports` (the API, admin,
+ * simulator, dev server, its UI, worker metrics and Temporal Core metrics, in that order),
+ * `extra` on top: it inherits nothing that would point it at another engine or database.
+ */
+export function npmStartEnv(dataDir: string, ports: readonly number[], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const names = ['PORT', 'ADMIN_PORT', 'SIMULATOR_PORT', 'TEMPORAL_DEV_PORT', 'TEMPORAL_UI_PORT', 'WORKER_METRICS_PORT', 'TEMPORAL_CORE_METRICS_PORT'];
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  for (const name of ['API_URL', 'ADMIN_URL', 'ADMIN_TOKEN', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SUPPLIER_URL']) delete env[name];
+  names.forEach((name, i) => (env[name] = String(ports[i])));
+  return { ...env, ...extra };
+}

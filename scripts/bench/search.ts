@@ -49,7 +49,7 @@ import { runLoad, type LoadAnswer } from './http-load';
 import { clusterTopology, cpuSeconds, startTopology } from './topology';
 import { readClusterState } from '../cluster/state';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
-import { httpOk, requireFree, sleep, startProcess, stopOnSignals, stopProcess, stopStarted, temporaryDir, waitFor } from './processes';
+import { httpOk, npmStartEnv, requireFree, sleep, startProcess, stopOnSignals, stopProcess, stopStarted, temporaryDir, waitFor } from './processes';
 
 const raw = args({
   target: { type: 'string', default: '' },
@@ -123,25 +123,7 @@ async function setupStart(): Promise<Setup> {
   );
   await waitFor('the simulator', () => httpOk(`${supplierUrl}/healthz`), simulator, 60_000, simulatorLog);
   const engineLog = path.join(dataDir, 'engine.log');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: path.join(dataDir, 'data'),
-    PORT: String(ports[0]),
-    ADMIN_PORT: String(ports[1]),
-    SIMULATOR_PORT: String(ports[2]),
-    TEMPORAL_DEV_PORT: String(ports[3]),
-    TEMPORAL_UI_PORT: String(ports[4]),
-    WORKER_METRICS_PORT: String(ports[5]),
-    TEMPORAL_CORE_METRICS_PORT: String(ports[6]),
-    SUPPLIER_URL: supplierUrl,
-    SEARCH_BUDGETS: `simulator=${opts.budget}`,
-    LOG_LEVEL: 'warn',
-  };
-  delete env.API_URL;
-  delete env.ADMIN_URL;
-  delete env.ADMIN_TOKEN;
-  delete env.DATABASE_URL;
-  delete env.TEMPORAL_ADDRESS;
+  const env = npmStartEnv(path.join(dataDir, 'data'), ports, { SUPPLIER_URL: supplierUrl, SEARCH_BUDGETS: `simulator=${opts.budget}` });
   log(`starting npm start (DATA_DIR ${env.DATA_DIR}, API port ${ports[0]}, simulator ${supplierUrl}; logs in ${dataDir})`);
   const engine = startProcess('engine', ['--import', 'tsx', 'src/main.ts'], env, engineLog);
   const api = `http://127.0.0.1:${ports[0]}`;

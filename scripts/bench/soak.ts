@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { args, round, type Partner } from './common';
 import { runLoad, type LoadAnswer } from './http-load';
-import { httpOk, requireFree, sleep, startProcess, stopOnSignals, stopProcess, stopStarted, temporaryDir, waitFor } from './processes';
+import { httpOk, npmStartEnv, requireFree, sleep, startProcess, stopOnSignals, stopProcess, stopStarted, temporaryDir, waitFor } from './processes';
 import { parseMix, parsePrometheus, searchGenerator, seededRandom, type SearchKind } from './search-workload';
 import { MAX_RATE_LIMIT_PER_MINUTE } from '../../src/domain/partners';
 
@@ -64,19 +64,7 @@ async function startEngine(): Promise<Engine> {
   await requireFree(ports);
   const dir = temporaryDir('bench-soak-');
   const dataDir = path.join(dir, 'data');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    PORT: String(ports[0]),
-    ADMIN_PORT: String(ports[1]),
-    SIMULATOR_PORT: String(ports[2]),
-    TEMPORAL_DEV_PORT: String(ports[3]),
-    TEMPORAL_UI_PORT: String(ports[4]),
-    WORKER_METRICS_PORT: String(ports[5]),
-    TEMPORAL_CORE_METRICS_PORT: String(ports[6]),
-    LOG_LEVEL: 'warn',
-  };
-  for (const name of ['API_URL', 'ADMIN_URL', 'ADMIN_TOKEN', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'SUPPLIER_URL']) delete env[name];
+  const env = npmStartEnv(dataDir, ports);
   const logFile = path.join(dir, 'engine.log');
   log(`starting npm start (DATA_DIR ${dataDir}, API port ${ports[0]}; log ${logFile})`);
   const engine = startProcess('engine', ['--import', 'tsx', 'src/main.ts'], env, logFile);
