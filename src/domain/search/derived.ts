@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { expiredPurge } from './purge';
 import type { Money } from '../../suppliers/money';
 import type { Markup } from '../markup';
 import { searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
@@ -11,6 +12,7 @@ export interface MadeBytes {
 
 const makings = new Map<string, Promise<MadeBytes>>();
 let made = new LRUCache<string, MadeBytes>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (m) => Math.max(m.bytes.length, 1) });
+const purgeExpired = expiredPurge(() => made);
 
 /** The memory what is made from answers may take in this process (SEARCH_CACHE_MB); what was made before is forgotten. */
 export function boundDerived(maxBytes: number): void {
@@ -45,7 +47,9 @@ export function madeOnce<M extends MadeBytes>(id: string, until: number, make: (
   started.then((m) => {
     done();
     // Larger than the whole bound: not kept (the cache would refuse it anyway).
-    if (m.bytes.length <= cache.maxSize && until > Date.now()) cache.set(id, m, { ttl: until - Date.now() });
+    if (m.bytes.length > cache.maxSize || until <= Date.now()) return;
+    purgeExpired();
+    cache.set(id, m, { ttl: until - Date.now() });
   }, done);
   return started;
 }

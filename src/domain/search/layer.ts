@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { expiredPurge } from './purge';
 import { stringify } from 'safe-stable-stringify';
 import { logger } from '../../platform/log';
 import { searchRequests, supplierSearchBudget, supplierSearchCalls } from '../../platform/metrics';
@@ -169,6 +170,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   const shared = opts.shared ?? null;
   const now = opts.now ?? Date.now;
   const kept = new LRUCache<string, Kept<unknown>>({ maxSize: settings.memoryBytes, sizeCalculation: (entry) => Math.max(entry.json.length, 1) });
+  const purgeExpired = expiredPurge(() => kept, now);
   const inFlight = new Map<string, Promise<Filled<unknown>>>();
   const references = new Map<string, { until: number; value: Promise<unknown> }>();
   for (const [supplier, perSecond] of Object.entries(settings.budgets)) supplierSearchBudget.set({ supplier }, perSecond);
@@ -179,6 +181,7 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
   function keep<T>(key: string, json: string, value: T | null, times: Times): Found<T> & Times {
     const at = now();
     if (times.staleUntil <= at || json.length > settings.memoryBytes) return notKept(value ?? (JSON.parse(json) as T), times);
+    purgeExpired();
     const entry = new Kept<T>(key, Buffer.from(json, 'utf8'), value, times.fetchedAt, times.freshUntil, times.staleUntil);
     kept.set(key, entry as Kept<unknown>, { ttl: times.staleUntil - at });
     return entry;
