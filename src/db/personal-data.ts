@@ -24,7 +24,7 @@ let given: SecretBox[] = [];
  */
 export function usePersonalDataKeys(box: SecretBox): void {
   current = box;
-  given = [box, ...given.filter((b) => b !== box)];
+  given = [box, ...given.filter((b) => b.keyId !== box.keyId)];
 }
 
 const noKey = () => new Error('no personal-data key in this process: travellers’ data can be neither sealed nor read (usePersonalDataKeys at start-up)');
@@ -60,9 +60,6 @@ export function openPersonal<T>(stored: unknown, owner: string): T {
   if (typeof stored === 'string' && isSealed(stored)) return JSON.parse(personalDataKeys.open(stored, owner)) as T;
   return stored as T;
 }
-
-/** Whether a stored value is sealed under the process's current key (else the upkeep seals it again). */
-export const sealedUnderCurrentKey = (stored: unknown): boolean => typeof stored === 'string' && sealedKeyId(stored) === personalDataKeys.keyId;
 
 /**
  * A `jsonb` column of `table` holding personal data, sealed: written and read as a `T`
