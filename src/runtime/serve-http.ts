@@ -12,7 +12,7 @@ import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
-import { adminDependencies, apiDependencies } from './wiring';
+import { adminDependencies, apiDependencies, supplierBreakers } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */
 export type PublicApp = ReturnType<typeof createApp>;
@@ -58,7 +58,7 @@ export async function serveHttp(
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
-  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config) };
+  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config), breakers: supplierBreakers(config) };
   const app = createApp(apiDependencies(config, { ...parts, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
   deps.routes?.(app);
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
