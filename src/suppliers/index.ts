@@ -30,14 +30,14 @@ export function httpSuppliers(baseUrl: string, callTimeoutMs?: number): Supplier
   const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl, callTimeoutMs));
   const hotels = checkedHotelSupplier(simulatorHotelSupplier(baseUrl, callTimeoutMs));
   return {
-    productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl)),
+    productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl, callTimeoutMs)),
     hotelSupplier: hotels,
     hotelSupplierOf: (name) => (name === hotels.name ? hotels : unconfigured(name)),
     flightSupplier: flights,
     flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
-    tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings')),
-    residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings')),
-    visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications')),
+    tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings', callTimeoutMs)),
+    residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings', callTimeoutMs)),
+    visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications', callTimeoutMs)),
   };
 }
 
