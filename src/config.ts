@@ -167,6 +167,21 @@ const ConfigSchema = z
      * what it makes of them for partners, in MiB: a bound, filled only by distinct searches.
      */
     SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4_096).default(1_024),
+    /**
+     * How long one call to a supplier (the simulator or Duffel) may take before it counts as
+     * unanswered, in ms: a booking's, a payment's or a cancellation's call is then looked up
+     * by its step, never guessed.
+     */
+    SUPPLIER_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
+    /**
+     * How long a search may take at its supplier, in ms, everything included (its reference
+     * list, the search, the supplier's retries); past it the search answers 503 with Retry-After.
+     */
+    SEARCH_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
+    /** Timeouts, 5xx or unanswered calls in a row that open a supplier operation's circuit breaker (its searches, its reference lists). */
+    SUPPLIER_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
+    /** How long an open breaker answers 503 at once before one probe goes through, in ms. */
+    SUPPLIER_BREAKER_COOL_DOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
     /** A Duffel access token (`duffel_test_…` for Duffel's test mode); required when a supplier is `duffel`. */
     DUFFEL_ACCESS_TOKEN: z.string().optional(),
     /** The phone number Interface B's hotel bookings give a supplier that requires one (Duffel Stays): that interface carries none. */

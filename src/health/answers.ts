@@ -18,7 +18,7 @@ export function unavailableAnswer(err: unknown, c: Context, shape: (message: str
  * `GET /admin/healthz` (operators only): the last background round; 503 with Retry-After and
  * each part's check, with its cause, while one is down.
  */
-export function healthz(c: Context, report: HealthReport) {
+export function healthz(c: Context, report: HealthReport & { supplier_breakers?: unknown[] }) {
   if (!report.ok) c.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return c.json(report, report.ok ? 200 : 503);
 }

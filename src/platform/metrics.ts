@@ -130,6 +130,22 @@ export const supplierSearchCalls = new Counter({
   registers: [apiMetrics],
 });
 
+/** The circuit breaker of each supplier's searches and reference lists (src/suppliers/breakers.ts): 0 closed, 1 open, 2 half open (one probe through). */
+export const supplierBreakerState = new Gauge({
+  name: 'supplier_breaker_state',
+  help: "A supplier operation's circuit breaker: 0 closed, 1 open (answered 503 at once), 2 half open (one probe through)",
+  labelNames: ['supplier', 'operation'] as const,
+  registers: [apiMetrics],
+});
+
+/** How often each supplier operation's breaker opened. */
+export const supplierBreakerOpenings = new Counter({
+  name: 'supplier_breaker_openings_total',
+  help: "Times a supplier operation's circuit breaker opened after repeated timeouts or 5xx",
+  labelNames: ['supplier', 'operation'] as const,
+  registers: [apiMetrics],
+});
+
 export const supplierSearchBudget = new Gauge({
   name: 'supplier_search_budget_per_second',
   help: 'Searches a second each supplier may be sent, across every API process (SEARCH_BUDGETS; 0: no budget)',

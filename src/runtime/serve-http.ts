@@ -13,7 +13,7 @@ import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
 import type { Stack } from './stack';
-import { adminDependencies, apiDependencies } from './wiring';
+import { adminDependencies, apiDependencies, supplierBreakers } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */
 export type PublicApp = ReturnType<typeof createApp>;
@@ -59,7 +59,7 @@ export async function serveHttp(
   },
   stack: Stack,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
-  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config) };
+  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config), breakers: supplierBreakers(config) };
   const watchNearLimit = nearLimitWatch(deps.database.db);
   const watching = setInterval(() => void watchNearLimit(), NEAR_LIMIT_WATCH_MS).unref();
   stack.add(async () => clearInterval(watching));

@@ -15,6 +15,7 @@ import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { PricingDeps } from '../domain/pricing';
 import { suppliersFor, type SupplierChoice, type Suppliers } from '../suppliers';
+import { SupplierBreakers } from '../suppliers/breakers';
 import { memoryBudget, sharedBudget } from '../domain/search/budget';
 import { boundDerived, derivedBytes } from '../domain/search/derived';
 import { createSearchLayer } from '../domain/search/layer';
@@ -39,7 +40,13 @@ export interface HttpParts {
   health: Health;
   /** What webhook signing secrets are sealed with (./secrets-key.ts). */
   secrets: SecretBox;
+  /** The circuit breakers of the suppliers' searches, which the API trips and the admin API shows. */
+  breakers: SupplierBreakers;
 }
+
+/** The circuit breakers of the suppliers' searches (SUPPLIER_BREAKER_*). */
+export const supplierBreakers = (config: Config): SupplierBreakers =>
+  new SupplierBreakers({ failures: config.SUPPLIER_BREAKER_FAILURES, coolDownMs: config.SUPPLIER_BREAKER_COOL_DOWN_MS });
 
 /** How supplier amounts are priced for partners: into CURRENCY, with rates no older than FX_RATE_MAX_AGE_HOURS. */
 const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): PricingDeps => ({
@@ -66,7 +73,16 @@ const supplierChoice = (config: Config, simulatorUrl: string, database: Database
   flights: config.FLIGHT_SUPPLIER,
   hotels: config.HOTEL_SUPPLIER,
   places: (supplier) => placeIds(database.db, supplier),
-  ...(config.DUFFEL_ACCESS_TOKEN ? { duffel: { token: config.DUFFEL_ACCESS_TOKEN, ...(config.DUFFEL_API_URL ? { apiUrl: config.DUFFEL_API_URL } : {}) } } : {}),
+  callTimeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS,
+  ...(config.DUFFEL_ACCESS_TOKEN
+    ? {
+        duffel: {
+          token: config.DUFFEL_ACCESS_TOKEN,
+          timeoutMs: config.SUPPLIER_CALL_TIMEOUT_MS,
+          ...(config.DUFFEL_API_URL ? { apiUrl: config.DUFFEL_API_URL } : {}),
+        },
+      }
+    : {}),
 });
 
 /** The search layer's settings (SEARCH_*). */
@@ -75,6 +91,7 @@ export const searchSettings = (config: Config): SearchSettings => ({
   staleSeconds: config.SEARCH_STALE_SECONDS,
   budgets: config.SEARCH_BUDGETS,
   queueMs: config.SEARCH_QUEUE_MS,
+  deadlineMs: config.SEARCH_DEADLINE_MS,
   memoryBytes: config.SEARCH_CACHE_MB * 1024 * 1024,
 });
 
@@ -83,7 +100,7 @@ export const searchSettings = (config: Config): SearchSettings => ({
  * process's memory, and on PostgreSQL shared with every other API process (answers, claims
  * and the budget in the database); with PGlite this process is the only one.
  */
-function searchingSuppliers(config: Config, database: Database, suppliers: Suppliers): Suppliers {
+function searchingSuppliers(config: Config, database: Database, breakers: SupplierBreakers, suppliers: Suppliers): Suppliers {
   const shared = database.kind === 'postgres';
   const settings = searchSettings(config);
   boundDerived(settings.memoryBytes);
@@ -91,6 +108,7 @@ function searchingSuppliers(config: Config, database: Database, suppliers: Suppl
     settings,
     budget: shared ? sharedBudget(database.db) : memoryBudget(),
     shared: shared ? sharedAnswers(database.db) : null,
+    breakers,
   });
   reportMemory('search_cache', () => layer.keptBytes() + derivedBytes());
   return {
@@ -129,7 +147,7 @@ export function apiDependencies(
       visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
       hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
     },
-    ...searchingSuppliers(config, parts.database, suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database))),
+    ...searchingSuppliers(config, parts.database, parts.breakers, suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database))),
     health: parts.health,
     rateLimits: createRateLimits(parts.database, rateBudgets(config)),
     clientAddress: clientAddressOf(config.TRUSTED_PROXIES),
@@ -153,6 +171,7 @@ export function adminDependencies(
     adminToken: parts.adminToken,
     currency: config.CURRENCY,
     health: parts.health,
+    breakers: parts.breakers,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
     adjustmentApprovalThresholdMinor: parseAmount('ADJUSTMENT_APPROVAL_THRESHOLD', config.ADJUSTMENT_APPROVAL_THRESHOLD, { allowZero: true }),

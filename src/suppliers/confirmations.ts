@@ -1,5 +1,5 @@
 import { SupplierRejectedError } from './errors';
-import { callSupplier } from './http';
+import { callSupplier as callWithin } from './http';
 
 export interface SupplierConfirmation {
   reference: string;
@@ -33,7 +33,12 @@ async function orNull(lookup: () => Promise<SupplierConfirmation>): Promise<Supp
   }
 }
 
-export function httpConfirmingSupplier(baseUrl: string, path: 'tours/bookings' | 'residence/bookings' | 'visa/applications'): ConfirmingSupplier {
+export function httpConfirmingSupplier(
+  baseUrl: string,
+  path: 'tours/bookings' | 'residence/bookings' | 'visa/applications',
+  timeoutMs?: number,
+): ConfirmingSupplier {
+  const callSupplier = <T>(url: string, init: Parameters<typeof callWithin>[1]) => callWithin<T>(url, { timeoutMs, ...init });
   const url = (suffix = '') => `${baseUrl}/${path}${suffix}`;
   return {
     confirm: (clientReference, request, scenario) => callSupplier(url(), { method: 'POST', body: { ...request, client_reference: clientReference }, scenario }),

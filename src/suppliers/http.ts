@@ -1,14 +1,18 @@
 import { request } from 'undici';
 import { logger } from '../platform/log';
 import { activityCancelled, inActivity } from '../platform/request-context';
+import { searchDeadline } from './deadline';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
 import { currentScenario } from '../sandbox/context';
 import { SANDBOX_SCENARIO_HEADER } from '../sandbox/scenarios';
 
+/** How long one call may take when its adapter does not say (SUPPLIER_CALL_TIMEOUT_MS's default). */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
 /**
- * One JSON call to a supplier: 2xx is the answer, 4xx a rejection (final), 5xx or no
- * answer at all is transient. The scenario header only means something to the simulator:
+ * One JSON call to a supplier: 2xx is the answer, 4xx a rejection (final), 5xx, an answer
+ * that is not JSON, or no answer at all is transient. The scenario header only means something to the simulator:
  * it is the call's own (`scenario`), or the one the call is made under (src/sandbox/context.ts).
  * Sent with undici's `request` (Node's own HTTP client under `fetch`, without building a
  * WHATWG Request, Headers and Response for each call).
@@ -26,7 +30,7 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
       method: init.method,
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: stopsWith(activityCancelled(), AbortSignal.timeout(init.timeoutMs ?? 90_000)),
+      signal: stopsWith([activityCancelled(), searchDeadline()], AbortSignal.timeout(init.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS)),
     });
     status = res.statusCode;
     retryAfter = res.headers['retry-after'];
@@ -40,7 +44,9 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
   try {
     body = text ? JSON.parse(text) : {};
   } catch {
-    body = { error: text.slice(0, 200) };
+    // An answer that is not JSON says nothing the engine can act on: as if none came.
+    if (status < 400 || status >= 500) throw new SupplierUnavailableError(`supplier answered ${status} with a body that is not JSON`);
+    body = {};
   }
   const message = (body as { error?: string }).error ?? `HTTP ${status}`;
   // Too many requests is no refusal of this one: it is transient, after the wait the supplier names.
@@ -50,8 +56,11 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
   return body as T;
 }
 
-/** The call's own timeout, and in an activity its cancellation: whichever comes first stops the call. */
-const stopsWith = (cancelled: AbortSignal | undefined, timeout: AbortSignal) => (cancelled ? AbortSignal.any([cancelled, timeout]) : timeout);
+/** The call's own timeout, in an activity its cancellation, in a search its deadline: whichever comes first stops the call. */
+function stopsWith(others: Array<AbortSignal | undefined>, timeout: AbortSignal): AbortSignal {
+  const signals = others.filter((s): s is AbortSignal => s !== undefined);
+  return signals.length ? AbortSignal.any([...signals, timeout]) : timeout;
+}
 
 /** A Retry-After of whole seconds (the form suppliers send), at least 1; undefined when absent or a date. */
 function retryAfterOf(value: string | null): number | undefined {

@@ -26,18 +26,18 @@ export interface Suppliers {
 }
 
 /** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all), its answers checked (./answers.ts). */
-export function httpSuppliers(baseUrl: string): Suppliers {
-  const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl));
-  const hotels = checkedHotelSupplier(simulatorHotelSupplier(baseUrl));
+export function httpSuppliers(baseUrl: string, callTimeoutMs?: number): Suppliers {
+  const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl, callTimeoutMs));
+  const hotels = checkedHotelSupplier(simulatorHotelSupplier(baseUrl, callTimeoutMs));
   return {
-    productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl)),
+    productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl, callTimeoutMs)),
     hotelSupplier: hotels,
     hotelSupplierOf: (name) => (name === hotels.name ? hotels : unconfigured(name)),
     flightSupplier: flights,
     flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
-    tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings')),
-    residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings')),
-    visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications')),
+    tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings', callTimeoutMs)),
+    residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings', callTimeoutMs)),
+    visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications', callTimeoutMs)),
   };
 }
 
@@ -47,6 +47,8 @@ export interface SupplierChoice {
   simulatorUrl: string;
   flights: 'simulator' | 'duffel';
   hotels: 'simulator' | 'duffel';
+  /** How long one call to the simulator may take (SUPPLIER_CALL_TIMEOUT_MS; Duffel's is in its settings). */
+  callTimeoutMs?: number;
   /** Required when a service is `duffel`. */
   duffel?: DuffelSettings;
   /** The integer ids of a supplier's cities and hotels; required when hotels are `duffel`. */
@@ -54,7 +56,7 @@ export interface SupplierChoice {
 }
 
 export function suppliersFor(choice: SupplierChoice): Suppliers {
-  const all = httpSuppliers(choice.simulatorUrl);
+  const all = httpSuppliers(choice.simulatorUrl, choice.callTimeoutMs);
   if (choice.flights === 'duffel' && !choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with FLIGHT_SUPPLIER=duffel');
   if (choice.hotels === 'duffel' && !choice.duffel?.token) throw new Error('DUFFEL_ACCESS_TOKEN is required with HOTEL_SUPPLIER=duffel');
   // With a token, Duffel serves the bookings made with it even once it no longer sells new ones.

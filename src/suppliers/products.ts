@@ -1,5 +1,5 @@
 import { SupplierRejectedError } from './errors';
-import { callSupplier } from './http';
+import { callSupplier as callWithin } from './http';
 
 export interface FulfilmentRequest {
   clientReference: string;
@@ -23,7 +23,8 @@ export interface ProductSupplier {
 }
 
 /** Adapter for the supplier's HTTP API (the built-in simulator speaks it). */
-export function httpProductSupplier(baseUrl: string): ProductSupplier {
+export function httpProductSupplier(baseUrl: string, timeoutMs?: number): ProductSupplier {
+  const callSupplier = <T>(url: string, init: Parameters<typeof callWithin>[1]) => callWithin<T>(url, { timeoutMs, ...init });
   return {
     fulfil: (req) =>
       callSupplier<Fulfilment>(`${baseUrl}/products/fulfilments`, {

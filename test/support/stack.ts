@@ -21,7 +21,7 @@ import { temporalPayloadCodec } from '../../src/runtime/payload-key';
 import { personalDataBox } from '../../src/runtime/personal-data-key';
 import { Stack } from '../../src/runtime/stack';
 import { supplierUrl } from '../../src/runtime/supplier-url';
-import { adminDependencies, apiDependencies, rateBudgets } from '../../src/runtime/wiring';
+import { adminDependencies, apiDependencies, rateBudgets, supplierBreakers } from '../../src/runtime/wiring';
 import { temporalClient } from '../../src/temporal/connection';
 import type { EncryptionCodec } from '../../src/temporal/payload-codec';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
@@ -370,7 +370,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
     return proxy;
   };
-  const httpParts = { database, temporal: client, health, secrets };
+  const httpParts = { database, temporal: client, health, secrets, breakers: supplierBreakers(config) };
   // Each API instance counts requests with a limiter of its own making, as each `npm run api` replica does.
   const apiDeps = (heard?: WorkflowOutcomes) => {
     const deps = apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard });

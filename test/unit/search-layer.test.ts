@@ -28,6 +28,7 @@ const settings = (over: Partial<SearchSettings> = {}): SearchSettings => ({
   staleSeconds: 30,
   budgets: {},
   queueMs: 0,
+  deadlineMs: 20_000,
   memoryBytes: 1 << 20,
   ...over,
 });

@@ -7,7 +7,7 @@ import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } f
 import type { PricingDeps } from '../pricing';
 import { soldSearch, type SellHotel } from '../hotels/prices';
 import type { Sold } from '../search/derived';
-import { findHotels } from '../search/suppliers';
+import { findHotels, withinSearch } from '../search/suppliers';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
@@ -55,14 +55,13 @@ export interface AgencySearch {
   hotels: SellHotel[];
 }
 
-/** GET /v1/hotels/search. */
-export async function searchHotels(
-  supplier: HotelSupplier,
-  pricing: PricingDeps,
-  q: { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number },
-  now: Date,
-  partnerId: number,
-): Promise<Sold<AgencySearch>> {
+type AgencyQuery = { city: string; check_in: string; check_out: string; guests: number; stars?: number; limit: number };
+
+/** GET /v1/hotels/search: its city list and its search within one deadline. */
+export const searchHotels = (supplier: HotelSupplier, pricing: PricingDeps, q: AgencyQuery, now: Date, partnerId: number): Promise<Sold<AgencySearch>> =>
+  withinSearch(supplier, () => searchAndSell(supplier, pricing, q, now, partnerId));
+
+async function searchAndSell(supplier: HotelSupplier, pricing: PricingDeps, q: AgencyQuery, now: Date, partnerId: number): Promise<Sold<AgencySearch>> {
   const city = await cityOf(supplier, q.city);
   checkStay(q.check_in, q.check_out, now.toISOString().slice(0, 10));
   const nights = (Date.parse(q.check_out) - Date.parse(q.check_in)) / 86_400_000;

@@ -7,7 +7,7 @@ import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
 import { soldOnce, type Sold } from '../search/derived';
-import { findFlights } from '../search/suppliers';
+import { findFlights, withinSearch } from '../search/suppliers';
 import { markupFor } from '../markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
 import type { SupplierPrice } from '../supplier-price';
@@ -88,8 +88,16 @@ function perPassenger(marginMinor: number, lines: PriceLine[]): number {
 /** Each airport list by code, made once per list: the search layer hands out the same list while it keeps it. */
 const airportIndex = perObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
 
-/** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first. */
-export async function searchFlights(
+/** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first; its airports and its search within one deadline. */
+export const searchFlights = (
+  supplier: FlightSupplier,
+  pricing: PricingDeps,
+  input: FlightSearchInput,
+  now: Date,
+  partnerId: number,
+): Promise<Sold<FlightOffers>> => withinSearch(supplier, () => searchAndSell(supplier, pricing, input, now, partnerId));
+
+async function searchAndSell(
   supplier: FlightSupplier,
   pricing: PricingDeps,
   input: FlightSearchInput,

@@ -5,6 +5,8 @@ import { stringify } from 'safe-stable-stringify';
 import { logger } from '../../platform/log';
 import { searchRequests, supplierSearchBudget, supplierSearchCalls } from '../../platform/metrics';
 import { noteSearchServed } from '../../platform/request-context';
+import type { SupplierBreakers } from '../../suppliers/breakers';
+import { withinSearchDeadline } from '../../suppliers/deadline';
 import { SearchBudgetSpentError, SupplierRejectedError } from '../../suppliers/errors';
 import type { SearchBudget } from './budget';
 import type { SearchService, SearchSettings } from './settings';
@@ -87,6 +89,10 @@ export interface SearchLayer {
    * search budget, which counts searches.
    */
   reference<T>(call: ReferenceCall, load: () => Promise<T>): Promise<T>;
+  /** `run` (a search, everything it asks its supplier) within the search deadline (src/suppliers/deadline.ts). */
+  within<T>(supplier: string, run: () => Promise<T>): Promise<T>;
+  /** `run` (one supplier operation) through that operation's circuit breaker (src/suppliers/breakers.ts), when the layer has breakers. */
+  guarded<T>(supplier: string, operation: string, run: () => Promise<T>): Promise<T>;
   /** Bytes of the answers kept in this process. */
   keptBytes(): number;
 }
@@ -165,7 +171,13 @@ const notKept = <T>(value: T, times: Times): Found<T> & Times => ({ ...foundOnce
  * shared store's claims); every supplier call takes a token of the supplier's budget, waiting
  * for one within SEARCH_QUEUE_MS, else the search is refused with the wait to retry after.
  */
-export function createSearchLayer(opts: { settings: SearchSettings; budget: SearchBudget; shared?: SharedAnswers | null; now?: () => number }): SearchLayer {
+export function createSearchLayer(opts: {
+  settings: SearchSettings;
+  budget: SearchBudget;
+  shared?: SharedAnswers | null;
+  breakers?: SupplierBreakers;
+  now?: () => number;
+}): SearchLayer {
   const { settings, budget } = opts;
   const shared = opts.shared ?? null;
   const now = opts.now ?? Date.now;
@@ -324,6 +336,8 @@ export function createSearchLayer(opts: { settings: SearchSettings; budget: Sear
       return value;
     },
 
+    within: (supplier, run) => withinSearchDeadline(supplier, settings.deadlineMs, run),
+    guarded: (supplier, operation, run) => (opts.breakers ? opts.breakers.run(supplier, operation, run) : run()),
     search: async <T>(call: SearchCall<T>, load: () => Promise<T>): Promise<T> => (await find(call, load)).value(),
     find,
     keptBytes: () => kept.calculatedSize,

@@ -32,6 +32,8 @@ export interface SearchSettings {
   budgets: Readonly<Record<string, number>>;
   /** How long a search may wait for its supplier's budget before it is refused. */
   queueMs: number;
+  /** How long a search may take at its supplier, everything included, before it is answered 503 (SEARCH_DEADLINE_MS). */
+  deadlineMs: number;
   /** Bytes of answers each process keeps in memory. */
   memoryBytes: number;
 }

@@ -8,6 +8,18 @@ type FlightAnswer = Awaited<ReturnType<FlightSupplier['search']>>;
 /** The search layer's `find` of each supplier put through it (below), by the supplier as put through. */
 const finders = new WeakMap<object, (req: never, opts?: { fresh?: boolean }) => Promise<Found<unknown>>>();
 
+/** The search layer's deadline of each supplier put through it. */
+const deadlines = new WeakMap<object, <T>(run: () => Promise<T>) => Promise<T>>();
+
+/**
+ * `run` (a whole search: its reference list and the search) within the search deadline of
+ * `supplier`'s layer; a supplier not put through the layer has none of its own here.
+ */
+export function withinSearch<T>(supplier: object, run: () => Promise<T>): Promise<T> {
+  const within = deadlines.get(supplier);
+  return within ? within(run) : run();
+}
+
 /** A supplier's answer as the search layer holds it; from a supplier not put through the layer, an answer named once and not kept. */
 async function foundBy<Req, T>(
   supplier: { search(req: Req, opts?: { fresh?: boolean }): Promise<T> },
@@ -64,25 +76,43 @@ function earliestExpiry(found: { offers: Array<{ expires_at: string | null }> })
 /** The hotel supplier with its searches and its cities through the search layer; every other call goes to it as before. */
 export function hotelSearchesThrough(layer: SearchLayer, supplier: HotelSupplier): HotelSupplier {
   const find = (req: AvailabilityRequest, opts?: { fresh?: boolean }) =>
-    layer.find({ supplier: supplier.name, service: 'hotels', request: hotelSearchKey(req), fresh: opts?.fresh }, () => supplier.search(req));
+    layer.find({ supplier: supplier.name, service: 'hotels', request: hotelSearchKey(req), fresh: opts?.fresh }, () =>
+      layer.guarded(supplier.name, 'hotels.search', () => supplier.search(req)),
+    );
+  const within = <T>(run: () => Promise<T>) => layer.within(supplier.name, run);
   const through: HotelSupplier = {
     ...supplier,
-    cities: () => layer.reference({ supplier: supplier.name, service: 'hotels', name: 'cities' }, () => supplier.cities()),
-    search: async (req, opts) => (await find(req, opts)).value(),
+    cities: () =>
+      within(() =>
+        layer.reference({ supplier: supplier.name, service: 'hotels', name: 'cities' }, () =>
+          layer.guarded(supplier.name, 'hotels.cities', () => supplier.cities()),
+        ),
+      ),
+    search: async (req, opts) => (await within(() => find(req, opts))).value(),
   };
-  finders.set(through, find);
+  finders.set(through, (req: AvailabilityRequest, opts?: { fresh?: boolean }) => within(() => find(req, opts)));
+  deadlines.set(through, within);
   return through;
 }
 
 /** The airline with its searches and its airports through the search layer (an answer is kept no longer than its first offer lasts). */
 export function flightSearchesThrough(layer: SearchLayer, supplier: FlightSupplier): FlightSupplier {
   const find = (req: FlightSearch) =>
-    layer.find({ supplier: supplier.name, service: 'flights', request: flightSearchKey(req), expiresAt: earliestExpiry }, () => supplier.search(req));
+    layer.find({ supplier: supplier.name, service: 'flights', request: flightSearchKey(req), expiresAt: earliestExpiry }, () =>
+      layer.guarded(supplier.name, 'flights.search', () => supplier.search(req)),
+    );
+  const within = <T>(run: () => Promise<T>) => layer.within(supplier.name, run);
   const through: FlightSupplier = {
     ...supplier,
-    airports: () => layer.reference({ supplier: supplier.name, service: 'flights', name: 'airports' }, () => supplier.airports()),
-    search: async (req) => (await find(req)).value(),
+    airports: () =>
+      within(() =>
+        layer.reference({ supplier: supplier.name, service: 'flights', name: 'airports' }, () =>
+          layer.guarded(supplier.name, 'flights.airports', () => supplier.airports()),
+        ),
+      ),
+    search: async (req) => (await within(() => find(req))).value(),
   };
-  finders.set(through, find);
+  finders.set(through, (req: FlightSearch) => within(() => find(req)));
+  deadlines.set(through, within);
   return through;
 }

@@ -59,6 +59,7 @@ import { logError } from '../../platform/log';
 import type { SecretBox } from '../../platform/secret-box';
 import type { WebhookUrlPolicy } from '../../platform/webhook-address';
 import { healthz, publicHealthz, unavailableAnswer } from '../../health/answers';
+import type { SupplierBreakers } from '../../suppliers/breakers';
 import { metricsHandler, type MetricsSource } from '../metrics';
 import { requestId, type RequestIdVariables } from '../request-id';
 import type { PayloadCodec } from '@temporalio/common';
@@ -85,6 +86,8 @@ export interface AdminDeps {
   badTokensPerMinute?: number;
   currency: string;
   health: Health;
+  /** The suppliers' search breakers, shown with the parts' checks. */
+  breakers?: SupplierBreakers;
   /** How old an exchange rate may be and still price a sale (FX_RATE_MAX_AGE_HOURS), shown with the rates. */
   fxRateMaxAgeMs: number;
   /** The engine's default requests per minute per interface (RATE_LIMIT_PER_MINUTE), shown next to a partner's own. */
@@ -236,7 +239,7 @@ export function createAdminApp(deps: AdminDeps) {
   app.use(`${CODEC_PATH}/*`, codecCors(deps.temporalUiOrigin));
   app.use('/admin/*', requireOperator);
   // Each part's check with its cause, for operators; the public /healthz says only healthy or not.
-  app.get('/admin/healthz', (c) => healthz(c, deps.health.report()));
+  app.get('/admin/healthz', (c) => healthz(c, { ...deps.health.report(), supplier_breakers: deps.breakers?.views() ?? [] }));
   app.use('/admin/*', async (_c, next) => {
     deps.health.require(['database']);
     await next();

@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { authenticateAgency, isActiveAgencyKey } from '../../domain/partners';
-import { supplierUnavailableAnswer } from '../supplier-unavailable';
+import { supplierFailureAnswer } from '../supplier-failure';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
@@ -32,7 +32,7 @@ export function agencyError(err: Error, c: Context<AgencyEnv>) {
     if (err.code === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
     return c.json({ detail: err.message }, status);
   }
-  const supplierDown = supplierUnavailableAnswer(err, c, (detail) => ({ detail }));
+  const supplierDown = supplierFailureAnswer(err, c, (detail) => ({ detail }));
   if (supplierDown) return supplierDown;
   if (err instanceof HTTPException) {
     // FastAPI's list form, as for every other invalid request (only 401, 402, 404 carry a string).

@@ -5,7 +5,7 @@ import { DomainError, HTTP_STATUS } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { authenticatePartner, isActiveApiKey } from '../../domain/partners';
 import { isPayRetry } from '../../domain/pay-request';
-import { supplierUnavailableAnswer } from '../supplier-unavailable';
+import { supplierFailureAnswer } from '../supplier-failure';
 import type { ApiDeps } from '../deps';
 import { limitBody } from '../body-limit';
 import { refuseUnstorableText } from '../text-guard';
@@ -34,7 +34,7 @@ const DESCRIPTION =
 /** The one place Interface A's errors are shaped: `{ ok: false, error }`, never a stack trace. */
 export function partnerError(err: Error, c: Context<PartnerEnv>) {
   if (err instanceof DomainError) return c.json({ ok: false, error: err.message }, HTTP_STATUS[err.code].partner as ContentfulStatusCode);
-  const supplierDown = supplierUnavailableAnswer(err, c, (error) => ({ ok: false, error }));
+  const supplierDown = supplierFailureAnswer(err, c, (error) => ({ ok: false, error }));
   if (supplierDown) return supplierDown;
   if (err instanceof HTTPException) {
     const message = err.status === 415 ? 'Content-Type must be application/json' : err.message || 'bad request';

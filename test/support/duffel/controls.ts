@@ -30,10 +30,14 @@ export type DuffelRoute = (typeof DUFFEL_ROUTES)[number];
 
 export const isDuffelRoute = (route: string): route is DuffelRoute => (DUFFEL_ROUTES as readonly string[]).includes(route);
 
-/** A status answered instead of the route's own: 429 (with `ratelimit-reset`) or a 5xx, before anything happens. */
+/** The statuses a fault may answer with instead of the route's own. */
+export const FAULT_STATUSES = [400, 404, 409, 422, 429, 500, 502, 503] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** A status answered instead of the route's own, before anything happens: a refusal (4xx), 429 (with `ratelimit-reset`) or a 5xx. */
 export interface StatusFault {
   kind: 'status';
-  status: 429 | 500 | 502 | 503;
+  status: FaultStatus;
   /** For 429: seconds until `ratelimit-reset`. */
   resetSeconds: number;
   remaining: number;
@@ -45,7 +49,19 @@ export interface LostAnswerFault {
   remaining: number;
 }
 
-export type Fault = StatusFault | LostAnswerFault;
+/** The call is never answered: the connection stays open, with nothing done, until the client gives up. */
+export interface HangFault {
+  kind: 'hang';
+  remaining: number;
+}
+
+/** The call is carried out, then answered with its status and a body that is not JSON. */
+export interface MalformedFault {
+  kind: 'malformed';
+  remaining: number;
+}
+
+export type Fault = StatusFault | LostAnswerFault | HangFault | MalformedFault;
 
 export class Faults {
   private readonly armed = new Map<DuffelRoute, Fault[]>();

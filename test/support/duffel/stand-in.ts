@@ -5,7 +5,17 @@ import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { Account, type BalanceMovement } from './account';
-import { DUFFEL_ROUTES, Faults, isDuffelRoute, RateLimiter, rateLimitHeaders, type DuffelRoute, type RequestLogEntry } from './controls';
+import {
+  DUFFEL_ROUTES,
+  FAULT_STATUSES,
+  Faults,
+  type FaultStatus,
+  isDuffelRoute,
+  RateLimiter,
+  rateLimitHeaders,
+  type DuffelRoute,
+  type RequestLogEntry,
+} from './controls';
 import { notFound, StandInError, validation, type DuffelErrorBody } from './errors';
 import { Flights, type RecordedPayment } from './flights';
 import { paginate, parseBody, requestId, unwrap } from './http';
@@ -33,9 +43,13 @@ export interface DuffelStandInOptions {
 
 export interface DuffelStandInControl {
   /** The next `times` calls of the route are answered with `status` before anything happens (429 carries `ratelimit-reset`). */
-  failNext(route: DuffelRoute, fault: { status: 429 | 500 | 502 | 503; times?: number; resetSeconds?: number }): void;
+  failNext(route: DuffelRoute, fault: { status: FaultStatus; times?: number; resetSeconds?: number }): void;
   /** The next `times` calls of the route take effect, then their connection is destroyed before the answer. */
   loseNextAnswer(route: DuffelRoute, opts?: { times?: number }): void;
+  /** The next `times` calls of the route are never answered (nothing happens); the connection stays open until the client closes it. */
+  hangNext(route: DuffelRoute, opts?: { times?: number }): void;
+  /** The next `times` calls of the route take effect, then are answered with a body that is not JSON. */
+  garbleNextAnswer(route: DuffelRoute, opts?: { times?: number }): void;
   /** Disarms every fault, armed refusal, price rise and removal. */
   clearFaults(): void;
   /** The offer costs `amount` more (in its currency) from its next read; `'*'`: whichever offer is read next. */
@@ -79,8 +93,14 @@ const DEFAULT_BALANCES = { GBP: '1000000.00', USD: '1000000.00', EUR: '1000000.0
 const faultSchema = z.object({
   route: z.string().refine(isDuffelRoute, `must be one of: ${DUFFEL_ROUTES.join(', ')}`),
   times: z.number().int().min(1).default(1),
-  status: z.union([z.literal(429), z.literal(500), z.literal(502), z.literal(503)]).optional(),
+  status: z
+    .number()
+    .int()
+    .refine((n): n is FaultStatus => (FAULT_STATUSES as readonly number[]).includes(n), `must be one of ${FAULT_STATUSES.join(', ')}`)
+    .optional(),
   lose_answer: z.boolean().optional(),
+  hang: z.boolean().optional(),
+  malformed: z.boolean().optional(),
   reset_seconds: z.number().int().min(0).default(1),
 });
 
@@ -113,6 +133,8 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   const control: DuffelStandInControl = {
     failNext: (route, f) => faults.arm(route, { kind: 'status', status: f.status, resetSeconds: f.resetSeconds ?? 1, remaining: f.times ?? 1 }),
     loseNextAnswer: (route, o) => faults.arm(route, { kind: 'lose_answer', remaining: o?.times ?? 1 }),
+    hangNext: (route, o) => faults.arm(route, { kind: 'hang', remaining: o?.times ?? 1 }),
+    garbleNextAnswer: (route, o) => faults.arm(route, { kind: 'malformed', remaining: o?.times ?? 1 }),
     clearFaults: () => {
       faults.clear();
       flights.clearFaults();
@@ -236,19 +258,17 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
       }
       if (typeof raw === 'object' && raw !== null) c.set('body', 'data' in raw ? raw.data : raw);
       const fault = faults.take(key, 'status');
-      if (fault) {
-        if (fault.status === 429) throw rateLimited(limiter.perSecond ?? 4000, Date.now() + fault.resetSeconds * 1000);
-        throw new StandInError(
-          fault.status,
-          'api_error',
-          fault.status === 503 ? 'service_unavailable' : fault.status === 502 ? 'bad_gateway' : 'internal_server_error',
-          'Server error',
-          'Something went wrong. Please contact support and quote the request id.',
-        );
+      if (fault) throw faultError(fault.status, fault.resetSeconds, limiter.perSecond);
+      if (faults.take(key, 'hang')) {
+        const socket = c.env.incoming.socket;
+        await new Promise<void>((closed) => (socket.destroyed ? closed() : socket.once('close', () => closed())));
+        c.set('lostAnswer', true);
+        return c.body(null, 504);
       }
       if (badJson) throw new StandInError(400, 'invalid_request_error', 'bad_request', 'Bad request', 'The request body is not valid JSON.');
       const data = raw === undefined ? undefined : unwrap(raw);
       const result = await handler(c, data);
+      if (faults.take(key, 'malformed')) return c.body('{"data": {"id": "ord_', status, { 'content-type': 'application/json' });
       const response = isPage(result) ? c.json(result, status) : c.json({ data: result }, status);
       if (faults.take(key, 'lose_answer')) {
         c.set('lostAnswer', true);
@@ -293,6 +313,22 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   return { app, control };
 }
 
+/** What an armed status answers: Duffel's error of that status. */
+function faultError(status: FaultStatus, resetSeconds: number, perSecond: number | null): StandInError {
+  if (status === 429) return rateLimited(perSecond ?? 4000, Date.now() + resetSeconds * 1000);
+  if (status === 400) return new StandInError(400, 'invalid_request_error', 'bad_request', 'Bad request', 'The request was not understood.');
+  if (status === 404) return notFound();
+  if (status === 409) return new StandInError(409, 'invalid_state_error', 'conflict', 'Conflict', 'The resource is not in a state that allows this.');
+  if (status === 422) return new StandInError(422, 'validation_error', 'unprocessable_entity', 'Unprocessable', 'The request could not be processed.');
+  return new StandInError(
+    status,
+    'api_error',
+    status === 503 ? 'service_unavailable' : status === 502 ? 'bad_gateway' : 'internal_server_error',
+    'Server error',
+    'Something went wrong. Please contact support and quote the request id.',
+  );
+}
+
 const fail = (err: StandInError): never => {
   throw err;
 };
@@ -322,8 +358,10 @@ function registerControlRoutes(app: Hono<Env>, control: DuffelStandInControl): v
     const f = parseBody(faultSchema, await body(c));
     const route = f.route as DuffelRoute;
     if (f.lose_answer) control.loseNextAnswer(route, { times: f.times });
+    else if (f.hang) control.hangNext(route, { times: f.times });
+    else if (f.malformed) control.garbleNextAnswer(route, { times: f.times });
     else if (f.status) control.failNext(route, { status: f.status, times: f.times, resetSeconds: f.reset_seconds });
-    else throw validation('validation_required', 'status', '/status', 'Give a status (429, 500, 502, 503) or lose_answer: true');
+    else throw validation('validation_required', 'status', '/status', `Give a status (${FAULT_STATUSES.join(', ')}), or lose_answer, hang or malformed: true`);
     return ok(c);
   });
   app.delete(`${s}/faults`, (c) => {

@@ -1,7 +1,9 @@
 import { Duffel, DuffelError } from '@duffel/api';
 import { logger } from '../../../platform/log';
 import { activityCancelled, inActivity } from '../../../platform/request-context';
+import { searchDeadline } from '../../deadline';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
+import { DEFAULT_CALL_TIMEOUT_MS } from '../../http';
 
 export interface DuffelSettings {
   /** A Duffel access token (`duffel_test_…` in test mode, `duffel_live_…` live). */
@@ -64,15 +66,21 @@ export function resetWaitMs(headers: { get(name: string): string | null } | unde
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The call's answer, unless `ms` pass first or the activity it runs in is cancelled or times out. */
+/** Aborted when the activity the call runs in is cancelled or times out, or the search it serves is past its deadline. */
+function stopSignal(): AbortSignal | undefined {
+  const signals = [activityCancelled(), searchDeadline()].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
+
+/** The call's answer, unless `ms` pass first, the activity it runs in is cancelled or times out, or its search's deadline passes. */
 function withTimeout<T>(what: string, ms: number, run: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const cancelled = activityCancelled();
+  const cancelled = stopSignal();
   let stop: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new SupplierUnavailableError(`Duffel did not answer ${what} within ${ms} ms`)), ms);
     if (!cancelled) return;
-    stop = () => reject(new SupplierUnavailableError(`${what}: stopped waiting for Duffel, the activity was cancelled or timed out`));
+    stop = () => reject(new SupplierUnavailableError(`${what}: stopped waiting for Duffel, the activity was cancelled or its search's deadline passed`));
     if (cancelled.aborted) stop();
     else cancelled.addEventListener('abort', stop, { once: true });
   });
@@ -101,7 +109,7 @@ export interface DuffelCalls {
 
 export function duffelCalls(settings: DuffelSettings): DuffelCalls {
   const sdk = new Duffel({ token: settings.token, ...(settings.apiUrl ? { basePath: settings.apiUrl } : {}) });
-  const timeoutMs = settings.timeoutMs ?? 30_000;
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const attempts = settings.attempts ?? 3;
   const maxWaitMs = settings.maxWaitMs ?? 10_000;
   const calls: DuffelCalls = {
@@ -127,7 +135,8 @@ export function duffelCalls(settings: DuffelSettings): DuffelCalls {
         } catch (err) {
           const status = err instanceof DuffelError ? (err.status ?? err.meta?.status ?? null) : null;
           log(what, status, started, err instanceof Error ? err.message : String(err));
-          const last = attempt >= attempts;
+          // Past its search's deadline a call is tried no more: the search has been answered already.
+          const last = attempt >= attempts || searchDeadline()?.aborted === true;
           if (status === 429 && !last) {
             const wait = resetWaitMs((err as InstanceType<typeof DuffelError>).headers, Date.now()) ?? 1000 * attempt;
             if (wait <= maxWaitMs) {

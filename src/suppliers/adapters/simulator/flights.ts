@@ -1,4 +1,4 @@
-import { callSupplier } from '../../http';
+import { callSupplier as callWithin } from '../../http';
 import type {
   Airport,
   Baggage,
@@ -92,7 +92,8 @@ function orderOf(b: SimBooking): FlightOrder {
  * confirming it is the simulator's refund. The sandbox scenario of the call goes with it as
  * the simulator's header (src/suppliers/http.ts).
  */
-export function simulatorFlightSupplier(baseUrl: string): FlightSupplier {
+export function simulatorFlightSupplier(baseUrl: string, timeoutMs?: number): FlightSupplier {
+  const callSupplier = <T>(url: string, init: Parameters<typeof callWithin>[1]) => callWithin<T>(url, { timeoutMs, ...init });
   const url = (path: string) => `${baseUrl}/air${path}`;
   const pnrUrl = (pnr: string, action = '') => url(`/bookings/${encodeURIComponent(pnr)}${action ? `/${action}` : ''}`);
   const code = (offerId: string) => ({ fare_source_code: offerId });
@@ -106,7 +107,7 @@ export function simulatorFlightSupplier(baseUrl: string): FlightSupplier {
       ),
 
     search: async (req) => {
-      const found = await callSupplier<{ search_id: string; offers: SimOffer[] }>(url('/search'), { method: 'POST', body: req, timeoutMs: 30_000 });
+      const found = await callSupplier<{ search_id: string; offers: SimOffer[] }>(url('/search'), { method: 'POST', body: req });
       return {
         search_id: found.search_id,
         offers: found.offers.map(({ fare_source_code, total_price_minor, currency, ...rest }) => ({
@@ -119,7 +120,7 @@ export function simulatorFlightSupplier(baseUrl: string): FlightSupplier {
     },
 
     price: async (offerId): Promise<PricedOffer> => {
-      const r = await callSupplier<SimRevalidation>(url('/revalidate'), { method: 'POST', body: code(offerId), timeoutMs: 30_000 });
+      const r = await callSupplier<SimRevalidation>(url('/revalidate'), { method: 'POST', body: code(offerId) });
       return {
         available: r.is_valid,
         offer_id: r.fare_source_code,

@@ -1,4 +1,4 @@
-import { callSupplier } from '../../http';
+import { callSupplier as callWithin } from '../../http';
 import type {
   AvailabilityRequest,
   HotelSupplier,
@@ -86,7 +86,8 @@ function holdOf(h: SimHold): StayHold {
  * price they were found at. The sandbox scenario of the call goes with it as the simulator's
  * header (src/suppliers/http.ts).
  */
-export function simulatorHotelSupplier(baseUrl: string): HotelSupplier {
+export function simulatorHotelSupplier(baseUrl: string, timeoutMs?: number): HotelSupplier {
+  const callSupplier = <T>(url: string, init: Parameters<typeof callWithin>[1]) => callWithin<T>(url, { timeoutMs, ...init });
   const url = (path: string) => `${baseUrl}/hotels${path}`;
   const holdUrl = (id: string, action = '') => url(`/holds/${encodeURIComponent(id)}${action ? `/${action}` : ''}`);
   const post = async (path: string, body: unknown) => holdOf(await callSupplier<SimHold>(path, { method: 'POST', body }));
@@ -116,7 +117,7 @@ export function simulatorHotelSupplier(baseUrl: string): HotelSupplier {
     },
 
     checkRate: async (rateId): Promise<RateQuote> => {
-      const r = await callSupplier<SimRateCheck>(url('/rates/check'), { method: 'POST', body: { rate_key: rateId }, timeoutMs: 30_000 });
+      const r = await callSupplier<SimRateCheck>(url('/rates/check'), { method: 'POST', body: { rate_key: rateId } });
       return {
         ...stayOf(r),
         rate_id: r.rate_key,
