@@ -246,26 +246,18 @@ const CASES: Case[] = [
   }),
   of({ flow: 'check_rate', call: 'POST /stays/quotes', prepare: rateKey, act: (api, key) => api.post('/api/hotel/check_rate/', { rate_key: key }) }),
   of({ flow: 'book', call: 'POST /stays/quotes', prepare: bookBody, act: (api, body) => api.post('/api/hotel/book/', body) }),
-  of({
-    flow: 'pay',
-    call: 'GET /stays/quotes/:id',
-    prepare: async (api) => {
-      const { orderId, quoteId } = await orderedStay(api);
-      return { ...(await withBalance(api, orderId)), quoteId };
-    },
-    act: (api, made) => api.post('/api/partners/pay/', { order_id: made.orderId }),
-    money: paidOnce(async (made) => stayBookingsFrom((made as { quoteId: string } & typeof made).quoteId).length),
-  }),
-  of({
-    flow: 'pay',
-    call: 'POST /stays/bookings',
-    prepare: async (api) => {
-      const { orderId, quoteId } = await orderedStay(api);
-      return { ...(await withBalance(api, orderId)), quoteId };
-    },
-    act: (api, made) => api.post('/api/partners/pay/', { order_id: made.orderId }),
-    money: paidOnce(async (made) => stayBookingsFrom((made as { quoteId: string } & typeof made).quoteId).length),
-  }),
+  ...(['GET /stays/quotes/:id', 'POST /stays/bookings'] as const).map((call) =>
+    of({
+      flow: 'pay',
+      call,
+      prepare: async (api) => {
+        const { orderId, quoteId } = await orderedStay(api);
+        return { ...(await withBalance(api, orderId)), quoteId };
+      },
+      act: (api, made) => api.post('/api/partners/pay/', { order_id: made.orderId }),
+      money: paidOnce(async (made) => stayBookingsFrom((made as { quoteId: string } & typeof made).quoteId).length),
+    }),
+  ),
   of({
     flow: 'cancel',
     call: 'POST /stays/bookings/:id/actions/cancel',
