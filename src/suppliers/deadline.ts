@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { activityCancelled } from '../platform/request-context';
 import { SupplierUnavailableError } from './errors';
 
 /** The wait a search past its deadline asks for: the supplier is slow now, not gone. */
@@ -19,6 +20,15 @@ const deadlines = new AsyncLocalStorage<AbortSignal>();
  * (src/suppliers/http.ts, the Duffel client) stops, and tries no more.
  */
 export const searchDeadline = (): AbortSignal | undefined => deadlines.getStore();
+
+/**
+ * What stops a supplier call besides its own timeout: in an activity, its cancellation (or
+ * its timeout); in a search, its deadline. Undefined when neither applies.
+ */
+export function callStopSignal(): AbortSignal | undefined {
+  const signals = [activityCancelled(), searchDeadline()].filter((s): s is AbortSignal => s !== undefined);
+  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+}
 
 /**
  * `run` within one deadline: past `ms` it is answered a SearchDeadlineError and what it

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { logger } from '../platform/log';
-import { activityCancelled, inActivity } from '../platform/request-context';
-import { searchDeadline } from './deadline';
+import { inActivity } from '../platform/request-context';
+import { callStopSignal } from './deadline';
 import { SupplierRejectedError, SupplierUnavailableError } from './errors';
 
 import { currentScenario } from '../sandbox/context';
@@ -30,7 +30,7 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
       method: init.method,
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: stopsWith([activityCancelled(), searchDeadline()], AbortSignal.timeout(init.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS)),
+      signal: stopsWith(callStopSignal(), AbortSignal.timeout(init.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS)),
     });
     status = res.statusCode;
     retryAfter = res.headers['retry-after'];
@@ -57,9 +57,8 @@ export async function callSupplier<T>(url: string, init: { method: 'GET' | 'POST
 }
 
 /** The call's own timeout, in an activity its cancellation, in a search its deadline: whichever comes first stops the call. */
-function stopsWith(others: Array<AbortSignal | undefined>, timeout: AbortSignal): AbortSignal {
-  const signals = others.filter((s): s is AbortSignal => s !== undefined);
-  return signals.length ? AbortSignal.any([...signals, timeout]) : timeout;
+function stopsWith(other: AbortSignal | undefined, timeout: AbortSignal): AbortSignal {
+  return other ? AbortSignal.any([other, timeout]) : timeout;
 }
 
 /** A Retry-After of whole seconds (the form suppliers send), at least 1; undefined when absent or a date. */

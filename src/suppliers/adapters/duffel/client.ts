@@ -1,7 +1,7 @@
 import { Duffel, DuffelError } from '@duffel/api';
 import { logger } from '../../../platform/log';
-import { activityCancelled, inActivity } from '../../../platform/request-context';
-import { searchDeadline } from '../../deadline';
+import { inActivity } from '../../../platform/request-context';
+import { callStopSignal, searchDeadline } from '../../deadline';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
 import { DEFAULT_CALL_TIMEOUT_MS } from '../../http';
 
@@ -66,16 +66,10 @@ export function resetWaitMs(headers: { get(name: string): string | null } | unde
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Aborted when the activity the call runs in is cancelled or times out, or the search it serves is past its deadline. */
-function stopSignal(): AbortSignal | undefined {
-  const signals = [activityCancelled(), searchDeadline()].filter((s): s is AbortSignal => s !== undefined);
-  return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-}
-
 /** The call's answer, unless `ms` pass first, the activity it runs in is cancelled or times out, or its search's deadline passes. */
 function withTimeout<T>(what: string, ms: number, run: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const cancelled = stopSignal();
+  const cancelled = callStopSignal();
   let stop: (() => void) | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new SupplierUnavailableError(`Duffel did not answer ${what} within ${ms} ms`)), ms);
