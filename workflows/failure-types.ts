@@ -22,6 +22,7 @@ export const DOMAIN_ERROR_CODES = [
   'conflict',
   'supplier_failed',
   'currency_unavailable',
+  'forbidden',
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

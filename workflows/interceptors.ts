@@ -21,12 +21,13 @@ import {
 } from '@temporalio/workflow';
 import type { OutcomeSinks, WorkflowOutcome } from './outcome.types';
 import { failedWorkflow } from './park';
-import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
+import { carriedFromHeaders, withCarriedHeaders, type Carried } from './request-id';
 
 /**
- * Carries the request id of the API request a workflow works for on to everything it
- * schedules: activities, local activities, children and a continued-as-new run get it as
- * the `requestId` header (the worker's activity interceptor puts it on their logs).
+ * Carries the request id of the API request a workflow works for, and who made it, on to
+ * everything it schedules: activities, local activities, children and a continued-as-new
+ * run get them as the `requestId` and `actor` headers (the worker's activity interceptor
+ * puts the id on their logs and the actor where what they write records it).
  *
  * The workflow's own id is the one its start carried (a header: the API's client
  * interceptor, or the parent for a child), else its memo's `requestId`. While a signal or
@@ -43,20 +44,21 @@ import { requestIdFromHeaders, withRequestIdHeader } from './request-id';
  * from the history (start headers, memo, signal headers), never from outside.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => {
-  let started: string | undefined;
+  let started: Carried | undefined;
   // Per workflow execution; disabled when the worker evicts the workflow.
-  const handling = new AsyncLocalStorage<string>();
+  const handling = new AsyncLocalStorage<Carried>();
 
-  const current = (): string | undefined => handling.getStore() ?? started ?? memoRequestId();
+  const current = (): Carried => handling.getStore() ?? started ?? fromMemo();
 
   const inHandler = <T>(headers: UpdateInput['headers'], run: () => T): T => {
-    const requestId = requestIdFromHeaders(headers);
-    return requestId ? handling.run(requestId, run) : run();
+    const carried = carriedFromHeaders(headers);
+    return carried.requestId || carried.actor ? handling.run(carried, run) : run();
   };
 
   const inbound: WorkflowInboundCallsInterceptor = {
     async execute(input: WorkflowExecuteInput, next: Next<WorkflowInboundCallsInterceptor, 'execute'>) {
-      started = requestIdFromHeaders(input.headers) ?? memoRequestId();
+      const carried = carriedFromHeaders(input.headers);
+      started = carried.requestId ? carried : { ...carried, ...fromMemo() };
       let result: unknown;
       try {
         result = await next(input);
@@ -77,16 +79,16 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
 
   const outbound: WorkflowOutboundCallsInterceptor = {
     scheduleActivity: (input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>) =>
-      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+      next({ ...input, headers: withCarriedHeaders(input.headers, current()) }),
     scheduleLocalActivity: (input: LocalActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>) =>
-      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+      next({ ...input, headers: withCarriedHeaders(input.headers, current()) }),
     startChildWorkflowExecution: (input: StartChildWorkflowExecutionInput, next: Next<WorkflowOutboundCallsInterceptor, 'startChildWorkflowExecution'>) =>
-      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+      next({ ...input, headers: withCarriedHeaders(input.headers, current()) }),
     continueAsNew: (input: ContinueAsNewInput, next: Next<WorkflowOutboundCallsInterceptor, 'continueAsNew'>) =>
-      next({ ...input, headers: withRequestIdHeader(input.headers, current()) }),
+      next({ ...input, headers: withCarriedHeaders(input.headers, current()) }),
     // The workflow's `log` lines (through the worker's Runtime logger) carry it too.
     getLogAttributes(input: GetLogAttributesInput, next: Next<WorkflowOutboundCallsInterceptor, 'getLogAttributes'>) {
-      const requestId = current();
+      const { requestId } = current();
       return next(requestId ? { ...input, requestId } : input);
     },
   };
@@ -115,7 +117,7 @@ function typedFailure(err: Error): { type: string; message: string } | undefined
   return undefined;
 }
 
-function memoRequestId(): string | undefined {
+function fromMemo(): Carried {
   const value = workflowInfo().memo?.requestId;
-  return typeof value === 'string' && value ? value : undefined;
+  return typeof value === 'string' && value ? { requestId: value } : {};
 }

@@ -19,7 +19,10 @@ import {
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
+import type { ActorRecord } from '../platform/actor';
 import { personalData } from './personal-data';
+
+export type { ActorRecord };
 
 // Money is integer minor units (1/100 of the wallet currency) everywhere in the
 // database; `mode: 'number'` is exact up to 2^53 minor units, far beyond any wallet.
@@ -29,11 +32,6 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 export const partners = pgTable('partners', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
-  // The API key is an identifier (sent with every request next to the secret), so it is
-  // stored as is; the secret and the agency bearer key are stored only as SHA-256 digests.
-  apiKey: text('api_key').notNull().unique(),
-  secretHash: text('secret_hash').notNull(),
-  agencyKeyHash: text('agency_key_hash').notNull().unique(),
   status: text('status', { enum: ['active', 'disabled'] })
     .notNull()
     .default('active'),
@@ -42,6 +40,73 @@ export const partners = pgTable('partners', {
   rateLimitPerMinute: integer('rate_limit_per_minute'),
   createdAt: createdAt(),
 });
+
+/** What a person in an agency is (docs/decisions/rights.md; src/domain/rights.ts says what each may do). */
+export const AGENCY_ROLES = ['owner', 'finance', 'agent', 'viewer'] as const;
+export type AgencyRole = (typeof AGENCY_ROLES)[number];
+
+/**
+ * The people of an agency: a name, an e-mail (unique within the agency), a role, and for an
+ * agent whether they see only the bookings they made. A user is deactivated, never deleted:
+ * what they did stays attributed to them.
+ */
+export const agencyUsers = pgTable(
+  'agency_users',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    role: text('role', { enum: AGENCY_ROLES }).notNull(),
+    ownBookingsOnly: boolean('own_bookings_only').notNull().default(false),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('agency_users_email_uq').on(t.partnerId, sql`lower(${t.email})`), index('agency_users_partner_idx').on(t.partnerId, t.id)],
+);
+
+/**
+ * An agency's named API connections: credentials for Interface A (an API key, stored as is
+ * since it is sent as an identifier, and the secret's SHA-256) or for Interface B (the
+ * bearer key's SHA-256), each with the rights it was given. A connection may belong to a
+ * user: it then acts as that user, within both the user's role and its own rights. Revoked
+ * connections keep their row so that what they did stays attributed.
+ */
+export const apiConnections = pgTable(
+  'api_connections',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    name: text('name').notNull(),
+    interface: text('interface', { enum: ['a', 'b'] }).notNull(),
+    apiKey: text('api_key').unique(),
+    secretHash: text('secret_hash'),
+    keyHash: text('key_hash').unique(),
+    rights: text('rights').array().notNull(),
+    userId: integer('user_id').references(() => agencyUsers.id),
+    status: text('status', { enum: ['active', 'revoked'] })
+      .notNull()
+      .default('active'),
+    createdAt: createdAt(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('api_connections_partner_idx').on(t.partnerId, t.id),
+    index('api_connections_user_idx').on(t.userId),
+    check(
+      'api_connections_credentials',
+      sql`(${t.interface} = 'a' and ${t.apiKey} is not null and ${t.secretHash} is not null and ${t.keyHash} is null) or (${t.interface} = 'b' and ${t.keyHash} is not null and ${t.apiKey} is null and ${t.secretHash} is null)`,
+    ),
+    check('api_connections_revoked', sql`(${t.status} = 'revoked') = (${t.revokedAt} is not null)`),
+  ],
+);
 
 /**
  * The rate limiter's counters on PostgreSQL (rate-limiter-flexible's RateLimiterPostgres
@@ -191,6 +256,10 @@ export const orders = pgTable(
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
     pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
+    // Who made the order, and who last asked for something to happen to it (pay, cancel,
+    // refund): order events snapshot the row, so each carries who set it moving.
+    createdBy: jsonb('created_by').$type<ActorRecord>(),
+    actedBy: jsonb('acted_by').$type<ActorRecord>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -225,6 +294,8 @@ export const ledgerEntries = pgTable(
     step: text('step'),
     reversesEntryId: integer('reverses_entry_id'),
     note: text('note'),
+    // Who moved the money: for an order's payment or refund, who asked for it.
+    actor: jsonb('actor').$type<ActorRecord>(),
     createdAt: createdAt(),
   },
   (t) => [

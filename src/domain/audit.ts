@@ -6,6 +6,7 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { operatorActions } from '../db/schema';
+import type { ActorRecord } from '../platform/actor';
 import { validation } from './errors';
 import { parseDay } from './statements';
 
@@ -51,4 +52,23 @@ export async function listAudit(db: DbOrTx, filter: AuditFilter, page: Page): Pr
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
   return { rows, total };
+}
+
+/**
+ * Records a change an agency made to itself (its users, its connections) in the operators'
+ * audit: `operator` names who, as `agency:<partner>:<user|connection>:<id>`, and the target
+ * what, under `partners/<id>/`.
+ */
+export async function recordAgencyChange(
+  db: DbOrTx,
+  actor: ActorRecord,
+  partnerId: number,
+  action: string,
+  details: Record<string, unknown> & { user_id?: number; connection_id?: number },
+): Promise<void> {
+  const target =
+    details.user_id !== undefined ? `partners/${partnerId}/users/${details.user_id}` : `partners/${partnerId}/connections/${details.connection_id}`;
+  await db
+    .insert(operatorActions)
+    .values({ operator: `agency:${partnerId}:${actor.type}:${actor.id}`, action: `agency.${action}`, target, details: { ...details, actor } });
 }

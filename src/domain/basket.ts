@@ -7,6 +7,7 @@ import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
 import type { DeliveryDetails, OrderWithItems } from './orders';
 import { priceColumns, type Markup } from './markup';
+import { actorNow } from '../platform/request-context';
 
 export const MAX_LINE_QUANTITY = 100;
 
@@ -185,6 +186,8 @@ export async function checkout(
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'product',
         totalPrice,

@@ -37,6 +37,8 @@ export const HTTP_STATUS: Record<DomainErrorCode, { partner: number; agency: num
   supplier_failed: { partner: 502, agency: 500 },
   /** The supplier's currency has no current exchange rate into the wallet's: the sale is refused, not guessed. */
   currency_unavailable: { partner: 409, agency: 409 },
+  /** The caller's role or connection lacks a right the request needs. */
+  forbidden: { partner: 403, agency: 403 },
 };
 
 /**

@@ -1,11 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { partners, wallets } from '../db/schema';
+import { agencyUsers, apiConnections, partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { DomainError, notFound, validation } from './errors';
 import { keyDirectory } from './key-directory';
 import { readCache } from './read-cache';
+import { principalOf, RIGHT_NAMES, type Principal } from './rights';
 import { recordCreditGrant, recordTopUp } from './wallet';
 
 export interface Partner {
@@ -13,6 +14,8 @@ export interface Partner {
   name: string;
   /** Requests per minute on each interface; null: the engine's default. */
   rateLimitPerMinute: number | null;
+  /** Who acts for the partner on this request (its connection, or the user it belongs to) and what they may do. */
+  principal: Principal;
 }
 
 /** A partner's credentials as issued: the secret and agency key exist in the clear only here, once. */
@@ -36,11 +39,13 @@ export async function createPartner(
   const apiSecret = newApiSecret();
   const agencyKey = newAgencyKey();
   const partnerId = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(partners)
-      .values({ name, apiKey, secretHash: digest(apiSecret), agencyKeyHash: digest(agencyKey) })
-      .returning({ id: partners.id });
+    const [row] = await tx.insert(partners).values({ name }).returning({ id: partners.id });
     const id = row!.id;
+    // Its first connections, one per interface, with every right: what the partner's credentials were before it had users.
+    await tx.insert(apiConnections).values([
+      { partnerId: id, name: FIRST_CONNECTION.a, interface: 'a', apiKey, secretHash: digest(apiSecret), rights: RIGHT_NAMES },
+      { partnerId: id, name: FIRST_CONNECTION.b, interface: 'b', keyHash: digest(agencyKey), rights: RIGHT_NAMES },
+    ]);
     await tx.insert(wallets).values({ partnerId: id, currency: input.currency });
     if (input.creditLimitMinor > 0) await recordCreditGrant(tx, id, input.creditLimitMinor, 'initial credit limit');
     if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
@@ -51,20 +56,45 @@ export async function createPartner(
   return { partnerId, apiKey, apiSecret, agencyKey };
 }
 
-const partnerByApiKey = preparedQuery('partner_by_api_key', (db, name) =>
+/** The names of the connections a partner is created with. */
+export const FIRST_CONNECTION = { a: 'Interface A', b: 'Interface B' } as const;
+
+/** A connection with its partner and, if it belongs to one, its user: what a request is authenticated against. */
+const credentialColumns = {
+  partnerId: partners.id,
+  partnerName: partners.name,
+  partnerStatus: partners.status,
+  rateLimitPerMinute: partners.rateLimitPerMinute,
+  connectionId: apiConnections.id,
+  connectionName: apiConnections.name,
+  connectionStatus: apiConnections.status,
+  secretHash: apiConnections.secretHash,
+  rights: apiConnections.rights,
+  userId: agencyUsers.id,
+  userName: agencyUsers.name,
+  userRole: agencyUsers.role,
+  userStatus: agencyUsers.status,
+  ownBookingsOnly: agencyUsers.ownBookingsOnly,
+};
+const credentialsByApiKey = preparedQuery('credentials_by_api_key', (db, name) =>
   db
-    .select()
-    .from(partners)
-    .where(eq(partners.apiKey, sql.placeholder('apiKey')))
+    .select(credentialColumns)
+    .from(apiConnections)
+    .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+    .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
+    .where(eq(apiConnections.apiKey, sql.placeholder('apiKey')))
     .prepare(name),
 );
-const partnerByAgencyKey = preparedQuery('partner_by_agency_key', (db, name) =>
+const credentialsByAgencyKey = preparedQuery('credentials_by_agency_key', (db, name) =>
   db
-    .select()
-    .from(partners)
-    .where(eq(partners.agencyKeyHash, sql.placeholder('digest')))
+    .select(credentialColumns)
+    .from(apiConnections)
+    .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+    .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
+    .where(eq(apiConnections.keyHash, sql.placeholder('digest')))
     .prepare(name),
 );
+type CredentialRow = Awaited<ReturnType<typeof credentialsByApiKey>>[number];
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
 
@@ -92,8 +122,12 @@ export const KEY_DIRECTORY_REFRESH_MS = 5_000;
 const activeKeys = keyDirectory<DbOrTx>({
   refreshMs: KEY_DIRECTORY_REFRESH_MS,
   load: async (db) => {
-    const rows = await db.select({ apiKey: partners.apiKey, agencyKeyHash: partners.agencyKeyHash }).from(partners).where(eq(partners.status, 'active'));
-    return rows.flatMap((r) => [`a:${r.apiKey}`, `b:${r.agencyKeyHash}`]);
+    const rows = await db
+      .select({ apiKey: apiConnections.apiKey, keyHash: apiConnections.keyHash })
+      .from(apiConnections)
+      .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+      .where(and(eq(partners.status, 'active'), eq(apiConnections.status, 'active')));
+    return rows.map((r) => (r.apiKey !== null ? `a:${r.apiKey}` : `b:${r.keyHash}`));
   },
 });
 
@@ -106,20 +140,32 @@ export const forgetCredentials = (db: object) => {
   credentials.forget(db);
   activeKeys.forget(db);
 };
-type PartnerRow = typeof partners.$inferSelect;
-const known = (row: PartnerRow | undefined) => row !== undefined;
+const known = (row: CredentialRow | undefined) => row !== undefined;
+
+/** The partner a valid credential acts for, or why it may not (the same 401 wording on both interfaces). */
+function admitted(row: CredentialRow, account: 'partner' | 'agency'): Partner {
+  if (row.partnerStatus !== 'active') throw unauthorized(`this ${account} account is disabled`);
+  if (row.connectionStatus !== 'active') throw unauthorized('this API connection was revoked');
+  if (row.userId !== null && row.userStatus !== 'active') throw unauthorized('the user this API connection belongs to is deactivated');
+  const user = row.userId !== null ? { id: row.userId, name: row.userName!, role: row.userRole!, ownBookingsOnly: row.ownBookingsOnly! } : null;
+  return {
+    id: row.partnerId,
+    name: row.partnerName,
+    rateLimitPerMinute: row.rateLimitPerMinute,
+    principal: principalOf({ id: row.connectionId, name: row.connectionName, rights: row.rights }, user),
+  };
+}
 
 /** Interface A: X-API-KEY + X-API-SECRET. Every failure is the same 401 to the caller. */
 export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined, apiSecret: string | undefined): Promise<Partner> {
   if (!apiKey || !apiSecret) throw unauthorized('missing X-API-KEY or X-API-SECRET header');
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('X-API-KEY must be 64 hexadecimal characters');
   const key = apiKey.toLowerCase();
-  const row = await credentials.read(db, `a:${key}`, async () => (await partnerByApiKey(db, { apiKey: key }))[0], known);
+  const row = await credentials.read(db, `a:${key}`, async () => (await credentialsByApiKey(db, { apiKey: key }))[0], known);
   // Compare even when the key is unknown so that timing does not reveal which keys exist.
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
-  if (row.status !== 'active') throw unauthorized('this partner account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return admitted(row, 'partner');
 }
 
 /**
@@ -143,10 +189,9 @@ export async function isActiveAgencyKey(db: DbOrTx, bearer: string | undefined):
 export async function authenticateAgency(db: DbOrTx, bearer: string | undefined): Promise<Partner> {
   if (!bearer) throw unauthorized('missing bearer key');
   const hash = digest(bearer);
-  const row = await credentials.read(db, `b:${hash}`, async () => (await partnerByAgencyKey(db, { digest: hash }))[0], known);
+  const row = await credentials.read(db, `b:${hash}`, async () => (await credentialsByAgencyKey(db, { digest: hash }))[0], known);
   if (!row) throw unauthorized('invalid bearer key');
-  if (row.status !== 'active') throw unauthorized('this agency account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return admitted(row, 'agency');
 }
 
 /** The partner's row; an unknown id is not found. */
@@ -156,24 +201,40 @@ export async function requirePartner(db: DbOrTx, partnerId: number) {
   return row;
 }
 
-export async function rotateSecret(db: Db, partnerId: number): Promise<IssuedCredentials> {
-  const row = await requirePartner(db, partnerId);
-  const apiSecret = newApiSecret();
-  await db
-    .update(partners)
-    .set({ secretHash: digest(apiSecret) })
-    .where(eq(partners.id, partnerId));
-  forgetCredentials(db);
-  return { partnerId, apiKey: row.apiKey, apiSecret };
+/** A partner's first active connection on an interface: the one its operator-issued credentials live on. */
+async function firstConnection(db: DbOrTx, partnerId: number, iface: 'a' | 'b') {
+  await requirePartner(db, partnerId);
+  const [row] = await db
+    .select({ id: apiConnections.id })
+    .from(apiConnections)
+    .where(and(eq(apiConnections.partnerId, partnerId), eq(apiConnections.interface, iface), eq(apiConnections.status, 'active')))
+    .orderBy(asc(apiConnections.id))
+    .limit(1);
+  if (!row) throw new DomainError('conflict', `partner ${partnerId} has no active Interface ${iface.toUpperCase()} connection; create one`);
+  return row.id;
 }
 
+/** A new secret for the partner's first Interface A connection (operators: `partner rotate-secret`). */
+export async function rotateSecret(db: Db, partnerId: number): Promise<IssuedCredentials> {
+  const id = await firstConnection(db, partnerId, 'a');
+  const apiSecret = newApiSecret();
+  const [row] = await db
+    .update(apiConnections)
+    .set({ secretHash: digest(apiSecret), rotatedAt: new Date() })
+    .where(eq(apiConnections.id, id))
+    .returning({ apiKey: apiConnections.apiKey });
+  forgetCredentials(db);
+  return { partnerId, apiKey: row!.apiKey!, apiSecret };
+}
+
+/** A new key for the partner's first Interface B connection (operators: `partner rotate-agency-key`). */
 export async function rotateAgencyKey(db: Db, partnerId: number): Promise<IssuedCredentials> {
-  await requirePartner(db, partnerId);
+  const id = await firstConnection(db, partnerId, 'b');
   const agencyKey = newAgencyKey();
   await db
-    .update(partners)
-    .set({ agencyKeyHash: digest(agencyKey) })
-    .where(eq(partners.id, partnerId));
+    .update(apiConnections)
+    .set({ keyHash: digest(agencyKey), rotatedAt: new Date() })
+    .where(eq(apiConnections.id, id));
   forgetCredentials(db);
   return { partnerId, agencyKey };
 }

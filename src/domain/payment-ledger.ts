@@ -12,6 +12,7 @@ import { reversalLegs } from './books';
 import { DomainError } from './errors';
 import type { OrderWithItems } from './orders';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
+import { actorNow } from '../platform/request-context';
 
 /** Identifies one pay workflow run; every ledger row it writes carries it. */
 export interface PaymentRun {
@@ -71,7 +72,7 @@ const ORDER_WITH_LINES = {
 };
 
 /** What each debit gives its statement. */
-type DebitParams = { orderId: number; partnerId: number; workflowId: string; runId: string; now: string };
+type DebitParams = { orderId: number; partnerId: number; workflowId: string; runId: string; now: string; actor: string };
 
 /** The debit's statement (see debitForOrder), prepared: every payment runs it, and planning it on every call costs PostgreSQL more than running it. */
 function debitStatement(withOrder: { columns: SQL; join: SQL }) {
@@ -94,14 +95,15 @@ function debitStatement(withOrder: { columns: SQL; join: SQL }) {
           and ${wallets}.balance_minor + ${wallets}.credit_limit_minor >= o.amount
         returning ${wallets}.balance_minor, ${wallets}.credit_limit_minor, ${wallets}.currency
       ), moved as (
-        update ${orders} set status = 'processing', payment_workflow_id = ${sql.placeholder('workflowId')}, payment_run_id = ${sql.placeholder('runId')}, updated_at = ${sql.placeholder('now')}::timestamptz
+        update ${orders} set status = 'processing', payment_workflow_id = ${sql.placeholder('workflowId')}, payment_run_id = ${sql.placeholder('runId')},
+          acted_by = ${sql.placeholder('actor')}::jsonb, updated_at = ${sql.placeholder('now')}::timestamptz
         from o, w
         where ${orders}.id = o.id
         returning ${orders}.*
       ), entry as (
-        insert into ${ledgerEntries} (partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, note)
+        insert into ${ledgerEntries} (partner_id, direction, type, amount_minor, balance_after_minor, order_id, workflow_id, run_id, step, note, actor)
         select o.partner_id, 'debit', 'payment', o.amount, w.balance_minor, o.id, ${sql.placeholder('workflowId')}, ${sql.placeholder('runId')}, ${PAYMENT_DEBIT_STEP},
-          'payment of ' || o.service || ' order ' || o.id
+          'payment of ' || o.service || ' order ' || o.id, ${sql.placeholder('actor')}::jsonb
         from o, w
         returning id
       ), legs as (
@@ -166,6 +168,7 @@ export async function debitForOrder(
     workflowId: input.workflowId,
     runId: input.runId,
     now: new Date().toISOString(),
+    actor: JSON.stringify(actorNow()),
   };
   const rows = rowsOf<{
     order_id: number;
@@ -264,7 +267,10 @@ export async function reversePayment(
     }
     let status: OrderStatus = order.status;
     const moveTo = (to: OrderStatus) =>
-      tx.update(orders).set({ status: to, paymentWorkflowId: null, paymentRunId: null, updatedAt: new Date() }).where(eq(orders.id, order.id));
+      tx
+        .update(orders)
+        .set({ status: to, paymentWorkflowId: null, paymentRunId: null, actedBy: actorNow(), updatedAt: new Date() })
+        .where(eq(orders.id, order.id));
     if (heldBy(order, input) && order.status === 'processing') {
       status = input.releaseTo ?? 'pending';
       await moveTo(status);

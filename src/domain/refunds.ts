@@ -6,6 +6,7 @@ import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
 import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
 import { applyMovement, lockWallet } from './wallet';
+import { actorNow } from '../platform/request-context';
 
 export interface RefundInput extends PaymentRun {
   orderId: number;
@@ -66,7 +67,7 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
     }
     await tx
       .update(orders)
-      .set({ status: input.settledStatus, updatedAt: new Date() })
+      .set({ status: input.settledStatus, actedBy: actorNow(), updatedAt: new Date() })
       .where(and(eq(orders.id, order.id), eq(orders.status, order.status)));
     await input.onSettled?.(tx, order);
     return { ledgerId, currency: order.currency };

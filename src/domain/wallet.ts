@@ -6,6 +6,7 @@ import { creditGrantLegs, post, topUpLegs, type Leg } from './books';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
 import { paginateCounted, type PageSlice } from './pagination';
+import { actorNow } from '../platform/request-context';
 
 export type WalletRow = typeof wallets.$inferSelect;
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
@@ -38,7 +39,7 @@ export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement, legs
   const balanceAfter = m.direction === 'credit' ? wallet.balance + m.amount : wallet.balance - m.amount;
   const [entry] = await tx
     .insert(ledgerEntries)
-    .values({ partnerId: wallet.partnerId, balanceAfter, ...m })
+    .values({ partnerId: wallet.partnerId, balanceAfter, actor: actorNow(), ...m })
     .returning();
   await tx.update(wallets).set({ balance: balanceAfter, updatedAt: new Date() }).where(eq(wallets.partnerId, wallet.partnerId));
   wallet.balance = balanceAfter;
@@ -67,6 +68,7 @@ export async function recordCreditGrant(tx: Tx, partnerId: number, newLimit: num
     .insert(ledgerEntries)
     .values({
       partnerId,
+      actor: actorNow(),
       direction: delta > 0 ? 'credit' : 'debit',
       type: 'credit_grant',
       amount: Math.abs(delta),

@@ -110,6 +110,9 @@ export function commonResponses(o: {
     },
     authenticated: {
       401: o.error(o.unauthorized),
+      403: o.error(
+        'The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows',
+      ),
       429: {
         ...o.error(
           `Over ${o.rateLimit} ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done`,

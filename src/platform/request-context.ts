@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ActorRecord } from './actor';
 
 /**
  * What runs on behalf of a request deeper down (workflow memos and headers, logs) finds it
@@ -14,6 +15,8 @@ export interface LogContext {
 /** An activity's context: what its logs carry, and the signal that says it was cancelled or timed out. */
 export interface ActivityContext extends LogContext {
   cancelled?: AbortSignal;
+  /** Who the request, or the workflow the activity works for, acts for: recorded on what it writes. */
+  actor?: ActorRecord;
 }
 
 /** How the search layer served each request's supplier search (src/domain/search/layer.ts), for its answer's headers. */
@@ -25,6 +28,17 @@ export const withRequestId = <T>(requestId: string, run: () => Promise<T>) => co
 export const withLogContext = <T>(fields: ActivityContext, run: () => Promise<T>) => context.run(fields, run);
 /** The context this runs in (a copy), to run a part of it under other fields. */
 export const activityContext = (): ActivityContext => ({ ...context.getStore() });
+/** Records who the request being served acts for (set once its credentials are checked). */
+export const actAs = (actor: ActorRecord): void => {
+  const store = context.getStore();
+  if (store) store.actor = actor;
+};
+/** Who the request or activity this runs in acts for; undefined for the engine's own work. */
+export const currentActor = (): ActorRecord | undefined => context.getStore()?.actor;
+/** The engine itself, as the actor of what nobody asked for at that moment (an expiry, an upkeep). */
+export const ENGINE_ACTOR: ActorRecord = { type: 'engine', id: null, name: 'engine' };
+/** Who to record on what is being written now. */
+export const actorNow = (): ActorRecord => currentActor() ?? ENGINE_ACTOR;
 export const currentRequestId = (): string | undefined => context.getStore()?.requestId;
 /** What every log line written here carries (a copy: pino adds to what a mixin returns). */
 export const logContext = (): LogContext => {

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
-import { ledgerEntries, partners, wallets } from '../../src/db/schema';
+import { apiConnections, ledgerEntries, partners, wallets } from '../../src/db/schema';
 import { adminClient, call, partnerClient, type PartnerCredentials, type Reply } from '../support/clients';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 
@@ -15,6 +15,8 @@ const adminRaw = (method: string, path: string, headers: Record<string, string>,
 
 const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const rowsOf = (partnerId: number) => stack.db.select().from(ledgerEntries).where(eq(ledgerEntries.partnerId, partnerId));
+const connectionsOf = (partnerId: number) =>
+  stack.db.select().from(apiConnections).where(eq(apiConnections.partnerId, partnerId)).orderBy(asc(apiConnections.id));
 const walletRowOf = async (partnerId: number) => (await stack.db.select().from(wallets).where(eq(wallets.partnerId, partnerId)))[0]!;
 
 async function newPartner(input: { credit_limit?: string; topup?: string } = {}) {
@@ -95,11 +97,13 @@ describe('partner create', () => {
     const [row] = await stack.db.select().from(partners).where(eq(partners.id, partner_id));
     expect(row).toBeDefined();
     expect(row!.name).toBe('Blue Sky Travel');
-    expect(row!.apiKey).toBe(api_key);
     expect(row!.status).toBe('active');
-    expect(row!.secretHash).not.toBe(api_secret);
-    expect(row!.agencyKeyHash).not.toBe(agency_key);
-    for (const column of [row!.secretHash, row!.agencyKeyHash, row!.apiKey, row!.name]) {
+    const [a, b] = await connectionsOf(partner_id);
+    expect(a).toMatchObject({ interface: 'a', name: 'Interface A', apiKey: api_key, status: 'active' });
+    expect(b).toMatchObject({ interface: 'b', name: 'Interface B', apiKey: null, secretHash: null, status: 'active' });
+    expect(a!.secretHash).not.toBe(api_secret);
+    expect(b!.keyHash).not.toBe(agency_key);
+    for (const column of [a!.secretHash, b!.keyHash, a!.apiKey, row!.name]) {
       expect(column).not.toContain(api_secret);
       expect(column).not.toContain(agency_key);
     }
@@ -376,15 +380,15 @@ describe('partner ids', () => {
 describe('credential rotation', () => {
   it('rotate-agency-key returns a new agency key and stores only its digest', async () => {
     const { creds } = await newPartner();
-    const [before] = await stack.db.select().from(partners).where(eq(partners.id, creds.partner_id));
+    const before = await connectionsOf(creds.partner_id);
     const res = await adminClient(stack).post(`/admin/partners/${creds.partner_id}/rotate-agency-key`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ partner_id: creds.partner_id, agency_key: expect.any(String) });
     expect(res.body.agency_key).not.toBe(creds.agency_key);
-    const [after] = await stack.db.select().from(partners).where(eq(partners.id, creds.partner_id));
-    expect(after!.agencyKeyHash).not.toBe(before!.agencyKeyHash);
-    expect(after!.agencyKeyHash).not.toContain(res.body.agency_key);
-    expect(after!.secretHash).toBe(before!.secretHash);
+    const after = await connectionsOf(creds.partner_id);
+    expect(after[1]!.keyHash).not.toBe(before[1]!.keyHash);
+    expect(after[1]!.keyHash).not.toContain(res.body.agency_key);
+    expect(after[0]!.secretHash).toBe(before[0]!.secretHash);
 
     const again = await adminClient(stack).post(`/admin/partners/${creds.partner_id}/rotate-agency-key`);
     expect(again.body.agency_key).not.toBe(res.body.agency_key);

@@ -8,6 +8,7 @@ import { orderBooking } from '../hotels/bookings';
 import { priceColumns } from '../markup';
 import { ownMarkup } from '../markup-rules';
 import { AGENCY_CHANNEL, type OrderRow } from '../orders';
+import { actorNow } from '../../platform/request-context';
 
 /**
  * The order of an agency booking, created once: a retried step finds the order it made. A
@@ -40,7 +41,7 @@ export async function abandonOrder(db: DbOrTx, orderId: number): Promise<{ suppl
     const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
     if (!order) throw notFound(`order ${orderId}`);
     const status = order.status === 'pending' ? 'failed' : order.status;
-    if (status !== order.status) await tx.update(orders).set({ status, updatedAt: new Date() }).where(eq(orders.id, orderId));
+    if (status !== order.status) await tx.update(orders).set({ status, actedBy: actorNow(), updatedAt: new Date() }).where(eq(orders.id, orderId));
     const [b] = await tx.select().from(hotelBookings).where(eq(hotelBookings.orderId, orderId));
     if (b && (b.status === 'held' || b.status === 'prebooked')) {
       await tx.update(hotelBookings).set({ status: 'released', updatedAt: new Date() }).where(eq(hotelBookings.id, b.id));
@@ -117,6 +118,8 @@ export async function createAgencyProductOrder(
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'product',
         totalPrice: total,

@@ -6,6 +6,7 @@ import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
 import { priceColumns, type SellPrice } from '../markup';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
+import { actorNow } from '../../platform/request-context';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;
 
@@ -77,6 +78,8 @@ export async function recordAirBooking(
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId: booking.partnerId,
         service: 'flight',
         totalPrice: price.parts.sellMinor,
@@ -142,7 +145,7 @@ export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date
     if (booking!.status !== 'booked' || (order && order.status !== 'pending')) return { done: true, pnr: null };
     if (booking!.ticketTimeLimit!.getTime() > now.getTime()) return { done: false, expiresAt: booking!.ticketTimeLimit!.getTime() };
     await tx.update(flightBookings).set({ status: 'expired', updatedAt: now }).where(eq(flightBookings.id, bookingId));
-    if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+    if (order) await tx.update(orders).set({ status: 'expired', actedBy: actorNow(), updatedAt: now }).where(eq(orders.id, order.id));
     return { done: true, pnr: supplierOrderIdOf(booking!) };
   });
 }
@@ -163,7 +166,11 @@ export async function requestOfflineRefund(db: DbOrTx, partnerId: number, orderI
     if (order.status !== 'completed')
       throw new DomainError('validation', `order_id: order ${orderId} is ${order.status}; only a ticketed order can be refunded`);
     const now = new Date();
-    const [updated] = await tx.update(orders).set({ status: 'refund_requested', updatedAt: now }).where(eq(orders.id, orderId)).returning();
+    const [updated] = await tx
+      .update(orders)
+      .set({ status: 'refund_requested', actedBy: actorNow(), updatedAt: now })
+      .where(eq(orders.id, orderId))
+      .returning();
     await tx
       .update(flightBookings)
       .set({ status: 'refund_requested', refundReason: reason.slice(0, 1000), updatedAt: now })
@@ -178,7 +185,7 @@ export async function rejectOfflineRefund(db: DbOrTx, orderId: number): Promise<
     const now = new Date();
     const moved = await tx
       .update(orders)
-      .set({ status: 'completed', updatedAt: now })
+      .set({ status: 'completed', actedBy: actorNow(), updatedAt: now })
       .where(and(eq(orders.id, orderId), eq(orders.status, 'refund_requested')))
       .returning({ id: orders.id });
     if (moved.length) await tx.update(flightBookings).set({ status: 'ticketed', updatedAt: now }).where(eq(flightBookings.orderId, orderId));

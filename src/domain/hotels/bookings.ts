@@ -9,6 +9,7 @@ import type { WalletPolicyStep } from './prices';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 import { carriedPriceColumns, priceColumns, type SellPrice } from '../markup';
 import type { AGENCY_CHANNEL } from '../orders';
+import { actorNow } from '../../platform/request-context';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
@@ -150,6 +151,8 @@ export async function orderBooking(db: DbOrTx, partnerId: number, bookingId: num
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'hotel',
         totalPrice: booking.totalPrice!,
@@ -195,7 +198,7 @@ export async function expireHoldIfDue(db: DbOrTx, bookingId: number, now: Date):
     if (order && order.status !== 'pending') return { done: true, supplierHoldId: null };
     if (!isExpired(booking, now)) return { done: false, expiresAt: booking.expiresAt!.getTime() };
     await tx.update(hotelBookings).set({ status: 'expired', updatedAt: now }).where(eq(hotelBookings.id, booking.id));
-    if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+    if (order) await tx.update(orders).set({ status: 'expired', actedBy: actorNow(), updatedAt: now }).where(eq(orders.id, order.id));
     return { done: true, supplierHoldId: booking.supplierHoldId };
   });
 }

@@ -7,6 +7,7 @@ import { serviceOrderOf } from '../orders';
 import type { PaymentRun } from '../payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { bookingOfOrder } from './bookings';
+import { actorNow } from '../../platform/request-context';
 
 /** The penalty in force at `now`: the last policy step that has begun, capped at the price. */
 export function penaltyAt(policy: PolicyStep[], totalMinor: number, now: Date): number {
@@ -81,7 +82,7 @@ export async function beginCancellation(db: DbOrTx, orderId: number): Promise<Ca
       const now = new Date();
       await tx
         .update(orders)
-        .set({ status: 'cancelled', updatedAt: now })
+        .set({ status: 'cancelled', actedBy: actorNow(), updatedAt: now })
         .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')));
       await tx.update(hotelBookings).set({ status: 'cancelled', updatedAt: now }).where(eq(hotelBookings.orderId, orderId));
     }

@@ -6,6 +6,7 @@ import { isStorableId } from '../ids';
 import { carriedPriceColumns } from '../markup';
 import type { OrderRow } from '../orders';
 import type { ReservationRow } from './reservations';
+import { actorNow } from '../../platform/request-context';
 
 /** POST /api/residence/reserve/book/: the held dates become a pending travel order. */
 export async function bookReservation(db: DbOrTx, partnerId: number, id: number): Promise<{ order: OrderRow; reservation: ReservationRow }> {
@@ -24,6 +25,8 @@ export async function bookReservation(db: DbOrTx, partnerId: number, id: number)
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'residence',
         totalPrice: r.totalPrice,

@@ -6,6 +6,7 @@ import type { PaymentRun } from '../payment-ledger';
 import { settleRefund } from '../refunds';
 import { refundPercent, type CancellationPolicy } from './pricing';
 import { lockReservation } from './reservations';
+import { actorNow } from '../../platform/request-context';
 
 export type CancelRequest = { kind: 'released' } | { kind: 'requested'; refundMinor: number; confirmationNumber: string | null };
 
@@ -21,7 +22,7 @@ export async function requestCancel(db: DbOrTx, id: number, now: Date): Promise<
       throw new DomainError('validation', `reservation_id: reservation ${id} is being paid; cancel once the payment finished`);
     if (r.status === 'held' || r.status === 'booked') {
       await tx.update(reservations).set({ status: 'cancelled', updatedAt: now }).where(eq(reservations.id, r.id));
-      if (order) await tx.update(orders).set({ status: 'cancelled', updatedAt: now }).where(eq(orders.id, order.id));
+      if (order) await tx.update(orders).set({ status: 'cancelled', actedBy: actorNow(), updatedAt: now }).where(eq(orders.id, order.id));
       return { kind: 'released' };
     }
     if (r.status !== 'confirmed') throw new DomainError('validation', `reservation_id: reservation ${id} is ${r.status}`);

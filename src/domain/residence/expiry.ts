@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { lockReservation } from './reservations';
+import { actorNow } from '../../platform/request-context';
 
 export type HoldState = { state: 'expired' } | { state: 'held'; expiresAt: number } | { state: 'paid'; checkOut: string } | { state: 'gone' };
 
@@ -16,7 +17,7 @@ export async function expireHoldIfDue(db: DbOrTx, id: number, now: Date): Promis
     if (r.status !== 'held' && r.status !== 'booked') return { state: 'gone' };
     if (r.expiresAt.getTime() > now.getTime()) return { state: 'held', expiresAt: r.expiresAt.getTime() };
     await tx.update(reservations).set({ status: 'expired', updatedAt: now }).where(eq(reservations.id, r.id));
-    if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+    if (order) await tx.update(orders).set({ status: 'expired', actedBy: actorNow(), updatedAt: now }).where(eq(orders.id, order.id));
     return { state: 'expired' };
   });
 }

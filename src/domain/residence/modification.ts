@@ -12,6 +12,7 @@ import { priceColumns } from '../markup';
 import { markupOfRule } from '../markup-rules';
 import { lockReservation } from './reservations';
 import { checkStay } from './stay-rules';
+import { actorNow } from '../../platform/request-context';
 
 export interface Modification {
   reservationId: number;
@@ -115,7 +116,7 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
       .where(eq(reservations.id, r.id));
     await tx
       .update(orders)
-      .set({ totalPrice: newTotal, ...priceColumns(price), updatedAt: now })
+      .set({ totalPrice: newTotal, ...priceColumns(price), actedBy: actorNow(), updatedAt: now })
       .where(eq(orders.id, order.id));
     // Not a move of the order's status, so the trigger does not see it: said here, in the same transaction.
     await recordOrderEvent(tx, 'reservation.modified', order.id);
@@ -192,7 +193,7 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
       if (order) {
         await tx
           .update(orders)
-          .set({ totalPrice: previous.totalMinor, ...parts, updatedAt: now })
+          .set({ totalPrice: previous.totalMinor, ...parts, actedBy: actorNow(), updatedAt: now })
           .where(eq(orders.id, order.id));
         await recordOrderEvent(tx, 'reservation.modified', order.id);
       }

@@ -9,6 +9,7 @@ import { sum } from '../money';
 import { carriedPriceColumns, priceColumns } from '../markup';
 import { ownMarkup } from '../markup-rules';
 import type { OrderRow } from '../orders';
+import { actorNow } from '../../platform/request-context';
 
 export type TourPrebookRow = typeof tourPrebooks.$inferSelect;
 
@@ -140,6 +141,8 @@ export async function finalizePrebook(db: DbOrTx, partnerId: number, prebookId: 
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'tour',
         totalPrice: p.totalPrice,
@@ -170,7 +173,7 @@ export async function expirePrebookIfDue(db: DbOrTx, prebookId: number, now: Dat
       .set({ seatsTaken: sql`${tourDepartures.seatsTaken} - ${p!.seats}` })
       .where(eq(tourDepartures.id, p!.departureId));
     await tx.update(tourPrebooks).set({ status: 'expired', updatedAt: now }).where(eq(tourPrebooks.id, p!.id));
-    if (order) await tx.update(orders).set({ status: 'expired', updatedAt: now }).where(eq(orders.id, order.id));
+    if (order) await tx.update(orders).set({ status: 'expired', actedBy: actorNow(), updatedAt: now }).where(eq(orders.id, order.id));
     return { done: true, release: null };
   });
 }

@@ -10,6 +10,7 @@ import type { OrderRow } from '../orders';
 import { paginate, type PageSlice } from '../pagination';
 import type { PaymentRun } from '../payment-ledger';
 import { settleRefund } from '../refunds';
+import { actorNow } from '../../platform/request-context';
 
 export type VisaRow = typeof visaProducts.$inferSelect;
 export type VisaApplicationRow = typeof visaApplications.$inferSelect;
@@ -93,6 +94,8 @@ export async function createApplication(
     const [order] = await tx
       .insert(orders)
       .values({
+        createdBy: actorNow(),
+        actedBy: actorNow(),
         partnerId,
         service: 'visa',
         totalPrice: price.sellMinor,
@@ -133,7 +136,7 @@ async function setStatus(tx: DbOrTx, application: VisaApplicationRow, status: Vi
     .where(eq(visaApplications.id, application.id));
   await tx
     .update(orders)
-    .set({ details: sql`jsonb_set(${orders.details}, '{service_status}', ${JSON.stringify(status)}::jsonb)`, updatedAt: now })
+    .set({ details: sql`jsonb_set(${orders.details}, '{service_status}', ${JSON.stringify(status)}::jsonb)`, actedBy: actorNow(), updatedAt: now })
     .where(eq(orders.id, application.orderId!));
 }
 

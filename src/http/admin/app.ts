@@ -1,3 +1,4 @@
+import { actAs } from '../../platform/request-context';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
@@ -146,6 +147,7 @@ export function operatorAuth(deps: Pick<AdminDeps, 'db' | 'adminToken' | 'badTok
       return c.json({ error: 'missing or invalid admin token' }, 401);
     }
     c.set('operator', operator);
+    actAs({ type: 'operator', id: operator.id, name: operator.name });
     await next();
   };
 }

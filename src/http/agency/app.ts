@@ -12,6 +12,7 @@ import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
+import { enforceRights } from '../rights';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyEventRoutes } from './events.routes';
@@ -74,6 +75,10 @@ export function createAgencyApi(deps: ApiDeps) {
   );
   // Counted once the key names the partner.
   app.use('*', (c, next) => (isPublic(c) ? next() : limit(c, next)));
+  app.use(
+    '*',
+    enforceRights(isPublic, (c, detail) => c.json({ detail }, 403)),
+  );
   app.use(
     '*',
     refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),

@@ -14,6 +14,7 @@ import { literalPathsFirst } from '../method-not-allowed';
 import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
+import { enforceRights } from '../rights';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './router';
@@ -21,6 +22,7 @@ import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
+import { organisationRoutes } from './organisation.routes';
 import { residenceRoutes } from './residence.routes';
 import { statementRoutes } from './statements.routes';
 import { tourRoutes } from './tours.routes';
@@ -88,6 +90,10 @@ export function createPartnerApi(deps: ApiDeps) {
   app.use('*', (c, next) => (isPublic(c) ? next() : limit(c, next)));
   app.use(
     '*',
+    enforceRights(isPublic, (c, error) => c.json({ ok: false, error }, 403)),
+  );
+  app.use(
+    '*',
     refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
   );
   // GET /api/tours/prebook/ is not tour "prebook": a path a literal route names answers only that route's methods.
@@ -102,6 +108,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
+  app.route('/', organisationRoutes(deps));
 
   publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;

@@ -1,0 +1,140 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { Partner } from '../domain/partners';
+import type { Right } from '../domain/rights';
+import { actAs } from '../platform/request-context';
+
+/**
+ * The right each operation of Interfaces A and B needs, by method and path as the router
+ * matched it (docs/decisions/rights.md). One table for both interfaces: `enforceRights` reads
+ * it on every request, the rights test calls every operation in it with every role, and a
+ * test keeps it equal to the operations the OpenAPI documents publish. An operation that
+ * needs two rights (Interface B settles a booking as it makes it) lists both.
+ */
+export const OPERATION_RIGHTS: Record<string, readonly Right[]> = {
+  // Interface A: the account
+  'GET /api/partners/wallet/': ['finance'],
+  'GET /api/partners/ledger/': ['finance'],
+  'GET /api/partners/statements/': ['finance'],
+  'GET /api/partners/orders/': ['view'],
+  'GET /api/partners/product-orders/': ['view'],
+  'POST /api/partners/pay/': ['pay'],
+  'GET /api/partners/events/': ['view'],
+  'POST /api/partners/webhooks/': ['webhooks'],
+  'GET /api/partners/webhooks/': ['webhooks'],
+  'DELETE /api/partners/webhooks/{id}/': ['webhooks'],
+  // Interface A: the organisation
+  'GET /api/partners/users/': ['users'],
+  'POST /api/partners/users/': ['users'],
+  'POST /api/partners/users/{id}/role/': ['users'],
+  'POST /api/partners/users/{id}/deactivate/': ['users'],
+  'GET /api/partners/connections/': ['connections'],
+  'POST /api/partners/connections/': ['connections'],
+  'POST /api/partners/connections/{id}/rotate/': ['connections'],
+  'POST /api/partners/connections/{id}/revoke/': ['connections'],
+  // Interface A: products
+  'GET /api/products/products/': ['search'],
+  'GET /api/products/products/{id}/': ['search'],
+  'GET /api/products/product-categories/': ['search'],
+  'POST /api/products/basket/items/': ['book'],
+  'GET /api/products/basket/current': ['book'],
+  'DELETE /api/products/basket/items/{id}/': ['book'],
+  'POST /api/products/checkout/': ['book'],
+  // Interface A: hotels
+  'GET /api/hotel/cities/': ['search'],
+  'POST /api/hotel/search_hotels/': ['search'],
+  'POST /api/hotel/check_rate/': ['search'],
+  'POST /api/hotel/prebook/': ['book'],
+  'POST /api/hotel/book/': ['book'],
+  'POST /api/hotel/order/': ['book'],
+  'POST /api/hotel/booking_data/': ['view'],
+  'POST /api/hotel/cancel_display/': ['view'],
+  'POST /api/hotel/cancel/': ['modify'],
+  // Interface A: flights
+  'POST /api/flights/search_flights/': ['search'],
+  'POST /api/flights/revalidate_flight/': ['search'],
+  'POST /api/flights/air_rules/': ['search'],
+  'POST /api/flights/air_baggages/': ['search'],
+  'POST /api/flights/air_booking/': ['book'],
+  'POST /api/flights/air_order_ticket/': ['view'],
+  'POST /api/flights/air_booking_data/': ['view'],
+  'POST /api/flights/air_refund_display/': ['view'],
+  'POST /api/flights/air_refund/': ['modify'],
+  'POST /api/flights/air_refund_offline/': ['modify'],
+  // Interface A: tours
+  'GET /api/tours/': ['search'],
+  'GET /api/tours/search-options/': ['search'],
+  'GET /api/tours/{id}/': ['search'],
+  'POST /api/tours/prebook/': ['book'],
+  'POST /api/tours/finalize/': ['book'],
+  // Interface A: visa
+  'GET /api/visa/': ['search'],
+  'GET /api/visa/{id}/': ['search'],
+  'POST /api/visa/request/': ['book'],
+  'GET /api/visa/requests/{id}/': ['view'],
+  // Interface A: residence
+  'GET /api/residence/properties/list/': ['search'],
+  'GET /api/residence/properties/detail/': ['search'],
+  'POST /api/residence/reserve/': ['book'],
+  'GET /api/residence/reserve/time/': ['view'],
+  'GET /api/residence/reserve/detail/': ['view'],
+  'POST /api/residence/reserve/book/': ['book'],
+  'POST /api/residence/bookings/cancel/': ['modify'],
+  'POST /api/residence/bookings/accept-cancel/': ['modify'],
+  'POST /api/residence/bookings/modify/': ['modify'],
+  // Interface B
+  'GET /v1/hotels/search': ['search'],
+  'GET /v1/hotels/{hotel_id}': ['search'],
+  'POST /v1/hotels/bookings': ['book', 'pay'],
+  'GET /v1/hotels/bookings': ['view'],
+  'DELETE /v1/hotels/bookings/{booking_id}': ['modify'],
+  'GET /v1/products': ['search'],
+  'GET /v1/products/{product_id}': ['search'],
+  'POST /v1/products/orders': ['book', 'pay'],
+  'GET /v1/products/orders/{order_id}': ['view'],
+  'GET /v1/events': ['view'],
+  'POST /v1/webhooks': ['webhooks'],
+  'GET /v1/webhooks': ['webhooks'],
+  'DELETE /v1/webhooks/{webhook_id}': ['webhooks'],
+};
+
+/** An operation's key in OPERATION_RIGHTS: its method and its path as OpenAPI writes it (`{id}`, where the router has `:id`). */
+export const operationKey = (method: string, routerPath: string) =>
+  `${method.toUpperCase()} ${routerPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, '{$1}')}`;
+
+/**
+ * The operation a request reached: the first route the router matched for its method, in
+ * the order routes were added, which is the handler that answers (middleware is matched for
+ * every method, as ALL).
+ */
+function operationOf(c: Context): string | undefined {
+  const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
+  return route ? operationKey(route.method, route.path) : undefined;
+}
+
+/**
+ * Lets a request through, recording who acts on it (src/platform/request-context.ts), when
+ * its principal holds every right its operation needs; else refuses it: 403 in the
+ * interface's own shape, naming the rights missing. A request that reached no operation
+ * goes on to its 404 or 405. An operation missing from the table is refused too: a new route
+ * is closed until the table says who may call it.
+ */
+export function enforceRights<E extends { Variables: { partner: Partner } }>(
+  isPublic: (c: Context) => boolean,
+  refuse: (c: Context<E>, message: string) => Response,
+): MiddlewareHandler<E> {
+  return async (c, next) => {
+    if (isPublic(c)) return next();
+    const operation = operationOf(c);
+    if (operation === undefined) return next();
+    const needed = OPERATION_RIGHTS[operation];
+    const { rights, actor } = c.get('partner').principal;
+    const missing = needed ? needed.filter((r) => !rights.has(r)) : ['an entry in the rights table'];
+    if (missing.length === 0) {
+      actAs(actor);
+      return next();
+    }
+    const who = actor.type === 'user' ? `user ${actor.name}` : `API connection ${actor.name}`;
+    return refuse(c, `forbidden: ${who} lacks the right to ${missing.join(' and ')} (${operation})`);
+  };
+}

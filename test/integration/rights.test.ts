@@ -1,0 +1,181 @@
+import { AGENCY_ROLES, type AgencyRole } from '../../src/db/schema';
+import { RIGHT_NAMES, ROLE_RIGHTS, type Right } from '../../src/domain/rights';
+import { OPERATION_RIGHTS } from '../../src/http/rights';
+import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * The rights table (src/http/rights.ts, src/domain/rights.ts) against what the API does: every
+ * operation of Interfaces A and B, called by every role and by a connection given rights of
+ * its own, is refused with 403 in its interface's shape exactly when a right it needs is missing.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s));
+
+interface Principal {
+  label: string;
+  rights: ReadonlySet<Right>;
+  a: Record<string, string>;
+  b: Record<string, string>;
+}
+
+const aHeaders = (k: { api_key: string; api_secret: string }) => ({ 'x-api-key': k.api_key, 'x-api-secret': k.api_secret });
+const bHeaders = (agencyKey: string) => ({ authorization: `Bearer ${agencyKey}` });
+
+let agency: PartnerCredentials;
+const principals: Principal[] = [];
+
+async function post(path: string, headers: Record<string, string>, body: unknown): Promise<Reply> {
+  const res = await call(stack.app, 'POST', path, headers, body);
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res;
+}
+
+/** A user of `role` with an Interface A and an Interface B connection of their own (given every right: the role bounds them). */
+async function userWithConnections(role: AgencyRole): Promise<Principal> {
+  const owner = aHeaders(agency);
+  const user = await post('/api/partners/users/', owner, { name: `${role} one`, email: `${role}@agency.example`, role });
+  const a = await post('/api/partners/connections/', owner, { name: `${role} A`, interface: 'a', rights: RIGHT_NAMES, user_id: user.body.data.id });
+  const b = await post('/api/partners/connections/', owner, { name: `${role} B`, interface: 'b', rights: RIGHT_NAMES, user_id: user.body.data.id });
+  return { label: `user (${role})`, rights: new Set(ROLE_RIGHTS[role]), a: aHeaders(a.body.data), b: bHeaders(b.body.data.agency_key) };
+}
+
+async function connectionWith(rights: Right[]): Promise<Principal> {
+  const owner = aHeaders(agency);
+  const a = await post('/api/partners/connections/', owner, { name: `only ${rights.join('+')} A`, interface: 'a', rights });
+  const b = await post('/api/partners/connections/', owner, { name: `only ${rights.join('+')} B`, interface: 'b', rights });
+  return { label: `connection (${rights.join(', ')})`, rights: new Set(rights), a: aHeaders(a.body.data), b: bHeaders(b.body.data.agency_key) };
+}
+
+beforeAll(async () => {
+  agency = await adminClient(stack).createPartner({ credit_limit: '0', topup: '1000' });
+  principals.push({ label: 'first connections (as before users)', rights: new Set(RIGHT_NAMES), a: aHeaders(agency), b: bHeaders(agency.agency_key) });
+  for (const role of AGENCY_ROLES) principals.push(await userWithConnections(role));
+  principals.push(await connectionWith(['search']), await connectionWith(['view', 'documents']));
+});
+
+/** A request to `operation` that reaches its handler: path parameters that name nothing, an empty body. */
+function requestOf(operation: string): { method: string; path: string } {
+  const [method, template] = operation.split(' ') as [string, string];
+  return { method, path: template.replace(/\{[^}]+\}/g, '987654321') };
+}
+
+describe('the rights table', () => {
+  it('names every operation the OpenAPI documents publish, and no other', async () => {
+    const published: string[] = [];
+    for (const [base, doc] of [
+      ['/api', '/api/openapi.json'],
+      ['/v1', '/v1/openapi.json'],
+    ] as const) {
+      const res = await call(stack.app, 'GET', doc, {});
+      for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, { security?: unknown[] }>>)) {
+        for (const [method, op] of Object.entries(item)) if (op.security?.length) published.push(`${method.toUpperCase()} ${base}${path}`);
+      }
+    }
+    expect(Object.keys(OPERATION_RIGHTS).sort()).toEqual(published.sort());
+  });
+
+  it('refuses each operation, for every role and connection, exactly when a right it needs is missing', async () => {
+    const wrong: string[] = [];
+    for (const [operation, needed] of Object.entries(OPERATION_RIGHTS)) {
+      const { method, path } = requestOf(operation);
+      for (const p of principals) {
+        const headers = path.startsWith('/v1') ? p.b : p.a;
+        const res = await call(stack.app, method, path, headers, method === 'GET' || method === 'DELETE' ? undefined : {});
+        const allowed = needed.every((r) => p.rights.has(r));
+        if (allowed ? res.status === 403 : res.status !== 403) wrong.push(`${operation} as ${p.label}: ${res.status} ${JSON.stringify(res.body)}`);
+        if (!allowed) {
+          const shaped = path.startsWith('/v1')
+            ? typeof res.body.detail === 'string' && /forbidden: .* lacks the right to/.test(res.body.detail)
+            : res.body.ok === false && /forbidden: .* lacks the right to/.test(res.body.error);
+          if (!shaped) wrong.push(`${operation} as ${p.label}: refusal not in the interface's shape: ${JSON.stringify(res.body)}`);
+        }
+        if (res.status >= 500) wrong.push(`${operation} as ${p.label}: ${res.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  }, 300_000);
+
+  it('keeps the named cases: a viewer cannot pay, finance cannot book, an agent cannot manage users', async () => {
+    const as = (label: string) => principals.find((p) => p.label === label)!;
+    const pay = await call(stack.app, 'POST', '/api/partners/pay/', as('user (viewer)').a, { order_id: 1, idempotency_key: 'k1' });
+    expect(pay.status).toBe(403);
+    const book = await call(stack.app, 'POST', '/api/hotel/book/', as('user (finance)').a, {});
+    expect(book.status).toBe(403);
+    const bBook = await call(stack.app, 'POST', '/v1/hotels/bookings', as('user (finance)').b, {});
+    expect(bBook.status).toBe(403);
+    expect(bBook.body).toEqual({ detail: expect.stringMatching(/forbidden: user finance one lacks the right to book and pay/) });
+    const users = await call(stack.app, 'POST', '/api/partners/users/', as('user (agent)').a, { name: 'x', email: 'x@agency.example', role: 'owner' });
+    expect(users.status).toBe(403);
+  });
+});
+
+describe('users and connections', () => {
+  it('never lets anyone grant a right they do not hold', async () => {
+    const limited = await connectionWith(['users', 'connections', 'search']);
+    const owner = await call(stack.app, 'POST', '/api/partners/users/', limited.a, { name: 'Boss', email: 'boss@agency.example', role: 'owner' });
+    expect(owner.status).toBe(403);
+    expect(owner.body.error).toMatch(/which you do not hold yourself/);
+    const pay = await call(stack.app, 'POST', '/api/partners/connections/', limited.a, { name: 'payer', interface: 'a', rights: ['pay'] });
+    expect(pay.status).toBe(403);
+    const fine = await call(stack.app, 'POST', '/api/partners/connections/', limited.a, { name: 'searcher', interface: 'b', rights: ['search'] });
+    expect(fine.status).toBe(201);
+    expect(fine.body.data).toMatchObject({ interface: 'b', rights: ['search'], api_key: null, agency_key: expect.stringMatching(/^agk_/) });
+  });
+
+  it('rotates and revokes a connection on its own, leaving the others working', async () => {
+    const owner = aHeaders(agency);
+    const made = await post('/api/partners/connections/', owner, { name: 'website', interface: 'a', rights: ['search', 'view'] });
+    const k = made.body.data;
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(k))).status).toBe(200);
+    const rotated = await call(stack.app, 'POST', `/api/partners/connections/${k.id}/rotate/`, owner, {});
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.data.api_key).toBe(k.api_key);
+    expect(rotated.body.data.api_secret).not.toBe(k.api_secret);
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(k))).status).toBe(401);
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(rotated.body.data))).status).toBe(200);
+    const revoked = await call(stack.app, 'POST', `/api/partners/connections/${k.id}/revoke/`, owner, {});
+    expect(revoked.body.data).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    const refused = await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(rotated.body.data));
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatch(/revoked/);
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', owner)).status).toBe(200);
+    const list = await call(stack.app, 'GET', '/api/partners/connections/', owner);
+    expect(JSON.stringify(list.body)).not.toMatch(new RegExp(`${k.api_secret}|${rotated.body.data.api_secret}`));
+  });
+
+  it('stops a deactivated user’s connections, and refuses bad input with 4xx', async () => {
+    const owner = aHeaders(agency);
+    const user = await post('/api/partners/users/', owner, { name: 'Temp', email: 'temp@agency.example', role: 'agent' });
+    const k = await post('/api/partners/connections/', owner, { name: 'temp A', interface: 'a', rights: ['view'], user_id: user.body.data.id });
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(k.body.data))).status).toBe(200);
+    const off = await call(stack.app, 'POST', `/api/partners/users/${user.body.data.id}/deactivate/`, owner, {});
+    expect(off.body.data.status).toBe('inactive');
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', aHeaders(k.body.data))).status).toBe(401);
+
+    const again = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: 'Temp 2', email: 'TEMP@agency.example', role: 'viewer' });
+    expect(again.status).toBe(409);
+    for (const body of [
+      { name: '', email: 'a@b.example', role: 'agent' },
+      { name: 'A', email: 'not an address', role: 'agent' },
+      { name: 'A', email: 'a@b.example', role: 'admin' },
+      { name: 'A', email: 'a@b.example', role: 'viewer', own_bookings_only: true },
+    ]) {
+      const res = await call(stack.app, 'POST', '/api/partners/users/', owner, body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    for (const body of [
+      { name: 'x', interface: 'c', rights: ['search'] },
+      { name: 'x', interface: 'a', rights: [] },
+      { name: 'x', interface: 'a', rights: ['fly'] },
+      { name: 'x', interface: 'a', rights: ['search'], user_id: 987654 },
+    ]) {
+      const res = await call(stack.app, 'POST', '/api/partners/connections/', owner, body);
+      expect({ body, status: res.status }).toEqual({ body, status: 400 });
+    }
+    const other = await adminClient(stack).createPartner({ credit_limit: '0', topup: '0' });
+    const foreign = await call(stack.app, 'POST', `/api/partners/users/${user.body.data.id}/role/`, aHeaders(other), { role: 'owner' });
+    expect(foreign.status).toBe(404);
+  });
+});
