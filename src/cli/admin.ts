@@ -75,6 +75,15 @@ commands:
   report suppliers --from YYYY-MM-DD --to YYYY-MM-DD          (what is owed to each supplier: opening, bought, refunded, owed)
   report trial-balance --from YYYY-MM-DD --to YYYY-MM-DD      (each account's opening, debits, credits, balance; totals per currency, zero)
   report fx-differences --from YYYY-MM-DD --to YYYY-MM-DD     (what exchange rates gained or lost between sales and refunds, by order)
+  agency user list --partner ID                                (the agency's users: role, own bookings only, active or not)
+  agency user add --partner ID --name NAME --email EMAIL --role owner|finance|agent|viewer [--own-bookings-only]
+  agency user role --partner ID --user ID --role ROLE [--own-bookings-only]
+  agency user deactivate --partner ID --user ID               (their connections stop working; what they did stays theirs)
+  agency connection list --partner ID                          (the agency's API connections; credentials are never shown again)
+  agency connection add --partner ID --name NAME --interface a|b --rights RIGHT,RIGHT [--user ID]
+                                                               (a connection with those rights, acting as the user if given;
+                                                                its credentials are shown once)
+  agency connection rotate|revoke --partner ID --connection ID
   markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
              [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                                                               (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
@@ -152,6 +161,44 @@ const signedAmounts = (argv: string[]) =>
     a === '--amount' && /^-\d/.test(argv[i + 1] ?? '') ? [] : i > 0 && argv[i - 1] === '--amount' && /^-\d/.test(a) ? [`--amount=${a}`] : [a],
   );
 
+/** `agency user|connection <action>`: an operator managing an agency's users and API connections as its owner does on Interface A. */
+function organisationCommand(kind: 'user' | 'connection', action: string | undefined, values: Record<string, string | boolean | undefined>): Command {
+  if (kind === 'user') {
+    const base = partnerPath(values, 'users');
+    const ownOnly = values['own-bookings-only'] === true ? { own_bookings_only: true } : {};
+    switch (action) {
+      case 'list':
+        return { method: 'GET', path: base };
+      case 'add':
+        return { method: 'POST', path: base, body: { name: need(values, 'name'), email: need(values, 'email'), role: need(values, 'role'), ...ownOnly } };
+      case 'role':
+        return { method: 'POST', path: `${base}/${idOption(values, 'user')}/role`, body: { role: need(values, 'role'), ...ownOnly } };
+      case 'deactivate':
+        return { method: 'POST', path: `${base}/${idOption(values, 'user')}/deactivate` };
+      default:
+        throw new UsageError('agency user takes list, add, role or deactivate');
+    }
+  }
+  const base = partnerPath(values, 'connections');
+  switch (action) {
+    case 'list':
+      return { method: 'GET', path: base };
+    case 'add': {
+      const user = values.user === undefined ? {} : { user_id: Number(idOption(values, 'user')) };
+      const rights = need(values, 'rights')
+        .split(',')
+        .map((r) => r.trim())
+        .filter(Boolean);
+      return { method: 'POST', path: base, body: { name: need(values, 'name'), interface: need(values, 'interface'), rights, ...user } };
+    }
+    case 'rotate':
+    case 'revoke':
+      return { method: 'POST', path: `${base}/${idOption(values, 'connection')}/${action}` };
+    default:
+      throw new UsageError('agency connection takes list, add, rotate or revoke');
+  }
+}
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
     args: signedAmounts(argv),
@@ -163,6 +210,12 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       default: { type: 'boolean', default: false },
       topup: { type: 'string' },
       partner: { type: 'string' },
+      user: { type: 'string' },
+      connection: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      rights: { type: 'string' },
+      'own-bookings-only': { type: 'boolean', default: false },
       amount: { type: 'string' },
       note: { type: 'string' },
       'idempotency-key': { type: 'string' },
@@ -397,6 +450,9 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
           },
         },
       };
+    case 'agency user':
+    case 'agency connection':
+      return { json, command: organisationCommand(action === 'user' ? 'user' : 'connection', positionals[2], values) };
     case 'markup list':
       return { json, command: { method: 'GET', path: `/admin/markups${values.removed ? '?removed=true' : ''}` } };
     case 'markup remove': {

@@ -9396,7 +9396,15 @@ export interface components {
             reverses: number | null;
             note: string | null;
             created_at: string;
+            actor: components["schemas"]["Actor"];
         };
+        /** @description Who moved the money: for a payment or refund, who asked for it (extension) */
+        Actor: {
+            /** @enum {string} */
+            type: "user" | "connection" | "operator" | "engine";
+            id: number | null;
+            name: string;
+        } | null;
         TravelOrder: {
             /** @description The order_id to pay */
             id: number;
@@ -9414,6 +9422,8 @@ export interface components {
             created_at: string;
             updated_at: string;
             completed_at: string | null;
+            created_by: components["schemas"]["Actor"] & unknown;
+            acted_by: components["schemas"]["Actor"] & unknown;
         };
         ProductOrder: {
             /** @description The product_order_id to pay */
@@ -9440,6 +9450,8 @@ export interface components {
             created_at: string;
             updated_at: string;
             completed_at: string | null;
+            created_by: components["schemas"]["Actor"] & unknown;
+            acted_by: components["schemas"]["Actor"] & unknown;
         };
         DeliveryDetails: {
             recipient_name: string;
@@ -9514,6 +9526,7 @@ export interface components {
              */
             service: "product" | "hotel" | "flight" | "tour" | "residence" | "visa" | null;
             description: string;
+            actor: components["schemas"]["Actor"] & unknown;
         };
         Product: {
             id: number;

@@ -1,5 +1,13 @@
+import type { ActorRecord } from '../platform/actor';
 import { formatDecimal, toNumber } from './money';
 import type { OrderRow } from './orders';
+
+/**
+ * Who did something, as the interfaces show it (an extension field): an agency's user or API
+ * connection, an operator, or the engine; null where nothing was recorded (orders from before
+ * agencies had users).
+ */
+export const actorView = (a: ActorRecord | null | undefined) => (a ? { type: a.type, id: a.id, name: a.name } : null);
 
 /** A moment as the interfaces write it, or null. */
 export const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
@@ -18,6 +26,8 @@ export function agencyOrderView(o: OrderRow) {
     supplier_ref: o.supplierRef,
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
+    created_by: actorView(o.createdBy),
+    acted_by: actorView(o.actedBy),
   };
 }
 
@@ -39,5 +49,7 @@ export function travelOrderView(o: OrderRow) {
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     completed_at: isoOrNull(o.completedAt),
+    created_by: actorView(o.createdBy),
+    acted_by: actorView(o.actedBy),
   };
 }

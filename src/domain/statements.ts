@@ -18,6 +18,7 @@ import {
   type OrderService,
 } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
+import type { ActorRecord } from '../platform/actor';
 
 /** The longest period one statement covers, in days (both ends included). */
 export const MAX_STATEMENT_DAYS = 366;
@@ -66,6 +67,8 @@ export interface StatementLine {
   orderId: number | null;
   service: OrderService | null;
   description: string;
+  /** Who moved the money; null where not recorded. */
+  actor: ActorRecord | null;
 }
 
 export interface Statement {
@@ -122,6 +125,7 @@ export async function buildStatement(db: DbOrTx, partnerId: number, period: Stat
       orderId: ledgerEntries.orderId,
       reversesEntryId: ledgerEntries.reversesEntryId,
       note: ledgerEntries.note,
+      actor: ledgerEntries.actor,
       service: orders.service,
     })
     .from(ledgerEntries)
@@ -157,6 +161,7 @@ export async function buildStatement(db: DbOrTx, partnerId: number, period: Stat
       balanceAfter: balance,
       orderId: r.orderId,
       service: r.service,
+      actor: r.actor,
       description: describeMovement(r, r.orderId === null ? null : (subjects.get(r.orderId) ?? `order ${r.orderId}`)),
     };
   });

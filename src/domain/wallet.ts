@@ -116,7 +116,10 @@ export async function setCreditLimit(db: DbOrTx, partnerId: number, newLimit: nu
  * A ledger row as its partner reads it: the fields shown (not which workflow step wrote it),
  * the wallet's currency and the service of the order it concerns (null without one).
  */
-export type LedgerEntry = Pick<LedgerRow, 'id' | 'direction' | 'type' | 'amount' | 'balanceAfter' | 'orderId' | 'reversesEntryId' | 'note' | 'createdAt'> & {
+export type LedgerEntry = Pick<
+  LedgerRow,
+  'id' | 'direction' | 'type' | 'amount' | 'balanceAfter' | 'orderId' | 'reversesEntryId' | 'note' | 'createdAt' | 'actor'
+> & {
   currency: string;
   orderService: OrderService | null;
 };
@@ -145,6 +148,7 @@ const ledgerPage = preparedQuery('ledger_page', (db, name) =>
       reversesEntryId: ledgerEntries.reversesEntryId,
       note: ledgerEntries.note,
       createdAt: ledgerEntries.createdAt,
+      actor: ledgerEntries.actor,
       currency: wallets.currency,
       orderService: orders.service,
       total: sql<number>`count(*) over ()`.mapWith(Number),

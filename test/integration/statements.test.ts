@@ -288,7 +288,7 @@ describe('partner statements', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="statement-${p.creds.partner_id}-${day(-10)}-to-${day(0)}.csv"`);
     const [header, ...rows] = parseCsv(await res.text());
-    expect(header).toEqual(['date', 'entry_id', 'type', 'description', 'order_id', 'service', 'debit', 'credit', 'balance', 'currency']);
+    expect(header).toEqual(['date', 'entry_id', 'type', 'description', 'order_id', 'service', 'debit', 'credit', 'balance', 'currency', 'by']);
     const cell = (row: string[], name: string) => row[header!.indexOf(name)]!;
     const [opening, ...rest] = rows;
     const closing = rest.pop()!;
@@ -301,6 +301,9 @@ describe('partner statements', () => {
     rest.forEach((row, i) => {
       const m = json.movements[i];
       expect([Number(cell(row, 'entry_id')), cell(row, 'description'), cell(row, 'balance')]).toEqual([m.entry_id, m.description, m.balance_after]);
+      // Who moved it: the partner's own connection for what it paid, an operator for a top-up.
+      expect(cell(row, 'by')).toBe(m.actor ? `${m.actor.type} ${m.actor.name}` : '');
+      if (m.type === 'payment') expect(m.actor).toEqual({ type: 'connection', id: expect.any(Number), name: 'Interface A' });
       balance += cell(row, 'credit') ? minor(cell(row, 'credit')) : -minor(cell(row, 'debit'));
       expect(minor(cell(row, 'balance'))).toBe(balance);
     });

@@ -453,6 +453,9 @@ describe('events and webhooks', () => {
         supplier_ref: expect.any(String),
         created_at: expect.any(String),
         updated_at: expect.any(String),
+        // Made and paid through the agency's first Interface B connection.
+        created_by: { type: 'connection', id: expect.any(Number), name: 'Interface B' },
+        acted_by: { type: 'connection', id: expect.any(Number), name: 'Interface B' },
       },
     });
 

@@ -66,6 +66,7 @@ import { requestId, type RequestIdVariables } from '../request-id';
 import type { PayloadCodec } from '@temporalio/common';
 import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
 import { privacyRoutes } from './privacy';
+import { organisationAdminRoutes } from './organisation';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
 import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
 import { financeRoutes } from './finance';
@@ -262,6 +263,7 @@ export function createAdminApp(deps: AdminDeps) {
   );
   codecRoutes(app, { codec: deps.payloadCodec, checkToken: async (token) => (await authenticateOperator(db, token, deps.adminToken)) !== null });
   privacyRoutes(app, db);
+  organisationAdminRoutes(app, db);
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));

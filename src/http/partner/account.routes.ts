@@ -11,8 +11,21 @@ import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId, exactlyOneOf, opaque } from '../vocabulary';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderTravelOrder, renderWallet, TravelOrder, Wallet } from './schemas';
+import {
+  Actor,
+  commonErrors,
+  Decimal,
+  errorResponse,
+  json,
+  jsonBody,
+  partnerOperations,
+  renderTravelOrder,
+  renderWallet,
+  TravelOrder,
+  Wallet,
+} from './schemas';
 import { page, PageQuery, parsePage, renderPage } from './paging';
+import { actorView } from '../../domain/order-view';
 
 const LedgerRow = z
   .object({
@@ -26,6 +39,7 @@ const LedgerRow = z
     reverses: z.number().int().nullable().openapi({ description: 'The ledger row this one reverses' }),
     note: z.string().nullable(),
     created_at: z.string(),
+    actor: Actor.openapi({ description: 'Who moved the money: for a payment or refund, who asked for it (extension)' }),
   })
   .openapi('LedgerRow');
 
@@ -42,6 +56,7 @@ function renderLedgerRow(e: LedgerEntry): z.infer<typeof LedgerRow> {
     reverses: e.reversesEntryId,
     note: e.note,
     created_at: e.createdAt.toISOString(),
+    actor: actorView(e.actor),
   };
 }
 

@@ -16,8 +16,9 @@ import type { Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
-import { commonErrors, Decimal, Id, json, jsonBody, partnerOperations, iso } from './schemas';
+import { Actor, commonErrors, Decimal, Id, json, jsonBody, partnerOperations, iso } from './schemas';
 import { page, PageQuery, parsePage, renderPage } from './paging';
+import { actorView } from '../../domain/order-view';
 
 const Category = z.object({ id: z.number().int(), slug: z.enum(['modem', 'sim', 'accessory']).or(z.string()), name: z.string() }).openapi('ProductCategory');
 
@@ -108,6 +109,8 @@ export const ProductOrder = z
     created_at: z.string(),
     updated_at: z.string(),
     completed_at: z.string().nullable(),
+    created_by: Actor.openapi({ description: 'Who made the order (extension)' }),
+    acted_by: Actor.openapi({ description: 'Who last set the order moving (extension)' }),
   })
   .openapi('ProductOrder');
 
@@ -188,6 +191,8 @@ export function renderProductOrder(o: OrderWithItems): z.infer<typeof ProductOrd
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     completed_at: iso(o.completedAt),
+    created_by: actorView(o.createdBy),
+    acted_by: actorView(o.actedBy),
   };
 }
 

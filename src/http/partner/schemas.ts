@@ -77,6 +77,16 @@ export const Wallet = z
 export const renderWallet = (w: WalletRow): z.infer<typeof Wallet> => walletView(w);
 
 /** A travel order as every service answers it (flight, hotel, tour, residence, visa). */
+/** Who did something (an extension of the specification's shapes). */
+export const Actor = z
+  .object({
+    type: z.enum(['user', 'connection', 'operator', 'engine']),
+    id: z.number().int().nullable(),
+    name: z.string(),
+  })
+  .nullable()
+  .openapi('Actor', { description: "Who did it: one of the agency's users or API connections, an operator, or the engine itself; null where not recorded" });
+
 export const TravelOrder = z
   .object({
     id: z.number().int().openapi({ description: 'The order_id to pay' }),
@@ -90,6 +100,8 @@ export const TravelOrder = z
     created_at: z.string(),
     updated_at: z.string(),
     completed_at: z.string().nullable(),
+    created_by: Actor.openapi({ description: 'Who made the order (extension)' }),
+    acted_by: Actor.openapi({ description: 'Who last set the order moving: paid, cancelled, asked for its refund, or the engine for an expiry (extension)' }),
   })
   .openapi('TravelOrder');
 

@@ -94,7 +94,8 @@ export function statementPdf(s: Statement): Promise<Buffer> {
     row([
       l.at.toISOString().slice(0, 10),
       String(l.entryId),
-      l.description,
+      // Who moved it, where an agency's person or connection did: a finance team reads who paid.
+      l.actor && (l.actor.type === 'user' || l.actor.type === 'connection') ? `${l.description} (by ${l.actor.name})` : l.description,
       l.direction === 'debit' ? amount : '',
       l.direction === 'credit' ? amount : '',
       money(l.balanceAfter),

@@ -5,8 +5,9 @@ import { buildStatement, MAX_STATEMENT_DAYS, statementPeriod, type CityName, typ
 import { ORDER_SERVICES } from '../../db/schema';
 import type { ApiDeps } from '../deps';
 import { ok, partnerRouter } from './router';
-import { commonErrors, Decimal, envelope, partnerOperations } from './schemas';
+import { Actor, commonErrors, Decimal, envelope, partnerOperations } from './schemas';
 import { statementPdf } from './statement-pdf';
+import { actorView } from '../../domain/order-view';
 
 const Day = (name: 'from' | 'to', description: string) =>
   z
@@ -35,6 +36,7 @@ const StatementMovement = z
     order_id: z.number().int().nullable().openapi({ description: 'The travel or product order it concerns' }),
     service: z.enum(ORDER_SERVICES).nullable().openapi({ description: "The order's service" }),
     description: z.string().openapi({ example: 'Payment: Hotel Parsian Azadi, Tehran, 3-5 Dec 2026, 2 guests (booking 12)' }),
+    actor: Actor.openapi({ description: 'Who moved the money (extension)' }),
   })
   .openapi('StatementMovement');
 
@@ -65,6 +67,7 @@ function renderMovement(l: StatementLine, currency: string): z.infer<typeof Stat
     order_id: l.orderId,
     service: l.service,
     description: l.description,
+    actor: actorView(l.actor),
   };
 }
 
@@ -84,13 +87,13 @@ export function renderStatement(s: Statement): z.infer<typeof StatementBody> {
   };
 }
 
-export const STATEMENT_CSV_HEADER = ['date', 'entry_id', 'type', 'description', 'order_id', 'service', 'debit', 'credit', 'balance', 'currency'] as const;
+export const STATEMENT_CSV_HEADER = ['date', 'entry_id', 'type', 'description', 'order_id', 'service', 'debit', 'credit', 'balance', 'currency', 'by'] as const;
 
 /** The statement as CSV: an opening row, one row per movement, a closing row with the period's totals; decimals of the currency. */
 export function statementCsv(s: Statement): string {
   const money = (minor: number) => formatDecimal(minor, s.currency);
   return toCsv(STATEMENT_CSV_HEADER, [
-    [s.period.from, null, 'opening_balance', 'Opening balance', null, null, null, null, money(s.openingBalance), s.currency],
+    [s.period.from, null, 'opening_balance', 'Opening balance', null, null, null, null, money(s.openingBalance), s.currency, null],
     ...s.lines.map((l) => [
       l.at.toISOString().slice(0, 10),
       l.entryId,
@@ -102,8 +105,21 @@ export function statementCsv(s: Statement): string {
       l.direction === 'credit' ? money(l.amount) : null,
       money(l.balanceAfter),
       s.currency,
+      l.actor ? `${l.actor.type} ${l.actor.name}` : null,
     ]),
-    [s.period.to, null, 'closing_balance', 'Closing balance', null, null, money(s.totalDebits), money(s.totalCredits), money(s.closingBalance), s.currency],
+    [
+      s.period.to,
+      null,
+      'closing_balance',
+      'Closing balance',
+      null,
+      null,
+      money(s.totalDebits),
+      money(s.totalCredits),
+      money(s.closingBalance),
+      s.currency,
+      null,
+    ],
   ]);
 }
 
