@@ -1,9 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
+import { currencyDefinition } from '../platform/currency';
 import { DomainError, notFound, validation } from './errors';
+import { MINOR_DIGITS } from './money';
 import { keyDirectory } from './key-directory';
 import { readCache } from './read-cache';
 import { recordCreditGrant, recordTopUp } from './wallet';
@@ -13,6 +15,8 @@ export interface Partner {
   name: string;
   /** Requests per minute on each interface; null: the engine's default. */
   rateLimitPerMinute: number | null;
+  /** The wallet's currency: what the partner is priced and charged in. */
+  currency: string;
 }
 
 /** A partner's credentials as issued: the secret and agency key exist in the clear only here, once. */
@@ -25,13 +29,30 @@ export interface IssuedCredentials {
 
 export type NewPartnerCredentials = Required<IssuedCredentials>;
 
-/** Creates a partner with its wallet; the only moment its secret and agency key are ever visible. */
+/**
+ * A wallet currency as an operator names it (`currency`): a code the engine knows (ISO 4217,
+ * or IRT) with two minor digits, as every wallet amount is kept and written
+ * (src/domain/money.ts). Refused naming the field otherwise.
+ */
+export function parseWalletCurrency(field: string, input: unknown): string {
+  const code = typeof input === 'string' ? input.trim() : '';
+  if (!/^[A-Z]{3}$/.test(code)) throw validation(field, 'must be a three-letter currency code in capitals, e.g. "EUR"');
+  const known = currencyDefinition(code);
+  if (!known) throw validation(field, `${code} is not an ISO 4217 currency the engine knows`);
+  if (known.exponent !== MINOR_DIGITS) {
+    throw validation(field, `${code} has ${known.exponent} minor digits; a wallet keeps ${MINOR_DIGITS} (e.g. EUR, GBP, USD, IRT)`);
+  }
+  return code;
+}
+
+/** Creates a partner with its wallet in `currency`; the only moment its secret and agency key are ever visible. */
 export async function createPartner(
   db: Db,
   input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string },
 ): Promise<NewPartnerCredentials> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name', 'must be 1 to 200 characters');
+  const currency = parseWalletCurrency('currency', input.currency);
   const apiKey = newApiKey();
   const apiSecret = newApiSecret();
   const agencyKey = newAgencyKey();
@@ -41,7 +62,7 @@ export async function createPartner(
       .values({ name, apiKey, secretHash: digest(apiSecret), agencyKeyHash: digest(agencyKey) })
       .returning({ id: partners.id });
     const id = row!.id;
-    await tx.insert(wallets).values({ partnerId: id, currency: input.currency });
+    await tx.insert(wallets).values({ partnerId: id, currency });
     if (input.creditLimitMinor > 0) await recordCreditGrant(tx, id, input.creditLimitMinor, 'initial credit limit');
     if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
     return id;
@@ -51,17 +72,21 @@ export async function createPartner(
   return { partnerId, apiKey, apiSecret, agencyKey };
 }
 
+// The partner's row with its wallet's currency, read once per credentials lookup.
+const withCurrency = { ...getTableColumns(partners), currency: wallets.currency };
 const partnerByApiKey = preparedQuery('partner_by_api_key', (db, name) =>
   db
-    .select()
+    .select(withCurrency)
     .from(partners)
+    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
     .where(eq(partners.apiKey, sql.placeholder('apiKey')))
     .prepare(name),
 );
 const partnerByAgencyKey = preparedQuery('partner_by_agency_key', (db, name) =>
   db
-    .select()
+    .select(withCurrency)
     .from(partners)
+    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
     .where(eq(partners.agencyKeyHash, sql.placeholder('digest')))
     .prepare(name),
 );
@@ -106,7 +131,7 @@ export const forgetCredentials = (db: object) => {
   credentials.forget(db);
   activeKeys.forget(db);
 };
-type PartnerRow = typeof partners.$inferSelect;
+type PartnerRow = typeof partners.$inferSelect & { currency: string };
 const known = (row: PartnerRow | undefined) => row !== undefined;
 
 /** Interface A: X-API-KEY + X-API-SECRET. Every failure is the same 401 to the caller. */
@@ -119,7 +144,7 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
   if (row.status !== 'active') throw unauthorized('this partner account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute, currency: row.currency };
 }
 
 /**
@@ -146,7 +171,7 @@ export async function authenticateAgency(db: DbOrTx, bearer: string | undefined)
   const row = await credentials.read(db, `b:${hash}`, async () => (await partnerByAgencyKey(db, { digest: hash }))[0], known);
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute, currency: row.currency };
 }
 
 /** The partner's row; an unknown id is not found. */

@@ -14,6 +14,9 @@ export interface PricingDeps {
   codes: SecretBox;
 }
 
+/** Pricing into another wallet's currency: a partner's own (Partner.currency), or an order's. */
+export const pricingIn = (deps: PricingDeps, currency: string): PricingDeps => (currency === deps.currency ? deps : { ...deps, currency });
+
 /** The rate an amount was priced with: null for the wallet's own currency. */
 export interface AppliedRate {
   rate: ExactRate;
