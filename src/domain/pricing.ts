@@ -8,6 +8,8 @@ import { convert, rateFor, type ExactRate, type RateToUse } from './fx';
 export interface PricingDeps {
   db: Db;
   currency: string;
+  /** The currency the engine's own catalogue is priced in (CURRENCY): converted into `currency` for another wallet. */
+  catalogueCurrency: string;
   /** A rate older than this refuses the sale (FX_RATE_MAX_AGE_HOURS). */
   maxRateAgeMs: number;
   /** What the prices shown to partners are sealed with, in their codes (src/domain/offer-codes.ts). */
