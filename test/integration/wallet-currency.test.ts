@@ -6,7 +6,7 @@ import { trialBalance } from '../../src/domain/reports/trial-balance';
 import type { components } from '../../src/client/partner-api';
 import { call, partnerClient, settled, typedAgency, typedPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
-import { contact, day } from '../support/fixtures';
+import { contact, day, traveller as iranianTraveller, visaApplication } from '../support/fixtures';
 import { GBP_RATE, setRate as setIrtRate } from '../support/rates';
 import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
@@ -179,18 +179,36 @@ describe('a wallet in the agency’s own currency', () => {
     const cancelQuote = await euro.client.POST('/hotel/cancel_display/', { body: { order_id: hotel.id } });
     expect(cancelQuote.data?.data).toMatchObject({ currency: 'EUR' });
 
-    // Interface B searches in the wallet's currency too.
-    const b = await euro.agency.GET('/hotels/search', { params: { query: { city: 'tehran', check_in: day(45), check_out: day(47) } } });
-    expect(b.response.status).toBe(200);
-    expect(JSON.stringify(b.data)).toMatch(/"currency":"EUR"/);
-    expect(JSON.stringify(b.data)).not.toMatch(/IRT/);
+    // Interface B: searched and booked (held, charged, confirmed by its workflow) in EUR too.
+    const bAuth = { authorization: `Bearer ${euro.creds.agency_key}` };
+    const found = await call(stack.app, 'GET', `/v1/hotels/search?city=shiraz&check_in=${day(45)}&check_out=${day(47)}`, bAuth);
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(found.body)).toMatch(/"currency":"EUR"/);
+    expect(JSON.stringify(found.body)).not.toMatch(/IRT/);
+    const bHotel = found.body.results[0];
+    const bBooked = await call(stack.app, 'POST', '/v1/hotels/bookings', bAuth, {
+      hotel_id: bHotel.hotel_id,
+      room_id: bHotel.rooms[0].room_id,
+      guest_name: 'Sara Ahmadi',
+      guest_email: 'sara@example.com',
+      check_in: day(45),
+      check_out: day(47),
+    });
+    expect(bBooked.status).toBe(201);
+    expect(bBooked.body).toMatchObject({ status: 'active', currency: 'EUR', total_price: bHotel.rooms[0].total_price });
+    const bOrder = (await ordersOf(euro.creds.partner_id)).find((o) => o.id !== flight.id && o.id !== hotel.id)!;
+    expect(bOrder).toMatchObject({ currency: 'EUR', supplierCurrency: 'IRT', status: 'completed' });
+    const spent = flight.totalPrice + hotel.totalPrice + bOrder.totalPrice;
 
     // The statement: every movement in EUR.
     const statement = await euro.api.get(`/api/partners/statements/?from=${day(0)}&to=${day(0)}`);
     expect(statement.status).toBe(200);
-    expect(statement.body.data).toMatchObject({ currency: 'EUR', closing_balance: ((1_000_000 - flight.totalPrice - hotel.totalPrice) / 100).toFixed(2) });
+    expect(statement.body.data).toMatchObject({ currency: 'EUR', closing_balance: ((1_000_000 - spent) / 100).toFixed(2) });
     const payments = statement.body.data.movements.filter((m: { type: string }) => m.type === 'payment');
-    expect(payments.map((m: { amount: string }) => minor(m.amount)).sort()).toEqual([flight.totalPrice, hotel.totalPrice].sort());
+    const byAmount = (a: number, b: number) => a - b;
+    expect(payments.map((m: { amount: string }) => minor(m.amount)).sort(byAmount)).toEqual(
+      [flight.totalPrice, hotel.totalPrice, bOrder.totalPrice].sort(byAmount),
+    );
 
     // The books: the wallet in EUR, each supplier owed in its own currency through the fx accounts, every currency balanced.
     const wallet = await stack.db
@@ -261,11 +279,28 @@ describe('a wallet in the agency’s own currency', () => {
     } finally {
       await call(stack.admin, 'DELETE', `/admin/markups/${rule.body.id}`, auth);
     }
+    // A tour seat and a visa: the departure's price and the fees, converted once each as shown.
+    const irtTour = (await rial.api.get('/api/tours/1/')).body.data;
+    const eurTour = (await euro.api.get('/api/tours/1/')).body.data;
+    const departure = eurTour.departures[0];
+    expect(departure).toMatchObject({ currency: 'EUR' });
+    const toEur = (irt: string) => convert({ amountMinor: minor(irt), from: 'IRT', to: 'EUR', rate: IRT_EUR });
+    expect(minor(departure.prices.ADT)).toBe(toEur(irtTour.departures[0].prices.ADT));
+    const prebook = await euro.api.post('/api/tours/prebook/', { tour_id: 1, departure_id: departure.id, passengers: [iranianTraveller] });
+    expect(prebook.status).toBe(200);
+    expect(prebook.body.data).toMatchObject({ currency: 'EUR', total_price: departure.prices.ADT });
+    const visaInRial = await rial.api.post('/api/visa/request/', visaApplication(1));
+    const visaInEuro = await euro.api.post('/api/visa/request/', visaApplication(1));
+    expect(visaInEuro.status).toBe(201);
+    expect(visaInEuro.body.data).toMatchObject({ currency: 'EUR', total_price: (toEur(visaInRial.body.data.total_price) / 100).toFixed(2) });
+
     // A stale IRT→EUR rate refuses the catalogue to the EUR wallet, 409, and not to the IRT one.
     await setRateRow(stack.db, { currency: 'IRT', walletCurrency: 'EUR', rate: '0.00002', operator: 'test', now: new Date(Date.now() - 36 * 3_600_000) });
     const stale = await euro.api.get('/api/products/products/1/');
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({ ok: false });
+    const noSeat = await euro.api.post('/api/tours/prebook/', { tour_id: 1, departure_id: departure.id, passengers: [iranianTraveller] });
+    expect(noSeat.status).toBe(409);
     expect((await rial.api.get('/api/products/products/1/')).status).toBe(200);
     expect((await setRate('IRT', 'EUR', '0.00002')).status).toBe(201);
   });

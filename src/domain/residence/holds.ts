@@ -25,7 +25,9 @@ export interface HoldDatesInput {
  * serialise here and the second sees the first. Keyed by the workflow's hold reference.
  */
 export async function holdDates(db: DbOrTx, input: HoldDatesInput, catalogue: CatalogueSettings): Promise<ReservationRow> {
-  const markup = await ownMarkup({ ...catalogue, db, currency: input.currency }, 'residence', input.partnerId);
+  // An input that names no currency (none the API starts) is in the engine's.
+  const currency = input.currency ?? catalogue.catalogueCurrency;
+  const markup = await ownMarkup({ ...catalogue, db, currency }, 'residence', input.partnerId);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(reservations).where(eq(reservations.holdRef, input.holdRef));
     if (existing) return existing;
@@ -45,7 +47,7 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput, catalogue: Ca
         leadGuest: input.leadGuest,
         totalPrice: price.sellMinor,
         ...priceColumns(price),
-        currency: input.currency,
+        currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })
       .returning();
