@@ -294,6 +294,19 @@ describe('a wallet in the agency’s own currency', () => {
     expect(visaInEuro.status).toBe(201);
     expect(visaInEuro.body.data).toMatchObject({ currency: 'EUR', total_price: (toEur(visaInRial.body.data.total_price) / 100).toFixed(2) });
 
+    // Interface B's products: listed and sold in EUR.
+    const bAuth = { authorization: `Bearer ${euro.creds.agency_key}` };
+    const esim = await call(stack.app, 'GET', '/v1/products/ESIM-TR-10GB-15D', bAuth);
+    const esimInRial = await call(stack.app, 'GET', '/v1/products/ESIM-TR-10GB-15D', { authorization: `Bearer ${rial.creds.agency_key}` });
+    expect(esim.body).toMatchObject({ currency: 'EUR', price: toEur(esimInRial.body.price.toFixed(2)) / 100 });
+    const bOrder = await call(stack.app, 'POST', '/v1/products/orders', bAuth, {
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 2,
+      delivery_address: { street: 'Rue 1', city: 'Paris', country: 'FR', postal_code: '75001' },
+    });
+    expect(bOrder.status).toBe(201);
+    expect(bOrder.body).toMatchObject({ currency: 'EUR', total_price: (2 * toEur(esimInRial.body.price.toFixed(2))) / 100 });
+
     // A stale IRT→EUR rate refuses the catalogue to the EUR wallet, 409, and not to the IRT one.
     await setRateRow(stack.db, { currency: 'IRT', walletCurrency: 'EUR', rate: '0.00002', operator: 'test', now: new Date(Date.now() - 36 * 3_600_000) });
     const stale = await euro.api.get('/api/products/products/1/');
@@ -301,6 +314,9 @@ describe('a wallet in the agency’s own currency', () => {
     expect(stale.body).toMatchObject({ ok: false });
     const noSeat = await euro.api.post('/api/tours/prebook/', { tour_id: 1, departure_id: departure.id, passengers: [iranianTraveller] });
     expect(noSeat.status).toBe(409);
+    const onB = await call(stack.app, 'GET', '/v1/products', bAuth);
+    expect(onB.status).toBe(409);
+    expect(onB.body).toEqual({ detail: expect.stringMatching(/IRT rate is 36 hours old.*cannot be given in EUR/) });
     expect((await rial.api.get('/api/products/products/1/')).status).toBe(200);
     expect((await setRate('IRT', 'EUR', '0.00002')).status).toBe(201);
   });
