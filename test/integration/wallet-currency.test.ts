@@ -1,8 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { accounts, flightBookings, ledgerEntries, orders, partners } from '../../src/db/schema';
 import { toCommand } from '../../src/cli/admin';
+import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { convert, setRate as setRateRow } from '../../src/domain/fx';
 import { trialBalance } from '../../src/domain/reports/trial-balance';
+import { priceStay } from '../../src/domain/residence/pricing';
 import type { components } from '../../src/client/partner-api';
 import { call, partnerClient, settled, typedAgency, typedPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
@@ -319,5 +321,48 @@ describe('a wallet in the agency’s own currency', () => {
     expect(onB.body).toEqual({ detail: expect.stringMatching(/IRT rate is 36 hours old.*cannot be given in EUR/) });
     expect((await rial.api.get('/api/products/products/1/')).status).toBe(200);
     expect((await setRate('IRT', 'EUR', '0.00002')).status).toBe(201);
+  });
+
+  it('holds, sells and changes a villa stay for a EUR wallet in EUR, its nights converted one by one', async () => {
+    expect((await setRate('IRT', 'EUR', '0.00002')).status).toBe(201);
+    const euro = await partnerIn('EUR', '100000');
+    const property = SEED_PROPERTIES.findIndex((p) => p.code === 'RS-RMSR-02') + 1;
+    const detail = (await euro.api.get(`/api/residence/properties/detail/?property_id=${property}`)).body.data;
+    expect(detail).toMatchObject({ currency: 'EUR' });
+    const source = SEED_PROPERTIES[property - 1]!;
+    const toEur = (irtMinor: number) => convert({ amountMinor: irtMinor, from: 'IRT', to: 'EUR', rate: IRT_EUR });
+    const inEur = {
+      nightlyPrice: toEur(source.nightly_price_minor),
+      weekendPrice: toEur(source.weekend_price_minor),
+      cleaningFee: toEur(source.cleaning_fee_minor),
+    };
+    expect(minor(detail.nightly_price)).toBe(inEur.nightlyPrice);
+    const leadGuest = { first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679', phone_number: '+989121234567' };
+    const held = await euro.api.post('/api/residence/reserve/', {
+      property_id: property,
+      check_in: day(120),
+      check_out: day(122),
+      guests: 2,
+      lead_guest: leadGuest,
+    });
+    expect(held.status).toBe(200);
+    expect(held.body.data).toMatchObject({ currency: 'EUR' });
+    expect(minor(held.body.data.total_price)).toBe(priceStay(inEur, day(120), day(122)).totalMinor);
+    const order = await euro.api.post('/api/residence/reserve/book/', { reservation_id: held.body.data.reservation_id });
+    expect(order.body.data).toMatchObject({ currency: 'EUR', total_price: held.body.data.total_price });
+    const paid = await euro.api.post('/api/partners/pay/', { order_id: order.body.data.id, idempotency_key: `eur-stay-${order.body.data.id}` });
+    expect(paid.body.data).toMatchObject({ order_status: 'completed' });
+    const longer = await euro.api.post('/api/residence/bookings/modify/', {
+      reservation_id: held.body.data.reservation_id,
+      check_in: day(120),
+      check_out: day(124),
+      guests: 2,
+    });
+    expect(longer.status).toBe(200);
+    expect(longer.body.data).toMatchObject({ currency: 'EUR' });
+    expect(minor(longer.body.data.new_total)).toBe(priceStay(inEur, day(120), day(124)).totalMinor);
+    expect(await euro.api.wallet()).toMatchObject({ balance: ((10_000_000 - minor(longer.body.data.new_total)) / 100).toFixed(2), currency: 'EUR' });
+    const row = await orderRow(order.body.data.id);
+    expect(row).toMatchObject({ currency: 'EUR', totalPrice: minor(longer.body.data.new_total), netPrice: minor(longer.body.data.new_total), margin: 0 });
   });
 });
