@@ -14,7 +14,7 @@ import {
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import type { PricingDeps } from '../src/domain/pricing';
+import { pricingIn, type PricingDeps } from '../src/domain/pricing';
 import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
 import { flightMarkup } from '../src/domain/flights/service';
 import { withScenario } from '../src/sandbox/context';
@@ -41,8 +41,10 @@ export function flightActivities(db: Db, supplierOf: (name: string) => FlightSup
               contact: booking.contact,
             });
             const now = new Date();
-            const pricer = await pricerForBooking(pricing, booking, [air.total, air.refund_penalty], air.total, now);
-            const markup = await flightMarkup(pricing, booking.partnerId, booking.supplier, now);
+            // Priced in the currency the booking was made in: its partner's wallet's.
+            const inWallet = pricingIn(pricing, booking.currency);
+            const pricer = await pricerForBooking(inWallet, booking, [air.total, air.refund_penalty], air.total, now);
+            const markup = await flightMarkup(inWallet, booking.partnerId, booking.supplier, now);
             const price = {
               parts: markup.price(pricer.minor(air.total)),
               refundPenaltyMinor: air.refund_penalty ? pricer.minor(air.refund_penalty) : null,

@@ -14,7 +14,7 @@ import type { GuestDetails } from '../src/domain/hotels/guests';
 import type { PlaceHoldInput } from '../workflows/hotel.types';
 import { SupplierRejectedError } from '../src/suppliers/errors';
 import type { HotelSupplier, StayHold } from '../src/suppliers/hotels';
-import type { PricingDeps } from '../src/domain/pricing';
+import { pricingIn, type PricingDeps } from '../src/domain/pricing';
 import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
 import { hotelMarkup, walletPolicy } from '../src/domain/hotels/prices';
 import { markupOfRule } from '../src/domain/markup-rules';
@@ -35,13 +35,15 @@ export function hotelActivities(db: Db, supplierOf: (name: string) => HotelSuppl
       runActivityStep(async (): Promise<PlacedHold> => {
         const booking = await bookingById(db, input.bookingId);
         const supplier = supplierOf(booking.supplier);
+        // Priced in the currency the booking was made in: its partner's wallet's.
+        const inWallet = pricingIn(pricing, booking.currency);
         const priced = async (hold: StayHold) => {
           const now = new Date();
-          const pricer = await pricerForBooking(pricing, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, now);
+          const pricer = await pricerForBooking(inWallet, booking, [hold.total, ...hold.cancellation_timeline.map((s) => s.penalty)], hold.total, now);
           // A new hold takes the rule in force; guests given to a prebook keep the rule it was priced with.
           const markup =
             input.mode === 'create'
-              ? await hotelMarkup(pricing, { partnerId: booking.partnerId, supplier: booking.supplier }, now)
+              ? await hotelMarkup(inWallet, { partnerId: booking.partnerId, supplier: booking.supplier }, now)
               : await markupOfRule(db, booking.pricingRuleId);
           return {
             parts: markup.price(pricer.minor(hold.total)),

@@ -39,9 +39,9 @@ export function createActivities(deps: ActivityDeps, stepInterceptors: readonly 
     ...finalize,
     ...hotelActivities(deps.db, deps.hotelSupplierOf, deps.pricing),
     ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
-    ...tourActivities(deps.db),
+    ...tourActivities(deps.db, deps.pricing),
     ...visaActivities(deps.db),
-    ...residenceActivities(deps.db, deps.residenceHost),
+    ...residenceActivities(deps.db, deps.residenceHost, deps.pricing),
     ...agencyActivities(deps.db),
     ...webhookActivities(deps.db, deps.webhooks),
   };

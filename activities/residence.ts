@@ -4,6 +4,7 @@ import { completeStay } from '../src/domain/residence/booking';
 import { requestCancel, settleCancellation } from '../src/domain/residence/cancellation';
 import { expireHoldIfDue } from '../src/domain/residence/expiry';
 import { holdDates, type HoldDatesInput } from '../src/domain/residence/holds';
+import type { CatalogueSettings } from '../src/domain/markup-rules';
 import { currentStay, modifyStay, undoStayChange } from '../src/domain/residence/modification';
 import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';
@@ -27,11 +28,11 @@ export interface StayAtHost {
 }
 
 /** Residence reservations: our date holds (database) and what the host is told. */
-export function residenceActivities(db: Db, host: ConfirmingSupplier) {
+export function residenceActivities(db: Db, host: ConfirmingSupplier, catalogue: CatalogueSettings) {
   return {
     holdResidenceDates: (input: HoldDatesInput) =>
       runActivityStep(async (): Promise<HeldDates> => {
-        const r = await holdDates(db, input);
+        const r = await holdDates(db, input, catalogue);
         return { reservationId: r.id, expiresAt: r.expiresAt.getTime() };
       }),
     expireResidenceHold: (id: number) => runActivityStep(() => expireHoldIfDue(db, id, new Date())),
@@ -39,8 +40,8 @@ export function residenceActivities(db: Db, host: ConfirmingSupplier) {
     settleResidenceCancel: (input: Parameters<typeof settleCancellation>[1]) => runActivityStep(() => settleCancellation(db, input)),
     completeResidenceStay: (id: number) => runActivityStep(() => completeStay(db, id)),
     residenceStay: (id: number) => runActivityStep(() => currentStay(db, id)),
-    modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => runActivityStep(() => modifyStay(db, input)),
-    undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => runActivityStep(() => undoStayChange(db, input)),
+    modifyResidenceStay: (input: Parameters<typeof modifyStay>[1]) => runActivityStep(() => modifyStay(db, input, catalogue)),
+    undoResidenceStayChange: (input: Parameters<typeof undoStayChange>[1]) => runActivityStep(() => undoStayChange(db, input, catalogue)),
     /** Tells the host about a change of dates or guests. */
     amendAtHost: (input: AmendAtHostInput) =>
       runActivityStep(async () => {

@@ -317,6 +317,7 @@ const ConfigSchema = z
         }
         return budget;
       }),
+    /** The default wallet currency of a new agency, and the currency of the engine's own catalogue (docs/decisions/currency-conversion.md). */
     CURRENCY: z
       .string()
       .regex(/^[A-Z]{3}$/, 'a three-letter currency code')

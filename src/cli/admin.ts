@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 const USAGE = `usage: npm run --silent admin -- <command> [options] [--json]
 
 commands:
-  partner create --name NAME [--credit-limit AMOUNT] [--topup AMOUNT]
+  partner create --name NAME [--credit-limit AMOUNT] [--topup AMOUNT] [--currency CODE]
+                                                              (the wallet's currency, e.g. EUR; default the engine's CURRENCY)
   partner rotate-secret --partner ID
   partner rotate-agency-key --partner ID
   partner disable|enable --partner ID                          (refuse a partner's credentials; let them in again)
@@ -67,8 +68,9 @@ commands:
   privacy erase --order ID | --traveller PASSPORT_OR_NATIONAL_ID --reason TEXT
                                                               (a data subject's request: the travellers' personal data of an
                                                                order's bookings, or of every booking naming one, erased; audited)
-  fx set --from CURRENCY --rate RATE                           (exchange rate: RATE wallet units per 1 CURRENCY, e.g. --from GBP --rate 52000)
-  fx list                                                      (each currency's current rate, when it was set, and whether it is too old to sell with)
+  fx set --from CURRENCY --rate RATE [--to WALLET_CURRENCY]    (exchange rate: RATE units of the wallet currency (default CURRENCY) per
+                                                               1 CURRENCY, e.g. --from GBP --rate 52000, or --from GBP --to EUR --rate 1.17)
+  fx list                                                      (each pair's current rate, when it was set, and whether it is too old to sell with)
   report NAME [--from YYYY-MM-DD --to YYYY-MM-DD]             (an operator report as CSV on stdout; --from/--to for those over a period)
   report exposure                                              (each partner's balance, credit limit, credit used and its share, available)
   report margins --from YYYY-MM-DD --to YYYY-MM-DD            (margins and fees kept by month, service, partner and supplier)
@@ -85,9 +87,10 @@ commands:
                                                                 its credentials are shown once)
   agency connection rotate|revoke --partner ID --connection ID
   markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
-             [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+             [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--currency CODE]
                                                               (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
-                                                               minimum; the most specific rule in force prices a sale)
+                                                               minimum; the most specific rule in force prices a sale; it prices
+                                                               wallets in --currency alone, default CURRENCY)
   markup list [--removed]                                      (the rules in force; --removed: the removed ones too)
   markup remove ID                                             (a rule stops pricing new sales; orders keep naming it)
 
@@ -206,6 +209,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
     options: {
       name: { type: 'string' },
       'credit-limit': { type: 'string' },
+      currency: { type: 'string' },
       'per-minute': { type: 'string' },
       default: { type: 'boolean', default: false },
       topup: { type: 'string' },
@@ -268,7 +272,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
         command: {
           method: 'POST',
           path: '/admin/partners',
-          body: { name: need(values, 'name'), credit_limit: values['credit-limit'], topup: values.topup },
+          body: { name: need(values, 'name'), credit_limit: values['credit-limit'], topup: values.topup, currency: values.currency },
         },
       };
     case 'partner rotate-secret':
@@ -429,7 +433,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       };
     }
     case 'fx set':
-      return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), rate: need(values, 'rate') } } };
+      return { json, command: { method: 'POST', path: '/admin/fx', body: { from: need(values, 'from'), to: values.to, rate: need(values, 'rate') } } };
     case 'fx list':
       return { json, command: { method: 'GET', path: '/admin/fx' } };
     case 'markup set':
@@ -447,6 +451,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
             min_margin: values['min-margin'],
             from: values.from,
             to: values.to,
+            currency: values.currency,
           },
         },
       };

@@ -37,7 +37,7 @@ export interface PricedLine {
   quantity: number;
   /** The partner's price of one unit: its net with the partner's markup. */
   unitPrice: number;
-  /** The catalogue's price of one unit (never shown to partners). */
+  /** The catalogue's price of one unit in the wallet's currency (never shown to partners). */
   unitNet: number;
   lineTotal: number;
 }
@@ -51,8 +51,9 @@ async function pricedLines(db: DbOrTx, basketId: number, currency: string, marku
     .where(eq(basketItems.basketId, basketId))
     .orderBy(asc(basketItems.id));
   return rows.map(({ item, product, variant }) => {
-    const unitNet = variant?.price ?? product.price;
-    const unitPrice = markup.sell(unitNet);
+    const catalogueNet = variant?.price ?? product.price;
+    const unitNet = markup.net(catalogueNet);
+    const unitPrice = markup.sell(catalogueNet);
     return {
       id: item.id,
       productId: product.id,

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../db/client';
 import { MARKUP_SERVICES, partners, pricingRules, type MarkupService } from '../db/schema';
 import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
+import { convert, rateFor } from './fx';
 import { chooseRule, markupWith, type Markup, type MarkupRule, type SaleContext } from './markup';
 import { parseAmount } from './money';
 import { readCache } from './read-cache';
@@ -191,13 +192,45 @@ export async function markupFor(deps: MarkupDeps, sale: Omit<SaleContext, 'day'>
 /** Who supplies the services the engine prices itself (products, tours, residence, visa). */
 export const OWN_SUPPLIER = 'simulator';
 
-/** The markup of a sale of a service the engine prices itself, to `partnerId`, made `now`. */
-export const ownMarkup = (deps: MarkupDeps, service: MarkupService, partnerId: number, now: Date = new Date()) =>
-  markupFor(deps, { service, partnerId, supplier: OWN_SUPPLIER, now });
+/**
+ * What the engine's own catalogue (products, tours, residence, visa) is priced with: the
+ * wallet's currency, the currency the catalogue is kept in (CURRENCY), and how old a rate
+ * between them may be (PricingDeps has all of them).
+ */
+export interface CatalogueDeps extends MarkupDeps {
+  catalogueCurrency: string;
+  maxRateAgeMs: number;
+}
 
-/** The markup of the rule that priced an order (a stay change re-prices with it); none when it names none. */
-export async function markupOfRule(db: DbOrTx, ruleId: number | null): Promise<Markup> {
-  if (ruleId === null) return markupWith(null);
+/** Where the catalogue's currency and the rates' age bound come from: the engine's settings (PricingDeps has both). */
+export type CatalogueSettings = Pick<CatalogueDeps, 'catalogueCurrency' | 'maxRateAgeMs'>;
+
+/**
+ * How a catalogue net becomes the wallet's: itself in the catalogue's currency, else
+ * converted at the current rate (src/domain/fx.ts: one rounding; no rate, or a stale one,
+ * refuses the sale with `currency_unavailable`).
+ */
+export async function catalogueToWallet(deps: CatalogueDeps, now: Date): Promise<((netMinor: number) => number) | undefined> {
+  const { catalogueCurrency: from, currency: to } = deps;
+  if (from === to) return undefined;
+  const { rate } = await rateFor(deps.db, { from, to, now, maxAgeMs: deps.maxRateAgeMs });
+  return (amountMinor) => convert({ amountMinor, from, to, rate });
+}
+
+/** The markup of a sale of a service the engine prices itself, to `partnerId`, made `now`, on nets in the wallet's currency. */
+export async function ownMarkup(deps: CatalogueDeps, service: MarkupService, partnerId: number, now: Date = new Date()): Promise<Markup> {
+  const markup = await markupFor(deps, { service, partnerId, supplier: OWN_SUPPLIER, now });
+  const toWallet = await catalogueToWallet(deps, now);
+  return toWallet ? markupWith(markup.rule, toWallet) : markup;
+}
+
+/**
+ * The markup of the rule that priced an order (a stay change re-prices with it); none when it
+ * names none. With `deps`, on catalogue nets converted into the wallet's currency at today's rate.
+ */
+export async function markupOfRule(db: DbOrTx, ruleId: number | null, deps?: CatalogueDeps, now: Date = new Date()): Promise<Markup> {
+  const toWallet = deps ? await catalogueToWallet(deps, now) : undefined;
+  if (ruleId === null) return markupWith(null, toWallet);
   const [row] = await db.select().from(pricingRules).where(eq(pricingRules.id, ruleId));
-  return markupWith(row ? ruleOf(row) : null);
+  return markupWith(row ? ruleOf(row) : null, toWallet);
 }

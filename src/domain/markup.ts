@@ -105,19 +105,32 @@ export function sellPrice(rule: MarkupRule | null, netMinor: number): SellPrice 
   return { netMinor, marginMinor, sellMinor: netMinor + marginMinor, ruleId: rule?.id ?? null };
 }
 
-/** A sale's rule, resolved once: applied to each of its prices (every rate of a search, each line of a basket). */
+/**
+ * A sale's rule, resolved once: applied to each of its prices (every rate of a search, each
+ * line of a basket). The engine's own catalogue keeps its nets in the engine's currency: for
+ * a wallet in another, `net` converts them first (src/domain/markup-rules.ts, ownMarkup), and
+ * `price` and `sell` take the catalogue's net.
+ */
 export interface Markup {
   readonly rule: MarkupRule | null;
   price(netMinor: number): SellPrice;
   /** The sell price alone. */
   sell(netMinor: number): number;
+  /** The net in the wallet's currency. */
+  net(netMinor: number): number;
 }
 
-export function markupWith(rule: MarkupRule | null): Markup {
+const same = (netMinor: number) => netMinor;
+
+export function markupWith(rule: MarkupRule | null, toWallet: (netMinor: number) => number = same): Markup {
   return {
     rule,
-    price: (netMinor) => sellPrice(rule, netMinor),
-    sell: (netMinor) => netMinor + marginOf(rule, netMinor),
+    price: (netMinor) => sellPrice(rule, toWallet(netMinor)),
+    sell: (netMinor) => {
+      const net = toWallet(netMinor);
+      return net + marginOf(rule, net);
+    },
+    net: toWallet,
   };
 }
 

@@ -22,6 +22,14 @@ export interface PricedCode {
   rate: AppliedRate | null;
   /** Until when the price is fixed (a revalidation's or rate check's); null: shown by a search, not fixed. */
   until: string | null;
+  /** The wallet currency `price` is in: a code fixes a price only for a partner whose wallet is in it. */
+  currency: string;
+}
+
+/** What seals and opens codes for a partner: the key, and the currency of the partner's wallet (PricingDeps has both). */
+export interface CodeDeps {
+  codes: SecretBox;
+  currency: string;
 }
 
 const PURPOSE = 'offer-code:v1:';
@@ -32,26 +40,31 @@ const Code = z.object({
   price: z.number().int(),
   rate: z.object({ rate: z.object({ amount: z.number().int(), scale: z.number().int() }), rateId: z.number().int() }).nullable(),
   until: z.string().nullable(),
+  currency: z.string().optional(),
 });
 
-export const sealCode = (box: SecretBox, code: PricedCode): string => box.seal(PURPOSE + JSON.stringify(code));
+/** A code for a price shown to a partner, in its wallet's currency. */
+export const sealCode = (deps: CodeDeps, code: Omit<PricedCode, 'currency'>): string =>
+  deps.codes.seal(PURPOSE + JSON.stringify({ ...code, currency: deps.currency }));
 
 /**
  * The supplier's id a partner's code names, and the price sealed in it. A code that is not
  * sealed is a supplier's id as it is (no price fixed); one sealed but not by this engine, or
- * changed, is refused naming `field`.
+ * changed, is refused naming `field`. A price sealed in another currency than the partner's
+ * wallet (or in none) fixes nothing: the code then names the supplier's offer alone.
  */
-export function openCode(box: SecretBox, code: string, field: string): { id: string; priced: PricedCode | null } {
+export function openCode(deps: CodeDeps, code: string, field: string): { id: string; priced: PricedCode | null } {
   if (!isSealed(code)) return { id: code, priced: null };
   let plain: string;
   try {
-    plain = box.open(code);
+    plain = deps.codes.open(code);
   } catch {
     throw validation(field, 'is not one this engine gave, or has been changed; search again');
   }
   const parsed = plain.startsWith(PURPOSE) ? Code.safeParse(safeJson(plain.slice(PURPOSE.length))) : null;
   if (!parsed?.success) throw validation(field, 'is not one this engine gave; search again');
-  return { id: parsed.data.id, priced: parsed.data };
+  const { currency, ...priced } = parsed.data;
+  return { id: parsed.data.id, priced: currency === deps.currency ? { ...priced, currency } : null };
 }
 
 function safeJson(text: string): unknown {

@@ -3,7 +3,9 @@ import type { Db, DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { agencyUsers, apiConnections, partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
+import { currencyDefinition } from '../platform/currency';
 import { DomainError, notFound, validation } from './errors';
+import { MINOR_DIGITS } from './money';
 import { keyDirectory } from './key-directory';
 import { readCache } from './read-cache';
 import { principalOf, RIGHT_NAMES, type Principal } from './rights';
@@ -14,6 +16,8 @@ export interface Partner {
   name: string;
   /** Requests per minute on each interface; null: the engine's default. */
   rateLimitPerMinute: number | null;
+  /** The wallet's currency: what the partner is priced and charged in. */
+  currency: string;
   /** Who acts for the partner on this request (its connection, or the user it belongs to) and what they may do. */
   principal: Principal;
 }
@@ -28,13 +32,30 @@ export interface IssuedCredentials {
 
 export type NewPartnerCredentials = Required<IssuedCredentials>;
 
-/** Creates a partner with its wallet; the only moment its secret and agency key are ever visible. */
+/**
+ * A wallet currency as an operator names it (`currency`): a code the engine knows (ISO 4217,
+ * or IRT) with two minor digits, as every wallet amount is kept and written
+ * (src/domain/money.ts). Refused naming the field otherwise.
+ */
+export function parseWalletCurrency(field: string, input: unknown): string {
+  const code = typeof input === 'string' ? input.trim() : '';
+  if (!/^[A-Z]{3}$/.test(code)) throw validation(field, 'must be a three-letter currency code in capitals, e.g. "EUR"');
+  const known = currencyDefinition(code);
+  if (!known) throw validation(field, `${code} is not an ISO 4217 currency the engine knows`);
+  if (known.exponent !== MINOR_DIGITS) {
+    throw validation(field, `${code} has ${known.exponent} minor digits; a wallet keeps ${MINOR_DIGITS} (e.g. EUR, GBP, USD, IRT)`);
+  }
+  return code;
+}
+
+/** Creates a partner with its wallet in `currency`; the only moment its secret and agency key are ever visible. */
 export async function createPartner(
   db: Db,
   input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string },
 ): Promise<NewPartnerCredentials> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name', 'must be 1 to 200 characters');
+  const currency = parseWalletCurrency('currency', input.currency);
   const apiKey = newApiKey();
   const apiSecret = newApiSecret();
   const agencyKey = newAgencyKey();
@@ -46,7 +67,7 @@ export async function createPartner(
       { partnerId: id, name: FIRST_CONNECTION.a, interface: 'a', apiKey, secretHash: digest(apiSecret), rights: RIGHT_NAMES },
       { partnerId: id, name: FIRST_CONNECTION.b, interface: 'b', keyHash: digest(agencyKey), rights: RIGHT_NAMES },
     ]);
-    await tx.insert(wallets).values({ partnerId: id, currency: input.currency });
+    await tx.insert(wallets).values({ partnerId: id, currency });
     if (input.creditLimitMinor > 0) await recordCreditGrant(tx, id, input.creditLimitMinor, 'initial credit limit');
     if (input.topUpMinor > 0) await recordTopUp(tx, id, input.topUpMinor, 'initial top-up');
     return id;
@@ -65,6 +86,7 @@ const credentialColumns = {
   partnerName: partners.name,
   partnerStatus: partners.status,
   rateLimitPerMinute: partners.rateLimitPerMinute,
+  currency: wallets.currency,
   connectionId: apiConnections.id,
   connectionName: apiConnections.name,
   connectionStatus: apiConnections.status,
@@ -81,6 +103,7 @@ const credentialsByApiKey = preparedQuery('credentials_by_api_key', (db, name) =
     .select(credentialColumns)
     .from(apiConnections)
     .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
     .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
     .where(eq(apiConnections.apiKey, sql.placeholder('apiKey')))
     .prepare(name),
@@ -90,6 +113,7 @@ const credentialsByAgencyKey = preparedQuery('credentials_by_agency_key', (db, n
     .select(credentialColumns)
     .from(apiConnections)
     .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
     .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
     .where(eq(apiConnections.keyHash, sql.placeholder('digest')))
     .prepare(name),
@@ -152,6 +176,7 @@ function admitted(row: CredentialRow, account: 'partner' | 'agency'): Partner {
     id: row.partnerId,
     name: row.partnerName,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    currency: row.currency,
     principal: principalOf({ id: row.connectionId, name: row.connectionName, rights: row.rights }, user),
   };
 }

@@ -8,11 +8,16 @@ import { convert, rateFor, type ExactRate, type RateToUse } from './fx';
 export interface PricingDeps {
   db: Db;
   currency: string;
+  /** The currency the engine's own catalogue is priced in (CURRENCY): converted into `currency` for another wallet. */
+  catalogueCurrency: string;
   /** A rate older than this refuses the sale (FX_RATE_MAX_AGE_HOURS). */
   maxRateAgeMs: number;
   /** What the prices shown to partners are sealed with, in their codes (src/domain/offer-codes.ts). */
   codes: SecretBox;
 }
+
+/** Pricing into another wallet's currency: a partner's own (Partner.currency), or an order's. */
+export const pricingIn = (deps: PricingDeps, currency: string): PricingDeps => (currency === deps.currency ? deps : { ...deps, currency });
 
 /** The rate an amount was priced with: null for the wallet's own currency. */
 export interface AppliedRate {

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { Health, HealthReport } from '../health/model';
 import type { PayDeps } from '../domain/pay-request';
-import type { PricingDeps } from '../domain/pricing';
+import type { Partner } from '../domain/partners';
+import { pricingIn, type PricingDeps } from '../domain/pricing';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { Suppliers } from '../suppliers';
@@ -41,3 +42,6 @@ export const workflowDeps = (deps: ApiDeps) => ({
   waitMs: deps.payWaitMs,
   ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
 });
+
+/** How a partner's prices are made: in its wallet's currency. */
+export const partnerPricing = (deps: ApiDeps, partner: Partner): PricingDeps => pricingIn(deps.pricing, partner.currency);

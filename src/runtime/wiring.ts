@@ -52,6 +52,7 @@ export const supplierBreakers = (config: Config): SupplierBreakers =>
 const pricingOf = (config: Config, db: PricingDeps['db'], codes: SecretBox): PricingDeps => ({
   db,
   currency: config.CURRENCY,
+  catalogueCurrency: config.CURRENCY,
   maxRateAgeMs: config.FX_RATE_MAX_AGE_HOURS * 3_600_000,
   codes,
 });

@@ -6,7 +6,7 @@ import { requestFingerprint, sameRequest } from './idempotency';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
 import { priceColumns } from '../markup';
-import { ownMarkup } from '../markup-rules';
+import { ownMarkup, type CatalogueDeps } from '../markup-rules';
 import { AGENCY_CHANNEL, type OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
 
@@ -66,9 +66,10 @@ export async function createAgencyProductOrder(
   db: DbOrTx,
   partnerId: number,
   input: AgencyProductOrderInput,
-  currency: string,
+  pricing: CatalogueDeps,
   idempotencyKey?: string,
 ): Promise<OrderRow> {
+  const currency = pricing.currency;
   const fingerprint = requestFingerprint(input);
   if (idempotencyKey) {
     const [same] = await db
@@ -110,10 +111,10 @@ export async function createAgencyProductOrder(
   }
   if (line.stock <= 0) throw validation('product_id', `${input.productId} is out of stock`);
   // Each unit at the partner's price: the catalogue's with the partner's markup.
-  const markup = await ownMarkup({ db, currency }, 'products', partnerId);
+  const markup = await ownMarkup({ ...pricing, db }, 'products', partnerId);
   const unit = markup.sell(line.unit);
   const total = lineTotal(unit, input.quantity, currency);
-  const net = lineTotal(line.unit, input.quantity, currency);
+  const net = lineTotal(markup.net(line.unit), input.quantity, currency);
   return db.transaction(async (tx) => {
     const [order] = await tx
       .insert(orders)

@@ -1,3 +1,4 @@
+import type { CatalogueDeps } from '../markup-rules';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
@@ -93,11 +94,11 @@ export async function placeOrder(
   deps: { db: Db; temporal: Client; taskQueue: string; waitMs: number; outcomes?: WorkflowOutcomes },
   partner: Partner,
   input: AgencyProductOrderInput,
-  currency: string,
+  pricing: CatalogueDeps,
   idempotencyKey?: string,
   scenario?: string,
 ): Promise<{ done: boolean; order: AgencyOrder }> {
-  const order = await createAgencyProductOrder(deps.db, partner.id, input, currency, idempotencyKey);
+  const order = await createAgencyProductOrder(deps.db, partner.id, input, pricing, idempotencyKey);
   const id = order.id;
   const done = await settle(
     deps,

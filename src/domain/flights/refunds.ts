@@ -7,7 +7,7 @@ import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResul
 import { flightBookingOfOrder, flightOrderOf, supplierOrderIdOf } from './bookings';
 import type { CancellationQuote, FlightSupplier } from '../../suppliers/flights';
 import type { Money } from '../../suppliers/money';
-import { pricerFor, type PricingDeps } from '../pricing';
+import { pricerFor, pricingIn, type PricingDeps } from '../pricing';
 import { supplierRead } from '../supplier-reads';
 
 export type { RefundTerms } from '../refund-terms';
@@ -42,7 +42,7 @@ export async function refundTerms(deps: RefundDeps, partnerId: number, orderId: 
   const supplierOrderId = supplierOrderIdOf(booking);
   if (!supplierOrderId) throw new DomainError('validation', `order_id: order ${orderId} has no airline order to refund`);
   const airlineQuote = await supplierRead('order_id', () => deps.supplierOf(booking.supplier).quoteCancellation(supplierOrderId));
-  const pricer = await pricerFor(deps.pricing, [airlineQuote.refund], now);
+  const pricer = await pricerFor(pricingIn(deps.pricing, order.currency), [airlineQuote.refund], now);
   const refundMinor = Math.min(pricer.minor(airlineQuote.refund), order.totalPrice);
   return { order, penaltyMinor: order.totalPrice - refundMinor, refundMinor, airlineQuote };
 }

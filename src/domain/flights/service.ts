@@ -153,7 +153,7 @@ function sellOffers(found: { search_id: string; offers: Offer[] }, pricing: Pric
     .sort((a, b) => a.priceMinor - b.priceMinor);
   const offers = priced.slice(0, limit).map(({ offer, priceMinor, marginMinor }): SellOffer => ({
     offer,
-    code: sealCode(pricing.codes, {
+    code: sealCode(pricing, {
       id: offer.offer_id,
       supplier: offer.total,
       price: priceMinor,
@@ -182,7 +182,7 @@ export interface Revalidation {
 
 /** POST /api/flights/revalidate_flight/. */
 export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps, partnerId: number, code: string, scenario?: string): Promise<Revalidation> {
-  const shown = openCode(pricing.codes, code, 'fare_source_code');
+  const shown = openCode(pricing, code, 'fare_source_code');
   const offer = await supplierRead('fare_source_code', () => withScenario(scenario, () => supplier.price(shown.id)));
   const now = new Date();
   const pricer = await pricerFor(pricing, [offer.total, offer.searched_total], now);
@@ -192,7 +192,7 @@ export async function revalidate(supplier: FlightSupplier, pricing: PricingDeps,
   return {
     isValid: offer.available,
     // The price is fixed here: a booking with this code pays it while the airline's offer holds unchanged.
-    fareSourceCode: sealCode(pricing.codes, {
+    fareSourceCode: sealCode(pricing, {
       id: offer.offer_id,
       supplier: offer.total,
       price: priceMinor,
@@ -216,7 +216,7 @@ export interface FareRules {
 
 /** POST /api/flights/air_rules/. */
 export async function fareRules(supplier: FlightSupplier, pricing: PricingDeps, code: string): Promise<FareRules> {
-  const { id } = openCode(pricing.codes, code, 'fare_source_code');
+  const { id } = openCode(pricing, code, 'fare_source_code');
   const c = await supplierRead('fare_source_code', () => supplier.conditions(id));
   const pricer = await pricerFor(pricing, [c.refund_before_departure.penalty, c.change_before_departure.penalty, ...c.rules.map((r) => r.penalty)], new Date());
   const minor = (m: { amount_minor: number; currency: string } | null) => (m ? pricer.minor(m) : 0);
@@ -230,7 +230,7 @@ export async function fareRules(supplier: FlightSupplier, pricing: PricingDeps, 
 }
 
 export async function baggage(supplier: FlightSupplier, pricing: PricingDeps, code: string) {
-  const { id } = openCode(pricing.codes, code, 'fare_source_code');
+  const { id } = openCode(pricing, code, 'fare_source_code');
   return supplierRead('fare_source_code', () => supplier.baggage(id));
 }
 
@@ -244,7 +244,7 @@ export async function bookFlight(
   input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
   pricing: PricingDeps,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
-  const shown = openCode(pricing.codes, input.fare_source_code, 'fare_source_code');
+  const shown = openCode(pricing, input.fare_source_code, 'fare_source_code');
   const fare = await supplierRead('fare_source_code', () => deps.supplier.price(shown.id));
   if (!fare.available) throw validation('fare_source_code', 'this fare is no longer available; search again');
   // The price a revalidation fixed, while the airline's offer holds unchanged; else today's

@@ -102,7 +102,7 @@ export async function searchHotels(
       ...h,
       rates: h.rates.map((r) => ({
         ...r,
-        code: sealCode(pricing.codes, { id: r.rate_id, supplier: r.total, price: r.priceMinor, rate: r.rate, until: null }),
+        code: sealCode(pricing, { id: r.rate_id, supplier: r.total, price: r.priceMinor, rate: r.rate, until: null }),
       })),
     })),
   }));
@@ -119,7 +119,7 @@ export async function checkRate(
   rateKey: string,
   scenario?: string,
 ): Promise<PartnerRateCheck> {
-  const shown = openCode(pricing.codes, rateKey, 'rate_key');
+  const shown = openCode(pricing, rateKey, 'rate_key');
   const quote = await supplierRead('rate_key', () => withScenario(scenario, () => supplier.checkRate(shown.id)));
   const now = new Date();
   const sold = await sellRateCheck(pricing, quote, now, { partnerId, supplier: supplier.name });
@@ -127,7 +127,7 @@ export async function checkRate(
   return {
     ...sold,
     previousMinor: shown.priced?.price ?? sold.previousMinor,
-    rateKey: sealCode(pricing.codes, {
+    rateKey: sealCode(pricing, {
       id: sold.rateId,
       supplier: sold.supplierTotal,
       price: sold.priceMinor,

@@ -4,7 +4,7 @@ import { reservations } from '../../db/schema';
 import { assertFree, lockProperty } from './availability';
 import { sellStay } from './pricing';
 import { priceColumns } from '../markup';
-import { ownMarkup } from '../markup-rules';
+import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { ReservationRow } from './reservations';
 import { checkStay } from './stay-rules';
 
@@ -24,8 +24,10 @@ export interface HoldDatesInput {
  * Holds the dates: the property row is locked, so two reservations of overlapping dates
  * serialise here and the second sees the first. Keyed by the workflow's hold reference.
  */
-export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<ReservationRow> {
-  const markup = await ownMarkup({ db, currency: input.currency }, 'residence', input.partnerId);
+export async function holdDates(db: DbOrTx, input: HoldDatesInput, catalogue: CatalogueSettings): Promise<ReservationRow> {
+  // An input that names no currency (none the API starts) is in the engine's.
+  const currency = input.currency ?? catalogue.catalogueCurrency;
+  const markup = await ownMarkup({ ...catalogue, db, currency }, 'residence', input.partnerId);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(reservations).where(eq(reservations.holdRef, input.holdRef));
     if (existing) return existing;
@@ -45,7 +47,7 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput): Promise<Rese
         leadGuest: input.leadGuest,
         totalPrice: price.sellMinor,
         ...priceColumns(price),
-        currency: input.currency,
+        currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })
       .returning();

@@ -9,7 +9,7 @@ import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
 import { assertFree, lockProperty } from './availability';
 import { sellStay } from './pricing';
 import { priceColumns } from '../markup';
-import { markupOfRule } from '../markup-rules';
+import { markupOfRule, type CatalogueSettings } from '../markup-rules';
 import { lockReservation } from './reservations';
 import { checkStay } from './stay-rules';
 import { actorNow } from '../../platform/request-context';
@@ -40,6 +40,9 @@ export interface Stay {
   confirmationNumber: string | null;
 }
 
+/** What re-prices a stay of a wallet in `currency`: the catalogue converted into it, when the engine's settings are given. */
+const inWallet = (tx: Tx, currency: string, catalogue?: CatalogueSettings) => (catalogue ? { ...catalogue, db: tx, currency } : undefined);
+
 export interface ModificationResult {
   previousTotalMinor: number;
   newTotalMinor: number;
@@ -53,7 +56,7 @@ export interface ModificationResult {
  * the stay's own) under the property lock, and the difference charged to or refunded
  * through the wallet, all in one transaction. A retry of the same change writes nothing.
  */
-export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): Promise<ModificationResult> {
+export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification, catalogue?: CatalogueSettings): Promise<ModificationResult> {
   const step = changeStep(input.seq);
   return db.transaction(async (tx) => {
     const { r, order } = await lockReservation(tx, input.reservationId);
@@ -78,7 +81,7 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
     await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
     // Re-priced with the rule that priced the order (none: at net).
-    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId), input.checkIn, input.checkOut);
+    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId, inWallet(tx, r.currency, catalogue)), input.checkIn, input.checkOut);
     const newTotal = price.sellMinor;
     const difference = newTotal - r.totalPrice;
     // The books move by the change of each part.
@@ -128,9 +131,9 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
  * The two parts of a stay's price put back: priced again as it was with the order's rule;
  * should the property's rates have moved since, the margin is kept within the price.
  */
-async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay) {
+async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay, currency: string, catalogue?: CatalogueSettings) {
   const [p] = await tx.select().from(properties).where(eq(properties.id, propertyId));
-  const again = sellStay(p!, await markupOfRule(tx, ruleId), stay.checkIn, stay.checkOut);
+  const again = sellStay(p!, await markupOfRule(tx, ruleId, inWallet(tx, currency, catalogue)), stay.checkIn, stay.checkOut);
   const margin = again.sellMinor === stay.totalMinor ? again.marginMinor : Math.min(again.marginMinor, stay.totalMinor);
   return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId };
 }
@@ -152,7 +155,7 @@ const undoStep = (seq: number) => `modify-${seq}-undo`;
  * and a `reservation.modified` event, since the stay moved back. One transaction; a retry
  * writes nothing twice, and neither does the undo of a change that moved no money.
  */
-export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ reversalLedgerId: number | null }> {
+export async function undoStayChange(db: DbOrTx, input: StayUndo, catalogue?: CatalogueSettings): Promise<{ reversalLedgerId: number | null }> {
   return db.transaction(async (tx) => {
     const { r, order } = await lockReservation(tx, input.reservationId);
     const change = await ledgerEntryOf(tx, input, changeStep(input.seq));
@@ -185,7 +188,7 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
     const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
     if (!asBefore) {
       const now = new Date();
-      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous);
+      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous, r.currency, catalogue);
       await tx
         .update(reservations)
         .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, ...parts, updatedAt: now })

@@ -37,9 +37,10 @@ export const sellRates = (p: StayRates, markup: Markup): StayRates => ({
   cleaningFee: markup.sell(p.cleaningFee),
 });
 
-/** A stay priced for a partner: its net (the property's rates), margin and rule. */
+/** A stay priced for a partner: its net (the property's rates, in the wallet's currency), margin and rule. */
 export function sellStay(p: StayRates, markup: Markup, checkIn: string, checkOut: string): SellPrice {
-  const netMinor = priceStay(p, checkIn, checkOut).totalMinor;
+  const net = { nightlyPrice: markup.net(p.nightlyPrice), weekendPrice: markup.net(p.weekendPrice), cleaningFee: markup.net(p.cleaningFee) };
+  const netMinor = priceStay(net, checkIn, checkOut).totalMinor;
   const sellMinor = priceStay(sellRates(p, markup), checkIn, checkOut).totalMinor;
   return { netMinor, marginMinor: sellMinor - netMinor, sellMinor, ruleId: markup.rule?.id ?? null };
 }

@@ -1,3 +1,4 @@
+import { catalogueToWallet, type CatalogueDeps } from '../markup-rules';
 import crypto from 'node:crypto';
 import { ActivityFailure, ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DatabaseFailureType } from '../../../workflows/failure-types';
@@ -72,10 +73,13 @@ export function updateFailure(err: unknown): unknown {
 }
 
 /** POST /api/residence/reserve/: the dates are checked, then held by a workflow that starts the reservation's lifecycle. */
-export async function reserve(deps: ResidenceDeps, partner: Partner, input: ReserveInput, currency: string): Promise<ReservationView> {
+export async function reserve(deps: ResidenceDeps, partner: Partner, input: ReserveInput, pricing: CatalogueDeps): Promise<ReservationView> {
   const [p] = isStorableId(input.property_id) ? await deps.db.select().from(properties).where(eq(properties.id, input.property_id)) : [];
   if (!p) throw validation('property_id', `no property ${input.property_id}`);
   checkStay(p, input.check_in, input.check_out, input.guests, new Date());
+  // A wallet in a currency without a current rate from the catalogue's is refused before the dates are held.
+  await catalogueToWallet(pricing, new Date());
+  const currency = pricing.currency;
   const holdRef = `residence-hold:${crypto.randomUUID()}`;
   const started = await startOrJoin(deps.temporal, 'reserveResidence', {
     workflowId: holdRef,

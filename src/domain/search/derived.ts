@@ -82,17 +82,17 @@ function currenciesIn<S>(found: Found<S>, amounts: (answer: S) => Iterable<{ cur
 }
 
 /**
- * What a price shown in a search was made with, as one key, by value: the markup rule chosen
- * (its id and what it takes) and each currency's rate (its row). A rule or a rate read again
+ * What a price shown in a search was made with, as one key, by value: the wallet currency, the
+ * markup rule chosen (its id and what it takes) and each currency's rate (its row). A rule or a rate read again
  * unchanged is the same key; a new rate or another rule is another.
  */
 function pricingKey(
   markup: { rule: { id: number; percentHundredths: number; fixedMinor: number; minMarginMinor: number } | null },
-  pricer: { rateOf(currency: string): { rateId: number } | null },
+  pricer: { currency: string; rateOf(currency: string): { rateId: number } | null },
   currencies: Array<{ currency: string }>,
 ): string {
   const r = markup.rule;
-  let key = r ? `m${r.id}/${r.percentHundredths}/${r.fixedMinor}/${r.minMarginMinor}` : 'm-';
+  let key = `${pricer.currency}:${r ? `m${r.id}/${r.percentHundredths}/${r.fixedMinor}/${r.minMarginMinor}` : 'm-'}`;
   for (const c of currencies) key += `:${c.currency}${pricer.rateOf(c.currency)?.rateId ?? ''}`;
   return key;
 }

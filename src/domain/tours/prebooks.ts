@@ -7,7 +7,7 @@ import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import { sum } from '../money';
 import { carriedPriceColumns, priceColumns } from '../markup';
-import { ownMarkup } from '../markup-rules';
+import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
 
@@ -46,9 +46,9 @@ export async function checkPrebook(db: DbOrTx, input: Omit<PrebookRequest, 'hold
  * other gets "not enough seats"). Keyed by the workflow's hold reference, so a retried
  * activity answers the first prebook.
  */
-export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<TourPrebookRow> {
-  // Each passenger's price with the partner's markup, as the departure shows it.
-  const markup = await ownMarkup({ db, currency: input.currency }, 'tours', input.partnerId);
+export async function holdTourSeats(db: DbOrTx, input: PrebookRequest, catalogue: CatalogueSettings): Promise<TourPrebookRow> {
+  // Each passenger's price with the partner's markup, as the departure shows it, in the wallet's currency.
+  const markup = await ownMarkup({ ...catalogue, db, currency: input.currency }, 'tours', input.partnerId);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select().from(tourPrebooks).where(eq(tourPrebooks.holdRef, input.holdRef));
     if (existing) return existing;
@@ -66,7 +66,7 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest): Promise<
     }
     const price = { ADT: departure.priceAdult, CHD: departure.priceChild, INF: departure.priceInfant };
     const net = sum(
-      input.passengers.map((p) => price[p.passenger_type]),
+      input.passengers.map((p) => markup.net(price[p.passenger_type])),
       input.currency,
     );
     const totalPrice = sum(

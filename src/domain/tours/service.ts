@@ -1,3 +1,4 @@
+import { catalogueToWallet, type CatalogueDeps } from '../markup-rules';
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
@@ -24,9 +25,12 @@ export async function prebook(
   deps: TourDeps,
   partner: Partner,
   input: { tour_id: number; departure_id: number; passengers: Traveler[] },
-  currency: string,
+  pricing: CatalogueDeps,
 ): Promise<PrebookView> {
   await checkPrebook(deps.db, { tourId: input.tour_id, departureId: input.departure_id, passengers: input.passengers });
+  // A wallet in a currency without a current rate from the catalogue's is refused before seats are taken.
+  await catalogueToWallet(pricing, new Date());
+  const currency = pricing.currency;
   const holdRef = `tour-prebook:${crypto.randomUUID()}`;
   const started = await startOrJoin(deps.temporal, 'prebookTour', {
     workflowId: holdRef,

@@ -4,7 +4,7 @@ import { orders, visaApplications, visaProducts } from '../../db/schema';
 import { DomainError, notFound, validation } from '../errors';
 import { addMonths, PASSPORT_VALIDITY_MONTHS } from '../flights/travelers';
 import { priceColumns } from '../markup';
-import { ownMarkup } from '../markup-rules';
+import { ownMarkup, type CatalogueDeps } from '../markup-rules';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import { paginate, type PageSlice } from '../pagination';
@@ -63,7 +63,7 @@ export async function createApplication(
   db: DbOrTx,
   partnerId: number,
   req: VisaRequest,
-  currency: string,
+  pricing: CatalogueDeps,
   now: Date,
   sandboxDecision: { approve: boolean; afterMs: number } | null,
 ): Promise<{ order: OrderRow; application: VisaApplicationRow; visa: VisaRow }> {
@@ -89,7 +89,8 @@ export async function createApplication(
   const missing = ALWAYS_REQUIRED_DOCUMENTS.filter((t) => !types.has(t));
   if (missing.length) throw validation('documents', `missing ${missing.join(' and ')}; required: ${visa.requiredDocuments.join('; ')}`);
 
-  const price = (await ownMarkup({ db, currency }, 'visa', partnerId, now)).price(visa.serviceFee + visa.governmentFee);
+  const currency = pricing.currency;
+  const price = (await ownMarkup({ ...pricing, db }, 'visa', partnerId, now)).price(visa.serviceFee + visa.governmentFee);
   return db.transaction(async (tx) => {
     const [order] = await tx
       .insert(orders)

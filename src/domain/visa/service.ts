@@ -1,3 +1,4 @@
+import type { CatalogueDeps } from '../markup-rules';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
@@ -20,10 +21,10 @@ export async function requestVisa(
   db: Db,
   partner: Partner,
   req: VisaRequest,
-  currency: string,
+  pricing: CatalogueDeps,
   sandbox: { approve: boolean; afterMs: number } | null,
 ): Promise<VisaOrder> {
-  return createApplication(db, partner.id, req, currency, new Date(), sandbox);
+  return createApplication(db, partner.id, req, pricing, new Date(), sandbox);
 }
 
 /** GET /api/visa/requests/{order_id}/ (extension): where the application stands. */

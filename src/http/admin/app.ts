@@ -20,6 +20,7 @@ import {
   disablePartner,
   forgetCredentials,
   getRateLimit,
+  parseWalletCurrency,
   requirePartner,
   rotateAgencyKey,
   rotateSecret,
@@ -168,6 +169,7 @@ const CreatePartner = z.object({
   name: z.string({ error: 'name is required' }).trim().min(1, 'must not be empty').max(200),
   credit_limit: Amount.optional(),
   topup: Amount.optional(),
+  currency: z.string().max(10).optional(),
 });
 const RateLimitBody = z.object({ per_minute: z.union([z.number(), z.null()], { error: 'must be a number, or null for the default' }) });
 const AmountBody = z.object({ amount: Amount, note: z.string().max(500).optional() });
@@ -175,7 +177,11 @@ const AlertsBody = z.object({
   thresholds: z.array(z.unknown(), { error: 'must be a list of whole percents, e.g. [40, 20]' }).max(50).optional(),
   prepaid_base: z.union([Amount, z.null()]).optional(),
 });
-const FxRateBody = z.object({ from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10), rate: Amount });
+const FxRateBody = z.object({
+  from: z.string({ error: 'from is required: the currency the rate converts from, e.g. "GBP"' }).max(10),
+  to: z.string().max(10).optional(),
+  rate: Amount,
+});
 const MarkupBody = z.object({
   service: z.string({ error: 'service is required: hotels, flights, products, tours, residence or visa' }).max(20),
   partner: z.union([z.number(), z.string().max(20)]).nullish(),
@@ -185,6 +191,7 @@ const MarkupBody = z.object({
   min_margin: Amount.nullish(),
   from: z.string().max(20).nullish(),
   to: z.string().max(20).nullish(),
+  currency: z.string().max(10).optional(),
 });
 
 const Decision = z.object({ amount: Amount.optional(), reason: z.string().max(1000).optional() });
@@ -277,7 +284,7 @@ export function createAdminApp(deps: AdminDeps) {
         name: b.name,
         creditLimitMinor: b.credit_limit === undefined ? 0 : parseAmount('credit_limit', b.credit_limit, { allowZero: true }),
         topUpMinor: b.topup === undefined ? 0 : parseAmount('topup', b.topup, { allowZero: true }),
-        currency: deps.currency,
+        currency: b.currency ?? deps.currency,
       }),
     );
     // Its keys are known to this process's directory of keys at once (createPartner saw the transaction's handle).
@@ -348,7 +355,8 @@ export function createAdminApp(deps: AdminDeps) {
   app.get('/admin/fx', async (c) => c.json(renderRates(await listRates(db), deps.currency, deps.fxRateMaxAgeMs)));
   app.post('/admin/fx', async (c) => {
     const b = await body(c, FxRateBody);
-    const set = await audited(db, c, (tx) => setRate(tx, { currency: b.from, walletCurrency: deps.currency, rate: b.rate, operator: operatorOf(c) }));
+    const walletCurrency = b.to === undefined ? deps.currency : parseWalletCurrency('to', b.to);
+    const set = await audited(db, c, (tx) => setRate(tx, { currency: b.from, walletCurrency, rate: b.rate, operator: operatorOf(c) }));
     return c.json(renderRate(set), 201);
   });
 
@@ -363,7 +371,8 @@ export function createAdminApp(deps: AdminDeps) {
   );
   app.post('/admin/markups', async (c) => {
     const b = await body(c, MarkupBody);
-    const rule = await audited(db, c, (tx) => setRule(tx, { ...b, currency: deps.currency, operator: operatorOf(c) }));
+    const currency = b.currency === undefined ? deps.currency : parseWalletCurrency('currency', b.currency);
+    const rule = await audited(db, c, (tx) => setRule(tx, { ...b, currency, operator: operatorOf(c) }));
     forgetRules(db);
     return c.json(renderMarkup(rule), 201);
   });

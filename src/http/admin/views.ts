@@ -136,13 +136,17 @@ export const renderRate = (r: RateRow) => ({
   set_at: r.setAt.toISOString(),
 });
 
-/** `admin fx list`: each currency's current rate into the wallet currency, its age, and whether it is too old to sell with. */
+/**
+ * `admin fx list`: each pair's current rate (into the engine's default wallet currency first,
+ * then into each other wallet currency), its age, and whether it is too old to sell with.
+ */
 export function renderRates(rates: CurrentRate[], walletCurrency: string, maxAgeMs: number) {
+  const first = (r: CurrentRate) => (r.walletCurrency === walletCurrency ? 0 : 1);
   return {
     wallet_currency: walletCurrency,
     max_age_hours: maxAgeMs / (60 * 60 * 1000),
-    results: rates
-      .filter((r) => r.walletCurrency === walletCurrency)
+    results: [...rates]
+      .sort((a, b) => first(a) - first(b) || a.walletCurrency.localeCompare(b.walletCurrency) || a.currency.localeCompare(b.currency))
       .map((r) => ({ ...renderRate(r), age_seconds: Math.floor(r.ageMs / 1000), stale: r.ageMs > maxAgeMs })),
   };
 }

@@ -3,7 +3,7 @@ import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/hotels';
 import { toNumber } from '../../domain/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { jsonBody } from '../openapi-document';
@@ -192,8 +192,14 @@ export function agencyHotelRoutes(deps: ApiDeps) {
   };
   return agencyRouter()
     .openapi(routes.search, async (c) => {
-      const answer = await agency.searchHotels(deps.hotelSupplier, deps.pricing, c.req.valid('query'), new Date(), c.get('partner').id);
-      return searchAnswer(c, answer, (sold) => renderSearch(sold, deps.currency)) as never;
+      const answer = await agency.searchHotels(
+        deps.hotelSupplier,
+        partnerPricing(deps, c.get('partner')),
+        c.req.valid('query'),
+        new Date(),
+        c.get('partner').id,
+      );
+      return searchAnswer(c, answer, (sold) => renderSearch(sold, c.get('partner').currency)) as never;
     })
     .openapi(routes.list, async (c) =>
       c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),
@@ -203,7 +209,14 @@ export function agencyHotelRoutes(deps: ApiDeps) {
       const h = c.req.valid('header');
       // The booking row comes before its workflow: refuse before writing it while a part is down.
       deps.health.require(PARTS);
-      const out = await agency.createBooking(bookingDeps, c.get('partner'), c.req.valid('json'), deps.currency, h['idempotency-key'], scenarioOf(deps, h));
+      const out = await agency.createBooking(
+        bookingDeps,
+        c.get('partner'),
+        c.req.valid('json'),
+        c.get('partner').currency,
+        h['idempotency-key'],
+        scenarioOf(deps, h),
+      );
       return out.done ? c.json(renderBooking(out.booking), 201) : c.json(renderBooking(out.booking), 202);
     })
     .openapi(routes.cancel, async (c) => {

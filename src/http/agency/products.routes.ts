@@ -4,7 +4,7 @@ import * as agency from '../../domain/agency/products';
 import { toNumber } from '../../domain/money';
 import type { Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { jsonBody } from '../openapi-document';
@@ -131,15 +131,15 @@ export function agencyProductRoutes(deps: ApiDeps) {
   const orderDeps = workflowDeps(deps);
   return agencyRouter()
     .openapi(routes.list, async (c) => {
-      const markup = await ownMarkup(deps.pricing, 'products', c.get('partner').id);
-      const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, deps.currency, markup));
+      const markup = await ownMarkup(partnerPricing(deps, c.get('partner')), 'products', c.get('partner').id);
+      const results = (await agency.listProducts(deps.db, c.req.valid('query'))).map((p) => renderProduct(p, c.get('partner').currency, markup));
       return c.json({ results, count: results.length }, 200);
     })
     .openapi(routes.order, async (c) => c.json(renderOrder(await agency.getOrder(deps.db, c.get('partner'), c.req.valid('param').order_id)), 200))
     .openapi(routes.detail, async (c) => {
       const p = await agency.productDetail(deps.db, c.req.valid('param').product_id);
-      const markup = await ownMarkup(deps.pricing, 'products', c.get('partner').id);
-      return c.json({ ...renderProduct(p, deps.currency, markup), description: p.description, delivery: p.delivery }, 200);
+      const markup = await ownMarkup(partnerPricing(deps, c.get('partner')), 'products', c.get('partner').id);
+      return c.json({ ...renderProduct(p, c.get('partner').currency, markup), description: p.description, delivery: p.delivery }, 200);
     })
     .openapi(routes.place, async (c) => {
       const b = c.req.valid('json');
@@ -150,7 +150,7 @@ export function agencyProductRoutes(deps: ApiDeps) {
         orderDeps,
         c.get('partner'),
         { productId: b.product_id, quantity: b.quantity, deliveryAddress: b.delivery_address, agencyRef: b.agency_ref },
-        deps.currency,
+        partnerPricing(deps, c.get('partner')),
         h['idempotency-key'],
         scenarioOf(deps, h),
       );

@@ -4,7 +4,8 @@ import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
 import { formatDecimal } from '../../domain/money';
 import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
+import type { Partner } from '../../domain/partners';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -341,15 +342,15 @@ const routes = {
 export function flightRoutes(deps: ApiDeps) {
   const flightDeps = { ...workflowDeps(deps), supplier: deps.flightSupplier, supplierOf: deps.flightSupplierOf, pricing: deps.pricing };
   const sup = deps.flightSupplier;
-  const { pricing } = deps;
+  const pricing = (c: { get(key: 'partner'): Partner }) => partnerPricing(deps, c.get('partner'));
   return partnerRouter()
     .openapi(routes.search, async (c) => {
-      const answer = await flights.searchFlights(sup, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
-      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderOffers(sold, deps.currency) })) as never;
+      const answer = await flights.searchFlights(sup, pricing(c), c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderOffers(sold, c.get('partner').currency) })) as never;
     })
     .openapi(routes.revalidate, async (c) => {
-      const r = await flights.revalidate(sup, pricing, c.get('partner').id, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
-      const currency = deps.currency;
+      const r = await flights.revalidate(sup, pricing(c), c.get('partner').id, c.req.valid('json').fare_source_code, scenarioOf(deps, c.req.valid('header')));
+      const currency = c.get('partner').currency;
       return ok(c, {
         is_valid: r.isValid,
         fare_source_code: r.fareSourceCode,
@@ -361,8 +362,8 @@ export function flightRoutes(deps: ApiDeps) {
       });
     })
     .openapi(routes.rules, async (c) => {
-      const r = await flights.fareRules(sup, pricing, c.req.valid('json').fare_source_code);
-      const currency = deps.currency;
+      const r = await flights.fareRules(sup, pricing(c), c.req.valid('json').fare_source_code);
+      const currency = c.get('partner').currency;
       return ok(c, {
         fare_family: r.fareFamily,
         refundable: r.refundable,
@@ -372,9 +373,9 @@ export function flightRoutes(deps: ApiDeps) {
         rules: r.rules.map((x) => ({ category: x.category, allowed: x.allowed, penalty: formatDecimal(x.penaltyMinor, currency), text: x.text })),
       });
     })
-    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, pricing, c.req.valid('json').fare_source_code)))
+    .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, pricing(c), c.req.valid('json').fare_source_code)))
     .openapi(routes.book, async (c) => {
-      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), deps.pricing);
+      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), pricing(c));
       return created(c, {
         ...renderTravelOrder(booked.order),
         booking_id: booked.bookingId,

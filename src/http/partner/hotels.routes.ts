@@ -5,7 +5,8 @@ import * as hotels from '../../domain/hotels/service';
 import { formatDecimal } from '../../domain/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
 import type { WalletPolicyStep as PolicyStep } from '../../domain/hotels/prices';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
+import type { Partner } from '../../domain/partners';
 import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -335,29 +336,29 @@ const routes = {
 
 export function hotelRoutes(deps: ApiDeps) {
   const hotelDeps = { ...workflowDeps(deps), supplier: deps.hotelSupplier };
-  const { pricing } = deps;
+  const pricing = (c: { get(key: 'partner'): Partner }) => partnerPricing(deps, c.get('partner'));
   return partnerRouter()
     .openapi(routes.cities, async (c) => ok(c, await hotels.listCities(deps.hotelSupplier, c.req.valid('query').search)))
     .openapi(routes.search, async (c) => {
-      const answer = await hotels.searchHotels(deps.hotelSupplier, pricing, c.req.valid('json'), new Date(), c.get('partner').id);
-      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderSearch(sold, deps.currency) })) as never;
+      const answer = await hotels.searchHotels(deps.hotelSupplier, pricing(c), c.req.valid('json'), new Date(), c.get('partner').id);
+      return searchAnswer(c, answer, (sold) => ({ ok: true, data: renderSearch(sold, c.get('partner').currency) })) as never;
     })
     .openapi(routes.checkRate, async (c) => {
       const rate = await hotels.checkRate(
         deps.hotelSupplier,
-        pricing,
+        pricing(c),
         c.get('partner').id,
         c.req.valid('json').rate_key,
         scenarioOf(deps, c.req.valid('header')),
       );
-      return ok(c, renderRateCheck(rate, deps.currency));
+      return ok(c, renderRateCheck(rate, c.get('partner').currency));
     })
     .openapi(routes.prebook, async (c) => {
-      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, deps.pricing, scenarioOf(deps, c.req.valid('header')));
+      const out = await hotels.prebook(hotelDeps, c.get('partner'), c.req.valid('json').rate_key, pricing(c), scenarioOf(deps, c.req.valid('header')));
       return ok(c, renderHeld(out));
     })
     .openapi(routes.book, async (c) => {
-      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), deps.pricing, scenarioOf(deps, c.req.valid('header')));
+      const out = await hotels.book(hotelDeps, c.get('partner'), c.req.valid('json'), pricing(c), scenarioOf(deps, c.req.valid('header')));
       return ok(c, renderHeld(out));
     })
     .openapi(routes.order, async (c) => {

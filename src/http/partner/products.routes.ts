@@ -11,7 +11,8 @@ import {
 import { defaultVariantOf, getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
 import { formatDecimal, sum } from '../../domain/money';
 import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
-import type { ApiDeps } from '../deps';
+import { partnerPricing, type ApiDeps } from '../deps';
+import type { Partner } from '../../domain/partners';
 import type { Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
@@ -264,9 +265,10 @@ const routes = {
 };
 
 export function productRoutes(deps: ApiDeps) {
-  const { db, currency } = deps;
-  // The partner's markup on products, resolved once per request (src/domain/markup-rules.ts).
-  const markupOf = (c: { get(key: 'partner'): { id: number } }) => ownMarkup(deps.pricing, 'products', c.get('partner').id);
+  const { db } = deps;
+  // The partner's markup on products, in its wallet's currency, resolved once per request (src/domain/markup-rules.ts).
+  const markupOf = (c: { get(key: 'partner'): Partner }) => ownMarkup(partnerPricing(deps, c.get('partner')), 'products', c.get('partner').id);
+  const currencyOf = (c: { get(key: 'partner'): Partner }) => c.get('partner').currency;
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
@@ -274,18 +276,18 @@ export function productRoutes(deps: ApiDeps) {
       const markup = await markupOf(c);
       return ok(
         c,
-        renderPage(found, c.req.url, (p) => renderProduct(p, currency, markup)),
+        renderPage(found, c.req.url, (p) => renderProduct(p, currencyOf(c), markup)),
       );
     })
-    .openapi(routes.detail, async (c) => ok(c, renderProduct(await getProduct(db, Number(c.req.valid('param').id)), currency, await markupOf(c))))
+    .openapi(routes.detail, async (c) => ok(c, renderProduct(await getProduct(db, Number(c.req.valid('param').id)), currencyOf(c), await markupOf(c))))
     .openapi(routes.categories, async (c) => ok(c, (await listCategories(db)).map(renderCategory)))
     .openapi(routes.addItem, async (c) => {
-      const { item, basket } = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currency, await markupOf(c));
-      return created(c, { item: renderLine(item, currency), basket: renderBasket(basket) });
+      const { item, basket } = await addBasketItem(db, c.get('partner').id, c.req.valid('json'), currencyOf(c), await markupOf(c));
+      return created(c, { item: renderLine(item, currencyOf(c)), basket: renderBasket(basket) });
     })
-    .openapi(routes.basket, async (c) => ok(c, renderBasket(await getCurrentBasket(db, c.get('partner').id, currency, await markupOf(c)))))
+    .openapi(routes.basket, async (c) => ok(c, renderBasket(await getCurrentBasket(db, c.get('partner').id, currencyOf(c), await markupOf(c)))))
     .openapi(routes.removeItem, async (c) =>
-      ok(c, renderBasket(await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currency, await markupOf(c)))),
+      ok(c, renderBasket(await removeBasketItem(db, c.get('partner').id, Number(c.req.valid('param').id), currencyOf(c), await markupOf(c)))),
     )
     .openapi(routes.checkout, async (c) => {
       // Without a JSON content type the body is not validated (hono hands over {}): the defaults apply.
@@ -294,7 +296,7 @@ export function productRoutes(deps: ApiDeps) {
         db,
         c.get('partner').id,
         { paymentMethod: body.payment_method, delivery: body.delivery ?? undefined },
-        currency,
+        currencyOf(c),
         await markupOf(c),
       );
       return created(c, renderProductOrder(data));

@@ -5,7 +5,7 @@ import type { PropertyRow } from '../../domain/residence/availability';
 import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
 import type { ReservationView } from '../../domain/residence/view';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import type { Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
 import { sellRates } from '../../domain/residence/pricing';
@@ -248,19 +248,25 @@ export function residenceRoutes(deps: ApiDeps) {
         check_out: q.check_out,
         page: parsePage(q.page),
       });
-      const markup = await ownMarkup(deps.pricing, 'residence', c.get('partner').id);
+      const markup = await ownMarkup(partnerPricing(deps, c.get('partner')), 'residence', c.get('partner').id);
       return ok(
         c,
-        renderPage(found, c.req.url, (p) => renderProperty(p, deps.currency, markup)),
+        renderPage(found, c.req.url, (p) => renderProperty(p, c.get('partner').currency, markup)),
       );
     })
     .openapi(routes.detail, async (c) => {
       const { property: p, unavailable } = await propertyDetail(deps.db, idOf(c.req.valid('query'), 'property_id'), new Date());
-      const markup = await ownMarkup(deps.pricing, 'residence', c.get('partner').id);
-      return ok(c, { ...renderProperty(p, deps.currency, markup), description: p.description, amenities: p.amenities, house_rules: p.houseRules, unavailable });
+      const markup = await ownMarkup(partnerPricing(deps, c.get('partner')), 'residence', c.get('partner').id);
+      return ok(c, {
+        ...renderProperty(p, c.get('partner').currency, markup),
+        description: p.description,
+        amenities: p.amenities,
+        house_rules: p.houseRules,
+        unavailable,
+      });
     })
     .openapi(routes.reserve, async (c) =>
-      ok(c, renderReservation(await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), deps.currency), new Date())),
+      ok(c, renderReservation(await residence.reserve(resDeps, c.get('partner'), c.req.valid('json'), partnerPricing(deps, c.get('partner'))), new Date())),
     )
     .openapi(routes.time, async (c) => {
       const r = renderReservation(await residence.detail(deps.db, c.get('partner'), idOf(c.req.valid('query'), 'reservation_id')), new Date());

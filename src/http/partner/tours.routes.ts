@@ -3,7 +3,8 @@ import { formatDecimal, parseAmount } from '../../domain/money';
 import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepartures } from '../../domain/tours/catalog';
 import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
-import { workflowDeps, type ApiDeps } from '../deps';
+import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
+import type { Partner } from '../../domain/partners';
 import { netAtLeast, netAtMost, type Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
@@ -181,12 +182,12 @@ const routes = {
 
 export function tourRoutes(deps: ApiDeps) {
   const tourDeps = { ...workflowDeps(deps), prebookTtlMs: deps.holds.tourPrebookMs };
-  const markupOf = (partnerId: number) => ownMarkup(deps.pricing, 'tours', partnerId);
+  const markupOf = (partner: Partner) => ownMarkup(partnerPricing(deps, partner), 'tours', partner.id);
   return partnerRouter()
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
       // The price filters are on the prices shown (with the partner's markup); the catalogue keeps nets.
-      const markup = await markupOf(c.get('partner').id);
+      const markup = await markupOf(c.get('partner'));
       const minPrice = q.min_price === undefined ? undefined : parseAmount('min_price', q.min_price, { allowZero: true });
       const maxPrice = q.max_price === undefined ? undefined : parseAmount('max_price', q.max_price, { allowZero: true });
       const found = await listTours(deps.db, {
@@ -201,22 +202,24 @@ export function tourRoutes(deps: ApiDeps) {
       });
       return ok(
         c,
-        renderPage(found, c.req.url, (t) => renderSummary(t, deps.currency, markup)),
+        renderPage(found, c.req.url, (t) => renderSummary(t, c.get('partner').currency, markup)),
       );
     })
     .openapi(routes.options, async (c) => {
       const { price, ...options } = await searchOptions(deps.db);
-      const currency = deps.currency;
-      const markup = await markupOf(c.get('partner').id);
+      const currency = c.get('partner').currency;
+      const markup = await markupOf(c.get('partner'));
       return ok(c, {
         ...options,
         price: { min: formatDecimal(markup.sell(price.min), currency), max: formatDecimal(markup.sell(price.max), currency), currency },
       });
     })
     .openapi(routes.detail, async (c) =>
-      ok(c, renderTour(await getTour(deps.db, Number(c.req.valid('param').id)), deps.currency, await markupOf(c.get('partner').id))),
+      ok(c, renderTour(await getTour(deps.db, Number(c.req.valid('param').id)), c.get('partner').currency, await markupOf(c.get('partner')))),
     )
-    .openapi(routes.prebook, async (c) => ok(c, renderPrebook(await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), deps.currency))))
+    .openapi(routes.prebook, async (c) =>
+      ok(c, renderPrebook(await tours.prebook(tourDeps, c.get('partner'), c.req.valid('json'), partnerPricing(deps, c.get('partner'))))),
+    )
     .openapi(routes.finalize, async (c) => {
       const { order, prebook } = await tours.finalize(deps.db, c.get('partner'), c.req.valid('json').prebook_id);
       return created(c, { ...renderTravelOrder(order), prebook_id: prebook.id, hold_expires_at: prebook.expiresAt.toISOString() });

@@ -3,7 +3,7 @@ import { formatDecimal } from '../../domain/money';
 import { listVisas, visaById, type VisaRow } from '../../domain/visa/applications';
 import * as visas from '../../domain/visa/service';
 import type { VisaOrder } from '../../domain/visa/service';
-import type { ApiDeps } from '../deps';
+import { partnerPricing, type ApiDeps } from '../deps';
 import type { Markup } from '../../domain/markup';
 import { ownMarkup } from '../../domain/markup-rules';
 import { created, ok, partnerRouter } from './router';
@@ -161,17 +161,30 @@ export function visaRoutes(deps: ApiDeps) {
     .openapi(routes.list, async (c) => {
       const q = c.req.valid('query');
       const found = await listVisas(deps.db, { country: q.country, visa_type: q.visa_type, page: parsePage(q.page) });
-      const markup = await ownMarkup(deps.pricing, 'visa', c.get('partner').id);
+      const markup = await ownMarkup(partnerPricing(deps, c.get('partner')), 'visa', c.get('partner').id);
       return ok(
         c,
-        renderPage(found, c.req.url, (v) => renderVisa(v, deps.currency, markup)),
+        renderPage(found, c.req.url, (v) => renderVisa(v, c.get('partner').currency, markup)),
       );
     })
     .openapi(routes.detail, async (c) =>
-      ok(c, renderVisa(await visaById(deps.db, Number(c.req.valid('param').id)), deps.currency, await ownMarkup(deps.pricing, 'visa', c.get('partner').id))),
+      ok(
+        c,
+        renderVisa(
+          await visaById(deps.db, Number(c.req.valid('param').id)),
+          c.get('partner').currency,
+          await ownMarkup(partnerPricing(deps, c.get('partner')), 'visa', c.get('partner').id),
+        ),
+      ),
     )
     .openapi(routes.request, async (c) => {
-      const data = await visas.requestVisa(deps.db, c.get('partner'), c.req.valid('json'), deps.currency, embassyDecisionOf(deps, c.req.valid('header')));
+      const data = await visas.requestVisa(
+        deps.db,
+        c.get('partner'),
+        c.req.valid('json'),
+        partnerPricing(deps, c.get('partner')),
+        embassyDecisionOf(deps, c.req.valid('header')),
+      );
       return created(c, { ...renderTravelOrder(data.order), application: renderApplication(data) });
     })
     .openapi(routes.status, async (c) => ok(c, renderApplication(await visas.applicationStatus(deps.db, c.get('partner'), Number(c.req.valid('param').id)))));
