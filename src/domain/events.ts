@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared';
 import { events, orders } from '../db/schema';
 import { agencyLowBalanceView, lowBalanceView } from './credit-alerts';
 import { agencyOrderView, travelOrderView } from './order-view';
-import type { OrderRow } from './orders';
+import { madeByOrAnyone, type OrderRow } from './orders';
 
 /**
  * What a partner hears about, and when (docs/webhooks.md). Order events are written by the
@@ -122,10 +122,16 @@ export interface EventPage {
  * committed, of one type if asked. Ids are given at commit, so a reader that saw N will
  * never find a new event below N.
  */
-export async function listEvents(db: DbOrTx, partnerId: number, q: { after: number; type?: EventType; limit: number }): Promise<EventPage> {
+/** A page of the feed; `ownOf`: only the events of the orders that user made (an agent who sees only their own bookings). */
+export async function listEvents(
+  db: DbOrTx,
+  partnerId: number,
+  q: { after: number; type?: EventType; limit: number; ownOf?: number | null },
+): Promise<EventPage> {
+  const ownOf = q.ownOf ?? null;
   const rows = q.type
-    ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit })
-    : await eventsAfter(db, { partnerId, after: q.after, limit: q.limit });
+    ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit, ownOf })
+    : await eventsAfter(db, { partnerId, after: q.after, limit: q.limit, ownOf });
   // An empty page is an empty remainder: no events match after the cursor.
   return { events: rows.map((r) => r.event), total: rows[0]?.total ?? 0 };
 }
@@ -143,6 +149,7 @@ const feedPage = (name: string, ofType: boolean) =>
         and(
           eq(events.partnerId, sql.placeholder('partnerId')),
           gt(events.position, sql.placeholder('after')),
+          madeByOrAnyone(sql`${events.data}->'created_by'`, sql.placeholder('ownOf')),
           ofType ? eq(events.type, sql.placeholder('type')) : notInArray(events.type, OPERATOR_ONLY),
         ),
       )

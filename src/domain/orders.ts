@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { orderItems, orders } from '../db/schema';
@@ -45,12 +45,25 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
 }
 
 /**
+ * Orders whose `created_by` (jsonb) is the user `userId`, or every order when it is null: what
+ * an agent who sees only their own bookings is shown (docs/decisions/rights.md). `createdBy` is
+ * the jsonb of who made the order (an order's column, or an event's snapshot of it).
+ */
+export const madeByOrAnyone = (createdBy: SQL, userId: number | null | SQL | SQL.Aliased | ReturnType<typeof sql.placeholder>) =>
+  sql`(${userId}::int is null or (${createdBy}->>'type' = 'user' and (${createdBy}->>'id')::int = ${userId}::int))`;
+
+/**
  * One of the partner's order lists, newest first: its travel orders (every service but
  * products) or its product orders. A page is one prepared read, each row with the list's
  * length (`count(*) over ()`); partners poll these lists for outcomes.
  */
 function orderList(name: string, products: boolean) {
-  const where = () => and(eq(orders.partnerId, sql.placeholder('partnerId')), products ? eq(orders.service, 'product') : ne(orders.service, 'product'));
+  const where = () =>
+    and(
+      eq(orders.partnerId, sql.placeholder('partnerId')),
+      products ? eq(orders.service, 'product') : ne(orders.service, 'product'),
+      madeByOrAnyone(sql`${orders.createdBy}`, sql.placeholder('ownOf')),
+    );
   const counted = preparedQuery(`${name}_count`, (db, n) => db.select({ n: count() }).from(orders).where(where()).prepare(n));
   const page = preparedQuery(`${name}_page`, (db, n) =>
     db
@@ -62,11 +75,12 @@ function orderList(name: string, products: boolean) {
       .offset(sql.placeholder('offset'))
       .prepare(n),
   );
-  return (db: DbOrTx, partnerId: number, pageNumber: number): Promise<PageSlice<OrderRow>> =>
+  /** `ownOf`: the user whose own orders only are listed; null: every order. */
+  return (db: DbOrTx, partnerId: number, pageNumber: number, ownOf: number | null = null): Promise<PageSlice<OrderRow>> =>
     paginateCounted(
       pageNumber,
-      async () => (await counted(db, { partnerId }))[0]!.n,
-      async (offset, limit) => (await page(db, { partnerId, limit, offset })).map(({ order, total }) => ({ item: order, total })),
+      async () => (await counted(db, { partnerId, ownOf }))[0]!.n,
+      async (offset, limit) => (await page(db, { partnerId, ownOf, limit, offset })).map(({ order, total }) => ({ item: order, total })),
     );
 }
 
@@ -85,8 +99,8 @@ const linesOfOrders = preparedQuery('lines_of_orders', (db, name) =>
 );
 
 /** Product orders, newest first, each with its lines in the order they were added. */
-export async function listProductOrders(db: DbOrTx, partnerId: number, page: number): Promise<PageSlice<OrderWithItems>> {
-  const found = await productOrders(db, partnerId, page);
+export async function listProductOrders(db: DbOrTx, partnerId: number, page: number, ownOf: number | null = null): Promise<PageSlice<OrderWithItems>> {
+  const found = await productOrders(db, partnerId, page, ownOf);
   const items = found.items.length ? await linesOfOrders(db, { orderIds: found.items.map((r) => r.id) }) : [];
   return { ...found, items: found.items.map((order) => ({ ...order, items: items.filter((i) => i.orderId === order.id) })) };
 }

@@ -179,3 +179,52 @@ describe('users and connections', () => {
     expect(foreign.status).toBe(404);
   });
 });
+
+describe('who did what, and agents who see only their own bookings', () => {
+  /** A SIM card bought and paid through `headers`: the product order's id. */
+  async function buySimCard(headers: Record<string, string>, key: string): Promise<number> {
+    expect((await call(stack.app, 'POST', '/api/products/basket/items/', headers, { product: 1, variant: 2, quantity: 1 })).status).toBe(201);
+    const order = await call(stack.app, 'POST', '/api/products/checkout/', headers, { payment_method: 'PARTNER_CREDIT' });
+    expect(order.status).toBe(201);
+    const paid = await call(stack.app, 'POST', '/api/partners/pay/', headers, { product_order_id: order.body.data.id, idempotency_key: key });
+    expect(paid.body.data).toMatchObject({ order_status: 'completed' });
+    return order.body.data.id;
+  }
+
+  it('records the user on the order, its events and its ledger row, and narrows an own-bookings agent’s lists', async () => {
+    const shop = await adminClient(stack).createPartner({ credit_limit: '0', topup: '10000000' });
+    const owner = aHeaders(shop);
+    const agentOf = async (name: string, ownOnly: boolean) => {
+      const u = await post('/api/partners/users/', owner, { name, email: `${name.toLowerCase()}@shop.example`, role: 'agent', own_bookings_only: ownOnly });
+      const k = await post('/api/partners/connections/', owner, { name: `${name}'s key`, interface: 'a', rights: RIGHT_NAMES, user_id: u.body.data.id });
+      return { id: u.body.data.id as number, headers: aHeaders(k.body.data), connection: k.body.data.id as number };
+    };
+    const sara = await agentOf('Sara', true);
+    const omid = await agentOf('Omid', false);
+    const saras = await buySimCard(sara.headers, 'sara-1');
+    const omids = await buySimCard(omid.headers, 'omid-1');
+
+    const asSara = { type: 'user', id: sara.id, name: 'Sara' };
+    const everyOrder = await call(stack.app, 'GET', '/api/partners/product-orders/', owner);
+    const mine = everyOrder.body.data.results.find((o: { id: number }) => o.id === saras);
+    expect(mine).toMatchObject({ created_by: asSara, acted_by: asSara });
+    const ledger = await call(stack.app, 'GET', '/api/partners/ledger/', owner);
+    expect(ledger.body.data.results.find((r: { product_order: number }) => r.product_order === saras)).toMatchObject({ type: 'payment', actor: asSara });
+
+    // Sara sees only her order, and only its events; Omid, an agent without the limit, sees both.
+    const hers = await call(stack.app, 'GET', '/api/partners/product-orders/', sara.headers);
+    expect(hers.body.data.results.map((o: { id: number }) => o.id)).toEqual([saras]);
+    expect(hers.body.data.total_count).toBe(1);
+    const herEvents = await call(stack.app, 'GET', '/api/partners/events/', sara.headers);
+    expect(herEvents.body.data.results.length).toBeGreaterThan(0);
+    expect(new Set(herEvents.body.data.results.map((e: { order_id: number }) => e.order_id))).toEqual(new Set([saras]));
+    for (const e of herEvents.body.data.results) expect(e.data).toMatchObject({ created_by: asSara });
+    const his = await call(stack.app, 'GET', '/api/partners/product-orders/', omid.headers);
+    expect(his.body.data.results.map((o: { id: number }) => o.id).sort()).toEqual([saras, omids].sort());
+
+    // An operator's top-up is the operator's.
+    await adminClient(stack).post(`/admin/partners/${shop.partner_id}/topup`, { amount: '100' });
+    const after = await call(stack.app, 'GET', '/api/partners/ledger/', owner);
+    expect(after.body.data.results[0]).toMatchObject({ type: 'topup', actor: { type: 'operator', name: expect.any(String) } });
+  });
+});

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
@@ -19,6 +19,7 @@ import type { Partner } from '../partners';
 import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { settle } from './settle';
+import { madeByOrAnyone } from '../orders';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -248,8 +249,14 @@ export async function listBookings(
   db: Db,
   partnerId: number,
   q: { status?: 'active' | 'cancelled' | 'completed'; from_date?: string },
+  ownOf: number | null = null,
 ): Promise<AgencyBooking[]> {
-  const conditions = [eq(hotelBookings.partnerId, partnerId), isNotNull(hotelBookings.agency), isNotNull(hotelBookings.orderId)];
+  const conditions = [
+    eq(hotelBookings.partnerId, partnerId),
+    isNotNull(hotelBookings.agency),
+    isNotNull(hotelBookings.orderId),
+    madeByOrAnyone(sql`${orders.createdBy}`, ownOf),
+  ];
   if (q.from_date) conditions.push(gte(hotelBookings.checkIn, q.from_date));
   const rows = await db
     .select({ b: hotelBookings, status: orders.status })

@@ -202,7 +202,12 @@ export function agencyHotelRoutes(deps: ApiDeps) {
       return searchAnswer(c, answer, (sold) => renderSearch(sold, c.get('partner').currency)) as never;
     })
     .openapi(routes.list, async (c) =>
-      c.json({ results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'))).map(renderBooking) }, 200),
+      c.json(
+        {
+          results: (await agency.listBookings(deps.db, c.get('partner').id, c.req.valid('query'), c.get('partner').principal.ownBookingsOf)).map(renderBooking),
+        },
+        200,
+      ),
     )
     .openapi(routes.hotel, async (c) => c.json(renderHotel(await agency.hotelDetail(deps.hotelSupplier, c.req.valid('param').hotel_id)), 200))
     .openapi(routes.create, async (c) => {

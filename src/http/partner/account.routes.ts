@@ -158,11 +158,11 @@ export function accountRoutes(deps: ApiDeps) {
       return ok(c, renderPage(rows, c.req.url, renderLedgerRow));
     })
     .openapi(routes.orders, async (c) => {
-      const found = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
+      const found = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.get('partner').principal.ownBookingsOf);
       return ok(c, renderPage(found, c.req.url, renderTravelOrder));
     })
     .openapi(routes.productOrders, async (c) => {
-      const found = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
+      const found = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.get('partner').principal.ownBookingsOf);
       return ok(c, renderPage(found, c.req.url, renderProductOrder));
     })
     .openapi(routes.pay, async (c) => {

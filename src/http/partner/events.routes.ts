@@ -112,7 +112,12 @@ export function eventRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.feed, async (c) => {
       const q = c.req.valid('query');
-      const found = await listEvents(deps.db, c.get('partner').id, { after: Number(q.after ?? 0), type: q.type, limit: PAGE_SIZE });
+      const found = await listEvents(deps.db, c.get('partner').id, {
+        after: Number(q.after ?? 0),
+        type: q.type,
+        limit: PAGE_SIZE,
+        ownOf: c.get('partner').principal.ownBookingsOf,
+      });
       const last = found.events.at(-1);
       const next = new URL(c.req.url);
       if (last) next.searchParams.set('after', String(last.id));
