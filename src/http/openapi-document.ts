@@ -1,6 +1,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { swaggerPage } from './docs';
+import { OPERATION_RIGHTS } from './rights';
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -59,13 +60,21 @@ export const RATE_LIMIT_RETRY_AFTER_HEADER = {
 /**
  * Adds the common responses to every operation that does not state that status itself (a
  * route's own wording of a status wins), so that no route can give an answer its document
- * does not list (the contract fuzzer fails on an undocumented status).
+ * does not list (the contract fuzzer fails on an undocumented status); and to every
+ * authenticated operation the rights it needs, as `x-rights` (src/http/rights.ts).
  */
-export function withCommonResponses(doc: Document, common: CommonResponses): Document {
-  for (const item of Object.values(doc.paths ?? {})) {
+export function withCommonResponses(
+  doc: Document,
+  common: CommonResponses,
+  rightsOf?: (method: string, path: string) => readonly string[] | undefined,
+): Document {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
-      const op = (item as Record<string, unknown>)[method] as { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown } | undefined;
+      const op = (item as Record<string, unknown>)[method] as
+        { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown; 'x-rights'?: readonly string[] } | undefined;
       if (!op) continue;
+      const rights = op.security?.length ? rightsOf?.(method, path) : undefined;
+      if (rights) op['x-rights'] = rights;
       const responses = (op.responses ??= {});
       const add = (set: Record<number, ResponseObject>) => {
         for (const [status, response] of Object.entries(set)) responses[status] ??= response;
@@ -129,8 +138,14 @@ export function commonResponses(o: {
 }
 
 /** Serves the app's OpenAPI 3.1 document at `path`, with the common responses added (instead of `app.doc31`). */
-export function publishDocument<E extends Env>(app: OpenAPIHono<E>, path: string, config: OpenAPIObjectConfig, common: CommonResponses): void {
-  app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common)));
+export function publishDocument<E extends Env>(
+  app: OpenAPIHono<E>,
+  path: string,
+  config: OpenAPIObjectConfig,
+  common: CommonResponses,
+  rightsOf?: (method: string, path: string) => readonly string[] | undefined,
+): void {
+  app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common, rightsOf)));
 }
 
 /** What an interface's document says of it, and where the interface is mounted. */
@@ -145,7 +160,11 @@ export interface InterfaceDescription {
 /** An interface's OpenAPI 3.1 document at `/openapi.json` and its Swagger UI page at `/docs`. */
 export function publishInterface<E extends Env>(app: OpenAPIHono<E>, about: InterfaceDescription, common: CommonResponses): void {
   const info = { title: about.title, version: about.version, description: about.description };
-  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common);
+  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common, (method, path) =>
+    Object.hasOwn(OPERATION_RIGHTS, `${method.toUpperCase()} ${about.base}${path}`)
+      ? OPERATION_RIGHTS[`${method.toUpperCase()} ${about.base}${path}`]
+      : undefined,
+  );
   app.get('/docs', swaggerPage({ title: about.title, specUrl: `${about.base}/openapi.json` }));
 }
 

@@ -70,7 +70,13 @@ describe('the rights table', () => {
     ] as const) {
       const res = await call(stack.app, 'GET', doc, {});
       for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, { security?: unknown[] }>>)) {
-        for (const [method, op] of Object.entries(item)) if (op.security?.length) published.push(`${method.toUpperCase()} ${base}${path}`);
+        for (const [method, op] of Object.entries(item)) {
+          if (!op.security?.length) continue;
+          const operation = `${method.toUpperCase()} ${base}${path}`;
+          published.push(operation);
+          // Each operation's document says which rights it needs.
+          expect({ operation, rights: (op as { 'x-rights'?: unknown })['x-rights'] }).toEqual({ operation, rights: OPERATION_RIGHTS[operation] });
+        }
       }
     }
     expect(Object.keys(OPERATION_RIGHTS).sort()).toEqual(published.sort());
