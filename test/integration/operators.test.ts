@@ -37,6 +37,9 @@ describe('payments that cannot finish on their own', () => {
     // What the operator sees: the order processing, one debit, the step and the last error.
     expect(toConfirm.inspected.order).toMatchObject({ status: 'processing', service: 'product' });
     expect(toConfirm.inspected.ledger.map((l: { type: string }) => l.type)).toEqual(['payment']);
+    // Operators see who paid: the partner's first connection, through the payment workflow's debit.
+    expect(toConfirm.inspected.ledger[0].by).toEqual({ type: 'connection', id: expect.any(Number), name: 'Interface A' });
+    expect(toConfirm.inspected.order).toMatchObject({ acted_by: { type: 'connection', name: 'Interface A' } });
     expect(toConfirm.inspected.payment).toMatchObject({
       status: 'RUNNING',
       state: { step: 'needs_attention', lastError: expect.stringMatching(/unavailable/), supplierRounds: 1 },

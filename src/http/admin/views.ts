@@ -11,6 +11,8 @@ import type { IssuedCredentials } from '../../domain/partners';
 import type { LedgerRow } from '../../domain/wallet';
 import type { VisaDecisionResult } from '../../domain/visa/applications';
 import { renderTravelOrder } from '../partner/schemas';
+import { actorView } from '../../domain/order-view';
+import type { ActorRecord } from '../../platform/actor';
 
 /** The operator API's shapes (src/http/admin/app.ts): what `admin` prints as JSON. */
 
@@ -66,6 +68,7 @@ export function renderInspection({ order, ledger, payment, cancellation, events 
       step: l.step,
       workflow_id: l.workflowId,
       at: l.createdAt.toISOString(),
+      by: actorView(l.actor),
     })),
     // The payment run and the money it moved: its debit and, when it failed, the reversal.
     payment: payment ? { ...renderWorkflow(payment)!, debit: money(payment.debit), reversal: money(payment.reversal) } : null,
@@ -75,6 +78,7 @@ export function renderInspection({ order, ledger, payment, cancellation, events 
       id: e.position,
       type: e.type,
       at: e.createdAt.toISOString(),
+      by: actorView((e.data.acted_by ?? null) as ActorRecord | null),
       ...(isOperatorEvent(e.type) ? { operator_only: true, needs_attention: e.data.needs_attention ?? null } : {}),
     })),
   };
