@@ -3,6 +3,7 @@ import { orders } from '../../src/db/schema';
 import { pay, type PaymentUnderWay, type PayRequest } from '../../src/domain/pay-request';
 import { authenticatePartner } from '../../src/domain/partners';
 import type { TestStack } from './stack';
+import { withLogContext } from '../../src/platform/request-context';
 
 /**
  * Pays as the API does, but gives the saga 1 ms to answer: the payment is left under way (the
@@ -16,7 +17,8 @@ export async function payLeftOpen(
 ): Promise<PaymentUnderWay> {
   const partner = await authenticatePartner(stack.db, creds.api_key, creds.api_secret);
   const deps = { db: stack.db, temporal: stack.client, taskQueue: stack.taskQueue, payWaitMs: 1, eagerStart: stack.eagerStart };
-  const outcome = await pay(deps, partner, req);
+  // As the API serves it: in a request's context, acting as the connection the credentials name.
+  const outcome = await withLogContext({ actor: partner.principal.actor }, () => pay(deps, partner, req));
   expect(outcome).toMatchObject({ state: 'processing', orderId: req.orderId ?? req.productOrderId });
   return outcome as PaymentUnderWay;
 }
