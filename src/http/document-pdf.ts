@@ -28,7 +28,10 @@ export function documentPdf(content: DocumentContent, branding: Branding | null)
       doc.image(branding.logoPng, MARGIN, top, { fit: [LOGO_BOX.width, LOGO_BOX.height] });
       textLeft = MARGIN + LOGO_BOX.width + 12;
     }
-    doc.font('Helvetica-Bold').fontSize(12).text(branding.name, textLeft, top, { width: width - (textLeft - MARGIN) });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(12)
+      .text(branding.name, textLeft, top, { width: width - (textLeft - MARGIN) });
     doc.font('Helvetica').fontSize(9);
     for (const line of branding.lines) doc.text(line, textLeft, undefined, { width: width - (textLeft - MARGIN) });
     doc.y = Math.max(doc.y, branding.logoPng ? top + LOGO_BOX.height : doc.y) + 12;

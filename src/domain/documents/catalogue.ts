@@ -42,10 +42,17 @@ export async function orderDocuments(deps: DocumentDeps, partnerId: number, orde
   const finance = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, partnerId, order.id));
   const documents: DocumentEntry[] = [
     { kind: travel.kind, title: travel.title, available: state.available, reason: state.available ? null : state.reason, number: null },
-    ...finance.map(({ kind, doc }) => ({ kind, title: `${TITLES[doc.kind]} ${snapshotOf(doc).number}`, available: true, reason: null, number: snapshotOf(doc).number })),
+    ...finance.map(({ kind, doc }) => ({
+      kind,
+      title: `${TITLES[doc.kind]} ${snapshotOf(doc).number}`,
+      available: true,
+      reason: null,
+      number: snapshotOf(doc).number,
+    })),
   ];
   if (!finance.some((f) => f.doc.kind === 'invoice')) {
-    const reason = state.available || order.status === 'completed' ? 'the payment is not confirmed yet' : 'the order is not paid, or its payment is not confirmed yet';
+    const reason =
+      state.available || order.status === 'completed' ? 'the payment is not confirmed yet' : 'the order is not paid, or its payment is not confirmed yet';
     documents.push({ kind: 'invoice', title: 'Invoice', available: false, reason, number: null });
   }
   return { order, documents };
@@ -115,7 +122,13 @@ export function summaryContent(sum: MonthlySummary, seller: { name: string; line
         title: 'Totals',
         columns: ['Currency', 'Invoiced', 'Credited', 'Net', 'Tax within net'],
         right: [1, 2, 3, 4],
-        rows: sum.totals.map((t) => [t.currency, formatDecimal(t.invoiced, t.currency), formatDecimal(t.credited, t.currency), formatDecimal(t.net, t.currency), formatDecimal(t.tax, t.currency)]),
+        rows: sum.totals.map((t) => [
+          t.currency,
+          formatDecimal(t.invoiced, t.currency),
+          formatDecimal(t.credited, t.currency),
+          formatDecimal(t.net, t.currency),
+          formatDecimal(t.tax, t.currency),
+        ]),
       },
     ],
     notes: sum.documents.length === 0 ? ['No invoices or credit notes this month.'] : [],
@@ -138,7 +151,10 @@ export async function orderDocument(
   if (/^(invoice|credit-note)(-[1-9]\d{0,3})?$/.test(kind)) {
     const found = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, partnerId, order.id)).find((f) => f.kind === kind);
     if (!found) {
-      throw new DomainError('conflict', `order ${order.id} has no ${kind.replace('-', ' ')}: ${kind.startsWith('invoice') ? 'it is not paid, or its payment is not confirmed yet' : 'nothing of it was refunded'}`);
+      throw new DomainError(
+        'conflict',
+        `order ${order.id} has no ${kind.replace('-', ' ')}: ${kind.startsWith('invoice') ? 'it is not paid, or its payment is not confirmed yet' : 'nothing of it was refunded'}`,
+      );
     }
     const s = snapshotOf(found.doc);
     return { content: financeContent(s), branding: null, filename: `${s.kind === 'invoice' ? 'invoice' : 'credit-note'}-${s.number}.pdf` };

@@ -157,9 +157,17 @@ async function issue(db: Db, settings: DocumentSettings, m: Movement): Promise<F
 async function issueOwed(db: Db, settings: DocumentSettings, owed: Movement[]): Promise<void> {
   if (owed.length === 0) return;
   const had = new Set(
-    (await db.select({ id: financeDocuments.ledgerEntryId }).from(financeDocuments).where(inArray(financeDocuments.ledgerEntryId, owed.map((m) => m.id)))).map(
-      (r) => r.id,
-    ),
+    (
+      await db
+        .select({ id: financeDocuments.ledgerEntryId })
+        .from(financeDocuments)
+        .where(
+          inArray(
+            financeDocuments.ledgerEntryId,
+            owed.map((m) => m.id),
+          ),
+        )
+    ).map((r) => r.id),
   );
   for (const m of owed) if (!had.has(m.id)) await issue(db, settings, m);
 }
@@ -222,4 +230,3 @@ export function financeKinds(docs: FinanceDocumentRow[]): Array<{ kind: string; 
 export function snapshotOf(doc: FinanceDocumentRow): FinanceSnapshot {
   return doc.snapshot as unknown as FinanceSnapshot;
 }
-

@@ -138,7 +138,8 @@ export async function travelDocumentAvailability(db: DbOrTx, order: OrderRow): P
 export async function travelDocument(db: DbOrTx, order: OrderRow, facts: SupplierFacts): Promise<DocumentContent> {
   const l = await loaded(db, order);
   const state = availability(order, l);
-  if (!state.available) throw new DomainError('conflict', `the ${TRAVEL_DOCUMENT_OF[order.service].title.toLowerCase()} of order ${order.id} is not available: ${state.reason}`);
+  if (!state.available)
+    throw new DomainError('conflict', `the ${TRAVEL_DOCUMENT_OF[order.service].title.toLowerCase()} of order ${order.id} is not available: ${state.reason}`);
   const title = TRAVEL_DOCUMENT_OF[order.service].title;
   const money = (minor: number) => `${formatDecimal(minor, order.currency)} ${order.currency}`;
   const base = { title, reference: `Order ${order.id}`, notes: [] as string[] };
@@ -151,7 +152,13 @@ export async function travelDocument(db: DbOrTx, order: OrderRow, facts: Supplie
       const rows = rooms.map((r, i) => {
         const names = (guests[i] ?? []).map(nameOf);
         if (names.length === 0 && i === 0 && b.agency) names.push(b.agency.guest_name);
-        return [String(i + 1), b.roomName ?? '', b.board ?? '', `${r.adults} adult(s)${r.children_ages.length ? `, ${r.children_ages.length} child(ren)` : ''}`, names.join(', ')];
+        return [
+          String(i + 1),
+          b.roomName ?? '',
+          b.board ?? '',
+          `${r.adults} adult(s)${r.children_ages.length ? `, ${r.children_ages.length} child(ren)` : ''}`,
+          names.join(', '),
+        ];
       });
       const policy = b.cancellationPolicy ?? [];
       const terms = !b.refundable
@@ -192,14 +199,27 @@ export async function travelDocument(db: DbOrTx, order: OrderRow, facts: Supplie
           {
             title: 'Flights',
             columns: ['Flight', 'From', 'To', 'Departs', 'Arrives', 'Class'],
-            rows: segments.map((s) => [`${s.airline ?? ''}${s.flight_number ?? ''} ${s.airline_name ?? ''}`.trim(), s.origin ?? '', s.destination ?? '', moment(s.departure ?? ''), moment(s.arrival ?? ''), s.booking_class ?? '']),
+            rows: segments.map((s) => [
+              `${s.airline ?? ''}${s.flight_number ?? ''} ${s.airline_name ?? ''}`.trim(),
+              s.origin ?? '',
+              s.destination ?? '',
+              moment(s.departure ?? ''),
+              moment(s.arrival ?? ''),
+              s.booking_class ?? '',
+            ]),
           },
           {
             title: 'Passengers',
             columns: ['Passenger', 'Type', 'Ticket number', 'Checked baggage', 'Cabin baggage'],
             rows: f.travelers.map((t, i) => {
               const bag = bags.get(String((t as Person).passenger_type) as 'ADT');
-              return [nameOf(t), typeOf(t), tickets.get(i) ?? '', bag ? allowance(bag.checked) : 'ask the airline', bag ? allowance(bag.cabin) : 'ask the airline'];
+              return [
+                nameOf(t),
+                typeOf(t),
+                tickets.get(i) ?? '',
+                bag ? allowance(bag.checked) : 'ask the airline',
+                bag ? allowance(bag.cabin) : 'ask the airline',
+              ];
             }),
           },
         ],
@@ -263,7 +283,9 @@ export async function travelDocument(db: DbOrTx, order: OrderRow, facts: Supplie
         ...base,
         facts: [
           ['Supplier reference', order.supplierRef ?? ''],
-          ...(delivery ? ([['Deliver to', [delivery.recipient_name, delivery.city, delivery.country].filter(Boolean).join(', ')]] as Array<[string, string]>) : []),
+          ...(delivery
+            ? ([['Deliver to', [delivery.recipient_name, delivery.city, delivery.country].filter(Boolean).join(', ')]] as Array<[string, string]>)
+            : []),
         ],
         tables: [{ title: 'Products', columns: ['Product', 'SKU', 'Quantity'], rows: l.row.map((i) => [i.name, i.sku, String(i.quantity)]) }],
       };

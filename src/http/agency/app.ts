@@ -14,6 +14,7 @@ import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
+import { agencyDocumentRoutes } from './documents.routes';
 import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';
 
@@ -83,6 +84,7 @@ export function createAgencyApi(deps: ApiDeps) {
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   app.route('/', agencyEventRoutes(deps));
+  app.route('/', agencyDocumentRoutes(deps));
   publishInterface(app, { title: TITLE, version: '1.0', description: DESCRIPTION, base: '/v1' }, agencyCommonResponses);
   return app;
 }

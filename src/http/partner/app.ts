@@ -15,6 +15,7 @@ import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
+import { documentRoutes } from './documents.routes';
 import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
@@ -95,6 +96,7 @@ export function createPartnerApi(deps: ApiDeps) {
 
   app.route('/', accountRoutes(deps));
   app.route('/', statementRoutes(deps));
+  app.route('/', documentRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
