@@ -46,7 +46,9 @@ const ACTIVE_ELEMENTS = new Set(['script', 'foreignobject', 'iframe', 'object', 
 /** A reference out of the image: an href, or a CSS url(), to anything but a fragment of the image itself. */
 const EXTERNAL_URL = /url\s*\(\s*['"]?\s*(?!#)/i;
 
-const purifier = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0]);
+let window: JSDOM | undefined;
+/** DOMPurify in a jsdom window of its own, made on the first SVG: a process that never sees one never builds it. */
+const purifierOf = () => createDOMPurify((window ??= new JSDOM('')).window as unknown as Parameters<typeof createDOMPurify>[0]);
 
 /**
  * An SVG made safe with DOMPurify (its SVG profile, in jsdom): what it drops of an editor's
@@ -56,6 +58,7 @@ const purifier = createDOMPurify(new JSDOM('').window as unknown as Parameters<t
  */
 export function sanitizeSvg(text: string): string {
   const external: string[] = [];
+  const purifier = purifierOf();
   purifier.addHook('uponSanitizeAttribute', (_node, data) => {
     const value = data.attrValue.trim();
     const isHref = /^(xlink:)?href$/i.test(data.attrName);
@@ -82,7 +85,12 @@ export function sanitizeSvg(text: string): string {
 }
 
 function checkSvg(bytes: Buffer): CheckedLogo {
-  const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: false });
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw validation('logo', 'is not UTF-8 text');
+  }
   const clean = sanitizeSvg(text);
   let png: Buffer;
   let width: number;
@@ -104,11 +112,5 @@ export function checkLogo(contentType: string | undefined, bytes: Buffer): Check
   if (!(LOGO_TYPES as readonly string[]).includes(type)) throw validation('content-type', 'must be image/png or image/svg+xml');
   if (bytes.length === 0) throw validation('logo', 'is empty');
   if (bytes.length > MAX_LOGO_BYTES) throw validation('logo', `is ${bytes.length} bytes; at most ${MAX_LOGO_BYTES}`);
-  if (type === 'image/png') return checkPng(bytes);
-  try {
-    return checkSvg(bytes);
-  } catch (err) {
-    if (err instanceof TypeError) throw validation('logo', 'is not UTF-8 text');
-    throw err;
-  }
+  return type === 'image/png' ? checkPng(bytes) : checkSvg(bytes);
 }

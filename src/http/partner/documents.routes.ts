@@ -18,12 +18,10 @@ import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations
 
 const DocumentEntry = z
   .object({
-    kind: z
-      .string()
-      .openapi({
-        example: 'voucher',
-        description: 'voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones)',
-      }),
+    kind: z.string().openapi({
+      example: 'voucher',
+      description: 'voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones)',
+    }),
     title: z.string().openapi({ example: 'Hotel voucher' }),
     available: z.boolean(),
     reason: z.string().nullable().openapi({ example: 'the order is not paid yet', description: 'Why it cannot be had yet (null when available)' }),
