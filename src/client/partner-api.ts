@@ -1271,7 +1271,7 @@ export interface paths {
         put?: never;
         /**
          * Sets the agency’s legal details
-         * @description All of them at once: a field left out or null is cleared. Documents issued before keep what they said.
+         * @description All of them at once: `legal_name` is required, another field left out or null is cleared. Documents issued before keep what they said.
          */
         post: {
             parameters: {
@@ -8602,7 +8602,8 @@ export interface components {
             updated_at: string | null;
         };
         AgencyLegalDetails: {
-            legal_name?: string | null;
+            /** @description The name documents print for the agency */
+            legal_name: string;
             address?: string | null;
             tax_id?: string | null;
             registration_number?: string | null;

@@ -112,6 +112,9 @@ describe('documents', () => {
   }, 240_000);
 
   it('keeps the agency’s legal details and a checked logo, and refuses bad uploads', async () => {
+    const nameless = await p.api.post('/api/partners/profile/', { address: 'Valiasr 12, Tehran' });
+    expect([nameless.status, nameless.body.error]).toEqual([400, expect.stringMatching(/^legal_name: /)]);
+    expect((await p.api.raw('POST', '/api/partners/profile/', {})).status).toBe(400);
     const set = await p.api.post('/api/partners/profile/', {
       legal_name: 'Acme Travel GmbH',
       address: 'Valiasr 12, Tehran',

@@ -57,7 +57,7 @@ const InvoiceSummary = z
 
 const LegalDetails = z
   .object({
-    legal_name: text(200).nullable().optional(),
+    legal_name: text(200).openapi({ description: 'The name documents print for the agency' }),
     address: text(500).nullable().optional(),
     tax_id: text(100).nullable().optional(),
     registration_number: text(100).nullable().optional(),
@@ -157,7 +157,7 @@ const routes = {
     ...post(
       '/partners/profile/',
       'Sets the agency’s legal details',
-      'All of them at once: a field left out or null is cleared. Documents issued before keep what they said.',
+      'All of them at once: `legal_name` is required, another field left out or null is cleared. Documents issued before keep what they said.',
     ),
     request: { body: jsonBody(LegalDetails) },
     responses: { 200: json(Profile, 'The profile'), ...commonErrors },
@@ -249,7 +249,7 @@ export function documentRoutes(deps: ApiDeps) {
     .openapi(routes.setProfile, async (c) => {
       const b = c.req.valid('json');
       const profile = await setLegalDetails(deps.db, c.get('partner').id, {
-        legalName: b.legal_name ?? null,
+        legalName: b.legal_name,
         address: b.address ?? null,
         taxId: b.tax_id ?? null,
         registrationNumber: b.registration_number ?? null,
