@@ -50,7 +50,8 @@ type Movement = { id: number; orderId: number; partnerId: number; type: 'payment
  * refused is no refund: that payment has no invoice).
  */
 async function movementsOwed(db: DbOrTx, where: { partnerId: number; orderId?: number; from?: Date; to?: Date }): Promise<Movement[]> {
-  const reversal = sql`exists (select 1 from ${ledgerEntries} r where r.reverses_entry_id = ${ledgerEntries.id})`;
+  // A reversal is a row of the same order: found through the ledger's order index.
+  const reversal = sql`exists (select 1 from ${ledgerEntries} r where r.order_id = ${ledgerEntries.orderId} and r.reverses_entry_id = ${ledgerEntries.id})`;
   const rows = await db
     .select({
       id: ledgerEntries.id,
