@@ -191,6 +191,7 @@ export function adminDependencies(
     adjustmentApprovalThresholdMinor: parseAmount('ADJUSTMENT_APPROVAL_THRESHOLD', config.ADJUSTMENT_APPROVAL_THRESHOLD, { allowZero: true }),
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
+    documents: documentSettings(config),
     payloadCodec: parts.payloadCodec,
     ...((config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin } : {}),
   };

@@ -5,7 +5,8 @@ import { taxWithin } from '../../src/domain/documents/finance';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
-import { call, newPartner, settled, type PartnerCredentials } from '../support/clients';
+import { toCommand } from '../../src/cli/admin';
+import { adminClient, call, newPartner, settled, type PartnerCredentials } from '../support/clients';
 import { contact, day, traveller, visaApplication } from '../support/fixtures';
 import { useStack, type TestStack } from '../support/stack';
 
@@ -256,6 +257,8 @@ describe('documents', () => {
     const docs = await documentsOf(p, orderId);
     expect(docs[0]).toMatchObject({ kind: 'itinerary-receipt', available: true });
     const text = await pdfText(p.creds, docs[0]!.url);
+    // The simulated airline still tells the fare's baggage: each passenger's allowance is on the receipt.
+    expect(text).toMatch(/\d piece\(s\)/);
     for (const fact of ['Flight itinerary receipt', booked.data!.data.pnr!, 'Reza Karimi', ticket, 'THR', 'MHD', 'Checked baggage'])
       expect(text).toContain(fact);
     expect(await pdfText(p.creds, `/api/partners/orders/${orderId}/documents/invoice.pdf`)).toContain(money(minor(fare.total_price!)));
@@ -339,6 +342,17 @@ describe('documents', () => {
     for (const d of docs) expect(text).toContain(d.number);
     expect(text).toContain('Monthly invoice summary');
     expect((await other.api.get(`/api/partners/invoices/?month=${month}`)).body.data.documents).toEqual([]);
+
+    // Operators read the same list, and its summary, with the partner's id.
+    const admin = await adminClient(stack).get(`/admin/partners/${p.creds.partner_id}/invoices?month=${month}`);
+    expect(admin.status).toBe(200);
+    expect(admin.body).toEqual({ partner_id: p.creds.partner_id, ...res.body.data });
+    expect((await adminClient(stack).get(`/admin/partners/${p.creds.partner_id}/invoices?month=2026`)).status).toBe(400);
+    expect((await adminClient(stack).get(`/admin/partners/999999/invoices?month=${month}`)).status).toBe(404);
+    expect(toCommand(['partner', 'invoices', '--partner', '7', '--month', '2026-12', '--format', 'pdf'])).toEqual({
+      json: false,
+      command: { method: 'GET', path: '/admin/partners/7/invoices?month=2026-12&format=pdf', file: true },
+    });
   });
 
   it('gives Interface B a booking’s and an order’s documents, in its own error shape', async () => {

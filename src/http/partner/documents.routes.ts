@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { orderDocument, orderDocuments, summaryContent } from '../../domain/documents/catalogue';
-import { monthlySummary, snapshotOf } from '../../domain/documents/finance';
+import { monthlySummary, snapshotOf, type MonthlySummary } from '../../domain/documents/finance';
 import { issuerOf } from '../../domain/documents/issuer';
 import { LOGO_TYPES, MAX_LOGO_BYTES, checkLogo } from '../../domain/documents/logo';
 import { agencyLogo, agencyProfile, setLegalDetails, setLogo, type AgencyProfile } from '../../domain/documents/profile';
@@ -79,6 +79,35 @@ const Profile = z
     updated_at: z.string().nullable(),
   })
   .openapi('AgencyProfile');
+
+/** The month's invoices and credit notes as Interface A (and the operators' API) answer them. */
+export function renderInvoiceSummary(summary: MonthlySummary): z.infer<typeof InvoiceSummary> {
+  return {
+    month: summary.month,
+    documents: summary.documents.map((d) => {
+      const s = snapshotOf(d);
+      return {
+        number: s.number,
+        sequence: d.number,
+        kind: d.kind,
+        issuer: d.issuer,
+        order_id: d.orderId,
+        date: s.date,
+        issued_at: d.issuedAt.toISOString(),
+        total: formatDecimal(d.total, d.currency),
+        tax: formatDecimal(s.tax.amount_minor, d.currency),
+        currency: d.currency,
+      };
+    }),
+    totals: summary.totals.map((t) => ({
+      currency: t.currency,
+      invoiced: formatDecimal(t.invoiced, t.currency),
+      credited: formatDecimal(t.credited, t.currency),
+      net: formatDecimal(t.net, t.currency),
+      tax: formatDecimal(t.tax, t.currency),
+    })),
+  };
+}
 
 const renderProfile = (p: AgencyProfile): z.infer<typeof Profile> => ({
   name: p.partnerName,
@@ -219,31 +248,7 @@ export function documentRoutes(deps: ApiDeps) {
           'content-disposition': attachment(`invoices-${partnerId}-${q.month}.pdf`),
         });
       }
-      return ok(c, {
-        month: summary.month,
-        documents: summary.documents.map((d) => {
-          const s = snapshotOf(d);
-          return {
-            number: s.number,
-            sequence: d.number,
-            kind: d.kind,
-            issuer: d.issuer,
-            order_id: d.orderId,
-            date: s.date,
-            issued_at: d.issuedAt.toISOString(),
-            total: formatDecimal(d.total, d.currency),
-            tax: formatDecimal(s.tax.amount_minor, d.currency),
-            currency: d.currency,
-          };
-        }),
-        totals: summary.totals.map((t) => ({
-          currency: t.currency,
-          invoiced: formatDecimal(t.invoiced, t.currency),
-          credited: formatDecimal(t.credited, t.currency),
-          net: formatDecimal(t.net, t.currency),
-          tax: formatDecimal(t.tax, t.currency),
-        })),
-      });
+      return ok(c, renderInvoiceSummary(summary));
     })
     .openapi(routes.profile, async (c) => ok(c, renderProfile(await agencyProfile(deps.db, c.get('partner').id))))
     .openapi(routes.setProfile, async (c) => {
