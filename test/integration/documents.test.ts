@@ -172,7 +172,7 @@ describe('documents', () => {
     const before = await documentsOf(p, hotel.orderId);
     expect(before).toEqual([
       expect.objectContaining({ kind: 'voucher', available: false, reason: 'the order is not paid yet' }),
-      expect.objectContaining({ kind: 'invoice', available: false }),
+      expect.objectContaining({ kind: 'invoice', available: false, reason: 'the order is not paid yet' }),
     ]);
     const early = await p.api.get(`/api/partners/orders/${hotel.orderId}/documents/voucher.pdf`);
     expect([early.status, early.body.ok, early.body.error]).toEqual([409, false, expect.stringMatching(/not available: the order is not paid yet/)]);

@@ -33,6 +33,13 @@ async function partnersOrder(db: Db, partnerId: number, orderId: number): Promis
 }
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const;
+/** Why an order has no invoice, by its status. */
+const NO_INVOICE: Partial<Record<OrderRow['status'], string>> = {
+  pending: 'the order is not paid yet',
+  processing: 'the payment is not confirmed yet',
+  failed: 'the order failed: nothing was charged',
+  expired: 'the order expired unpaid',
+};
 
 /** The order's documents: its traveller document, its invoices and its credit notes (issued here where owed). */
 export async function orderDocuments(deps: DocumentDeps, partnerId: number, orderId: number): Promise<{ order: OrderRow; documents: DocumentEntry[] }> {
@@ -51,8 +58,7 @@ export async function orderDocuments(deps: DocumentDeps, partnerId: number, orde
     })),
   ];
   if (!finance.some((f) => f.doc.kind === 'invoice')) {
-    const reason =
-      state.available || order.status === 'completed' ? 'the payment is not confirmed yet' : 'the order is not paid, or its payment is not confirmed yet';
+    const reason = NO_INVOICE[order.status] ?? 'the order has no payment that stands';
     documents.push({ kind: 'invoice', title: 'Invoice', available: false, reason, number: null });
   }
   return { order, documents };
@@ -153,7 +159,7 @@ export async function orderDocument(
     if (!found) {
       throw new DomainError(
         'conflict',
-        `order ${order.id} has no ${kind.replace('-', ' ')}: ${kind.startsWith('invoice') ? 'it is not paid, or its payment is not confirmed yet' : 'nothing of it was refunded'}`,
+        `order ${order.id} has no ${kind.replace('-', ' ')}: ${kind.startsWith('invoice') ? (NO_INVOICE[order.status] ?? 'the order has no payment that stands') : 'nothing of it was refunded'}`,
       );
     }
     const s = snapshotOf(found.doc);
