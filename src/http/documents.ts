@@ -1,5 +1,4 @@
-import type { DocumentDeps } from '../domain/documents/catalogue';
-import type { DocumentEntry } from '../domain/documents/catalogue';
+import type { DocumentDeps, DocumentEntry } from '../domain/documents/catalogue';
 import type { ApiDeps } from './deps';
 
 /** What the document routes of both interfaces read: the database, the invoices' settings, and what the suppliers can add. */
