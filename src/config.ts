@@ -189,6 +189,17 @@ const ConfigSchema = z
       .string()
       .regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in international form, e.g. +982112345678')
       .optional(),
+    /** The issuing entity of invoices and credit notes (the engine's company): its legal name, address and tax id, printed as the seller. */
+    OPERATOR_LEGAL_NAME: z.string().trim().min(1).max(200).default('Travel Booking Engine Operator'),
+    OPERATOR_ADDRESS: z.string().trim().max(500).optional(),
+    OPERATOR_TAX_ID: z.string().trim().max(100).optional(),
+    /** The tax invoices state (its name, and its rate in percent with up to two decimals, included in the prices); 0: no tax line's amount. */
+    INVOICE_TAX_NAME: z.string().trim().min(1).max(40).default('VAT'),
+    INVOICE_TAX_RATE: z
+      .string()
+      .regex(/^(\d{1,2})(\.\d{1,2})?$/, 'must be a percent from 0 to 99.99 with at most two decimals, e.g. 9 or 7.5')
+      .default('0')
+      .transform((v) => Math.round(Number(v) * 100)),
     /** Duffel's API origin; unset: Duffel's production address, the SDK's own default. */
     DUFFEL_API_URL: z.string().url().optional(),
     /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */

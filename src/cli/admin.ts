@@ -23,6 +23,9 @@ commands:
   partner statement --partner ID --from YYYY-MM-DD --to YYYY-MM-DD [--format json|csv|pdf]
                                                               (the partner's statement, as it downloads it; csv and pdf
                                                                are written to stdout: redirect them to a file)
+  partner invoices --partner ID --month YYYY-MM [--format json|pdf]
+                                                              (the partner's invoices and credit notes of the month, issued
+                                                               first where owed; pdf: the monthly summary, to stdout)
   partner rate-limit --partner ID [--per-minute N | --default]
                                                               (requests per minute on each interface; --default: back to
                                                                RATE_LIMIT_PER_MINUTE; neither: show it)
@@ -235,6 +238,7 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       reason: { type: 'string' },
       traveller: { type: 'string' },
       from: { type: 'string' },
+      month: { type: 'string' },
       rate: { type: 'string' },
       thresholds: { type: 'string' },
       'prepaid-base': { type: 'string' },
@@ -279,6 +283,12 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-secret') } };
     case 'partner rotate-agency-key':
       return { json, command: { method: 'POST', path: partnerPath(values, 'rotate-agency-key') } };
+    case 'partner invoices': {
+      const format = values.format ?? 'json';
+      if (!['json', 'pdf'].includes(String(format))) throw new UsageError('--format must be json or pdf');
+      const path = `${partnerPath(values, 'invoices')}?${new URLSearchParams({ month: need(values, 'month'), format: String(format) })}`;
+      return { json, command: { method: 'GET', path, file: format !== 'json' } };
+    }
     case 'partner rate-limit': {
       const perMinute = values['per-minute'];
       if (perMinute !== undefined && values.default) throw new UsageError('give --per-minute N or --default, not both');

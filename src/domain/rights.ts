@@ -14,6 +14,7 @@ export const RIGHTS = {
   documents: 'download vouchers, itinerary receipts and application receipts',
   finance: 'read the wallet, its ledger and statements, invoices and credit notes',
   webhooks: 'manage webhook endpoints',
+  profile: "set the agency's legal details and logo, printed on its documents",
   users: "manage the agency's users",
   connections: "manage the agency's API connections",
   sub_agencies: 'manage sub-agencies: their credit and markups',

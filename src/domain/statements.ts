@@ -215,8 +215,11 @@ export function rangeText(from: string, to: string): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Each order's subject as a traveller's agent knows it, from its booking: what, where, when, for whom. */
-async function describeOrders(db: DbOrTx, ids: number[], cityName?: CityName): Promise<Map<number, string>> {
+/**
+ * Each order's subject as a traveller's agent knows it, from its booking: what, where, when,
+ * for whom (`travellers: false` leaves names out, for what is kept unsealed: an invoice).
+ */
+export async function describeOrders(db: DbOrTx, ids: number[], cityName?: CityName, opts: { travellers?: boolean } = {}): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (ids.length === 0) return out;
   const [hotels, flights, tourRows, stays, visas, items] = await Promise.all([
@@ -286,7 +289,7 @@ async function describeOrders(db: DbOrTx, ids: number[], cityName?: CityName): P
   for (const v of visas) {
     const a = v.applicant as { first_name?: unknown; last_name?: unknown };
     const who = [a.first_name, a.last_name].filter((x): x is string => typeof x === 'string').join(' ');
-    out.set(v.orderId!, `Visa ${v.country}, ${v.title}${who ? `, for ${who}` : ''} (application ${v.id})`);
+    out.set(v.orderId!, `Visa ${v.country}, ${v.title}${who && opts.travellers !== false ? `, for ${who}` : ''} (application ${v.id})`);
   }
   const products = new Map<number, string[]>();
   for (const i of items) products.set(i.orderId, [...(products.get(i.orderId) ?? []), `${i.name} x ${i.quantity}`]);

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { Health, HealthReport } from '../health/model';
+import type { DocumentSettings } from '../domain/documents/issuer';
 import type { PayDeps } from '../domain/pay-request';
 import type { Partner } from '../domain/partners';
 import { pricingIn, type PricingDeps } from '../domain/pricing';
@@ -32,6 +33,8 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   secrets: SecretBox;
   /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS). */
   webhookUrls: WebhookUrlPolicy;
+  /** The issuer's legal details and the tax invoices state (OPERATOR_*, INVOICE_TAX_*). */
+  documents: DocumentSettings;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

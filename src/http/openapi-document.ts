@@ -1,7 +1,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { swaggerPage } from './docs';
-import { OPERATION_RIGHTS } from './rights';
+import { OPERATION_RIGHTS, publishedRights } from './rights';
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono['getOpenAPI31Document']>[0];
 type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
@@ -63,15 +63,11 @@ export const RATE_LIMIT_RETRY_AFTER_HEADER = {
  * does not list (the contract fuzzer fails on an undocumented status); and to every
  * authenticated operation the rights it needs, as `x-rights` (src/http/rights.ts).
  */
-export function withCommonResponses(
-  doc: Document,
-  common: CommonResponses,
-  rightsOf?: (method: string, path: string) => readonly string[] | undefined,
-): Document {
+export function withCommonResponses(doc: Document, common: CommonResponses, rightsOf?: (method: string, path: string) => unknown): Document {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = (item as Record<string, unknown>)[method] as
-        { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown; 'x-rights'?: readonly string[] } | undefined;
+        { responses?: Record<string, unknown>; security?: unknown[]; requestBody?: unknown; 'x-rights'?: unknown } | undefined;
       if (!op) continue;
       const rights = op.security?.length ? rightsOf?.(method, path) : undefined;
       if (rights) op['x-rights'] = rights;
@@ -143,7 +139,7 @@ export function publishDocument<E extends Env>(
   path: string,
   config: OpenAPIObjectConfig,
   common: CommonResponses,
-  rightsOf?: (method: string, path: string) => readonly string[] | undefined,
+  rightsOf?: (method: string, path: string) => unknown,
 ): void {
   app.get(path, (c) => c.json(withCommonResponses(app.getOpenAPI31Document(config), common, rightsOf)));
 }
@@ -160,11 +156,10 @@ export interface InterfaceDescription {
 /** An interface's OpenAPI 3.1 document at `/openapi.json` and its Swagger UI page at `/docs`. */
 export function publishInterface<E extends Env>(app: OpenAPIHono<E>, about: InterfaceDescription, common: CommonResponses): void {
   const info = { title: about.title, version: about.version, description: about.description };
-  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common, (method, path) =>
-    Object.hasOwn(OPERATION_RIGHTS, `${method.toUpperCase()} ${about.base}${path}`)
-      ? OPERATION_RIGHTS[`${method.toUpperCase()} ${about.base}${path}`]
-      : undefined,
-  );
+  publishDocument(app, '/openapi.json', { openapi: '3.1.0', info, servers: [{ url: about.base }] }, common, (method, path) => {
+    const operation = `${method.toUpperCase()} ${about.base}${path}`;
+    return Object.hasOwn(OPERATION_RIGHTS, operation) ? publishedRights(OPERATION_RIGHTS[operation]!) : undefined;
+  });
   app.get('/docs', swaggerPage({ title: about.title, specUrl: `${about.base}/openapi.json` }));
 }
 

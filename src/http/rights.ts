@@ -11,7 +11,17 @@ import { actAs } from '../platform/request-context';
  * test keeps it equal to the operations the OpenAPI documents publish. An operation that
  * needs two rights (Interface B settles a booking as it makes it) lists both.
  */
-export const OPERATION_RIGHTS: Record<string, readonly Right[]> = {
+/**
+ * What a document's download needs, by its file: an invoice or a credit note is finance's,
+ * every other kind (a voucher, an itinerary or application receipt) a traveller's document.
+ */
+export const DOCUMENT_FILE_RIGHTS = { finance: /^(invoice|credit-note)(-\d+)?\.pdf$/, finance_rights: ['finance'], other_rights: ['documents'] } as const;
+
+/** An operation's rights: the same for every call, or, for a document's download, by the file asked for. */
+export type OperationRights = readonly Right[] | { byFile: typeof DOCUMENT_FILE_RIGHTS };
+const byFile = { byFile: DOCUMENT_FILE_RIGHTS };
+
+export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   // Interface A: the account
   'GET /api/partners/wallet/': ['finance'],
   'GET /api/partners/ledger/': ['finance'],
@@ -23,6 +33,14 @@ export const OPERATION_RIGHTS: Record<string, readonly Right[]> = {
   'POST /api/partners/webhooks/': ['webhooks'],
   'GET /api/partners/webhooks/': ['webhooks'],
   'DELETE /api/partners/webhooks/{id}/': ['webhooks'],
+  'GET /api/partners/profile/': ['view'],
+  'POST /api/partners/profile/': ['profile'],
+  'GET /api/partners/profile/logo': ['view'],
+  'POST /api/partners/profile/logo': ['profile'],
+  // Interface A: documents
+  'GET /api/partners/orders/{id}/documents/': ['view'],
+  'GET /api/partners/orders/{id}/documents/{file}': byFile,
+  'GET /api/partners/invoices/': ['finance'],
   // Interface A: the organisation
   'GET /api/partners/users/': ['users'],
   'POST /api/partners/users/': ['users'],
@@ -88,15 +106,31 @@ export const OPERATION_RIGHTS: Record<string, readonly Right[]> = {
   'POST /v1/hotels/bookings': ['book', 'pay'],
   'GET /v1/hotels/bookings': ['view'],
   'DELETE /v1/hotels/bookings/{booking_id}': ['modify'],
+  'GET /v1/hotels/bookings/{booking_id}/documents': ['view'],
+  'GET /v1/hotels/bookings/{booking_id}/documents/{file}': byFile,
   'GET /v1/products': ['search'],
   'GET /v1/products/{product_id}': ['search'],
   'POST /v1/products/orders': ['book', 'pay'],
   'GET /v1/products/orders/{order_id}': ['view'],
+  'GET /v1/products/orders/{order_id}/documents': ['view'],
+  'GET /v1/products/orders/{order_id}/documents/{file}': byFile,
   'GET /v1/events': ['view'],
   'POST /v1/webhooks': ['webhooks'],
   'GET /v1/webhooks': ['webhooks'],
   'DELETE /v1/webhooks/{webhook_id}': ['webhooks'],
 };
+
+/** The rights a call of `operation` needs, `file` being its path's `file` parameter where it has one. */
+export function rightsNeeded(needs: OperationRights, file: string | undefined): readonly Right[] {
+  if (!('byFile' in needs)) return needs;
+  return needs.byFile.finance.test(file ?? '') ? needs.byFile.finance_rights : needs.byFile.other_rights;
+}
+
+/** The rights an operation's OpenAPI document states (`x-rights`): a list, or by the file asked for. */
+export function publishedRights(needs: OperationRights): readonly string[] | Record<string, readonly string[]> {
+  if (!('byFile' in needs)) return needs;
+  return { [`file matching ${needs.byFile.finance.source}`]: needs.byFile.finance_rights, 'any other file': needs.byFile.other_rights };
+}
 
 /** An operation's key in OPERATION_RIGHTS: its method and its path as OpenAPI writes it (`{id}`, where the router has `:id`). */
 export const operationKey = (method: string, routerPath: string) =>
@@ -127,9 +161,11 @@ export function enforceRights<E extends { Variables: { partner: Partner } }>(
     if (isPublic(c)) return next();
     const operation = operationOf(c);
     if (operation === undefined) return next();
-    const needed = OPERATION_RIGHTS[operation];
+    const needs = Object.hasOwn(OPERATION_RIGHTS, operation) ? OPERATION_RIGHTS[operation] : undefined;
     const { rights, actor } = c.get('partner').principal;
-    const missing = needed ? needed.filter((r) => !rights.has(r)) : ['an entry in the rights table'];
+    // A document's file is its path's last segment (a middleware sees no route's parameters).
+    const file = decodeURIComponent(c.req.path.split('/').pop() ?? '');
+    const missing = needs ? rightsNeeded(needs, file).filter((r) => !rights.has(r)) : ['an entry in the rights table'];
     if (missing.length === 0) {
       actAs(actor);
       return next();

@@ -3,6 +3,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities';
 import type { Health } from '../health/model';
+import type { DocumentSettings } from '../domain/documents/issuer';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { placeIds } from '../db/place-ids';
@@ -154,6 +155,19 @@ export function apiDependencies(
     clientAddress: clientAddressOf(config.TRUSTED_PROXIES),
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
+    documents: documentSettings(config),
+  };
+}
+
+/** What invoices and credit notes say of their issuer and of tax. */
+export function documentSettings(config: Config): DocumentSettings {
+  return {
+    operator: {
+      legalName: config.OPERATOR_LEGAL_NAME,
+      ...(config.OPERATOR_ADDRESS ? { address: config.OPERATOR_ADDRESS } : {}),
+      ...(config.OPERATOR_TAX_ID ? { taxId: config.OPERATOR_TAX_ID } : {}),
+    },
+    tax: { name: config.INVOICE_TAX_NAME, rateHundredths: config.INVOICE_TAX_RATE },
   };
 }
 
@@ -178,6 +192,7 @@ export function adminDependencies(
     adjustmentApprovalThresholdMinor: parseAmount('ADJUSTMENT_APPROVAL_THRESHOLD', config.ADJUSTMENT_APPROVAL_THRESHOLD, { allowZero: true }),
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
+    documents: documentSettings(config),
     payloadCodec: parts.payloadCodec,
     ...((config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin } : {}),
   };

@@ -1,6 +1,6 @@
 import { AGENCY_ROLES, type AgencyRole } from '../../src/db/schema';
 import { RIGHT_NAMES, ROLE_RIGHTS, type Right } from '../../src/domain/rights';
-import { OPERATION_RIGHTS } from '../../src/http/rights';
+import { OPERATION_RIGHTS, publishedRights, rightsNeeded, type OperationRights } from '../../src/http/rights';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
 
@@ -55,10 +55,18 @@ beforeAll(async () => {
   principals.push(await connectionWith(['search']), await connectionWith(['view', 'documents']));
 });
 
-/** A request to `operation` that reaches its handler: path parameters that name nothing, an empty body. */
-function requestOf(operation: string): { method: string; path: string } {
+/**
+ * Requests to `operation` that reach its handler: path parameters that name nothing, an empty
+ * body; for a document's download, one file of each kind of rights (a voucher, an invoice).
+ */
+function requestsOf(operation: string, needs: OperationRights): Array<{ method: string; path: string; needed: readonly Right[] }> {
   const [method, template] = operation.split(' ') as [string, string];
-  return { method, path: template.replace(/\{[^}]+\}/g, '987654321') };
+  const files = template.includes('{file}') ? ['voucher.pdf', 'invoice.pdf', 'credit-note-2.pdf'] : [undefined];
+  return files.map((file) => ({
+    method,
+    path: template.replace('{file}', file ?? '').replace(/\{[^}]+\}/g, '987654321'),
+    needed: rightsNeeded(needs, file),
+  }));
 }
 
 describe('the rights table', () => {
@@ -75,7 +83,10 @@ describe('the rights table', () => {
           const operation = `${method.toUpperCase()} ${base}${path}`;
           published.push(operation);
           // Each operation's document says which rights it needs.
-          expect({ operation, rights: (op as { 'x-rights'?: unknown })['x-rights'] }).toEqual({ operation, rights: OPERATION_RIGHTS[operation] });
+          expect({ operation, rights: (op as { 'x-rights'?: unknown })['x-rights'] }).toEqual({
+            operation,
+            rights: publishedRights(OPERATION_RIGHTS[operation]!),
+          });
         }
       }
     }
@@ -84,21 +95,21 @@ describe('the rights table', () => {
 
   it('refuses each operation, for every role and connection, exactly when a right it needs is missing', async () => {
     const wrong: string[] = [];
-    for (const [operation, needed] of Object.entries(OPERATION_RIGHTS)) {
-      const { method, path } = requestOf(operation);
-      for (const p of principals) {
-        const headers = path.startsWith('/v1') ? p.b : p.a;
-        const res = await call(stack.app, method, path, headers, method === 'GET' || method === 'DELETE' ? undefined : {});
-        const allowed = needed.every((r) => p.rights.has(r));
-        if (allowed ? res.status === 403 : res.status !== 403) wrong.push(`${operation} as ${p.label}: ${res.status} ${JSON.stringify(res.body)}`);
-        if (!allowed) {
-          const shaped = path.startsWith('/v1')
-            ? typeof res.body.detail === 'string' && /forbidden: .* lacks the right to/.test(res.body.detail)
-            : res.body.ok === false && /forbidden: .* lacks the right to/.test(res.body.error);
-          if (!shaped) wrong.push(`${operation} as ${p.label}: refusal not in the interface's shape: ${JSON.stringify(res.body)}`);
+    for (const [operation, needs] of Object.entries(OPERATION_RIGHTS)) {
+      for (const { method, path, needed } of requestsOf(operation, needs))
+        for (const p of principals) {
+          const headers = path.startsWith('/v1') ? p.b : p.a;
+          const res = await call(stack.app, method, path, headers, method === 'GET' || method === 'DELETE' ? undefined : {});
+          const allowed = needed.every((r) => p.rights.has(r));
+          if (allowed ? res.status === 403 : res.status !== 403) wrong.push(`${operation} as ${p.label}: ${res.status} ${JSON.stringify(res.body)}`);
+          if (!allowed) {
+            const shaped = path.startsWith('/v1')
+              ? typeof res.body.detail === 'string' && /forbidden: .* lacks the right to/.test(res.body.detail)
+              : res.body.ok === false && /forbidden: .* lacks the right to/.test(res.body.error);
+            if (!shaped) wrong.push(`${operation} as ${p.label}: refusal not in the interface's shape: ${JSON.stringify(res.body)}`);
+          }
+          if (res.status >= 500) wrong.push(`${operation} as ${p.label}: ${res.status}`);
         }
-        if (res.status >= 500) wrong.push(`${operation} as ${p.label}: ${res.status}`);
-      }
     }
     expect(wrong).toEqual([]);
   }, 300_000);

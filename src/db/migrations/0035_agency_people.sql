@@ -44,9 +44,9 @@ CREATE INDEX "api_connections_user_idx" ON "api_connections" USING btree ("user_
 -- Each partner's key and secret become its first Interface A connection, and its agency key
 -- its first Interface B connection, with every right: a partner with no users behaves as before.
 INSERT INTO "api_connections" ("partner_id", "name", "interface", "api_key", "secret_hash", "rights", "created_at")
-SELECT "id", 'Interface A', 'a', "api_key", "secret_hash", ARRAY['search','book','pay','modify','view','documents','finance','webhooks','users','connections','sub_agencies']::text[], "created_at" FROM "partners" ORDER BY "id";--> statement-breakpoint
+SELECT "id", 'Interface A', 'a', "api_key", "secret_hash", ARRAY['search','book','pay','modify','view','documents','finance','webhooks','profile','users','connections','sub_agencies']::text[], "created_at" FROM "partners" ORDER BY "id";--> statement-breakpoint
 INSERT INTO "api_connections" ("partner_id", "name", "interface", "key_hash", "rights", "created_at")
-SELECT "id", 'Interface B', 'b', "agency_key_hash", ARRAY['search','book','pay','modify','view','documents','finance','webhooks','users','connections','sub_agencies']::text[], "created_at" FROM "partners" ORDER BY "id";--> statement-breakpoint
+SELECT "id", 'Interface B', 'b', "agency_key_hash", ARRAY['search','book','pay','modify','view','documents','finance','webhooks','profile','users','connections','sub_agencies']::text[], "created_at" FROM "partners" ORDER BY "id";--> statement-breakpoint
 ALTER TABLE "partners" DROP COLUMN "api_key";--> statement-breakpoint
 ALTER TABLE "partners" DROP COLUMN "secret_hash";--> statement-breakpoint
 ALTER TABLE "partners" DROP COLUMN "agency_key_hash";

@@ -71,6 +71,8 @@ import { organisationAdminRoutes } from './organisation';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
 import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
 import { financeRoutes } from './finance';
+import { documentAdminRoutes } from './documents';
+import type { DocumentSettings } from '../../domain/documents/issuer';
 import { body, idParam } from './input';
 import { nearLimitWatch } from './near-limit-watch';
 import { OwnApprovalError } from '../../domain/adjustments';
@@ -97,6 +99,8 @@ export interface AdminDeps {
   rateLimitPerMinute: number;
   /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
   secrets: SecretBox;
+  /** The issuer's legal details and the tax invoices state (OPERATOR_*, INVOICE_TAX_*). */
+  documents: DocumentSettings;
   /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS): the same rules as for partners. */
   webhookUrls: WebhookUrlPolicy;
   /** What Temporal payloads are encrypted with: the codec endpoint decodes and encodes with it (./codec.ts). */
@@ -277,6 +281,7 @@ export function createAdminApp(deps: AdminDeps) {
     return c.json({ ok: report.findings.length === 0, ...report });
   });
   financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor });
+  documentAdminRoutes(app, { db, documents: deps.documents });
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>

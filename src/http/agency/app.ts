@@ -15,6 +15,7 @@ import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limi
 import { enforceRights } from '../rights';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
+import { agencyDocumentRoutes } from './documents.routes';
 import { agencyEventRoutes } from './events.routes';
 import { agencyProductRoutes } from './products.routes';
 
@@ -88,6 +89,7 @@ export function createAgencyApi(deps: ApiDeps) {
   app.route('/', agencyHotelRoutes(deps));
   app.route('/', agencyProductRoutes(deps));
   app.route('/', agencyEventRoutes(deps));
+  app.route('/', agencyDocumentRoutes(deps));
   publishInterface(app, { title: TITLE, version: '1.0', description: DESCRIPTION, base: '/v1' }, agencyCommonResponses);
   return app;
 }

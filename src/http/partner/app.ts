@@ -16,6 +16,7 @@ import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { enforceRights } from '../rights';
 import { accountRoutes } from './account.routes';
+import { documentRoutes } from './documents.routes';
 import { eventRoutes } from './events.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
@@ -101,6 +102,7 @@ export function createPartnerApi(deps: ApiDeps) {
 
   app.route('/', accountRoutes(deps));
   app.route('/', statementRoutes(deps));
+  app.route('/', documentRoutes(deps));
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
