@@ -147,6 +147,19 @@ function operationOf(c: Context): string | undefined {
 }
 
 /**
+ * A document's file: its path's last segment (a middleware sees no route's parameters), as
+ * written when it does not decode (the route refuses such a path after this).
+ */
+function fileOf(path: string): string {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/**
  * Lets a request through, recording who acts on it (src/platform/request-context.ts), when
  * its principal holds every right its operation needs; else refuses it: 403 in the
  * interface's own shape, naming the rights missing. A request that reached no operation
@@ -163,9 +176,7 @@ export function enforceRights<E extends { Variables: { partner: Partner } }>(
     if (operation === undefined) return next();
     const needs = Object.hasOwn(OPERATION_RIGHTS, operation) ? OPERATION_RIGHTS[operation] : undefined;
     const { rights, actor } = c.get('partner').principal;
-    // A document's file is its path's last segment (a middleware sees no route's parameters).
-    const file = decodeURIComponent(c.req.path.split('/').pop() ?? '');
-    const missing = needs ? rightsNeeded(needs, file).filter((r) => !rights.has(r)) : ['an entry in the rights table'];
+    const missing = needs ? rightsNeeded(needs, fileOf(c.req.path)).filter((r) => !rights.has(r)) : ['an entry in the rights table'];
     if (missing.length === 0) {
       actAs(actor);
       return next();

@@ -2,7 +2,8 @@ import { AGENCY_ROLES, type AgencyRole } from '../../src/db/schema';
 import { RIGHT_NAMES, ROLE_RIGHTS, type Right } from '../../src/domain/rights';
 import { OPERATION_RIGHTS, publishedRights, rightsNeeded, type OperationRights } from '../../src/http/rights';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
+import { toCommand } from '../../src/cli/admin';
 
 /**
  * The rights table (src/http/rights.ts, src/domain/rights.ts) against what the API does: every
@@ -243,5 +244,64 @@ describe('who did what, and agents who see only their own bookings', () => {
     await adminClient(stack).post(`/admin/partners/${shop.partner_id}/topup`, { amount: '100' });
     const after = await call(stack.app, 'GET', '/api/partners/ledger/', owner);
     expect(after.body.data.results[0]).toMatchObject({ type: 'topup', actor: { type: 'operator', name: expect.any(String) } });
+  });
+});
+
+describe('operators manage users and connections (admin agency user|connection)', () => {
+  /** Runs a CLI command against the admin API as the CLI would send it. */
+  async function admin(argv: string[]): Promise<Reply> {
+    const { command } = toCommand(argv);
+    return call(stack.admin, command.method, command.path, { authorization: `Bearer ${ADMIN_TOKEN}` }, command.body);
+  }
+
+  it('adds a user and a connection acting as them, rotates and revokes it, each audited', async () => {
+    const p = await adminClient(stack).createPartner({ credit_limit: '0', topup: '0' });
+    const id = String(p.partner_id);
+    const user = await admin(['agency', 'user', 'add', '--partner', id, '--name', 'Nima', '--email', 'nima@x.example', '--role', 'viewer']);
+    expect(user.status).toBe(201);
+    expect(user.body).toMatchObject({ name: 'Nima', role: 'viewer', status: 'active' });
+    const made = await admin([
+      'agency',
+      'connection',
+      'add',
+      '--partner',
+      id,
+      '--name',
+      'Nima B',
+      '--interface',
+      'b',
+      '--rights',
+      'view,search',
+      '--user',
+      String(user.body.id),
+    ]);
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ interface: 'b', rights: ['view', 'search'], user_id: user.body.id, agency_key: expect.stringMatching(/^agk_/) });
+    const b = bHeaders(made.body.agency_key);
+    expect((await call(stack.app, 'GET', '/v1/hotels/bookings', b)).status).toBe(200);
+    expect((await call(stack.app, 'GET', '/v1/webhooks', b)).status).toBe(403);
+
+    expect((await admin(['agency', 'user', 'role', '--partner', id, '--user', String(user.body.id), '--role', 'finance'])).body).toMatchObject({
+      role: 'finance',
+    });
+    // A finance user's connection keeps only what finance holds of its rights: view, not search.
+    expect((await call(stack.app, 'GET', '/v1/hotels/search?city=1', b)).status).toBe(403);
+    const rotated = await admin(['agency', 'connection', 'rotate', '--partner', id, '--connection', String(made.body.id)]);
+    expect((await call(stack.app, 'GET', '/v1/hotels/bookings', b)).status).toBe(401);
+    expect((await call(stack.app, 'GET', '/v1/hotels/bookings', bHeaders(rotated.body.agency_key))).status).toBe(200);
+    expect((await admin(['agency', 'connection', 'revoke', '--partner', id, '--connection', String(made.body.id)])).body).toMatchObject({ status: 'revoked' });
+    expect((await admin(['agency', 'connection', 'list', '--partner', id])).body.connections.map((k: { name: string }) => k.name)).toEqual([
+      'Interface A',
+      'Interface B',
+      'Nima B',
+    ]);
+    expect((await admin(['agency', 'user', 'list', '--partner', id])).body.users).toHaveLength(1);
+    const audit = await adminClient(stack).get(`/admin/audit?target=partners/${id}/`);
+    expect(audit.status).toBe(200);
+    expect(JSON.stringify(audit.body)).toMatch(/connections\/[0-9]+\/revoke/);
+
+    expect((await admin(['agency', 'user', 'add', '--partner', id, '--name', 'X', '--email', 'bad', '--role', 'viewer'])).status).toBe(400);
+    expect((await admin(['agency', 'user', 'deactivate', '--partner', id, '--user', '987654'])).status).toBe(404);
+    expect(() => toCommand(['agency', 'user', 'fly', '--partner', id])).toThrow(/agency user takes/);
   });
 });
