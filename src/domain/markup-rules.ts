@@ -6,6 +6,7 @@ import { isStorableId } from './ids';
 import { chooseRule, markupWith, type Markup, type MarkupRule, type SaleContext } from './markup';
 import { parseAmount } from './money';
 import { readCache } from './read-cache';
+import { agencyMarkupFor } from './agency-markups';
 
 /**
  * The operators' pricing rules (docs/decisions/pricing-rules.md): kept in `pricing_rules`,
@@ -184,8 +185,11 @@ export interface MarkupDeps {
 /** The markup of a sale made `now`: the most specific rule in force that day (UTC), or none. */
 export async function markupFor(deps: MarkupDeps, sale: Omit<SaleContext, 'day'> & { now: Date }): Promise<Markup> {
   const rules = await rulesOf(deps.db, sale.service, deps.currency);
-  const context: SaleContext = { service: sale.service, partnerId: sale.partnerId, supplier: sale.supplier, day: sale.now.toISOString().slice(0, 10) };
-  return markupWith(chooseRule(rules, context));
+  // A sub-agency buys at the operator's price to its parent, with its parent's markup on top.
+  const agency = await agencyMarkupFor(deps.db, sale.partnerId, sale.service);
+  const partnerId = agency?.parentId ?? sale.partnerId;
+  const context: SaleContext = { service: sale.service, partnerId, supplier: sale.supplier, day: sale.now.toISOString().slice(0, 10) };
+  return markupWith(chooseRule(rules, context), agency);
 }
 
 /** Who supplies the services the engine prices itself (products, tours, residence, visa). */
@@ -195,9 +199,13 @@ export const OWN_SUPPLIER = 'simulator';
 export const ownMarkup = (deps: MarkupDeps, service: MarkupService, partnerId: number, now: Date = new Date()) =>
   markupFor(deps, { service, partnerId, supplier: OWN_SUPPLIER, now });
 
-/** The markup of the rule that priced an order (a stay change re-prices with it); none when it names none. */
-export async function markupOfRule(db: DbOrTx, ruleId: number | null): Promise<Markup> {
-  if (ruleId === null) return markupWith(null);
+/**
+ * The markup of the rule that priced an order (a stay change re-prices with it); none when it
+ * names none. A sub-agency's order adds its parent's markup for the service as it is now.
+ */
+export async function markupOfRule(db: DbOrTx, ruleId: number | null, sale?: { partnerId: number; service: MarkupService }): Promise<Markup> {
+  const agency = sale ? await agencyMarkupFor(db, sale.partnerId, sale.service) : null;
+  if (ruleId === null) return markupWith(null, agency);
   const [row] = await db.select().from(pricingRules).where(eq(pricingRules.id, ruleId));
-  return markupWith(row ? ruleOf(row) : null);
+  return markupWith(row ? ruleOf(row) : null, agency);
 }

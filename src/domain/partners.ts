@@ -13,6 +13,8 @@ export interface Partner {
   name: string;
   /** Requests per minute on each interface; null: the engine's default. */
   rateLimitPerMinute: number | null;
+  /** The agency this one is a sub-agency of; null: an agency of its own. */
+  parentId: number | null;
 }
 
 /** A partner's credentials as issued: the secret and agency key exist in the clear only here, once. */
@@ -28,7 +30,7 @@ export type NewPartnerCredentials = Required<IssuedCredentials>;
 /** Creates a partner with its wallet; the only moment its secret and agency key are ever visible. */
 export async function createPartner(
   db: Db,
-  input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string },
+  input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string; parentId?: number },
 ): Promise<NewPartnerCredentials> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name', 'must be 1 to 200 characters');
@@ -38,7 +40,7 @@ export async function createPartner(
   const partnerId = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(partners)
-      .values({ name, apiKey, secretHash: digest(apiSecret), agencyKeyHash: digest(agencyKey) })
+      .values({ name, apiKey, secretHash: digest(apiSecret), agencyKeyHash: digest(agencyKey), parentId: input.parentId ?? null })
       .returning({ id: partners.id });
     const id = row!.id;
     await tx.insert(wallets).values({ partnerId: id, currency: input.currency });
@@ -119,7 +121,7 @@ export async function authenticatePartner(db: DbOrTx, apiKey: string | undefined
   const ok = matchesDigest(apiSecret, row?.secretHash ?? digest('')) && row !== undefined;
   if (!ok || !row) throw unauthorized('invalid X-API-KEY or X-API-SECRET');
   if (row.status !== 'active') throw unauthorized('this partner account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute, parentId: row.parentId };
 }
 
 /**
@@ -146,7 +148,7 @@ export async function authenticateAgency(db: DbOrTx, bearer: string | undefined)
   const row = await credentials.read(db, `b:${hash}`, async () => (await partnerByAgencyKey(db, { digest: hash }))[0], known);
   if (!row) throw unauthorized('invalid bearer key');
   if (row.status !== 'active') throw unauthorized('this agency account is disabled');
-  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute };
+  return { id: row.id, name: row.name, rateLimitPerMinute: row.rateLimitPerMinute, parentId: row.parentId };
 }
 
 /** The partner's row; an unknown id is not found. */

@@ -5,6 +5,7 @@ import { refundLegs, type SupplierRefund } from './books';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
 import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
+import { parentIdOf } from './sub-agencies';
 import { applyMovement, lockWallet } from './wallet';
 
 export interface RefundInput extends PaymentRun {
@@ -60,7 +61,7 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
           step: input.step,
           note: input.note.slice(0, 500),
         },
-        refundLegs(order, input.amountMinor, input.supplierRefund),
+        refundLegs({ ...order, agencyParentId: order.agencyMargin > 0 ? await parentIdOf(tx, order.partnerId) : null }, input.amountMinor, input.supplierRefund),
       );
       ledgerId = entry.id;
     }

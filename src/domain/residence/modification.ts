@@ -11,6 +11,7 @@ import { sellStay } from './pricing';
 import { priceColumns } from '../markup';
 import { markupOfRule } from '../markup-rules';
 import { lockReservation } from './reservations';
+import { parentIdOf } from '../sub-agencies';
 import { checkStay } from './stay-rules';
 
 export interface Modification {
@@ -77,7 +78,7 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
     await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
     // Re-priced with the rule that priced the order (none: at net).
-    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId), input.checkIn, input.checkOut);
+    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId, { partnerId: order.partnerId, service: 'residence' }), input.checkIn, input.checkOut);
     const newTotal = price.sellMinor;
     const difference = newTotal - r.totalPrice;
     // The books move by the change of each part.
@@ -104,7 +105,10 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
             step,
             note: `change of residence reservation ${r.id}`,
           },
-          priceChangeLegs(order, { net: after.net - before.net, margin: after.margin - before.margin }),
+          priceChangeLegs(
+            { ...order, agencyParentId: await parentIdOf(tx, order.partnerId) },
+            { net: after.net - before.net, margin: after.margin - before.margin, agencyMargin: price.agencyMarginMinor - order.agencyMargin },
+          ),
         )
       ).id;
     }
@@ -127,11 +131,11 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification): 
  * The two parts of a stay's price put back: priced again as it was with the order's rule;
  * should the property's rates have moved since, the margin is kept within the price.
  */
-async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay) {
+async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay, partnerId: number) {
   const [p] = await tx.select().from(properties).where(eq(properties.id, propertyId));
-  const again = sellStay(p!, await markupOfRule(tx, ruleId), stay.checkIn, stay.checkOut);
+  const again = sellStay(p!, await markupOfRule(tx, ruleId, { partnerId, service: 'residence' }), stay.checkIn, stay.checkOut);
   const margin = again.sellMinor === stay.totalMinor ? again.marginMinor : Math.min(again.marginMinor, stay.totalMinor);
-  return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId };
+  return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId, agencyMargin: Math.min(again.agencyMarginMinor, margin) };
 }
 
 /** The stay as it stands now (read by the reservation's workflow before it changes it). */
@@ -184,7 +188,7 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo): Promise<{ rev
     const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
     if (!asBefore) {
       const now = new Date();
-      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous);
+      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous, r.partnerId);
       await tx
         .update(reservations)
         .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, ...parts, updatedAt: now })

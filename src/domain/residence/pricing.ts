@@ -1,4 +1,4 @@
-import type { Markup, SellPrice } from '../markup';
+import { summedPrice, type Markup, type SellPrice } from '../markup';
 
 /** Nights between two YYYY-MM-DD dates, each as its own YYYY-MM-DD. */
 export function nightsOf(checkIn: string, checkOut: string): string[] {
@@ -41,7 +41,12 @@ export const sellRates = (p: StayRates, markup: Markup): StayRates => ({
 export function sellStay(p: StayRates, markup: Markup, checkIn: string, checkOut: string): SellPrice {
   const netMinor = priceStay(p, checkIn, checkOut).totalMinor;
   const sellMinor = priceStay(sellRates(p, markup), checkIn, checkOut).totalMinor;
-  return { netMinor, marginMinor: sellMinor - netMinor, sellMinor, ruleId: markup.rule?.id ?? null };
+  const operator = priceStay(
+    { nightlyPrice: markup.operatorSell(p.nightlyPrice), weekendPrice: markup.operatorSell(p.weekendPrice), cleaningFee: markup.operatorSell(p.cleaningFee) },
+    checkIn,
+    checkOut,
+  ).totalMinor;
+  return summedPrice(markup, { net: netMinor, operator, sell: sellMinor });
 }
 
 export type CancellationPolicy = 'flexible' | 'moderate' | 'strict';
