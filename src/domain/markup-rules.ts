@@ -6,7 +6,7 @@ import { isStorableId } from './ids';
 import { chooseRule, markupWith, type Markup, type MarkupRule, type SaleContext } from './markup';
 import { parseAmount } from './money';
 import { readCache } from './read-cache';
-import { agencyMarkupFor } from './agency-markups';
+import { agencyMarkupFor } from './agency-markup-reads';
 
 /**
  * The operators' pricing rules (docs/decisions/pricing-rules.md): kept in `pricing_rules`,

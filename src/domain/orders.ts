@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { orderItems, orders } from '../db/schema';
+import { orderItems, orders, partners } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
 import { paginateCounted, type PageSlice } from './pagination';
@@ -45,12 +45,20 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
 }
 
 /**
+ * The orders a partner may read: its own and its sub-agencies' (docs/decisions/sub-agencies.md).
+ * Every read of orders by partner goes through this; acting on an order (paying, cancelling)
+ * stays with the partner that made it.
+ */
+export const readableBy = (partnerId: number | ReturnType<typeof sql.placeholder>) =>
+  sql`${orders.partnerId} in (select ${partners.id} from ${partners} where ${partners.id} = ${partnerId} or ${partners.parentId} = ${partnerId})`;
+
+/**
  * One of the partner's order lists, newest first: its travel orders (every service but
  * products) or its product orders. A page is one prepared read, each row with the list's
  * length (`count(*) over ()`); partners poll these lists for outcomes.
  */
 function orderList(name: string, products: boolean) {
-  const where = () => and(eq(orders.partnerId, sql.placeholder('partnerId')), products ? eq(orders.service, 'product') : ne(orders.service, 'product'));
+  const where = () => and(readableBy(sql.placeholder('partnerId')), products ? eq(orders.service, 'product') : ne(orders.service, 'product'));
   const counted = preparedQuery(`${name}_count`, (db, n) => db.select({ n: count() }).from(orders).where(where()).prepare(n));
   const page = preparedQuery(`${name}_page`, (db, n) =>
     db
@@ -91,13 +99,23 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
   return { ...found, items: found.items.map((order) => ({ ...order, items: items.filter((i) => i.orderId === order.id) })) };
 }
 
-/** This partner's order of one service, or 404: another partner's order does not exist for the caller. */
-export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: number, service: OrderRow['service']): Promise<OrderRow> {
+/**
+ * This partner's order of one service, or 404: another partner's order does not exist for the
+ * caller. To `read` it, a parent agency's own or its sub-agencies'; to act on it, its own.
+ */
+export async function serviceOrderOf(
+  db: DbOrTx,
+  partnerId: number,
+  orderId: number,
+  service: OrderRow['service'],
+  access: 'read' | 'act' = 'act',
+): Promise<OrderRow> {
+  const whose = access === 'read' ? readableBy(partnerId) : eq(orders.partnerId, partnerId);
   const [order] = isStorableId(orderId)
     ? await db
         .select()
         .from(orders)
-        .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, service)))
+        .where(and(eq(orders.id, orderId), whose, eq(orders.service, service)))
     : [];
   if (!order) throw notFound(`${service} order ${orderId}`);
   return order;

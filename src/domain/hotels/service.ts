@@ -214,7 +214,7 @@ export async function order(db: Db, partner: Partner, bookingId: number): Promis
   return orderBooking(db, partner.id, bookingId);
 }
 
-const hotelOrderOf = (db: Db, partnerId: number, orderId: number) => serviceOrderOf(db, partnerId, orderId, 'hotel');
+const hotelOrderOf = (db: Db, partnerId: number, orderId: number, access: 'read' | 'act' = 'act') => serviceOrderOf(db, partnerId, orderId, 'hotel', access);
 
 /** POST /api/hotel/booking_data/: by the order, or by the booking (whose order is null until /api/hotel/order/). */
 export async function bookingData(
@@ -226,7 +226,7 @@ export async function bookingData(
     const booking = await bookingOf(db, partner.id, ref.booking_id);
     return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId), booking };
   }
-  const order = await hotelOrderOf(db, partner.id, ref.order_id!);
+  const order = await hotelOrderOf(db, partner.id, ref.order_id!, 'read');
   return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
 }
 

@@ -68,6 +68,7 @@ import { privacyRoutes } from './privacy';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
 import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
 import { financeRoutes } from './finance';
+import { subAgencyRoutes } from './sub-agencies';
 import { body, idParam } from './input';
 import { nearLimitWatch } from './near-limit-watch';
 import { OwnApprovalError } from '../../domain/adjustments';
@@ -266,6 +267,7 @@ export function createAdminApp(deps: AdminDeps) {
     return c.json({ ok: report.findings.length === 0, ...report });
   });
   financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor });
+  subAgencyRoutes(app, db);
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>

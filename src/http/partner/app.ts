@@ -16,6 +16,7 @@ import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { accountRoutes } from './account.routes';
 import { eventRoutes } from './events.routes';
+import { agencyRoutes } from './agencies.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
@@ -102,6 +103,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
+  app.route('/', agencyRoutes(deps));
 
   publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;
