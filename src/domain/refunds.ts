@@ -61,7 +61,11 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
           step: input.step,
           note: input.note.slice(0, 500),
         },
-        refundLegs({ ...order, agencyParentId: order.agencyMargin > 0 ? await parentIdOf(tx, order.partnerId) : null }, input.amountMinor, input.supplierRefund),
+        refundLegs(
+          { ...order, agencyParentId: order.agencyMargin > 0 ? await parentIdOf(tx, order.partnerId) : null },
+          input.amountMinor,
+          input.supplierRefund,
+        ),
       );
       ledgerId = entry.id;
     }

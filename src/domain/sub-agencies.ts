@@ -123,7 +123,10 @@ export async function setSubAgencyCredit(db: Db, parentId: number, childId: numb
     const delta = newLimit - child.creditLimit;
     if (delta > 0 && parent.balance + parent.creditLimit < delta) throw insufficientCredit(parent.balance + parent.creditLimit, delta, parent.currency);
     if (delta < 0 && child.balance + newLimit < 0) {
-      throw validation('credit_limit', `sub-agency ${childId} has used ${formatDecimal(-child.balance, child.currency)}; only what it has not used can be taken back`);
+      throw validation(
+        'credit_limit',
+        `sub-agency ${childId} has used ${formatDecimal(-child.balance, child.currency)}; only what it has not used can be taken back`,
+      );
     }
     if (delta !== 0) await moveCredit(tx, { parent, child, delta, newLimit, run });
     return { child: await requireSubAgency(tx, parentId, childId), parentWallet: parent, replayed: false };
