@@ -4,6 +4,7 @@ import { ledgerEntries, orders } from '../../src/db/schema';
 import { call, newPartner, partnerClient, type PartnerCredentials } from '../support/clients';
 import { contact, day } from '../support/fixtures';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
+import { toCommand } from '../../src/cli/admin';
 
 /**
  * Sub-agencies over HTTP: a parent creates children, grants them credit out of its own and
@@ -202,4 +203,15 @@ it('operators manage sub-agencies through the admin API', async () => {
   // An operator cannot give a sub-agency credit of the company's own: it comes from its parent.
   expect((await call(stack.admin, 'POST', `/admin/partners/${id}/credit-limit`, admin, { amount: '5' })).status).toBe(400);
   expect((await call(stack.admin, 'POST', `/admin/partners/${id}/agencies`, admin, { name: 'Too deep' })).status).toBe(400);
+  // The CLI's commands are these routes.
+  const cli = (line: string) => toCommand(line.split(' ')).command;
+  expect(cli('agency child create --parent 1 --name Shiraz')).toMatchObject({ method: 'POST', path: '/admin/partners/1/agencies', body: { name: 'Shiraz' } });
+  expect(cli('agency child credit --parent 1 --child 2 --amount 400 --idempotency-key k')).toMatchObject({
+    method: 'POST',
+    path: '/admin/partners/1/agencies/2/credit',
+    body: { amount: '400' },
+    headers: { 'idempotency-key': 'k' },
+  });
+  expect(cli('agency child markup --parent 1 --child 2')).toMatchObject({ method: 'GET', path: '/admin/partners/1/agencies/2/markups' });
+  expect(() => cli('agency child credit --parent 1 --amount 4')).toThrow('--child is required');
 });
