@@ -31,12 +31,7 @@ async function childPricingOf(db: DbOrTx, partnerId: number): Promise<ChildPrici
   });
 }
 
-/** Whom the operator's rules price a sale for: a sub-agency's sales are priced as its parent's. */
-export async function operatorPriceFor(db: DbOrTx, partnerId: number): Promise<number> {
-  return (await childPricingOf(db, partnerId))?.parentId ?? partnerId;
-}
-
-/** The parent's markup on a sub-agency's sale of `service`; null for an agency of its own (or a service without one: margin 0). */
+/** The parent's markup on a sub-agency's sale of `service` (none set: a markup of 0); null for an agency of its own. */
 export async function agencyMarkupFor(db: DbOrTx, partnerId: number, service: MarkupService): Promise<AgencyMarkup | null> {
   const child = await childPricingOf(db, partnerId);
   if (!child) return null;
