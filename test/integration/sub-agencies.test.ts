@@ -53,7 +53,8 @@ async function bookHotel(api: ReturnType<typeof partnerClient>) {
     city_id: 1,
   });
   expect(search.status).toBe(200);
-  const rate = search.body.data.results[0].rates[0];
+  // A refundable rate: its cancellation gives money back.
+  const rate = search.body.data.results.flatMap((h: { rates: Array<{ refundable: boolean }> }) => h.rates).find((r: { refundable: boolean }) => r.refundable);
   const checked = await api.post('/api/hotel/check_rate/', { rate_key: rate.rate_key });
   const guests = [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' }]];
   const booked = await api.post('/api/hotel/book/', { rate_key: checked.body.data.rate_key, guests, contact });
@@ -89,12 +90,27 @@ it("a child books on its parent's credit at the parent's price plus its markup; 
   expect(childBooking.shown).toBe(childSell(net));
   expect(order).toMatchObject({ totalPrice: childSell(net), margin: childSell(net) - net, agencyMargin: childSell(net) - operatorSell(net) });
 
+  // Interface B shows the child the same: its parent's price with the markup.
+  const q = `/v1/hotels/search?city=THR&check_in=${day(50)}&check_out=${day(52)}&guests=2`;
+  const onB = async (key: string) => (await call(stack.app, 'GET', q, { authorization: `Bearer ${key}` })).body.results[0].rooms[0];
+  const [parentRoom, childRoom] = [await onB(parent.creds.agency_key), await onB(child.creds.agency_key)];
+  expect(childRoom.room_id).toBe(parentRoom.room_id);
+  expect(minor(childRoom.total_price)).toBe(minor(parentRoom.total_price) + Math.round(minor(parentRoom.total_price) / 20) + 100);
+
   const margins = { operator: await accountBalance('margin:IRT'), parent: await accountBalance(`agency_margin:${parent.creds.partner_id}`) };
   const paid = await child.api.post('/api/partners/pay/', { order_id: childBooking.orderId, idempotency_key: 'child-pay-1' });
   expect(paid.status).toBe(200);
   expect(minor((await child.api.wallet()).balance)).toBe(-childSell(net));
   expect((await accountBalance('margin:IRT')) - margins.operator).toBe(operatorSell(net) - net);
   expect((await accountBalance(`agency_margin:${parent.creds.partner_id}`)) - margins.parent).toBe(childSell(net) - operatorSell(net));
+
+  // A refund gives back each level's margin from its own account.
+  const quote = await child.api.post('/api/hotel/cancel_display/', { order_id: childBooking.orderId });
+  const cancelled = await child.api.post('/api/hotel/cancel/', { order_id: childBooking.orderId, quote_id: quote.body.data.quote_id });
+  expect(cancelled.status).toBe(200);
+  expect(minor(cancelled.body.data.refund_amount)).toBeGreaterThan(0);
+  expect(await accountBalance('margin:IRT')).toBe(margins.operator);
+  expect(await accountBalance(`agency_margin:${parent.creds.partner_id}`)).toBe(margins.parent);
 
   const report = await call(stack.admin, 'GET', '/admin/reconcile', admin);
   expect(report.body.findings).toEqual([]);
