@@ -40,7 +40,8 @@ async function family() {
   expect(made.status).toBe(201);
   const sibling = await parent.api.post('/api/partners/agencies/', { name: 'Acme Tabriz' });
   const child = made.body.data as PartnerCredentials;
-  return { parent, child: { creds: child, api: partnerClient(stack, child) }, sibling: partnerClient(stack, sibling.body.data as PartnerCredentials) };
+  const siblingCreds = sibling.body.data as PartnerCredentials;
+  return { parent, child: { creds: child, api: partnerClient(stack, child) }, sibling: partnerClient(stack, siblingCreds), siblingCreds };
 }
 
 /** Searches, checks and books the first rate of a city, and orders it: the pending order and the rate's total as shown. */
@@ -119,7 +120,7 @@ it("a child books on its parent's credit at the parent's price plus its markup; 
 const parentAuth = (creds: PartnerCredentials) => ({ 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret });
 
 it("the parent reads its child's orders and statement; a child reads nothing of its parent's or its sibling's", async () => {
-  const { parent, child, sibling } = await family();
+  const { parent, child, sibling, siblingCreds } = await family();
   await parent.api.post(`/api/partners/agencies/${child.creds.partner_id}/credit/`, { credit_limit: '500000000', idempotency_key: 'grant-2' });
   const own = await bookHotel(parent.api);
   const childs = await bookHotel(child.api);
@@ -142,6 +143,23 @@ it("the parent reads its child's orders and statement; a child reads nothing of 
   expect((await sibling.get(`/api/partners/agencies/${child.creds.partner_id}/statement/?from=${day(0)}&to=${day(0)}`)).status).toBe(404);
   // Acting on a child's order stays with the child: the parent cannot pay it.
   expect((await parent.api.post('/api/hotel/cancel/', { order_id: childs.orderId })).status).toBe(404);
+  // Interface B the same: the parent reads its child's order, the sibling does not.
+  const bOrder = await call(
+    stack.app,
+    'POST',
+    '/v1/products/orders',
+    { authorization: `Bearer ${child.creds.agency_key}` },
+    {
+      product_id: 'ESIM-TR-10GB-15D',
+      quantity: 1,
+      delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
+    },
+  );
+  expect(bOrder.status).toBe(201);
+  const readOnB = async (key: string) =>
+    (await call(stack.app, 'GET', `/v1/products/orders/${bOrder.body.order_id}`, { authorization: `Bearer ${key}` })).status;
+  expect(await readOnB(parent.creds.agency_key)).toBe(200);
+  expect(await readOnB(siblingCreds.agency_key)).toBe(404);
   // One level: a child has no children and cannot make one.
   expect((await child.api.get('/api/partners/agencies/')).body.data).toEqual([]);
   const deeper = await child.api.post('/api/partners/agencies/', { name: 'Grandchild' });
