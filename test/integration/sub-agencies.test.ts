@@ -98,6 +98,8 @@ it("a child books on its parent's credit at the parent's price plus its markup; 
   expect(childRoom.room_id).toBe(parentRoom.room_id);
   expect(minor(childRoom.total_price)).toBe(minor(parentRoom.total_price) + Math.round(minor(parentRoom.total_price) / 20) + 100);
 
+  const inspected = await call(stack.admin, 'GET', `/admin/orders/${childBooking.orderId}`, admin);
+  expect(inspected.body.order.price_parts).toMatchObject({ agency_margin: ((childSell(net) - operatorSell(net)) / 100).toFixed(2) });
   const margins = { operator: await accountBalance('margin:IRT'), parent: await accountBalance(`agency_margin:${parent.creds.partner_id}`) };
   const paid = await child.api.post('/api/partners/pay/', { order_id: childBooking.orderId, idempotency_key: 'child-pay-1' });
   expect(paid.status).toBe(200);
