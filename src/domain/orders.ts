@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { orderItems, orders, partners } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
@@ -46,11 +47,12 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
 
 /**
  * The orders a partner may read: its own and its sub-agencies' (docs/decisions/sub-agencies.md).
- * Every read of orders by partner goes through this; acting on an order (paying, cancelling)
- * stays with the partner that made it.
+ * Every read of orders by partner goes through this (`owner`: the partner column of what is
+ * read, the bookings orders are made from); acting on an order (paying, cancelling) stays
+ * with the partner that made it.
  */
-export const readableBy = (partnerId: number | ReturnType<typeof sql.placeholder>) =>
-  sql`${orders.partnerId} in (select ${partners.id} from ${partners} where ${partners.id} = ${partnerId} or ${partners.parentId} = ${partnerId})`;
+export const readableBy = (partnerId: number | ReturnType<typeof sql.placeholder>, owner: AnyPgColumn = orders.partnerId) =>
+  sql`${owner} in (select ${partners.id} from ${partners} where ${partners.id} = ${partnerId} or ${partners.parentId} = ${partnerId})`;
 
 /**
  * One of the partner's order lists, newest first: its travel orders (every service but

@@ -62,7 +62,12 @@ async function bookHotel(api: ReturnType<typeof partnerClient>) {
   expect(booked.status).toBe(200);
   const ordered = await api.post('/api/hotel/order/', { booking_id: booked.body.data.booking_id });
   expect(ordered.status).toBe(201);
-  return { orderId: ordered.body.data.id as number, shown: minor(rate.total_price), room: rate.room_name as string };
+  return {
+    orderId: ordered.body.data.id as number,
+    bookingId: booked.body.data.booking_id as number,
+    shown: minor(rate.total_price),
+    room: rate.room_name as string,
+  };
 }
 
 it("a child books on its parent's credit at the parent's price plus its markup; each level's margin posts to its own account", async () => {
@@ -130,6 +135,7 @@ it("the parent reads its child's orders and statement; a child reads nothing of 
 
   // By id, and in the list.
   expect((await parent.api.post('/api/hotel/booking_data/', { order_id: childs.orderId })).status).toBe(200);
+  expect((await parent.api.post('/api/hotel/booking_data/', { booking_id: childs.bookingId })).status).toBe(200);
   const listed = (await parent.api.get('/api/partners/orders/')).body.data.results.map((o: { id: number }) => o.id);
   expect(listed).toEqual(expect.arrayContaining([own.orderId, childs.orderId]));
   const statement = await parent.api.get(`/api/partners/agencies/${child.creds.partner_id}/statement/?from=${day(0)}&to=${day(0)}`);
@@ -141,6 +147,7 @@ it("the parent reads its child's orders and statement; a child reads nothing of 
   expect(hidden.status).toBe(404);
   expect(hidden.body.ok).toBe(false);
   expect((await sibling.post('/api/hotel/booking_data/', { order_id: childs.orderId })).status).toBe(404);
+  expect((await child.api.post('/api/hotel/booking_data/', { booking_id: own.bookingId })).status).toBe(404);
   expect((await child.api.get('/api/partners/orders/')).body.data.results.map((o: { id: number }) => o.id)).toEqual([childs.orderId]);
   expect((await sibling.get(`/api/partners/agencies/${child.creds.partner_id}/statement/?from=${day(0)}&to=${day(0)}`)).status).toBe(404);
   // Acting on a child's order stays with the child: the parent cannot pay it.

@@ -223,8 +223,8 @@ export async function bookingData(
   ref: { order_id?: number | undefined; booking_id?: number | undefined },
 ): Promise<{ order: OrderRow | null; booking: HotelBookingRow | null }> {
   if (ref.booking_id !== undefined) {
-    const booking = await bookingOf(db, partner.id, ref.booking_id);
-    return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId), booking };
+    const booking = await bookingOf(db, partner.id, ref.booking_id, 'read');
+    return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId, 'read'), booking };
   }
   const order = await hotelOrderOf(db, partner.id, ref.order_id!, 'read');
   return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
