@@ -44,7 +44,7 @@ export function hotelActivities(db: Db, supplierOf: (name: string) => HotelSuppl
           const markup =
             input.mode === 'create'
               ? await hotelMarkup(inWallet, { partnerId: booking.partnerId, supplier: booking.supplier }, now)
-              : await markupOfRule(db, booking.pricingRuleId);
+              : await markupOfRule(db, booking.pricingRuleId, { partnerId: booking.partnerId, service: 'hotels' });
           return {
             parts: markup.price(pricer.minor(hold.total)),
             policy: walletPolicy(pricer, hold.cancellation_timeline),

@@ -89,6 +89,13 @@ commands:
                                                                (a connection with those rights, acting as the user if given;
                                                                 its credentials are shown once)
   agency connection rotate|revoke --partner ID --connection ID
+  agency child create --parent ID --name NAME                  (a sub-agency of partner ID; its credentials are shown once)
+  agency child list --parent ID                                (its sub-agencies with balance, credit limit and available)
+  agency child disable|enable --parent ID --child ID
+  agency child credit --parent ID --child ID --amount AMOUNT [--idempotency-key KEY]
+                                                               (the sub-agency's credit limit, out of the parent's wallet)
+  agency child markup --parent ID --child ID [--service S [--percent P] [--fixed AMOUNT] | --service S --remove]
+                                                               (the parent's markup on the sub-agency's price by service; none: show)
   markup set --service hotels|flights|products|tours|residence|visa [--partner ID] [--supplier simulator|duffel]
              [--percent P] [--fixed AMOUNT] [--min-margin AMOUNT] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--currency CODE]
                                                               (a markup: P percent of net (e.g. 7.5) + AMOUNT, at least the
@@ -205,6 +212,29 @@ function organisationCommand(kind: 'user' | 'connection', action: string | undef
   }
 }
 
+/** `agency child <action>`: an operator acting on a parent's sub-agencies as the parent does on Interface A. */
+function subAgencyCommand(action: string | undefined, values: Record<string, string | boolean | undefined>): Command {
+  const base = `/admin/partners/${idOption(values, 'parent')}/agencies`;
+  switch (action) {
+    case 'create':
+      return { method: 'POST', path: base, body: { name: need(values, 'name') } };
+    case 'list':
+      return { method: 'GET', path: base };
+    case 'disable':
+    case 'enable':
+      return { method: 'POST', path: `${base}/${idOption(values, 'child')}/${action}` };
+    case 'credit':
+      return { method: 'POST', path: `${base}/${idOption(values, 'child')}/credit`, body: { amount: need(values, 'amount') }, headers: idempotencyKey(values) };
+    case 'markup': {
+      const path = `${base}/${idOption(values, 'child')}/markups`;
+      if (values.service === undefined) return { method: 'GET', path };
+      return { method: 'POST', path, body: { service: values.service, percent: values.percent, fixed: values.fixed, remove: values.remove === true } };
+    }
+    default:
+      throw new UsageError('agency child takes create, list, disable, enable, credit or markup');
+  }
+}
+
 export function toCommand(argv: string[]): { command: Command; json: boolean } {
   const { values, positionals } = parseArgs({
     args: signedAmounts(argv),
@@ -223,6 +253,9 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       role: { type: 'string' },
       rights: { type: 'string' },
       'own-bookings-only': { type: 'boolean', default: false },
+      parent: { type: 'string' },
+      child: { type: 'string' },
+      remove: { type: 'boolean', default: false },
       amount: { type: 'string' },
       note: { type: 'string' },
       'idempotency-key': { type: 'string' },
@@ -468,6 +501,8 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
     case 'agency user':
     case 'agency connection':
       return { json, command: organisationCommand(action === 'user' ? 'user' : 'connection', positionals[2], values) };
+    case 'agency child':
+      return { json, command: subAgencyCommand(positionals[2], values) };
     case 'markup list':
       return { json, command: { method: 'GET', path: `/admin/markups${values.removed ? '?removed=true' : ''}` } };
     case 'markup remove': {

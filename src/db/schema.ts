@@ -29,17 +29,24 @@ export type { ActorRecord };
 const money = (name: string) => bigint(name, { mode: 'number' });
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const partners = pgTable('partners', {
-  id: serial('id').primaryKey(),
-  name: text('name').notNull(),
-  status: text('status', { enum: ['active', 'disabled'] })
-    .notNull()
-    .default('active'),
-  // Requests per minute on each interface (A and B counted apart); null: the engine's
-  // default (RATE_LIMIT_PER_MINUTE). Set by operators (admin partner rate-limit).
-  rateLimitPerMinute: integer('rate_limit_per_minute'),
-  createdAt: createdAt(),
-});
+export const partners = pgTable(
+  'partners',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['active', 'disabled'] })
+      .notNull()
+      .default('active'),
+    // Requests per minute on each interface (A and B counted apart); null: the engine's
+    // default (RATE_LIMIT_PER_MINUTE). Set by operators (admin partner rate-limit).
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    // The agency this one is a sub-agency of (docs/decisions/sub-agencies.md): one level, so a
+    // parent has no parent. Null: an agency of its own, as every partner created by an operator.
+    parentId: integer('parent_id').references((): AnyPgColumn => partners.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partners_parent_idx').on(t.parentId)],
+);
 
 /** What a person in an agency is (docs/decisions/rights.md; src/domain/rights.ts says what each may do). */
 export const AGENCY_ROLES = ['owner', 'finance', 'agent', 'viewer'] as const;
@@ -202,8 +209,14 @@ export const TRANSFER_KINDS = [
   'exchange_difference',
   'reversal',
   'adjustment',
+  'agency_credit',
+  'agency_margin',
+  'agency_margin_reversal',
 ] as const;
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
+
+export const LEDGER_TYPES = ['payment', 'refund', 'topup', 'credit_grant', 'adjustment', 'sub_agency_credit'] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 export const ORDER_SERVICES = ['product', 'hotel', 'flight', 'tour', 'residence', 'visa'] as const;
 export type OrderService = (typeof ORDER_SERVICES)[number];
@@ -256,6 +269,8 @@ export const orders = pgTable(
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
     pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
+    // The share of the margin that is the parent agency's, on a sub-agency's order; the rest is the company's.
+    agencyMargin: money('agency_margin_minor').notNull().default(0),
     // Who made the order, and who last asked for something to happen to it (pay, cancel,
     // refund): order events snapshot the row, so each carries who set it moving.
     createdBy: jsonb('created_by').$type<ActorRecord>(),
@@ -272,6 +287,7 @@ export const orders = pgTable(
       'orders_price_parts',
       sql`(${t.netPrice} is null and ${t.margin} is null) or (${t.netPrice} >= 0 and ${t.margin} >= 0 and ${t.netPrice} + ${t.margin} = ${t.totalPrice})`,
     ),
+    check('orders_agency_margin_within_margin', sql`${t.agencyMargin} >= 0 and ${t.agencyMargin} <= coalesce(${t.margin}, 0)`),
   ],
 );
 
@@ -283,7 +299,8 @@ export const ledgerEntries = pgTable(
       .notNull()
       .references(() => partners.id),
     direction: text('direction', { enum: ['debit', 'credit'] }).notNull(),
-    type: text('type', { enum: ['payment', 'refund', 'topup', 'credit_grant', 'adjustment'] }).notNull(),
+    // sub_agency_credit: a parent's wallet giving credit to a sub-agency (debit) or taking back what it did not use (credit).
+    type: text('type', { enum: LEDGER_TYPES }).notNull(),
     amount: money('amount_minor').notNull(),
     balanceAfter: money('balance_after_minor').notNull(),
     orderId: integer('order_id').references(() => orders.id),
@@ -328,9 +345,12 @@ export const accounts = pgTable(
     unique('accounts_code_currency_uq').on(t.code, t.currency),
     check(
       'accounts_code_known',
-      sql`${t.code} ~ '^((wallet|credit_line):[0-9]+|supplier:[a-z0-9_-]+:[A-Z]{3}|(credit_extended|funding|margin|fees|fx|fx_differences|adjustments):[A-Z]{3})$'`,
+      sql`${t.code} ~ '^((wallet|credit_line|agency_credit|agency_margin):[0-9]+|supplier:[a-z0-9_-]+:[A-Z]{3}|(credit_extended|funding|margin|fees|fx|fx_differences|adjustments):[A-Z]{3})$'`,
     ),
-    check('accounts_currency_code', sql`${t.currency} ~ '^[A-Z]{3}$' and (${t.code} ~ '^(wallet|credit_line):' or ${t.code} like '%:' || ${t.currency})`),
+    check(
+      'accounts_currency_code',
+      sql`${t.currency} ~ '^[A-Z]{3}$' and (${t.code} ~ '^(wallet|credit_line|agency_credit|agency_margin):' or ${t.code} like '%:' || ${t.currency})`,
+    ),
   ],
 );
 
@@ -559,6 +579,7 @@ export const hotelBookings = pgTable(
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
     pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
+    agencyMargin: money('agency_margin_minor').notNull().default(0),
     currency: text('currency').notNull(),
     cancellationPolicy: jsonb('cancellation_policy').$type<Array<{ from: string; penalty_minor: number }>>(),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
@@ -706,6 +727,7 @@ export const tourPrebooks = pgTable(
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
     pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
+    agencyMargin: money('agency_margin_minor').notNull().default(0),
     currency: text('currency').notNull(),
     status: text('status', { enum: TOUR_PREBOOK_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -777,6 +799,7 @@ export const reservations = pgTable(
     netPrice: money('net_minor'),
     margin: money('margin_minor'),
     pricingRuleId: integer('pricing_rule_id').references((): AnyPgColumn => pricingRules.id),
+    agencyMargin: money('agency_margin_minor').notNull().default(0),
     currency: text('currency').notNull(),
     status: text('status', { enum: RESERVATION_STATUSES }).notNull().default('held'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -886,6 +909,30 @@ export const supplierPlaces = pgTable(
 
 export const MARKUP_SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const;
 export type MarkupService = (typeof MARKUP_SERVICES)[number];
+
+/**
+ * A parent agency's markup for one of its sub-agencies, by service (docs/decisions/sub-agencies.md):
+ * percent of the operator's price to the parent (hundredths of a percent) + fixed (minor units
+ * of the wallet's currency). One row per sub-agency and service; none: no markup.
+ */
+export const agencyMarkups = pgTable(
+  'agency_markups',
+  {
+    childId: integer('child_id')
+      .notNull()
+      .references(() => partners.id),
+    service: text('service', { enum: MARKUP_SERVICES }).notNull(),
+    percentHundredths: integer('percent_hundredths').notNull().default(0),
+    fixed: money('fixed_minor').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.childId, t.service] }),
+    check('agency_markups_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa')`),
+    check('agency_markups_non_negative', sql`${t.percentHundredths} >= 0 and ${t.fixed} >= 0`),
+    check('agency_markups_sets_something', sql`${t.percentHundredths} > 0 or ${t.fixed} > 0`),
+  ],
+);
 
 /**
  * Operators' markups (docs/decisions/pricing-rules.md): for a service, optionally narrowed to

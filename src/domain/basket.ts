@@ -6,7 +6,7 @@ import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
 import type { DeliveryDetails, OrderWithItems } from './orders';
-import { priceColumns, type Markup } from './markup';
+import { priceColumns, summedPrice, type Markup } from './markup';
 import { actorNow } from '../platform/request-context';
 
 export const MAX_LINE_QUANTITY = 100;
@@ -195,7 +195,16 @@ export async function checkout(
         currency,
         paymentMethod: input.paymentMethod,
         details: { basket_id: basket.id, delivery: input.delivery ?? null },
-        ...priceColumns({ netMinor: net, marginMinor: totalPrice - net, sellMinor: totalPrice, ruleId: markup.rule?.id ?? null }),
+        ...priceColumns(
+          summedPrice(markup, {
+            net,
+            operator: sum(
+              lines.map((l) => lineTotal(markup.operatorSell(l.unitNet), l.quantity, currency)),
+              currency,
+            ),
+            sell: totalPrice,
+          }),
+        ),
       })
       .returning();
     await tx.insert(orderItems).values(

@@ -14,7 +14,11 @@
  * - `margin:CUR`: revenue from margins; `fees:CUR`: cancellation fees the company keeps;
  * - `fx:CUR`: currency conversion (a sale paid in one currency and owed in another passes
  *   through both); `fx_differences:CUR`: what rates gained or lost between a sale and its refund;
- * - `adjustments:CUR`: operators' corrections.
+ * - `adjustments:CUR`: operators' corrections;
+ * - `agency_credit:P`: where parent agency P's credit passes to its sub-agencies' credit lines
+ *   (it gives from its wallet and the sub-agency's line receives, so it always nets to zero);
+ * - `agency_margin:P`: parent agency P's margins on its sub-agencies' sales, which the company
+ *   owes it (docs/decisions/sub-agencies.md).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
@@ -33,6 +37,8 @@ export const account = {
   fx: (currency: string) => `fx:${currency}`,
   fxDifferences: (currency: string) => `fx_differences:${currency}`,
   adjustments: (currency: string) => `adjustments:${currency}`,
+  agencyCredit: (parentId: number) => `agency_credit:${parentId}`,
+  agencyMargin: (parentId: number) => `agency_margin:${parentId}`,
 };
 
 /** One transfer to post: `amount` from `debit` to `credit`, in `currency`. */
@@ -101,7 +107,16 @@ export const topUpLegs = (partnerId: number, currency: string, amount: number): 
 export const creditGrantLegs = (partnerId: number, currency: string, delta: number): Leg[] =>
   leg('credit_grant', account.creditExtended(currency), account.creditLine(partnerId), currency, delta);
 
-/** What the books need of an order: who supplies it, its price's two parts, and what the supplier charges in its own currency. */
+/**
+ * A parent's credit to a sub-agency moved by `delta` (up: granted, down: given back): the
+ * parent's side (its wallet's ledger row) and the sub-agency's (its credit_grant row).
+ */
+export const agencyCreditLegs = (parentId: number, childId: number, currency: string, delta: number): { parent: Leg[]; child: Leg[] } => ({
+  parent: leg('agency_credit', account.wallet(parentId), account.agencyCredit(parentId), currency, delta),
+  child: leg('credit_grant', account.agencyCredit(parentId), account.creditLine(childId), currency, delta),
+});
+
+/** What the books need of an order: who supplies it, its price's parts, and what the supplier charges in its own currency. */
 export interface BookedOrder {
   id: number;
   partnerId: number;
@@ -109,7 +124,10 @@ export interface BookedOrder {
   currency: string;
   totalPrice: number;
   netPrice: number | null;
+  /** The whole margin; `agencyMargin` of it is the parent agency's (`agencyParentId`), the rest the company's. */
   margin: number | null;
+  agencyMargin?: number;
+  agencyParentId?: number | null;
   supplierAmount: number | null;
   supplierCurrency: string | null;
   fxRateAmount: number | null;
@@ -119,6 +137,20 @@ export interface BookedOrder {
 /** The order's price parts: sold at the supplier's price when it records none. */
 export function partsOf(order: Pick<BookedOrder, 'totalPrice' | 'netPrice' | 'margin'>): { net: number; margin: number } {
   return order.netPrice === null ? { net: order.totalPrice, margin: 0 } : { net: order.netPrice, margin: order.margin ?? 0 };
+}
+
+/** The margin's two shares: the company's and the parent agency's (with its account; none when the buyer is no sub-agency). */
+function marginShares(order: BookedOrder, margin: number): { company: number; agency: number; agencyAccount: string | null } {
+  const agency = order.agencyParentId ? Math.min(order.agencyMargin ?? 0, margin) : 0;
+  return { company: margin - agency, agency, agencyAccount: order.agencyParentId ? account.agencyMargin(order.agencyParentId) : null };
+}
+
+/** Legs of a margin's shares from `wallet` (or back to it, for negative amounts): the company's to margin:CUR, the parent's to its account. */
+function marginLegs(kind: TransferKind, order: BookedOrder, wallet: string, cur: string, company: number, agency: number, agencyAccount: string | null): Leg[] {
+  return [
+    ...leg(kind, wallet, account.margin(cur), cur, company),
+    ...(agencyAccount ? leg(kind === 'sale_margin' ? 'agency_margin' : 'agency_margin_reversal', wallet, agencyAccount, cur, agency) : []),
+  ];
 }
 
 /** The supplier is owed in its own currency, converted at the order's rate (the sale's conversion). */
@@ -138,8 +170,9 @@ export function saleLegs(order: BookedOrder): Leg[] {
   const wallet = account.wallet(order.partnerId);
   const cur = order.currency;
   const foreign = foreignOf(order);
+  const shares = marginShares(order, margin);
   return [
-    ...leg('sale_margin', wallet, account.margin(cur), cur, margin),
+    ...marginLegs('sale_margin', order, wallet, cur, shares.company, shares.agency, shares.agencyAccount),
     ...(foreign
       ? [
           ...leg('sale_net', wallet, account.fx(cur), cur, net),
@@ -154,12 +187,16 @@ export function saleLegs(order: BookedOrder): Leg[] {
  * these amounts, each up as a further sale and down as a refund of that part. Only for
  * orders priced in the wallet's currency.
  */
-export function priceChangeLegs(order: BookedOrder, change: { net: number; margin: number }): Leg[] {
+export function priceChangeLegs(order: BookedOrder, change: { net: number; margin: number; agencyMargin?: number }): Leg[] {
   const wallet = account.wallet(order.partnerId);
   const cur = order.currency;
+  const agencyAccount = order.agencyParentId ? account.agencyMargin(order.agencyParentId) : null;
+  const agency = agencyAccount ? (change.agencyMargin ?? 0) : 0;
+  const company = change.margin - agency;
   return [
     ...leg(change.net > 0 ? 'sale_net' : 'supplier_refund', wallet, account.supplier(order.supplier, cur), cur, change.net),
-    ...leg(change.margin > 0 ? 'sale_margin' : 'margin_reversal', wallet, account.margin(cur), cur, change.margin),
+    ...leg(company > 0 ? 'sale_margin' : 'margin_reversal', wallet, account.margin(cur), cur, company),
+    ...(agencyAccount ? leg(agency > 0 ? 'agency_margin' : 'agency_margin_reversal', wallet, agencyAccount, cur, agency) : []),
   ];
 }
 
@@ -174,7 +211,7 @@ export interface SupplierRefund {
  * - the supplier's refund: what it gives back of what it was paid (its own amount when
  *   known, otherwise the same share of its price as the partner gets back of the order's),
  *   at the order's rate, and the exchange difference when it is worth another amount today;
- * - the sale's margin, given back;
+ * - the sale's margin, given back (the company's, and the parent agency's on a sub-agency's order);
  * - the fee the company keeps: what the supplier's refund and the margin come to beyond
  *   the partner's credit (negative, when the company gives back more than it recovers).
  * The partner's wallet moves by exactly `credit`.
@@ -198,7 +235,9 @@ export function refundLegs(order: BookedOrder, credit: number, supplier?: Suppli
       ]
     : leg('supplier_refund', account.supplier(order.supplier, cur), wallet, cur, refunded);
   legs.push(...leg('exchange_difference', account.fxDifferences(cur), wallet, cur, worthToday - atSaleRate));
-  legs.push(...leg('margin_reversal', account.margin(cur), wallet, cur, margin));
+  const shares = marginShares(order, margin);
+  legs.push(...leg('margin_reversal', account.margin(cur), wallet, cur, shares.company));
+  if (shares.agencyAccount) legs.push(...leg('agency_margin_reversal', shares.agencyAccount, wallet, cur, shares.agency));
   legs.push(...leg('fee_kept', wallet, account.fees(cur), cur, worthToday + margin - credit));
   return legs;
 }

@@ -7,6 +7,7 @@ import { convert, rateFor } from './fx';
 import { chooseRule, markupWith, type Markup, type MarkupRule, type SaleContext } from './markup';
 import { parseAmount } from './money';
 import { readCache } from './read-cache';
+import { agencyMarkupFor } from './agency-markup-reads';
 
 /**
  * The operators' pricing rules (docs/decisions/pricing-rules.md): kept in `pricing_rules`,
@@ -185,8 +186,11 @@ export interface MarkupDeps {
 /** The markup of a sale made `now`: the most specific rule in force that day (UTC), or none. */
 export async function markupFor(deps: MarkupDeps, sale: Omit<SaleContext, 'day'> & { now: Date }): Promise<Markup> {
   const rules = await rulesOf(deps.db, sale.service, deps.currency);
-  const context: SaleContext = { service: sale.service, partnerId: sale.partnerId, supplier: sale.supplier, day: sale.now.toISOString().slice(0, 10) };
-  return markupWith(chooseRule(rules, context));
+  // A sub-agency buys at the operator's price to its parent, with its parent's markup on top.
+  const agency = await agencyMarkupFor(deps.db, sale.partnerId, sale.service);
+  const partnerId = agency?.parentId ?? sale.partnerId;
+  const context: SaleContext = { service: sale.service, partnerId, supplier: sale.supplier, day: sale.now.toISOString().slice(0, 10) };
+  return markupWith(chooseRule(rules, context), agency);
 }
 
 /** Who supplies the services the engine prices itself (products, tours, residence, visa). */
@@ -221,16 +225,24 @@ export async function catalogueToWallet(deps: CatalogueDeps, now: Date): Promise
 export async function ownMarkup(deps: CatalogueDeps, service: MarkupService, partnerId: number, now: Date = new Date()): Promise<Markup> {
   const markup = await markupFor(deps, { service, partnerId, supplier: OWN_SUPPLIER, now });
   const toWallet = await catalogueToWallet(deps, now);
-  return toWallet ? markupWith(markup.rule, toWallet) : markup;
+  return toWallet ? markupWith(markup.rule, markup.agency, toWallet) : markup;
 }
 
 /**
  * The markup of the rule that priced an order (a stay change re-prices with it); none when it
- * names none. With `deps`, on catalogue nets converted into the wallet's currency at today's rate.
+ * names none. A sub-agency's order adds its parent's markup for the service as it is now. With
+ * `deps`, on catalogue nets converted into the wallet's currency at today's rate.
  */
-export async function markupOfRule(db: DbOrTx, ruleId: number | null, deps?: CatalogueDeps, now: Date = new Date()): Promise<Markup> {
+export async function markupOfRule(
+  db: DbOrTx,
+  ruleId: number | null,
+  sale?: { partnerId: number; service: MarkupService },
+  deps?: CatalogueDeps,
+  now: Date = new Date(),
+): Promise<Markup> {
+  const agency = sale ? await agencyMarkupFor(db, sale.partnerId, sale.service) : null;
   const toWallet = deps ? await catalogueToWallet(deps, now) : undefined;
-  if (ruleId === null) return markupWith(null, toWallet);
+  if (ruleId === null) return markupWith(null, agency, toWallet);
   const [row] = await db.select().from(pricingRules).where(eq(pricingRules.id, ruleId));
-  return markupWith(row ? ruleOf(row) : null, toWallet);
+  return markupWith(row ? ruleOf(row) : null, agency, toWallet);
 }

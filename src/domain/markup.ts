@@ -38,9 +38,19 @@ export interface SaleContext {
 /** A price in its two parts, with the rule that set the margin (null: sold at net). */
 export interface SellPrice {
   netMinor: number;
+  /** The whole margin: the company's and, on a sub-agency's sale, its parent's. */
   marginMinor: number;
   sellMinor: number;
   ruleId: number | null;
+  /** The parent agency's share of the margin (0 unless a sub-agency buys). */
+  agencyMarginMinor: number;
+}
+
+/** A parent agency's markup for one of its sub-agencies, on the operator's price to the parent. */
+export interface AgencyMarkup {
+  parentId: number;
+  percentHundredths: number;
+  fixedMinor: number;
 }
 
 /** The markup service an order's service is priced under. */
@@ -99,10 +109,23 @@ export function marginOf(rule: MarkupRule | null, netMinor: number): number {
   return Number(atLeast);
 }
 
-/** `netMinor` priced with `rule`: its margin added. */
-export function sellPrice(rule: MarkupRule | null, netMinor: number): SellPrice {
-  const marginMinor = marginOf(rule, netMinor);
-  return { netMinor, marginMinor, sellMinor: netMinor + marginMinor, ruleId: rule?.id ?? null };
+/** What a parent adds to the operator's price to it: the percent, rounded once half up, plus the fixed amount. */
+export function agencyMarginOf(agency: AgencyMarkup | null, parentPriceMinor: number): number {
+  if (agency === null) return 0;
+  const percent = (BigInt(parentPriceMinor) * BigInt(agency.percentHundredths) + 5_000n) / 10_000n;
+  const margin = percent + BigInt(agency.fixedMinor);
+  if (margin + BigInt(parentPriceMinor) > BigInt(MAX_AMOUNT_MINOR)) {
+    throw new CurrencyAmountError('too_large', `${parentPriceMinor} minor units with their markup are more than the engine keeps`);
+  }
+  return Number(margin);
+}
+
+/** `netMinor` priced with `rule`, and then with the parent's markup when a sub-agency buys. */
+export function sellPrice(rule: MarkupRule | null, netMinor: number, agency: AgencyMarkup | null = null): SellPrice {
+  const operatorMargin = marginOf(rule, netMinor);
+  const agencyMarginMinor = agencyMarginOf(agency, netMinor + operatorMargin);
+  const marginMinor = operatorMargin + agencyMarginMinor;
+  return { netMinor, marginMinor, sellMinor: netMinor + marginMinor, ruleId: rule?.id ?? null, agencyMarginMinor };
 }
 
 /**
@@ -113,20 +136,26 @@ export function sellPrice(rule: MarkupRule | null, netMinor: number): SellPrice 
  */
 export interface Markup {
   readonly rule: MarkupRule | null;
+  /** The parent's markup, when a sub-agency buys. */
+  readonly agency: AgencyMarkup | null;
   price(netMinor: number): SellPrice;
   /** The sell price alone. */
   sell(netMinor: number): number;
   /** The net in the wallet's currency. */
   net(netMinor: number): number;
+  /** The operator's price (to the parent, when a sub-agency buys): the sell price without the parent's markup. */
+  operatorSell(netMinor: number): number;
 }
 
 const same = (netMinor: number) => netMinor;
 
-export function markupWith(rule: MarkupRule | null, toWallet: (netMinor: number) => number = same): Markup {
+export function markupWith(rule: MarkupRule | null, agency: AgencyMarkup | null = null, toWallet: (netMinor: number) => number = same): Markup {
   return {
     rule,
-    price: (netMinor) => sellPrice(rule, toWallet(netMinor)),
-    sell: (netMinor) => {
+    agency,
+    price: (netMinor) => sellPrice(rule, toWallet(netMinor), agency),
+    sell: (netMinor) => sellPrice(rule, toWallet(netMinor), agency).sellMinor,
+    operatorSell: (netMinor) => {
       const net = toWallet(netMinor);
       return net + marginOf(rule, net);
     },
@@ -134,16 +163,33 @@ export function markupWith(rule: MarkupRule | null, toWallet: (netMinor: number)
   };
 }
 
+/**
+ * The parts of a price summed over lines (a basket, a tour's passengers, a stay's nights):
+ * its net, the sell total and the operator's total (each line priced as `operatorSell`); the
+ * parent's share is what the sell total adds to the operator's.
+ */
+export function summedPrice(markup: Markup, totals: { net: number; operator: number; sell: number }): SellPrice {
+  const marginMinor = totals.sell - totals.net;
+  const agencyMarginMinor = Math.min(Math.max(totals.sell - totals.operator, 0), Math.max(marginMinor, 0));
+  return { netMinor: totals.net, marginMinor, sellMinor: totals.sell, ruleId: markup.rule?.id ?? null, agencyMarginMinor };
+}
+
 /** No markup: every price is its net. */
 export const AT_NET: Markup = markupWith(null);
 
 /** The columns an order (or the booking it is made from) keeps a price's parts in. */
-export const priceColumns = (p: SellPrice) => ({ netPrice: p.netMinor, margin: p.marginMinor, pricingRuleId: p.ruleId });
+export const priceColumns = (p: SellPrice) => ({ netPrice: p.netMinor, margin: p.marginMinor, pricingRuleId: p.ruleId, agencyMargin: p.agencyMarginMinor });
 
 /** The price parts a booking carries to its order (sold at net, margin 0, when it records none). */
-export function carriedPriceColumns(row: { totalPrice: number; netPrice: number | null; margin: number | null; pricingRuleId: number | null }) {
+export function carriedPriceColumns(row: {
+  totalPrice: number;
+  netPrice: number | null;
+  margin: number | null;
+  pricingRuleId: number | null;
+  agencyMargin: number;
+}) {
   const { net, margin } = partsOf(row);
-  return { netPrice: net, margin, pricingRuleId: row.pricingRuleId };
+  return { netPrice: net, margin, pricingRuleId: row.pricingRuleId, agencyMargin: row.netPrice === null ? 0 : row.agencyMargin };
 }
 
 /**

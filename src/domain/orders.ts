@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { orderItems, orders } from '../db/schema';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { orderItems, orders, partners } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
 import { paginateCounted, type PageSlice } from './pagination';
@@ -53,6 +54,15 @@ export const madeByOrAnyone = (createdBy: SQL, userId: number | null | SQL | SQL
   sql`(${userId}::int is null or (${createdBy}->>'type' = 'user' and (${createdBy}->>'id')::int = ${userId}::int))`;
 
 /**
+ * The orders a partner may read: its own and its sub-agencies' (docs/decisions/sub-agencies.md).
+ * Every read of orders by partner goes through this (`owner`: the partner column of what is
+ * read, the bookings orders are made from); acting on an order (paying, cancelling) stays
+ * with the partner that made it.
+ */
+export const readableBy = (partnerId: number | ReturnType<typeof sql.placeholder>, owner: AnyPgColumn = orders.partnerId) =>
+  sql`${owner} in (select ${partners.id} from ${partners} where ${partners.id} = ${partnerId} or ${partners.parentId} = ${partnerId})`;
+
+/**
  * One of the partner's order lists, newest first: its travel orders (every service but
  * products) or its product orders. A page is one prepared read, each row with the list's
  * length (`count(*) over ()`); partners poll these lists for outcomes.
@@ -60,7 +70,7 @@ export const madeByOrAnyone = (createdBy: SQL, userId: number | null | SQL | SQL
 function orderList(name: string, products: boolean) {
   const where = () =>
     and(
-      eq(orders.partnerId, sql.placeholder('partnerId')),
+      readableBy(sql.placeholder('partnerId')),
       products ? eq(orders.service, 'product') : ne(orders.service, 'product'),
       madeByOrAnyone(sql`${orders.createdBy}`, sql.placeholder('ownOf')),
     );
@@ -105,13 +115,23 @@ export async function listProductOrders(db: DbOrTx, partnerId: number, page: num
   return { ...found, items: found.items.map((order) => ({ ...order, items: items.filter((i) => i.orderId === order.id) })) };
 }
 
-/** This partner's order of one service, or 404: another partner's order does not exist for the caller. */
-export async function serviceOrderOf(db: DbOrTx, partnerId: number, orderId: number, service: OrderRow['service']): Promise<OrderRow> {
+/**
+ * This partner's order of one service, or 404: another partner's order does not exist for the
+ * caller. To `read` it, a parent agency's own or its sub-agencies'; to act on it, its own.
+ */
+export async function serviceOrderOf(
+  db: DbOrTx,
+  partnerId: number,
+  orderId: number,
+  service: OrderRow['service'],
+  access: 'read' | 'act' = 'act',
+): Promise<OrderRow> {
+  const whose = access === 'read' ? readableBy(partnerId) : eq(orders.partnerId, partnerId);
   const [order] = isStorableId(orderId)
     ? await db
         .select()
         .from(orders)
-        .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, service)))
+        .where(and(eq(orders.id, orderId), whose, eq(orders.service, service)))
     : [];
   if (!order) throw notFound(`${service} order ${orderId}`);
   return order;

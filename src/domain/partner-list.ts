@@ -19,6 +19,8 @@ export interface ListedPartner {
   status: 'active' | 'disabled';
   createdAt: Date;
   rateLimitPerMinute: number | null;
+  /** The agency it is a sub-agency of; null: one of its own. */
+  parentId: number | null;
   balance: number | null;
   creditLimit: number | null;
   currency: string | null;
@@ -42,6 +44,7 @@ export async function listPartners(db: DbOrTx, filter: PartnerFilter, page: Page
       status: partners.status,
       createdAt: partners.createdAt,
       rateLimitPerMinute: partners.rateLimitPerMinute,
+      parentId: partners.parentId,
       balance: wallets.balance,
       creditLimit: wallets.creditLimit,
       currency: wallets.currency,

@@ -16,6 +16,8 @@ export interface Partner {
   name: string;
   /** Requests per minute on each interface; null: the engine's default. */
   rateLimitPerMinute: number | null;
+  /** The agency this one is a sub-agency of; null: an agency of its own. */
+  parentId: number | null;
   /** The wallet's currency: what the partner is priced and charged in. */
   currency: string;
   /** Who acts for the partner on this request (its connection, or the user it belongs to) and what they may do. */
@@ -51,7 +53,7 @@ export function parseWalletCurrency(field: string, input: unknown): string {
 /** Creates a partner with its wallet in `currency`; the only moment its secret and agency key are ever visible. */
 export async function createPartner(
   db: Db,
-  input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string },
+  input: { name: string; creditLimitMinor: number; topUpMinor: number; currency: string; parentId?: number },
 ): Promise<NewPartnerCredentials> {
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name', 'must be 1 to 200 characters');
@@ -60,7 +62,10 @@ export async function createPartner(
   const apiSecret = newApiSecret();
   const agencyKey = newAgencyKey();
   const partnerId = await db.transaction(async (tx) => {
-    const [row] = await tx.insert(partners).values({ name }).returning({ id: partners.id });
+    const [row] = await tx
+      .insert(partners)
+      .values({ name, parentId: input.parentId ?? null })
+      .returning({ id: partners.id });
     const id = row!.id;
     // Its first connections, one per interface, with every right: what the partner's credentials were before it had users.
     await tx.insert(apiConnections).values([
@@ -86,6 +91,7 @@ const credentialColumns = {
   partnerName: partners.name,
   partnerStatus: partners.status,
   rateLimitPerMinute: partners.rateLimitPerMinute,
+  parentId: partners.parentId,
   currency: wallets.currency,
   connectionId: apiConnections.id,
   connectionName: apiConnections.name,
@@ -176,6 +182,7 @@ function admitted(row: CredentialRow, account: 'partner' | 'agency'): Partner {
     id: row.partnerId,
     name: row.partnerName,
     rateLimitPerMinute: row.rateLimitPerMinute,
+    parentId: row.parentId,
     currency: row.currency,
     principal: principalOf({ id: row.connectionId, name: row.connectionName, rights: row.rights }, user),
   };

@@ -6,7 +6,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx, type Tx } from '../db/client';
 import { preparedQuery, preparedSql } from '../db/prepared';
-import { accounts, ledgerEntries, orderItems, orders, transfers, wallets, type OrderStatus } from '../db/schema';
+import { accounts, ledgerEntries, orderItems, orders, partners, transfers, wallets, type OrderStatus } from '../db/schema';
 import { columnsAs, rowFrom } from '../db/table-rows';
 import { reversalLegs } from './books';
 import { DomainError } from './errors';
@@ -79,7 +79,9 @@ function debitStatement(withOrder: { columns: SQL; join: SQL }) {
   return sql`
       with o as (
         select id, partner_id, total_price_minor as amount, currency, service, supplier,
-          coalesce(net_minor, total_price_minor) as net, coalesce(margin_minor, 0) as margin, supplier_amount_minor, supplier_currency, fx_rate_amount
+          coalesce(net_minor, total_price_minor) as net, coalesce(margin_minor, 0) as margin, supplier_amount_minor, supplier_currency, fx_rate_amount,
+          -- A sub-agency's order: its parent's share of the margin, to the parent's account.
+          (select parent_id from ${partners} where ${partners}.id = ${orders}.partner_id) as parent_id, agency_margin_minor
         from ${orders}
         where id = ${sql.placeholder('orderId')} and partner_id = ${sql.placeholder('partnerId')} and status = 'pending' and payment_method = 'PARTNER_CREDIT'
           -- Pending again after this run's own reversal (its steps run again from the start): its debit stands, none is added.
@@ -110,10 +112,12 @@ function debitStatement(withOrder: { columns: SQL; join: SQL }) {
         -- The sale in the books (saleLegs in src/domain/books.ts): the net to the supplier, through
         -- the conversion accounts when it prices in another currency, and the margin to revenue.
         select l.* from o, w, entry,
+          lateral (select case when o.parent_id is null then 0 else o.agency_margin_minor end as agency_margin) a,
           lateral (select o.supplier_currency is not null and o.supplier_amount_minor is not null and o.fx_rate_amount is not null
             and o.supplier_currency <> w.currency as foreign_priced) f,
           lateral (values
-            (0, 'sale_margin', 'wallet:' || o.partner_id, 'margin:' || w.currency, w.currency, o.margin),
+            (0, 'sale_margin', 'wallet:' || o.partner_id, 'margin:' || w.currency, w.currency, o.margin - a.agency_margin),
+            (3, 'agency_margin', 'wallet:' || o.partner_id, 'agency_margin:' || o.parent_id, w.currency, a.agency_margin),
             (1, 'sale_net', 'wallet:' || o.partner_id,
               case when f.foreign_priced then 'fx:' || w.currency else 'supplier:' || o.supplier || ':' || w.currency end, w.currency, o.net),
             (2, 'fx_conversion', 'fx:' || o.supplier_currency, 'supplier:' || o.supplier || ':' || o.supplier_currency, o.supplier_currency,

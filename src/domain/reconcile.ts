@@ -15,7 +15,8 @@ export interface Finding {
     | 'wallet_account'
     | 'entry_not_posted'
     | 'adjustment_not_posted'
-    | 'trial_balance_not_zero';
+    | 'trial_balance_not_zero'
+    | 'sub_agency';
   /** The partner concerned; null for a finding about the company's own accounts. */
   partner_id: number | null;
   order_id?: number;
@@ -29,7 +30,9 @@ export interface Finding {
  * the balance of its credit line; every ledger row moved its account by exactly its amount;
  * the trial balance of all the books sums to zero in each currency; every posted manual
  * adjustment is one ledger row of its amount and one transfer between its wallet and
- * `adjustments:CUR`, and every adjustment row of the ledger is one of them; a completed order was paid exactly its price (net of
+ * `adjustments:CUR`, and every adjustment row of the ledger is one of them; every parent's
+ * sub-agencies (one level, in its currency) hold together as credit limits exactly what its
+ * wallet gave them, and its margin account holds only its sub-agencies' sales; a completed order was paid exactly its price (net of
  * reversals and price changes); an order that did not complete keeps nothing; no payment
  * stays under way longer than `stuckAfterMs`; and no unpaid hold (a room, a PNR, tour
  * seats, villa dates) outlives its deadline by more than that: its expiry timer failed.
@@ -64,6 +67,7 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
   findings.push(...(await checkBooks(db)));
   findings.push(...(await checkTrialBalance(db)));
   findings.push(...(await checkAdjustments(db)));
+  findings.push(...(await checkSubAgencies(db)));
 
   const orders = rowsOf<{
     id: number;
@@ -287,6 +291,64 @@ async function checkAdjustments(db: DbOrTx): Promise<Finding[]> {
       kind: 'adjustment_not_posted',
       partner_id: l.partner_id,
       detail: `ledger row ${l.id} is an adjustment no operator made (no wallet_adjustments row posts it)`,
+    });
+  }
+  return findings;
+}
+
+/**
+ * Sub-agencies (src/domain/sub-agencies.ts): one level deep and in their parent's currency; the
+ * credit limits of a parent's sub-agencies add up to what its wallet gave them (its
+ * `sub_agency_credit` rows), every credit line of theirs was fed from `agency_credit:P` alone,
+ * which nets to zero; and `agency_margin:P` moved only with sales of P's sub-agencies.
+ */
+async function checkSubAgencies(db: DbOrTx): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const shape = rowsOf<{ id: number; detail: string }>(
+    await db.execute(sql`
+      select c.id, case when p.parent_id is not null then 'its parent ' || p.id || ' is a sub-agency itself'
+        else 'its wallet is in ' || cw.currency || ', its parent''s in ' || pw.currency end as detail
+      from partners c join partners p on p.id = c.parent_id
+      join wallets cw on cw.partner_id = c.id join wallets pw on pw.partner_id = p.id
+      where p.parent_id is not null or cw.currency <> pw.currency`),
+  );
+  for (const s of shape) findings.push({ kind: 'sub_agency', partner_id: s.id, detail: `sub-agency ${s.id}: ${s.detail}` });
+  const parents = rowsOf<{ parent_id: number; currency: string; limits: string; given: string; clearing: string; foreign_lines: string }>(
+    await db.execute(sql`
+      select p.id as parent_id, pw.currency,
+        (select coalesce(sum(w.credit_limit_minor), 0) from wallets w join partners c on c.id = w.partner_id where c.parent_id = p.id) as limits,
+        (select coalesce(sum(case l.direction when 'debit' then l.amount_minor else -l.amount_minor end), 0) from ledger_entries l
+          where l.partner_id = p.id and l.type = 'sub_agency_credit') as given,
+        (select coalesce(sum(case when t.credit_account = 'agency_credit:' || p.id then t.amount_minor else -t.amount_minor end), 0) from transfers t
+          where t.credit_account = 'agency_credit:' || p.id or t.debit_account = 'agency_credit:' || p.id) as clearing,
+        (select count(*) from transfers t join partners c on t.credit_account = 'credit_line:' || c.id or t.debit_account = 'credit_line:' || c.id
+          where c.parent_id = p.id and 'agency_credit:' || p.id not in (t.credit_account, t.debit_account)) as foreign_lines
+      from partners p join wallets pw on pw.partner_id = p.id
+      where exists (select 1 from partners c where c.parent_id = p.id)`),
+  );
+  for (const p of parents) {
+    const money = (n: string) => formatDecimal(Number(n), p.currency);
+    if (Number(p.limits) !== Number(p.given) || Number(p.clearing) !== 0 || Number(p.foreign_lines) !== 0) {
+      findings.push({
+        kind: 'sub_agency',
+        partner_id: p.parent_id,
+        detail: `its sub-agencies' credit limits add up to ${money(p.limits)}, its wallet gave them ${money(p.given)}; agency_credit:${p.parent_id} holds ${money(p.clearing)}; ${p.foreign_lines} transfers fed their credit lines from elsewhere`,
+      });
+    }
+  }
+  const strayMargins = rowsOf<{ id: number; account: string; order_id: number | null }>(
+    await db.execute(sql`
+      select t.id, a.code as account, t.order_id from transfers t
+      join accounts a on a.code in (t.credit_account, t.debit_account) and a.kind = 'agency_margin'
+      left join orders o on o.id = t.order_id left join partners c on c.id = o.partner_id
+      where c.parent_id is null or a.code <> 'agency_margin:' || c.parent_id`),
+  );
+  for (const t of strayMargins) {
+    findings.push({
+      kind: 'sub_agency',
+      partner_id: null,
+      ...(t.order_id === null ? {} : { order_id: t.order_id }),
+      detail: `transfer ${t.id} moves ${t.account} for no sale of that parent's sub-agencies`,
     });
   }
   return findings;

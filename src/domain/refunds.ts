@@ -5,6 +5,7 @@ import { refundLegs, type SupplierRefund } from './books';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
 import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
+import { parentIdOf } from './sub-agencies';
 import { applyMovement, lockWallet } from './wallet';
 import { actorNow } from '../platform/request-context';
 
@@ -61,7 +62,11 @@ export async function settleRefund(db: DbOrTx, input: RefundInput): Promise<{ le
           step: input.step,
           note: input.note.slice(0, 500),
         },
-        refundLegs(order, input.amountMinor, input.supplierRefund),
+        refundLegs(
+          { ...order, agencyParentId: order.agencyMargin > 0 ? await parentIdOf(tx, order.partnerId) : null },
+          input.amountMinor,
+          input.supplierRefund,
+        ),
       );
       ledgerId = entry.id;
     }

@@ -1,7 +1,7 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
-import { ledgerEntries, orders, wallets, type OrderService } from '../db/schema';
+import { ledgerEntries, orders, partners, wallets, type OrderService } from '../db/schema';
 import { creditGrantLegs, post, topUpLegs, type Leg } from './books';
 import { DomainError, notFound, validation } from './errors';
 import { formatDecimal } from './money';
@@ -20,7 +20,7 @@ export async function lockWallet(tx: Tx, partnerId: number): Promise<WalletRow> 
 
 export interface Movement {
   direction: 'debit' | 'credit';
-  type: 'payment' | 'refund' | 'topup' | 'adjustment';
+  type: 'payment' | 'refund' | 'topup' | 'adjustment' | 'sub_agency_credit';
   amount: number;
   orderId?: number;
   workflowId?: string;
@@ -58,6 +58,8 @@ export async function recordTopUp(tx: Tx, partnerId: number, amount: number, not
  * grants add up to the credit limit as its payments, refunds and top-ups add up to the balance.
  */
 export async function recordCreditGrant(tx: Tx, partnerId: number, newLimit: number, note?: string): Promise<LedgerRow | null> {
+  const [partner] = await tx.select({ parentId: partners.parentId }).from(partners).where(eq(partners.id, partnerId));
+  if (partner?.parentId) throw validation('amount', `partner ${partnerId} is a sub-agency of partner ${partner.parentId}: its credit is granted by its parent`);
   const wallet = await lockWallet(tx, partnerId);
   const delta = newLimit - wallet.creditLimit;
   if (delta === 0) return null;

@@ -178,7 +178,7 @@ export type Security = Array<Record<string, string[]>>;
  */
 export const operationHeads = (security: Security) => (tags: string[]) => {
   const head =
-    <M extends 'get' | 'post' | 'delete'>(method: M) =>
+    <M extends 'get' | 'post' | 'put' | 'delete'>(method: M) =>
     <P extends string>(path: P, summary: string, description?: string) => ({
       method,
       path,
@@ -187,5 +187,5 @@ export const operationHeads = (security: Security) => (tags: string[]) => {
       ...(description === undefined ? {} : { description }),
       security,
     });
-  return { get: head('get'), post: head('post'), del: head('delete') };
+  return { get: head('get'), post: head('post'), put: head('put'), del: head('delete') };
 };

@@ -50,6 +50,16 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'POST /api/partners/connections/': ['connections'],
   'POST /api/partners/connections/{id}/rotate/': ['connections'],
   'POST /api/partners/connections/{id}/revoke/': ['connections'],
+  // Interface A: sub-agencies (their statement is finance's, as the parent's own is)
+  'POST /api/partners/agencies/': ['sub_agencies'],
+  'GET /api/partners/agencies/': ['sub_agencies'],
+  'GET /api/partners/agencies/{id}/': ['sub_agencies'],
+  'POST /api/partners/agencies/{id}/disable/': ['sub_agencies'],
+  'POST /api/partners/agencies/{id}/enable/': ['sub_agencies'],
+  'POST /api/partners/agencies/{id}/credit/': ['sub_agencies'],
+  'GET /api/partners/agencies/{id}/markups/': ['sub_agencies'],
+  'PUT /api/partners/agencies/{id}/markups/': ['sub_agencies'],
+  'GET /api/partners/agencies/{id}/statement/': ['finance'],
   // Interface A: products
   'GET /api/products/products/': ['search'],
   'GET /api/products/products/{id}/': ['search'],

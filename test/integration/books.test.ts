@@ -317,7 +317,7 @@ describe('the reports read from the books', () => {
 
     // The CSV operators download says the same.
     const csv = (await runReport(db, 'margins', { from: today, to: today })).csv.trim().split('\r\n');
-    expect(csv[0]).toBe('period,service,partner_id,partner,supplier,currency,sales,margin,fees');
+    expect(csv[0]).toBe('period,service,partner_id,partner,supplier,currency,sales,margin,fees,parent_id,agency_margin');
     expect(sum(csv.slice(1).map((line) => Math.round(Number(line.split(',')[7]) * 100)))).toBe(10_00);
     expect((await runReport(db, 'suppliers', { from: today, to: today })).csv).toContain('simulator,EUR,0.00,300.00,200.00,100.00');
 

@@ -125,6 +125,7 @@ describe('partner list and enable', () => {
         status: 'active',
         created_at: expect.any(String),
         rate_limit_per_minute: null,
+        parent_id: null,
         wallet: { balance: '250.00', credit_limit: '1000.00', available: '1250.00', currency: 'IRT' },
       },
       expect.objectContaining({ id: b.creds.partner_id, status: 'disabled' }),

@@ -115,7 +115,13 @@ describe('POST, GET and DELETE /admin/markups', () => {
     const deps = { db: stack.db, currency: CURRENCY };
     expect((await markupFor(deps, sale)).price(10_000)).toMatchObject({ marginMinor: 0 });
     const set = await admin().post('/admin/markups', { service: 'visa', partner: creds.partner_id, percent: '10' });
-    expect((await markupFor(deps, sale)).price(10_000)).toEqual({ netMinor: 10_000, marginMinor: 1_000, sellMinor: 11_000, ruleId: set.body.id });
+    expect((await markupFor(deps, sale)).price(10_000)).toEqual({
+      netMinor: 10_000,
+      marginMinor: 1_000,
+      sellMinor: 11_000,
+      ruleId: set.body.id,
+      agencyMarginMinor: 0,
+    });
     await admin().delete(`/admin/markups/${set.body.id}`);
     expect((await markupFor(deps, sale)).price(10_000)).toMatchObject({ marginMinor: 0, ruleId: null });
   });

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { MARKUP_SERVICES } from '../../src/db/schema';
-import { applies, chooseRule, marginOf, markupWith, netAtLeast, netAtMost, sellPrice, type MarkupRule, type SaleContext } from '../../src/domain/markup';
+import {
+  applies,
+  chooseRule,
+  marginOf,
+  markupWith,
+  netAtLeast,
+  netAtMost,
+  sellPrice,
+  summedPrice,
+  type MarkupRule,
+  type SaleContext,
+} from '../../src/domain/markup';
 import { formatPercent, parsePercent } from '../../src/domain/markup-rules';
 import { DomainError } from '../../src/domain/errors';
 import { CurrencyAmountError } from '../../src/platform/currency';
@@ -40,7 +51,7 @@ describe('the margin of a rule', () => {
   });
 
   it('is zero without a rule: sold at net', () => {
-    expect(sellPrice(null, 12_345)).toEqual({ netMinor: 12_345, marginMinor: 0, sellMinor: 12_345, ruleId: null });
+    expect(sellPrice(null, 12_345)).toEqual({ netMinor: 12_345, marginMinor: 0, sellMinor: 12_345, ruleId: null, agencyMarginMinor: 0 });
   });
 
   it('is exact on amounts where a float product would not be', () => {
@@ -209,5 +220,35 @@ describe('percent as operators write it', () => {
     expect(formatPercent(1200)).toBe('12');
     expect(formatPercent(1)).toBe('0.01');
     expect(formatPercent(0)).toBe('0');
+  });
+});
+
+describe("a sub-agency's price", () => {
+  const operator = {
+    id: 7,
+    service: 'hotels' as const,
+    partnerId: 1,
+    supplier: null,
+    percentHundredths: 1000,
+    fixedMinor: 500,
+    minMarginMinor: 0,
+    validFrom: null,
+    validTo: null,
+  };
+  const parent = { parentId: 1, percentHundredths: 500, fixedMinor: 100 };
+
+  it("is the operator's price to the parent plus the parent's markup on it, the parent's share apart", () => {
+    // 10,000 net: the operator's price 11,500; 5% of that (575) + 100 is the parent's.
+    expect(sellPrice(operator, 10_000, parent)).toEqual({ netMinor: 10_000, marginMinor: 2_175, sellMinor: 12_175, ruleId: 7, agencyMarginMinor: 675 });
+    expect(markupWith(operator, parent).operatorSell(10_000)).toBe(11_500);
+  });
+
+  it('adds up over lines: the parent keeps what the sell total adds to the operator total', () => {
+    const markup = markupWith(operator, parent);
+    const lines = [10_000, 333, 7];
+    const total = (f: (n: number) => number) => lines.reduce((n, l) => n + f(l), 0);
+    const price = summedPrice(markup, { net: total((n) => n), operator: total(markup.operatorSell), sell: total(markup.sell) });
+    expect(price.agencyMarginMinor).toBe(total(markup.sell) - total(markup.operatorSell));
+    expect(price.marginMinor).toBe(total(markup.sell) - total((n) => n));
   });
 });

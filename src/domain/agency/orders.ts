@@ -5,7 +5,7 @@ import { DomainError, notFound, validation } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { lineTotal } from '../money';
 import { orderBooking } from '../hotels/bookings';
-import { priceColumns } from '../markup';
+import { priceColumns, summedPrice } from '../markup';
 import { ownMarkup, type CatalogueDeps } from '../markup-rules';
 import { AGENCY_CHANNEL, type OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
@@ -129,7 +129,7 @@ export async function createAgencyProductOrder(
         idempotencyKey: idempotencyKey ?? null,
         idempotencyRequest: idempotencyKey ? fingerprint : null,
         details: { ...AGENCY_CHANNEL, delivery_address: input.deliveryAddress, agency_ref: input.agencyRef ?? null },
-        ...priceColumns({ netMinor: net, marginMinor: total - net, sellMinor: total, ruleId: markup.rule?.id ?? null }),
+        ...priceColumns(summedPrice(markup, { net, operator: lineTotal(markup.operatorSell(line.unit), input.quantity, currency), sell: total })),
       })
       .onConflictDoNothing()
       .returning();

@@ -6,7 +6,7 @@ import { orderItems, orders, productCategories, products, productVariants } from
 import { fromCatalogue } from '../catalog-cache';
 import { notFound, workflowAnswer } from '../errors';
 import { rowIdOf } from '../ids';
-import type { OrderItemRow, OrderRow } from '../orders';
+import { readableBy, type OrderItemRow, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
 import { bookingAttributes } from '../../temporal/workflows';
@@ -75,11 +75,12 @@ export interface AgencyOrder {
   item: OrderItemRow | null;
 }
 
+/** A product order the agency may read: its own, or one of its sub-agencies'. */
 async function orderView(db: Db, partnerId: number, orderId: number): Promise<AgencyOrder> {
   const [order] = await db
     .select()
     .from(orders)
-    .where(and(eq(orders.id, orderId), eq(orders.partnerId, partnerId), eq(orders.service, 'product')));
+    .where(and(eq(orders.id, orderId), readableBy(partnerId), eq(orders.service, 'product')));
   if (!order) throw notFound(`order ${orderId}`);
   const [item] = await db.select().from(orderItems).where(eq(orderItems.orderId, order.id));
   return { order, item: item ?? null };

@@ -1,7 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { orders } from '../../db/schema';
 import { DomainError, notFound } from '../errors';
 import { formatDecimal } from '../money';
-import { getOrder, type OrderRow } from '../orders';
+import { isStorableId } from '../ids';
+import { readableBy, type OrderRow } from '../orders';
 import { dayText } from '../statements';
 import { financeKinds, orderFinanceDocuments, snapshotOf, type FinanceSnapshot, type MonthlySummary } from './finance';
 import type { DocumentSettings } from './issuer';
@@ -25,10 +28,14 @@ export interface DocumentEntry {
   number: string | null;
 }
 
+/**
+ * An order the partner may read: its own, or, for a parent agency, one of its sub-agencies'
+ * (whose documents are the sub-agency's: its branding, its invoices). Another partner's order
+ * is as unknown as one that does not exist.
+ */
 async function partnersOrder(db: Db, partnerId: number, orderId: number): Promise<OrderRow> {
-  const order = await getOrder(db, orderId);
-  // Another partner's order is as unknown as one that does not exist.
-  if (!order || order.partnerId !== partnerId) throw notFound(`order ${orderId}`);
+  const [order] = isStorableId(orderId) ? await db.select().from(orders).where(and(eq(orders.id, orderId), readableBy(partnerId))) : [];
+  if (!order) throw notFound(`order ${orderId}`);
   return order;
 }
 
@@ -46,7 +53,7 @@ export async function orderDocuments(deps: DocumentDeps, partnerId: number, orde
   const order = await partnersOrder(deps.db, partnerId, orderId);
   const travel = TRAVEL_DOCUMENT_OF[order.service];
   const state = await travelDocumentAvailability(deps.db, order);
-  const finance = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, partnerId, order.id));
+  const finance = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order.partnerId, order.id));
   const documents: DocumentEntry[] = [
     { kind: travel.kind, title: travel.title, available: state.available, reason: state.available ? null : state.reason, number: null },
     ...finance.map(({ kind, doc }) => ({
@@ -152,10 +159,10 @@ export async function orderDocument(
   const travel = TRAVEL_DOCUMENT_OF[order.service];
   if (kind === travel.kind) {
     const content = await travelDocument(deps.db, order, deps.facts);
-    return { content, branding: await brandingOf(deps.db, partnerId), filename: `${kind}-order-${order.id}.pdf` };
+    return { content, branding: await brandingOf(deps.db, order.partnerId), filename: `${kind}-order-${order.id}.pdf` };
   }
   if (/^(invoice|credit-note)(-[1-9]\d{0,3})?$/.test(kind)) {
-    const found = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, partnerId, order.id)).find((f) => f.kind === kind);
+    const found = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order.partnerId, order.id)).find((f) => f.kind === kind);
     if (!found) {
       throw new DomainError(
         'conflict',

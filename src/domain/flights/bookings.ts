@@ -151,7 +151,8 @@ export async function expireFlightIfDue(db: DbOrTx, bookingId: number, now: Date
 }
 
 /** This partner's flight order, or 404 (another partner's order does not exist for the caller). */
-export const flightOrderOf = (db: DbOrTx, partnerId: number, orderId: number): Promise<OrderRow> => serviceOrderOf(db, partnerId, orderId, 'flight');
+export const flightOrderOf = (db: DbOrTx, partnerId: number, orderId: number, access: 'read' | 'act' = 'act'): Promise<OrderRow> =>
+  serviceOrderOf(db, partnerId, orderId, 'flight', access);
 
 /** POST /api/flights/air_refund_offline/: a ticketed order waits for an operator's decision. */
 export async function requestOfflineRefund(db: DbOrTx, partnerId: number, orderId: number, reason: string): Promise<OrderRow> {

@@ -284,7 +284,7 @@ export async function bookFlight(
 
 /** POST /api/flights/air_booking_data/. */
 export async function bookingData(db: Db, partner: Partner, orderId: number): Promise<{ order: OrderRow; booking: FlightBookingRow | null }> {
-  const order = await flightOrderOf(db, partner.id, orderId);
+  const order = await flightOrderOf(db, partner.id, orderId, 'read');
   return { order, booking: (await flightBookingOfOrder(db, order.id)) ?? null };
 }
 

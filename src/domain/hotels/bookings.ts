@@ -8,18 +8,19 @@ import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
 import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
 import { carriedPriceColumns, priceColumns, type SellPrice } from '../markup';
-import type { AGENCY_CHANNEL } from '../orders';
+import { readableBy, type AGENCY_CHANNEL } from '../orders';
 import { actorNow } from '../../platform/request-context';
 
 export type HotelBookingRow = typeof hotelBookings.$inferSelect;
 
 /** A booking of this partner, or 404: another partner's booking does not exist for the caller. */
-export async function bookingOf(db: DbOrTx, partnerId: number, bookingId: number): Promise<HotelBookingRow> {
+export async function bookingOf(db: DbOrTx, partnerId: number, bookingId: number, access: 'read' | 'act' = 'act'): Promise<HotelBookingRow> {
+  const whose = access === 'read' ? readableBy(partnerId, hotelBookings.partnerId) : eq(hotelBookings.partnerId, partnerId);
   const [row] = isStorableId(bookingId)
     ? await db
         .select()
         .from(hotelBookings)
-        .where(and(eq(hotelBookings.id, bookingId), eq(hotelBookings.partnerId, partnerId)))
+        .where(and(eq(hotelBookings.id, bookingId), whose))
     : [];
   if (!row) throw notFound(`booking ${bookingId}`);
   return row;

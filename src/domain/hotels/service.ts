@@ -214,7 +214,7 @@ export async function order(db: Db, partner: Partner, bookingId: number): Promis
   return orderBooking(db, partner.id, bookingId);
 }
 
-const hotelOrderOf = (db: Db, partnerId: number, orderId: number) => serviceOrderOf(db, partnerId, orderId, 'hotel');
+const hotelOrderOf = (db: Db, partnerId: number, orderId: number, access: 'read' | 'act' = 'act') => serviceOrderOf(db, partnerId, orderId, 'hotel', access);
 
 /** POST /api/hotel/booking_data/: by the order, or by the booking (whose order is null until /api/hotel/order/). */
 export async function bookingData(
@@ -223,10 +223,10 @@ export async function bookingData(
   ref: { order_id?: number | undefined; booking_id?: number | undefined },
 ): Promise<{ order: OrderRow | null; booking: HotelBookingRow | null }> {
   if (ref.booking_id !== undefined) {
-    const booking = await bookingOf(db, partner.id, ref.booking_id);
-    return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId), booking };
+    const booking = await bookingOf(db, partner.id, ref.booking_id, 'read');
+    return { order: booking.orderId === null ? null : await hotelOrderOf(db, partner.id, booking.orderId, 'read'), booking };
   }
-  const order = await hotelOrderOf(db, partner.id, ref.order_id!);
+  const order = await hotelOrderOf(db, partner.id, ref.order_id!, 'read');
   return { order, booking: (await bookingOfOrder(db, order.id)) ?? null };
 }
 

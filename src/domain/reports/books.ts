@@ -26,6 +26,10 @@ export interface MarginRow {
   marginMinor: number;
   /** The fees account's movement: cancellation fees kept. */
   feesMinor: number;
+  /** The parent agency of a sub-agency's sales; null for an agency of its own. */
+  parentId: number | null;
+  /** The parent's margin on them (its agency_margin account's movement), apart from the company's. */
+  agencyMarginMinor: number;
 }
 
 /**
@@ -45,21 +49,25 @@ export async function marginReport(db: DbOrTx, period: Period, grain: ReportGrai
     sales: string;
     margin: string;
     fees: string;
+    parent_id: number | null;
+    agency_margin: string;
   }>(
     await db.execute(sql`
       select to_char(date_trunc(${grain}, t.created_at at time zone 'UTC'), 'YYYY-MM-DD') as period,
         o.service, o.partner_id, p.name as partner_name, o.supplier, t.currency,
         count(distinct o.id) filter (where t.kind in ('sale_net', 'sale_margin')) as sales,
         coalesce(sum(case when c.kind = 'margin' then t.amount_minor when d.kind = 'margin' then -t.amount_minor end), 0) as margin,
-        coalesce(sum(case when c.kind = 'fees' then t.amount_minor when d.kind = 'fees' then -t.amount_minor end), 0) as fees
+        coalesce(sum(case when c.kind = 'fees' then t.amount_minor when d.kind = 'fees' then -t.amount_minor end), 0) as fees,
+        p.parent_id,
+        coalesce(sum(case when c.kind = 'agency_margin' then t.amount_minor when d.kind = 'agency_margin' then -t.amount_minor end), 0) as agency_margin
       from transfers t
       join accounts d on d.code = t.debit_account
       join accounts c on c.code = t.credit_account
       join orders o on o.id = t.order_id
       join partners p on p.id = o.partner_id
       where t.created_at >= ${start}::timestamptz and t.created_at < ${end}::timestamptz
-        and (d.kind in ('margin', 'fees') or c.kind in ('margin', 'fees') or t.kind in ('sale_net', 'sale_margin'))
-      group by 1, o.service, o.partner_id, p.name, o.supplier, t.currency
+        and (d.kind in ('margin', 'fees', 'agency_margin') or c.kind in ('margin', 'fees', 'agency_margin') or t.kind in ('sale_net', 'sale_margin'))
+      group by 1, o.service, o.partner_id, p.name, p.parent_id, o.supplier, t.currency
       order by 1, o.service, o.partner_id, o.supplier, t.currency`),
   );
   return rows.map((r) => ({
@@ -72,6 +80,8 @@ export async function marginReport(db: DbOrTx, period: Period, grain: ReportGrai
     sales: Number(r.sales),
     marginMinor: Number(r.margin),
     feesMinor: Number(r.fees),
+    parentId: r.parent_id,
+    agencyMarginMinor: Number(r.agency_margin),
   }));
 }
 
@@ -130,7 +140,19 @@ export async function accountMovement(db: DbOrTx, code: string, period: Period):
   return Number(row!.moved);
 }
 
-export const MARGINS_HEADER = ['period', 'service', 'partner_id', 'partner', 'supplier', 'currency', 'sales', 'margin', 'fees'] as const;
+export const MARGINS_HEADER = [
+  'period',
+  'service',
+  'partner_id',
+  'partner',
+  'supplier',
+  'currency',
+  'sales',
+  'margin',
+  'fees',
+  'parent_id',
+  'agency_margin',
+] as const;
 
 /** The margin report as CSV, a row a month, amounts as decimals of their currency. */
 export async function marginsCsv(db: DbOrTx, period: Period): Promise<string> {
@@ -147,6 +169,8 @@ export async function marginsCsv(db: DbOrTx, period: Period): Promise<string> {
       r.sales,
       formatDecimal(r.marginMinor, r.currency),
       formatDecimal(r.feesMinor, r.currency),
+      r.parentId,
+      formatDecimal(r.agencyMarginMinor, r.currency),
     ]),
   );
 }

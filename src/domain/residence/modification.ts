@@ -11,6 +11,7 @@ import { sellStay } from './pricing';
 import { priceColumns } from '../markup';
 import { markupOfRule, type CatalogueSettings } from '../markup-rules';
 import { lockReservation } from './reservations';
+import { parentIdOf } from '../sub-agencies';
 import { checkStay } from './stay-rules';
 import { actorNow } from '../../platform/request-context';
 
@@ -81,7 +82,12 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification, c
     checkStay(p, input.checkIn, input.checkOut, input.guests, new Date());
     await assertFree(tx, p.id, input.checkIn, input.checkOut, r.id);
     // Re-priced with the rule that priced the order (none: at net).
-    const price = sellStay(p, await markupOfRule(tx, order.pricingRuleId, inWallet(tx, r.currency, catalogue)), input.checkIn, input.checkOut);
+    const price = sellStay(
+      p,
+      await markupOfRule(tx, order.pricingRuleId, { partnerId: order.partnerId, service: 'residence' }, inWallet(tx, r.currency, catalogue)),
+      input.checkIn,
+      input.checkOut,
+    );
     const newTotal = price.sellMinor;
     const difference = newTotal - r.totalPrice;
     // The books move by the change of each part.
@@ -108,7 +114,10 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification, c
             step,
             note: `change of residence reservation ${r.id}`,
           },
-          priceChangeLegs(order, { net: after.net - before.net, margin: after.margin - before.margin }),
+          priceChangeLegs(
+            { ...order, agencyParentId: await parentIdOf(tx, order.partnerId) },
+            { net: after.net - before.net, margin: after.margin - before.margin, agencyMargin: price.agencyMarginMinor - order.agencyMargin },
+          ),
         )
       ).id;
     }
@@ -131,11 +140,24 @@ export async function modifyStay(db: DbOrTx, input: PaymentRun & Modification, c
  * The two parts of a stay's price put back: priced again as it was with the order's rule;
  * should the property's rates have moved since, the margin is kept within the price.
  */
-async function restoredParts(tx: Tx, propertyId: number, ruleId: number | null, stay: Stay, currency: string, catalogue?: CatalogueSettings) {
+async function restoredParts(
+  tx: Tx,
+  propertyId: number,
+  ruleId: number | null,
+  stay: Stay,
+  partnerId: number,
+  currency: string,
+  catalogue?: CatalogueSettings,
+) {
   const [p] = await tx.select().from(properties).where(eq(properties.id, propertyId));
-  const again = sellStay(p!, await markupOfRule(tx, ruleId, inWallet(tx, currency, catalogue)), stay.checkIn, stay.checkOut);
+  const again = sellStay(
+    p!,
+    await markupOfRule(tx, ruleId, { partnerId, service: 'residence' }, inWallet(tx, currency, catalogue)),
+    stay.checkIn,
+    stay.checkOut,
+  );
   const margin = again.sellMinor === stay.totalMinor ? again.marginMinor : Math.min(again.marginMinor, stay.totalMinor);
-  return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId };
+  return { netPrice: stay.totalMinor - margin, margin, pricingRuleId: ruleId, agencyMargin: Math.min(again.agencyMarginMinor, margin) };
 }
 
 /** The stay as it stands now (read by the reservation's workflow before it changes it). */
@@ -188,7 +210,7 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo, catalogue?: Ca
     const asBefore = r.checkIn === previous.checkIn && r.checkOut === previous.checkOut && r.guests === previous.guests && r.totalPrice === previous.totalMinor;
     if (!asBefore) {
       const now = new Date();
-      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous, r.currency, catalogue);
+      const parts = await restoredParts(tx, r.propertyId, order?.pricingRuleId ?? r.pricingRuleId, previous, r.partnerId, r.currency, catalogue);
       await tx
         .update(reservations)
         .set({ checkIn: previous.checkIn, checkOut: previous.checkOut, guests: previous.guests, totalPrice: previous.totalMinor, ...parts, updatedAt: now })

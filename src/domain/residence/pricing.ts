@@ -1,4 +1,4 @@
-import type { Markup, SellPrice } from '../markup';
+import { summedPrice, type Markup, type SellPrice } from '../markup';
 
 /** Nights between two YYYY-MM-DD dates, each as its own YYYY-MM-DD. */
 export function nightsOf(checkIn: string, checkOut: string): string[] {
@@ -42,7 +42,12 @@ export function sellStay(p: StayRates, markup: Markup, checkIn: string, checkOut
   const net = { nightlyPrice: markup.net(p.nightlyPrice), weekendPrice: markup.net(p.weekendPrice), cleaningFee: markup.net(p.cleaningFee) };
   const netMinor = priceStay(net, checkIn, checkOut).totalMinor;
   const sellMinor = priceStay(sellRates(p, markup), checkIn, checkOut).totalMinor;
-  return { netMinor, marginMinor: sellMinor - netMinor, sellMinor, ruleId: markup.rule?.id ?? null };
+  const operator = priceStay(
+    { nightlyPrice: markup.operatorSell(p.nightlyPrice), weekendPrice: markup.operatorSell(p.weekendPrice), cleaningFee: markup.operatorSell(p.cleaningFee) },
+    checkIn,
+    checkOut,
+  ).totalMinor;
+  return summedPrice(markup, { net: netMinor, operator, sell: sellMinor });
 }
 
 export type CancellationPolicy = 'flexible' | 'moderate' | 'strict';

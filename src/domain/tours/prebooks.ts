@@ -6,7 +6,7 @@ import { notFound, validation } from '../errors';
 import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
 import { sum } from '../money';
-import { carriedPriceColumns, priceColumns } from '../markup';
+import { carriedPriceColumns, priceColumns, summedPrice } from '../markup';
 import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
@@ -82,7 +82,16 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest, catalogue
         passengers: input.passengers as unknown as Array<Record<string, unknown>>,
         seats,
         totalPrice,
-        ...priceColumns({ netMinor: net, marginMinor: totalPrice - net, sellMinor: totalPrice, ruleId: markup.rule?.id ?? null }),
+        ...priceColumns(
+          summedPrice(markup, {
+            net,
+            operator: sum(
+              input.passengers.map((p) => markup.operatorSell(price[p.passenger_type])),
+              input.currency,
+            ),
+            sell: totalPrice,
+          }),
+        ),
         currency: input.currency,
         expiresAt: new Date(Date.now() + input.ttlMs),
       })

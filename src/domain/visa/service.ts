@@ -29,7 +29,7 @@ export async function requestVisa(
 
 /** GET /api/visa/requests/{order_id}/ (extension): where the application stands. */
 export async function applicationStatus(db: Db, partner: Partner, orderId: number): Promise<VisaOrder> {
-  const order = await serviceOrderOf(db, partner.id, orderId, 'visa');
+  const order = await serviceOrderOf(db, partner.id, orderId, 'visa', 'read');
   const application = await applicationOfOrder(db, order.id);
   return { order, application: application! };
 }

@@ -73,6 +73,7 @@ import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables 
 import { financeRoutes } from './finance';
 import { documentAdminRoutes } from './documents';
 import type { DocumentSettings } from '../../domain/documents/issuer';
+import { subAgencyRoutes } from './sub-agencies';
 import { body, idParam } from './input';
 import { nearLimitWatch } from './near-limit-watch';
 import { OwnApprovalError } from '../../domain/adjustments';
@@ -282,6 +283,7 @@ export function createAdminApp(deps: AdminDeps) {
   });
   financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor });
   documentAdminRoutes(app, { db, documents: deps.documents });
+  subAgencyRoutes(app, db);
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>

@@ -60,6 +60,7 @@ export function financeRoutes(app: Hono<AdminEnv>, deps: { db: Db; adjustmentApp
           status: p.status,
           created_at: p.createdAt.toISOString(),
           rate_limit_per_minute: p.rateLimitPerMinute,
+          parent_id: p.parentId,
           wallet:
             p.currency === null
               ? null

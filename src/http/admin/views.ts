@@ -45,12 +45,14 @@ function renderSupplierPrice(order: OrderRow) {
   };
 }
 
-/** What an order's price is made of, for operators only: the net, the margin and the rule that set it. */
+/** What an order's price is made of, for operators only: the net, the margin (and the parent agency's share of it) and the rule that set it. */
 const renderPriceParts = (order: OrderRow) => ({
   price_parts: {
     supplier: order.supplier,
     net: order.netPrice === null ? null : formatDecimal(order.netPrice, order.currency),
     margin: order.margin === null ? null : formatDecimal(order.margin, order.currency),
+    // Of the margin, what is a sub-agency's parent's (docs/decisions/sub-agencies.md).
+    agency_margin: formatDecimal(order.agencyMargin, order.currency),
     pricing_rule_id: order.pricingRuleId,
   },
 });

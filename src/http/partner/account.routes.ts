@@ -7,6 +7,7 @@ import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-requ
 import { formatDecimal, toNumber } from '../../domain/money';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
+import { LEDGER_TYPES } from '../../db/schema';
 import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -31,7 +32,7 @@ const LedgerRow = z
   .object({
     id: z.number().int(),
     direction: z.enum(['debit', 'credit']),
-    type: z.enum(['payment', 'refund', 'topup', 'credit_grant', 'adjustment']),
+    type: z.enum(LEDGER_TYPES).openapi({ description: 'sub_agency_credit (extension): credit given to a sub-agency, or taken back from it' }),
     amount: Decimal,
     balance_after: Decimal,
     order: z.number().int().nullable().openapi({ description: 'Related travel order id' }),

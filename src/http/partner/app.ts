@@ -18,6 +18,7 @@ import { enforceRights } from '../rights';
 import { accountRoutes } from './account.routes';
 import { documentRoutes } from './documents.routes';
 import { eventRoutes } from './events.routes';
+import { agencyRoutes } from './agencies.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
@@ -111,6 +112,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', residenceRoutes(deps));
   app.route('/', eventRoutes(deps));
   app.route('/', organisationRoutes(deps));
+  app.route('/', agencyRoutes(deps));
 
   publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;

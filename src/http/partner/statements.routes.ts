@@ -4,7 +4,8 @@ import { attachment, toCsv } from '../../domain/reports/csv';
 import { buildStatement, MAX_STATEMENT_DAYS, statementPeriod, type CityName, type Statement, type StatementLine } from '../../domain/statements';
 import { ORDER_SERVICES } from '../../db/schema';
 import type { ApiDeps } from '../deps';
-import { ok, partnerRouter } from './router';
+import type { Context } from 'hono';
+import { ok, partnerRouter, type PartnerEnv } from './router';
 import { Actor, commonErrors, Decimal, envelope, partnerOperations } from './schemas';
 import { statementPdf } from './statement-pdf';
 import { actorView } from '../../domain/order-view';
@@ -15,7 +16,7 @@ const Day = (name: 'from' | 'to', description: string) =>
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
     .openapi({ param: { name, in: 'query', required: true }, example: name === 'from' ? '2026-12-01' : '2026-12-31', description });
 
-const StatementQuery = z.object({
+export const StatementQuery = z.object({
   from: Day('from', 'The first day of the period (UTC), included'),
   to: Day('to', `The last day of the period (UTC), included; at most ${MAX_STATEMENT_DAYS} days after from`),
   format: z
@@ -29,7 +30,9 @@ const StatementMovement = z
     date: z.string().openapi({ example: '2026-12-03', description: 'The day it was written (UTC)' }),
     created_at: z.string().openapi({ example: '2026-12-03T09:12:44.101Z' }),
     entry_id: z.number().int().openapi({ description: 'The ledger row (GET /partners/ledger/)' }),
-    type: z.enum(['payment', 'refund', 'topup', 'adjustment']),
+    type: z.enum(['payment', 'refund', 'topup', 'adjustment', 'sub_agency_credit']).openapi({
+      description: 'sub_agency_credit (extension): credit given to a sub-agency, or taken back from it',
+    }),
     direction: z.enum(['debit', 'credit']),
     amount: Decimal,
     balance_after: Decimal,
@@ -40,7 +43,7 @@ const StatementMovement = z
   })
   .openapi('StatementMovement');
 
-const StatementBody = z
+export const StatementBody = z
   .object({
     partner: z.string().openapi({ description: "The partner's name" }),
     currency: z.string().openapi({ example: 'IRT' }),
@@ -125,6 +128,16 @@ export function statementCsv(s: Statement): string {
 
 const { get } = partnerOperations(['Credit and wallet']);
 
+/** A statement's answer in the published document: JSON in the envelope, or a CSV or PDF file. */
+export const statementAnswer = () => ({
+  description: 'The statement: JSON in the envelope, or a CSV or PDF file',
+  content: {
+    'application/json': { schema: envelope(StatementBody) },
+    'text/csv': { schema: z.string().openapi({ description: 'An opening row, one row per movement, a closing row' }) },
+    'application/pdf': { schema: z.string().openapi({ format: 'binary' }) },
+  },
+});
+
 const routes = {
   statement: createRoute({
     ...get(
@@ -134,17 +147,7 @@ const routes = {
         '`format=csv` and `format=pdf` answer the same statement as a file to download.',
     ),
     request: { query: StatementQuery },
-    responses: {
-      200: {
-        description: 'The statement: JSON in the envelope, or a CSV or PDF file',
-        content: {
-          'application/json': { schema: envelope(StatementBody) },
-          'text/csv': { schema: z.string().openapi({ description: 'An opening row, one row per movement, a closing row' }) },
-          'application/pdf': { schema: z.string().openapi({ format: 'binary' }) },
-        },
-      },
-      ...commonErrors,
-    },
+    responses: { 200: statementAnswer(), ...commonErrors },
   }),
 };
 
@@ -158,20 +161,21 @@ function cityNames(deps: ApiDeps): CityName {
   };
 }
 
+/** A partner's statement in the format asked: JSON in the envelope, or a CSV or PDF file. */
+export async function answerStatement(c: Context<PartnerEnv>, deps: ApiDeps, partnerId: number, q: z.infer<typeof StatementQuery>) {
+  const period = statementPeriod(q.from, q.to);
+  const statement = await buildStatement(deps.db, partnerId, period, cityNames(deps));
+  const filename = (ext: string) => `statement-${partnerId}-${period.from}-to-${period.to}.${ext}`;
+  if (q.format === 'csv') {
+    return c.body(statementCsv(statement), 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': attachment(filename('csv')) });
+  }
+  if (q.format === 'pdf') {
+    const pdf = await statementPdf(statement);
+    return c.body(new Uint8Array(pdf), 200, { 'content-type': 'application/pdf', 'content-disposition': attachment(filename('pdf')) });
+  }
+  return ok(c, renderStatement(statement));
+}
+
 export function statementRoutes(deps: ApiDeps) {
-  return partnerRouter().openapi(routes.statement, async (c) => {
-    const q = c.req.valid('query');
-    const period = statementPeriod(q.from, q.to);
-    const partner = c.get('partner');
-    const statement = await buildStatement(deps.db, partner.id, period, cityNames(deps));
-    const filename = (ext: string) => `statement-${partner.id}-${period.from}-to-${period.to}.${ext}`;
-    if (q.format === 'csv') {
-      return c.body(statementCsv(statement), 200, { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': attachment(filename('csv')) });
-    }
-    if (q.format === 'pdf') {
-      const pdf = await statementPdf(statement);
-      return c.body(new Uint8Array(pdf), 200, { 'content-type': 'application/pdf', 'content-disposition': attachment(filename('pdf')) });
-    }
-    return ok(c, renderStatement(statement));
-  });
+  return partnerRouter().openapi(routes.statement, async (c) => answerStatement(c, deps, c.get('partner').id, c.req.valid('query')));
 }

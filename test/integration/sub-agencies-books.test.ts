@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../src/db/client';
+import { orders, wallets } from '../../src/db/schema';
+import { account } from '../../src/domain/books';
+import { DomainError } from '../../src/domain/errors';
+import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
+import { createPartner } from '../../src/domain/partners';
+import { reconcile } from '../../src/domain/reconcile';
+import { marginReport } from '../../src/domain/reports/books';
+import { settleRefund } from '../../src/domain/refunds';
+import { statementPeriod } from '../../src/domain/statements';
+import { createSubAgency, setSubAgencyCredit } from '../../src/domain/sub-agencies';
+import { freshDatabase } from '../support/stack';
+
+/**
+ * Sub-agencies' money: random sequences of credit grants and withdrawals, sales of the parent
+ * and of its sub-agencies (each with the company's and the parent's margin), reversals and
+ * refunds never let the sub-agencies together spend more than the parent granted, never let
+ * the parent spend what it granted, and leave the books reconciled.
+ */
+
+let db: Db;
+let database: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  database = await freshDatabase({ proxy: false, connectTimeoutMs: 3000 });
+  db = database.db;
+});
+afterAll(async () => {
+  await database.close();
+  await database.drop();
+});
+
+const BOOKS = [
+  'transfer_unbalanced',
+  'currency_not_zero',
+  'wallet_account',
+  'entry_not_posted',
+  'wallet_balance',
+  'wallet_credit_limit',
+  'sub_agency',
+  'trial_balance_not_zero',
+];
+const booksFindings = async () => (await reconcile(db, new Date(), 60 * 60_000)).findings.filter((f) => BOOKS.includes(f.kind));
+
+const balanceOf = async (code: string) =>
+  Number(
+    rowsOf<{ balance: string }>(
+      await db.execute(sql`select coalesce(sum(case when credit_account = ${code} then amount_minor else -amount_minor end), 0) as balance
+        from transfers where credit_account = ${code} or debit_account = ${code}`),
+    )[0]!.balance,
+  );
+
+type Step =
+  | { op: 'grant'; child: number; limit: number }
+  | { op: 'sell'; buyer: number; total: number; marginPercent: number; agencyPercent: number }
+  | { op: 'reverse'; pick: number }
+  | { op: 'refund'; pick: number; percent: number };
+
+const CHILDREN = 2;
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constant('grant' as const), child: fc.nat({ max: CHILDREN - 1 }), limit: fc.integer({ min: 0, max: 1_200_000 }) }),
+  // buyer 0 is the parent, 1.. a sub-agency.
+  fc.record({
+    op: fc.constant('sell' as const),
+    buyer: fc.nat({ max: CHILDREN }),
+    total: fc.integer({ min: 100, max: 300_000 }),
+    marginPercent: fc.integer({ min: 0, max: 50 }),
+    agencyPercent: fc.integer({ min: 0, max: 100 }),
+  }),
+  fc.record({ op: fc.constant('reverse' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('refund' as const), pick: fc.nat(), percent: fc.integer({ min: 0, max: 100 }) }),
+);
+
+let runs = 0;
+/** Sub-agencies' sales with a margin for the parent that went through: the property is not vacuous. */
+let childSales = 0;
+
+it('no sequence of grants, sales, reversals and refunds lets sub-agencies spend more than their parent granted; the books reconcile', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 0, max: 500_000 }), { minLength: CHILDREN, maxLength: CHILDREN }),
+      fc.array(stepArb, { minLength: 1, maxLength: 16 }),
+      async (first, steps) => {
+        runs += 1;
+        const { partnerId: parent } = await createPartner(db, { name: `parent ${runs}`, creditLimitMinor: 400_000, topUpMinor: 600_000, currency: 'EUR' });
+        const children: number[] = [];
+        for (let i = 0; i < CHILDREN; i++) children.push((await createSubAgency(db, parent, `child ${runs}.${i}`)).partnerId);
+        for (const [i, limit] of first.entries()) await setSubAgencyCredit(db, parent, children[i]!, limit, `first-${runs}-${i}`);
+        const buyers = [parent, ...children];
+        const paid: Array<{ orderId: number; run: { workflowId: string; runId: string }; agencyMargin: number }> = [];
+        for (const [i, step] of steps.entries()) {
+          const run = { workflowId: `sub-books-${runs}-${i}`, runId: `run-${i}` };
+          try {
+            if (step.op === 'grant') await setSubAgencyCredit(db, parent, children[step.child]!, step.limit, `k-${runs}-${i}`);
+            if (step.op === 'sell') {
+              const partnerId = buyers[step.buyer]!;
+              const margin = Math.floor((step.total * step.marginPercent) / 100);
+              const agencyMargin = partnerId === parent ? 0 : Math.floor((margin * step.agencyPercent) / 100);
+              const [order] = await db
+                .insert(orders)
+                .values({
+                  partnerId,
+                  service: 'hotel',
+                  totalPrice: step.total,
+                  currency: 'EUR',
+                  paymentMethod: 'PARTNER_CREDIT',
+                  netPrice: step.total - margin,
+                  margin,
+                  agencyMargin,
+                })
+                .returning();
+              await debitForOrder(db, { ...run, orderId: order!.id, partnerId });
+              paid.push({ orderId: order!.id, run, agencyMargin });
+              if (agencyMargin > 0) childSales += 1;
+            }
+            if (step.op === 'reverse' && paid.length > 0) {
+              const { orderId, run: payRun } = paid.splice(step.pick % paid.length, 1)[0]!;
+              await reversePayment(db, { ...payRun, orderId, reason: 'the supplier said no' });
+            }
+            if (step.op === 'refund' && paid.length > 0) {
+              const [picked] = paid.splice(step.pick % paid.length, 1);
+              const [order] = await db.select().from(orders).where(eq(orders.id, picked!.orderId));
+              const credit = Math.floor((order!.totalPrice * step.percent) / 100);
+              // A refund of nothing moves nothing: the sale, and its margins, stand.
+              if (credit === 0) paid.push(picked!);
+              await settleRefund(db, {
+                ...run,
+                orderId: picked!.orderId,
+                amountMinor: credit,
+                step: 'refund',
+                settledStatus: 'refunded',
+                from: ['processing', 'completed'],
+                note: 'refund',
+              });
+            }
+          } catch (err) {
+            // Refusals (beyond what is available, below what a sub-agency used) are answers, and write nothing.
+            if (!(err instanceof DomainError)) throw err;
+          }
+          const ws = await db.select().from(wallets).where(inArray(wallets.partnerId, children));
+          const granted = ws.reduce((n, w) => n + w.creditLimit, 0);
+          const canSpend = ws.reduce((n, w) => n + w.balance + w.creditLimit, 0);
+          // What the sub-agencies can spend together never exceeds what their parent granted them.
+          expect(canSpend).toBeLessThanOrEqual(granted);
+          for (const w of ws) expect(w.balance).toBeLessThanOrEqual(0);
+          // And the parent's wallet gave up exactly that: its own spending power is what is left.
+          const [pw] = await db.select().from(wallets).where(eq(wallets.partnerId, parent));
+          const own = rowsOf<{ moved: string }>(
+            await db.execute(sql`select coalesce(sum(case direction when 'credit' then amount_minor else -amount_minor end), 0) as moved
+            from ledger_entries where partner_id = ${parent} and type in ('topup', 'payment', 'refund')`),
+          )[0]!.moved;
+          expect(pw!.balance).toBe(Number(own) - granted);
+        }
+        expect(await booksFindings()).toEqual([]);
+        // The parent's margin account holds its share of its sub-agencies' sales that stand (a refund gives the margins back).
+        const agencyMargin = await balanceOf(account.agencyMargin(parent));
+        expect(agencyMargin).toBe(paid.reduce((n, p) => n + p.agencyMargin, 0));
+        const today = new Date().toISOString().slice(0, 10);
+        const rows = (await marginReport(db, statementPeriod(today, today), 'month')).filter((r) => r.parentId === parent);
+        expect(rows.reduce((n, r) => n + r.agencyMarginMinor, 0)).toBe(agencyMargin);
+      },
+    ),
+    { numRuns: 25 },
+  );
+  expect(childSales).toBeGreaterThan(5);
+});
