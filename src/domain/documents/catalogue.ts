@@ -34,7 +34,12 @@ export interface DocumentEntry {
  * is as unknown as one that does not exist.
  */
 async function partnersOrder(db: Db, partnerId: number, orderId: number): Promise<OrderRow> {
-  const [order] = isStorableId(orderId) ? await db.select().from(orders).where(and(eq(orders.id, orderId), readableBy(partnerId))) : [];
+  const [order] = isStorableId(orderId)
+    ? await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, orderId), readableBy(partnerId)))
+    : [];
   if (!order) throw notFound(`order ${orderId}`);
   return order;
 }
