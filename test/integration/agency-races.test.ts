@@ -115,16 +115,21 @@ describe("Interface A's pay of an Interface B order while B's saga pays it", () 
     expect(await payments(orderId)).toHaveLength(1);
   });
 
-  it('a child payment refused as not payable for another reason (a wallet in another currency than the order) answers 409 in B’s shape', async () => {
-    // A wallet opened while the engine sold in another currency (CURRENCY changed since): B prices in today's.
+  it('a child payment refused as not payable for another reason (the wallet moved to another currency than the order) answers 409 in B’s shape', async () => {
+    // The order is priced in the wallet's currency; the wallet changes currency (an operator's
+    // fix) while the child payment waits at its debit, which then refuses the order.
     const { creds } = await newPartner(stack, '1000000', '0');
-    await stack.db.update(wallets).set({ currency: 'EUR' }).where(eq(wallets.partnerId, creds.partner_id));
+    const { atDebit, release } = armGate(creds);
     try {
-      const placed = await call(stack.app, 'POST', '/v1/products/orders', b(creds), {
+      const placing = call(stack.app, 'POST', '/v1/products/orders', b(creds), {
         product_id: 'ESIM-TR-10GB-15D',
         quantity: 1,
         delivery_address: { street: 'Valiasr 1', city: 'Tehran', country: 'IR', postal_code: '1415' },
       });
+      await atDebit;
+      await stack.db.update(wallets).set({ currency: 'EUR' }).where(eq(wallets.partnerId, creds.partner_id));
+      release();
+      const placed = await placing;
       expect([placed.status, placed.body]).toEqual([
         409,
         { detail: expect.stringMatching(/^order \d+ is priced in IRT and cannot be paid from a wallet in EUR/) },
@@ -133,6 +138,7 @@ describe("Interface A's pay of an Interface B order while B's saga pays it", () 
       expect(order!.status).toBe('failed');
       expect(await payments(order!.id)).toEqual([]);
     } finally {
+      release();
       await stack.db.update(wallets).set({ currency: 'IRT' }).where(eq(wallets.partnerId, creds.partner_id));
     }
   });
