@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { AGENCY_ROLES, agencyUsers, apiConnections, type AgencyRole } from '../db/schema';
 import { digest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
+import { databaseFailure } from '../platform/database-errors';
 import { DomainError, notFound, validation } from './errors';
 import { forgetCredentials, requirePartner } from './partners';
 import { isRight, ROLE_RIGHTS, type Right } from './rights';
@@ -37,8 +38,7 @@ function mayGrant(granter: Granter, rights: readonly Right[], what: string): voi
   if (beyond.length) throw new DomainError('forbidden', `forbidden: ${what} would hold ${beyond.join(', ')}, which you do not hold yourself`);
 }
 
-const isUniqueViolation = (err: unknown) =>
-  (err as { code?: string; cause?: { code?: string } }).code === '23505' || (err as { cause?: { code?: string } }).cause?.code === '23505';
+const isUniqueViolation = (err: unknown) => databaseFailure(err)?.sqlstate === '23505';
 
 export async function listUsers(db: DbOrTx, partnerId: number): Promise<UserRow[]> {
   return db.select().from(agencyUsers).where(eq(agencyUsers.partnerId, partnerId)).orderBy(asc(agencyUsers.id));

@@ -104,26 +104,20 @@ const credentialColumns = {
   userStatus: agencyUsers.status,
   ownBookingsOnly: agencyUsers.ownBookingsOnly,
 };
-const credentialsByApiKey = preparedQuery('credentials_by_api_key', (db, name) =>
-  db
-    .select(credentialColumns)
-    .from(apiConnections)
-    .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
-    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
-    .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
-    .where(eq(apiConnections.apiKey, sql.placeholder('apiKey')))
-    .prepare(name),
-);
-const credentialsByAgencyKey = preparedQuery('credentials_by_agency_key', (db, name) =>
-  db
-    .select(credentialColumns)
-    .from(apiConnections)
-    .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
-    .innerJoin(wallets, eq(wallets.partnerId, partners.id))
-    .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
-    .where(eq(apiConnections.keyHash, sql.placeholder('digest')))
-    .prepare(name),
-);
+/** The credential row whose `column` is the placeholder `name`, with its partner, wallet currency and user. */
+const credentialsBy = (column: typeof apiConnections.apiKey | typeof apiConnections.keyHash, name: string) =>
+  preparedQuery(`credentials_by_${column.name}`, (db, statement) =>
+    db
+      .select(credentialColumns)
+      .from(apiConnections)
+      .innerJoin(partners, eq(partners.id, apiConnections.partnerId))
+      .innerJoin(wallets, eq(wallets.partnerId, partners.id))
+      .leftJoin(agencyUsers, eq(agencyUsers.id, apiConnections.userId))
+      .where(eq(column, sql.placeholder(name)))
+      .prepare(statement),
+  );
+const credentialsByApiKey = credentialsBy(apiConnections.apiKey, 'apiKey');
+const credentialsByAgencyKey = credentialsBy(apiConnections.keyHash, 'digest');
 type CredentialRow = Awaited<ReturnType<typeof credentialsByApiKey>>[number];
 
 const unauthorized = (why: string) => new DomainError('unauthorized', why);
