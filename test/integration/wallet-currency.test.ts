@@ -12,6 +12,9 @@ import { contact, day, traveller as iranianTraveller, visaApplication } from '..
 import { GBP_RATE, setRate as setIrtRate } from '../support/rates';
 import { ADMIN_TOKEN, ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { PDFParse } = require('pdf-parse') as { PDFParse: new (o: { data: Uint8Array }) => { getText(): Promise<{ text: string }> } };
+
 /**
  * Wallets in a currency of their own: an agency with a EUR wallet, on an engine whose
  * CURRENCY stays IRT, buys a Duffel flight priced in GBP (the stand-in) and a simulator
@@ -211,6 +214,22 @@ describe('a wallet in the agency’s own currency', () => {
     expect(payments.map((m: { amount: string }) => minor(m.amount)).sort(byAmount)).toEqual(
       [flight.totalPrice, hotel.totalPrice, bOrder.totalPrice].sort(byAmount),
     );
+
+    // The invoices: the flight's and the hotel's, in EUR, for what the wallet paid.
+    for (const order of [flight, hotel]) {
+      const listed = await euro.api.get(`/api/partners/orders/${order.id}/documents/`);
+      expect(listed.status).toBe(200);
+      const invoice = listed.body.data.documents.find((d: { kind: string; available: boolean }) => d.kind === 'invoice' && d.available);
+      expect(invoice).toBeDefined();
+      const pdf = await stack.app.request(`http://engine.test/api/partners/orders/${order.id}/documents/invoice.pdf`, {
+        headers: { 'x-api-key': euro.creds.api_key, 'x-api-secret': euro.creds.api_secret },
+      });
+      expect(pdf.status).toBe(200);
+      const { text } = await new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) }).getText();
+      const flat = text.replace(/\s+/g, ' ');
+      expect(flat).toContain(`${(order.totalPrice / 100).toFixed(2)} EUR`);
+      expect(flat).not.toMatch(/\bIRT\b|\bGBP\b/);
+    }
 
     // The books: the wallet in EUR, each supplier owed in its own currency through the fx accounts, every currency balanced.
     const wallet = await stack.db
