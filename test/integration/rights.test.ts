@@ -1,5 +1,6 @@
 import { AGENCY_ROLES, type AgencyRole } from '../../src/db/schema';
 import { RIGHT_NAMES, ROLE_RIGHTS, type Right } from '../../src/domain/rights';
+import { ORDER_SUBJECTS } from '../../src/http/own-bookings';
 import { OPERATION_RIGHTS, publishedRights, rightsNeeded, type OperationRights } from '../../src/http/rights';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
@@ -71,6 +72,11 @@ function requestsOf(operation: string, needs: OperationRights): Array<{ method: 
 }
 
 describe('the rights table', () => {
+  it('names, for the own-bookings check, only operations it knows', () => {
+    for (const operation of Object.keys(ORDER_SUBJECTS))
+      expect({ operation, known: Object.hasOwn(OPERATION_RIGHTS, operation) }).toEqual({ operation, known: true });
+  });
+
   it('names every operation the OpenAPI documents publish, and no other', async () => {
     const published: string[] = [];
     for (const [base, doc] of [
@@ -239,6 +245,24 @@ describe('who did what, and agents who see only their own bookings', () => {
     for (const e of herEvents.body.data.results) expect(e.data).toMatchObject({ created_by: asSara });
     const his = await call(stack.app, 'GET', '/api/partners/product-orders/', omid.headers);
     expect(his.body.data.results.map((o: { id: number }) => o.id).sort()).toEqual([saras, omids].sort());
+
+    // One order at a time too: Omid's is as unknown to Sara as no order at all, on A and on B; hers she reads.
+    const saraB = await post('/api/partners/connections/', owner, { name: 'Sara B', interface: 'b', rights: RIGHT_NAMES, user_id: sara.id });
+    const saraOnB = bHeaders(saraB.body.data.agency_key);
+    for (const [method, path, headers, body] of [
+      ['GET', `/api/partners/orders/${omids}/documents/`, sara.headers, undefined],
+      ['GET', `/api/partners/orders/${omids}/documents/voucher.pdf`, sara.headers, undefined],
+      ['POST', '/api/partners/pay/', sara.headers, { product_order_id: omids, idempotency_key: 'sara-pays-omids' }],
+      ['GET', `/v1/products/orders/${omids}`, saraOnB, undefined],
+      ['GET', `/v1/products/orders/${omids}/documents`, saraOnB, undefined],
+    ] as const) {
+      const res = await call(stack.app, method, path, headers, body);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect(JSON.stringify(res.body)).toMatch(new RegExp(`order ${omids} not found`));
+    }
+    expect((await call(stack.app, 'GET', `/api/partners/orders/${saras}/documents/`, sara.headers)).status).toBe(200);
+    expect((await call(stack.app, 'GET', `/v1/products/orders/${saras}`, saraOnB)).status).toBe(200);
+    expect((await call(stack.app, 'GET', `/api/partners/orders/${saras}/documents/`, omid.headers)).status).toBe(200);
 
     // An operator's top-up is the operator's.
     await adminClient(stack).post(`/admin/partners/${shop.partner_id}/topup`, { amount: '100' });

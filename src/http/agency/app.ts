@@ -13,6 +13,7 @@ import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { enforceRights } from '../rights';
+import { enforceOwnBookings } from '../own-bookings';
 import { agencyCommonResponses, agencyRouter, fieldDetail, type AgencyEnv } from './router';
 import { agencyHotelRoutes } from './hotels.routes';
 import { agencyDocumentRoutes } from './documents.routes';
@@ -80,6 +81,7 @@ export function createAgencyApi(deps: ApiDeps) {
     '*',
     enforceRights(isPublic, (c, detail) => c.json({ detail }, 403)),
   );
+  app.use('*', enforceOwnBookings(deps.db, (c, detail) => c.json({ detail }, 404)));
   app.use(
     '*',
     refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),

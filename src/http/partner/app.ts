@@ -15,6 +15,7 @@ import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { enforceRights } from '../rights';
+import { enforceOwnBookings } from '../own-bookings';
 import { accountRoutes } from './account.routes';
 import { documentRoutes } from './documents.routes';
 import { eventRoutes } from './events.routes';
@@ -94,6 +95,7 @@ export function createPartnerApi(deps: ApiDeps) {
     '*',
     enforceRights(isPublic, (c, error) => c.json({ ok: false, error }, 403)),
   );
+  app.use('*', enforceOwnBookings(deps.db, (c, error) => c.json({ ok: false, error }, 404)));
   app.use(
     '*',
     refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),

@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { DbOrTx } from '../db/client';
+import { isStorableId } from '../domain/ids';
+import type { Partner } from '../domain/partners';
+import type { ActorRecord } from '../platform/actor';
+import { operationKey } from './rights';
+
+/** What a request's id names: an order, or a booking an order is made from. */
+type Kind = 'order' | 'hotel_booking' | 'tour_prebook' | 'reservation';
+/** Where the id is: a field of the JSON body, a query parameter, or a path parameter. */
+type Subject = { in: 'body' | 'query' | 'path'; name: string; kind: Kind };
+
+const body = (name: string, kind: Kind): Subject => ({ in: 'body', name, kind });
+const path = (name: string, kind: Kind): Subject => ({ in: 'path', name, kind });
+const query = (name: string, kind: Kind): Subject => ({ in: 'query', name, kind });
+const ORDER_ID = [body('order_id', 'order')];
+const RESERVATION = [body('reservation_id', 'reservation')];
+
+/**
+ * The operations that read or act on one order or booking, and where its id is: what an
+ * agent who sees only their own bookings (docs/decisions/rights.md) is refused for another
+ * person's, as if it did not exist. Lists and feeds are narrowed where they are read.
+ */
+export const ORDER_SUBJECTS: Record<string, readonly Subject[]> = {
+  'POST /api/partners/pay/': [body('order_id', 'order'), body('product_order_id', 'order')],
+  'GET /api/partners/orders/{id}/documents/': [path('id', 'order')],
+  'GET /api/partners/orders/{id}/documents/{file}': [path('id', 'order')],
+  'POST /api/hotel/order/': [body('booking_id', 'hotel_booking')],
+  'POST /api/hotel/booking_data/': [body('order_id', 'order'), body('booking_id', 'hotel_booking')],
+  'POST /api/hotel/cancel_display/': ORDER_ID,
+  'POST /api/hotel/cancel/': ORDER_ID,
+  'POST /api/flights/air_order_ticket/': ORDER_ID,
+  'POST /api/flights/air_booking_data/': ORDER_ID,
+  'POST /api/flights/air_refund_display/': ORDER_ID,
+  'POST /api/flights/air_refund/': ORDER_ID,
+  'POST /api/flights/air_refund_offline/': ORDER_ID,
+  'POST /api/tours/finalize/': [body('prebook_id', 'tour_prebook')],
+  'GET /api/visa/requests/{id}/': [path('id', 'order')],
+  'GET /api/residence/reserve/time/': [query('reservation_id', 'reservation')],
+  'GET /api/residence/reserve/detail/': [query('reservation_id', 'reservation')],
+  'POST /api/residence/reserve/book/': RESERVATION,
+  'POST /api/residence/bookings/cancel/': RESERVATION,
+  'POST /api/residence/bookings/accept-cancel/': RESERVATION,
+  'POST /api/residence/bookings/modify/': RESERVATION,
+  'DELETE /v1/hotels/bookings/{booking_id}': [path('booking_id', 'hotel_booking')],
+  'GET /v1/hotels/bookings/{booking_id}/documents': [path('booking_id', 'hotel_booking')],
+  'GET /v1/hotels/bookings/{booking_id}/documents/{file}': [path('booking_id', 'hotel_booking')],
+  'GET /v1/products/orders/{order_id}': [path('order_id', 'order')],
+  'GET /v1/products/orders/{order_id}/documents': [path('order_id', 'order')],
+  'GET /v1/products/orders/{order_id}/documents/{file}': [path('order_id', 'order')],
+};
+
+/** Who made the order `id` of `kind` names, and whose it is; undefined when it names none, or a booking not yet ordered. */
+async function orderMaker(db: DbOrTx, kind: Kind, id: number): Promise<{ partnerId: number; createdBy: ActorRecord | null } | undefined> {
+  const via = {
+    order: sql`select o.partner_id, o.created_by from orders o where o.id = ${id}`,
+    hotel_booking: sql`select o.partner_id, o.created_by from hotel_bookings b join orders o on o.id = b.order_id where b.id = ${id}`,
+    tour_prebook: sql`select o.partner_id, o.created_by from tour_prebooks p join orders o on o.id = p.order_id where p.id = ${id}`,
+    reservation: sql`select o.partner_id, o.created_by from reservations r join orders o on o.id = r.order_id where r.id = ${id}`,
+  }[kind];
+  const { rows } = (await db.execute(via)) as unknown as { rows: Array<{ partner_id: number; created_by: ActorRecord | null }> };
+  const row = rows[0];
+  return row ? { partnerId: Number(row.partner_id), createdBy: row.created_by } : undefined;
+}
+
+/** The path's parameters by the router's pattern (`/api/partners/orders/:id/documents/:file`): a middleware sees no route's own. */
+function pathParams(pattern: string, actual: string): Record<string, string> {
+  const names = pattern.split('/');
+  const values = actual.split('/');
+  const out: Record<string, string> = {};
+  names.forEach((n, i) => {
+    const m = /^:([A-Za-z_][A-Za-z0-9_]*)/.exec(n);
+    if (m && values[i] !== undefined) out[m[1]!] = values[i]!;
+  });
+  return out;
+}
+
+async function idsOf(c: Context, subjects: readonly Subject[], params: Record<string, string>): Promise<Array<{ kind: Kind; id: number }>> {
+  const json = subjects.some((s) => s.in === 'body') ? ((await c.req.json().catch(() => null)) as Record<string, unknown> | null) : null;
+  const ids: Array<{ kind: Kind; id: number }> = [];
+  for (const s of subjects) {
+    const raw = s.in === 'body' ? json?.[s.name] : s.in === 'query' ? c.req.query(s.name) : params[s.name];
+    const id = typeof raw === 'number' ? raw : typeof raw === 'string' && /^[1-9]\d{0,9}$/.test(raw) ? Number(raw) : NaN;
+    if (isStorableId(id)) ids.push({ kind: s.kind, id });
+  }
+  return ids;
+}
+
+/**
+ * For an agent who sees only their own bookings: a request about one order, or a booking
+ * ordered, made by someone else in the agency is answered as not found, in the interface's
+ * shape, before anything is read or done. Every other principal, and an id that names
+ * nothing of the agency's, go on to the route (which answers for itself).
+ */
+export function enforceOwnBookings<E extends { Variables: { partner: Partner } }>(
+  db: DbOrTx,
+  refuse: (c: Context<E>, message: string) => Response,
+): MiddlewareHandler<E> {
+  return async (c, next) => {
+    const partner = c.get('partner');
+    const own = partner?.principal.ownBookingsOf ?? null;
+    if (own === null) return next();
+    const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
+    const subjects = route ? ORDER_SUBJECTS[operationKey(route.method, route.path)] : undefined;
+    if (!route || !subjects) return next();
+    for (const { kind, id } of await idsOf(c, subjects, pathParams(route.path, c.req.path))) {
+      const maker = await orderMaker(db, kind, id);
+      if (!maker || maker.partnerId !== partner.id) continue;
+      const mine = maker.createdBy?.type === 'user' && maker.createdBy.id === own;
+      if (!mine) return refuse(c, `${kind.replace('_', ' ')} ${id} not found`);
+    }
+    return next();
+  };
+}
