@@ -66,7 +66,7 @@ function countKeyLookups() {
   const spy = jest.spyOn(client, 'query');
   const text = (q: unknown) => (typeof q === 'string' ? q : ((q as { text?: string } | undefined)?.text ?? ''));
   return {
-    count: () => spy.mock.calls.filter(([q]) => /from "partners"/.test(text(q))).length,
+    count: () => spy.mock.calls.filter(([q]) => /from "api_connections"/.test(text(q))).length,
     stop: () => spy.mockRestore(),
   };
 }
