@@ -180,6 +180,8 @@ describe('short lists', () => {
         reverses: null,
         note: 'initial top-up',
         created_at: expect.stringMatching(ISO),
+        // The operator who created the partner with its top-up.
+        actor: { type: 'operator', id: null, name: 'bootstrap' },
       },
     ]);
     expect(await api.wallet()).toMatchObject({ balance: '1250000.00', credit_limit: '0.00', available: '1250000.00' });
