@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Branding, DocumentContent, DocumentTable, Party } from '../domain/documents/model';
+import { footEveryPage } from './pdf-footer';
 
 const MARGIN = 50;
 const CELL_GAP = 4;
@@ -69,20 +70,7 @@ export function documentPdf(content: DocumentContent, branding: Branding | null)
     for (const note of content.notes) doc.text(note, MARGIN, undefined, { width });
   }
 
-  const pages = doc.bufferedPageRange();
-  for (let i = 0; i < pages.count; i++) {
-    doc.switchToPage(pages.start + i);
-    // Below the bottom margin, where text would otherwise start a new page.
-    doc.page.margins.bottom = 0;
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .text(`${content.title}, ${content.reference}: page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 15, {
-        width,
-        align: 'center',
-        lineBreak: false,
-      });
-  }
+  footEveryPage(doc, MARGIN, (page, count) => `${content.title}, ${content.reference}: page ${page} of ${count}`);
   doc.end();
   return done;
 }

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { formatDecimal } from '../../domain/money';
 import { dayText, type Statement } from '../../domain/statements';
+import { footEveryPage } from '../pdf-footer';
 
 const MARGIN = 50;
 const TABLE_FONT_SIZE = 8;
@@ -107,20 +108,7 @@ export function statementPdf(s: Statement): Promise<Buffer> {
     doc.font('Helvetica').fontSize(10).text('No movements in this period.', MARGIN);
   }
 
-  const pages = doc.bufferedPageRange();
-  for (let i = 0; i < pages.count; i++) {
-    doc.switchToPage(pages.start + i);
-    // Below the bottom margin, where text would otherwise start a new page.
-    doc.page.margins.bottom = 0;
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .text(`${s.partnerName}, ${s.period.from} to ${s.period.to}: page ${i + 1} of ${pages.count}`, MARGIN, doc.page.height - MARGIN + 15, {
-        width: doc.page.width - 2 * MARGIN,
-        align: 'center',
-        lineBreak: false,
-      });
-  }
+  footEveryPage(doc, MARGIN, (page, count) => `${s.partnerName}, ${s.period.from} to ${s.period.to}: page ${page} of ${count}`);
   doc.end();
   return done;
 }
