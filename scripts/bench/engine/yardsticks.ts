@@ -6,7 +6,7 @@
  *   and Node give on this machine at that moment;
  * - `GET /api/bench/bare/` (`bench:read`): the same answer on the public app, behind
  *   Interface A's whole stack (request id, access log and metrics, body and text guards,
- *   authentication, rate limit): what every authenticated answer costs before its own read;
+ *   authentication, rate limit, rights): what every authenticated answer costs before its own read;
  * - `POST /floor` (`bench:pay --floor`): starts the floor workflow (floor.workflows.ts) on
  *   its own worker in the engine's process and answers its result, through the same client,
  *   start options and wait as a payment, so that a payment can be read as a multiple of what
@@ -16,6 +16,7 @@ import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, Runtime, Worker, type NativeConnection } from '@temporalio/worker';
 import { Hono } from 'hono';
+import { addOperationRights } from '../../../src/http/rights';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
 import type { Stack } from '../../../src/runtime/stack';
 import type { WorkflowOutcomes } from '../../../src/temporal/outcomes';
@@ -31,6 +32,8 @@ export const BARE_ANSWER = { balance: '0.00', credit_limit: '0.00', currency: 'I
 
 /** The bare answer behind Interface A's whole stack, added to the engine's public app. */
 export const bareAuthenticated: PublicRoutes = (app) => {
+  // The rights of the wallet read whose shape it answers, checked as every operation's are.
+  addOperationRights('GET /api/bench/bare/', ['finance']);
   app.get('/api/bench/bare/', (c) => c.json({ ok: true, data: BARE_ANSWER }));
 };
 
