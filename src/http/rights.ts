@@ -5,13 +5,6 @@ import type { Right } from '../domain/rights';
 import { actAs } from '../platform/request-context';
 
 /**
- * The right each operation of Interfaces A and B needs, by method and path as the router
- * matched it (docs/decisions/rights.md). One table for both interfaces: `enforceRights` reads
- * it on every request, the rights test calls every operation in it with every role, and a
- * test keeps it equal to the operations the OpenAPI documents publish. An operation that
- * needs two rights (Interface B settles a booking as it makes it) lists both.
- */
-/**
  * What a document's download needs, by its file: an invoice or a credit note is finance's,
  * every other kind (a voucher, an itinerary or application receipt) a traveller's document.
  */
@@ -21,6 +14,13 @@ export const DOCUMENT_FILE_RIGHTS = { finance: /^(invoice|credit-note)(-\d+)?\.p
 export type OperationRights = readonly Right[] | { byFile: typeof DOCUMENT_FILE_RIGHTS };
 const byFile = { byFile: DOCUMENT_FILE_RIGHTS };
 
+/**
+ * The right each operation of Interfaces A and B needs, by method and path as the router
+ * matched it (docs/decisions/rights.md). One table for both interfaces: `enforceRights` reads
+ * it on every request, the rights test calls every operation in it with every role, and a
+ * test keeps it equal to the operations the OpenAPI documents publish. An operation that
+ * needs two rights (Interface B settles a booking as it makes it) lists both.
+ */
 export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   // Interface A: the account
   'GET /api/partners/wallet/': ['finance'],
