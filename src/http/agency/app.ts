@@ -81,7 +81,10 @@ export function createAgencyApi(deps: ApiDeps) {
     '*',
     enforceRights(isPublic, (c, detail) => c.json({ detail }, 403)),
   );
-  app.use('*', enforceOwnBookings(deps.db, (c, detail) => c.json({ detail }, 404)));
+  app.use(
+    '*',
+    enforceOwnBookings(deps.db, (c, detail) => c.json({ detail }, 404)),
+  );
   app.use(
     '*',
     refuseUnstorableText((c, r) => c.json({ detail: [r] }, 422)),

@@ -95,7 +95,10 @@ export function createPartnerApi(deps: ApiDeps) {
     '*',
     enforceRights(isPublic, (c, error) => c.json({ ok: false, error }, 403)),
   );
-  app.use('*', enforceOwnBookings(deps.db, (c, error) => c.json({ ok: false, error }, 404)));
+  app.use(
+    '*',
+    enforceOwnBookings(deps.db, (c, error) => c.json({ ok: false, error }, 404)),
+  );
   app.use(
     '*',
     refuseUnstorableText((c, r) => c.json({ ok: false, error: `${r.loc.slice(1).join('.') || r.loc[0]}: ${r.msg}` }, 400)),
