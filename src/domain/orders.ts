@@ -50,7 +50,7 @@ export async function getOrder(db: DbOrTx, orderId: number): Promise<OrderRow | 
  * an agent who sees only their own bookings is shown (docs/decisions/rights.md). `createdBy` is
  * the jsonb of who made the order (an order's column, or an event's snapshot of it).
  */
-export const madeByOrAnyone = (createdBy: SQL, userId: number | null | SQL | SQL.Aliased | ReturnType<typeof sql.placeholder>) =>
+export const madeByOrAnyone = (createdBy: SQL, userId: number | null | ReturnType<typeof sql.placeholder>) =>
   sql`(${userId}::int is null or (${createdBy}->>'type' = 'user' and (${createdBy}->>'id')::int = ${userId}::int))`;
 
 /**

@@ -4,13 +4,15 @@ import { AGENCY_ROLES, agencyUsers, apiConnections, type AgencyRole } from '../d
 import { digest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { databaseFailure } from '../platform/database-errors';
 import { DomainError, notFound, validation } from './errors';
-import { forgetCredentials, requirePartner } from './partners';
+import { requirePartner } from './partners';
 import { isRight, ROLE_RIGHTS, type Right } from './rights';
 
 /**
  * An agency's people and API connections (docs/guides/users-and-roles.md): who they are, what
  * each may do, and the credentials each connection is issued once. What the caller may grant
- * is bounded by what it holds itself (`granter`): nobody hands out a right they lack.
+ * is bounded by what it holds itself (`granter`): nobody hands out a right they lack. Each
+ * change runs in its caller's transaction with its audit row; the caller makes the process
+ * read credentials again once it commits (`forgetCredentials`).
  */
 
 export type UserRow = typeof agencyUsers.$inferSelect;
@@ -93,7 +95,6 @@ export async function setUserRole(
   const user = await ownUser(db, partnerId, userId);
   mayGrant(granter, [...ROLE_RIGHTS[user.role], ...ROLE_RIGHTS[role]], `changing user ${userId} to ${role}`);
   const [row] = await db.update(agencyUsers).set({ role, ownBookingsOnly }).where(eq(agencyUsers.id, user.id)).returning();
-  forgetCredentials(db);
   return row!;
 }
 
@@ -102,7 +103,6 @@ export async function deactivateUser(db: DbOrTx, partnerId: number, userId: numb
   const user = await ownUser(db, partnerId, userId);
   mayGrant(granter, ROLE_RIGHTS[user.role], `deactivating user ${userId}`);
   const [row] = await db.update(agencyUsers).set({ status: 'inactive' }).where(eq(agencyUsers.id, user.id)).returning();
-  forgetCredentials(db);
   return row!;
 }
 
@@ -161,7 +161,6 @@ export async function createConnection(
     .insert(apiConnections)
     .values({ partnerId, name, interface: input.interface, rights, userId, ...issued.stored })
     .returning();
-  forgetCredentials(db);
   return { connection: connection!, ...issued.shown };
 }
 
@@ -188,7 +187,6 @@ export async function rotateConnection(db: DbOrTx, partnerId: number, connection
     .where(and(eq(apiConnections.id, current.id), eq(apiConnections.status, 'active')))
     .returning();
   if (!connection) throw new DomainError('conflict', `API connection ${connectionId} is revoked`);
-  forgetCredentials(db);
   return apiSecret ? { connection, apiKey: connection.apiKey!, apiSecret } : { connection, agencyKey: agencyKey! };
 }
 
@@ -201,6 +199,5 @@ export async function revokeConnection(db: DbOrTx, partnerId: number, connection
     .set({ status: 'revoked', revokedAt: sql`coalesce(${apiConnections.revokedAt}, now())` })
     .where(eq(apiConnections.id, current.id))
     .returning();
-  forgetCredentials(db);
   return connection!;
 }

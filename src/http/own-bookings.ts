@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
 import type { Context, MiddlewareHandler } from 'hono';
-import { matchedRoutes } from 'hono/route';
 import type { DbOrTx } from '../db/client';
 import { isStorableId } from '../domain/ids';
 import type { Partner } from '../domain/partners';
 import type { ActorRecord } from '../platform/actor';
-import { operationKey } from './rights';
+import { reachedOperation } from './rights';
 
 /** What a request's id names: an order, or a booking an order is made from. */
 type Kind = 'order' | 'hotel_booking' | 'tour_prebook' | 'reservation';
@@ -65,18 +64,6 @@ async function orderMaker(db: DbOrTx, kind: Kind, id: number): Promise<{ partner
   return row ? { partnerId: Number(row.partner_id), createdBy: row.created_by } : undefined;
 }
 
-/** The path's parameters by the router's pattern (`/api/partners/orders/:id/documents/:file`): a middleware sees no route's own. */
-function pathParams(pattern: string, actual: string): Record<string, string> {
-  const names = pattern.split('/');
-  const values = actual.split('/');
-  const out: Record<string, string> = {};
-  names.forEach((n, i) => {
-    const m = /^:([A-Za-z_][A-Za-z0-9_]*)/.exec(n);
-    if (m && values[i] !== undefined) out[m[1]!] = values[i]!;
-  });
-  return out;
-}
-
 async function idsOf(c: Context, subjects: readonly Subject[], params: Record<string, string>): Promise<Array<{ kind: Kind; id: number }>> {
   const json = subjects.some((s) => s.in === 'body') ? ((await c.req.json().catch(() => null)) as Record<string, unknown> | null) : null;
   const ids: Array<{ kind: Kind; id: number }> = [];
@@ -102,10 +89,10 @@ export function enforceOwnBookings<E extends { Variables: { partner: Partner } }
     const partner = c.get('partner');
     const own = partner?.principal.ownBookingsOf ?? null;
     if (own === null) return next();
-    const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
-    const subjects = route ? ORDER_SUBJECTS[operationKey(route.method, route.path)] : undefined;
-    if (!route || !subjects) return next();
-    for (const { kind, id } of await idsOf(c, subjects, pathParams(route.path, c.req.path))) {
+    const reached = reachedOperation(c);
+    const subjects = reached && Object.hasOwn(ORDER_SUBJECTS, reached.operation) ? ORDER_SUBJECTS[reached.operation] : undefined;
+    if (!reached || !subjects) return next();
+    for (const { kind, id } of await idsOf(c, subjects, reached.params)) {
       const maker = await orderMaker(db, kind, id);
       if (!maker || maker.partnerId !== partner.id) continue;
       const mine = maker.createdBy?.type === 'user' && maker.createdBy.id === own;

@@ -156,25 +156,29 @@ export const operationKey = (method: string, routerPath: string) =>
   `${method.toUpperCase()} ${routerPath.replace(/:([A-Za-z_][A-Za-z0-9_]*)(\{[^}]*\})?/g, '{$1}')}`;
 
 /**
- * The operation a request reached: the first route the router matched for its method, in
- * the order routes were added, which is the handler that answers (middleware is matched for
- * every method, as ALL).
+ * The route a request reached: the first the router matched for its method, in the order
+ * routes were added, which is the handler that answers (middleware is matched for every
+ * method, as ALL); with its operation's key and its path's parameters, which a middleware is
+ * not given (`/api/partners/orders/:id/documents/:file` read against the path, undecoded).
  */
-function operationOf(c: Context): string | undefined {
+export function reachedOperation(c: Context): { operation: string; params: Record<string, string> } | undefined {
   const route = matchedRoutes(c).find((r) => r.method !== 'ALL');
-  return route ? operationKey(route.method, route.path) : undefined;
+  if (!route) return undefined;
+  const values = c.req.path.split('/');
+  const params: Record<string, string> = {};
+  route.path.split('/').forEach((segment, i) => {
+    const name = /^:([A-Za-z_][A-Za-z0-9_]*)/.exec(segment)?.[1];
+    if (name && values[i] !== undefined) params[name] = values[i]!;
+  });
+  return { operation: operationKey(route.method, route.path), params };
 }
 
-/**
- * A document's file: its path's last segment (a middleware sees no route's parameters), as
- * written when it does not decode (the route refuses such a path after this).
- */
-function fileOf(path: string): string {
-  const last = path.slice(path.lastIndexOf('/') + 1);
+/** A path parameter decoded, or as written when it does not decode (the route refuses such a path after this). */
+function decoded(raw: string | undefined): string {
   try {
-    return decodeURIComponent(last);
+    return decodeURIComponent(raw ?? '');
   } catch {
-    return last;
+    return raw ?? '';
   }
 }
 
@@ -191,11 +195,12 @@ export function enforceRights<E extends { Variables: { partner: Partner } }>(
 ): MiddlewareHandler<E> {
   return async (c, next) => {
     if (isPublic(c)) return next();
-    const operation = operationOf(c);
-    if (operation === undefined) return next();
+    const reached = reachedOperation(c);
+    if (reached === undefined) return next();
+    const { operation, params } = reached;
     const needs = Object.hasOwn(OPERATION_RIGHTS, operation) ? OPERATION_RIGHTS[operation] : addedOperations.get(operation);
     const { rights, actor } = c.get('partner').principal;
-    const missing = needs ? rightsNeeded(needs, fileOf(c.req.path)).filter((r) => !rights.has(r)) : ['an entry in the rights table'];
+    const missing = needs ? rightsNeeded(needs, decoded(params.file)).filter((r) => !rights.has(r)) : ['an entry in the rights table'];
     if (missing.length === 0) {
       actAs(actor);
       return next();
