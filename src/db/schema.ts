@@ -489,15 +489,17 @@ export const baskets = pgTable(
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.id),
+    // Whose basket it is: the agency's user who fills it, or none for a connection acting as no user.
+    userId: integer('user_id').references(() => agencyUsers.id),
     status: text('status', { enum: ['open', 'checked_out'] })
       .notNull()
       .default('open'),
     createdAt: createdAt(),
   },
-  // One current basket per partner.
+  // One current basket per partner and user.
   (t) => [
     uniqueIndex('baskets_one_open_uq')
-      .on(t.partnerId)
+      .on(t.partnerId, sql`coalesce(${t.userId}, 0)`)
       .where(sql`${t.status} = 'open'`),
   ],
 );
@@ -556,6 +558,8 @@ export const hotelBookings = pgTable(
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.id),
+    // Who placed the hold (the order made from it records the same): what an agent who sees only their own bookings may act on.
+    createdBy: jsonb('created_by').$type<ActorRecord>(),
     status: text('status', { enum: HOTEL_BOOKING_STATUSES }).notNull().default('placing'),
     // Which supplier holds it (FLIGHT_SUPPLIER / HOTEL_SUPPLIER when it was made).
     supplier: text('supplier').notNull().default('simulator'),
@@ -715,6 +719,8 @@ export const tourPrebooks = pgTable(
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.id),
+    // Who placed the hold (the order made from it records the same): what an agent who sees only their own bookings may act on.
+    createdBy: jsonb('created_by').$type<ActorRecord>(),
     // The workflow that placed it: a retried activity finds its row instead of holding seats twice.
     holdRef: text('hold_ref').notNull().unique(),
     departureId: integer('departure_id')
@@ -786,6 +792,8 @@ export const reservations = pgTable(
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.id),
+    // Who placed the hold (the order made from it records the same): what an agent who sees only their own bookings may act on.
+    createdBy: jsonb('created_by').$type<ActorRecord>(),
     holdRef: text('hold_ref').notNull().unique(),
     propertyId: integer('property_id')
       .notNull()

@@ -9,6 +9,7 @@ import type { DbOrTx, Tx } from '../db/client';
 import { walletAdjustments } from '../db/schema';
 import { account, leg } from './books';
 import { DomainError, notFound, validation } from './errors';
+import { convert, latestRate } from './fx';
 import { formatDecimal, parseAmount } from './money';
 import { requirePartner } from './partners';
 import { applyMovement, lockWallet } from './wallet';
@@ -71,13 +72,35 @@ async function post(tx: Tx, adjustment: AdjustmentRow, approvedBy: string | null
   return posted!;
 }
 
+/** The largest adjustment one operator posts alone, in minor units of its currency (the engine's). */
+export interface ApprovalThreshold {
+  minor: number;
+  currency: string;
+}
+
+/**
+ * Whether `amountMinor` of a wallet's `currency` is more than `threshold`: compared in the
+ * threshold's currency through the latest rate either way between the two (an approval bound
+ * is no price, so an old rate serves). With no rate either way it counts as more: a second
+ * operator looks at what cannot be measured.
+ */
+async function aboveThreshold(db: DbOrTx, amountMinor: number, currency: string, threshold: ApprovalThreshold): Promise<boolean> {
+  const size = Math.abs(amountMinor);
+  if (currency === threshold.currency) return size > threshold.minor;
+  const toThreshold = await latestRate(db, currency, threshold.currency);
+  if (toThreshold) return convert({ amountMinor: size, from: currency, to: threshold.currency, rate: toThreshold }) > threshold.minor;
+  const fromThreshold = await latestRate(db, threshold.currency, currency);
+  if (fromThreshold) return size > convert({ amountMinor: threshold.minor, from: threshold.currency, to: currency, rate: fromThreshold });
+  return true;
+}
+
 /**
  * An operator's adjustment of a partner's wallet: posted at once when its size is at most
- * `thresholdMinor`, else proposed for another operator to approve.
+ * `threshold` (converted into the wallet's currency), else proposed for another operator to approve.
  */
 export async function proposeAdjustment(
   tx: Tx,
-  input: { partnerId: number; amount: unknown; reason: string; operator: string; thresholdMinor: number },
+  input: { partnerId: number; amount: unknown; reason: string; operator: string; threshold: ApprovalThreshold },
 ): Promise<AdjustmentRow> {
   const amount = parseSignedAmount('amount', input.amount);
   await requirePartner(tx, input.partnerId);
@@ -86,7 +109,7 @@ export async function proposeAdjustment(
     .insert(walletAdjustments)
     .values({ partnerId: input.partnerId, amount, currency: wallet.currency, reason: input.reason, status: 'proposed', proposedBy: input.operator })
     .returning();
-  if (Math.abs(amount) > input.thresholdMinor) return proposed!;
+  if (await aboveThreshold(tx, amount, wallet.currency, input.threshold)) return proposed!;
   return post(tx, proposed!, null);
 }
 

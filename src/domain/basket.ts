@@ -7,24 +7,30 @@ import { isStorableId } from './ids';
 import { lineTotal, sum } from './money';
 import type { DeliveryDetails, OrderWithItems } from './orders';
 import { priceColumns, summedPrice, type Markup } from './markup';
-import { actorNow } from '../platform/request-context';
+import { actorNow, currentActor } from '../platform/request-context';
 
 export const MAX_LINE_QUANTITY = 100;
 
+/**
+ * The open basket of the partner's user acting now (a connection acting as no user shares the
+ * partner's one): an agent fills and checks out their own basket, never a colleague's.
+ */
+function openBasketOf(partnerId: number) {
+  const actor = currentActor();
+  const userId = actor?.type === 'user' ? actor.id : null;
+  return {
+    userId,
+    where: and(eq(baskets.partnerId, partnerId), userId === null ? isNull(baskets.userId) : eq(baskets.userId, userId), eq(baskets.status, 'open')),
+  };
+}
+
 async function openBasket(tx: Tx, partnerId: number) {
-  const [existing] = await tx
-    .select()
-    .from(baskets)
-    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')))
-    .for('update');
+  const mine = openBasketOf(partnerId);
+  const [existing] = await tx.select().from(baskets).where(mine.where).for('update');
   if (existing) return existing;
-  // The partial unique index keeps one open basket per partner even if two requests race here.
-  await tx.insert(baskets).values({ partnerId }).onConflictDoNothing();
-  const [created] = await tx
-    .select()
-    .from(baskets)
-    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')))
-    .for('update');
+  // The partial unique index keeps one open basket per partner and user even if two requests race here.
+  await tx.insert(baskets).values({ partnerId, userId: mine.userId }).onConflictDoNothing();
+  const [created] = await tx.select().from(baskets).where(mine.where).for('update');
   return created!;
 }
 
@@ -76,10 +82,7 @@ export interface Basket {
 }
 
 export async function getCurrentBasket(db: DbOrTx, partnerId: number, currency: string, markup: Markup): Promise<Basket> {
-  const [basket] = await db
-    .select()
-    .from(baskets)
-    .where(and(eq(baskets.partnerId, partnerId), eq(baskets.status, 'open')));
+  const [basket] = await db.select().from(baskets).where(openBasketOf(partnerId).where);
   if (!basket) return { id: null, lines: [], currency };
   return { id: basket.id, lines: await pricedLines(db, basket.id, currency, markup), currency };
 }

@@ -181,6 +181,17 @@ const hours = (ms: number) => {
   return `${h} ${h === 1 ? 'hour' : 'hours'}`;
 };
 
+/** The latest rate set from `from` to `to`, however old; null when none was ever set. */
+export async function latestRate(db: DbOrTx, from: string, to: string): Promise<ExactRate | null> {
+  const [row] = await db
+    .select({ amount: exchangeRates.rateAmount, scale: exchangeRates.rateScale })
+    .from(exchangeRates)
+    .where(and(eq(exchangeRates.currency, from), eq(exchangeRates.walletCurrency, to)))
+    .orderBy(desc(exchangeRates.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /**
  * The rate to convert `from` into `to` with at `now`: the current one, if set within
  * `maxAgeMs`. The same currency needs none (rate 1, rateId null). No rate, or one older than

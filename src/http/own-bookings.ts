@@ -26,6 +26,7 @@ export const ORDER_SUBJECTS: Record<string, readonly Subject[]> = {
   'POST /api/partners/pay/': [body('order_id', 'order'), body('product_order_id', 'order')],
   'GET /api/partners/orders/{id}/documents/': [path('id', 'order')],
   'GET /api/partners/orders/{id}/documents/{file}': [path('id', 'order')],
+  'POST /api/hotel/book/': [body('booking_id', 'hotel_booking')],
   'POST /api/hotel/order/': [body('booking_id', 'hotel_booking')],
   'POST /api/hotel/booking_data/': [body('order_id', 'order'), body('booking_id', 'hotel_booking')],
   'POST /api/hotel/cancel_display/': ORDER_ID,
@@ -51,13 +52,16 @@ export const ORDER_SUBJECTS: Record<string, readonly Subject[]> = {
   'GET /v1/products/orders/{order_id}/documents/{file}': [path('order_id', 'order')],
 };
 
-/** Who made the order `id` of `kind` names, and whose it is; undefined when it names none, or a booking not yet ordered. */
-async function orderMaker(db: DbOrTx, kind: Kind, id: number): Promise<{ partnerId: number; createdBy: ActorRecord | null } | undefined> {
+/**
+ * Who made what `id` of `kind` names, and whose it is: an order's maker, or a hold's (the order
+ * made from a hold records the same maker); undefined when it names nothing.
+ */
+async function makerOf(db: DbOrTx, kind: Kind, id: number): Promise<{ partnerId: number; createdBy: ActorRecord | null } | undefined> {
   const via = {
     order: sql`select o.partner_id, o.created_by from orders o where o.id = ${id}`,
-    hotel_booking: sql`select o.partner_id, o.created_by from hotel_bookings b join orders o on o.id = b.order_id where b.id = ${id}`,
-    tour_prebook: sql`select o.partner_id, o.created_by from tour_prebooks p join orders o on o.id = p.order_id where p.id = ${id}`,
-    reservation: sql`select o.partner_id, o.created_by from reservations r join orders o on o.id = r.order_id where r.id = ${id}`,
+    hotel_booking: sql`select b.partner_id, coalesce(o.created_by, b.created_by) as created_by from hotel_bookings b left join orders o on o.id = b.order_id where b.id = ${id}`,
+    tour_prebook: sql`select p.partner_id, coalesce(o.created_by, p.created_by) as created_by from tour_prebooks p left join orders o on o.id = p.order_id where p.id = ${id}`,
+    reservation: sql`select r.partner_id, coalesce(o.created_by, r.created_by) as created_by from reservations r left join orders o on o.id = r.order_id where r.id = ${id}`,
   }[kind];
   const { rows } = (await db.execute(via)) as unknown as { rows: Array<{ partner_id: number; created_by: ActorRecord | null }> };
   const row = rows[0];
@@ -76,8 +80,8 @@ async function idsOf(c: Context, subjects: readonly Subject[], params: Record<st
 }
 
 /**
- * For an agent who sees only their own bookings: a request about one order, or a booking
- * ordered, made by someone else in the agency is answered as not found, in the interface's
+ * For an agent who sees only their own bookings: a request about one order, or a hold or
+ * booking, made by someone else in the agency is answered as not found, in the interface's
  * shape, before anything is read or done. Every other principal, and an id that names
  * nothing of the agency's, go on to the route (which answers for itself).
  */
@@ -93,7 +97,7 @@ export function enforceOwnBookings<E extends { Variables: { partner: Partner } }
     const subjects = reached && Object.hasOwn(ORDER_SUBJECTS, reached.operation) ? ORDER_SUBJECTS[reached.operation] : undefined;
     if (!reached || !subjects) return next();
     for (const { kind, id } of await idsOf(c, subjects, reached.params)) {
-      const maker = await orderMaker(db, kind, id);
+      const maker = await makerOf(db, kind, id);
       if (!maker || maker.partnerId !== partner.id) continue;
       const mine = maker.createdBy?.type === 'user' && maker.createdBy.id === own;
       if (!mine) return refuse(c, `${kind.replace('_', ' ')} ${id} not found`);

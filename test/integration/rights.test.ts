@@ -5,6 +5,7 @@ import { OPERATION_RIGHTS, publishedRights, rightsNeeded, type OperationRights }
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { toCommand } from '../../src/cli/admin';
+import { contact, day } from '../support/fixtures';
 
 /**
  * The rights table (src/http/rights.ts, src/domain/rights.ts) against what the API does: every
@@ -268,6 +269,86 @@ describe('who did what, and agents who see only their own bookings', () => {
     await adminClient(stack).post(`/admin/partners/${shop.partner_id}/topup`, { amount: '100' });
     const after = await call(stack.app, 'GET', '/api/partners/ledger/', owner);
     expect(after.body.data.results[0]).toMatchObject({ type: 'topup', actor: { type: 'operator', name: expect.any(String) } });
+  });
+});
+
+describe('holds and baskets belong to whoever made them', () => {
+  const send = (path: string, headers: Record<string, string>, body: unknown) => call(stack.app, 'POST', path, headers, body);
+  const traveller = { first_name: 'Reza', last_name: 'Karimi', nationality: 'IR', national_id: '0012345679' };
+
+  it('refuses an own-bookings agent a colleague’s hotel, tour and villa holds, and gives each user a basket of their own', async () => {
+    const shop = await adminClient(stack).createPartner({ credit_limit: '0', topup: '10000000' });
+    const owner = aHeaders(shop);
+    const agentOf = async (name: string, ownOnly: boolean) => {
+      const u = await post('/api/partners/users/', owner, { name, email: `${name.toLowerCase()}@holds.example`, role: 'agent', own_bookings_only: ownOnly });
+      const k = await post('/api/partners/connections/', owner, { name: `${name}'s key`, interface: 'a', rights: RIGHT_NAMES, user_id: u.body.data.id });
+      return aHeaders(k.body.data);
+    };
+    const sara = await agentOf('Leila', true);
+    const omid = await agentOf('Babak', false);
+
+    const search = await send('/api/hotel/search_hotels/', omid, {
+      city_id: 1,
+      check_in: day(40),
+      check_out: day(42),
+      nationality_id: 'IR',
+      rooms: [{ adult_count: 2 }],
+    });
+    const rateKey = search.body.data.results[0].rates[0].rate_key;
+    const hotel = await send('/api/hotel/prebook/', omid, { rate_key: rateKey });
+    expect(hotel.status).toBe(200);
+    const tours = await call(stack.app, 'GET', '/api/tours/', omid);
+    const tour = await call(stack.app, 'GET', `/api/tours/${tours.body.data.results[0].id}/`, omid);
+    const departure = tour.body.data.departures.find((d: { seats_left: number }) => d.seats_left > 0);
+    const seats = await send('/api/tours/prebook/', omid, {
+      tour_id: tour.body.data.id,
+      departure_id: departure.id,
+      passengers: [{ ...traveller, birth_date: '1985-04-12', gender: 'male', passenger_type: 'ADT' }],
+    });
+    expect(seats.status).toBe(200);
+    const villa = await send('/api/residence/reserve/', omid, {
+      property_id: 1,
+      check_in: day(300),
+      check_out: day(303),
+      guests: 2,
+      lead_guest: { ...traveller, phone_number: '+989121234567' },
+    });
+    expect(villa.status).toBe(200);
+    const bookingId = hotel.body.data.booking_id;
+    const reservationId = villa.body.data.reservation_id;
+
+    for (const [method, path, body] of [
+      ['POST', '/api/hotel/book/', { booking_id: bookingId, guests: [[traveller]], contact }],
+      ['POST', '/api/hotel/order/', { booking_id: bookingId }],
+      ['POST', '/api/hotel/booking_data/', { booking_id: bookingId }],
+      ['POST', '/api/tours/finalize/', { prebook_id: seats.body.data.prebook_id }],
+      ['GET', `/api/residence/reserve/detail/?reservation_id=${reservationId}`, undefined],
+      ['GET', `/api/residence/reserve/time/?reservation_id=${reservationId}`, undefined],
+      ['POST', '/api/residence/reserve/book/', { reservation_id: reservationId }],
+      ['POST', '/api/residence/bookings/cancel/', { reservation_id: reservationId }],
+    ] as const) {
+      const res = await call(stack.app, method, path, sara, body);
+      expect({ path, status: res.status }).toEqual({ path, status: 404 });
+      expect({ path, ok: res.body.ok }).toEqual({ path, ok: false });
+    }
+    // Their maker, and an agent who sees the whole agency, go on with them.
+    expect((await send('/api/hotel/booking_data/', omid, { booking_id: bookingId })).body.data.booking).toMatchObject({ booking_id: bookingId });
+    expect((await call(stack.app, 'GET', `/api/residence/reserve/detail/?reservation_id=${reservationId}`, owner)).status).toBe(200);
+    expect((await send('/api/tours/finalize/', omid, { prebook_id: seats.body.data.prebook_id })).status).toBe(201);
+
+    // Babak's basket is his: Leila's, and the agency's own connection's, are empty.
+    expect((await post('/api/products/basket/items/', omid, { product: 1, variant: 2, quantity: 1 })).status).toBe(201);
+    for (const headers of [sara, owner]) {
+      const basket = await call(stack.app, 'GET', '/api/products/basket/current', headers);
+      expect(basket.status).toBe(200);
+      expect(basket.body.data.items).toEqual([]);
+      expect((await send('/api/products/checkout/', headers, { payment_method: 'PARTNER_CREDIT' })).status).toBe(400);
+    }
+    const his = await call(stack.app, 'GET', '/api/products/basket/current', omid);
+    expect(his.body.data.items).toHaveLength(1);
+    const checkedOut = await send('/api/products/checkout/', omid, { payment_method: 'PARTNER_CREDIT' });
+    expect(checkedOut.status).toBe(201);
+    expect(checkedOut.body.data.created_by).toMatchObject({ type: 'user', name: 'Babak' });
   });
 });
 

@@ -20,6 +20,7 @@ import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { settle } from './settle';
 import { madeByOrAnyone } from '../orders';
+import { actorNow } from '../../platform/request-context';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -214,6 +215,7 @@ async function newAgencyBooking(
     .insert(hotelBookings)
     .values({
       partnerId: input.partnerId,
+      createdBy: actorNow(),
       rateKey: input.rateKey,
       currency: input.currency,
       supplier: input.supplier,

@@ -67,6 +67,7 @@ export async function newBooking(
     .insert(hotelBookings)
     .values({
       partnerId: input.partnerId,
+      createdBy: actorNow(),
       rateKey: input.rateKey,
       currency: input.currency,
       supplier: input.supplier,

@@ -7,6 +7,7 @@ import { priceColumns } from '../markup';
 import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { ReservationRow } from './reservations';
 import { checkStay } from './stay-rules';
+import { actorNow } from '../../platform/request-context';
 
 export interface HoldDatesInput {
   partnerId: number;
@@ -39,6 +40,7 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput, catalogue: Ca
       .insert(reservations)
       .values({
         partnerId: input.partnerId,
+        createdBy: actorNow(),
         holdRef: input.holdRef,
         propertyId: p.id,
         checkIn: input.checkIn,

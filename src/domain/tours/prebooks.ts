@@ -77,6 +77,7 @@ export async function holdTourSeats(db: DbOrTx, input: PrebookRequest, catalogue
       .insert(tourPrebooks)
       .values({
         partnerId: input.partnerId,
+        createdBy: actorNow(),
         holdRef: input.holdRef,
         departureId: departure.id,
         passengers: input.passengers as unknown as Array<Record<string, unknown>>,

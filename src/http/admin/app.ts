@@ -108,7 +108,7 @@ export interface AdminDeps {
   payloadCodec: PayloadCodec;
   /** The Temporal Web origin allowed to call the codec endpoint from the browser (TEMPORAL_UI_ORIGIN). */
   temporalUiOrigin?: string;
-  /** The largest manual adjustment one operator posts alone, in minor units (ADJUSTMENT_APPROVAL_THRESHOLD). */
+  /** The largest manual adjustment one operator posts alone, in minor units of `currency` (ADJUSTMENT_APPROVAL_THRESHOLD). */
   adjustmentApprovalThresholdMinor: number;
   /** Who is near the credit limit (./near-limit-watch.ts), shared with the process's own timer when it runs one; else the app's own. */
   nearLimitWatch?: () => Promise<void>;
@@ -281,7 +281,7 @@ export function createAdminApp(deps: AdminDeps) {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));
     return c.json({ ok: report.findings.length === 0, ...report });
   });
-  financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor });
+  financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor, currency: deps.currency });
   documentAdminRoutes(app, { db, documents: deps.documents });
   subAgencyRoutes(app, db);
   app.post('/admin/partners', async (c) => {

@@ -44,7 +44,7 @@ function partnerQuery(raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-export function financeRoutes(app: Hono<AdminEnv>, deps: { db: Db; adjustmentApprovalThresholdMinor: number }): void {
+export function financeRoutes(app: Hono<AdminEnv>, deps: { db: Db; adjustmentApprovalThresholdMinor: number; currency: string }): void {
   const { db } = deps;
 
   app.get('/admin/partners', async (c) => {
@@ -91,7 +91,7 @@ export function financeRoutes(app: Hono<AdminEnv>, deps: { db: Db; adjustmentApp
         amount: b.amount,
         reason: b.reason,
         operator: operatorOf(c),
-        thresholdMinor: deps.adjustmentApprovalThresholdMinor,
+        threshold: { minor: deps.adjustmentApprovalThresholdMinor, currency: deps.currency },
       });
       return { ...renderAdjustment(made), wallet: renderWallet(await getWallet(tx, id)) };
     });
