@@ -71,9 +71,54 @@ export const agencyUsers = pgTable(
     status: text('status', { enum: ['active', 'inactive'] })
       .notNull()
       .default('active'),
+    // The console's password (argon2id, PHC string: docs/decisions/console-sign-in.md); none until a link is used.
+    passwordHash: text('password_hash'),
+    passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('agency_users_email_uq').on(t.partnerId, sql`lower(${t.email})`), index('agency_users_partner_idx').on(t.partnerId, t.id)],
+);
+
+/**
+ * A browser signed in to a console: the SHA-256 of the token its cookie holds, whose session
+ * it is (an agency's user, or an operator), and when it ends (idle or at the latest).
+ * Signing out, deactivating the user or revoking the operator ends it.
+ */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id').references(() => agencyUsers.id),
+    operatorId: integer('operator_id').references((): AnyPgColumn => operators.id),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [index('console_sessions_user_idx').on(t.userId), check('console_sessions_whose', sql`(${t.userId} is null) <> (${t.operatorId} is null)`)],
+);
+
+/**
+ * One-time links that let a user set their console password: an invitation for a new user,
+ * a reset for one who lost it. Only the SHA-256 of the link's token is kept; the link is
+ * shown once to whoever made it.
+ */
+export const consoleLinks = pgTable(
+  'console_links',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => agencyUsers.id),
+    purpose: text('purpose', { enum: ['invitation', 'reset'] }).notNull(),
+    createdBy: jsonb('created_by').$type<ActorRecord>().notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('console_links_user_idx').on(t.userId)],
 );
 
 /**

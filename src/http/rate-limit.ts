@@ -54,6 +54,42 @@ export interface RateLimits {
   consumePayRetry(partnerId: number): Promise<RateState>;
   /** Per client address, before authentication. */
   clients: ClientLimits;
+  /** Failed console sign-ins, per account and per address. */
+  signIns: SignInThrottle;
+}
+
+/** The console's failed sign-ins allowed in SIGN_IN_WINDOW_SECONDS: per account (e-mail), and per client address. */
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const SIGN_IN_FAILURES = { perAccount: 10, perAddress: 50 } as const;
+
+/**
+ * Failed sign-ins counted per account and per address over a quarter of an hour: one account
+ * guessed at from many addresses, and one address guessing at many accounts, are each
+ * refused until the window ends. A sign-in that succeeds forgets its account's failures.
+ */
+export interface SignInThrottle {
+  /** Seconds until the account or the address may try again, or null while both may. */
+  refusedFor(account: string, address: string): Promise<number | null>;
+  failed(account: string, address: string): Promise<void>;
+  succeeded(account: string): Promise<void>;
+}
+
+function signInThrottle(limiter: RateLimiterAbstract): SignInThrottle {
+  const over = async (key: string, limit: number) => {
+    const res = await limiter.get(key);
+    return res && res.consumedPoints >= limit ? Math.max(Math.ceil(res.msBeforeNext / 1000), 1) : null;
+  };
+  return {
+    refusedFor: async (account, address) =>
+      (await over(`account:${account}`, SIGN_IN_FAILURES.perAccount)) ?? (await over(`address:${address}`, SIGN_IN_FAILURES.perAddress)),
+    failed: async (account, address) => {
+      await limiter.consume(`account:${account}`, 1);
+      await limiter.consume(`address:${address}`, 1);
+    },
+    succeeded: async (account) => {
+      await limiter.delete(`account:${account}`);
+    },
+  };
 }
 
 /** An address's budget for requests without valid credentials: its name in the RateLimit fields and its size. */
@@ -118,8 +154,12 @@ function clientLimits(limiter: RateLimiterAbstract, budgets: RateBudgets): Clien
   };
 }
 
-/** Counters over any of the library's stores. */
-export function rateLimitsOver(limiter: RateLimiterAbstract, budgets: RateBudgets): RateLimits {
+/** Counters over any of the library's stores (`signIns`: a limiter whose window is SIGN_IN_WINDOW_SECONDS). */
+export function rateLimitsOver(
+  limiter: RateLimiterAbstract,
+  budgets: RateBudgets,
+  signIns: RateLimiterAbstract = new RateLimiterMemory({ points: OUT_OF_REACH, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'signin' }),
+): RateLimits {
   const key = (scope: RateScope, partnerId: number) => `${scope}:${partnerId}`;
   return {
     defaultPerMinute: budgets.perMinute,
@@ -131,6 +171,7 @@ export function rateLimitsOver(limiter: RateLimiterAbstract, budgets: RateBudget
     },
     consumePayRetry: async (partnerId) => stateOf(await limiter.consume(`pay:${partnerId}`, 1), budgets.payRetriesPerMinute, true),
     clients: clientLimits(limiter, budgets),
+    signIns: signInThrottle(signIns),
   };
 }
 
@@ -169,17 +210,26 @@ function watched(client: QueryClient): QueryClient {
  */
 export function createRateLimits(database: Pick<Database, 'db' | 'kind'>, budgets: RateBudgets, opts: { store?: 'table' } = {}): RateLimits {
   const common = { points: OUT_OF_REACH, duration: RATE_WINDOW_SECONDS, keyPrefix: 'rl' };
+  const signIn = { points: OUT_OF_REACH, duration: SIGN_IN_WINDOW_SECONDS, keyPrefix: 'signin' };
   // drizzle keeps its driver's client as $client: node-postgres's Pool, or the PGlite instance.
   const client = (database.db as unknown as { $client: { query(text: unknown, values?: unknown[]): Promise<unknown> } }).$client;
   const table = { tableName: 'rate_limit_counters', tableCreated: true, insuranceLimiter: new RateLimiterMemory(common) };
   if (database.kind === 'postgres') {
     const storeClient = watched({ query: (q) => client.query(q) });
-    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'pool' }), budgets);
+    return rateLimitsOver(
+      new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'pool' }),
+      budgets,
+      new RateLimiterPostgres({ ...signIn, ...table, insuranceLimiter: new RateLimiterMemory(signIn), storeClient, storeType: 'pool' }),
+    );
   }
   if (opts.store === 'table') {
     // PGlite answers rows and rowCount as pg does; it takes the text and values apart.
     const storeClient = watched({ query: (q) => client.query(q.text, q.values) });
-    return rateLimitsOver(new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'client' }), budgets);
+    return rateLimitsOver(
+      new RateLimiterPostgres({ ...common, ...table, storeClient, storeType: 'client' }),
+      budgets,
+      new RateLimiterPostgres({ ...signIn, ...table, insuranceLimiter: new RateLimiterMemory(signIn), storeClient, storeType: 'client' }),
+    );
   }
   return rateLimitsOver(new RateLimiterMemory(common), budgets);
 }

@@ -42,6 +42,13 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'GET /api/partners/orders/{id}/documents/{file}': byFile,
   'GET /api/partners/invoices/': ['finance'],
   // Interface A: the organisation
+  // Interface A: the agency console's sign-in (signing in and setting a password are public)
+  'POST /api/partners/session/': [],
+  'GET /api/partners/session/': [],
+  'DELETE /api/partners/session/': [],
+  'POST /api/partners/password/': [],
+  'POST /api/partners/users/{id}/invitation/': ['users'],
+  'POST /api/partners/users/{id}/password-reset/': ['users'],
   'GET /api/partners/users/': ['users'],
   'POST /api/partners/users/': ['users'],
   'POST /api/partners/users/{id}/role/': ['users'],

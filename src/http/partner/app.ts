@@ -15,6 +15,9 @@ import { publishInterface } from '../openapi-document';
 import { unavailableAnswer } from '../../health/answers';
 import { authenticateThrottled, credentialsFirst, rateLimit } from '../rate-limit';
 import { enforceRights } from '../rights';
+import { presentsSession, requireSameOrigin, SESSION_COOKIE, sessionTokenOf } from '../console-session';
+import { agencySession } from '../../domain/console/sessions';
+import { isTokenShaped } from '../../domain/console/tokens';
 import { enforceOwnBookings } from '../own-bookings';
 import { accountRoutes } from './account.routes';
 import { documentRoutes } from './documents.routes';
@@ -26,10 +29,16 @@ import { flightRoutes } from './flights.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { organisationRoutes } from './organisation.routes';
+import { sessionRoutes } from './session.routes';
 import { residenceRoutes } from './residence.routes';
 import { statementRoutes } from './statements.routes';
 import { tourRoutes } from './tours.routes';
 import { visaRoutes } from './visa.routes';
+
+/** Interface A's credentials: with neither, a session cookie signs the request in. */
+const KEY_HEADERS = ['x-api-key', 'x-api-secret'] as const;
+/** What a browser posts before it has a session: signing in, and setting a password with a link. */
+const SIGN_IN_PATHS = new Set(['/api/partners/session/', '/api/partners/password/']);
 
 /** Interface A's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — partner API (Interface A)';
@@ -66,14 +75,28 @@ export function createPartnerApi(deps: ApiDeps) {
   const app = partnerRouter();
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-API-KEY' });
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiSecret', { type: 'apiKey', in: 'header', name: 'X-API-SECRET' });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ConsoleSession', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The agency console’s session (POST /api/partners/session/); every change made with it carries X-CSRF-Token',
+  });
 
   app.onError(partnerError);
 
-  const isPublic = (c: Context) => c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs');
+  const isPublic = (c: Context) =>
+    c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs') || (c.req.method === 'POST' && SIGN_IN_PATHS.has(c.req.path));
+  const withSession = (c: Context) => presentsSession(c, KEY_HEADERS);
   const authenticate = authenticateThrottled(deps.rateLimits, {
-    authenticate: (c) => authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret')),
-    presented: (c) => c.req.header('x-api-key') !== undefined || c.req.header('x-api-secret') !== undefined,
-    known: (c) => isActiveApiKey(deps.db, c.req.header('x-api-key')),
+    authenticate: async (c) => {
+      if (!withSession(c)) return authenticatePartner(deps.db, c.req.header('x-api-key'), c.req.header('x-api-secret'));
+      const session = await agencySession(deps.db, sessionTokenOf(c));
+      requireSameOrigin(c, session.csrfToken);
+      c.set('consoleSession', session);
+      return session.partner;
+    },
+    presented: (c) => c.req.header('x-api-key') !== undefined || c.req.header('x-api-secret') !== undefined || withSession(c),
+    known: async (c) => (withSession(c) ? isTokenShaped(sessionTokenOf(c)) : isActiveApiKey(deps.db, c.req.header('x-api-key'))),
     addressOf: deps.clientAddress,
     refuse: (c, error) => c.json({ ok: false, error }, 429),
   });
@@ -118,6 +141,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', eventRoutes(deps));
   app.route('/', organisationRoutes(deps));
   app.route('/', agencyRoutes(deps));
+  app.route('/', sessionRoutes(deps));
 
   publishInterface(app, { title: TITLE, version: '1', description: DESCRIPTION, base: '/api' }, partnerCommonResponses);
   return app;

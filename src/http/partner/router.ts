@@ -1,10 +1,12 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { AgencySession } from '../../domain/console/sessions';
 import type { Partner } from '../../domain/partners';
 import type { PayRetryVariables } from '../rate-limit';
 import type { RequestIdVariables } from '../request-id';
 
-export type PartnerEnv = { Variables: RequestIdVariables & PayRetryVariables & { partner: Partner } };
+/** `consoleSession`: set when the request authenticated with the agency console's session cookie. */
+export type PartnerEnv = { Variables: RequestIdVariables & PayRetryVariables & { partner: Partner; consoleSession?: AgencySession } };
 
 function describeIssues(issues: z.core.$ZodIssue[]): string {
   return issues

@@ -8,8 +8,8 @@ import type { WalletRow } from '../../domain/wallet';
 import { idString } from '../vocabulary';
 import { commonResponses, operationHeads, type ResponseObject, type Security } from '../openapi-document';
 
-/** Interface A's security requirement: the key pair, on every route but the published contract. */
-export const secured: Security = [{ ApiKey: [], ApiSecret: [] }];
+/** Interface A's security requirement: the key pair, or the agency console's session, on every route but the published contract. */
+export const secured: Security = [{ ApiKey: [], ApiSecret: [] }, { ConsoleSession: [] }];
 /** The heads of Interface A's routes under a tag: `partnerOperations(['Tours']).get(path, summary)`. */
 export const partnerOperations = operationHeads(secured);
 

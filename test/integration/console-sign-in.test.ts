@@ -1,0 +1,138 @@
+import { eq } from 'drizzle-orm';
+import { agencyUsers } from '../../src/db/schema';
+import { SIGN_IN_FAILURES } from '../../src/http/rate-limit';
+import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
+import { type TestStack, useStack } from '../support/stack';
+
+/**
+ * The agency console's sign-in (docs/decisions/console-sign-in.md): passwords set through
+ * one-time links and kept as argon2id, a session cookie that signs a browser in to Interface A
+ * with its role's rights, CSRF and origin checks on every change, and throttled failures.
+ */
+
+let stack: TestStack;
+useStack((s) => (stack = s));
+
+const aHeaders = (k: { api_key: string; api_secret: string }) => ({ 'x-api-key': k.api_key, 'x-api-secret': k.api_secret });
+const PASSWORD = 'correct horse battery staple';
+
+let agency: PartnerCredentials;
+let owner: Record<string, string>;
+
+beforeAll(async () => {
+  agency = await adminClient(stack).createPartner({ credit_limit: '0', topup: '10000000' });
+  owner = aHeaders(agency);
+});
+
+/** A user of `role` whose password is set through their invitation link. */
+async function userWithPassword(email: string, role: string): Promise<number> {
+  const user = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: email.split('@')[0], email, role });
+  expect(user.status).toBe(201);
+  const invited = await call(stack.app, 'POST', `/api/partners/users/${user.body.data.id}/invitation/`, owner, {});
+  expect(invited.status).toBe(201);
+  const token = String(invited.body.data.url).split('#token=')[1];
+  expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD })).status).toBe(200);
+  return user.body.data.id;
+}
+
+/** Signs in: the cookie to send back and the CSRF token. */
+async function signIn(email: string, password = PASSWORD): Promise<{ res: Reply; cookie: string; csrf: string }> {
+  const res = await call(stack.app, 'POST', '/api/partners/session/', {}, { email, password });
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  return { res, cookie: setCookie.split(';')[0]!, csrf: res.body?.data?.csrf_token };
+}
+
+describe('the agency console’s sign-in', () => {
+  it('sets a password once through an invitation, kept as a memory-hard hash', async () => {
+    const user = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: 'Mina', email: 'mina@console.example', role: 'viewer' });
+    const invited = await call(stack.app, 'POST', `/api/partners/users/${user.body.data.id}/invitation/`, owner, {});
+    expect(invited.body.data).toMatchObject({ purpose: 'invitation', url: expect.stringMatching(/^\/console\/set-password#token=[A-Za-z0-9_-]{43}$/) });
+    const token = String(invited.body.data.url).split('#token=')[1];
+    const short = await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.body.error).toMatch(/password: must be at least 12 characters/);
+    expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD })).status).toBe(200);
+    const again = await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD });
+    expect(again.status).toBe(404);
+    const [row] = await stack.db.select().from(agencyUsers).where(eq(agencyUsers.id, user.body.data.id));
+    // argon2id at 19 MiB and two passes: not a fast hash, and not the password.
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row!.passwordHash).not.toContain(PASSWORD);
+    // Nobody without the users right makes a link.
+    const viewer = await signIn('mina@console.example');
+    const refused = await call(
+      stack.app,
+      'POST',
+      `/api/partners/users/${user.body.data.id}/password-reset/`,
+      { cookie: viewer.cookie, 'x-csrf-token': viewer.csrf },
+      {},
+    );
+    expect(refused.status).toBe(403);
+  });
+
+  it('signs a browser in with a cookie that carries the role’s rights, and signs it out', async () => {
+    await userWithPassword('omid@console.example', 'agent');
+    expect((await signIn('omid@console.example', 'not the password at all')).res.status).toBe(401);
+    expect((await signIn('nobody@console.example')).res.status).toBe(401);
+    const { res, cookie, csrf } = await signIn('OMID@console.example');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ user: { email: 'omid@console.example', role: 'agent' }, agency: { id: agency.partner_id }, csrf_token: csrf });
+    expect(res.body.data.rights).toEqual(['book', 'documents', 'modify', 'pay', 'search', 'view']);
+    const attributes = res.headers.get('set-cookie')!;
+    expect(attributes).toMatch(/^tbe_session=[A-Za-z0-9_-]{43};/);
+    expect(attributes).toMatch(/HttpOnly/);
+    expect(attributes).toMatch(/SameSite=Strict/);
+    expect(attributes).toMatch(/Secure/);
+
+    const session = { cookie };
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', session)).status).toBe(200);
+    expect((await call(stack.app, 'GET', '/api/partners/session/', session)).body.data).toMatchObject({ csrf_token: csrf });
+    // The same rights table as keys: an agent manages no users.
+    expect((await call(stack.app, 'GET', '/api/partners/users/', session)).status).toBe(403);
+    // A change carries the CSRF token, and comes from no other origin.
+    const basket = { product: 1, variant: 2, quantity: 1 };
+    const bare = await call(stack.app, 'POST', '/api/products/basket/items/', session, basket);
+    expect(bare.status).toBe(403);
+    expect(bare.body.error).toMatch(/X-CSRF-Token|x-csrf-token/i);
+    expect((await call(stack.app, 'POST', '/api/products/basket/items/', { ...session, 'x-csrf-token': 'x'.repeat(43) }, basket)).status).toBe(403);
+    const crossOrigin = await call(
+      stack.app,
+      'POST',
+      '/api/products/basket/items/',
+      { ...session, 'x-csrf-token': csrf, origin: 'https://evil.example' },
+      basket,
+    );
+    expect(crossOrigin.status).toBe(403);
+    expect(crossOrigin.body.error).toMatch(/another origin/);
+    const made = await call(stack.app, 'POST', '/api/products/basket/items/', { ...session, 'x-csrf-token': csrf, origin: 'http://engine.test' }, basket);
+    expect(made.status).toBe(201);
+
+    const out = await call(stack.app, 'DELETE', '/api/partners/session/', { ...session, 'x-csrf-token': csrf });
+    expect(out.body.data).toEqual({ signed_out: true });
+    expect((await call(stack.app, 'GET', '/api/partners/orders/', session)).status).toBe(401);
+  });
+
+  it('ends a user’s sessions when they are deactivated or their password is reset', async () => {
+    const id = await userWithPassword('leila@console.example', 'finance');
+    const first = await signIn('leila@console.example');
+    expect((await call(stack.app, 'GET', '/api/partners/wallet/', { cookie: first.cookie })).status).toBe(200);
+    const reset = await call(stack.app, 'POST', `/api/partners/users/${id}/password-reset/`, owner, {});
+    const token = String(reset.body.data.url).split('#token=')[1];
+    expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: 'another long passphrase' })).status).toBe(200);
+    expect((await call(stack.app, 'GET', '/api/partners/wallet/', { cookie: first.cookie })).status).toBe(401);
+    expect((await signIn('leila@console.example')).res.status).toBe(401);
+    const second = await signIn('leila@console.example', 'another long passphrase');
+    expect((await call(stack.app, 'GET', '/api/partners/wallet/', { cookie: second.cookie })).status).toBe(200);
+    expect((await call(stack.app, 'POST', `/api/partners/users/${id}/deactivate/`, owner, {})).status).toBe(200);
+    expect((await call(stack.app, 'GET', '/api/partners/wallet/', { cookie: second.cookie })).status).toBe(401);
+  });
+
+  it('throttles failed sign-ins per account: the right password waits too', async () => {
+    await userWithPassword('babak@console.example', 'viewer');
+    for (let i = 0; i < SIGN_IN_FAILURES.perAccount; i++) expect((await signIn('babak@console.example', `guess number ${i} here`)).res.status).toBe(401);
+    const locked = await signIn('babak@console.example');
+    expect(locked.res.status).toBe(429);
+    expect(Number(locked.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(locked.res.headers.get('set-cookie')).toBeNull();
+  });
+});
