@@ -108,7 +108,7 @@ export class Http {
    * A partner call that changes nothing (GET), or a preparation call made while no fault is
    * injected: retried on connection errors and 5xx, on the next replica.
    */
-  async partner(p: Partner, method: 'GET' | 'POST', route: string, body?: unknown, attempts = 6) {
+  async partner(p: Partner, method: 'GET' | 'POST' | 'PUT', route: string, body?: unknown, attempts = 6) {
     let last = '';
     for (let i = 0; i < attempts; i++) {
       const api = this.nextApi();
@@ -116,11 +116,11 @@ export class Http {
         const r = await this.once(api.url, method, route, partnerHeaders(p), body, 30_000);
         if (r.status < 500) return r;
         last = `${r.status} ${r.text.slice(0, 200)}`;
-        // A POST that got a 5xx may or may not have happened; only reads are retried blindly.
-        if (method === 'POST') return r;
+        // A write that got a 5xx may or may not have happened; only reads are retried blindly.
+        if (method !== 'GET') return r;
       } catch (err) {
         last = (err as Error).message;
-        if (method === 'POST') throw new Error(`${method} ${route} on ${api.name}: ${last}`);
+        if (method !== 'GET') throw new Error(`${method} ${route} on ${api.name}: ${last}`);
       }
       this.stats.retries += 1;
       await sleep(300 * (i + 1));
@@ -161,6 +161,46 @@ export class Http {
       await sleep(500 * (i + 1));
     }
     throw new Error(`admin ${method} ${route}: no answer after ${attempts} tries (${last})`);
+  }
+
+  /**
+   * A partner's POST that carries its own idempotency key (a sub-agency's credit set): sent
+   * again, same body, to the next replica on a connection error, a timeout or a 5xx, as a
+   * pay is, and bounded the same way. null when no replica answered.
+   */
+  async partnerKeyed(p: Partner, route: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> | null; text: string } | null> {
+    for (let attempt = 1; attempt <= this.opts.payAttempts && (attempt === 1 || Date.now() < this.deadlineAt); attempt++) {
+      if (attempt > 1) this.stats.retries += 1;
+      const api = this.nextApi();
+      try {
+        const r = await this.once(api.url, 'POST', route, partnerHeaders(p), body);
+        if (r.status < 500) return r;
+        if (r.status === 500) this.unexpected(r.status, route, r.text);
+      } catch (err) {
+        const e = err as Error & { cause?: { code?: string } };
+        this.count(e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? 'connection'));
+      }
+      await sleep(Math.min(500 * 2 ** (attempt - 1), 5000));
+    }
+    return null;
+  }
+
+  /** An admin API read answered as text (a CSV report), retried on connection errors and 5xx like the other reads. */
+  async adminText(route: string, attempts = 6): Promise<{ status: number; text: string }> {
+    let last = '';
+    for (let i = 0; i < attempts; i++) {
+      const api = this.nextApi();
+      try {
+        const r = await this.once(api.adminUrl, 'GET', route, { authorization: `Bearer ${this.target.adminToken}` }, undefined, 60_000);
+        if (r.status < 500) return { status: r.status, text: r.text };
+        last = `${r.status} ${r.text.slice(0, 200)}`;
+      } catch (err) {
+        last = (err as Error).message;
+      }
+      this.stats.retries += 1;
+      await sleep(500 * (i + 1));
+    }
+    throw new Error(`admin GET ${route}: no answer after ${attempts} tries (${last})`);
   }
 
   /** A pay, retried like a real partner's client: same key, next replica, bounded. */

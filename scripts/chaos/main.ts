@@ -1,11 +1,12 @@
 /**
  * npm run chaos -- [--size full|ci] [--target cluster|npm-start] [...]   (--help for all)
  *
- * A repeatable chaos run against a running topology: partners and product orders made
- * through the APIs, then pays — plain, same-key storms, different-key races, sandbox
+ * A repeatable chaos run against a running topology: partners, a parent agency with its
+ * sub-agencies, and product orders made through the APIs, then pays — plain, same-key storms, different-key races, sandbox
  * supplier faults — while workers, an API replica, the Temporal history and matching
- * services and PostgreSQL are killed and come back; then the books are checked from SQL,
- * through the APIs and with `admin reconcile`. One JSON line on stdout; exit 1 on any
+ * services and PostgreSQL are killed and come back, and the parent changes its grants;
+ * then the books, the sub-agency chain among them, are checked from SQL, through the APIs
+ * and with `admin reconcile`. One JSON line on stdout; exit 1 on any
  * finding, 2 when the run could not be carried out.
  */
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { Http, type PayRecord } from './http';
 import { parseOptions, USAGE, type Options } from './options';
 import { loadTarget, readState, waitForState, waitHealthy, type Target } from './target';
 import { apiChecks, orderStatuses, reconcileCheck, settle, sqlChecks, temporalChecks, type Finding, type SettleReport } from './verify';
+import { resendUnansweredGrants, subAgencyApiChecks, subAgencySqlChecks } from './sub-agency-checks';
 import { Load, prepare, prng, type LoadStats, type RunRecord } from './workload';
 
 const t0 = Date.now();
@@ -74,7 +76,9 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
     try {
       const sql = await sqlChecks(db, run);
       findings.push(...sql.findings);
-      report.sql = { findings: sql.findings.length, checked: sql.checked };
+      const chain = await subAgencySqlChecks(db, run);
+      findings.push(...chain.findings);
+      report.sql = { findings: sql.findings.length + chain.findings.length, checked: { ...sql.checked, ...chain.checked } };
     } catch (err) {
       findings.push({ check: 'sql:error', detail: `the SQL checks could not run: ${(err as Error).message}` });
       report.sql = { error: (err as Error).message };
@@ -86,7 +90,9 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
     const api = await apiChecks(http, run);
     findings.push(...api.findings);
     warnings.push(...api.warnings);
-    report.api = { findings: api.findings.length, warnings: api.warnings.length, checked: api.checked };
+    const chain = await subAgencyApiChecks(http, run);
+    findings.push(...chain.findings);
+    report.api = { findings: api.findings.length + chain.findings.length, warnings: api.warnings.length, checked: { ...api.checked, ...chain.checked } };
   } catch (err) {
     findings.push({ check: 'api:error', detail: `the API checks could not run: ${(err as Error).message}` });
     report.api = { error: (err as Error).message };
@@ -118,12 +124,28 @@ async function verifyAll(http: Http, target: Target, run: RunRecord, db: pg.Clie
   return { findings, warnings, report };
 }
 
+/** The sub-agencies' share of the run: their orders, what their pays were answered, and the parents' credit sets. */
+function subAgencySummary(run: RunRecord) {
+  const children = new Set(run.partners.filter((p) => p.parent !== undefined).map((p) => p.index));
+  const ids = new Set(run.orders.filter((o) => children.has(o.partner)).map((o) => o.id));
+  return {
+    count: children.size,
+    orders: ids.size,
+    pay_outcomes: tally(
+      run.pays.filter((p) => ids.has(p.orderId)),
+      (p) => p.outcome,
+    ),
+    grants: tally(run.grants ?? [], (g) => `${g.when}:${g.outcome}`),
+  };
+}
+
 function summary(run: RunRecord, statuses: Map<number, string> | null) {
   const pays = run.pays;
   const lat = pays.map((p) => p.ms).sort((a, b) => a - b);
   return {
     partners: run.partners.length,
     tight_partners: run.partners.filter((p) => p.tight).length,
+    sub_agencies: subAgencySummary(run),
     orders: run.orders.length,
     orders_by_kind: tally(run.orders, (o) => o.kind),
     pay_requests: pays.length,
@@ -237,7 +259,9 @@ async function main(): Promise<number> {
   run.target = target.kind;
   save(runFile, run);
   const prepareMs = Date.now() - tPrep;
-  log(`prepared ${run.partners.length} partners, ${run.orders.length} orders in ${secs(prepareMs)} s`);
+  log(
+    `prepared ${run.partners.length} partners (${run.partners.filter((p) => p.parent !== undefined).length} of them sub-agencies), ${run.orders.length} orders in ${secs(prepareMs)} s`,
+  );
 
   // --- Load, with faults -----------------------------------------------------------------
   // Leave the settle and the checks their time within the deadline.
@@ -299,6 +323,7 @@ async function main(): Promise<number> {
     db = await connectDb(target);
     const settleDeadline = Math.min(Date.now() + opts.settleS * 1000, deadlineAt - 20_000);
     settled = await settle(http, target, run, db, Math.max(settleDeadline, Date.now() + 10_000), log);
+    await resendUnansweredGrants(http, run, log);
     save(runFile, run);
     log(
       `settled in ${settled.seconds} s: ${settled.parked} parked, decisions ${JSON.stringify(settled.decisions)}, still processing ${settled.still_processing.length}`,

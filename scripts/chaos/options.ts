@@ -9,6 +9,11 @@ export interface Sizes {
   partners: number;
   /** Partners whose top-up plus credit covers only part of their orders (402s expected). */
   tightPartners: number;
+  /**
+   * Sub-agencies of one more partner, their parent (0: none): the parent grants them credit
+   * out of its own and marks their prices up; the last of two or more is kept short of credit.
+   */
+  subAgencies: number;
   /** Plain pays: one order, one key, one request (retried on 5xx/connection errors). */
   pays: number;
   /** Same-key storms: `stormSize` concurrent requests with one key on one order. */
@@ -36,6 +41,7 @@ export const PRESETS: Record<'full' | 'ci', Sizes> = {
   full: {
     partners: 10,
     tightPartners: 3,
+    subAgencies: 3,
     pays: 800,
     storms: 3,
     stormSize: 100,
@@ -54,6 +60,7 @@ export const PRESETS: Record<'full' | 'ci', Sizes> = {
   ci: {
     partners: 4,
     tightPartners: 1,
+    subAgencies: 2,
     pays: 100,
     storms: 1,
     stormSize: 30,
@@ -120,7 +127,7 @@ target (default: the cluster's state file):
   --temporal-address H:P       npm-start: TEMPORAL_ADDRESS (default 127.0.0.1:$TEMPORAL_DEV_PORT, 7233)
 size (preset, then overrides):
   --size full|ci               CHAOS_SIZE (full: ~1,000 pays, 10 partners; ci: ~150 pays, < 4 min)
-  --partners N --tight-partners N --pays N --storms N --storm-size N --races N --race-keys N
+  --partners N --tight-partners N --sub-agencies N --pays N --storms N --storm-size N --races N --race-keys N
   --scenario-pays N            per scenario (supplier_reject, _flaky, _lost_response, _down)
   --concurrency N              jobs in flight (a storm or race is one job)
 faults (cluster only):
@@ -158,6 +165,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
       size: { type: 'string' },
       partners: { type: 'string' },
       'tight-partners': { type: 'string' },
+      'sub-agencies': { type: 'string' },
       pays: { type: 'string' },
       storms: { type: 'string' },
       'storm-size': { type: 'string' },
@@ -199,6 +207,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const sizes: Sizes = {
     partners: pick('partners', 'partners'),
     tightPartners: pick('tight-partners', 'tightPartners'),
+    subAgencies: pick('sub-agencies', 'subAgencies'),
     pays: pick('pays', 'pays'),
     storms: pick('storms', 'storms'),
     stormSize: pick('storm-size', 'stormSize'),

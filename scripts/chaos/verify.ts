@@ -66,7 +66,7 @@ interface ApiLedgerRow {
 }
 
 /** Every page of a paginated Interface A list, as the partner sees it. */
-async function allPages<T>(http: Http, p: RunPartner, route: string): Promise<T[]> {
+export async function allPages<T>(http: Http, p: RunPartner, route: string): Promise<T[]> {
   const out: T[] = [];
   for (let page = 1; page <= 10_000; page++) {
     const r = await http.partner(p, 'GET', `${route}?page=${page}`);
@@ -93,13 +93,13 @@ export async function orderStatuses(http: Http, run: RunRecord, db: pg.Client | 
   return map;
 }
 
-interface Inspect {
-  order: { id: number; status: string; partner_id: number };
+export interface Inspect {
+  order: { id: number; status: string; partner_id: number; price_parts?: { agency_margin: string } };
   ledger: Array<{ id: number; type: string; direction: string; amount: string; step: string | null; workflow_id: string | null }>;
   payment: { workflow_id: string; status: string; state: { step: string; lastError: string | null; attempts: number; parkedAt?: string } | null } | null;
 }
 
-const inspect = async (http: Http, id: number) => {
+export const inspect = async (http: Http, id: number) => {
   const r = await http.admin<Inspect>('GET', `/admin/orders/${id}`);
   if (r.status !== 200) throw new Error(`admin inspect order ${id}: HTTP ${r.status} ${JSON.stringify(r.json)}`);
   return r.json;
@@ -283,6 +283,7 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
       payments: string;
       refunds: string;
       adjustments: string;
+      sub_agency_credit: string;
     }>(
       `select w.partner_id, w.balance_minor as balance, w.credit_limit_minor as credit,
          coalesce(sum(case when l.type <> 'credit_grant' then (case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) end), 0) as ledger_balance,
@@ -290,7 +291,8 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
          coalesce(sum(l.amount_minor) filter (where l.type = 'topup'), 0) as topups,
          coalesce(sum(l.amount_minor) filter (where l.type = 'payment'), 0) as payments,
          coalesce(sum(l.amount_minor) filter (where l.type = 'refund'), 0) as refunds,
-         count(l.id) filter (where l.type = 'adjustment') as adjustments
+         count(l.id) filter (where l.type = 'adjustment') as adjustments,
+         coalesce(sum(case l.direction when 'credit' then l.amount_minor else -l.amount_minor end) filter (where l.type = 'sub_agency_credit'), 0) as sub_agency_credit
        from wallets w left join ledger_entries l on l.partner_id = w.partner_id
        where w.partner_id = any($1::int[]) group by w.partner_id, w.balance_minor, w.credit_limit_minor`,
       [pids],
@@ -301,6 +303,8 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
     const balance = Number(w.balance);
     const topups = Number(w.topups);
     const netPayments = Number(w.payments) - Number(w.refunds);
+    // What a parent granted its sub-agencies left its wallet (and what it took back came in).
+    const subAgencyCredit = Number(w.sub_agency_credit);
     if (balance !== Number(w.ledger_balance))
       findings.push({ check: 'sql:wallet_vs_ledger', partner_id: w.partner_id, detail: `balance ${balance} but the ledger adds up to ${w.ledger_balance}` });
     if (Number(w.credit) !== Number(w.ledger_credit))
@@ -309,8 +313,12 @@ export async function sqlChecks(db: Queryable, run: RunRecord): Promise<{ findin
       findings.push({ check: 'sql:credit_limit', partner_id: w.partner_id, detail: `credit limit ${w.credit}, the operator set ${p.creditLimitMinor}` });
     if (Number(w.adjustments) !== 0)
       findings.push({ check: 'sql:adjustments', partner_id: w.partner_id, detail: `${w.adjustments} adjustment row(s): nobody made one` });
-    if (balance !== topups - netPayments)
-      findings.push({ check: 'sql:wallet_equation', partner_id: w.partner_id, detail: `balance ${balance} ≠ top-ups ${topups} − net payments ${netPayments}` });
+    if (balance !== topups - netPayments + subAgencyCredit)
+      findings.push({
+        check: 'sql:wallet_equation',
+        partner_id: w.partner_id,
+        detail: `balance ${balance} ≠ top-ups ${topups} − net payments ${netPayments} + sub-agency credit ${subAgencyCredit}`,
+      });
     findings.push(...topupFindings(p, topups, 'sql'));
     const completed = completedTotal.get(w.partner_id) ?? 0;
     if (netPayments !== completed)
@@ -500,6 +508,7 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
     let sum = 0;
     let grants = 0;
     let topups = 0;
+    let subAgencyCredit = 0;
     const netByOrder = new Map<number, number>();
     const reversed = new Map<number, number>();
     const byId = new Map(ledger.map((r) => [r.id, r]));
@@ -507,6 +516,7 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       if (r.type === 'credit_grant') grants += signed(r.direction, r.amountMinor);
       else sum += signed(r.direction, r.amountMinor);
       if (r.type === 'topup') topups += r.amountMinor;
+      if (r.type === 'sub_agency_credit') subAgencyCredit += signed(r.direction, r.amountMinor);
       const order = r.product_order ?? r.order;
       if (r.type === 'payment' && order !== null) {
         netByOrder.set(order, (netByOrder.get(order) ?? 0) + r.amountMinor);
@@ -544,7 +554,28 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
       findings.push({ check: 'api:credit_vs_grants', partner_id: p.partner_id, detail: `credit limit ${creditLimit} but the grants add up to ${grants}` });
     findings.push(...topupFindings(p, topups, 'api'));
 
-    const orders = await allPages<ApiOrder>(http, p, '/api/partners/product-orders/');
+    // A parent's list has its sub-agencies' orders too; a sub-agency's only its own.
+    const listed = await allPages<ApiOrder>(http, p, '/api/partners/product-orders/');
+    const orders = listed.filter((o) => runOrders.get(o.id)?.partner === p.index || !runOrders.has(o.id));
+    const listedIds = new Set(listed.map((o) => o.id));
+    for (const o of listed) {
+      const owner = run.partners[runOrders.get(o.id)?.partner ?? -1];
+      if (owner && owner.index !== p.index && owner.parent !== p.index)
+        findings.push({
+          check: 'api:sees_others_order',
+          partner_id: p.partner_id,
+          order_id: o.id,
+          detail: `its order list has partner ${owner.partner_id}'s order`,
+        });
+    }
+    for (const o of run.orders)
+      if (run.partners[o.partner]?.parent === p.index && !listedIds.has(o.id))
+        findings.push({
+          check: 'api:parent_misses_child_order',
+          partner_id: p.partner_id,
+          order_id: o.id,
+          detail: `its sub-agency's order is not in its list`,
+        });
     let completedWorth = 0;
     for (const o of orders) {
       finalStatus.set(o.id, o.status);
@@ -580,14 +611,14 @@ export async function apiChecks(http: Http, run: RunRecord): Promise<{ findings:
           detail: `${net} net taken for an order not in the partner's list`,
         });
     }
-    // The wallet, from the partner's side: what the operator put in, minus what was bought.
+    // The wallet, from the partner's side: what the operator put in, minus what was bought and what it granted its sub-agencies.
     const possible = new Set([p.topupsMinor]);
     for (const u of p.uncertainTopupsMinor) for (const v of [...possible]) possible.add(v + u);
-    if (![...possible].some((t) => t - completedWorth === balance)) {
+    if (![...possible].some((t) => t - completedWorth + subAgencyCredit === balance)) {
       findings.push({
         check: 'api:wallet_equation',
         partner_id: p.partner_id,
-        detail: `balance ${balance} ≠ top-ups ${[...possible].join('|')} − completed orders ${completedWorth}`,
+        detail: `balance ${balance} ≠ top-ups ${[...possible].join('|')} − completed orders ${completedWorth} + sub-agency credit ${subAgencyCredit}`,
       });
     }
   }

@@ -1,8 +1,10 @@
 /**
- * The load: partners created through the admin API, product orders prepared through
- * Interface A (basket + checkout), then pays of five kinds, shuffled: plain, same-key
- * storms, different-key races on one order, sandbox scenarios, and a mid-run top-up of
- * the partners kept short of credit.
+ * The load: partners created through the admin API, and a parent agency with sub-agencies
+ * (one made by an operator, the others by the parent; credit and markups set by the parent
+ * and an operator), product orders prepared through Interface A (basket + checkout), then
+ * pays of five kinds, shuffled, by every partner and sub-agency alike: plain, same-key
+ * storms, different-key races on one order, sandbox scenarios; and half-way, a top-up of
+ * the partners kept short of credit and the parent's changes of its grants.
  */
 import type { Http, Partner, PayRecord } from './http';
 import { sleep } from './target';
@@ -19,6 +21,20 @@ export interface RunPartner extends Partner {
   /** Top-ups whose answer was lost: they may or may not be in the books. */
   uncertainTopupsMinor: number[];
   creditLimitMinor: number;
+  /** A sub-agency's parent (index into partners): its credit limit is what the parent granted it, and it is never topped up. */
+  parent?: number;
+}
+
+/** A parent's setting of a sub-agency's credit limit, and what came of it. */
+export interface RunGrant {
+  parent: number;
+  child: number;
+  key: string;
+  limitMinor: number;
+  /** set and replayed changed (or kept) the limit; the refusals changed nothing; unanswered: unknown until sent again. */
+  outcome: 'set' | 'replayed' | 'insufficient' | 'refused' | 'conflict' | 'other' | 'unanswered';
+  status: number | null;
+  when: 'prepare' | 'load' | 'settle';
 }
 
 export type OrderKind = 'plain' | 'storm' | 'race' | Scenario;
@@ -47,6 +63,10 @@ export interface RunRecord {
   orders: RunOrder[];
   pays: PayRecord[];
   decisions: Decision[];
+  /** Every credit set of the parents' sub-agencies, in the order sent (absent in records of runs without sub-agencies). */
+  grants?: RunGrant[];
+  /** What the admin API answered an operator granting a sub-agency credit of the company's own (it must refuse). */
+  operatorChildCreditStatus?: number;
 }
 
 /** A small deterministic PRNG: the same --seed gives the same shuffle. */
@@ -72,6 +92,7 @@ export async function prepare(http: Http, opts: Options, runId: string, rnd: () 
     if (r.status !== 201) throw new Error(`admin partner create: HTTP ${r.status} ${JSON.stringify(r.json)}`);
     partners.push({ ...r.json, index: i, tight: i >= opts.partners - opts.tightPartners, topupsMinor: 0, uncertainTopupsMinor: [], creditLimitMinor: 0 });
   }
+  const sub = opts.subAgencies > 0 ? await prepareSubAgencies(http, opts, runId, partners) : null;
   // The product's data plans: orders of different prices.
   const product = await http.partner(partners[0]!, 'GET', '/api/products/products/1/');
   must(product, 'GET product 1');
@@ -110,9 +131,15 @@ export async function prepare(http: Http, opts: Options, runId: string, rnd: () 
   );
 
   // Money: funded partners can pay everything twice over; tight ones about 60% of theirs.
+  const worth = (p: RunPartner) => orders.filter((o) => o.partner === p.index).reduce((s, o) => s + o.totalMinor, 0);
+  const grants: RunGrant[] = [];
   for (const p of partners) {
-    const total = orders.filter((o) => o.partner === p.index).reduce((s, o) => s + o.totalMinor, 0);
-    const topup = p.tight ? Math.round(total * 0.3) : total * 2;
+    if (p.parent !== undefined) continue;
+    const total = worth(p);
+    // A parent also funds what it grants its sub-agencies, now and half-way.
+    const children = partners.filter((c) => c.parent === p.index);
+    const granted = children.reduce((s, c) => s + firstGrant(c, worth(c)) + Math.round(worth(c) * 0.1), 0);
+    const topup = (p.tight ? Math.round(total * 0.3) : total * 2) + granted;
     const credit = p.tight ? Math.round(total * 0.3) : Math.round(total * 0.1);
     const t = await http.admin('POST', `/admin/partners/${p.partner_id}/topup`, { amount: (topup / 100).toFixed(2), note: `chaos ${runId}` });
     if (t.status !== 200) throw new Error(`admin topup partner ${p.partner_id}: HTTP ${t.status} ${JSON.stringify(t.json)}`);
@@ -121,8 +148,106 @@ export async function prepare(http: Http, opts: Options, runId: string, rnd: () 
     if (c.status !== 200) throw new Error(`admin credit-limit partner ${p.partner_id}: HTTP ${c.status} ${JSON.stringify(c.json)}`);
     p.creditLimitMinor = credit;
   }
+  // Each sub-agency's credit, from its parent; the first set sent twice must be a replay.
+  for (const c of partners.filter((x) => x.parent !== undefined)) {
+    const parent = partners[c.parent!]!;
+    const key = `chaos-${runId}-grant-c${c.partner_id}-1`;
+    for (let i = 0; i < 2; i++) {
+      const g = await setChildCredit(http, parent, c, firstGrant(c, worth(c)), key, 'prepare');
+      grants.push(g);
+      if (g.outcome !== (i === 0 ? 'set' : 'replayed'))
+        throw new Error(`parent ${parent.partner_id}: credit of sub-agency ${c.partner_id}: ${g.outcome} (HTTP ${g.status})`);
+    }
+  }
   orders.sort((a, b) => a.id - b.id);
-  return { runId, startedAt: new Date().toISOString(), target: '', partners, orders, pays: [], decisions: [] };
+  return {
+    runId,
+    startedAt: new Date().toISOString(),
+    target: '',
+    partners,
+    orders,
+    pays: [],
+    decisions: [],
+    grants,
+    ...(sub ? { operatorChildCreditStatus: sub.operatorChildCreditStatus } : {}),
+  };
+}
+
+/** A sub-agency's first credit: a funded one can pay all of its orders and more, a tight one about 60% of them. */
+const firstGrant = (c: RunPartner, worth: number) => Math.round(worth * (c.tight ? 0.6 : 1.3));
+
+const asDecimal = (minor: number) => (minor / 100).toFixed(2);
+
+/**
+ * One more partner, the parent, and its sub-agencies: the first created by an operator
+ * (`POST /admin/partners/{parent}/agencies`, as `admin agency child create`), the others by
+ * the parent (`POST /api/partners/agencies/`); the parent's markups on products, set by an
+ * operator for the first and by the parent for the others. An operator's attempt to give a
+ * sub-agency credit of the company's own is answered, and recorded for the checks.
+ */
+async function prepareSubAgencies(http: Http, opts: Options, runId: string, partners: RunPartner[]): Promise<{ operatorChildCreditStatus: number }> {
+  const made = await http.admin<Partner & { error?: string }>('POST', '/admin/partners', { name: `chaos-${runId}-parent` });
+  if (made.status !== 201) throw new Error(`admin partner create (parent): HTTP ${made.status} ${JSON.stringify(made.json)}`);
+  const parent: RunPartner = { ...made.json, index: partners.length, tight: false, topupsMinor: 0, uncertainTopupsMinor: [], creditLimitMinor: 0 };
+  partners.push(parent);
+  for (let i = 0; i < opts.subAgencies; i++) {
+    const name = `chaos-${runId}-parent-c${i + 1}`;
+    let credentials: Partner;
+    if (i === 0) {
+      const r = await http.admin<Partner>('POST', `/admin/partners/${parent.partner_id}/agencies`, { name });
+      if (r.status !== 201) throw new Error(`admin sub-agency create: HTTP ${r.status} ${JSON.stringify(r.json)}`);
+      credentials = r.json;
+    } else {
+      const r = await http.partner(parent, 'POST', '/api/partners/agencies/', { name });
+      must(r, `parent ${parent.partner_id}: sub-agency create`, [201]);
+      credentials = r.json!.data as Partner;
+    }
+    const child: RunPartner = {
+      ...credentials,
+      index: partners.length,
+      tight: opts.subAgencies > 1 && i === opts.subAgencies - 1,
+      topupsMinor: 0,
+      uncertainTopupsMinor: [],
+      creditLimitMinor: 0,
+      parent: parent.index,
+    };
+    partners.push(child);
+    if (i === 0) {
+      const r = await http.admin('POST', `/admin/partners/${parent.partner_id}/agencies/${child.partner_id}/markups`, { service: 'products', percent: '5' });
+      if (r.status !== 200) throw new Error(`admin sub-agency markup: HTTP ${r.status} ${JSON.stringify(r.json)}`);
+    } else {
+      const r = await http.partner(parent, 'PUT', `/api/partners/agencies/${child.partner_id}/markups/`, {
+        markups: [{ service: 'products', percent: String(5 + i), fixed: '1000.00' }],
+      });
+      must(r, `parent ${parent.partner_id}: markups of sub-agency ${child.partner_id}`, [200]);
+    }
+  }
+  const first = partners[parent.index + 1]!;
+  const refused = await http.admin('POST', `/admin/partners/${first.partner_id}/credit-limit`, { amount: '1000.00' });
+  return { operatorChildCreditStatus: refused.status };
+}
+
+/** The parent sets a sub-agency's credit limit through its own endpoint, with an idempotency key; the child's tracked limit follows what was set. */
+export async function setChildCredit(
+  http: Http,
+  parent: RunPartner,
+  child: RunPartner,
+  limitMinor: number,
+  key: string,
+  when: RunGrant['when'],
+): Promise<RunGrant> {
+  const r = await http.partnerKeyed(parent, `/api/partners/agencies/${child.partner_id}/credit/`, {
+    credit_limit: asDecimal(limitMinor),
+    idempotency_key: key,
+  });
+  const base = { parent: parent.index, child: child.index, key, limitMinor, status: r?.status ?? null, when };
+  if (!r) return { ...base, outcome: 'unanswered' };
+  if (r.status === 200) {
+    child.creditLimitMinor = limitMinor;
+    return { ...base, outcome: (r.json?.data as { replayed?: boolean } | undefined)?.replayed ? 'replayed' : 'set' };
+  }
+  const outcome = r.status === 402 ? 'insufficient' : r.status === 400 ? 'refused' : r.status === 409 ? 'conflict' : 'other';
+  return { ...base, outcome };
 }
 
 export interface LoadStats {
@@ -212,6 +337,21 @@ export class Load {
     }
   }
 
+  /**
+   * The parents' changes of their grants while payments run: more credit for a sub-agency
+   * kept short, some taken back from a funded one (no more than it cannot have used).
+   */
+  private async midRunGrants() {
+    for (const c of this.run.partners.filter((x) => x.parent !== undefined)) {
+      const parent = this.run.partners[c.parent!]!;
+      const worth = this.run.orders.filter((o) => o.partner === c.index).reduce((s, o) => s + o.totalMinor, 0);
+      const limit = c.creditLimitMinor + (c.tight ? 1 : -2) * Math.round(worth * 0.1);
+      const g = await setChildCredit(this.http, parent, c, limit, `chaos-${this.run.runId}-grant-c${c.partner_id}-2`, 'load');
+      (this.run.grants ??= []).push(g);
+      this.log(`mid-run: parent ${parent.partner_id} sets sub-agency ${c.partner_id}'s credit to ${asDecimal(limit)}: ${g.outcome}`);
+    }
+  }
+
   /** The fault plan's brake: no new job while progress is past it (bounded by the deadline). */
   gate: () => number = () => 1;
   private gatedMs = 0;
@@ -227,6 +367,7 @@ export class Load {
           if (!topupsDone && this.progress() >= 0.5) {
             topupsDone = true;
             await this.midRunTopups();
+            await this.midRunGrants();
           }
           if (this.progress() > this.gate() && queue.length && Date.now() < loadDeadlineAt) {
             const t = Date.now();
