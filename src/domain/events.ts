@@ -1,10 +1,10 @@
-import { and, asc, eq, getTableColumns, gt, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, isNotNull, notInArray, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { events, orders } from '../db/schema';
 import { agencyLowBalanceView, lowBalanceView } from './credit-alerts';
 import { agencyOrderView, travelOrderView } from './order-view';
-import { madeByOrAnyone, type OrderRow } from './orders';
+import { madeByOrAnyone, readableBy, type OrderRow } from './orders';
 
 /**
  * What a partner hears about, and when (docs/webhooks.md). Order events are written by the
@@ -119,8 +119,9 @@ export interface EventPage {
 
 /**
  * A partner's events after `after` (a public event id; 0 from the start), in the order they
- * committed, of one type if asked. Ids are given at commit, so a reader that saw N will
- * never find a new event below N.
+ * committed, of one type if asked; for a parent agency, its sub-agencies' order events with
+ * its own (webhooks deliver each partner's own only). Ids are given at commit, so a reader
+ * that saw N will never find a new event below N.
  */
 /** A page of the feed; `ownOf`: only the events of the orders that user made (an agent who sees only their own bookings). */
 export async function listEvents(
@@ -147,7 +148,9 @@ const feedPage = (name: string, ofType: boolean) =>
       .from(events)
       .where(
         and(
-          eq(events.partnerId, sql.placeholder('partnerId')),
+          readableBy(sql.placeholder('partnerId'), events.partnerId),
+          // A sub-agency's orders are its parent's to read; its wallet and webhooks are its own.
+          or(eq(events.partnerId, sql.placeholder('partnerId')), isNotNull(events.orderId)),
           gt(events.position, sql.placeholder('after')),
           madeByOrAnyone(sql`${events.data}->'created_by'`, sql.placeholder('ownOf')),
           ofType ? eq(events.type, sql.placeholder('type')) : notInArray(events.type, OPERATOR_ONLY),

@@ -53,19 +53,25 @@ export const ORDER_SUBJECTS: Record<string, readonly Subject[]> = {
 };
 
 /**
- * Who made what `id` of `kind` names, and whose it is: an order's maker, or a hold's (the order
- * made from a hold records the same maker); undefined when it names nothing.
+ * Whose the thing `id` of `kind` names is (and that agency's parent), and who made it: the
+ * order's maker, or a hold's (the order made from a hold records the same maker);
+ * undefined when it names nothing.
  */
-async function makerOf(db: DbOrTx, kind: Kind, id: number): Promise<{ partnerId: number; createdBy: ActorRecord | null } | undefined> {
-  const via = {
-    order: sql`select o.partner_id, o.created_by from orders o where o.id = ${id}`,
-    hotel_booking: sql`select b.partner_id, coalesce(o.created_by, b.created_by) as created_by from hotel_bookings b left join orders o on o.id = b.order_id where b.id = ${id}`,
-    tour_prebook: sql`select p.partner_id, coalesce(o.created_by, p.created_by) as created_by from tour_prebooks p left join orders o on o.id = p.order_id where p.id = ${id}`,
-    reservation: sql`select r.partner_id, coalesce(o.created_by, r.created_by) as created_by from reservations r left join orders o on o.id = r.order_id where r.id = ${id}`,
+async function makerOf(db: DbOrTx, kind: Kind, id: number): Promise<{ partnerId: number; parentId: number | null; createdBy: ActorRecord | null } | undefined> {
+  const thing = {
+    order: sql`select o.partner_id, o.id as order_id, null::jsonb as created_by from orders o where o.id = ${id}`,
+    hotel_booking: sql`select b.partner_id, b.order_id, b.created_by from hotel_bookings b where b.id = ${id}`,
+    tour_prebook: sql`select p.partner_id, p.order_id, p.created_by from tour_prebooks p where p.id = ${id}`,
+    reservation: sql`select r.partner_id, r.order_id, r.created_by from reservations r where r.id = ${id}`,
   }[kind];
-  const { rows } = (await db.execute(via)) as unknown as { rows: Array<{ partner_id: number; created_by: ActorRecord | null }> };
+  const via = sql`select t.partner_id, coalesce(o.created_by, t.created_by) as created_by, p.parent_id
+    from (${thing}) t join partners p on p.id = t.partner_id left join orders o on o.id = t.order_id`;
+  const { rows } = (await db.execute(via)) as unknown as {
+    rows: Array<{ partner_id: number; parent_id: number | null; created_by: ActorRecord | null }>;
+  };
   const row = rows[0];
-  return row ? { partnerId: Number(row.partner_id), createdBy: row.created_by } : undefined;
+  if (!row) return undefined;
+  return { partnerId: Number(row.partner_id), parentId: row.parent_id === null ? null : Number(row.parent_id), createdBy: row.created_by };
 }
 
 async function idsOf(c: Context, subjects: readonly Subject[], params: Record<string, string>): Promise<Array<{ kind: Kind; id: number }>> {
@@ -80,9 +86,9 @@ async function idsOf(c: Context, subjects: readonly Subject[], params: Record<st
 }
 
 /**
- * For an agent who sees only their own bookings: a request about one order, or a hold or
- * booking, made by someone else in the agency is answered as not found, in the interface's
- * shape, before anything is read or done. Every other principal, and an id that names
+ * For an agent who sees only their own bookings: a request about one order, hold or booking
+ * made by someone else in the agency or in one of its sub-agencies is answered as not found,
+ * in the interface's shape, before anything is read or done. Every other principal, and an id that names
  * nothing of the agency's, go on to the route (which answers for itself).
  */
 export function enforceOwnBookings<E extends { Variables: { partner: Partner } }>(
@@ -98,9 +104,11 @@ export function enforceOwnBookings<E extends { Variables: { partner: Partner } }
     if (!reached || !subjects) return next();
     for (const { kind, id } of await idsOf(c, subjects, reached.params)) {
       const maker = await makerOf(db, kind, id);
-      if (!maker || maker.partnerId !== partner.id) continue;
+      // A sub-agency's bookings, which its parent reads, are made by the sub-agency's people: never this agent's.
+      const childs = maker?.parentId === partner.id;
+      if (!maker || (maker.partnerId !== partner.id && !childs)) continue;
       const mine = maker.createdBy?.type === 'user' && maker.createdBy.id === own;
-      if (!mine) return refuse(c, `${kind.replace('_', ' ')} ${id} not found`);
+      if (childs || !mine) return refuse(c, `${kind.replace('_', ' ')} ${id} not found`);
     }
     return next();
   };

@@ -19,7 +19,7 @@ import type { Partner } from '../partners';
 import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { settle } from './settle';
-import { madeByOrAnyone } from '../orders';
+import { madeByOrAnyone, readableBy } from '../orders';
 import { actorNow } from '../../platform/request-context';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
@@ -246,7 +246,10 @@ async function bookingView(db: Db, partnerId: number, bookingId: number): Promis
   return agencyBooking(row.b, row.status, new Date().toISOString().slice(0, 10));
 }
 
-/** GET /v1/hotels/bookings: the caller's settled bookings (active, completed, cancelled). */
+/**
+ * GET /v1/hotels/bookings: the caller's settled bookings (active, completed, cancelled), and a
+ * parent agency's sub-agencies' with them; cancelling one stays with the agency that made it.
+ */
 export async function listBookings(
   db: Db,
   partnerId: number,
@@ -254,7 +257,7 @@ export async function listBookings(
   ownOf: number | null = null,
 ): Promise<AgencyBooking[]> {
   const conditions = [
-    eq(hotelBookings.partnerId, partnerId),
+    readableBy(partnerId, hotelBookings.partnerId),
     isNotNull(hotelBookings.agency),
     isNotNull(hotelBookings.orderId),
     madeByOrAnyone(sql`${orders.createdBy}`, ownOf),

@@ -298,7 +298,7 @@ export type TicketingState =
  * still under way the pay workflow keeps retrying the airline; this answers where it is.
  */
 export async function orderTicket(deps: FlightDeps, partner: Partner, orderId: number): Promise<TicketingState> {
-  const order = await flightOrderOf(deps.db, partner.id, orderId);
+  const order = await flightOrderOf(deps.db, partner.id, orderId, 'read');
   const booking = await flightBookingOfOrder(deps.db, order.id);
   if (order.status === 'pending') throw validation('order_id', `order ${orderId} is not paid yet; pay it to issue the tickets`);
   if (order.status === 'processing') {

@@ -3,6 +3,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { notFound } from '../errors';
 import { isStorableId } from '../ids';
+import { readableBy } from '../orders';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 
@@ -12,12 +13,17 @@ export type ReservationRow = typeof reservations.$inferSelect;
  * booking.ts, expiry.ts, cancellation.ts, modification.ts (wallet changes), view.ts.
  */
 
-export async function reservationOf(db: DbOrTx, partnerId: number, id: number): Promise<ReservationRow> {
+/**
+ * A reservation of this partner, or 404: another partner's does not exist for the caller. To
+ * `read` it, a parent agency's own or its sub-agencies'; to act on it, its own.
+ */
+export async function reservationOf(db: DbOrTx, partnerId: number, id: number, access: 'read' | 'act' = 'act'): Promise<ReservationRow> {
+  const whose = access === 'read' ? readableBy(partnerId, reservations.partnerId) : eq(reservations.partnerId, partnerId);
   const [r] = isStorableId(id)
     ? await db
         .select()
         .from(reservations)
-        .where(and(eq(reservations.id, id), eq(reservations.partnerId, partnerId)))
+        .where(and(eq(reservations.id, id), whose))
     : [];
   if (!r) throw notFound(`reservation ${id}`);
   return r;

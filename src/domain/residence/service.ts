@@ -108,7 +108,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
 }
 
 export async function detail(db: Db, partner: Partner, id: number): Promise<ReservationView> {
-  return viewReservation(db, await reservationOf(db, partner.id, id));
+  return viewReservation(db, await reservationOf(db, partner.id, id, 'read'));
 }
 
 export async function book(db: Db, partner: Partner, id: number): Promise<{ order: OrderRow; reservation: ReservationRow }> {

@@ -4,6 +4,7 @@ import { hotelBookings } from '../../db/schema';
 import { orderDocument, orderDocuments } from '../../domain/documents/catalogue';
 import { DomainError, notFound } from '../../domain/errors';
 import { rowIdOf } from '../../domain/ids';
+import { readableBy } from '../../domain/orders';
 import { attachment } from '../../domain/reports/csv';
 import type { ApiDeps } from '../deps';
 import { DOCUMENT_FILE, documentDeps, renderEntry } from '../documents';
@@ -65,13 +66,13 @@ const routes = {
 
 export function agencyDocumentRoutes(deps: ApiDeps) {
   const docs = documentDeps(deps);
-  /** The order a booking of this agency became; one never ordered has no documents yet. */
+  /** The order a booking of this agency, or of one of its sub-agencies, became; one never ordered has no documents yet. */
   const orderOfBooking = async (partnerId: number, raw: string) => {
     const id = rowIdOf(raw, 'booking');
     const [b] = await deps.db
       .select({ orderId: hotelBookings.orderId })
       .from(hotelBookings)
-      .where(and(eq(hotelBookings.id, id), eq(hotelBookings.partnerId, partnerId)));
+      .where(and(eq(hotelBookings.id, id), readableBy(partnerId, hotelBookings.partnerId)));
     if (!b) throw notFound(`booking ${raw}`);
     if (b.orderId === null) throw new DomainError('conflict', `booking ${raw} is not confirmed (yet): it has no documents`);
     return b.orderId;
