@@ -84,6 +84,8 @@ commands:
   agency user add --partner ID --name NAME --email EMAIL --role owner|finance|agent|viewer [--own-bookings-only]
   agency user role --partner ID --user ID --role ROLE [--own-bookings-only]
   agency user deactivate --partner ID --user ID               (their connections stop working; what they did stays theirs)
+  agency user invite --partner ID --user ID                   (a one-time link, 7 days, to set their console password; shown once)
+  agency user reset --partner ID --user ID                    (a one-time link, 1 hour, to set a new password; their sessions end)
   agency connection list --partner ID                          (the agency's API connections; credentials are never shown again)
   agency connection add --partner ID --name NAME --interface a|b --rights RIGHT,RIGHT [--user ID]
                                                                (a connection with those rights, acting as the user if given;
@@ -188,8 +190,12 @@ function organisationCommand(kind: 'user' | 'connection', action: string | undef
         return { method: 'POST', path: `${base}/${idOption(values, 'user')}/role`, body: { role: need(values, 'role'), ...ownOnly } };
       case 'deactivate':
         return { method: 'POST', path: `${base}/${idOption(values, 'user')}/deactivate` };
+      case 'invite':
+        return { method: 'POST', path: `${base}/${idOption(values, 'user')}/invitation` };
+      case 'reset':
+        return { method: 'POST', path: `${base}/${idOption(values, 'user')}/password-reset` };
       default:
-        throw new UsageError('agency user takes list, add, role or deactivate');
+        throw new UsageError('agency user takes list, add, role, deactivate, invite or reset');
     }
   }
   const base = partnerPath(values, 'connections');

@@ -42,11 +42,9 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'GET /api/partners/orders/{id}/documents/{file}': byFile,
   'GET /api/partners/invoices/': ['finance'],
   // Interface A: the organisation
-  // Interface A: the agency console's sign-in (signing in and setting a password are public)
-  'POST /api/partners/session/': [],
+  // Interface A: the agency console's session (signing in and setting a password take no credentials)
   'GET /api/partners/session/': [],
   'DELETE /api/partners/session/': [],
-  'POST /api/partners/password/': [],
   'POST /api/partners/users/{id}/invitation/': ['users'],
   'POST /api/partners/users/{id}/password-reset/': ['users'],
   'GET /api/partners/users/': ['users'],

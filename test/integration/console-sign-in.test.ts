@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { agencyUsers } from '../../src/db/schema';
 import { SIGN_IN_FAILURES } from '../../src/http/rate-limit';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
-import { type TestStack, useStack } from '../support/stack';
+import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
+import { toCommand } from '../../src/cli/admin';
 
 /**
  * The agency console's sign-in (docs/decisions/console-sign-in.md): passwords set through
@@ -134,5 +135,27 @@ describe('the agency console’s sign-in', () => {
     expect(locked.res.status).toBe(429);
     expect(Number(locked.res.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(locked.res.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('lets an operator make the links through the CLI, audited', async () => {
+    const user = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: 'Nima', email: 'nima@console.example', role: 'owner' });
+    const admin = async (argv: string[]) => {
+      const { command } = toCommand(argv);
+      return call(stack.admin, command.method, command.path, { authorization: `Bearer ${ADMIN_TOKEN}` }, command.body);
+    };
+    const ids = ['--partner', String(agency.partner_id), '--user', String(user.body.data.id)];
+    const invited = await admin(['agency', 'user', 'invite', ...ids]);
+    expect(invited.status).toBe(201);
+    expect(invited.body).toMatchObject({ purpose: 'invitation', url: expect.stringMatching(/^\/console\/set-password#token=/) });
+    const reset = await admin(['agency', 'user', 'reset', ...ids]);
+    expect(reset.body).toMatchObject({ purpose: 'reset' });
+    // The invitation still stands beside the reset; each works once.
+    for (const made of [invited, reset]) {
+      const token = String(made.body.url).split('#token=')[1];
+      expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD })).status).toBe(200);
+    }
+    const audit = await call(stack.admin, 'GET', `/admin/audit?target=partners/${agency.partner_id}/`, { authorization: `Bearer ${ADMIN_TOKEN}` });
+    expect(JSON.stringify(audit.body)).toMatch(/users\/[0-9]+\/password-reset/);
+    expect((await admin(['agency', 'user', 'invite', '--partner', String(agency.partner_id), '--user', '987654'])).status).toBe(404);
   });
 });

@@ -5,6 +5,9 @@ import { isStorableId } from '../../domain/ids';
 import * as organisation from '../../domain/organisation';
 import { forgetCredentials, requirePartner } from '../../domain/partners';
 import { renderConnection, renderIssued, renderUser } from '../partner/organisation.routes';
+import { consoleLinkUrl } from '../partner/session.routes';
+import { makeLink } from '../../domain/console/links';
+import { actorNow } from '../../platform/request-context';
 import type { RequestIdVariables } from '../request-id';
 import { audited, type OperatorVariables } from './actions';
 import { idParam } from './input';
@@ -51,6 +54,18 @@ export function organisationAdminRoutes(app: Hono<{ Variables: RequestIdVariable
     const id = await partnerOf(c);
     return c.json(renderUser(await changed(c, (tx) => organisation.deactivateUser(tx, id, rowParam(c, 'user', 'user'), null))));
   });
+  // One-time links for a user to set their console password (docs/decisions/console-sign-in.md), shown once.
+  for (const [path, purpose] of [
+    ['invitation', 'invitation'],
+    ['password-reset', 'reset'],
+  ] as const) {
+    app.post(`/admin/partners/:id/users/:user/${path}`, async (c) => {
+      const id = await partnerOf(c);
+      const userId = rowParam(c, 'user', 'user');
+      const made = await audited(db, c, (tx) => makeLink(tx, { partnerId: id, userId, purpose, by: actorNow() }));
+      return c.json({ user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString() }, 201);
+    });
+  }
   app.get('/admin/partners/:id/connections', async (c) =>
     c.json({ connections: (await organisation.listConnections(db, await partnerOf(c))).map(renderConnection) }),
   );

@@ -94,7 +94,7 @@ const routes = {
 };
 
 /** The console's path where a link's token is used: in the fragment, which no request carries (no log or Referer keeps it). */
-const linkUrl = (token: string) => `/console/set-password#token=${token}`;
+export const consoleLinkUrl = (token: string) => `/console/set-password#token=${token}`;
 
 /** What the session answers say of a console session. */
 const sessionView = (s: AgencySession) => ({
@@ -108,7 +108,8 @@ const sessionView = (s: AgencySession) => ({
 /** Interface A's extension for the agency console's sign-in (docs/decisions/console-sign-in.md). */
 export function sessionRoutes(deps: ApiDeps) {
   const { db } = deps;
-  const throttle = deps.rateLimits.signIns;
+  // Read when a request comes: the OpenAPI document is built without the limiter's store.
+  const throttle = () => deps.rateLimits.signIns;
   const refuse = (c: Context<PartnerEnv>, wait: number, what: string) => {
     c.header('Retry-After', String(wait));
     return c.json({ ok: false as const, error: `too many ${what}; retry in ${wait} s` }, 429);
@@ -122,7 +123,7 @@ export function sessionRoutes(deps: ApiDeps) {
       await recordAgencyChange(tx, principal.actor, id, `user.${purpose}`, { user_id: userId, link_id: made.id });
       return made;
     });
-    return created(c, { user_id: userId, purpose, url: linkUrl(made.token), expires_at: made.expiresAt.toISOString() });
+    return created(c, { user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString() });
   };
 
   return partnerRouter()
@@ -130,16 +131,16 @@ export function sessionRoutes(deps: ApiDeps) {
       const body = c.req.valid('json');
       const account = accountOf(body.email);
       const address = deps.clientAddress(c);
-      const wait = await throttle.refusedFor(account, address);
+      const wait = await throttle().refusedFor(account, address);
       if (wait !== null) return refuse(c, wait, 'failed sign-ins');
       let user;
       try {
         user = await checkSignIn(db, { email: body.email, password: body.password, ...(body.agency_id === undefined ? {} : { agencyId: body.agency_id }) });
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'unauthorized') await throttle.failed(account, address);
+        if (err instanceof DomainError && err.code === 'unauthorized') await throttle().failed(account, address);
         throw err;
       }
-      await throttle.succeeded(account);
+      await throttle().succeeded(account);
       const begun = await beginSession(db, { userId: user.userId });
       setSessionCookie(c, begun.token, begun.expiresAt);
       return ok(c, sessionView(await agencySession(db, begun.token)));
@@ -161,13 +162,13 @@ export function sessionRoutes(deps: ApiDeps) {
       const address = deps.clientAddress(c);
       // A link's token is not an account: its failures count per address alone.
       const asAccount = `link-from:${address}`;
-      const wait = await throttle.refusedFor(asAccount, address);
+      const wait = await throttle().refusedFor(asAccount, address);
       if (wait !== null) return refuse(c, wait, 'failed attempts from this address');
       const password = parsePassword('password', body.password);
       try {
         return ok(c, { user_id: (await useLink(db, body.token, password)).userId });
       } catch (err) {
-        if (err instanceof DomainError && err.code === 'not_found') await throttle.failed(asAccount, address);
+        if (err instanceof DomainError && err.code === 'not_found') await throttle().failed(asAccount, address);
         throw err;
       }
     })
