@@ -1207,6 +1207,17 @@ export const documentCounters = pgTable(
   (t) => [check('document_counters_non_negative', sql`${t.lastNumber} >= 0`)],
 );
 
+/**
+ * The logos issued finance documents carry, by the SHA-256 of the PNG drawn: an agency that
+ * issues its sub-agencies' invoices may change its logo, and those it issued keep theirs.
+ */
+export const documentLogos = pgTable('document_logos', {
+  sha256: text('sha256').primaryKey(),
+  // The PNG, base64.
+  png: text('png').notNull(),
+  createdAt: createdAt(),
+});
+
 export const FINANCE_DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
 export type FinanceDocumentKind = (typeof FINANCE_DOCUMENT_KINDS)[number];
 

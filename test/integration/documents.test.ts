@@ -426,6 +426,13 @@ describe('documents of sub-agencies', () => {
         .from(financeDocuments)
         .where(eq(financeDocuments.issuer, issuer))
     ).sort((a, b) => a.number - b.number);
+  /** The sizes of the images a PDF draws (pdfkit writes each image's dictionary in the clear). */
+  const imagesIn = async (creds: PartnerCredentials, path: string) => {
+    const res = await raw(creds, path);
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    return [...bytes.matchAll(/\/Subtype \/Image[^>]*?\/Width (\d+)[^>]*?\/Height (\d+)/g)].map((m) => `${m[1]}x${m[2]}`);
+  };
   const summaryOf = async (who: Partner) => {
     const res = await who.api.get(`/api/partners/invoices/?month=${new Date().toISOString().slice(0, 7)}`);
     expect(res.status).toBe(200);
@@ -439,6 +446,7 @@ describe('documents of sub-agencies', () => {
     const parent = await newPartner(stack, '0', '1000000000');
     const parentId = parent.creds.partner_id;
     await parent.api.post('/api/partners/profile/', { legal_name: 'Parent Travel LLC', address: 'Zand 5, Shiraz', tax_id: 'PT-777' });
+    expect((await upload(parent, 'image/png', png(120, 40))).status).toBe(200);
     const child = async (name: string): Promise<Partner> => {
       const made = await parent.api.post('/api/partners/agencies/', { name });
       expect(made.status).toBe(201);
@@ -477,6 +485,8 @@ describe('documents of sub-agencies', () => {
     for (const fact of ['Invoice', own[1]!.number!, 'Parent Travel LLC', 'Zand 5, Shiraz', 'Tax id: PT-777', 'Shiraz Branch Co', money(hotel.price)])
       expect(invoice).toContain(fact);
     expect(invoice).not.toContain('Safar Operator Ltd');
+    // Under the parent's logo: the image drawn is the one it had when the invoice was issued.
+    expect(await imagesIn(shiraz.creds, own[1]!.url)).toEqual(['120x40']);
     // Its traveller documents stay its own, whoever reads them.
     const voucher = await pdfText(parent.creds, own[0]!.url);
     expect(voucher).toContain('Shiraz Branch Co');
@@ -500,6 +510,8 @@ describe('documents of sub-agencies', () => {
     ])
       expect(purchase).toContain(fact);
     expect(purchase).toContain(`VAT 9% (included) ${money(taxWithin(net, 900))}`);
+    expect(await imagesIn(parent.creds, seen[2]!.url)).toEqual([]);
+    expect(await imagesIn(parent.creds, own[0]!.url)).toEqual([]);
     // The sub-agency sees nothing of its parent's purchase.
     expect((await shiraz.api.get(`/api/partners/orders/${hotel.orderId}/documents/purchase-invoice.pdf`)).status).toBe(404);
 
@@ -519,8 +531,12 @@ describe('documents of sub-agencies', () => {
     for (const fact of ['Credit note', `Credits invoice: ${seen[2]!.number}`, 'Safar Operator Ltd', 'Parent Travel LLC', money(refund - row!.agencyMargin)])
       expect(purchaseCredit).toContain(fact);
     expect((await documentsOf(shiraz, hotel.orderId)).map((d) => d.kind)).toEqual(['voucher', 'invoice', 'credit-note']);
-    // Issued documents never change.
+    // Issued documents never change, whatever the parent does with its logo and details.
+    expect((await upload(parent, 'image/png', png(90, 30))).status).toBe(200);
+    await parent.api.post('/api/partners/profile/', { legal_name: 'Parent Renamed LLC' });
     expect(await pdfText(parent.creds, seen[2]!.url)).toBe(purchase);
+    expect(await pdfText(parent.creds, own[1]!.url)).toBe(invoice);
+    expect(await imagesIn(parent.creds, own[1]!.url)).toEqual(['120x40']);
 
     // Both sub-agencies buy, in turns: one gapless sequence of the parent's for the two.
     for (const buyer of [tabriz, shiraz, tabriz]) {

@@ -6,7 +6,7 @@ import { formatDecimal } from '../money';
 import { isStorableId } from '../ids';
 import { readableBy, type OrderRow } from '../orders';
 import { dayText } from '../statements';
-import { financeKinds, orderFinanceDocuments, snapshotOf, type FinanceDocumentRow, type FinanceSnapshot, type MonthlySummary } from './finance';
+import { financeKinds, orderFinanceDocuments, sellerLogoOf, snapshotOf, type FinanceDocumentRow, type FinanceSnapshot, type MonthlySummary } from './finance';
 import type { DocumentSettings } from './issuer';
 import type { Branding, DocumentContent } from './model';
 import { brandingOf } from './profile';
@@ -168,7 +168,7 @@ export function summaryContent(sum: MonthlySummary, seller: { name: string; line
   };
 }
 
-/** One of the order's documents by its kind: its content, and the agency's branding for a traveller document. */
+/** One of the order's documents by its kind: its content, and the agency's branding for a traveller document, its issuer's logo for a finance one. */
 export async function orderDocument(
   deps: DocumentDeps,
   partnerId: number,
@@ -192,7 +192,10 @@ export async function orderDocument(
       );
     }
     const s = snapshotOf(found.doc);
-    return { content: financeContent(s), branding: null, filename: `${s.kind === 'invoice' ? 'invoice' : 'credit-note'}-${s.number}.pdf` };
+    // An agency's invoice under its logo, as it was when issued; the company's under none.
+    const logo = await sellerLogoOf(deps.db, s);
+    const branding = logo ? { name: s.seller.name, lines: [], logoPng: logo } : null;
+    return { content: financeContent(s), branding, filename: `${s.kind === 'invoice' ? 'invoice' : 'credit-note'}-${s.number}.pdf` };
   }
   const purchases = partnerId === order.partnerId ? '' : ', purchase-invoice, purchase-credit-note';
   throw notFound(`document "${kind}" of order ${order.id} (a ${order.service} order has: ${travel.kind}, invoice, credit-note${purchases})`);

@@ -1,6 +1,17 @@
+import { createHash } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { documentCounters, financeDocuments, ledgerEntries, orderItems, orders, partners, transfers, type FinanceDocumentKind } from '../../db/schema';
+import {
+  documentCounters,
+  documentLogos,
+  financeDocuments,
+  ledgerEntries,
+  orderItems,
+  orders,
+  partners,
+  transfers,
+  type FinanceDocumentKind,
+} from '../../db/schema';
 import { account } from '../books';
 import { validation } from '../errors';
 import { describeOrders } from '../statements';
@@ -25,6 +36,8 @@ export interface FinanceSnapshot {
   tax: { name: string; rate_hundredths: number; amount_minor: number; net_minor: number };
   /** A credit note's invoice. */
   refers_to: string | null;
+  /** The SHA-256 of the seller's logo as issued (`document_logos`); none for the company's. */
+  seller_logo?: string;
   /**
    * On what the company sells a parent agency of its sub-agency's order: the sub-agency, and
    * the parent's margin the movement carried (its own share, not the company's to charge).
@@ -247,6 +260,13 @@ async function issue(db: Db, settings: DocumentSettings, owed: Owed): Promise<Fi
     const n = counter!.lastNumber + 1;
     const issuedAt = new Date();
     const snapshot: FinanceSnapshot = { ...content, number: documentNumber(issuer.prefix, n), issued_at: issuedAt.toISOString(), refers_to: refersTo ?? null };
+    if (issuer.logoPng) {
+      snapshot.seller_logo = createHash('sha256').update(issuer.logoPng).digest('hex');
+      await tx
+        .insert(documentLogos)
+        .values({ sha256: snapshot.seller_logo, png: issuer.logoPng.toString('base64') })
+        .onConflictDoNothing();
+    }
     const [row] = await tx
       .insert(financeDocuments)
       .values({
@@ -365,6 +385,13 @@ export function financeKinds(docs: FinanceDocumentRow[], orderPartnerId: number)
     seen.set(name, n);
     return { kind: n === 1 ? name : `${name}-${n}`, doc };
   });
+}
+
+/** The logo an issued document carries, as it was when issued. */
+export async function sellerLogoOf(db: DbOrTx, s: FinanceSnapshot): Promise<Buffer | null> {
+  if (!s.seller_logo) return null;
+  const [logo] = await db.select({ png: documentLogos.png }).from(documentLogos).where(eq(documentLogos.sha256, s.seller_logo));
+  return logo ? Buffer.from(logo.png, 'base64') : null;
 }
 
 /** What an issued document says. */

@@ -15,6 +15,8 @@ export interface Issuer {
   party: Party;
   /** The prefix of its documents' numbers. */
   prefix: string;
+  /** The logo its documents carry (a PNG): an agency's; the company's carry none. */
+  logoPng: Buffer | null;
 }
 
 /** The engine's company: the issuer of an agency's own documents, and of what it sells a parent of its sub-agencies' orders. */
@@ -23,6 +25,7 @@ export function operatorIssuer(settings: DocumentSettings): Issuer {
   return {
     code: 'operator',
     prefix: 'OP',
+    logoPng: null,
     party: { name: o.legalName, lines: [o.address, o.taxId ? `Tax id: ${o.taxId}` : undefined].filter((l): l is string => !!l) },
   };
 }
@@ -37,7 +40,7 @@ export async function issuerOf(db: DbOrTx, settings: DocumentSettings, partnerId
   const parentId = await parentIdOf(db, partnerId);
   if (parentId === null) return operatorIssuer(settings);
   const parent = await brandingOf(db, parentId);
-  return { code: `agency:${parentId}`, prefix: `AG${parentId}`, party: { name: parent.name, lines: parent.lines } };
+  return { code: `agency:${parentId}`, prefix: `AG${parentId}`, party: { name: parent.name, lines: parent.lines }, logoPng: parent.logoPng };
 }
 
 /** A document's number as printed: the issuer's prefix and the number, zero-padded. */
