@@ -560,6 +560,20 @@ describe('documents of sub-agencies', () => {
     const operator = (await numbersOf('operator')).map((d) => d.number);
     expect(operator).toEqual(Array.from({ length: operator.length }, (_, i) => i + 1));
     expect(operator.length - operatorBefore).toBe(5);
+
+    // Both sub-agencies' orders paid, then every list asked for at once, by each sub-agency and by the parent: each document once, no gap.
+    const more: Array<{ buyer: Partner; id: number }> = [];
+    for (const buyer of [shiraz, tabriz, shiraz, tabriz, shiraz, tabriz]) {
+      const order = await buyer.api.productOrder({ quantity: 1 });
+      expect(
+        (await buyer.client.POST('/partners/pay/', { body: { product_order_id: order.id, idempotency_key: `sub-doc-${order.id}` } })).response.status,
+      ).toBe(200);
+      more.push({ buyer, id: order.id });
+    }
+    await Promise.all(more.flatMap(({ buyer, id }) => [documentsOf(buyer, id), documentsOf(parent, id), documentsOf(parent, id)]));
+    expect((await numbersOf(`agency:${parentId}`)).map((d) => d.number)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+    const operatorAfter = (await numbersOf('operator')).map((d) => d.number);
+    expect(operatorAfter).toEqual(Array.from({ length: operator.length + 6 }, (_, i) => i + 1));
   }, 180_000);
 });
 
