@@ -883,7 +883,7 @@ export interface paths {
         };
         /**
          * An order’s documents
-         * @description Its traveller document (a voucher, a flight itinerary receipt or a visa application receipt), its invoices and its credit notes, each with whether it can be had and why not. Listing issues the invoice of a confirmed payment and the credit note of a refund, once.
+         * @description Its traveller document (a voucher, a flight itinerary receipt or a visa application receipt), its invoices and its credit notes, each with whether it can be had and why not. Listing issues the invoice of a confirmed payment and the credit note of a refund, once. A sub-agency’s are issued by its parent; the parent reading the order also has the company’s invoices and credit notes to it for the order.
          */
         get: {
             parameters: {
@@ -1153,7 +1153,7 @@ export interface paths {
         };
         /**
          * The invoices and credit notes of a month
-         * @description Every invoice and credit note of the month (by the day of its payment or refund, UTC), issued first where owed, with totals per currency. `format=pdf`: the monthly invoice summary as a file.
+         * @description Every invoice and credit note of the month (by the day of its payment or refund, UTC), issued first where owed, with totals per currency; a parent agency’s include the company’s to it for its sub-agencies’ orders. `format=pdf`: the monthly invoice summary as a file.
          */
         get: {
             parameters: {
@@ -12465,7 +12465,7 @@ export interface components {
             documents: components["schemas"]["OrderDocument"][];
         };
         OrderDocument: {
-            /** @description voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones) */
+            /** @description voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones); to a parent agency reading its sub-agency’s order, also purchase-invoice, purchase-credit-note: what the company sold it of the order */
             kind: string;
             title: string;
             available: boolean;
@@ -12496,6 +12496,7 @@ export interface components {
             sequence: number;
             /** @enum {string} */
             kind: "invoice" | "credit_note";
+            /** @description operator, or agency:ID for a parent agency’s invoices to its sub-agency */
             issuer: string;
             order_id: number;
             /** @description The day of the payment or refund (UTC) */

@@ -1260,13 +1260,25 @@ export const documentCounters = pgTable(
   (t) => [check('document_counters_non_negative', sql`${t.lastNumber} >= 0`)],
 );
 
+/**
+ * The logos issued finance documents carry, by the SHA-256 of the PNG drawn: an agency that
+ * issues its sub-agencies' invoices may change its logo, and those it issued keep theirs.
+ */
+export const documentLogos = pgTable('document_logos', {
+  sha256: text('sha256').primaryKey(),
+  // The PNG, base64.
+  png: text('png').notNull(),
+  createdAt: createdAt(),
+});
+
 export const FINANCE_DOCUMENT_KINDS = ['invoice', 'credit_note'] as const;
 export type FinanceDocumentKind = (typeof FINANCE_DOCUMENT_KINDS)[number];
 
 /**
  * Invoices (one per payment of an order) and credit notes (one per refund), numbered in
  * their issuer's sequence, and never changed: `snapshot` is everything the document says,
- * fixed when it was issued; its PDF is drawn from it.
+ * fixed when it was issued; its PDF is drawn from it. `partner_id` is the buyer: the
+ * order's partner, or a sub-agency's parent for what the company sells it of that order.
  */
 export const financeDocuments = pgTable(
   'finance_documents',
@@ -1294,7 +1306,8 @@ export const financeDocuments = pgTable(
   },
   (t) => [
     uniqueIndex('finance_documents_number_uq').on(t.issuer, t.number),
-    uniqueIndex('finance_documents_movement_uq').on(t.ledgerEntryId),
+    // One per movement and buyer: a sub-agency's payment is invoiced to it by its parent, and to its parent by the company.
+    uniqueIndex('finance_documents_movement_buyer_uq').on(t.ledgerEntryId, t.partnerId),
     index('finance_documents_order_idx').on(t.orderId, t.id),
     index('finance_documents_partner_month_idx').on(t.partnerId, t.month, t.number),
     check('finance_documents_number_positive', sql`${t.number} > 0`),

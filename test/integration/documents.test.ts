@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { PNG } from 'pngjs';
-import { financeDocuments } from '../../src/db/schema';
+import { rowsOf } from '../../src/db/client';
+import { financeDocuments, orders } from '../../src/db/schema';
 import { taxWithin } from '../../src/domain/documents/finance';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';
 import { SEED_VISAS } from '../../src/db/seed/visa-data';
 import { toCommand } from '../../src/cli/admin';
-import { adminClient, call, newPartner, settled, type PartnerCredentials } from '../support/clients';
+import { adminClient, call, newPartner, partnerClient, settled, typedAgency, typedPartner, type PartnerCredentials } from '../support/clients';
 import { contact, day, traveller, visaApplication } from '../support/fixtures';
 import { useStack, type TestStack } from '../support/stack';
 
@@ -409,3 +410,171 @@ describe('documents', () => {
     expect(await b(`/products/orders/999999/documents`)).toMatchObject({ status: 404, body: { detail: expect.any(String) } });
   }, 60_000);
 });
+
+describe('documents of sub-agencies', () => {
+  const accountBalance = async (code: string) =>
+    Number(
+      rowsOf<{ b: string }>(
+        await stack.db.execute(sql`select coalesce(sum(case when credit_account = ${code} then amount_minor else -amount_minor end), 0) as b
+          from transfers where credit_account = ${code} or debit_account = ${code}`),
+      )[0]!.b,
+    );
+  const numbersOf = async (issuer: string) =>
+    (
+      await stack.db
+        .select({ number: financeDocuments.number, partnerId: financeDocuments.partnerId })
+        .from(financeDocuments)
+        .where(eq(financeDocuments.issuer, issuer))
+    ).sort((a, b) => a.number - b.number);
+  /** The sizes of the images a PDF draws (pdfkit writes each image's dictionary in the clear). */
+  const imagesIn = async (creds: PartnerCredentials, path: string) => {
+    const res = await raw(creds, path);
+    expect(res.status).toBe(200);
+    const bytes = Buffer.from(await res.arrayBuffer()).toString('latin1');
+    return [...bytes.matchAll(/\/Subtype \/Image[^>]*?\/Width (\d+)[^>]*?\/Height (\d+)/g)].map((m) => `${m[1]}x${m[2]}`);
+  };
+  const summaryOf = async (who: Partner) => {
+    const res = await who.api.get(`/api/partners/invoices/?month=${new Date().toISOString().slice(0, 7)}`);
+    expect(res.status).toBe(200);
+    return res.body.data as {
+      documents: Array<{ number: string; kind: string; issuer: string; order_id: number; total: string }>;
+      totals: Array<{ net: string }>;
+    };
+  };
+
+  it('a sub-agency is invoiced by its parent in the parent’s one sequence; the company invoices the parent the price less its margin; a refund credits both', async () => {
+    const parent = await newPartner(stack, '0', '1000000000');
+    const parentId = parent.creds.partner_id;
+    await parent.api.post('/api/partners/profile/', { legal_name: 'Parent Travel LLC', address: 'Zand 5, Shiraz', tax_id: 'PT-777' });
+    expect((await upload(parent, 'image/png', png(120, 40))).status).toBe(200);
+    const child = async (name: string): Promise<Partner> => {
+      const made = await parent.api.post('/api/partners/agencies/', { name });
+      expect(made.status).toBe(201);
+      const creds = made.body.data as PartnerCredentials;
+      const granted = await parent.api.post(`/api/partners/agencies/${creds.partner_id}/credit/`, {
+        credit_limit: '300000000',
+        idempotency_key: `doc-${name}`,
+      });
+      expect(granted.status).toBe(200);
+      const marked = await call(stack.app, 'PUT', `/api/partners/agencies/${creds.partner_id}/markups/`, parentAuthOf(parent.creds), {
+        markups: [
+          { service: 'hotels', percent: '5', fixed: '1' },
+          { service: 'products', percent: '10' },
+        ],
+      });
+      expect(marked.status).toBe(200);
+      return { creds, api: partnerClient(stack, creds), client: typedPartner(stack, creds), agency: typedAgency(stack, creds) };
+    };
+    const shiraz = await child('Acme Shiraz');
+    const tabriz = await child('Acme Tabriz');
+    await shiraz.api.post('/api/partners/profile/', { legal_name: 'Shiraz Branch Co', address: 'Hafez 9, Shiraz' });
+    const operatorBefore = (await numbersOf('operator')).length;
+
+    // The sub-agency's hotel order: its invoice is the parent's, numbered in the parent's sequence.
+    const hotel = await hotelOrder(shiraz);
+    const [row] = await stack.db.select().from(orders).where(eq(orders.id, hotel.orderId));
+    expect(row!.agencyMargin).toBeGreaterThan(0);
+    await pay(shiraz, hotel.orderId);
+    const own = await documentsOf(shiraz, hotel.orderId);
+    expect(own.map((d) => [d.kind, d.available])).toEqual([
+      ['voucher', true],
+      ['invoice', true],
+    ]);
+    expect(own[1]!.number).toBe(`AG${parentId}-0000001`);
+    const invoice = await pdfText(shiraz.creds, own[1]!.url);
+    for (const fact of ['Invoice', own[1]!.number!, 'Parent Travel LLC', 'Zand 5, Shiraz', 'Tax id: PT-777', 'Shiraz Branch Co', money(hotel.price)])
+      expect(invoice).toContain(fact);
+    expect(invoice).not.toContain('Safar Operator Ltd');
+    // Under the parent's logo: the image drawn is the one it had when the invoice was issued.
+    expect(await imagesIn(shiraz.creds, own[1]!.url)).toEqual(['120x40']);
+    // Its traveller documents stay its own, whoever reads them.
+    const voucher = await pdfText(parent.creds, own[0]!.url);
+    expect(voucher).toContain('Shiraz Branch Co');
+    expect(voucher).not.toContain('Parent Travel LLC');
+
+    // The parent reads the sub-agency's invoice and its own purchase: the company's, for the price less the parent's margin.
+    const seen = await documentsOf(parent, hotel.orderId);
+    expect(seen.map((d) => d.kind)).toEqual(['voucher', 'invoice', 'purchase-invoice']);
+    expect(seen[1]!.number).toBe(own[1]!.number);
+    expect(seen[2]!.number).toMatch(/^OP-\d{7}$/);
+    const purchase = await pdfText(parent.creds, seen[2]!.url);
+    const net = hotel.price - row!.agencyMargin;
+    for (const fact of [
+      'Invoice',
+      seen[2]!.number!,
+      'Safar Operator Ltd',
+      'Parent Travel LLC',
+      `Sub-agency: Shiraz Branch Co (${shiraz.creds.partner_id})`,
+      money(net),
+      money(row!.agencyMargin),
+    ])
+      expect(purchase).toContain(fact);
+    expect(purchase).toContain(`VAT 9% (included) ${money(taxWithin(net, 900))}`);
+    expect(await imagesIn(parent.creds, seen[2]!.url)).toEqual([]);
+    expect(await imagesIn(parent.creds, own[0]!.url)).toEqual([]);
+    // The sub-agency sees nothing of its parent's purchase.
+    expect((await shiraz.api.get(`/api/partners/orders/${hotel.orderId}/documents/purchase-invoice.pdf`)).status).toBe(404);
+
+    // Refunded: the sub-agency's credit note from its parent, the parent's from the company for what it got back less its margin.
+    const quote = await shiraz.client.POST('/hotel/cancel_display/', { body: { order_id: hotel.orderId } });
+    const cancelled = await shiraz.client.POST('/hotel/cancel/', { body: { order_id: hotel.orderId, quote_id: quote.data!.data.quote_id } });
+    expect(cancelled.response.status).toBe(200);
+    const refund = minor(cancelled.data!.data.refund_amount!);
+    expect(refund).toBeGreaterThan(row!.agencyMargin);
+    const after = await documentsOf(parent, hotel.orderId);
+    expect(after.map((d) => d.kind)).toEqual(['voucher', 'invoice', 'credit-note', 'purchase-invoice', 'purchase-credit-note']);
+    expect(after[2]!.number).toBe(`AG${parentId}-0000002`);
+    const credit = await pdfText(shiraz.creds, after[2]!.url);
+    for (const fact of ['Credit note', `Credits invoice: ${own[1]!.number}`, 'Parent Travel LLC', 'Shiraz Branch Co', money(refund)])
+      expect(credit).toContain(fact);
+    const purchaseCredit = await pdfText(parent.creds, after[4]!.url);
+    for (const fact of ['Credit note', `Credits invoice: ${seen[2]!.number}`, 'Safar Operator Ltd', 'Parent Travel LLC', money(refund - row!.agencyMargin)])
+      expect(purchaseCredit).toContain(fact);
+    expect((await documentsOf(shiraz, hotel.orderId)).map((d) => d.kind)).toEqual(['voucher', 'invoice', 'credit-note']);
+    // Issued documents never change, whatever the parent does with its logo and details.
+    expect((await upload(parent, 'image/png', png(90, 30))).status).toBe(200);
+    await parent.api.post('/api/partners/profile/', { legal_name: 'Parent Renamed LLC' });
+    expect(await pdfText(parent.creds, seen[2]!.url)).toBe(purchase);
+    expect(await pdfText(parent.creds, own[1]!.url)).toBe(invoice);
+    expect(await imagesIn(parent.creds, own[1]!.url)).toEqual(['120x40']);
+
+    // Both sub-agencies buy, in turns: one gapless sequence of the parent's for the two.
+    for (const buyer of [tabriz, shiraz, tabriz]) {
+      const order = await buyer.api.productOrder({ quantity: 1 });
+      expect(
+        (await buyer.client.POST('/partners/pay/', { body: { product_order_id: order.id, idempotency_key: `sub-doc-${order.id}` } })).response.status,
+      ).toBe(200);
+      expect((await documentsOf(buyer, order.id)).find((d) => d.kind === 'invoice')!.number).toMatch(new RegExp(`^AG${parentId}-\\d{7}$`));
+    }
+    const [shirazSummary, tabrizSummary, parentSummary] = [await summaryOf(shiraz), await summaryOf(tabriz), await summaryOf(parent)];
+    const parents = await numbersOf(`agency:${parentId}`);
+    expect(parents.map((d) => d.number)).toEqual([1, 2, 3, 4, 5]);
+    expect(new Set(parents.map((d) => d.partnerId))).toEqual(new Set([shiraz.creds.partner_id, tabriz.creds.partner_id]));
+    expect([...shirazSummary.documents, ...tabrizSummary.documents].every((d) => d.issuer === `agency:${parentId}`)).toBe(true);
+    // The parent's month: the company's invoices and credit notes to it, which add up to its sub-agencies' less its margins.
+    expect(parentSummary.documents.map((d) => d.issuer)).toEqual(Array(5).fill('operator'));
+    expect(parentSummary.documents.map((d) => d.kind)).toEqual(['invoice', 'credit_note', 'invoice', 'invoice', 'invoice']);
+    const netOf = (s: { totals: Array<{ net: string }> }) => minor(s.totals[0]!.net);
+    expect(netOf(parentSummary)).toBe(netOf(shirazSummary) + netOf(tabrizSummary) - (await accountBalance(`agency_margin:${parentId}`)));
+    // The company's own sequence stays gapless across all of it.
+    const operator = (await numbersOf('operator')).map((d) => d.number);
+    expect(operator).toEqual(Array.from({ length: operator.length }, (_, i) => i + 1));
+    expect(operator.length - operatorBefore).toBe(5);
+
+    // Both sub-agencies' orders paid, then every list asked for at once, by each sub-agency and by the parent: each document once, no gap.
+    const more: Array<{ buyer: Partner; id: number }> = [];
+    for (const buyer of [shiraz, tabriz, shiraz, tabriz, shiraz, tabriz]) {
+      const order = await buyer.api.productOrder({ quantity: 1 });
+      expect(
+        (await buyer.client.POST('/partners/pay/', { body: { product_order_id: order.id, idempotency_key: `sub-doc-${order.id}` } })).response.status,
+      ).toBe(200);
+      more.push({ buyer, id: order.id });
+    }
+    await Promise.all(more.flatMap(({ buyer, id }) => [documentsOf(buyer, id), documentsOf(parent, id), documentsOf(parent, id)]));
+    expect((await numbersOf(`agency:${parentId}`)).map((d) => d.number)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+    const operatorAfter = (await numbersOf('operator')).map((d) => d.number);
+    expect(operatorAfter).toEqual(Array.from({ length: operator.length + 6 }, (_, i) => i + 1));
+  }, 180_000);
+});
+
+const parentAuthOf = (creds: PartnerCredentials) => ({ 'x-api-key': creds.api_key, 'x-api-secret': creds.api_secret });

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../src/db/client';
-import { orders, wallets } from '../../src/db/schema';
+import { financeDocuments, orders, wallets } from '../../src/db/schema';
 import { account } from '../../src/domain/books';
+import { monthlySummary, snapshotOf } from '../../src/domain/documents/finance';
 import { DomainError } from '../../src/domain/errors';
 import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
 import { createPartner } from '../../src/domain/partners';
@@ -17,7 +18,9 @@ import { freshDatabase } from '../support/stack';
  * Sub-agencies' money: random sequences of credit grants and withdrawals, sales of the parent
  * and of its sub-agencies (each with the company's and the parent's margin), reversals and
  * refunds never let the sub-agencies together spend more than the parent granted, never let
- * the parent spend what it granted, and leave the books reconciled.
+ * the parent spend what it granted, and leave the books reconciled. Their documents: the
+ * company's to the parent come to its sub-agencies' less the parent's margins, and every
+ * issuer's numbers run without a gap.
  */
 
 let db: Db;
@@ -164,4 +167,107 @@ it('no sequence of grants, sales, reversals and refunds lets sub-agencies spend 
     { numRuns: 25 },
   );
   expect(childSales).toBeGreaterThan(5);
+});
+
+const SETTINGS = { operator: { legalName: 'Safar Operator Ltd' }, tax: { name: 'VAT', rateHundredths: 900 } };
+/** Refunds smaller than the parent's margin they give back: the company's document to the parent is then an invoice. */
+let smallRefunds = 0;
+
+it("the company's documents to a parent come to its sub-agencies' documents less the parent's margins; every issuer's sequence is gapless", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.oneof(
+          fc.record({
+            op: fc.constant('sell' as const),
+            buyer: fc.nat({ max: CHILDREN }),
+            total: fc.integer({ min: 100, max: 300_000 }),
+            marginPercent: fc.integer({ min: 0, max: 50 }),
+            agencyPercent: fc.integer({ min: 0, max: 100 }),
+          }),
+          fc.record({ op: fc.constant('refund' as const), pick: fc.nat(), percent: fc.integer({ min: 0, max: 100 }) }),
+        ),
+        { minLength: 1, maxLength: 12 },
+      ),
+      async (steps) => {
+        runs += 1;
+        const { partnerId: parent } = await createPartner(db, { name: `doc parent ${runs}`, creditLimitMinor: 0, topUpMinor: 10_000_000, currency: 'EUR' });
+        const children: number[] = [];
+        for (let i = 0; i < CHILDREN; i++) {
+          children.push((await createSubAgency(db, parent, `doc child ${runs}.${i}`)).partnerId);
+          await setSubAgencyCredit(db, parent, children[i]!, 3_000_000, `doc-${runs}-${i}`);
+        }
+        const buyers = [parent, ...children];
+        // Reversals (the supplier refused) come before an order stands, and are owed no document: the sales here stand.
+        const paid: Array<{ orderId: number; agencyMargin: number }> = [];
+        for (const [i, step] of steps.entries()) {
+          const run = { workflowId: `sub-docs-${runs}-${i}`, runId: `run-${i}` };
+          if (step.op === 'sell') {
+            const partnerId = buyers[step.buyer]!;
+            const margin = Math.floor((step.total * step.marginPercent) / 100);
+            const agencyMargin = partnerId === parent ? 0 : Math.floor((margin * step.agencyPercent) / 100);
+            const [order] = await db
+              .insert(orders)
+              .values({
+                partnerId,
+                service: 'hotel',
+                totalPrice: step.total,
+                currency: 'EUR',
+                paymentMethod: 'PARTNER_CREDIT',
+                netPrice: step.total - margin,
+                margin,
+                agencyMargin,
+              })
+              .returning();
+            await debitForOrder(db, { ...run, orderId: order!.id, partnerId });
+            // The supplier confirmed: its payment stands, and is owed its invoice.
+            await db.update(orders).set({ status: 'completed' }).where(eq(orders.id, order!.id));
+            paid.push({ orderId: order!.id, agencyMargin });
+          }
+          if (step.op === 'refund' && paid.length > 0) {
+            const picked = paid.splice(step.pick % paid.length, 1)[0]!;
+            const [order] = await db.select().from(orders).where(eq(orders.id, picked.orderId));
+            const credit = Math.floor((order!.totalPrice * step.percent) / 100);
+            if (credit === 0) paid.push(picked);
+            if (credit > 0 && credit < picked.agencyMargin) smallRefunds += 1;
+            await settleRefund(db, {
+              ...run,
+              orderId: picked.orderId,
+              amountMinor: credit,
+              step: 'refund',
+              settledStatus: 'refunded',
+              from: ['completed'],
+              note: 'refund',
+            });
+          }
+          // Documents are issued as they are asked for: now and then, midway.
+          if (i % 3 === 2) await monthlySummary(db, SETTINGS, children[i % CHILDREN]!, new Date().toISOString().slice(0, 7));
+        }
+        const month = new Date().toISOString().slice(0, 7);
+        const signed = (docs: Awaited<ReturnType<typeof monthlySummary>>['documents']) =>
+          docs.reduce((n, d) => n + (d.kind === 'invoice' ? d.total : -d.total), 0);
+        const childDocs = await Promise.all(children.map((c) => monthlySummary(db, SETTINGS, c, month)));
+        const parentDocs = (await monthlySummary(db, SETTINGS, parent, month)).documents;
+        // A sub-agency's documents are its parent's, to it; the parent's are the company's.
+        for (const [i, sum] of childDocs.entries()) for (const d of sum.documents) expect([d.issuer, d.partnerId]).toEqual([`agency:${parent}`, children[i]]);
+        for (const d of parentDocs) expect(d.issuer).toBe('operator');
+        const purchases = parentDocs.filter((d) => snapshotOf(d).purchase);
+        const ownDocs = parentDocs.filter((d) => !snapshotOf(d).purchase);
+        expect(signed(purchases)).toBe(childDocs.reduce((n, sum) => n + signed(sum.documents), 0) - (await balanceOf(account.agencyMargin(parent))));
+        // What the parent bought for itself is what it paid, as for any agency.
+        const own = rowsOf<{ moved: string }>(
+          await db.execute(sql`select coalesce(sum(case l.type when 'payment' then l.amount_minor else -l.amount_minor end), 0) as moved
+            from ledger_entries l where l.partner_id = ${parent} and l.type in ('payment', 'refund')
+            and not exists (select 1 from ledger_entries r where r.reverses_entry_id = l.id) and l.reverses_entry_id is null`),
+        )[0]!.moved;
+        expect(signed(ownDocs)).toBe(Number(own));
+        for (const issuer of ['operator', `agency:${parent}`]) {
+          const numbers = (await db.select({ n: financeDocuments.number }).from(financeDocuments).where(eq(financeDocuments.issuer, issuer))).map((r) => r.n);
+          expect(numbers.sort((a, b) => a - b)).toEqual(Array.from({ length: numbers.length }, (_, k) => k + 1));
+        }
+      },
+    ),
+    { numRuns: 20 },
+  );
+  expect(smallRefunds).toBeGreaterThan(0);
 });

@@ -6,7 +6,7 @@ import { formatDecimal } from '../money';
 import { isStorableId } from '../ids';
 import { readableBy, type OrderRow } from '../orders';
 import { dayText } from '../statements';
-import { financeKinds, orderFinanceDocuments, snapshotOf, type FinanceSnapshot, type MonthlySummary } from './finance';
+import { financeKinds, orderFinanceDocuments, sellerLogoOf, snapshotOf, type FinanceDocumentRow, type FinanceSnapshot, type MonthlySummary } from './finance';
 import type { DocumentSettings } from './issuer';
 import type { Branding, DocumentContent } from './model';
 import { brandingOf } from './profile';
@@ -30,8 +30,8 @@ export interface DocumentEntry {
 
 /**
  * An order the partner may read: its own, or, for a parent agency, one of its sub-agencies'
- * (whose documents are the sub-agency's: its branding, its invoices). Another partner's order
- * is as unknown as one that does not exist.
+ * (whose traveller documents carry the sub-agency's branding, and whose invoices the parent
+ * issued it). Another partner's order is as unknown as one that does not exist.
  */
 async function partnersOrder(db: Db, partnerId: number, orderId: number): Promise<OrderRow> {
   const [order] = isStorableId(orderId)
@@ -45,6 +45,8 @@ async function partnersOrder(db: Db, partnerId: number, orderId: number): Promis
 }
 
 const TITLES = { invoice: 'Invoice', credit_note: 'Credit note' } as const;
+/** A finance document's title: what the company sold a parent of its sub-agency's order is its purchase. */
+const titleOf = (doc: FinanceDocumentRow) => (snapshotOf(doc).purchase ? `Purchase ${TITLES[doc.kind].toLowerCase()}` : TITLES[doc.kind]);
 /** Why an order has no invoice, by its status. */
 const NO_INVOICE: Partial<Record<OrderRow['status'], string>> = {
   pending: 'the order is not paid yet',
@@ -53,25 +55,29 @@ const NO_INVOICE: Partial<Record<OrderRow['status'], string>> = {
   expired: 'the order expired unpaid',
 };
 
-/** The order's documents: its traveller document, its invoices and its credit notes (issued here where owed). */
+/**
+ * The order's documents: its traveller document, its invoices and its credit notes (issued
+ * here where owed); for a sub-agency's parent, also what the company sold it of the order.
+ */
 export async function orderDocuments(deps: DocumentDeps, partnerId: number, orderId: number): Promise<{ order: OrderRow; documents: DocumentEntry[] }> {
   const order = await partnersOrder(deps.db, partnerId, orderId);
   const travel = TRAVEL_DOCUMENT_OF[order.service];
   const state = await travelDocumentAvailability(deps.db, order);
-  const finance = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order.partnerId, order.id));
+  const finance = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order, partnerId), order.partnerId);
   const documents: DocumentEntry[] = [
     { kind: travel.kind, title: travel.title, available: state.available, reason: state.available ? null : state.reason, number: null },
     ...finance.map(({ kind, doc }) => ({
       kind,
-      title: `${TITLES[doc.kind]} ${snapshotOf(doc).number}`,
+      title: `${titleOf(doc)} ${snapshotOf(doc).number}`,
       available: true,
       reason: null,
       number: snapshotOf(doc).number,
     })),
   ];
-  if (!finance.some((f) => f.doc.kind === 'invoice')) {
+  if (!finance.some((f) => f.kind === 'invoice')) {
     const reason = NO_INVOICE[order.status] ?? 'the order has no payment that stands';
     documents.push({ kind: 'invoice', title: 'Invoice', available: false, reason, number: null });
+    if (partnerId !== order.partnerId) documents.push({ kind: 'purchase-invoice', title: 'Purchase invoice', available: false, reason, number: null });
   }
   return { order, documents };
 }
@@ -91,6 +97,7 @@ export function financeContent(s: FinanceSnapshot): DocumentContent {
       ['Issued', dayText(new Date(s.issued_at))],
       [s.kind === 'invoice' ? 'Paid' : 'Refunded', dayText(s.date)],
       ['Order', String(s.order_id)],
+      ...(s.purchase ? ([['Sub-agency', `${s.purchase.sub_agency} (${s.purchase.sub_agency_id})`]] as Array<[string, string]>) : []),
       ...(s.refers_to ? ([['Credits invoice', s.refers_to]] as Array<[string, string]>) : []),
       ['Currency', s.currency],
     ],
@@ -112,7 +119,15 @@ export function financeContent(s: FinanceSnapshot): DocumentContent {
         ],
       },
     ],
-    notes: s.kind === 'invoice' ? ['Paid from the agency’s wallet.'] : ['Credited to the agency’s wallet.'],
+    notes: s.purchase
+      ? [
+          s.kind === 'invoice'
+            ? 'Paid from the sub-agency’s wallet, on the credit you granted it; your margin is owed to you by the company.'
+            : 'Credited to the sub-agency’s wallet with its refund.',
+        ]
+      : s.kind === 'invoice'
+        ? ['Paid from the agency’s wallet.']
+        : ['Credited to the agency’s wallet.'],
   };
 }
 
@@ -133,7 +148,7 @@ export function summaryContent(sum: MonthlySummary, seller: { name: string; line
         right: [4],
         rows: sum.documents.map((d) => {
           const s = snapshotOf(d);
-          return [s.number, TITLES[d.kind], s.date, String(d.orderId), formatDecimal(d.kind === 'invoice' ? d.total : -d.total, d.currency), d.currency];
+          return [s.number, titleOf(d), s.date, String(d.orderId), formatDecimal(d.kind === 'invoice' ? d.total : -d.total, d.currency), d.currency];
         }),
       },
       {
@@ -153,7 +168,7 @@ export function summaryContent(sum: MonthlySummary, seller: { name: string; line
   };
 }
 
-/** One of the order's documents by its kind: its content, and the agency's branding for a traveller document. */
+/** One of the order's documents by its kind: its content, and the agency's branding for a traveller document, its issuer's logo for a finance one. */
 export async function orderDocument(
   deps: DocumentDeps,
   partnerId: number,
@@ -166,16 +181,22 @@ export async function orderDocument(
     const content = await travelDocument(deps.db, order, deps.facts);
     return { content, branding: await brandingOf(deps.db, order.partnerId), filename: `${kind}-order-${order.id}.pdf` };
   }
-  if (/^(invoice|credit-note)(-[1-9]\d{0,3})?$/.test(kind)) {
-    const found = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order.partnerId, order.id)).find((f) => f.kind === kind);
+  const finance = /^(purchase-)?(invoice|credit-note)(-[1-9]\d{0,3})?$/.exec(kind);
+  // Purchases are a sub-agency's parent's: to anyone else the order has no such document.
+  if (finance && (!finance[1] || partnerId !== order.partnerId)) {
+    const found = financeKinds(await orderFinanceDocuments(deps.db, deps.settings, order, partnerId), order.partnerId).find((f) => f.kind === kind);
     if (!found) {
       throw new DomainError(
         'conflict',
-        `order ${order.id} has no ${kind.replace('-', ' ')}: ${kind.startsWith('invoice') ? (NO_INVOICE[order.status] ?? 'the order has no payment that stands') : 'nothing of it was refunded'}`,
+        `order ${order.id} has no ${finance[1] ? 'purchase ' : ''}${kind.slice(finance[1]?.length ?? 0).replace('-', ' ')}: ${finance[2] === 'invoice' ? (NO_INVOICE[order.status] ?? 'the order has no payment that stands') : 'nothing of it was refunded'}`,
       );
     }
     const s = snapshotOf(found.doc);
-    return { content: financeContent(s), branding: null, filename: `${s.kind === 'invoice' ? 'invoice' : 'credit-note'}-${s.number}.pdf` };
+    // An agency's invoice under its logo, as it was when issued; the company's under none.
+    const logo = await sellerLogoOf(deps.db, s);
+    const branding = logo ? { name: s.seller.name, lines: [], logoPng: logo } : null;
+    return { content: financeContent(s), branding, filename: `${s.kind === 'invoice' ? 'invoice' : 'credit-note'}-${s.number}.pdf` };
   }
-  throw notFound(`document "${kind}" of order ${order.id} (a ${order.service} order has: ${travel.kind}, invoice, credit-note)`);
+  const purchases = partnerId === order.partnerId ? '' : ', purchase-invoice, purchase-credit-note';
+  throw notFound(`document "${kind}" of order ${order.id} (a ${order.service} order has: ${travel.kind}, invoice, credit-note${purchases})`);
 }

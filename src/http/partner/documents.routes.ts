@@ -20,7 +20,8 @@ const DocumentEntry = z
   .object({
     kind: z.string().openapi({
       example: 'voucher',
-      description: 'voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones)',
+      description:
+        'voucher, itinerary-receipt or visa-receipt; invoice, credit-note (invoice-2, credit-note-2, … for later ones); to a parent agency reading its sub-agency’s order, also purchase-invoice, purchase-credit-note: what the company sold it of the order',
     }),
     title: z.string().openapi({ example: 'Hotel voucher' }),
     available: z.boolean(),
@@ -37,7 +38,7 @@ const FinanceDocument = z
     number: z.string().openapi({ example: 'OP-0000042' }),
     sequence: z.number().int().openapi({ description: "The number in its issuer's sequence" }),
     kind: z.enum(['invoice', 'credit_note']),
-    issuer: z.string().openapi({ example: 'operator' }),
+    issuer: z.string().openapi({ example: 'operator', description: 'operator, or agency:ID for a parent agency’s invoices to its sub-agency' }),
     order_id: z.number().int(),
     date: z.string().openapi({ example: '2026-12-03', description: 'The day of the payment or refund (UTC)' }),
     issued_at: z.string(),
@@ -137,7 +138,7 @@ const routes = {
     ...get(
       '/partners/orders/{id}/documents/',
       'An order’s documents',
-      'Its traveller document (a voucher, a flight itinerary receipt or a visa application receipt), its invoices and its credit notes, each with whether it can be had and why not. Listing issues the invoice of a confirmed payment and the credit note of a refund, once.',
+      'Its traveller document (a voucher, a flight itinerary receipt or a visa application receipt), its invoices and its credit notes, each with whether it can be had and why not. Listing issues the invoice of a confirmed payment and the credit note of a refund, once. A sub-agency’s are issued by its parent; the parent reading the order also has the company’s invoices and credit notes to it for the order.',
     ),
     request: { params: OrderPath },
     responses: { 200: json(OrderDocuments, 'The documents'), ...commonErrors },
@@ -156,7 +157,7 @@ const routes = {
     ...get(
       '/partners/invoices/',
       'The invoices and credit notes of a month',
-      'Every invoice and credit note of the month (by the day of its payment or refund, UTC), issued first where owed, with totals per currency. `format=pdf`: the monthly invoice summary as a file.',
+      'Every invoice and credit note of the month (by the day of its payment or refund, UTC), issued first where owed, with totals per currency; a parent agency’s include the company’s to it for its sub-agencies’ orders. `format=pdf`: the monthly invoice summary as a file.',
     ),
     request: {
       query: z.object({
