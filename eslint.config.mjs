@@ -22,6 +22,11 @@ export default tseslint.config(
     },
   },
   {
+    // The consoles' one page script runs in the browser.
+    files: ['src/console/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['workflows/**/*.ts', 'scripts/**/*.workflows.ts'],
     languageOptions: { globals: {} },
     rules: {

@@ -1,7 +1,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.[tj]s$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true } }] },
+  transform: { '^.+\\.[tj]sx?$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, jsx: 'react-jsx', jsxImportSource: 'hono/jsx' } }] },
   // dinero.js v2 ships ES modules only; Jest (CommonJS here) needs it transpiled.
   transformIgnorePatterns: ['/node_modules/(?!dinero\\.js/)'],
   testMatch: ['<rootDir>/test/**/*.test.ts'],

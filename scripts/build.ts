@@ -23,6 +23,8 @@ async function main() {
   const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (tsc.status !== 0) throw new Error(`tsc exited with ${tsc.status ?? tsc.signal}`);
   fs.cpSync(path.join(ROOT, 'src/db/migrations'), path.join(DIST, 'src/db/migrations'), { recursive: true });
+  // The consoles' stylesheet and page script, served from beside the compiled code (htmx is read from node_modules).
+  fs.cpSync(path.join(ROOT, 'src/console/assets'), path.join(DIST, 'src/console/assets'), { recursive: true });
   // The compiled worker names what to bundle and where the bundle goes: the same paths it runs with.
   const worker = (await import(path.join(DIST, 'worker/worker.js'))) as typeof import('../worker/worker');
   const { code } = await bundleWorkflowCode({

@@ -34,6 +34,27 @@ export function partnerClient(baseUrl: string, credentials: { apiKey: string; ap
   });
 }
 
+/**
+ * Interface A (/api) as a signed-in browser reaches it: the console's session cookie, and on
+ * every change its CSRF token (`GET /partners/session/` answers it). `origin`: the Origin the
+ * browser sent, passed on by a server that calls on the browser's behalf.
+ */
+export function partnerSessionClient(
+  baseUrl: string,
+  session: { cookie: string; csrfToken?: string; origin?: string },
+  transport: Transport = {},
+): PartnerClient {
+  return createClient<PartnerPaths>({
+    ...transport,
+    baseUrl: `${baseUrl.replace(/\/$/, '')}/api`,
+    headers: {
+      Cookie: session.cookie,
+      ...(session.csrfToken ? { 'X-CSRF-Token': session.csrfToken } : {}),
+      ...(session.origin ? { Origin: session.origin } : {}),
+    },
+  });
+}
+
 /** Interface B (/v1): the agency key as a bearer token. */
 export function agencyClient(baseUrl: string, agencyKey: string, transport: Transport = {}): AgencyClient {
   return createClient<AgencyPaths>({

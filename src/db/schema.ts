@@ -96,7 +96,11 @@ export const consoleSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
-  (t) => [index('console_sessions_user_idx').on(t.userId), check('console_sessions_whose', sql`(${t.userId} is null) <> (${t.operatorId} is null)`)],
+  (t) => [
+    index('console_sessions_user_idx').on(t.userId),
+    index('console_sessions_operator_idx').on(t.operatorId),
+    check('console_sessions_whose', sql`(${t.userId} is null) <> (${t.operatorId} is null)`),
+  ],
 );
 
 /**

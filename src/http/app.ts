@@ -5,6 +5,7 @@ import { docsRoutes } from './docs';
 import { publicHealthz } from '../health/answers';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
+import { createAgencyConsole } from '../console/agency/app';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
 import { requestId, type RequestIdVariables } from './request-id';
@@ -23,6 +24,9 @@ export function createApp(deps: ApiDeps) {
   app.get('/healthz', (c) => publicHealthz(c, deps.health.report()));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
+  // The agency console calls the interfaces through this same app, as a browser would.
+  app.get('/console', (c) => c.redirect('/console/', 301));
+  app.route('/console/', createAgencyConsole({ fetch: (req, env) => app.fetch(req, env as never) }));
   app.route(
     '/docs',
     docsRoutes([

@@ -40,18 +40,20 @@ const equal = (a: string, b: string) => a.length === b.length && timingSafeEqual
  */
 export function requireSameOrigin(c: Context, csrfToken: string): void {
   if (SAFE_METHODS.has(c.req.method)) return;
-  const origin = c.req.header('origin');
-  if (origin !== undefined) {
-    let host: string | null = null;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      host = null;
-    }
-    if (host === null || host !== new URL(c.req.url).host) throw new DomainError('forbidden', 'forbidden: a session is not accepted from another origin');
-  }
+  if (fromAnotherOrigin(c)) throw new DomainError('forbidden', 'forbidden: a session is not accepted from another origin');
   const presented = c.req.header(CSRF_HEADER);
   if (presented === undefined || !equal(presented, csrfToken)) {
     throw new DomainError('forbidden', `forbidden: a change made with a console session must carry its ${CSRF_HEADER} header`);
+  }
+}
+
+/** Whether the request's Origin, when it has one, names another host than the one it reached. */
+export function fromAnotherOrigin(c: Context): boolean {
+  const origin = c.req.header('origin');
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== new URL(c.req.url).host;
+  } catch {
+    return true;
   }
 }

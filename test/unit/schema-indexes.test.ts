@@ -24,6 +24,8 @@ const NOT_READ_BY_PARENT: Record<string, string> = {
   'tour_prebooks.pricing_rule_id': 'kept for the record',
   'pricing_rules.partner_id': 'a handful of rules, read whole',
   // What a line or an item is of: read from the line's side only.
+  // Users are deactivated, never deleted; an open basket is found by its partner and user (baskets_one_open_uq).
+  'baskets.user_id': 'read by partner and user',
   'basket_items.product_id': 'read from the item',
   'basket_items.variant_id': 'read from the item',
   'order_items.product_id': 'read from the line',

@@ -29,4 +29,5 @@ ALTER TABLE "console_links" ADD CONSTRAINT "console_links_user_id_agency_users_i
 ALTER TABLE "console_sessions" ADD CONSTRAINT "console_sessions_user_id_agency_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."agency_users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "console_sessions" ADD CONSTRAINT "console_sessions_operator_id_operators_id_fk" FOREIGN KEY ("operator_id") REFERENCES "public"."operators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "console_links_user_idx" ON "console_links" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "console_sessions_user_idx" ON "console_sessions" USING btree ("user_id");
+CREATE INDEX "console_sessions_user_idx" ON "console_sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "console_sessions_operator_idx" ON "console_sessions" USING btree ("operator_id");

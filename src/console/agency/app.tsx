@@ -1,0 +1,186 @@
+import { Hono, type Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { partnerSessionClient } from '../../client';
+import { CSRF_HEADER, fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
+import { serveAssets } from '../assets';
+import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
+import { Notice, Page, type NavItem, type Viewer } from '../layout';
+import { AGENCY_NAV } from './nav';
+import type { ConsoleRequest } from './request';
+import { Dashboard } from './dashboard';
+
+/** What the agency console needs: the engine's own HTTP app, which it calls as a browser would. */
+export interface AgencyConsoleDeps {
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
+}
+
+/**
+ * The agency console at /console/ (docs/decisions/consoles.md): pages drawn on the server
+ * from Interface A's answers. Every call goes through the same API a key would, with the
+ * browser's session cookie, its Origin and the CSRF token the page carried, so rights, rate
+ * limits, audit and the CSRF check are the API's own; the console reads nothing else.
+ */
+export function createAgencyConsole(deps: AgencyConsoleDeps) {
+  const app = new Hono();
+  serveAssets(app, '');
+
+  // A language chosen by link is kept for the next pages.
+  app.use('*', async (c, next) => {
+    const asked = c.req.query('lang');
+    if (asked && Object.hasOwn(LOCALES, asked)) setCookie(c, LOCALE_COOKIE, asked, { path: '/console', sameSite: 'Lax', maxAge: 365 * 86_400 });
+    await next();
+  });
+
+  const requestOf = async (c: Context): Promise<ConsoleRequest> => {
+    const locale = localeOf(c);
+    const form = c.req.method === 'POST' ? await c.req.parseBody().catch(() => ({}) as Record<string, unknown>) : {};
+    const csrf = typeof form.csrf === 'string' ? form.csrf : c.req.header(CSRF_HEADER);
+    const api = partnerSessionClient(
+      new URL(c.req.url).origin,
+      { cookie: c.req.header('cookie') ?? '', ...(csrf ? { csrfToken: csrf } : {}), ...(c.req.header('origin') ? { origin: c.req.header('origin') } : {}) },
+      { fetch: (req: Request) => Promise.resolve(deps.fetch(req, c.env)) },
+    );
+    return { c, t: translator(locale), locale, api };
+  };
+
+  /** The signed-in viewer, or null (no session, or it ended). */
+  const viewerOf = async (r: ConsoleRequest): Promise<Viewer | null> => {
+    const { data } = await r.api.GET('/partners/session/');
+    if (!data || !data.data.user || !data.data.csrf_token) return null;
+    const s = data.data;
+    return { name: s.user!.name, role: s.user!.role, agency: s.agency.name, rights: new Set(s.rights), csrfToken: s.csrf_token! };
+  };
+
+  const page = (r: ConsoleRequest, title: string, body: unknown, viewer?: Viewer, status: 200 | 400 | 401 | 403 | 404 | 409 | 429 = 200) =>
+    r.c.html(
+      '<!doctype html>' +
+        String(
+          <Page t={r.t} locale={r.locale} title={title} path={r.c.req.path} viewer={viewer} nav={AGENCY_NAV as readonly NavItem[]}>
+            {body as never}
+          </Page>,
+        ),
+      status,
+    );
+
+  const signInForm = (r: ConsoleRequest, notice?: { kind: 'error' | 'info'; text: string }, email = '', status: 200 | 401 | 429 | 400 = 200) =>
+    page(
+      r,
+      r.t('sign_in.title'),
+      <>
+        {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+        <form class="stack" method="post" action="/console/sign-in">
+          <label>
+            {r.t('sign_in.email')}
+            <input type="email" name="email" autocomplete="username" required value={email} />
+          </label>
+          <label>
+            {r.t('sign_in.password')}
+            <input type="password" name="password" autocomplete="current-password" required />
+          </label>
+          <label>
+            {r.t('sign_in.agency')}
+            <input type="text" inputmode="numeric" name="agency_id" pattern="[0-9]*" />
+          </label>
+          <button type="submit">{r.t('sign_in.submit')}</button>
+        </form>
+      </>,
+      undefined,
+      status,
+    );
+
+  app.get('/sign-in', async (c) => {
+    const r = await requestOf(c);
+    const note = c.req.query('note');
+    const notice =
+      note === 'signed-out'
+        ? { kind: 'info' as const, text: r.t('sign_in.signed_out') }
+        : note === 'password-set'
+          ? { kind: 'info' as const, text: r.t('sign_in.password_set') }
+          : undefined;
+    return signInForm(r, notice);
+  });
+
+  app.post('/sign-in', async (c) => {
+    if (fromAnotherOrigin(c)) return c.text('forbidden: another origin', 403);
+    const r = await requestOf(c);
+    const form = await c.req.parseBody();
+    const email = typeof form.email === 'string' ? form.email : '';
+    const agency = typeof form.agency_id === 'string' && /^[1-9][0-9]{0,9}$/.test(form.agency_id) ? Number(form.agency_id) : undefined;
+    const res = await r.api.POST('/partners/session/', {
+      body: { email, password: typeof form.password === 'string' ? form.password : '', ...(agency === undefined ? {} : { agency_id: agency }) },
+    });
+    if (res.response.status === 200) {
+      const cookie = res.response.headers.get('set-cookie');
+      if (cookie) c.header('set-cookie', cookie, { append: true });
+      return c.redirect('/console/', 303);
+    }
+    if (res.response.status === 429) {
+      const seconds = res.response.headers.get('retry-after') ?? '60';
+      return signInForm(r, { kind: 'error', text: r.t('sign_in.throttled', { seconds }) }, email, 429);
+    }
+    if (res.response.status === 400)
+      return signInForm(r, { kind: 'error', text: (res.error as { error?: string } | undefined)?.error ?? r.t('sign_in.wrong') }, email, 400);
+    return signInForm(r, { kind: 'error', text: r.t('sign_in.wrong') }, email, 401);
+  });
+
+  app.post('/sign-out', async (c) => {
+    const r = await requestOf(c);
+    const res = await r.api.DELETE('/partners/session/');
+    const cookie = res.response.headers.get('set-cookie');
+    if (cookie) c.header('set-cookie', cookie, { append: true });
+    else c.header('set-cookie', `${SESSION_COOKIE}=; Max-Age=0; Path=/`, { append: true });
+    return c.redirect('/console/sign-in?note=signed-out', 303);
+  });
+
+  const passwordForm = (r: ConsoleRequest, notice?: string, status: 200 | 400 | 404 = 200) =>
+    page(
+      r,
+      r.t('password.title'),
+      <>
+        {notice && <Notice kind="error">{notice}</Notice>}
+        <noscript>
+          <Notice kind="info">{r.t('password.no_token')}</Notice>
+        </noscript>
+        <form class="stack" method="post" action="/console/set-password" id="set-password">
+          <input type="hidden" name="token" id="link-token" />
+          <label>
+            {r.t('password.new')}
+            <input type="password" name="password" autocomplete="new-password" minlength={12} required />
+          </label>
+          <button type="submit">{r.t('password.submit')}</button>
+        </form>
+        {/* The link's token is in the fragment, which no request carries: it is read here, in the page. */}
+        <script src="/console/assets/link-token.js" defer></script>
+      </>,
+      undefined,
+      status,
+    );
+
+  app.get('/set-password', async (c) => passwordForm(await requestOf(c)));
+  app.post('/set-password', async (c) => {
+    if (fromAnotherOrigin(c)) return c.text('forbidden: another origin', 403);
+    const r = await requestOf(c);
+    const form = await c.req.parseBody();
+    const res = await r.api.POST('/partners/password/', {
+      body: { token: typeof form.token === 'string' ? form.token : '', password: typeof form.password === 'string' ? form.password : '' },
+    });
+    if (res.response.status === 200) return c.redirect('/console/sign-in?note=password-set', 303);
+    if (res.response.status === 404) return passwordForm(r, r.t('password.link_gone'), 404);
+    return passwordForm(r, (res.error as { error?: string } | undefined)?.error ?? r.t('error.title'), 400);
+  });
+
+  /** Every other page needs a session: without one, the sign-in page. */
+  const signedIn = (render: (r: ConsoleRequest, viewer: Viewer) => Promise<Response>) => async (c: Context) => {
+    const r = await requestOf(c);
+    const viewer = await viewerOf(r);
+    if (!viewer) return c.redirect('/console/sign-in', 303);
+    return render(r, viewer);
+  };
+
+  app.get(
+    '/',
+    signedIn(async (r, viewer) => page(r, r.t('dashboard.title'), await Dashboard({ r, viewer }), viewer)),
+  );
+
+  return app;
+}

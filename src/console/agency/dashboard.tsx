@@ -1,0 +1,71 @@
+import type { Viewer } from '../layout';
+import type { ConsoleRequest } from './request';
+
+/** Balance, available credit and its alert (finance), and the latest bookings (view). */
+export async function Dashboard({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
+  const { t } = r;
+  const wallet = viewer.rights.has('finance') ? (await r.api.GET('/partners/wallet/')).data?.data : undefined;
+  const orders = viewer.rights.has('view') ? (await r.api.GET('/partners/orders/')).data?.data.results.slice(0, 10) : undefined;
+  const alert = wallet && (wallet as { credit_alert?: { level?: string } | null }).credit_alert?.level;
+  return (
+    <>
+      {wallet && (
+        <section aria-labelledby="wallet-heading">
+          <h2 id="wallet-heading">{t('nav.wallet')}</h2>
+          {alert && <p class="notice error">{t('dashboard.alert', { level: alert })}</p>}
+          <dl class="figures">
+            <div>
+              <dt>{t('dashboard.balance')}</dt>
+              <dd class="amount" data-figure="balance">{`${wallet.balance} ${wallet.currency}`}</dd>
+            </div>
+            <div>
+              <dt>{t('dashboard.available')}</dt>
+              <dd class="amount" data-figure="available">{`${wallet.available} ${wallet.currency}`}</dd>
+            </div>
+            <div>
+              <dt>{t('dashboard.credit_limit')}</dt>
+              <dd class="amount">{`${wallet.credit_limit} ${wallet.currency}`}</dd>
+            </div>
+          </dl>
+        </section>
+      )}
+      {orders && (
+        <section aria-labelledby="recent-heading">
+          <h2 id="recent-heading">{t('dashboard.recent')}</h2>
+          {orders.length === 0 ? (
+            <p>{t('dashboard.no_bookings')}</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('order.id')}</th>
+                    <th scope="col">{t('order.service')}</th>
+                    <th scope="col">{t('order.status')}</th>
+                    <th scope="col">{t('order.amount')}</th>
+                    <th scope="col">{t('order.by')}</th>
+                    <th scope="col">{t('order.created')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {orders.map((o) => (
+                    <tr>
+                      <td>{o.id}</td>
+                      <td>{o.service}</td>
+                      <td>{o.status}</td>
+                      <td class="amount">{`${o.total_price} ${o.currency}`}</td>
+                      <td>{(o.created_by as { name?: string } | null)?.name ?? ''}</td>
+                      <td>
+                        <time datetime={o.created_at}>{o.created_at.slice(0, 10)}</time>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,4 @@
+import type { NavItem } from '../layout';
+
+/** The agency console's pages, each shown to those whose role has its right. */
+export const AGENCY_NAV: readonly NavItem[] = [{ href: '/console/', label: 'nav.dashboard', right: null }];
