@@ -1,18 +1,14 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { setCookie } from 'hono/cookie';
-import { partnerSessionClient } from '../../client';
-import { CSRF_HEADER, fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
+import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
 import { serveAssets } from '../assets';
-import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
-import { Notice, Page, type NavItem, type Viewer } from '../layout';
-import { AGENCY_NAV } from './nav';
+import { LOCALE_COOKIE, LOCALES } from '../i18n';
+import { Notice } from '../layout';
+import { dashboardPages } from './dashboard';
+import { agencyKit, type AgencyConsoleDeps } from './kit';
 import type { ConsoleRequest } from './request';
-import { Dashboard } from './dashboard';
 
-/** What the agency console needs: the engine's own HTTP app, which it calls as a browser would. */
-export interface AgencyConsoleDeps {
-  fetch: (req: Request, env?: unknown) => Response | Promise<Response>;
-}
+export type { AgencyConsoleDeps };
 
 /**
  * The agency console at /console/ (docs/decisions/consoles.md): pages drawn on the server
@@ -31,36 +27,8 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
     await next();
   });
 
-  const requestOf = async (c: Context): Promise<ConsoleRequest> => {
-    const locale = localeOf(c);
-    const form = c.req.method === 'POST' ? await c.req.parseBody().catch(() => ({}) as Record<string, unknown>) : {};
-    const csrf = typeof form.csrf === 'string' ? form.csrf : c.req.header(CSRF_HEADER);
-    const api = partnerSessionClient(
-      new URL(c.req.url).origin,
-      { cookie: c.req.header('cookie') ?? '', ...(csrf ? { csrfToken: csrf } : {}), ...(c.req.header('origin') ? { origin: c.req.header('origin') } : {}) },
-      { fetch: (req: Request) => Promise.resolve(deps.fetch(req, c.env)) },
-    );
-    return { c, t: translator(locale), locale, api };
-  };
-
-  /** The signed-in viewer, or null (no session, or it ended). */
-  const viewerOf = async (r: ConsoleRequest): Promise<Viewer | null> => {
-    const { data } = await r.api.GET('/partners/session/');
-    if (!data || !data.data.user || !data.data.csrf_token) return null;
-    const s = data.data;
-    return { name: s.user!.name, role: s.user!.role, agency: s.agency.name, rights: new Set(s.rights), csrfToken: s.csrf_token! };
-  };
-
-  const page = (r: ConsoleRequest, title: string, body: unknown, viewer?: Viewer, status: 200 | 400 | 401 | 403 | 404 | 409 | 429 = 200) =>
-    r.c.html(
-      '<!doctype html>' +
-        String(
-          <Page t={r.t} locale={r.locale} title={title} path={r.c.req.path} viewer={viewer} nav={AGENCY_NAV as readonly NavItem[]}>
-            {body as never}
-          </Page>,
-        ),
-      status,
-    );
+  const kit = agencyKit(deps);
+  const { requestOf, page } = kit;
 
   const signInForm = (r: ConsoleRequest, notice?: { kind: 'error' | 'info'; text: string }, email = '', status: 200 | 401 | 429 | 400 = 200) =>
     page(
@@ -169,18 +137,8 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
     return passwordForm(r, (res.error as { error?: string } | undefined)?.error ?? r.t('error.title'), 400);
   });
 
-  /** Every other page needs a session: without one, the sign-in page. */
-  const signedIn = (render: (r: ConsoleRequest, viewer: Viewer) => Promise<Response>) => async (c: Context) => {
-    const r = await requestOf(c);
-    const viewer = await viewerOf(r);
-    if (!viewer) return c.redirect('/console/sign-in', 303);
-    return render(r, viewer);
-  };
-
-  app.get(
-    '/',
-    signedIn(async (r, viewer) => page(r, r.t('dashboard.title'), await Dashboard({ r, viewer }), viewer)),
-  );
+  // The pages, each area in its own module, each behind a session.
+  dashboardPages(app, kit);
 
   return app;
 }

@@ -1,4 +1,5 @@
 import type { Viewer } from '../layout';
+import type { AgencyPages } from './kit';
 import type { ConsoleRequest } from './request';
 
 /** Balance, available credit and its alert (finance), and the latest bookings (view). */
@@ -69,3 +70,11 @@ export async function Dashboard({ r, viewer }: { r: ConsoleRequest; viewer: View
     </>
   );
 }
+
+/** `/console/`: the dashboard. */
+export const dashboardPages: AgencyPages = (app, kit) => {
+  app.get(
+    '/',
+    kit.signedIn(async (r, viewer) => kit.page(r, r.t('dashboard.title'), await Dashboard({ r, viewer }), viewer)),
+  );
+};
