@@ -300,7 +300,8 @@ async function checkAdjustments(db: DbOrTx): Promise<Finding[]> {
  * Sub-agencies (src/domain/sub-agencies.ts): one level deep and in their parent's currency; the
  * credit limits of a parent's sub-agencies add up to what its wallet gave them (its
  * `sub_agency_credit` rows), every credit line of theirs was fed from `agency_credit:P` alone,
- * which nets to zero; and `agency_margin:P` moved only with sales of P's sub-agencies.
+ * which nets to zero; `agency_margin:P` moved only with sales of P's sub-agencies, and each of
+ * their sales with a margin for P moved it.
  */
 async function checkSubAgencies(db: DbOrTx): Promise<Finding[]> {
   const findings: Finding[] = [];
@@ -349,6 +350,37 @@ async function checkSubAgencies(db: DbOrTx): Promise<Finding[]> {
       partner_id: null,
       ...(t.order_id === null ? {} : { order_id: t.order_id }),
       detail: `transfer ${t.id} moves ${t.account} for no sale of that parent's sub-agencies`,
+    });
+  }
+  // The other way round: each parent's margin went to that parent's account, and a sub-agency's sale with one posted it.
+  const misposted = rowsOf<{ id: number; order_id: number | null; kind: string; debit_account: string; credit_account: string }>(
+    await db.execute(sql`
+      select t.id, t.order_id, t.kind, t.debit_account, t.credit_account from transfers t
+      left join orders o on o.id = t.order_id left join partners c on c.id = o.partner_id
+      where t.kind in ('agency_margin', 'agency_margin_reversal')
+        and (c.parent_id is null or 'agency_margin:' || c.parent_id not in (t.debit_account, t.credit_account))`),
+  );
+  for (const t of misposted) {
+    findings.push({
+      kind: 'sub_agency',
+      partner_id: null,
+      ...(t.order_id === null ? {} : { order_id: t.order_id }),
+      detail: `transfer ${t.id} (${t.kind}) moves ${t.debit_account} to ${t.credit_account}, not its parent's agency_margin account`,
+    });
+  }
+  const unposted = rowsOf<{ ledger_entry_id: number; order_id: number; partner_id: number }>(
+    await db.execute(sql`
+      select l.id as ledger_entry_id, o.id as order_id, o.partner_id from ledger_entries l
+      join orders o on o.id = l.order_id join partners c on c.id = o.partner_id
+      where l.type = 'payment' and c.parent_id is not null and o.agency_margin_minor > 0 and o.margin_minor > 0
+        and not exists (select 1 from transfers t where t.ledger_entry_id = l.id and t.kind = 'agency_margin')`),
+  );
+  for (const u of unposted) {
+    findings.push({
+      kind: 'sub_agency',
+      partner_id: u.partner_id,
+      order_id: u.order_id,
+      detail: `payment ${u.ledger_entry_id} of sub-agency ${u.partner_id}'s order ${u.order_id} posted none of its parent's margin`,
     });
   }
   return findings;

@@ -271,3 +271,41 @@ it("the company's documents to a parent come to its sub-agencies' documents less
   );
   expect(smallRefunds).toBeGreaterThan(0);
 });
+
+it("reconcile finds a parent's margin posted to another account, or not posted at all", async () => {
+  const { partnerId: parent } = await createPartner(db, { name: 'parent misposted', creditLimitMinor: 0, topUpMinor: 600_000, currency: 'EUR' });
+  const child = (await createSubAgency(db, parent, 'child misposted')).partnerId;
+  await setSubAgencyCredit(db, parent, child, 500_000, 'misposted-grant');
+  const sell = async (n: number) => {
+    const [order] = await db
+      .insert(orders)
+      .values({
+        partnerId: child,
+        service: 'hotel',
+        totalPrice: 100_000,
+        currency: 'EUR',
+        paymentMethod: 'PARTNER_CREDIT',
+        netPrice: 80_000,
+        margin: 20_000,
+        agencyMargin: 5_000,
+      })
+      .returning();
+    await debitForOrder(db, { workflowId: `misposted-${n}`, runId: 'r', orderId: order!.id, partnerId: child });
+    return order!.id;
+  };
+  const [moved, dropped] = [await sell(1), await sell(2)];
+  const mine = async () => (await booksFindings()).filter((f) => f.order_id === moved || f.order_id === dropped);
+  expect(await mine()).toEqual([]);
+  // The parent's margin of one sale credited to the company's margin account instead; the other's leg gone with its amount.
+  await db.execute(sql`update transfers set credit_account = ${account.margin('EUR')} where order_id = ${moved} and kind = 'agency_margin'`);
+  await db.execute(
+    sql`update transfers set kind = 'sale_margin', credit_account = ${account.margin('EUR')} where order_id = ${dropped} and kind = 'agency_margin'`,
+  );
+  const found = await mine();
+  expect(found.map((f) => f.detail)).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/\(agency_margin\) moves wallet:\d+ to margin:EUR, not its parent's agency_margin account/),
+      expect.stringMatching(new RegExp(`order ${dropped} posted none of its parent's margin`)),
+    ]),
+  );
+});
