@@ -11996,6 +11996,616 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partners/session/two-factor/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up two-factor sign-in
+         * @description For the signed-in user: a new secret for an authenticator app, in use once a code from it is confirmed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The secret, shown once */
+                201: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["TwoFactorSetup"];
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Already on, or not a signed-in user */
+                409: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/session/two-factor/confirm/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on
+         * @description With a current code of the secret being set up.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TwoFactorCode"];
+                };
+            };
+            responses: {
+                /** @description On */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                two_factor: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Nothing being set up */
+                409: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 256 KiB */
+                413: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type must be application/json */
+                415: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/session/two-factor/remove/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description For the signed-in user, with a current code.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TwoFactorCode"];
+                };
+            };
+            responses: {
+                /** @description Off */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                two_factor: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 256 KiB */
+                413: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type must be application/json */
+                415: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/users/{id}/two-factor/remove/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn a user's two-factor sign-in off
+         * @description For a user who lost their device; they sign in with their password alone until they set it up again.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Off */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                two_factor: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partners/users/{id}/invitation/": {
         parameters: {
             query?: never;
@@ -13218,6 +13828,8 @@ export interface components {
             own_bookings_only: boolean;
             /** @enum {string} */
             status: "active" | "inactive";
+            /** @description Whether the user signs in to the console with a code of an authenticator app too */
+            two_factor: boolean;
             created_at: string;
         };
         UserRequest: {
@@ -13324,6 +13936,7 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "owner" | "finance" | "agent" | "viewer";
+                two_factor: boolean;
             } | null;
             agency: {
                 id: number;
@@ -13342,12 +13955,24 @@ export interface components {
             password: string;
             /** @description Which agency, when the e-mail is a user of more than one */
             agency_id?: number;
+            /** @description The six-digit code of the authenticator app, for a user with two-factor sign-in on */
+            totp?: string;
         };
         SetPasswordRequest: {
             /** @description The token of the invitation or reset link (after `#token=`) */
             token: string;
             /** @description At least 12 characters */
             password: string;
+        };
+        TwoFactorSetup: {
+            /** @description The base32 secret to type into an authenticator app: shown only in this answer */
+            secret: string;
+            /** @description The same as an otpauth:// address, which an app can scan as a QR code */
+            otpauth_uri: string;
+        };
+        TwoFactorCode: {
+            /** @description The six-digit code of the authenticator app */
+            code: string;
         };
         ConsoleLink: {
             user_id: number;

@@ -74,6 +74,11 @@ export const agencyUsers = pgTable(
     // The console's password (argon2id, PHC string: docs/decisions/console-sign-in.md); none until a link is used.
     passwordHash: text('password_hash'),
     passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
+    // The optional second factor: a TOTP secret sealed for this user (src/platform/secret-box.ts), in use once confirmed.
+    totpSecret: text('totp_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
+    // The last time step a code was taken for: a code is used once.
+    totpLastStep: integer('totp_last_step'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('agency_users_email_uq').on(t.partnerId, sql`lower(${t.email})`), index('agency_users_partner_idx').on(t.partnerId, t.id)],

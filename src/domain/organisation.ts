@@ -46,7 +46,8 @@ export async function listUsers(db: DbOrTx, partnerId: number): Promise<UserRow[
   return db.select().from(agencyUsers).where(eq(agencyUsers.partnerId, partnerId)).orderBy(asc(agencyUsers.id));
 }
 
-async function ownUser(db: DbOrTx, partnerId: number, userId: number): Promise<UserRow> {
+/** The agency's user, or 404 (another agency's is as unknown as none). */
+export async function requireUserOf(db: DbOrTx, partnerId: number, userId: number): Promise<UserRow> {
   const [row] = await db
     .select()
     .from(agencyUsers)
@@ -92,7 +93,7 @@ export async function setUserRole(
   if (input.own_bookings_only !== undefined && typeof input.own_bookings_only !== 'boolean') throw validation('own_bookings_only', 'must be true or false');
   const ownBookingsOnly = input.own_bookings_only === true;
   if (ownBookingsOnly && role !== 'agent') throw validation('own_bookings_only', 'applies to agents only');
-  const user = await ownUser(db, partnerId, userId);
+  const user = await requireUserOf(db, partnerId, userId);
   mayGrant(granter, [...ROLE_RIGHTS[user.role], ...ROLE_RIGHTS[role]], `changing user ${userId} to ${role}`);
   const [row] = await db.update(agencyUsers).set({ role, ownBookingsOnly }).where(eq(agencyUsers.id, user.id)).returning();
   return row!;
@@ -100,7 +101,7 @@ export async function setUserRole(
 
 /** Deactivates a user: their connections stop authenticating at once (within the credentials' cache time elsewhere). */
 export async function deactivateUser(db: DbOrTx, partnerId: number, userId: number, granter: Granter): Promise<UserRow> {
-  const user = await ownUser(db, partnerId, userId);
+  const user = await requireUserOf(db, partnerId, userId);
   mayGrant(granter, ROLE_RIGHTS[user.role], `deactivating user ${userId}`);
   const [row] = await db.update(agencyUsers).set({ status: 'inactive' }).where(eq(agencyUsers.id, user.id)).returning();
   return row!;
@@ -149,7 +150,7 @@ export async function createConnection(
   let userId: number | null = null;
   if (input.user_id !== undefined && input.user_id !== null) {
     if (typeof input.user_id !== 'number' || !Number.isSafeInteger(input.user_id) || input.user_id < 1) throw validation('user_id', 'must be a user id');
-    const user = await ownUser(db, partnerId, input.user_id).catch((err: unknown) => {
+    const user = await requireUserOf(db, partnerId, input.user_id).catch((err: unknown) => {
       if (err instanceof DomainError && err.code === 'not_found') throw validation('user_id', `user ${String(input.user_id)} is not a user of this agency`);
       throw err;
     });

@@ -45,6 +45,10 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   // Interface A: the agency console's session (signing in and setting a password take no credentials)
   'GET /api/partners/session/': [],
   'DELETE /api/partners/session/': [],
+  'POST /api/partners/session/two-factor/': [],
+  'POST /api/partners/session/two-factor/confirm/': [],
+  'POST /api/partners/session/two-factor/remove/': [],
+  'POST /api/partners/users/{id}/two-factor/remove/': ['users'],
   'POST /api/partners/users/{id}/invitation/': ['users'],
   'POST /api/partners/users/{id}/password-reset/': ['users'],
   'GET /api/partners/users/': ['users'],

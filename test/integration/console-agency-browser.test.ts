@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import type { Browser } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
@@ -77,6 +78,40 @@ describe('the agency console', () => {
     // Signed out, the dashboard sends the browser to sign in.
     await page.goto(`${server.url}/console/`, { waitUntil: 'networkidle0' });
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('lets a user turn two-factor sign-in on with an app, and then asks for its code', async () => {
+    const { email, link } = await invited('Dara', 'agent');
+    const token = link.split('#token=')[1];
+    expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD })).status).toBe(200);
+    const { page, problems } = await watchedPage(browser, server.url);
+    await page.goto(`${server.url}/console/sign-in`, { waitUntil: 'networkidle0' });
+    await fill(page, 'E-mail', email);
+    await fill(page, 'Password', PASSWORD);
+    await press(page, 'Sign in');
+    await page.goto(`${server.url}/console/security`, { waitUntil: 'networkidle0' });
+    expect(await page.$eval('[data-two-factor]', (e) => e.getAttribute('data-two-factor'))).toBe('off');
+    await press(page, 'Set up two-factor sign-in');
+    const key = await page.$eval('[data-two-factor-key]', (e) => e.textContent!);
+    expect(await page.$('figure.qr svg')).not.toBeNull();
+    await screenshot(page, 'agency-two-factor-setup');
+    const app = new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30, algorithm: 'SHA1' });
+    await fill(page, 'Six-digit code', app.generate({ timestamp: Date.now() - 30_000 }));
+    await press(page, 'Turn on');
+    expect(await page.$eval('[data-two-factor]', (e) => e.getAttribute('data-two-factor'))).toBe('on');
+    expect(await bothDirections(page, server.url, '/console/security', 'agency-two-factor')).toEqual({ ltr: [], rtl: [] });
+
+    await press(page, 'Sign out');
+    await fill(page, 'E-mail', email);
+    await fill(page, 'Password', PASSWORD);
+    await press(page, 'Sign in');
+    expect(await page.$eval('[role=alert]', (e) => e.textContent)).toMatch(/six-digit code/);
+    await fill(page, 'Password', PASSWORD);
+    await fill(page, 'Code from your authenticator app', app.generate());
+    await press(page, 'Sign in');
+    expect(new URL(page.url()).pathname).toBe('/console/');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { Secret, TOTP } from 'otpauth';
 import { agencyUsers } from '../../src/db/schema';
 import { SIGN_IN_FAILURES } from '../../src/http/rate-limit';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
@@ -157,5 +158,42 @@ describe('the agency console’s sign-in', () => {
     const audit = await call(stack.admin, 'GET', `/admin/audit?target=partners/${agency.partner_id}/`, { authorization: `Bearer ${ADMIN_TOKEN}` });
     expect(JSON.stringify(audit.body)).toMatch(/users\/[0-9]+\/password-reset/);
     expect((await admin(['agency', 'user', 'invite', '--partner', String(agency.partner_id), '--user', '987654'])).status).toBe(404);
+  });
+
+  it('adds an optional second factor: a code once, at sign-in, until the user or the owner takes it off', async () => {
+    const id = await userWithPassword('sepideh@console.example', 'agent');
+    const first = await signIn('sepideh@console.example');
+    const session = { cookie: first.cookie, 'x-csrf-token': first.csrf };
+    // It is the signed-in person's own: API keys cannot set it up.
+    expect((await call(stack.app, 'POST', '/api/partners/session/two-factor/', owner, {})).status).toBe(409);
+    const setup = await call(stack.app, 'POST', '/api/partners/session/two-factor/', session, {});
+    expect(setup.status).toBe(201);
+    expect(setup.body.data.otpauth_uri).toMatch(/^otpauth:\/\/totp\/.*secret=/);
+    const [row] = await stack.db.select().from(agencyUsers).where(eq(agencyUsers.id, id));
+    expect(row!.totpSecret).toMatch(/^sealed:v2:/);
+    const app = new TOTP({ secret: Secret.fromBase32(setup.body.data.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const code = (offset = 0) => app.generate({ timestamp: Date.now() + offset * 30_000 });
+    expect(
+      (await call(stack.app, 'POST', '/api/partners/session/two-factor/confirm/', session, { code: '000000' === code() ? '111111' : '000000' })).status,
+    ).toBe(400);
+    // Not on until confirmed: the password alone still signs in.
+    expect((await signIn('sepideh@console.example')).res.status).toBe(200);
+    expect((await call(stack.app, 'POST', '/api/partners/session/two-factor/confirm/', session, { code: code(-1) })).status).toBe(200);
+
+    const bare = await signIn('sepideh@console.example');
+    expect(bare.res.status).toBe(401);
+    expect(bare.res.body.error).toMatch(/six-digit code/);
+    const withCode = await call(stack.app, 'POST', '/api/partners/session/', {}, { email: 'sepideh@console.example', password: PASSWORD, totp: code() });
+    expect(withCode.status).toBe(200);
+    // A code is used once, and so are the ones before it.
+    for (const used of [code(), code(-1)]) {
+      const again = await call(stack.app, 'POST', '/api/partners/session/', {}, { email: 'sepideh@console.example', password: PASSWORD, totp: used });
+      expect(again.status).toBe(401);
+    }
+    // The owner takes it off for someone who lost their phone.
+    const users = await call(stack.app, 'GET', '/api/partners/users/', owner);
+    expect(users.body.data.results.find((u: { id: number }) => u.id === id)).toMatchObject({ two_factor: true });
+    expect((await call(stack.app, 'POST', `/api/partners/users/${id}/two-factor/remove/`, owner, {})).status).toBe(200);
+    expect((await signIn('sepideh@console.example')).res.status).toBe(200);
   });
 });

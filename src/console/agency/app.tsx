@@ -5,6 +5,7 @@ import { serveAssets } from '../assets';
 import { LOCALE_COOKIE, LOCALES } from '../i18n';
 import { Notice } from '../layout';
 import { dashboardPages } from './dashboard';
+import { securityPages } from './security';
 import { agencyKit, type AgencyConsoleDeps } from './kit';
 import type { ConsoleRequest } from './request';
 
@@ -49,6 +50,10 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
             {r.t('sign_in.agency')}
             <input type="text" inputmode="numeric" name="agency_id" pattern="[0-9]*" />
           </label>
+          <label>
+            {r.t('sign_in.totp')}
+            <input type="text" inputmode="numeric" name="totp" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} />
+          </label>
           <button type="submit">{r.t('sign_in.submit')}</button>
         </form>
       </>,
@@ -75,7 +80,12 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
     const email = typeof form.email === 'string' ? form.email : '';
     const agency = typeof form.agency_id === 'string' && /^[1-9][0-9]{0,9}$/.test(form.agency_id) ? Number(form.agency_id) : undefined;
     const res = await r.api.POST('/partners/session/', {
-      body: { email, password: typeof form.password === 'string' ? form.password : '', ...(agency === undefined ? {} : { agency_id: agency }) },
+      body: {
+        email,
+        password: typeof form.password === 'string' ? form.password : '',
+        ...(agency === undefined ? {} : { agency_id: agency }),
+        ...(typeof form.totp === 'string' && form.totp.trim() ? { totp: form.totp.trim() } : {}),
+      },
     });
     if (res.response.status === 200) {
       const cookie = res.response.headers.get('set-cookie');
@@ -88,7 +98,8 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
     }
     if (res.response.status === 400)
       return signInForm(r, { kind: 'error', text: (res.error as { error?: string } | undefined)?.error ?? r.t('sign_in.wrong') }, email, 400);
-    return signInForm(r, { kind: 'error', text: r.t('sign_in.wrong') }, email, 401);
+    const said = (res.error as { error?: string } | undefined)?.error ?? '';
+    return signInForm(r, { kind: 'error', text: r.t(/two-factor/.test(said) ? 'sign_in.totp_needed' : 'sign_in.wrong') }, email, 401);
   });
 
   app.post('/sign-out', async (c) => {
@@ -139,6 +150,7 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
 
   // The pages, each area in its own module, each behind a session.
   dashboardPages(app, kit);
+  securityPages(app, kit);
 
   return app;
 }

@@ -62,7 +62,7 @@ export interface AgencySession {
   csrfToken: string;
   expiresAt: Date;
   partner: Partner;
-  user: { id: number; name: string; email: string; role: AgencyRole };
+  user: { id: number; name: string; email: string; role: AgencyRole; twoFactor: boolean };
 }
 
 const live = (now: Date) =>
@@ -105,7 +105,7 @@ export async function agencySession(db: DbOrTx, token: string | undefined, now =
     sessionId: row.sessionId,
     csrfToken: csrfTokenOf(token),
     expiresAt: row.expiresAt,
-    user: { id: user.id, name: user.name, email: user.email, role: user.role },
+    user: { id: user.id, name: user.name, email: user.email, role: user.role, twoFactor: user.totpEnabledAt !== null },
     partner: {
       id: user.partnerId,
       name: row.partnerName,

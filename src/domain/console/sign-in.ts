@@ -3,11 +3,14 @@ import type { DbOrTx } from '../../db/client';
 import { agencyUsers, partners } from '../../db/schema';
 import { DomainError, validation } from '../errors';
 import { passwordMatches } from './passwords';
+import type { TwoFactorState } from './two-factor';
 
 /** Who signs in: an agency's active user whose password matched. */
 export interface SignedInUser {
   userId: number;
   partnerId: number;
+  /** Their second factor: on when `totpEnabledAt` is set. */
+  twoFactor: TwoFactorState;
 }
 
 /** The account a sign-in is counted against when throttled: the e-mail, without case. */
@@ -21,7 +24,15 @@ export const accountOf = (email: string) => email.trim().toLowerCase();
  */
 export async function checkSignIn(db: DbOrTx, input: { email: string; password: string; agencyId?: number }): Promise<SignedInUser> {
   const candidates = await db
-    .select({ userId: agencyUsers.id, partnerId: agencyUsers.partnerId, partnerName: partners.name, passwordHash: agencyUsers.passwordHash })
+    .select({
+      userId: agencyUsers.id,
+      partnerId: agencyUsers.partnerId,
+      partnerName: partners.name,
+      passwordHash: agencyUsers.passwordHash,
+      totpSecret: agencyUsers.totpSecret,
+      totpEnabledAt: agencyUsers.totpEnabledAt,
+      totpLastStep: agencyUsers.totpLastStep,
+    })
     .from(agencyUsers)
     .innerJoin(partners, eq(partners.id, agencyUsers.partnerId))
     .where(
@@ -42,5 +53,6 @@ export async function checkSignIn(db: DbOrTx, input: { email: string; password: 
     const which = matched.map((m) => `${m.partnerId} (${m.partnerName})`).join(', ');
     throw validation('agency_id', `this e-mail signs in to more than one agency: send agency_id, one of ${which}`);
   }
-  return { userId: matched[0]!.userId, partnerId: matched[0]!.partnerId };
+  const { userId, partnerId, totpSecret, totpEnabledAt, totpLastStep } = matched[0]!;
+  return { userId, partnerId, twoFactor: { totpSecret, totpEnabledAt, totpLastStep } };
 }

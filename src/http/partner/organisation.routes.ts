@@ -24,6 +24,7 @@ export const User = z
     role: z.enum(AGENCY_ROLES).openapi({ description: `What the user may do: ${ROLE_LIST}` }),
     own_bookings_only: z.boolean().openapi({ description: 'An agent who sees only the bookings they made' }),
     status: z.enum(['active', 'inactive']),
+    two_factor: z.boolean().openapi({ description: 'Whether the user signs in to the console with a code of an authenticator app too' }),
     created_at: z.string(),
   })
   .openapi('User');
@@ -138,6 +139,7 @@ export const renderUser = (u: organisation.UserRow): z.infer<typeof User> => ({
   role: u.role,
   own_bookings_only: u.ownBookingsOnly,
   status: u.status,
+  two_factor: u.totpEnabledAt !== null,
   created_at: u.createdAt.toISOString(),
 });
 

@@ -6,6 +6,8 @@ import { makeLink, useLink, type LinkPurpose } from '../../domain/console/links'
 import { parsePassword } from '../../domain/console/passwords';
 import { agencySession, beginSession, endSession, type AgencySession } from '../../domain/console/sessions';
 import { accountOf, checkSignIn } from '../../domain/console/sign-in';
+import { acceptedStep, beginTwoFactor, confirmTwoFactor, removeTwoFactor, spendStep } from '../../domain/console/two-factor';
+import { requireUserOf } from '../../domain/organisation';
 import { DomainError } from '../../domain/errors';
 import { rowIdOf } from '../../domain/ids';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../console-session';
@@ -22,12 +24,24 @@ const SignInBody = z
     email: z.string().max(254).openapi({ example: 'sara@agency.example' }),
     password: z.string().max(1024).openapi({ example: 'a long passphrase of hers' }),
     agency_id: z.number().int().optional().openapi({ description: 'Which agency, when the e-mail is a user of more than one' }),
+    totp: z.string().max(10).optional().openapi({ description: 'The six-digit code of the authenticator app, for a user with two-factor sign-in on' }),
   })
   .openapi('SignInRequest');
 
+const CodeBody = z
+  .object({ code: z.string().max(10).openapi({ example: '123456', description: 'The six-digit code of the authenticator app' }) })
+  .openapi('TwoFactorCode');
+
+const TwoFactorSetup = z
+  .object({
+    secret: z.string().openapi({ description: 'The base32 secret to type into an authenticator app: shown only in this answer' }),
+    otpauth_uri: z.string().openapi({ description: 'The same as an otpauth:// address, which an app can scan as a QR code' }),
+  })
+  .openapi('TwoFactorSetup');
+
 const Session = z
   .object({
-    user: z.object({ id: z.number().int(), name: z.string(), email: z.string(), role: z.enum(AGENCY_ROLES) }).nullable(),
+    user: z.object({ id: z.number().int(), name: z.string(), email: z.string(), role: z.enum(AGENCY_ROLES), two_factor: z.boolean() }).nullable(),
     agency: z.object({ id: z.number().int(), name: z.string(), currency: z.string() }),
     rights: z.array(z.string()).openapi({ description: 'What this session (or connection) may do: the rights table of its role' }),
     csrf_token: z.string().nullable().openapi({ description: 'Send it as X-CSRF-Token on every change made with the session cookie; null for API keys' }),
@@ -77,6 +91,33 @@ const routes = {
       ...tooMany,
     },
   }),
+  twoFactorBegin: createRoute({
+    ...post(
+      '/partners/session/two-factor/',
+      'Set up two-factor sign-in',
+      'For the signed-in user: a new secret for an authenticator app, in use once a code from it is confirmed.',
+    ),
+    responses: { 201: json(TwoFactorSetup, 'The secret, shown once'), 409: errorResponse('Already on, or not a signed-in user'), ...commonErrors },
+  }),
+  twoFactorConfirm: createRoute({
+    ...post('/partners/session/two-factor/confirm/', 'Turn two-factor sign-in on', 'With a current code of the secret being set up.'),
+    request: { body: jsonBody(CodeBody) },
+    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'On'), 409: errorResponse('Nothing being set up'), ...commonErrors },
+  }),
+  twoFactorRemove: createRoute({
+    ...post('/partners/session/two-factor/remove/', 'Turn two-factor sign-in off', 'For the signed-in user, with a current code.'),
+    request: { body: jsonBody(CodeBody) },
+    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'Off'), ...commonErrors },
+  }),
+  removeUsersTwoFactor: createRoute({
+    ...post(
+      '/partners/users/{id}/two-factor/remove/',
+      "Turn a user's two-factor sign-in off",
+      'For a user who lost their device; they sign in with their password alone until they set it up again.',
+    ),
+    request: { params: Id('id') },
+    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'Off'), ...commonErrors },
+  }),
   invite: createRoute({
     ...post(
       '/partners/users/{id}/invitation/',
@@ -98,7 +139,7 @@ export const consoleLinkUrl = (token: string) => `/console/set-password#token=${
 
 /** What the session answers say of a console session. */
 const sessionView = (s: AgencySession) => ({
-  user: s.user,
+  user: { id: s.user.id, name: s.user.name, email: s.user.email, role: s.user.role, two_factor: s.user.twoFactor },
   agency: { id: s.partner.id, name: s.partner.name, currency: s.partner.currency },
   rights: [...s.partner.principal.rights].sort(),
   csrf_token: s.csrfToken,
@@ -113,6 +154,12 @@ export function sessionRoutes(deps: ApiDeps) {
   const refuse = (c: Context<PartnerEnv>, wait: number, what: string) => {
     c.header('Retry-After', String(wait));
     return c.json({ ok: false as const, error: `too many ${what}; retry in ${wait} s` }, 429);
+  };
+  /** The signed-in user's own id: their second factor is theirs to set, with a console session only. */
+  const ownUser = (c: Context<PartnerEnv>) => {
+    const session = c.get('consoleSession');
+    if (!session) throw new DomainError('conflict', 'two-factor sign-in is a signed-in user’s own: use the console’s session, not API keys');
+    return session.user.id;
   };
   /** Makes a one-time link for the agency's user in the path, audited; shown only in this answer. */
   const issueLink = async (c: Context<PartnerEnv>, rawId: string, purpose: LinkPurpose) => {
@@ -139,6 +186,15 @@ export function sessionRoutes(deps: ApiDeps) {
       } catch (err) {
         if (err instanceof DomainError && err.code === 'unauthorized') await throttle().failed(account, address);
         throw err;
+      }
+      if (user.twoFactor.totpEnabledAt) {
+        if (!body.totp) throw new DomainError('unauthorized', 'two-factor sign-in: send the six-digit code of your authenticator app as totp');
+        const step = acceptedStep(deps.secrets, user.userId, user.twoFactor, body.totp);
+        if (step === null) {
+          await throttle().failed(account, address);
+          throw new DomainError('unauthorized', 'wrong or already used two-factor code');
+        }
+        await spendStep(db, user.userId, step);
       }
       await throttle().succeeded(account);
       const begun = await beginSession(db, { userId: user.userId });
@@ -171,6 +227,28 @@ export function sessionRoutes(deps: ApiDeps) {
         if (err instanceof DomainError && err.code === 'not_found') await throttle().failed(asAccount, address);
         throw err;
       }
+    })
+    .openapi(routes.twoFactorBegin, async (c) => {
+      const setup = await beginTwoFactor(db, deps.secrets, ownUser(c));
+      return created(c, { secret: setup.secret, otpauth_uri: setup.uri });
+    })
+    .openapi(routes.twoFactorConfirm, async (c) => {
+      await confirmTwoFactor(db, deps.secrets, ownUser(c), c.req.valid('json').code);
+      return ok(c, { two_factor: true });
+    })
+    .openapi(routes.twoFactorRemove, async (c) => {
+      await removeTwoFactor(db, deps.secrets, ownUser(c), c.req.valid('json').code);
+      return ok(c, { two_factor: false });
+    })
+    .openapi(routes.removeUsersTwoFactor, async (c) => {
+      const { id, principal } = c.get('partner');
+      const userId = rowIdOf(c.req.valid('param').id, 'user');
+      await db.transaction(async (tx) => {
+        await requireUserOf(tx, id, userId);
+        await removeTwoFactor(tx, deps.secrets, userId, null);
+        await recordAgencyChange(tx, principal.actor, id, 'user.two_factor_remove', { user_id: userId });
+      });
+      return ok(c, { two_factor: false });
     })
     .openapi(routes.invite, (c) => issueLink(c, c.req.valid('param').id, 'invitation'))
     .openapi(routes.reset, (c) => issueLink(c, c.req.valid('param').id, 'reset'));
