@@ -338,12 +338,13 @@ const ConfigSchema = z
       )
       .default('IRT'),
     /**
-     * The largest manual wallet adjustment one operator posts alone, in wallet currency units
-     * (src/domain/adjustments.ts); a larger one waits for a second operator's approval.
+     * The largest manual wallet adjustment one operator posts alone, in units of CURRENCY
+     * (src/domain/adjustments.ts; a wallet in another currency is measured through the latest
+     * rate); a larger one waits for a second operator's approval.
      */
     ADJUSTMENT_APPROVAL_THRESHOLD: z
       .string()
-      .regex(/^\d{1,13}(\.\d{1,2})?$/, 'a non-negative amount in wallet currency units, at most two decimals, e.g. 1000000 or 2500.50')
+      .regex(/^\d{1,13}(\.\d{1,2})?$/, 'a non-negative amount in CURRENCY units, at most two decimals, e.g. 1000000 or 2500.50')
       .default('1000000'),
     /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/fx.ts); an older one refuses it. */
     FX_RATE_MAX_AGE_HOURS: z.coerce
@@ -353,6 +354,21 @@ const ConfigSchema = z
       .max(24 * 365)
       .default(24),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    /** Where the console's one-time links are mailed from (src/platform/mailer.ts); unset: links are only shown to whoever made them. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, 'an smtp:// or smtps:// address, e.g. smtp://user:password@mail.example.com:587')
+      .optional(),
+    MAIL_FROM: z.string().trim().min(3).max(200).default('Booking console <no-reply@localhost>'),
+    /** The address people reach Interface A and the agency console at (https://travel.example.com): what mailed links point to. */
+    PUBLIC_URL: z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+$/, 'an origin: http(s)://host[:port], no path')
+      .optional(),
+  })
+  .refine((c) => c.SMTP_URL === undefined || c.PUBLIC_URL !== undefined, {
+    path: ['PUBLIC_URL'],
+    message: 'is required with SMTP_URL: a mailed link needs the address people open the console at',
   })
   .refine((c) => c.FLIGHT_SUPPLIER !== 'duffel' || c.DUFFEL_ACCESS_TOKEN !== undefined, {
     path: ['DUFFEL_ACCESS_TOKEN'],

@@ -13981,6 +13981,8 @@ export interface components {
             /** @description The one-time link to hand to the user: shown only in this answer */
             url: string;
             expires_at: string;
+            /** @description Whether it was mailed to the user too (where a mail server is configured) */
+            mailed: boolean;
         };
     };
     responses: never;

@@ -1,3 +1,4 @@
+import type { LinkMail } from './console-links';
 import type { Context } from 'hono';
 import type { Health, HealthReport } from '../health/model';
 import type { DocumentSettings } from '../domain/documents/issuer';
@@ -35,6 +36,8 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   webhookUrls: WebhookUrlPolicy;
   /** The issuer's legal details and the tax invoices state (OPERATOR_*, INVOICE_TAX_*). */
   documents: DocumentSettings;
+  /** Mails the console's one-time links (SMTP_URL and PUBLIC_URL); null: they are only answered. */
+  linkMail: LinkMail | null;
 }
 
 /** What a route hands the domain to start a workflow and wait for it within the pay bound. */

@@ -1,3 +1,5 @@
+import type { LinkMail } from '../http/console-links';
+import { smtpMailer } from '../platform/mailer';
 import { parseAmount } from '../domain/money';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
@@ -121,6 +123,10 @@ function searchingSuppliers(config: Config, database: Database, breakers: Suppli
 }
 
 /** The public API's dependencies (src/http/app.ts, createApp). */
+/** Mailing the console's links: when SMTP_URL is set (PUBLIC_URL comes with it, src/config.ts). */
+const linkMailOf = (config: Config): LinkMail | null =>
+  config.SMTP_URL ? { mailer: smtpMailer(config.SMTP_URL, config.MAIL_FROM), publicUrl: config.PUBLIC_URL! } : null;
+
 export function apiDependencies(
   config: Config,
   parts: HttpParts & {
@@ -156,6 +162,7 @@ export function apiDependencies(
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
     documents: documentSettings(config),
+    linkMail: linkMailOf(config),
   };
 }
 
@@ -193,6 +200,7 @@ export function adminDependencies(
     secrets: parts.secrets,
     webhookUrls: webhookUrlPolicy(config),
     documents: documentSettings(config),
+    linkMail: linkMailOf(config),
     payloadCodec: parts.payloadCodec,
     ...((config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin } : {}),
   };

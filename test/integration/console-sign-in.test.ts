@@ -5,6 +5,8 @@ import { SIGN_IN_FAILURES } from '../../src/http/rate-limit';
 import { adminClient, call, type PartnerCredentials, type Reply } from '../support/clients';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { toCommand } from '../../src/cli/admin';
+import { SMTPServer } from 'smtp-server';
+import { smtpMailer } from '../../src/platform/mailer';
 
 /**
  * The agency console's sign-in (docs/decisions/console-sign-in.md): passwords set through
@@ -17,6 +19,9 @@ useStack((s) => (stack = s));
 
 const aHeaders = (k: { api_key: string; api_secret: string }) => ({ 'x-api-key': k.api_key, 'x-api-secret': k.api_secret });
 const PASSWORD = 'correct horse battery staple';
+
+/** A mail body as sent (quoted-printable): its soft line breaks joined, its =XX escapes decoded. */
+const quotedPrintable = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 let agency: PartnerCredentials;
 let owner: Record<string, string>;
@@ -195,5 +200,47 @@ describe('the agency console’s sign-in', () => {
     expect(users.body.data.results.find((u: { id: number }) => u.id === id)).toMatchObject({ two_factor: true });
     expect((await call(stack.app, 'POST', `/api/partners/users/${id}/two-factor/remove/`, owner, {})).status).toBe(200);
     expect((await signIn('sepideh@console.example')).res.status).toBe(200);
+  });
+
+  it('mails a link to its user where a mail server is configured, and still answers it when the server is down', async () => {
+    const received: Array<{ to: string; text: string }> = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, done) {
+        let text = '';
+        stream.on('data', (d: Buffer) => (text += d.toString()));
+        stream.on('end', () => {
+          received.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as { port: number }).port;
+    try {
+      const mailing = stack.appWith({
+        linkMail: { mailer: smtpMailer(`smtp://127.0.0.1:${port}`, 'Console <console@engine.test>'), publicUrl: 'https://travel.example' },
+      });
+      const user = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: 'Arash', email: 'arash@console.example', role: 'viewer' });
+      const made = await call(mailing, 'POST', `/api/partners/users/${user.body.data.id}/invitation/`, owner, {});
+      expect(made.status).toBe(201);
+      expect(made.body.data.mailed).toBe(true);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.to).toBe('arash@console.example');
+      const mailedUrl = /https:\/\/travel\.example\/console\/set-password#token=([A-Za-z0-9_-]{43})/.exec(quotedPrintable(received[0]!.text));
+      expect(mailedUrl?.[1]).toBe(String(made.body.data.url).split('#token=')[1]);
+      expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token: mailedUrl![1], password: PASSWORD })).status).toBe(200);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    // Nobody answers at that address now: the link is still made and answered, marked not mailed.
+    const down = stack.appWith({
+      linkMail: { mailer: smtpMailer(`smtp://127.0.0.1:${port}`, 'Console <console@engine.test>', 2_000), publicUrl: 'https://travel.example' },
+    });
+    const user = await call(stack.app, 'POST', '/api/partners/users/', owner, { name: 'Kaveh', email: 'kaveh@console.example', role: 'viewer' });
+    const made = await call(down, 'POST', `/api/partners/users/${user.body.data.id}/password-reset/`, owner, {});
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ mailed: false, url: expect.stringMatching(/#token=/) });
   });
 });

@@ -1,3 +1,4 @@
+import type { ApiDeps } from '../../src/http/deps';
 import dns from 'node:dns';
 import crypto from 'node:crypto';
 import { Connection, type Client } from '@temporalio/client';
@@ -158,6 +159,8 @@ export interface TestStack {
   admin: ReturnType<typeof createAdminApp>;
   /** Another admin app on this stack, with some of its dependencies changed (the bad-token limit's default, say). */
   adminWith(overrides: Partial<AdminDeps>): ReturnType<typeof createAdminApp>;
+  /** Interface A and B as `app`, with some dependencies of its own (a mailer, …). */
+  appWith(overrides: Partial<ApiDeps>): ReturnType<typeof createApp>;
   simulatorUrl: string;
   /** What this stack seals webhook signing secrets with (a key of its own). */
   secrets: SecretBox;
@@ -397,6 +400,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     outcomes,
     admin,
     adminWith: (overrides) => createAdminApp({ ...adminDeps, ...overrides }),
+    appWith: (overrides) => createApp({ ...apiDeps(), ...overrides }),
     simulatorUrl: simulator.url,
     secrets,
     payloadCodec,

@@ -17,6 +17,8 @@ export const LINK_TTL_MS: Record<LinkPurpose, number> = { invitation: 7 * 24 * 3
 export interface MadeLink {
   id: number;
   token: string;
+  /** Whose link it is: where it is mailed. */
+  user: { name: string; email: string };
   purpose: LinkPurpose;
   expiresAt: Date;
 }
@@ -28,7 +30,7 @@ export interface MadeLink {
 export async function makeLink(tx: Tx, input: { partnerId: number; userId: number; purpose: LinkPurpose; by: ActorRecord; now?: Date }): Promise<MadeLink> {
   const now = input.now ?? new Date();
   const [user] = await tx
-    .select({ status: agencyUsers.status })
+    .select({ status: agencyUsers.status, name: agencyUsers.name, email: agencyUsers.email })
     .from(agencyUsers)
     .where(and(eq(agencyUsers.id, input.userId), eq(agencyUsers.partnerId, input.partnerId)));
   if (!user) throw notFound(`user ${input.userId}`);
@@ -43,7 +45,7 @@ export async function makeLink(tx: Tx, input: { partnerId: number; userId: numbe
     .insert(consoleLinks)
     .values({ tokenHash: hash, userId: input.userId, purpose: input.purpose, createdBy: input.by, createdAt: now, expiresAt })
     .returning({ id: consoleLinks.id });
-  return { id: row!.id, token, purpose: input.purpose, expiresAt };
+  return { id: row!.id, token, user: { name: user.name, email: user.email }, purpose: input.purpose, expiresAt };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LinkMail } from '../console-links';
 import { actAs } from '../../platform/request-context';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -102,6 +103,8 @@ export interface AdminDeps {
   secrets: SecretBox;
   /** The issuer's legal details and the tax invoices state (OPERATOR_*, INVOICE_TAX_*). */
   documents: DocumentSettings;
+  /** Mails the console's one-time links (SMTP_URL and PUBLIC_URL); null: they are only answered. */
+  linkMail: LinkMail | null;
   /** Where webhook endpoints may point (SANDBOX, WEBHOOK_ALLOWED_PRIVATE_HOSTS): the same rules as for partners. */
   webhookUrls: WebhookUrlPolicy;
   /** What Temporal payloads are encrypted with: the codec endpoint decodes and encodes with it (./codec.ts). */
@@ -275,7 +278,7 @@ export function createAdminApp(deps: AdminDeps) {
   );
   codecRoutes(app, { codec: deps.payloadCodec, checkToken: async (token) => (await authenticateOperator(db, token, deps.adminToken)) !== null });
   privacyRoutes(app, db);
-  organisationAdminRoutes(app, db);
+  organisationAdminRoutes(app, db, deps.linkMail);
 
   app.get('/admin/reconcile', async (c) => {
     const report = await reconcile(db, new Date(), Math.max(deps.waitMs * 4, 60_000));

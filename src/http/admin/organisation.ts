@@ -5,7 +5,7 @@ import { isStorableId } from '../../domain/ids';
 import * as organisation from '../../domain/organisation';
 import { forgetCredentials, requirePartner } from '../../domain/partners';
 import { renderConnection, renderIssued, renderUser } from '../partner/organisation.routes';
-import { consoleLinkUrl } from '../partner/session.routes';
+import { consoleLinkUrl, mailLink, type LinkMail } from '../console-links';
 import { makeLink } from '../../domain/console/links';
 import { actorNow } from '../../platform/request-context';
 import type { RequestIdVariables } from '../request-id';
@@ -31,7 +31,7 @@ async function objectBody(c: Context): Promise<Record<string, unknown>> {
  * An agency's users and API connections for operators (`admin agency users|user|connections|connection`):
  * what the agency's owner does through Interface A, with any right, each change audited with the operator.
  */
-export function organisationAdminRoutes(app: Hono<{ Variables: RequestIdVariables & OperatorVariables }>, db: Db) {
+export function organisationAdminRoutes(app: Hono<{ Variables: RequestIdVariables & OperatorVariables }>, db: Db, linkMail: LinkMail | null) {
   const partnerOf = async (c: Context) => (await requirePartner(db, idParam(c, 'partner'))).id;
   const changed = async <T>(c: Context, act: Parameters<typeof audited<T>>[2]) => {
     const out = await audited(db, c, act);
@@ -63,7 +63,8 @@ export function organisationAdminRoutes(app: Hono<{ Variables: RequestIdVariable
       const id = await partnerOf(c);
       const userId = rowParam(c, 'user', 'user');
       const made = await audited(db, c, (tx) => makeLink(tx, { partnerId: id, userId, purpose, by: actorNow() }));
-      return c.json({ user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString() }, 201);
+      const mailed = await mailLink(linkMail, made);
+      return c.json({ user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString(), mailed }, 201);
     });
   }
   app.get('/admin/partners/:id/connections', async (c) =>

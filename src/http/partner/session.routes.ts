@@ -11,6 +11,7 @@ import { requireUserOf } from '../../domain/organisation';
 import { DomainError } from '../../domain/errors';
 import { rowIdOf } from '../../domain/ids';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../console-session';
+import { consoleLinkUrl, mailLink } from '../console-links';
 import { operationHeads } from '../openapi-document';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter, type PartnerEnv } from './router';
@@ -62,6 +63,7 @@ const Link = z
     purpose: z.enum(['invitation', 'reset']),
     url: z.string().openapi({ description: 'The one-time link to hand to the user: shown only in this answer', example: '/console/set-password#token=…' }),
     expires_at: z.string(),
+    mailed: z.boolean().openapi({ description: 'Whether it was mailed to the user too (where a mail server is configured)' }),
   })
   .openapi('ConsoleLink');
 
@@ -134,9 +136,6 @@ const routes = {
   }),
 };
 
-/** The console's path where a link's token is used: in the fragment, which no request carries (no log or Referer keeps it). */
-export const consoleLinkUrl = (token: string) => `/console/set-password#token=${token}`;
-
 /** What the session answers say of a console session. */
 const sessionView = (s: AgencySession) => ({
   user: { id: s.user.id, name: s.user.name, email: s.user.email, role: s.user.role, two_factor: s.user.twoFactor },
@@ -170,7 +169,8 @@ export function sessionRoutes(deps: ApiDeps) {
       await recordAgencyChange(tx, principal.actor, id, `user.${purpose}`, { user_id: userId, link_id: made.id });
       return made;
     });
-    return created(c, { user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString() });
+    const mailed = await mailLink(deps.linkMail, made);
+    return created(c, { user_id: userId, purpose, url: consoleLinkUrl(made.token), expires_at: made.expiresAt.toISOString(), mailed });
   };
 
   return partnerRouter()
