@@ -1,5 +1,6 @@
 /** Shared by the benchmarks: where the engine is, how to call it, and percentiles. */
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -64,3 +65,14 @@ export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 1
 export function args(spec: Record<string, { type: 'string' | 'boolean'; default?: string | boolean }>) {
   return parseArgs({ args: process.argv.slice(2), options: spec, allowPositionals: false }).values;
 }
+
+/** A TCP port free on the loopback interface now (for a process the bench starts). */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });

@@ -13,10 +13,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { args, round } from './common';
+import { args, freePort, round } from './common';
 
 const opts = args({ runs: { type: 'string', default: '3' } });
 const ROOT = path.resolve(__dirname, '../..');
@@ -25,16 +24,6 @@ const WAYS = {
   compiled: { worker: ['--enable-source-maps', 'dist/worker/main.js'], api: ['--enable-source-maps', 'dist/src/api.js'] },
 };
 type Way = keyof typeof WAYS;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 
 function start(argv: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; log: () => string } {
   const child = spawn(process.execPath, argv, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,16 @@
 import { toString as qrSvg } from 'qrcode';
+import type { Translate } from '../i18n';
 import { Notice, type Viewer } from '../layout';
 import type { AgencyPages } from './kit';
 import type { ConsoleRequest } from './request';
+
+/** The six digits an authenticator app shows. */
+const CodeField = ({ t }: { t: Translate }) => (
+  <label>
+    {t('security.code')}
+    <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
+  </label>
+);
 
 /** The signed-in user's own second factor: whether it is on, setting it up with a code, turning it off. */
 async function SecurityPage({
@@ -30,10 +39,7 @@ async function SecurityPage({
       {on ? (
         <form class="stack" method="post" action="/console/security/remove">
           {csrf}
-          <label>
-            {t('security.code')}
-            <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
-          </label>
+          <CodeField t={t} />
           <button type="submit" class="secondary">
             {t('security.remove')}
           </button>
@@ -47,10 +53,7 @@ async function SecurityPage({
           </p>
           <form class="stack" method="post" action="/console/security/confirm">
             {csrf}
-            <label>
-              {t('security.code')}
-              <input type="text" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} required />
-            </label>
+            <CodeField t={t} />
             <button type="submit">{t('security.confirm')}</button>
           </form>
         </>
