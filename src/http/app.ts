@@ -5,7 +5,7 @@ import { docsRoutes } from './docs';
 import { publicHealthz } from '../health/answers';
 import { allowedMethods, methodNotAllowed } from './method-not-allowed';
 import type { ApiDeps } from './deps';
-import { createAgencyConsole } from '../console/agency/app';
+import { consoleNotFound, createAgencyConsole } from '../console/agency/app';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
 import { requestId, type RequestIdVariables } from './request-id';
@@ -54,6 +54,7 @@ export function createApp(deps: ApiDeps) {
     if (methods.length > 0) return methodNotAllowed(c, methods);
     const error = `no route for ${c.req.method} ${c.req.path}`;
     if (api) return c.json({ ok: false, error }, 404);
+    if (c.req.path.startsWith('/console/')) return consoleNotFound(c);
     return c.json({ detail: error }, 404);
   });
   return app;

@@ -75,6 +75,10 @@ describe('the agency console', () => {
     expect(page.url()).toContain('/console/sign-in');
     expect(await bothDirections(page, server.url, '/console/sign-in', 'agency-sign-in')).toEqual({ ltr: [], rtl: [] });
     expect(await bothDirections(page, server.url, '/console/set-password', 'agency-set-password')).toEqual({ ltr: [], rtl: [] });
+    // An address that names no page says so, as a page.
+    const missing = await page.goto(`${server.url}/console/no-such-page`, { waitUntil: 'networkidle0' });
+    expect(missing?.status()).toBe(404);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('There is no such page');
     // Signed out, the dashboard sends the browser to sign in.
     await page.goto(`${server.url}/console/`, { waitUntil: 'networkidle0' });
     expect(new URL(page.url()).pathname).toBe('/console/sign-in');

@@ -1,9 +1,9 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
 import { serveAssets } from '../assets';
-import { LOCALE_COOKIE, LOCALES } from '../i18n';
-import { Notice } from '../layout';
+import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
+import { Notice, Page } from '../layout';
 import { dashboardPages } from './dashboard';
 import { securityPages } from './security';
 import { agencyKit, type AgencyConsoleDeps } from './kit';
@@ -153,4 +153,21 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
   securityPages(app, kit);
 
   return app;
+}
+
+/** A console address that names no page: a page that says so, in the reader's language, with the way back. */
+export function consoleNotFound(c: Context): Response | Promise<Response> {
+  const locale = localeOf(c);
+  const t = translator(locale);
+  return c.html(
+    '<!doctype html>' +
+      String(
+        <Page t={t} locale={locale} title={t('error.not_found')} path={c.req.path}>
+          <p>
+            <a href="/console/">{t('nav.dashboard')}</a>
+          </p>
+        </Page>,
+      ),
+    404,
+  );
 }

@@ -48,6 +48,7 @@ export const en = {
   'order.created': 'Made',
   'order.by': 'By',
   'error.title': 'Something went wrong',
+  'error.not_found': 'There is no such page',
   'error.forbidden': 'Your role does not allow this.',
   'error.retry': 'Try again; if it goes on, quote request id {id} to support.',
   'security.title': 'Two-factor sign-in',

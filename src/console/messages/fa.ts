@@ -47,6 +47,7 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'order.created': 'تاریخ',
   'order.by': 'توسط',
   'error.title': 'خطایی رخ داد',
+  'error.not_found': 'چنین صفحه‌ای نیست',
   'error.forbidden': 'نقش شما اجازه این کار را نمی‌دهد.',
   'error.retry': 'دوباره امتحان کنید؛ اگر ادامه داشت، شناسه درخواست {id} را به پشتیبانی بدهید.',
   'security.title': 'ورود دومرحله‌ای',
