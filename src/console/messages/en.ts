@@ -1,3 +1,5 @@
+import { accountEn } from './account.en';
+
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -47,6 +49,7 @@ export const en = {
   'error.title': 'Something went wrong',
   'error.forbidden': 'Your role does not allow this.',
   'error.retry': 'Try again; if it goes on, quote request id {id} to support.',
+  ...accountEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
