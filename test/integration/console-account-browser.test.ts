@@ -3,7 +3,9 @@ import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
 import { adminClient, call, type PartnerCredentials } from '../support/clients';
 import { bothDirections, fill, press, screenshot, watchedPage } from '../support/console';
+import { startReceiver } from '../support/receiver';
 import { type TestStack, useStack } from '../support/stack';
+import { waitFor } from '../support/wait';
 
 /**
  * The agency console's account pages in Debian's Chromium: an owner invites a finance user
@@ -204,10 +206,34 @@ describe('the agency console’s account pages', () => {
     expect((await call(stack.app, 'GET', '/api/hotel/cities/', { 'x-api-key': apiKey, 'x-api-secret': secret })).status).toBe(401);
     expect(await bothDirections(owner, server.url, '/console/connections', 'agency-connections')).toEqual({ ltr: [], rtl: [] });
 
-    await owner.goto(`${server.url}/console/webhooks`, { waitUntil: 'networkidle0' });
-    await fill(owner, 'Endpoint URL', 'https://zagros.example/hooks');
-    await press(owner, 'Add endpoint');
-    expect(await owner.$eval('input[data-secret=secret]', (i) => (i as HTMLInputElement).value)).toMatch(/^whsec_/);
+    const receiver = await startReceiver();
+    try {
+      await owner.goto(`${server.url}/console/webhooks`, { waitUntil: 'networkidle0' });
+      await fill(owner, 'Endpoint URL', receiver.url);
+      await press(owner, 'Add endpoint');
+      const signing = await owner.$eval('input[data-secret=secret]', (i) => (i as HTMLInputElement).value);
+      expect(signing).toMatch(/^whsec_/);
+      receiver.setSecret(signing);
+      // An order paid now is delivered to it; the page lists the delivery and sends it again.
+      await call(stack.app, 'POST', '/api/products/basket/items/', key(), { product: 1, quantity: 1, variant: 1 });
+      const order = await call(stack.app, 'POST', '/api/products/checkout/', key(), { payment_method: 'PARTNER_CREDIT' });
+      await call(stack.app, 'POST', '/api/partners/pay/', key(), { product_order_id: order.body.data.id, idempotency_key: `hook-${order.body.data.id}` });
+      await waitFor(() => receiver.accepted().length >= 1, 'the first delivery');
+      const first = receiver.accepted().length;
+      await waitFor(
+        async () =>
+          (await call(stack.app, 'GET', '/api/partners/webhooks/deliveries/', key())).body.data.results.some((d: { state: string }) => d.state === 'delivered'),
+        'a delivery recorded as delivered',
+      );
+      await owner.goto(`${server.url}/console/webhooks`, { waitUntil: 'networkidle0' });
+      expect(await owner.$$eval('tr[data-delivery] td:nth-of-type(2)', (tds) => tds.map((td) => td.textContent))).toContain('Delivered');
+      await Promise.all([owner.waitForNavigation({ waitUntil: 'networkidle0' }), owner.click('tr[data-delivery] button')]);
+      expect(await owner.$eval('[role=status] [data-redelivered]', (e) => e.textContent)).toMatch(/being sent again to 1 endpoint/);
+      await waitFor(() => receiver.accepted().length > first, 'the redelivery');
+      expect(new Set(receiver.received.map((x) => x.verified))).toEqual(new Set([true]));
+    } finally {
+      await receiver.close();
+    }
     expect(await bothDirections(owner, server.url, '/console/webhooks', 'agency-webhooks')).toEqual({ ltr: [], rtl: [] });
     expect(ownerProblems).toEqual([]);
   }, 120_000);

@@ -5,6 +5,12 @@ import { fields, outcomeOf, pageStatus, withRight, type Outcome } from './accoun
 import type { AgencyKit, AgencyPages, PageStatus } from './kit';
 import type { ConsoleRequest } from './request';
 
+/** An event sent again, and to which endpoints. */
+interface Redelivery {
+  event_id: number;
+  endpoints: number[];
+}
+
 /** Credentials or a signing secret, shown once to whoever made them. */
 interface Secrets {
   title: string;
@@ -118,13 +124,31 @@ async function Connections({ r, viewer, notice, secrets }: { r: ConsoleRequest; 
 }
 
 /** The agency's webhook endpoints (delete) and the form to add one. */
-async function Webhooks({ r, viewer, notice, secrets }: { r: ConsoleRequest; viewer: Viewer; notice?: Outcome; secrets?: Secrets }): Promise<Child> {
+async function Webhooks({
+  r,
+  viewer,
+  notice,
+  secrets,
+  sent,
+}: {
+  r: ConsoleRequest;
+  viewer: Viewer;
+  notice?: Outcome;
+  secrets?: Secrets;
+  sent?: Redelivery;
+}): Promise<Child> {
   const { t } = r;
   const list = (await r.api.GET('/partners/webhooks/')).data?.data.results ?? [];
+  const deliveries = (await r.api.GET('/partners/webhooks/deliveries/')).data?.data.results ?? [];
   const csrf = <input type="hidden" name="csrf" value={viewer.csrfToken} />;
   return (
     <>
       <ErrorNotice r={r} notice={notice} />
+      {sent && (
+        <Notice kind="info">
+          <span data-redelivered={sent.event_id}>{t('webhooks.redelivered', { id: sent.event_id, count: sent.endpoints.length })}</span>
+        </Notice>
+      )}
       <ShownOnce r={r} secrets={secrets} />
       {list.length === 0 ? (
         <p>{t('webhooks.none')}</p>
@@ -164,6 +188,59 @@ async function Webhooks({ r, viewer, notice, secrets }: { r: ConsoleRequest; vie
           </table>
         </div>
       )}
+      <h2>{t('webhooks.deliveries')}</h2>
+      {deliveries.length === 0 ? (
+        <p>{t('webhooks.no_deliveries')}</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.event')}</th>
+                <th scope="col">{t('webhooks.url')}</th>
+                <th scope="col">{t('users.status')}</th>
+                <th scope="col">{t('webhooks.attempts')}</th>
+                <th scope="col">{t('users.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((d) => (
+                <tr data-delivery={d.id}>
+                  <th scope="row">
+                    {d.event_type} <bdi>{`(${d.webhook_id})`}</bdi>
+                  </th>
+                  <td>
+                    <bdi>{d.url}</bdi>
+                  </td>
+                  <td>{t(`webhooks.state_${d.state}`)}</td>
+                  <td>
+                    {d.attempts.length === 0 ? (
+                      t('webhooks.no_attempts')
+                    ) : (
+                      <ol class="attempts">
+                        {d.attempts.map((a) => (
+                          <li>
+                            <time datetime={a.at}>{a.at.slice(0, 19).replace('T', ' ')}</time>{' '}
+                            {a.status_code !== null ? `HTTP ${a.status_code}` : t(`webhooks.failure_${a.failure ?? 'unreachable'}`)}
+                          </li>
+                        ))}
+                      </ol>
+                    )}
+                  </td>
+                  <td>
+                    <form method="post" action={`/console/webhooks/events/${d.event_id}/redeliver`}>
+                      {csrf}
+                      <button type="submit" class="secondary" aria-label={t('webhooks.redeliver_of', { id: d.webhook_id })}>
+                        {t('webhooks.redeliver')}
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <h2>{t('webhooks.add')}</h2>
       <form class="stack" method="post" action="/console/webhooks">
         {csrf}
@@ -192,8 +269,12 @@ export const connectionsPages: AgencyPages = (app, kit) => {
     extra: { notice?: Outcome; secrets?: Secrets } = {},
     status: PageStatus = 200,
   ) => k.page(r, connectionsTitle(r), await Connections({ r, viewer, ...extra }), viewer, status);
-  const showWebhooks = async (r: ConsoleRequest, viewer: Viewer, extra: { notice?: Outcome; secrets?: Secrets } = {}, status: PageStatus = 200) =>
-    kit.page(r, webhooksTitle(r), await Webhooks({ r, viewer, ...extra }), viewer, status);
+  const showWebhooks = async (
+    r: ConsoleRequest,
+    viewer: Viewer,
+    extra: { notice?: Outcome; secrets?: Secrets; sent?: Redelivery } = {},
+    status: PageStatus = 200,
+  ) => kit.page(r, webhooksTitle(r), await Webhooks({ r, viewer, ...extra }), viewer, status);
   const credentials = (r: ConsoleRequest, title: string, d: { api_key: string | null; api_secret?: string; agency_key?: string }): Secrets => ({
     title,
     items: [
@@ -255,6 +336,14 @@ export const connectionsPages: AgencyPages = (app, kit) => {
           items: [{ label: r.t('webhooks.secret'), value: res.data.data.secret, name: 'secret' }],
         },
       });
+    }),
+  );
+  app.post(
+    '/webhooks/events/:id{[0-9]+}/redeliver',
+    withRight(kit, 'webhooks', webhooksTitle, async (r, viewer) => {
+      const res = await r.api.POST('/partners/events/{id}/redeliver/', { params: { path: { id: r.c.req.param('id') ?? '' } } });
+      if (!res.data) return showWebhooks(r, viewer, { notice: outcomeOf(res) }, pageStatus(res.response.status));
+      return showWebhooks(r, viewer, { sent: res.data.data });
     }),
   );
   app.post(
