@@ -235,6 +235,15 @@ describe('the agency console’s account pages', () => {
       await receiver.close();
     }
     expect(await bothDirections(owner, server.url, '/console/webhooks', 'agency-webhooks')).toEqual({ ltr: [], rtl: [] });
+
+    // At phone width, in both reading directions, nothing is wider than the screen (wide tables scroll in their own box).
+    await owner.setViewport({ width: 375, height: 800 });
+    for (const path of ['/console/wallet', '/console/invoices', '/console/users', '/console/connections', '/console/webhooks', '/console/agencies'])
+      for (const lang of ['en', 'fa']) {
+        await owner.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
+        expect({ path, lang, width: await owner.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
+      }
+    await screenshot(owner, 'agency-users-phone');
     expect(ownerProblems).toEqual([]);
-  }, 120_000);
+  }, 150_000);
 });

@@ -171,7 +171,7 @@ async function Webhooks({
                   </th>
                   <td>{w.event_types.length === 0 ? t('webhooks.every_type') : w.event_types.join(', ')}</td>
                   <td>
-                    {w.status}
+                    {t(`webhooks.status_${w.status}`)}
                     {w.disabled_reason && ` (${w.disabled_reason})`}
                   </td>
                   <td>
@@ -207,7 +207,7 @@ async function Webhooks({
               {deliveries.map((d) => (
                 <tr data-delivery={d.id}>
                   <th scope="row">
-                    {d.event_type} <bdi>{`(${d.webhook_id})`}</bdi>
+                    <bdi>{d.event_type}</bdi> <bdi>{`(${d.webhook_id})`}</bdi>
                   </th>
                   <td>
                     <bdi>{d.url}</bdi>
