@@ -37,13 +37,6 @@ export function pageStatus(status: number): PageStatus {
   return (known as number[]).includes(status) ? (status as PageStatus) : status >= 500 ? 502 : 400;
 }
 
-/** A form's text field, trimmed; '' when absent. */
-export async function field(c: Context, name: string): Promise<string> {
-  const form = await c.req.parseBody();
-  const value = form[name];
-  return typeof value === 'string' ? value.trim() : '';
-}
-
 /** A form's fields as strings. */
 export async function fields(c: Context): Promise<Record<string, string>> {
   const form = await c.req.parseBody();
