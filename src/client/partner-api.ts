@@ -9041,6 +9041,273 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partners/webhooks/deliveries/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your latest webhook deliveries (extension)
+         * @description The 50 newest deliveries to your endpoints, newest first, each with every attempt at it: what the receiver answered, or why it could not.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The latest deliveries (one page) */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                current_page: number;
+                                total_pages: number;
+                                total_count: number;
+                                next: string | null;
+                                previous: string | null;
+                                results: components["schemas"]["WebhookDelivery"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/partners/events/{id}/redeliver/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an event again (extension)
+         * @description To every enabled endpoint of yours that takes its type, with the same `webhook-id`: a delivered, failed or skipped delivery is sent again, and an endpoint registered since gets it too.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Sent again */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["Redelivery"];
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partners/webhooks/{id}/": {
         parameters: {
             query?: never;
@@ -13814,6 +14081,37 @@ export interface components {
             url: string;
             /** @description Only these types are sent; absent or empty: every type */
             event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
+        };
+        WebhookDelivery: {
+            id: number;
+            endpoint_id: number;
+            url: string;
+            /** @description The event (GET /partners/events/); redeliver it with POST /partners/events/{id}/redeliver/ */
+            event_id: number;
+            event_type: string;
+            /** @description The `webhook-id` header of every delivery of the event, first or again */
+            webhook_id: string;
+            /** @enum {string} */
+            state: "pending" | "delivered" | "failed" | "skipped";
+            /** @description Every attempt, oldest first */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            delivered_at: string | null;
+        };
+        WebhookDeliveryAttempt: {
+            at: string;
+            /** @description The receiver's HTTP status; null when it did not answer */
+            status_code: number | null;
+            latency_ms: number;
+            /**
+             * @description Without an answer: why (the address is not allowed, it timed out, or it could not be reached)
+             * @enum {string|null}
+             */
+            failure: "address_not_allowed" | "timeout" | "unreachable" | null;
+        };
+        Redelivery: {
+            event_id: number;
+            /** @description The endpoints it is sent to */
+            endpoints: number[];
         };
         User: {
             id: number;

@@ -284,10 +284,11 @@ export async function enableEndpoint(db: DbOrTx, endpointId: number, partnerId?:
  * the same `webhook-id`: a delivered, failed or skipped delivery becomes pending again, and
  * an endpoint registered since gets one too.
  */
-export async function redeliverEvent(db: DbOrTx, publicEventId: number): Promise<{ eventId: number; endpoints: number[] }> {
+export async function redeliverEvent(db: DbOrTx, publicEventId: number, partnerId?: number): Promise<{ eventId: number; endpoints: number[] }> {
   return db.transaction(async (tx) => {
     const event = await getEvent(tx, publicEventId);
-    if (!event) throw notFound(`event ${publicEventId}`);
+    // A partner asking sees only its own events, and never the operators' ones.
+    if (!event || (partnerId !== undefined && (event.partnerId !== partnerId || isOperatorEvent(event.type)))) throw notFound(`event ${publicEventId}`);
     if (isOperatorEvent(event.type))
       throw new DomainError('conflict', `event ${publicEventId} is an ${event.type} event: it is for operators and never delivered`);
     const targets = (
@@ -415,6 +416,17 @@ export async function markRelayed(db: DbOrTx, deliveryIds: number[]): Promise<vo
 // ---- operators' view of deliveries (partners are not shown attempts) ----
 
 /** A partner's latest deliveries, newest first, each with its attempts. */
+/**
+ * A partner's latest deliveries as the partner reads them: each attempt's status code or kind
+ * of failure, never what the endpoint answered or the error behind it (docs/decisions/webhook-security.md).
+ */
+export async function partnerDeliveries(db: DbOrTx, partnerId: number) {
+  return (await listDeliveries(db, partnerId)).map((d) => ({
+    ...d,
+    attempts: d.attempts.map((a) => ({ at: a.at, status_code: a.status_code, latency_ms: a.latency_ms, failure: a.failure })),
+  }));
+}
+
 export async function listDeliveries(db: DbOrTx, partnerId: number, limit = 50) {
   const rows = await deliveriesWithTheirs(db).where(eq(webhookEndpoints.partnerId, partnerId)).orderBy(desc(webhookDeliveries.id)).limit(limit);
   const attempts = rows.length

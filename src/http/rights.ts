@@ -33,6 +33,8 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'POST /api/partners/webhooks/': ['webhooks'],
   'GET /api/partners/webhooks/': ['webhooks'],
   'DELETE /api/partners/webhooks/{id}/': ['webhooks'],
+  'GET /api/partners/webhooks/deliveries/': ['webhooks'],
+  'POST /api/partners/events/{id}/redeliver/': ['webhooks'],
   'GET /api/partners/profile/': ['view'],
   'POST /api/partners/profile/': ['profile'],
   'GET /api/partners/profile/logo': ['view'],

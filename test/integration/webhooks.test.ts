@@ -339,6 +339,44 @@ describe('events and webhooks', () => {
     expect(events!.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'pendingWebhookDeliveries').length).toBeGreaterThanOrEqual(2);
   });
 
+  it('shows a partner its deliveries with every attempt, and sends one of its events again with the same webhook-id', async () => {
+    const { api, receiver: r, creds, endpoint } = await subscribed({ eventTypes: ['product_order.shipped'] });
+    r.behave((_, nth) => (nth === 1 ? 500 : 200));
+    const { order } = await paidProductOrder(api, 'partner-deliveries-1');
+    await waitFor(() => r.accepted().length >= 1, 'the retried delivery');
+    await recordedDelivered(creds.partner_id);
+
+    const listed = await api.get('/api/partners/webhooks/deliveries/');
+    expect(listed.status).toBe(200);
+    const [delivery] = listed.body.data.results;
+    expect(delivery).toMatchObject({
+      endpoint_id: endpoint.id,
+      event_type: 'product_order.shipped',
+      webhook_id: r.received[0]!.id,
+      state: 'delivered',
+      attempts: [expect.objectContaining({ status_code: 500, failure: null }), expect.objectContaining({ status_code: 200, failure: null })],
+    });
+    // What the endpoint answered, and the error behind a failure, are for operators.
+    expect(delivery.attempts.map((a: object) => Object.keys(a).sort())).toEqual([
+      ['at', 'failure', 'latency_ms', 'status_code'],
+      ['at', 'failure', 'latency_ms', 'status_code'],
+    ]);
+
+    const again = await api.post(`/api/partners/events/${delivery.event_id}/redeliver/`, {});
+    expect([again.status, again.body.data]).toEqual([200, { event_id: delivery.event_id, endpoints: [endpoint.id] }]);
+    await waitFor(() => r.accepted().length >= 2, 'the redelivery');
+    expect(r.accepted().map((e) => e.order_id)).toEqual([order.id, order.id]);
+    expect(new Set(r.received.map((x) => x.id))).toEqual(new Set([delivery.webhook_id]));
+
+    // Another partner's event is not found; neither is an unknown one; a malformed id is refused.
+    const other = await newPartner(stack);
+    expect((await other.api.post(`/api/partners/events/${delivery.event_id}/redeliver/`, {})).status).toBe(404);
+    expect((await other.api.get('/api/partners/webhooks/deliveries/')).body.data.results).toEqual([]);
+    expect((await api.post('/api/partners/events/99999999/redeliver/', {})).status).toBe(404);
+    const malformed = await api.post('/api/partners/events/abc/redeliver/', {});
+    expect([malformed.status, malformed.body.ok]).toEqual([400, false]);
+  });
+
   it('an endpoint that keeps failing is disabled, with an event saying so; re-enabled, a redelivery sends the same webhook-id', async () => {
     const { api, receiver: r, creds, endpoint } = await subscribed({ eventTypes: ['product_order.shipped'] });
     r.behave(() => 503);

@@ -4,6 +4,7 @@ import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
 import { serveAssets } from '../assets';
 import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
 import { Notice, Page } from '../layout';
+import { accountPages } from './account';
 import { dashboardPages } from './dashboard';
 import { securityPages } from './security';
 import { agencyKit, type AgencyConsoleDeps } from './kit';
@@ -151,6 +152,7 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
   // The pages, each area in its own module, each behind a session.
   dashboardPages(app, kit);
   securityPages(app, kit);
+  accountPages(app, kit);
 
   return app;
 }

@@ -1,3 +1,5 @@
+import { accountEn } from './account.en';
+
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -63,6 +65,7 @@ export const en = {
   'security.remove': 'Turn off',
   'security.turned_on': 'Two-factor sign-in is on.',
   'security.turned_off': 'Two-factor sign-in is off.',
+  ...accountEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,3 +1,4 @@
+import { accountFa } from './account.fa';
 import type { MessageKey } from './en';
 
 /** The agency console's words in Persian (read right to left). */
@@ -62,4 +63,5 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'security.remove': 'خاموش کردن',
   'security.turned_on': 'ورود دومرحله‌ای روشن شد.',
   'security.turned_off': 'ورود دومرحله‌ای خاموش شد.',
+  ...accountFa,
 };

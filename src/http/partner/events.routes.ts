@@ -2,7 +2,17 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { EVENT_TYPE_NAMES, EVENT_TYPES, eventView, listEvents } from '../../domain/events';
 import { rowIdOf } from '../../domain/ids';
 import { PAGE_SIZE } from '../../domain/pagination';
-import { createEndpoint, deleteEndpoint, endpointView, listEndpoints, MAX_ENDPOINTS_PER_PARTNER, MAX_URL_LENGTH } from '../../domain/webhooks';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  endpointView,
+  listEndpoints,
+  MAX_ENDPOINTS_PER_PARTNER,
+  MAX_URL_LENGTH,
+  partnerDeliveries,
+  redeliverEvent,
+} from '../../domain/webhooks';
+import { WEBHOOK_ATTEMPT_FAILURES, WEBHOOK_DELIVERY_STATES } from '../../db/schema';
 import type { ApiDeps } from '../deps';
 import { created, ok, partnerRouter } from './router';
 import { commonErrors, errorResponse, Id, json, jsonBody, partnerOperations, TravelOrder, Wallet } from './schemas';
@@ -49,6 +59,32 @@ export const Event = z
     }),
   })
   .openapi('Event');
+
+const DeliveryAttempt = z
+  .object({
+    at: z.string(),
+    status_code: z.number().int().nullable().openapi({ description: "The receiver's HTTP status; null when it did not answer" }),
+    latency_ms: z.number().int(),
+    failure: z
+      .enum(WEBHOOK_ATTEMPT_FAILURES)
+      .nullable()
+      .openapi({ description: 'Without an answer: why (the address is not allowed, it timed out, or it could not be reached)' }),
+  })
+  .openapi('WebhookDeliveryAttempt');
+
+export const WebhookDelivery = z
+  .object({
+    id: z.number().int(),
+    endpoint_id: z.number().int(),
+    url: z.string(),
+    event_id: z.number().int().openapi({ description: 'The event (GET /partners/events/); redeliver it with POST /partners/events/{id}/redeliver/' }),
+    event_type: z.string(),
+    webhook_id: z.string().openapi({ example: 'evt_42', description: 'The `webhook-id` header of every delivery of the event, first or again' }),
+    state: z.enum(WEBHOOK_DELIVERY_STATES),
+    attempts: z.array(DeliveryAttempt).openapi({ description: 'Every attempt, oldest first' }),
+    delivered_at: z.string().nullable(),
+  })
+  .openapi('WebhookDelivery');
 
 const EndpointBody = z
   .object({
@@ -100,6 +136,31 @@ const routes = {
     ...get('/partners/webhooks/', 'Your webhook endpoints'),
     responses: { 200: json(page(WebhookEndpoint), 'Your endpoints (one page)'), ...commonErrors },
   }),
+  deliveries: createRoute({
+    ...get(
+      '/partners/webhooks/deliveries/',
+      'Your latest webhook deliveries (extension)',
+      'The 50 newest deliveries to your endpoints, newest first, each with every attempt at it: what the receiver answered, or why it could not.',
+    ),
+    responses: { 200: json(page(WebhookDelivery), 'The latest deliveries (one page)'), ...commonErrors },
+  }),
+  redeliver: createRoute({
+    ...post(
+      '/partners/events/{id}/redeliver/',
+      'Send an event again (extension)',
+      'To every enabled endpoint of yours that takes its type, with the same `webhook-id`: a delivered, failed or skipped delivery is sent again, and an endpoint registered since gets it too.',
+    ),
+    request: { params: Id('id') },
+    responses: {
+      200: json(
+        z
+          .object({ event_id: z.number().int(), endpoints: z.array(z.number().int()).openapi({ description: 'The endpoints it is sent to' }) })
+          .openapi('Redelivery'),
+        'Sent again',
+      ),
+      ...commonErrors,
+    },
+  }),
   deleteEndpoint: createRoute({
     ...del('/partners/webhooks/{id}/', 'Delete a webhook endpoint', 'Nothing more is sent to it; what it was still owed is dropped.'),
     request: { params: Id('id') },
@@ -144,6 +205,14 @@ export function eventRoutes(deps: ApiDeps) {
     .openapi(routes.listEndpoints, async (c) => {
       const rows = (await listEndpoints(deps.db, c.get('partner').id)).map(endpointView);
       return ok(c, { current_page: 1, total_pages: 1, total_count: rows.length, next: null, previous: null, results: rows });
+    })
+    .openapi(routes.deliveries, async (c) => {
+      const rows = await partnerDeliveries(deps.db, c.get('partner').id);
+      return ok(c, { current_page: 1, total_pages: 1, total_count: rows.length, next: null, previous: null, results: rows });
+    })
+    .openapi(routes.redeliver, async (c) => {
+      const sent = await redeliverEvent(deps.db, rowIdOf(c.req.valid('param').id, 'event'), c.get('partner').id);
+      return ok(c, { event_id: sent.eventId, endpoints: sent.endpoints });
     })
     .openapi(routes.deleteEndpoint, async (c) =>
       ok(c, await deleteEndpoint(deps.db, rowIdOf(c.req.valid('param').id, 'webhook endpoint'), c.get('partner').id)),
