@@ -1,3 +1,4 @@
+import { operatorEn } from './operator.en';
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -47,6 +48,7 @@ export const en = {
   'error.title': 'Something went wrong',
   'error.forbidden': 'Your role does not allow this.',
   'error.retry': 'Try again; if it goes on, quote request id {id} to support.',
+  ...operatorEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

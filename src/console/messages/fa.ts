@@ -1,4 +1,5 @@
 import type { MessageKey } from './en';
+import { operatorFa } from './operator.fa';
 
 /** The agency console's words in Persian (read right to left). */
 export const fa: Partial<Record<MessageKey, string>> = {
@@ -46,4 +47,5 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'error.title': 'خطایی رخ داد',
   'error.forbidden': 'نقش شما اجازه این کار را نمی‌دهد.',
   'error.retry': 'دوباره امتحان کنید؛ اگر ادامه داشت، شناسه درخواست {id} را به پشتیبانی بدهید.',
+  ...operatorFa,
 };
