@@ -134,7 +134,7 @@ async function Decide({ r, kit, orderId, error, csrf }: { r: OperatorRequest; ki
         <input type="hidden" name="csrf" value={csrf} />
         <label>
           {t('op.queue.reason')}
-          <textarea name="reason" required minlength={3} maxlength={1000} rows={3}></textarea>
+          <input type="text" name="reason" required minlength={3} maxlength={1000} />
         </label>
         <label>
           {t('op.queue.supplier_ref')}
