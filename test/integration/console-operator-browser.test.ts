@@ -119,7 +119,15 @@ describe('the operator console', () => {
     expect(await bothDirections(page, server.url, '/console/partners', 'operator-partners')).toEqual({ ltr: [], rtl: [] });
     expect(await bothDirections(page, server.url, `/console/partners/${marked.creds.partner_id}`, 'operator-partner')).toEqual({ ltr: [], rtl: [] });
 
+    expect(await bothDirections(page, server.url, '/console/reports', 'operator-reports')).toEqual({ ltr: [], rtl: [] });
+    // Exposure by partner: a bar per partner in the chart, the same figures in the table.
+    const names = await page.$$eval('#exposure-heading ~ svg text.chart-label', (ts) => ts.map((x) => x.textContent));
+    const rowsShown = await page.$$eval('#exposure-heading ~ .table-wrap tbody th', (ths) => ths.length);
+    expect(names.length).toBe(rowsShown);
+    expect(rowsShown).toBeGreaterThanOrEqual(2);
+
     // A top-up from the partner's page, sent twice with the key its form carries, is made once.
+    await page.goto(`${server.url}/console/partners/${marked.creds.partner_id}`, { waitUntil: 'networkidle0' });
     await fill(page, 'Amount', '250');
     const form = await page.$eval('form[action$="/topup"]', (f) => Object.fromEntries(new FormData(f as HTMLFormElement)) as Record<string, string>);
     await press(page, 'Top up');

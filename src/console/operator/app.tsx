@@ -11,6 +11,7 @@ import { markupPages } from './markups';
 import { partnerPages } from './partners';
 import { queuePages } from './queue';
 import { ratePages } from './rates';
+import { reportPages } from './reports';
 import type { OperatorRequest } from './request';
 
 export type { OperatorConsoleDeps };
@@ -86,6 +87,7 @@ export function createOperatorConsole(deps: OperatorConsoleDeps) {
   partnerPages(app, kit);
   ratePages(app, kit);
   markupPages(app, kit);
+  reportPages(app, kit);
   auditPages(app, kit);
 
   return app;

@@ -6,5 +6,6 @@ export const OPERATOR_NAV: readonly NavItem[] = [
   { href: '/console/partners', label: 'op.nav.partners', right: null },
   { href: '/console/rates', label: 'op.nav.rates', right: null },
   { href: '/console/markups', label: 'op.nav.markups', right: null },
+  { href: '/console/reports', label: 'op.nav.reports', right: null },
   { href: '/console/audit', label: 'op.nav.audit', right: null },
 ];
