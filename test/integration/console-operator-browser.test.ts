@@ -137,6 +137,13 @@ describe('the operator console', () => {
     await page.goto(`${server.url}/console/partners/${marked.creds.partner_id}`, { waitUntil: 'networkidle0' });
     expect(await page.$eval('[data-figure=balance]', (e) => e.textContent)).toBe('1000000250.00 IRT');
 
+    // Disabled and enabled again from its page.
+    await press(page, 'Disable');
+    expect(await page.$eval('[data-figure=status]', (e) => e.textContent)).toBe('disabled');
+    expect((await marked.api.post('/api/hotel/search_hotels/', body)).status).toBe(401);
+    await press(page, 'Enable');
+    expect(await page.$eval('[data-figure=status]', (e) => e.textContent)).toBe('active');
+
     await press(page, 'Sign out');
     expect(page.url()).toContain('/console/sign-in');
     await page.goto(`${server.url}/console/markups`, { waitUntil: 'networkidle0' });
@@ -144,4 +151,18 @@ describe('the operator console', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('works at phone width, in both reading directions', async () => {
+    const { page, problems } = await signedInPage();
+    await page.setViewport({ width: 375, height: 800 });
+    for (const path of ['/console/sign-in', '/console/', '/console/markups', '/console/reports']) {
+      for (const lang of ['en', 'fa']) {
+        await page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
+        expect({ path, lang, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
+      }
+    }
+    await screenshot(page, 'operator-markups-phone');
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

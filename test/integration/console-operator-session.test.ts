@@ -97,6 +97,26 @@ describe('the operator console’s session on the admin API', () => {
     expect((await call(stack.admin, 'GET', '/admin/session', { cookie: other.cookie })).status).toBe(401);
   });
 
+  it('shows the API’s refusal of a decision without a reason on the console page, with its status', async () => {
+    const { cookie, csrf } = await signIn(await namedOperator('console-farah'));
+    const form = new URLSearchParams({ csrf, action: 'compensate', reason: '' }).toString();
+    const res = await stack.admin.request(`${ORIGIN}/console/queue/999999`, {
+      method: 'POST',
+      headers: { cookie, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toMatch(/role="alert"[^>]*>reason: say why/);
+    // The same form without its CSRF token is refused by the API, not by the console.
+    const forged = await stack.admin.request(`${ORIGIN}/console/queue/999999`, {
+      method: 'POST',
+      headers: { cookie, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'compensate', reason: 'a good reason' }).toString(),
+    });
+    expect(forged.status).toBe(403);
+    expect(await auditOf('orders/999999')).toEqual([]);
+  });
+
   it('refuses the bootstrap token, unknown and revoked tokens, and throttles failures per address', async () => {
     const boot = await signIn(ADMIN_TOKEN);
     expect(boot.res.status).toBe(401);

@@ -93,7 +93,7 @@ interface Inspection {
 async function Decide({ r, kit, orderId, error, csrf }: { r: OperatorRequest; kit: OperatorKit; orderId: number; error?: string; csrf: string }) {
   const { t } = r;
   const res = await r.api.get<Inspection>(`/admin/orders/${orderId}`);
-  if (res.status !== 200) return <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>;
+  if (res.status !== 200) return <Notice kind="error">{error ?? errorOf(res, t('error.title'))}</Notice>;
   const { order } = res.body;
   const run = res.body.payment?.state?.step === 'needs_attention' ? res.body.payment : (res.body.cancellation ?? res.body.payment);
   return (
