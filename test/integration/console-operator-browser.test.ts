@@ -137,6 +137,14 @@ describe('the operator console', () => {
     await page.goto(`${server.url}/console/partners/${marked.creds.partner_id}`, { waitUntil: 'networkidle0' });
     expect(await page.$eval('[data-figure=balance]', (e) => e.textContent)).toBe('1000000250.00 IRT');
 
+    // Credit alerts: set, and a threshold out of range refused with the API's reason.
+    await fill(page, 'Thresholds', '50, 25');
+    await press(page, 'Set alerts');
+    expect(await page.$eval('input[name=thresholds]', (i) => (i as HTMLInputElement).value)).toBe('50, 25');
+    await fill(page, 'Thresholds', '150');
+    await press(page, 'Set alerts');
+    expect(await page.$eval('[role=alert]', (e) => e.textContent)).toMatch(/thresholds: each must be a whole percent/);
+
     // Disabled and enabled again from its page.
     await press(page, 'Disable');
     expect(await page.$eval('[data-figure=status]', (e) => e.textContent)).toBe('disabled');

@@ -109,4 +109,8 @@ export const operatorEn = {
   'op.reports.month': 'Month',
   'op.reports.sales': 'Sales',
   'op.reports.margin': 'Margin',
+  'op.partners.alerts': 'Credit alerts',
+  'op.partners.alerts_now': 'Alerts below {thresholds} % of credit left; {left} % left now.',
+  'op.partners.thresholds': 'Thresholds (whole percents of credit left, e.g. 40, 20)',
+  'op.partners.set_alerts': 'Set alerts',
 } as const;

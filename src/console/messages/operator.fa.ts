@@ -111,4 +111,8 @@ export const operatorFa: Record<keyof typeof operatorEn, string> = {
   'op.reports.month': 'ماه',
   'op.reports.sales': 'فروش',
   'op.reports.margin': 'سود',
+  'op.partners.alerts': 'هشدارهای اعتبار',
+  'op.partners.alerts_now': 'هشدار زیر {thresholds} درصد اعتبار باقی\u200cمانده؛ اکنون {left} درصد باقی است.',
+  'op.partners.thresholds': 'آستانه\u200cها (درصد صحیح اعتبار باقی\u200cمانده، مثلاً 40, 20)',
+  'op.partners.set_alerts': 'تعیین هشدارها',
 };

@@ -111,7 +111,13 @@ async function Partners({ r, csrf, error, created }: { r: OperatorRequest; csrf:
 /** One partner: its wallet and rate limit, with the forms that change them. */
 async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: string; id: number; error?: string }) {
   const { t } = r;
-  const found = await r.api.get<{ name: string; status: 'active' | 'disabled'; wallet: Wallet | null }>(`/admin/partners/${id}/alerts`);
+  const found = await r.api.get<{
+    name: string;
+    status: 'active' | 'disabled';
+    wallet: Wallet | null;
+    thresholds: number[];
+    credit_left_percent: string | null;
+  }>(`/admin/partners/${id}/alerts`);
   const partner = found.status === 200 ? found.body : null;
   if (!partner) return { status: 404 as const, title: t('error.title'), body: <Notice kind="error">{t('op.not_found')}</Notice> };
   const limit = await r.api.get<{ per_minute: number | null; effective_per_minute: number }>(`/admin/partners/${id}/rate-limit`);
@@ -174,6 +180,16 @@ async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: strin
             <input type="text" name="amount" inputmode="decimal" required />
           </label>
           <button type="submit">{t('op.partners.set_limit')}</button>
+        </form>
+        <h2>{t('op.partners.alerts')}</h2>
+        <p data-figure="alerts">{t('op.partners.alerts_now', { thresholds: partner.thresholds.join(', '), left: partner.credit_left_percent ?? '–' })}</p>
+        <form class="stack" method="post" action={`/console/partners/${id}/alerts`}>
+          {hidden}
+          <label>
+            {t('op.partners.thresholds')}
+            <input type="text" name="thresholds" pattern="[0-9, ]*" value={partner.thresholds.join(', ')} />
+          </label>
+          <button type="submit">{t('op.partners.set_alerts')}</button>
         </form>
         <h2>{t('op.partners.rate_limit')}</h2>
         <form class="stack" method="post" action={`/console/partners/${id}/rate-limit`}>
@@ -238,7 +254,7 @@ export const partnerPages: OperatorPages = (app, kit) => {
     kit.signedIn(async (r, viewer) => {
       const id = idOf(r.c.req.param('id'));
       const change = r.c.req.param('change') ?? '';
-      if (id === null || !['topup', 'credit-limit', 'rate-limit', 'disable', 'enable'].includes(change)) {
+      if (id === null || !['topup', 'credit-limit', 'rate-limit', 'alerts', 'disable', 'enable'].includes(change)) {
         return kit.page(r, r.t('error.title'), <Notice kind="error">{r.t('op.not_found')}</Notice>, viewer, 404);
       }
       let res: AdminReply;
@@ -251,6 +267,13 @@ export const partnerPages: OperatorPages = (app, kit) => {
           { amount: field(r, 'amount'), ...(note ? { note } : {}) },
           key ? { 'idempotency-key': key } : {},
         );
+      } else if (change === 'alerts') {
+        // Whole percents as numbers; anything else goes as written, for the API to refuse by name.
+        const thresholds = field(r, 'thresholds')
+          .split(/[\s,]+/)
+          .filter((x) => x !== '')
+          .map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : x));
+        res = await r.api.send('POST', `/admin/partners/${id}/alerts`, { thresholds });
       } else if (change === 'rate-limit') {
         const raw = field(r, 'per_minute');
         res = await r.api.send('POST', `/admin/partners/${id}/rate-limit`, { per_minute: raw === '' ? null : /^\d{1,9}$/.test(raw) ? Number(raw) : raw });
