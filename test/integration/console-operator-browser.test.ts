@@ -64,7 +64,9 @@ describe('the operator console', () => {
 
     expect(await page.$eval('h1', (e) => e.textContent)).toBe('Needs attention');
     const link = await page.$eval(`a[href="/console/queue/${order.id}"]`, (a) => a.closest('tr')!.querySelector('a[data-temporal-web]')!.getAttribute('href'));
-    expect(link).toBe(`${TEMPORAL_WEB}/namespaces/${stack.client.options.namespace}/workflows/${encodeURIComponent(parked.payment.workflow_id)}`);
+    expect(link).toBe(
+      `${TEMPORAL_WEB}/namespaces/${stack.client.options.namespace}/workflows?query=${encodeURIComponent(`WorkflowId="${parked.payment.workflow_id}"`)}`,
+    );
     expect(await bothDirections(page, server.url, '/console/', 'operator-queue')).toEqual({ ltr: [], rtl: [] });
 
     await page.goto(`${server.url}/console/queue/${order.id}`, { waitUntil: 'networkidle0' });

@@ -16,10 +16,14 @@ interface Parked {
 const ACTIONS = ['retry', 'confirm', 'compensate'] as const;
 type Action = (typeof ACTIONS)[number];
 
-/** The workflow in Temporal Web, when the console knows where that is. */
+/**
+ * The workflow in Temporal Web, when the console knows where that is: its list filtered by
+ * the workflow id (the form docs/operations.md uses), which shows every run of it, the parked
+ * one first.
+ */
 const workflowLink = (kit: OperatorKit, workflowId: string) =>
   kit.deps.temporalWeb &&
-  `${kit.deps.temporalWeb.origin}/namespaces/${encodeURIComponent(kit.deps.temporalWeb.namespace)}/workflows/${encodeURIComponent(workflowId)}`;
+  `${kit.deps.temporalWeb.origin}/namespaces/${encodeURIComponent(kit.deps.temporalWeb.namespace)}/workflows?query=${encodeURIComponent(`WorkflowId="${workflowId}"`)}`;
 
 function WorkflowLink({ kit, r, id }: { kit: OperatorKit; r: OperatorRequest; id: string }) {
   const href = workflowLink(kit, id);
