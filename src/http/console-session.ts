@@ -5,6 +5,11 @@ import { DomainError } from '../domain/errors';
 
 /** The console's session cookie (docs/decisions/console-sign-in.md). */
 export const SESSION_COOKIE = 'tbe_session';
+/**
+ * The operator console's, on the admin port: a cookie is not kept apart by port, so on one
+ * host (`npm start` on localhost) an agency's and an operator's sessions each need a name.
+ */
+export const OPERATOR_SESSION_COOKIE = 'tbe_operator_session';
 /** The header every change made with a session carries: the session's CSRF token. */
 export const CSRF_HEADER = 'x-csrf-token';
 
@@ -12,7 +17,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The session token the request's cookie holds, if any. */
-export const sessionTokenOf = (c: Context): string | undefined => getCookie(c, SESSION_COOKIE);
+export const sessionTokenOf = (c: Context, name = SESSION_COOKIE): string | undefined => getCookie(c, name);
 
 /** Whether the request authenticates with a console session: a session cookie and no key headers. */
 export const presentsSession = (c: Context, keyHeaders: readonly string[]): boolean =>
@@ -22,13 +27,13 @@ export const presentsSession = (c: Context, keyHeaders: readonly string[]): bool
  * HttpOnly, SameSite=Strict, on every path of the origin; Secure except on a loopback address,
  * where a browser is given plain HTTP by the engine itself (`npm start`).
  */
-export function setSessionCookie(c: Context, token: string, expiresAt: Date): void {
+export function setSessionCookie(c: Context, token: string, expiresAt: Date, name = SESSION_COOKIE): void {
   const secure = !LOOPBACK.has(new URL(c.req.url).hostname);
-  setCookie(c, SESSION_COOKIE, token, { httpOnly: true, sameSite: 'Strict', secure, path: '/', expires: expiresAt });
+  setCookie(c, name, token, { httpOnly: true, sameSite: 'Strict', secure, path: '/', expires: expiresAt });
 }
 
-export const clearSessionCookie = (c: Context): void => {
-  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+export const clearSessionCookie = (c: Context, name = SESSION_COOKIE): void => {
+  deleteCookie(c, name, { path: '/' });
 };
 
 const equal = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

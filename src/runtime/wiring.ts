@@ -191,6 +191,7 @@ export function adminDependencies(
     residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
     metrics: parts.metrics,
     adminToken: parts.adminToken,
+    signIns: createRateLimits(parts.database, rateBudgets(config)).signIns,
     currency: config.CURRENCY,
     health: parts.health,
     breakers: parts.breakers,

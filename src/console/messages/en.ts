@@ -1,5 +1,5 @@
 import { accountEn } from './account.en';
-
+import { operatorEn } from './operator.en';
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -66,6 +66,7 @@ export const en = {
   'security.turned_on': 'Two-factor sign-in is on.',
   'security.turned_off': 'Two-factor sign-in is off.',
   ...accountEn,
+  ...operatorEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,5 +1,6 @@
 import { accountFa } from './account.fa';
 import type { MessageKey } from './en';
+import { operatorFa } from './operator.fa';
 
 /** The agency console's words in Persian (read right to left). */
 export const fa: Partial<Record<MessageKey, string>> = {
@@ -64,4 +65,5 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'security.turned_on': 'ورود دومرحله‌ای روشن شد.',
   'security.turned_off': 'ورود دومرحله‌ای خاموش شد.',
   ...accountFa,
+  ...operatorFa,
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { agencyUsers, consoleSessions, partners, wallets, type AgencyRole } from '../../db/schema';
+import { agencyUsers, consoleSessions, operators, partners, wallets, type AgencyRole } from '../../db/schema';
 import { digest } from '../credentials';
 import { DomainError } from '../errors';
 import type { Partner } from '../partners';
@@ -119,6 +119,40 @@ export async function agencySession(db: DbOrTx, token: string | undefined, now =
       },
     },
   };
+}
+
+/** A live session of a named operator, as the admin API authenticates it. */
+export interface OperatorSession {
+  sessionId: number;
+  csrfToken: string;
+  expiresAt: Date;
+  operator: { id: number; name: string };
+}
+
+/**
+ * The named operator a session cookie's token signs in: 401 for a token that names no live
+ * session, or an operator revoked since (a revoked operator's sessions end with its token).
+ */
+export async function operatorSession(db: DbOrTx, token: string | undefined, now = new Date()): Promise<OperatorSession> {
+  if (!isTokenShaped(token)) throw unauthorized('not signed in: the session cookie is missing or malformed');
+  const [row] = await db
+    .select({
+      sessionId: consoleSessions.id,
+      expiresAt: consoleSessions.expiresAt,
+      lastSeenAt: consoleSessions.lastSeenAt,
+      operatorId: operators.id,
+      name: operators.name,
+      revokedAt: operators.revokedAt,
+    })
+    .from(consoleSessions)
+    .innerJoin(operators, eq(operators.id, consoleSessions.operatorId))
+    .where(and(eq(consoleSessions.tokenHash, digest(token)), live(now)));
+  if (!row) throw unauthorized('not signed in: the session ended or never was; sign in again');
+  if (row.revokedAt) throw unauthorized('this operator is revoked');
+  if (now.getTime() - row.lastSeenAt.getTime() > SEEN_EVERY_MS) {
+    await db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.id, row.sessionId));
+  }
+  return { sessionId: row.sessionId, csrfToken: csrfTokenOf(token), expiresAt: row.expiresAt, operator: { id: row.operatorId, name: row.name } };
 }
 
 /** Ends every live session of a user: their password was set again. */

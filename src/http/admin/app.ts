@@ -64,19 +64,24 @@ import type { WebhookUrlPolicy } from '../../platform/webhook-address';
 import { healthz, publicHealthz, unavailableAnswer } from '../../health/answers';
 import type { SupplierBreakers } from '../../suppliers/breakers';
 import { metricsHandler, type MetricsSource } from '../metrics';
-import { requestId, type RequestIdVariables } from '../request-id';
+import { requestId } from '../request-id';
 import type { PayloadCodec } from '@temporalio/common';
 import { CODEC_PATH, codecCookieToken, codecCors, codecRoutes } from './codec';
 import { privacyRoutes } from './privacy';
 import { organisationAdminRoutes } from './organisation';
 import { addOperator, authenticateOperator, listOperators, revokeOperator, type OperatorView } from '../../domain/operator-tokens';
-import { audited, auditedOnce, operatorOf, recordAction, type OperatorVariables } from './actions';
+import { audited, auditedOnce, operatorOf, recordAction } from './actions';
 import { financeRoutes } from './finance';
 import { documentAdminRoutes } from './documents';
 import type { DocumentSettings } from '../../domain/documents/issuer';
 import { subAgencyRoutes } from './sub-agencies';
 import { body, idParam } from './input';
 import { nearLimitWatch } from './near-limit-watch';
+import { operatorSession } from '../../domain/console/sessions';
+import { OPERATOR_SESSION_COOKIE, requireSameOrigin, sessionTokenOf } from '../console-session';
+import type { SignInThrottle } from '../rate-limit';
+import { operatorSessionRoutes, operatorSignInRoute, type SessionEnv } from './session';
+import { createOperatorConsole } from '../../console/operator/app';
 import { OwnApprovalError } from '../../domain/adjustments';
 
 export interface AdminDeps {
@@ -89,6 +94,8 @@ export interface AdminDeps {
   metrics: MetricsSource;
   /** The bootstrap token (ADMIN_TOKEN, or DATA_DIR/admin-token): it acts as the operator "bootstrap". */
   adminToken: string;
+  /** Failed console sign-ins with an operator token, counted per client address (docs/decisions/console-sign-in.md). */
+  signIns: SignInThrottle;
   /** How many bad tokens one client address may present per minute before it is answered 429. */
   badTokensPerMinute?: number;
   currency: string;
@@ -117,9 +124,9 @@ export interface AdminDeps {
   nearLimitWatch?: () => Promise<void>;
 }
 
-type AdminEnv = { Variables: RequestIdVariables & OperatorVariables };
+type AdminEnv = SessionEnv;
 
-const STATUS = { validation: 400, unauthorized: 401, not_found: 404, conflict: 409 } as const;
+const STATUS = { validation: 400, unauthorized: 401, forbidden: 403, not_found: 404, conflict: 409 } as const;
 
 /** The address the request came from (the proxy's, behind one), or "unknown" outside a Node server. */
 function clientAddress(c: Context): string {
@@ -130,7 +137,9 @@ function clientAddress(c: Context): string {
 /**
  * The admin API's authentication, one middleware for every route behind it: `Authorization:
  * Bearer <token>` names the operator the request acts as (a named operator's token, or the
- * bootstrap token). Bad tokens are counted per client address; past the limit the address is
+ * bootstrap token). Without that header, the operator console's session cookie names a
+ * named operator the same way; a change made with it carries the session's CSRF token from
+ * the same origin (../console-session.ts). Bad tokens are counted per client address; past the limit the address is
  * answered 429 with Retry-After until its minute is over, good token or not.
  */
 export function operatorAuth(deps: Pick<AdminDeps, 'db' | 'adminToken' | 'badTokensPerMinute'>): MiddlewareHandler<AdminEnv> {
@@ -143,9 +152,22 @@ export function operatorAuth(deps: Pick<AdminDeps, 'db' | 'adminToken' | 'badTok
     const address = clientAddress(c);
     const seen = await failures.get(address);
     if (seen && seen.remainingPoints <= 0) return tooMany(c, seen.msBeforeNext);
-    const auth = c.req.header('authorization') ?? '';
+    const auth = c.req.header('authorization');
+    const sessionToken = auth === undefined ? sessionTokenOf(c, OPERATOR_SESSION_COOKIE) : undefined;
+    if (sessionToken !== undefined) {
+      const session = await operatorSession(deps.db, sessionToken).catch((err: unknown) => {
+        if (err instanceof DomainError && err.code === 'unauthorized') return err;
+        throw err;
+      });
+      if (session instanceof DomainError) return c.json({ error: session.message }, 401);
+      requireSameOrigin(c, session.csrfToken);
+      c.set('operatorSession', session);
+      c.set('operator', session.operator);
+      actAs({ type: 'operator', id: session.operator.id, name: session.operator.name });
+      return next();
+    }
     // The codec endpoint also takes the token from its cookie (./codec.ts): a browser cannot add a header to Temporal Web's requests.
-    const token = auth.startsWith('Bearer ') ? auth.slice(7).trim() : codecCookieToken(c);
+    const token = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : codecCookieToken(c);
     const operator = token ? await authenticateOperator(deps.db, token, deps.adminToken) : null;
     if (!operator) {
       try {
@@ -255,7 +277,18 @@ export function createAdminApp(deps: AdminDeps) {
 
   // Temporal Web's preflight carries no token: answered before the token check.
   app.use(`${CODEC_PATH}/*`, codecCors(deps.temporalUiOrigin));
+  operatorSignInRoute(app, { db, adminToken: deps.adminToken, signIns: deps.signIns, clientAddress });
   app.use('/admin/*', requireOperator);
+  operatorSessionRoutes(app, db);
+  // The operator console calls this same app, as a browser would (src/console/operator/).
+  app.get('/console', (c) => c.redirect('/console/', 301));
+  app.route(
+    '/console/',
+    createOperatorConsole({
+      fetch: (req, env) => app.fetch(req, env as never),
+      ...(deps.temporalUiOrigin ? { temporalWeb: { origin: deps.temporalUiOrigin, namespace: deps.temporal.options.namespace } } : {}),
+    }),
+  );
   // Each part's check with its cause, for operators; the public /healthz says only healthy or not.
   app.get('/admin/healthz', (c) => healthz(c, { ...deps.health.report(), supplier_breakers: deps.breakers?.views() ?? [] }));
   app.use('/admin/*', async (_c, next) => {

@@ -1,0 +1,94 @@
+import { Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { fromAnotherOrigin, OPERATOR_SESSION_COOKIE } from '../../http/console-session';
+import { serveAssets } from '../assets';
+import { LOCALE_COOKIE, LOCALES } from '../i18n';
+import { Notice } from '../layout';
+import { errorOf } from './admin-api';
+import { auditPages } from './audit';
+import { operatorKit, type OperatorConsoleDeps } from './kit';
+import { markupPages } from './markups';
+import { partnerPages } from './partners';
+import { queuePages } from './queue';
+import { ratePages } from './rates';
+import { reportPages } from './reports';
+import type { OperatorRequest } from './request';
+
+export type { OperatorConsoleDeps };
+
+/**
+ * The operator console at /console/ on the admin port (docs/decisions/consoles.md): pages
+ * drawn on the server from the admin API's answers, called in process with the browser's
+ * session cookie, Origin and CSRF token, so authentication, the CSRF check and the audit are
+ * the admin API's own.
+ */
+export function createOperatorConsole(deps: OperatorConsoleDeps) {
+  const app = new Hono();
+  serveAssets(app, '');
+
+  app.use('*', async (c, next) => {
+    const asked = c.req.query('lang');
+    if (asked && Object.hasOwn(LOCALES, asked)) setCookie(c, LOCALE_COOKIE, asked, { path: '/console', sameSite: 'Lax', maxAge: 365 * 86_400 });
+    await next();
+  });
+
+  const kit = operatorKit(deps);
+  const { requestOf, page } = kit;
+
+  const signInForm = (r: OperatorRequest, notice?: { kind: 'error' | 'info'; text: string }, status: 200 | 400 | 401 | 403 | 429 = 200) =>
+    page(
+      r,
+      r.t('op.sign_in.title'),
+      <>
+        {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
+        <p>{r.t('op.sign_in.help')}</p>
+        <form class="stack" method="post" action="/console/sign-in">
+          <label>
+            {r.t('op.sign_in.token')}
+            <input type="password" name="token" autocomplete="current-password" required />
+          </label>
+          <button type="submit">{r.t('sign_in.submit')}</button>
+        </form>
+      </>,
+      undefined,
+      status,
+    );
+
+  app.get('/sign-in', async (c) => {
+    const r = await requestOf(c);
+    return signInForm(r, c.req.query('note') === 'signed-out' ? { kind: 'info', text: r.t('sign_in.signed_out') } : undefined);
+  });
+
+  app.post('/sign-in', async (c) => {
+    if (fromAnotherOrigin(c)) return c.text('forbidden: another origin', 403);
+    const r = await requestOf(c);
+    const token = typeof r.form.token === 'string' ? r.form.token : '';
+    const res = await r.api.send('POST', '/admin/session', { token });
+    if (res.status === 200) {
+      const cookie = res.headers.get('set-cookie');
+      if (cookie) c.header('set-cookie', cookie, { append: true });
+      return c.redirect('/console/', 303);
+    }
+    if (res.status === 429) return signInForm(r, { kind: 'error', text: r.t('sign_in.throttled', { seconds: res.headers.get('retry-after') ?? '60' }) }, 429);
+    if (res.status === 401) return signInForm(r, { kind: 'error', text: r.t('op.sign_in.wrong') }, 401);
+    return signInForm(r, { kind: 'error', text: errorOf(res, r.t('error.title')) }, res.status === 403 ? 403 : 400);
+  });
+
+  app.post('/sign-out', async (c) => {
+    const r = await requestOf(c);
+    const res = await r.api.send('DELETE', '/admin/session');
+    const cookie = res.headers.get('set-cookie');
+    c.header('set-cookie', cookie ?? `${OPERATOR_SESSION_COOKIE}=; Max-Age=0; Path=/`, { append: true });
+    return c.redirect('/console/sign-in?note=signed-out', 303);
+  });
+
+  // The pages, each area in its own module, each behind a session.
+  queuePages(app, kit);
+  partnerPages(app, kit);
+  ratePages(app, kit);
+  markupPages(app, kit);
+  reportPages(app, kit);
+  auditPages(app, kit);
+
+  return app;
+}
