@@ -82,6 +82,16 @@ describe('the operator console’s session on the admin API', () => {
     expect((await call(stack.admin, 'POST', '/admin/session', { origin: 'https://evil.example' }, { token: 'tbo_whatever' })).status).toBe(403);
   });
 
+  it('lets Temporal Web decode with a signed-in operator’s session, and nothing else from its origin', async () => {
+    const { cookie } = await signIn(await namedOperator('console-una'));
+    const fromUi = { cookie, origin: 'http://127.0.0.1:8233' };
+    const decoded = await call(stack.admin, 'POST', '/admin/codec/decode', fromUi, { payloads: [] });
+    expect(decoded.status).toBe(200);
+    expect(decoded.body).toEqual({ payloads: [] });
+    expect((await call(stack.admin, 'POST', '/admin/fx', fromUi, { from: 'EUR', rate: '1000' })).status).toBe(403);
+    expect((await call(stack.admin, 'POST', '/admin/codec/decode', { origin: 'http://127.0.0.1:8233' }, { payloads: [] })).status).toBe(401);
+  });
+
   it('ends a revoked operator’s sessions at once, and a signed-out one', async () => {
     const { cookie, csrf } = await signIn(await namedOperator('console-cyrus'));
     expect((await call(stack.admin, 'GET', '/admin/needs-attention', { cookie })).status).toBe(200);
