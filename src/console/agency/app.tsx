@@ -4,6 +4,7 @@ import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
 import { serveAssets } from '../assets';
 import { LOCALE_COOKIE, LOCALES } from '../i18n';
 import { Notice } from '../layout';
+import { bookingsPages } from './bookings';
 import { dashboardPages } from './dashboard';
 import { agencyKit, type AgencyConsoleDeps } from './kit';
 import type { ConsoleRequest } from './request';
@@ -139,6 +140,7 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
 
   // The pages, each area in its own module, each behind a session.
   dashboardPages(app, kit);
+  bookingsPages(app, kit);
 
   return app;
 }

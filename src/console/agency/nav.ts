@@ -1,4 +1,8 @@
 import type { NavItem } from '../layout';
 
 /** The agency console's pages, each shown to those whose role has its right. */
-export const AGENCY_NAV: readonly NavItem[] = [{ href: '/console/', label: 'nav.dashboard', right: null }];
+export const AGENCY_NAV: readonly NavItem[] = [
+  { href: '/console/', label: 'nav.dashboard', right: null },
+  { href: '/console/hotels', label: 'nav.hotels', right: 'search' },
+  { href: '/console/bookings', label: 'nav.bookings', right: 'view' },
+];

@@ -1,3 +1,5 @@
+import { bookingsEn } from './bookings.en';
+
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -47,6 +49,7 @@ export const en = {
   'error.title': 'Something went wrong',
   'error.forbidden': 'Your role does not allow this.',
   'error.retry': 'Try again; if it goes on, quote request id {id} to support.',
+  ...bookingsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

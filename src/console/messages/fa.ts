@@ -1,3 +1,4 @@
+import { bookingsFa } from './bookings.fa';
 import type { MessageKey } from './en';
 
 /** The agency console's words in Persian (read right to left). */
@@ -46,4 +47,5 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'error.title': 'خطایی رخ داد',
   'error.forbidden': 'نقش شما اجازه این کار را نمی‌دهد.',
   'error.retry': 'دوباره امتحان کنید؛ اگر ادامه داشت، شناسه درخواست {id} را به پشتیبانی بدهید.',
+  ...bookingsFa,
 };
