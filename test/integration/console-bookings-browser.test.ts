@@ -9,7 +9,8 @@ import { type TestStack, useStack } from '../support/stack';
 /**
  * The agency console's bookings pages in Debian's Chromium: an agent searches a hotel, checks
  * the rate, books it with the guest's names, pays once however often the form is sent, and
- * downloads the voucher; then cancels after seeing the quote and sees the refund. The bookings
+ * downloads the voucher; then cancels after seeing the quote and sees the refund. A flight is
+ * searched, fare-checked, booked and paid the same way. The bookings
  * list's tabs, filters and CSV export; every page passes axe in both reading directions.
  */
 
@@ -196,11 +197,41 @@ describe('the agency console’s bookings', () => {
     await page.close();
   });
 
+  it('searches, checks the fare, books and pays a flight', async () => {
+    const { page, problems } = await signedInAgent('Babak');
+    await page.goto(`${server.url}/console/flights?origin=THR&destination=MHD&date=${day(30)}&adults=1&cabin=economy`, { waitUntil: 'networkidle0' });
+    expect(await page.$$('table.flights tbody tr')).not.toHaveLength(0);
+    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('form[action="/console/flights/fare"] button')]);
+    expect(await textOf(page, 'h1')).toBe('Book a flight');
+    const price = await textOf(page, '[data-figure=fare-price]');
+    await fill(page, 'First name', 'Reza');
+    await fill(page, 'Last name', 'Karimi');
+    await page.$eval('input[name=t0_birth]', (i) => ((i as HTMLInputElement).value = '1985-04-12'));
+    await fill(page, 'National id', '0012345679');
+    await fill(page, 'Phone number', contact.phone_number);
+    await fill(page, 'E-mail', contact.email);
+    await press(page, 'Book');
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/bookings\/flight\/\d+$/);
+    const flightPath = new URL(page.url()).pathname;
+    expect(await textOf(page, '[data-figure=status]')).toBe('Pending payment');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('form[action$="/pay"] button')]);
+    expect(await textOf(page, '[role=status]')).toMatch(/^Paid/);
+    expect(await textOf(page, '[data-figure=status]')).toBe('Confirmed');
+    expect(await page.$eval('dl.facts', (d) => d.textContent)).toContain(price);
+    expect(await bothDirections(page, server.url, `/console/flights?origin=THR&destination=MHD&date=${day(30)}`, 'agency-flights')).toEqual({
+      ltr: [],
+      rtl: [],
+    });
+    expect(await bothDirections(page, server.url, flightPath, 'agency-flight-booking')).toEqual({ ltr: [], rtl: [] });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('lists bookings in tabs with filters, exports what they select, and fits a phone', async () => {
     const { page, problems } = await signedInAgent('Parisa');
     await page.goto(`${server.url}/console/bookings`, { waitUntil: 'networkidle0' });
     expect(await textOf(page, '.tabs a[aria-current=page]')).toBe('All');
-    expect(await page.$$('table.bookings tbody tr')).toHaveLength(1);
+    expect(await page.$$('table.bookings tbody tr')).toHaveLength(2);
 
     await Promise.all([
       page.waitForNavigation({ waitUntil: 'networkidle0' }),
@@ -212,7 +243,7 @@ describe('the agency console’s bookings', () => {
       page.waitForNavigation({ waitUntil: 'networkidle0' }),
       page.click('::-p-xpath(//nav[@class="tabs"]//a[normalize-space(.)="Upcoming"])'),
     ]);
-    expect(await page.$$('table.bookings tbody tr')).toHaveLength(0);
+    expect(await page.$$eval('table.bookings tbody td:nth-of-type(1)', (tds) => tds.map((td) => td.textContent))).toEqual(['Flight']);
 
     await page.goto(`${server.url}/console/bookings?status=cancelled&from=${day(29)}&to=${day(31)}`, { waitUntil: 'networkidle0' });
     expect(await page.$$('table.bookings tbody tr')).toHaveLength(1);

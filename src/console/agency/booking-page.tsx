@@ -108,11 +108,11 @@ function Facts({ r, found }: { r: ConsoleRequest; found: Found }) {
           <>
             <dt>{t('booking.flight')}</dt>
             <dd>
-              <bdi>{segments.map((s) => `${s.airline}${s.flight_number} ${s.origin}→${s.destination}`).join(', ')}</bdi>
+              <bdi>{segments.map((s) => `${s.flight_number} ${s.origin}→${s.destination}`).join(', ')}</bdi>
             </dd>
             <dt>{t('booking.departure')}</dt>
             <dd>
-              <bdi>{segments[0]!.departure}</bdi>
+              <bdi>{segments[0]!.departure.slice(0, 16).replace('T', ' ')}</bdi>
             </dd>
           </>
         )}

@@ -4,5 +4,6 @@ import type { NavItem } from '../layout';
 export const AGENCY_NAV: readonly NavItem[] = [
   { href: '/console/', label: 'nav.dashboard', right: null },
   { href: '/console/hotels', label: 'nav.hotels', right: 'search' },
+  { href: '/console/flights', label: 'nav.flights', right: 'search' },
   { href: '/console/bookings', label: 'nav.bookings', right: 'view' },
 ];
