@@ -127,12 +127,13 @@ export interface EventPage {
 export async function listEvents(
   db: DbOrTx,
   partnerId: number,
-  q: { after: number; type?: EventType; limit: number; ownOf?: number | null },
+  q: { after: number; type?: EventType; limit: number; ownOf?: number | null; orderId?: number },
 ): Promise<EventPage> {
   const ownOf = q.ownOf ?? null;
+  const orderId = q.orderId ?? null;
   const rows = q.type
-    ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit, ownOf })
-    : await eventsAfter(db, { partnerId, after: q.after, limit: q.limit, ownOf });
+    ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit, ownOf, orderId })
+    : await eventsAfter(db, { partnerId, after: q.after, limit: q.limit, ownOf, orderId });
   // An empty page is an empty remainder: no events match after the cursor.
   return { events: rows.map((r) => r.event), total: rows[0]?.total ?? 0 };
 }
@@ -153,6 +154,7 @@ const feedPage = (name: string, ofType: boolean) =>
           or(eq(events.partnerId, sql.placeholder('partnerId')), isNotNull(events.orderId)),
           gt(events.position, sql.placeholder('after')),
           madeByOrAnyone(sql`${events.data}->'created_by'`, sql.placeholder('ownOf')),
+          sql`(${sql.placeholder('orderId')}::int is null or ${events.orderId} = ${sql.placeholder('orderId')}::int)`,
           ofType ? eq(events.type, sql.placeholder('type')) : notInArray(events.type, OPERATOR_ONLY),
         ),
       )

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { orderItems, orders, partners } from '../db/schema';
+import { flightBookings, hotelBookings, orderItems, orders, partners } from '../db/schema';
 import { notFound } from './errors';
 import { isStorableId } from './ids';
 import { paginateCounted, type PageSlice } from './pagination';
@@ -63,9 +63,29 @@ export const readableBy = (partnerId: number | ReturnType<typeof sql.placeholder
   sql`${owner} in (select ${partners.id} from ${partners} where ${partners.id} = ${partnerId} or ${partners.parentId} = ${partnerId})`;
 
 /**
+ * What a list of orders may be narrowed to (extension filters; none given: every order).
+ * `travelFrom`/`travelTo`: the day the service starts (a hotel's check-in, a flight's
+ * departure, UTC), inclusive; an order with no such day (other services) matches neither.
+ * `agent`: orders made by that user.
+ */
+export interface OrderFilter {
+  statuses?: readonly OrderRow['status'][];
+  travelFrom?: string;
+  travelTo?: string;
+  agent?: number;
+}
+
+/** The day an order's service starts: its hotel booking's check-in or its flight's departure (UTC). */
+const travelDay = sql`coalesce(
+  (select ${hotelBookings.checkIn} from ${hotelBookings} where ${hotelBookings.orderId} = ${orders.id}),
+  (select (${flightBookings.departureAt} at time zone 'UTC')::date from ${flightBookings} where ${flightBookings.orderId} = ${orders.id})
+)`;
+
+/**
  * One of the partner's order lists, newest first: its travel orders (every service but
  * products) or its product orders. A page is one prepared read, each row with the list's
- * length (`count(*) over ()`); partners poll these lists for outcomes.
+ * length (`count(*) over ()`); partners poll these lists for outcomes. Filters absent are
+ * null placeholders, so one prepared statement serves every combination.
  */
 function orderList(name: string, products: boolean) {
   const where = () =>
@@ -73,6 +93,10 @@ function orderList(name: string, products: boolean) {
       readableBy(sql.placeholder('partnerId')),
       products ? eq(orders.service, 'product') : ne(orders.service, 'product'),
       madeByOrAnyone(sql`${orders.createdBy}`, sql.placeholder('ownOf')),
+      madeByOrAnyone(sql`${orders.createdBy}`, sql.placeholder('agent')),
+      sql`(${sql.placeholder('statuses')}::text[] is null or ${orders.status} = any(${sql.placeholder('statuses')}::text[]))`,
+      sql`(${sql.placeholder('travelFrom')}::date is null or ${travelDay} >= ${sql.placeholder('travelFrom')}::date)`,
+      sql`(${sql.placeholder('travelTo')}::date is null or ${travelDay} <= ${sql.placeholder('travelTo')}::date)`,
     );
   const counted = preparedQuery(`${name}_count`, (db, n) => db.select({ n: count() }).from(orders).where(where()).prepare(n));
   const page = preparedQuery(`${name}_page`, (db, n) =>
@@ -86,12 +110,21 @@ function orderList(name: string, products: boolean) {
       .prepare(n),
   );
   /** `ownOf`: the user whose own orders only are listed; null: every order. */
-  return (db: DbOrTx, partnerId: number, pageNumber: number, ownOf: number | null = null): Promise<PageSlice<OrderRow>> =>
-    paginateCounted(
+  return (db: DbOrTx, partnerId: number, pageNumber: number, ownOf: number | null = null, filter: OrderFilter = {}): Promise<PageSlice<OrderRow>> => {
+    const params = {
+      partnerId,
+      ownOf,
+      agent: filter.agent ?? null,
+      statuses: filter.statuses?.length ? [...filter.statuses] : null,
+      travelFrom: filter.travelFrom ?? null,
+      travelTo: filter.travelTo ?? null,
+    };
+    return paginateCounted(
       pageNumber,
-      async () => (await counted(db, { partnerId, ownOf }))[0]!.n,
-      async (offset, limit) => (await page(db, { partnerId, ownOf, limit, offset })).map(({ order, total }) => ({ item: order, total })),
+      async () => (await counted(db, params))[0]!.n,
+      async (offset, limit) => (await page(db, { ...params, limit, offset })).map(({ order, total }) => ({ item: order, total })),
     );
+  };
 }
 
 /** Travel orders (every service but products), newest first. */

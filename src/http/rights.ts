@@ -27,6 +27,7 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'GET /api/partners/ledger/': ['finance'],
   'GET /api/partners/statements/': ['finance'],
   'GET /api/partners/orders/': ['view'],
+  'GET /api/partners/orders/export/': ['view'],
   'GET /api/partners/product-orders/': ['view'],
   'POST /api/partners/pay/': ['pay'],
   'GET /api/partners/events/': ['view'],

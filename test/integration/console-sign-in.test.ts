@@ -61,6 +61,9 @@ describe('the agency console’s sign-in', () => {
     expect((await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD })).status).toBe(200);
     const again = await call(stack.app, 'POST', '/api/partners/password/', {}, { token, password: PASSWORD });
     expect(again.status).toBe(404);
+    // Its one method; any other is not allowed, credentials or not.
+    for (const method of ['GET', 'TRACE', 'DELETE'])
+      expect({ method, status: (await call(stack.app, method, '/api/partners/password/', {})).status }).toEqual({ method, status: 405 });
     const [row] = await stack.db.select().from(agencyUsers).where(eq(agencyUsers.id, user.body.data.id));
     // argon2id at 19 MiB and two passes: not a fast hash, and not the password.
     expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

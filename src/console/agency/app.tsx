@@ -5,6 +5,7 @@ import { serveAssets } from '../assets';
 import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
 import { Notice, Page } from '../layout';
 import { accountPages } from './account';
+import { bookingsPages } from './bookings';
 import { dashboardPages } from './dashboard';
 import { securityPages } from './security';
 import { agencyKit, type AgencyConsoleDeps } from './kit';
@@ -153,6 +154,7 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
   dashboardPages(app, kit);
   securityPages(app, kit);
   accountPages(app, kit);
+  bookingsPages(app, kit);
 
   return app;
 }

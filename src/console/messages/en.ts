@@ -1,5 +1,6 @@
 import { accountEn } from './account.en';
 import { operatorEn } from './operator.en';
+import { bookingsEn } from './bookings.en';
 /**
  * The agency console's words in English: the catalogue every other language follows (a key
  * missing there falls back to this). `{name}` is filled in by `t`.
@@ -67,6 +68,7 @@ export const en = {
   'security.turned_off': 'Two-factor sign-in is off.',
   ...accountEn,
   ...operatorEn,
+  ...bookingsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

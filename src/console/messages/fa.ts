@@ -1,4 +1,5 @@
 import { accountFa } from './account.fa';
+import { bookingsFa } from './bookings.fa';
 import type { MessageKey } from './en';
 import { operatorFa } from './operator.fa';
 
@@ -66,4 +67,5 @@ export const fa: Partial<Record<MessageKey, string>> = {
   'security.turned_off': 'ورود دومرحله‌ای خاموش شد.',
   ...accountFa,
   ...operatorFa,
+  ...bookingsFa,
 };

@@ -2,7 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { unreachablePart } from '../../health/model';
 import { DomainError } from '../../domain/errors';
 import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
-import { listProductOrders, listTravelOrders } from '../../domain/orders';
+import { listProductOrders } from '../../domain/orders';
+import { answerOrderExport, answerOrderList, orderExportAnswer, OrderFilterQuery, OrderListQuery } from './order-list';
 import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-request';
 import { formatDecimal, toNumber } from '../../domain/money';
 import { payOutcomes } from '../../platform/metrics';
@@ -12,19 +13,7 @@ import { ok, partnerRouter } from './router';
 import { ProductOrder, renderProductOrder } from './products.routes';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId, exactlyOneOf, opaque } from '../vocabulary';
-import {
-  Actor,
-  commonErrors,
-  Decimal,
-  errorResponse,
-  json,
-  jsonBody,
-  partnerOperations,
-  renderTravelOrder,
-  renderWallet,
-  TravelOrder,
-  Wallet,
-} from './schemas';
+import { Actor, commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderWallet, TravelOrder, Wallet } from './schemas';
 import { page, PageQuery, parsePage, renderPage } from './paging';
 import { actorView } from '../../domain/order-view';
 
@@ -140,9 +129,22 @@ const routes = {
     },
   }),
   orders: createRoute({
-    ...get('/partners/orders/', 'Travel orders, newest first'),
-    request: { query: PageQuery },
+    ...get(
+      '/partners/orders/',
+      'Travel orders, newest first',
+      'Extension filters (status, travel_from, travel_to, agent) narrow the list; GET /partners/orders/export/ answers every order they select as CSV.',
+    ),
+    request: { query: OrderListQuery },
     responses: { 200: json(page(TravelOrder), 'A page of travel orders'), ...commonErrors },
+  }),
+  ordersExport: createRoute({
+    ...get(
+      '/partners/orders/export/',
+      'Travel orders as CSV (extension)',
+      'Every travel order the same filters as the list select, newest first, as a file to download.',
+    ),
+    request: { query: OrderFilterQuery },
+    responses: { 200: orderExportAnswer(), ...commonErrors },
   }),
   productOrders: createRoute({
     ...get('/partners/product-orders/', 'Product orders, newest first'),
@@ -158,10 +160,8 @@ export function accountRoutes(deps: ApiDeps) {
       const rows = await listLedger(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page));
       return ok(c, renderPage(rows, c.req.url, renderLedgerRow));
     })
-    .openapi(routes.orders, async (c) => {
-      const found = await listTravelOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.get('partner').principal.ownBookingsOf);
-      return ok(c, renderPage(found, c.req.url, renderTravelOrder));
-    })
+    .openapi(routes.orders, async (c) => answerOrderList(c, deps, c.req.valid('query')))
+    .openapi(routes.ordersExport, async (c) => answerOrderExport(c, deps, c.req.valid('query')))
     .openapi(routes.productOrders, async (c) => {
       const found = await listProductOrders(deps.db, c.get('partner').id, parsePage(c.req.valid('query').page), c.get('partner').principal.ownBookingsOf);
       return ok(c, renderPage(found, c.req.url, renderProductOrder));

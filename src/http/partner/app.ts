@@ -37,8 +37,12 @@ import { visaRoutes } from './visa.routes';
 
 /** Interface A's credentials: with neither, a session cookie signs the request in. */
 const KEY_HEADERS = ['x-api-key', 'x-api-secret'] as const;
-/** What a browser posts before it has a session: signing in, and setting a password with a link. */
-const SIGN_IN_PATHS = new Set(['/api/partners/session/', '/api/partners/password/']);
+/**
+ * What a browser sends before it has a session: signing in (the session's other methods need
+ * one), and setting a password with a link (its only route: any other method is a 405).
+ */
+const SIGN_IN_PATH = '/api/partners/session/';
+const SET_PASSWORD_PATH = '/api/partners/password/';
 
 /** Interface A's name, in its OpenAPI document and on its docs page. */
 const TITLE = 'Travel booking engine — partner API (Interface A)';
@@ -85,7 +89,10 @@ export function createPartnerApi(deps: ApiDeps) {
   app.onError(partnerError);
 
   const isPublic = (c: Context) =>
-    c.req.path === '/api/openapi.json' || c.req.path.startsWith('/api/docs') || (c.req.method === 'POST' && SIGN_IN_PATHS.has(c.req.path));
+    c.req.path === '/api/openapi.json' ||
+    c.req.path.startsWith('/api/docs') ||
+    c.req.path === SET_PASSWORD_PATH ||
+    (c.req.method === 'POST' && c.req.path === SIGN_IN_PATH);
   const withSession = (c: Context) => presentsSession(c, KEY_HEADERS);
   const authenticate = authenticateThrottled(deps.rateLimits, {
     authenticate: async (c) => {

@@ -111,6 +111,11 @@ const FeedQuery = z.object({
     .enum(EVENT_TYPE_NAMES, { error: `must be one of ${EVENT_TYPE_NAMES.join(', ')}` })
     .optional()
     .openapi({ param: { name: 'type', in: 'query' }, description: 'Only events of this type' }),
+  order_id: z
+    .string()
+    .regex(/^[1-9]\d{0,8}$/, 'must be an order id (a positive integer)')
+    .optional()
+    .openapi({ param: { name: 'order_id', in: 'query' }, example: '42', description: 'Extension: only the events of this order (its status history)' }),
 });
 
 const routes = {
@@ -178,6 +183,7 @@ export function eventRoutes(deps: ApiDeps) {
         type: q.type,
         limit: PAGE_SIZE,
         ownOf: c.get('partner').principal.ownBookingsOf,
+        orderId: q.order_id === undefined ? undefined : Number(q.order_id),
       });
       const last = found.events.at(-1);
       const next = new URL(c.req.url);
