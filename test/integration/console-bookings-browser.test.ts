@@ -62,6 +62,23 @@ async function checkFirstRefundableRate(page: Page): Promise<void> {
   await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), row!.click()]);
 }
 
+/** The check button of the first refundable rate, in either language. */
+const FIRST_REFUNDABLE_RATE = '::-p-xpath((//tr[td[2][normalize-space(.)="بله" or normalize-space(.)="Yes"]])[1]//button)';
+
+/**
+ * A page only a form's post reaches, right to left: the form's page opened in Persian, its
+ * button (found by `button`, whatever its words) pressed, and axe run on what it answers.
+ */
+async function rtlAfterPost(page: Page, formPage: string, button: string): Promise<string[]> {
+  await page.goto(`${server.url}${formPage}${formPage.includes('?') ? '&' : '?'}lang=fa`, { waitUntil: 'networkidle0' });
+  const pressed = await page.waitForSelector(button);
+  await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), pressed!.click()]);
+  expect(await page.$eval('html', (h) => h.getAttribute('dir'))).toBe('rtl');
+  const found = await seriousViolations(page);
+  await page.goto(`${server.url}/console/?lang=en`, { waitUntil: 'networkidle0' });
+  return found;
+}
+
 /** Fills the booking form's one guest and the contact. */
 async function fillGuest(page: Page): Promise<void> {
   await fill(page, 'First name', roomGuests[0]![0]!.first_name);
@@ -105,6 +122,12 @@ describe('the agency console’s bookings', () => {
     expect(price).toMatch(/^\d+\.\d\d IRT$/);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'agency-hotel-rate');
+    const checked = page.url();
+    expect(await rtlAfterPost(page, searchPath(), FIRST_REFUNDABLE_RATE)).toEqual([]);
+    // Back on the rate's page, in English, to book it.
+    await page.goto(`${server.url}${searchPath()}`, { waitUntil: 'networkidle0' });
+    await checkFirstRefundableRate(page);
+    expect(page.url()).toBe(checked);
     await fillGuest(page);
     await press(page, 'Book');
 
@@ -153,6 +176,9 @@ describe('the agency console’s bookings', () => {
     expect(await wallet()).toEqual(before);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'agency-cancel-quote');
+    expect(await rtlAfterPost(page, bookingPath, 'form[action$="/cancel-quote"] button')).toEqual([]);
+    await page.goto(`${server.url}${bookingPath}`, { waitUntil: 'networkidle0' });
+    await press(page, 'See the cancellation terms');
 
     await press(page, 'Confirm the cancellation');
     expect(new URL(page.url()).pathname).toBe(bookingPath);
@@ -174,6 +200,7 @@ describe('the agency console’s bookings', () => {
     expect(await textOf(page, '[role=alert]')).toMatch(/^The price changed: it was \d+\.\d\d IRT, it is now \d+\.\d\d IRT\./);
     expect(await page.$eval('input[name=accept]', (i) => (i as HTMLInputElement).required)).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
+    expect(await rtlAfterPost(page, searchPath('&scenario=price_changed'), FIRST_REFUNDABLE_RATE)).toEqual([]);
 
     // The rate's room taken by someone else before the agent books it.
     await page.goto(`${server.url}${searchPath()}`, { waitUntil: 'networkidle0' });
@@ -203,6 +230,13 @@ describe('the agency console’s bookings', () => {
     expect(await page.$$('table.flights tbody tr')).not.toHaveLength(0);
     await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('form[action="/console/flights/fare"] button')]);
     expect(await textOf(page, 'h1')).toBe('Book a flight');
+    expect(await seriousViolations(page)).toEqual([]);
+    const fareChecked = page.url();
+    const flightSearch = `/console/flights?origin=THR&destination=MHD&date=${day(30)}&adults=1&cabin=economy`;
+    expect(await rtlAfterPost(page, flightSearch, 'form[action="/console/flights/fare"] button')).toEqual([]);
+    await page.goto(`${server.url}${flightSearch}`, { waitUntil: 'networkidle0' });
+    await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('form[action="/console/flights/fare"] button')]);
+    expect(page.url()).toBe(fareChecked);
     const price = await textOf(page, '[data-figure=fare-price]');
     await fill(page, 'First name', 'Reza');
     await fill(page, 'Last name', 'Karimi');
