@@ -7,6 +7,8 @@ import { day } from '../support/fixtures';
 import { untilParked } from '../support/parked';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
 import { payLeftOpen } from '../support/unanswered';
+import { startReceiver } from '../support/receiver';
+import { waitFor } from '../support/wait';
 
 /**
  * The operator console in Debian's Chromium, on the admin port: an operator signs in with
@@ -161,6 +163,52 @@ describe('the operator console', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('shows any partner’s webhooks and deliveries, and sends an event again, audited', async () => {
+    const partner = await newPartner(stack, '0', '10000000');
+    const key = { 'x-api-key': partner.creds.api_key, 'x-api-secret': partner.creds.api_secret };
+    const receiver = await startReceiver();
+    try {
+      const made = await call(stack.app, 'POST', '/api/partners/webhooks/', key, { url: receiver.url });
+      expect(made.status).toBe(201);
+      receiver.setSecret(made.body.data.secret);
+      await call(stack.app, 'POST', '/api/products/basket/items/', key, { product: 1, quantity: 1, variant: 1 });
+      const order = await call(stack.app, 'POST', '/api/products/checkout/', key, { payment_method: 'PARTNER_CREDIT' });
+      await call(stack.app, 'POST', '/api/partners/pay/', key, { product_order_id: order.body.data.id, idempotency_key: `op-hook-${order.body.data.id}` });
+      await waitFor(() => receiver.accepted().length >= 1, 'the first delivery');
+      const bearer = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      await waitFor(
+        async () =>
+          (await call(stack.admin, 'GET', `/admin/partners/${partner.creds.partner_id}/webhooks/deliveries`, bearer)).body.deliveries.some(
+            (d: { state: string }) => d.state === 'delivered',
+          ),
+        'a delivery recorded as delivered',
+      );
+      const { page, problems } = await signedInPage();
+      await page.goto(`${server.url}/console/partners/${partner.creds.partner_id}`, { waitUntil: 'networkidle0' });
+      await Promise.all([
+        page.waitForNavigation({ waitUntil: 'networkidle0' }),
+        page.click(`a[href="/console/partners/${partner.creds.partner_id}/webhooks"]`),
+      ]);
+      expect(await page.$$eval('tr[data-endpoint] bdi', (b) => b.map((x) => x.textContent))).toEqual([receiver.url]);
+      expect(await page.$$eval('tr[data-delivery] [data-state]', (tds) => tds.map((td) => td.textContent))).toContain('delivered');
+      await screenshot(page, 'operator-webhooks');
+      const first = receiver.accepted().length;
+      await Promise.all([page.waitForNavigation({ waitUntil: 'networkidle0' }), page.click('tr[data-delivery] button')]);
+      expect(await page.$eval('[role=status]', (e) => e.textContent)).toBe('Saved.');
+      await waitFor(() => receiver.accepted().length > first, 'the redelivery');
+      const audit = (await call(stack.admin, 'GET', '/admin/audit?operator=roya', bearer)).body.results;
+      expect(audit.map((a: { target: string }) => a.target)).toEqual(expect.arrayContaining([expect.stringMatching(/^events\/\d+\/redeliver$/)]));
+      expect(await bothDirections(page, server.url, `/console/partners/${partner.creds.partner_id}/webhooks`, 'operator-webhooks')).toEqual({
+        ltr: [],
+        rtl: [],
+      });
+      expect(problems).toEqual([]);
+      await page.close();
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('works at phone width, in both reading directions', async () => {
     const { page, problems } = await signedInPage();

@@ -6,6 +6,7 @@ import { LOCALE_COOKIE, LOCALES } from '../i18n';
 import { Notice } from '../layout';
 import { errorOf } from './admin-api';
 import { auditPages } from './audit';
+import { webhookPages } from './webhooks';
 import { operatorKit, type OperatorConsoleDeps } from './kit';
 import { markupPages } from './markups';
 import { partnerPages } from './partners';
@@ -89,6 +90,7 @@ export function createOperatorConsole(deps: OperatorConsoleDeps) {
   markupPages(app, kit);
   reportPages(app, kit);
   auditPages(app, kit);
+  webhookPages(app, kit);
 
   return app;
 }

@@ -156,6 +156,9 @@ async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: strin
             <dd>{limit.body.effective_per_minute}</dd>
           </div>
         </dl>
+        <p>
+          <a href={`/console/partners/${id}/webhooks`}>{t('op.nav.webhooks')}</a>
+        </p>
         <h2>{t('op.partners.topup')}</h2>
         <form class="stack" method="post" action={`/console/partners/${id}/topup`}>
           {hidden}
