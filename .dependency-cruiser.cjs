@@ -57,6 +57,13 @@ module.exports = {
       to: { path: LAYERS.simulator },
     },
     forbid(
+      'consoles-are-clients-of-the-apis',
+      '^src/console/',
+      '^(src/(db|domain|temporal|suppliers|runtime|health)/|activities/|workflows/|worker/)',
+      'The consoles are clients of the APIs (docs/decisions/consoles.md): they call Interface A and the admin API as a browser ' +
+        'would, through the typed client, and never read the database or a domain function behind them.',
+    ),
+    forbid(
       'sandbox-contract-stands-alone',
       '^src/sandbox/',
       '^(src/(?!sandbox/)|activities/|workflows/|worker/|scripts/)',
