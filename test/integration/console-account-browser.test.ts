@@ -2,7 +2,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
 import { adminClient, call, type PartnerCredentials } from '../support/clients';
-import { bothDirections, fill, press, screenshot, watchedPage } from '../support/console';
+import { bothDirections, fill, press, screenshot, seriousAsDrawnBothWays, watchedPage } from '../support/console';
 import { startReceiver } from '../support/receiver';
 import { type TestStack, useStack } from '../support/stack';
 import { waitFor } from '../support/wait';
@@ -92,6 +92,7 @@ describe('the agency console’s account pages', () => {
     expect(financeLink).toMatch(new RegExp(`^${server.url}/console/set-password#token=`));
     expect(await owner.$$eval('tbody th', (ths) => ths.map((t) => t.textContent))).toEqual(expect.arrayContaining(['Parisa', 'Dariush']));
     await screenshot(owner, 'agency-users-invited');
+    expect(await seriousAsDrawnBothWays(owner)).toEqual({ ltr: [], rtl: [] });
     // The link is shown once: the list again does not carry it.
     expect(await bothDirections(owner, server.url, '/console/users', 'agency-users')).toEqual({ ltr: [], rtl: [] });
     expect(await owner.$('input[data-link]')).toBeNull();
@@ -201,6 +202,7 @@ describe('the agency console’s account pages', () => {
     await press(owner, 'Create connection');
     const secret = await owner.$eval('input[data-secret=api_secret]', (i) => (i as HTMLInputElement).value);
     const apiKey = await owner.$eval('input[data-secret=api_key]', (i) => (i as HTMLInputElement).value);
+    expect(await seriousAsDrawnBothWays(owner)).toEqual({ ltr: [], rtl: [] });
     expect((await call(stack.app, 'GET', '/api/hotel/cities/', { 'x-api-key': apiKey, 'x-api-secret': secret })).status).toBe(200);
     await Promise.all([owner.waitForNavigation({ waitUntil: 'networkidle0' }), owner.click('button[aria-label="Revoke Booking website"]')]);
     expect((await call(stack.app, 'GET', '/api/hotel/cities/', { 'x-api-key': apiKey, 'x-api-secret': secret })).status).toBe(401);
@@ -213,6 +215,7 @@ describe('the agency console’s account pages', () => {
       await press(owner, 'Add endpoint');
       const signing = await owner.$eval('input[data-secret=secret]', (i) => (i as HTMLInputElement).value);
       expect(signing).toMatch(/^whsec_/);
+      expect(await seriousAsDrawnBothWays(owner)).toEqual({ ltr: [], rtl: [] });
       receiver.setSecret(signing);
       // An order paid now is delivered to it; the page lists the delivery and sends it again.
       await call(stack.app, 'POST', '/api/products/basket/items/', key(), { product: 1, quantity: 1, variant: 1 });

@@ -3,7 +3,7 @@ import type { Browser } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
 import { adminClient, call, type PartnerCredentials } from '../support/clients';
-import { bothDirections, fill, press, screenshot, watchedPage } from '../support/console';
+import { bothDirections, fill, press, screenshot, seriousAsDrawnBothWays, watchedPage } from '../support/console';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
@@ -101,6 +101,7 @@ describe('the agency console', () => {
     const key = await page.$eval('[data-two-factor-key]', (e) => e.textContent!);
     expect(await page.$('figure.qr svg')).not.toBeNull();
     await screenshot(page, 'agency-two-factor-setup');
+    expect(await seriousAsDrawnBothWays(page)).toEqual({ ltr: [], rtl: [] });
     const app = new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30, algorithm: 'SHA1' });
     await fill(page, 'Six-digit code', app.generate({ timestamp: Date.now() - 30_000 }));
     await press(page, 'Turn on');

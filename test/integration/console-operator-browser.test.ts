@@ -2,7 +2,7 @@ import type { Browser } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
 import { call, newPartner } from '../support/clients';
-import { bothDirections, fill, press, screenshot, watchedPage } from '../support/console';
+import { bothDirections, fill, press, screenshot, seriousAsDrawnBothWays, watchedPage } from '../support/console';
 import { day } from '../support/fixtures';
 import { untilParked } from '../support/parked';
 import { ADMIN_TOKEN, type TestStack, useStack } from '../support/stack';
@@ -121,6 +121,11 @@ describe('the operator console', () => {
     // The other pages, each accessible both ways.
     expect(await bothDirections(page, server.url, '/console/rates', 'operator-rates')).toEqual({ ltr: [], rtl: [] });
     expect(await bothDirections(page, server.url, '/console/partners', 'operator-partners')).toEqual({ ltr: [], rtl: [] });
+    // A partner created here: its keys are drawn once, on the answer to the form.
+    await page.type('form[method=post][action="/console/partners"] input[name=name]', 'Alborz Tours');
+    await press(page, 'Create a partner');
+    expect(await page.$eval('#created-heading', (h) => h.textContent)).toBe('Partner created');
+    expect(await seriousAsDrawnBothWays(page)).toEqual({ ltr: [], rtl: [] });
     expect(await bothDirections(page, server.url, `/console/partners/${marked.creds.partner_id}`, 'operator-partner')).toEqual({ ltr: [], rtl: [] });
 
     expect(await bothDirections(page, server.url, '/console/reports', 'operator-reports')).toEqual({ ltr: [], rtl: [] });

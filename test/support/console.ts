@@ -50,6 +50,26 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 }
 
 /**
+ * For a page only a form's post draws (what is shown once: credentials, a link, a key): axe on
+ * it as drawn, then with the document turned right to left (`dir="rtl"`, `lang="fa"`) in
+ * place, since drawing it again would post again. Restores the page's own direction.
+ */
+export async function seriousAsDrawnBothWays(page: Page): Promise<Record<'ltr' | 'rtl', string[]>> {
+  const ltr = await seriousViolations(page);
+  const before = await page.evaluate(() => ({ dir: document.documentElement.dir, lang: document.documentElement.lang }));
+  await page.evaluate(() => {
+    document.documentElement.dir = 'rtl';
+    document.documentElement.lang = 'fa';
+  });
+  const rtl = await seriousViolations(page);
+  await page.evaluate((b) => {
+    document.documentElement.dir = b.dir;
+    document.documentElement.lang = b.lang;
+  }, before);
+  return { ltr, rtl };
+}
+
+/**
  * Opens `pathname` left to right and right to left (Persian), checks axe finds nothing serious
  * in either, and takes a screenshot of each: `<name>.png` and `<name>-rtl.png`.
  */
