@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { LOCALE_COOKIE, LOCALES } from './i18n';
 
 /**
  * The consoles' static files, read once and served from memory: the stylesheet, the one page
@@ -33,4 +35,19 @@ export function serveAssets(app: Hono, base: string): void {
     c.header('cache-control', 'no-cache');
     return c.body(new Uint8Array(entry.body));
   });
+}
+
+/**
+ * A console's app with what both consoles share: its static files, and the language a link
+ * chose (`?lang=`) kept in a cookie for the next pages.
+ */
+export function consoleApp(): Hono {
+  const app = new Hono();
+  serveAssets(app, '');
+  app.use('*', async (c, next) => {
+    const asked = c.req.query('lang');
+    if (asked && Object.hasOwn(LOCALES, asked)) setCookie(c, LOCALE_COOKIE, asked, { path: '/console', sameSite: 'Lax', maxAge: 365 * 86_400 });
+    await next();
+  });
+  return app;
 }

@@ -1,8 +1,7 @@
-import { Hono, type Context } from 'hono';
-import { setCookie } from 'hono/cookie';
+import type { Context } from 'hono';
 import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
-import { serveAssets } from '../assets';
-import { LOCALE_COOKIE, LOCALES, localeOf, translator } from '../i18n';
+import { consoleApp } from '../assets';
+import { localeOf, translator } from '../i18n';
 import { Notice, Page } from '../layout';
 import { accountPages } from './account';
 import { bookingsPages } from './bookings';
@@ -20,15 +19,7 @@ export type { AgencyConsoleDeps };
  * limits, audit and the CSRF check are the API's own; the console reads nothing else.
  */
 export function createAgencyConsole(deps: AgencyConsoleDeps) {
-  const app = new Hono();
-  serveAssets(app, '');
-
-  // A language chosen by link is kept for the next pages.
-  app.use('*', async (c, next) => {
-    const asked = c.req.query('lang');
-    if (asked && Object.hasOwn(LOCALES, asked)) setCookie(c, LOCALE_COOKIE, asked, { path: '/console', sameSite: 'Lax', maxAge: 365 * 86_400 });
-    await next();
-  });
+  const app = consoleApp();
 
   const kit = agencyKit(deps);
   const { requestOf, page } = kit;

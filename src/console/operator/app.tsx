@@ -1,8 +1,5 @@
-import { Hono } from 'hono';
-import { setCookie } from 'hono/cookie';
 import { fromAnotherOrigin, OPERATOR_SESSION_COOKIE } from '../../http/console-session';
-import { serveAssets } from '../assets';
-import { LOCALE_COOKIE, LOCALES } from '../i18n';
+import { consoleApp } from '../assets';
 import { Notice } from '../layout';
 import { errorOf } from './admin-api';
 import { auditPages } from './audit';
@@ -24,14 +21,7 @@ export type { OperatorConsoleDeps };
  * the admin API's own.
  */
 export function createOperatorConsole(deps: OperatorConsoleDeps) {
-  const app = new Hono();
-  serveAssets(app, '');
-
-  app.use('*', async (c, next) => {
-    const asked = c.req.query('lang');
-    if (asked && Object.hasOwn(LOCALES, asked)) setCookie(c, LOCALE_COOKIE, asked, { path: '/console', sameSite: 'Lax', maxAge: 365 * 86_400 });
-    await next();
-  });
+  const app = consoleApp();
 
   const kit = operatorKit(deps);
   const { requestOf, page } = kit;
