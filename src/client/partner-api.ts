@@ -12649,7 +12649,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Nothing being set up */
+                /** @description Already on, nothing being set up, or not a signed-in user */
                 409: {
                     headers: {
                         /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
@@ -12812,6 +12812,19 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not a signed-in user (API keys) */
+                409: {
                     headers: {
                         /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
                         "RateLimit-Policy"?: string;

@@ -104,12 +104,16 @@ const routes = {
   twoFactorConfirm: createRoute({
     ...post('/partners/session/two-factor/confirm/', 'Turn two-factor sign-in on', 'With a current code of the secret being set up.'),
     request: { body: jsonBody(CodeBody) },
-    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'On'), 409: errorResponse('Nothing being set up'), ...commonErrors },
+    responses: {
+      200: json(z.object({ two_factor: z.boolean() }), 'On'),
+      409: errorResponse('Already on, nothing being set up, or not a signed-in user'),
+      ...commonErrors,
+    },
   }),
   twoFactorRemove: createRoute({
     ...post('/partners/session/two-factor/remove/', 'Turn two-factor sign-in off', 'For the signed-in user, with a current code.'),
     request: { body: jsonBody(CodeBody) },
-    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'Off'), ...commonErrors },
+    responses: { 200: json(z.object({ two_factor: z.boolean() }), 'Off'), 409: errorResponse('Not a signed-in user (API keys)'), ...commonErrors },
   }),
   removeUsersTwoFactor: createRoute({
     ...post(
