@@ -186,8 +186,9 @@ describe('the published contract and unknown routes', () => {
     expect(res.body.components.securitySchemes).toEqual({
       ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
       ApiSecret: { type: 'apiKey', in: 'header', name: 'X-API-SECRET' },
+      ConsoleSession: { type: 'apiKey', in: 'cookie', name: 'tbe_session', description: expect.stringMatching(/X-CSRF-Token/) },
     });
-    expect(res.body.paths['/partners/pay/'].post.security).toEqual([{ ApiKey: [], ApiSecret: [] }]);
+    expect(res.body.paths['/partners/pay/'].post.security).toEqual([{ ApiKey: [], ApiSecret: [] }, { ConsoleSession: [] }]);
   });
 
   it('serves /api/docs as HTML without credentials', async () => {
