@@ -159,6 +159,19 @@ const flightOrder = obj({
   cabin,
   legs,
   tickets: z.array(obj({ traveler_index: count, ticket_number: z.string() })),
+  services: z
+    .array(
+      obj({
+        service_id: text,
+        type: z.enum(['seat', 'baggage']),
+        traveler_index: count,
+        segments: z.array(z.tuple([count, count])),
+        quantity: z.number().int().min(1),
+        total: money,
+        designator: z.string().optional(),
+      }),
+    )
+    .optional(),
 }) satisfies z.ZodType<F.FlightOrder>; // an airline may state its refund penalty in a currency of its own
 const airport = obj({ code: z.string(), name: z.string(), city: z.string(), country: z.string(), city_code: z.string() });
 const cancellationQuote = obj({ quote_id: text, order_id: text, refund: money, expires_at: instant.nullable() }) satisfies z.ZodType<F.CancellationQuote>;

@@ -1,3 +1,4 @@
+import type { BookedService, ChosenService } from './flight-after-sale';
 import type { Money } from './money';
 
 export type { Money } from './money';
@@ -150,6 +151,8 @@ export interface FlightOrder {
   cabin: Cabin;
   legs: Leg[];
   tickets: Array<{ traveler_index: number; ticket_number: string }>;
+  /** Seats and bags booked on it (absent: none, or a supplier that sells none). */
+  services?: BookedService[];
 }
 
 /** What the airline would refund if the order were cancelled now, valid until `expires_at`. */
@@ -180,7 +183,7 @@ export interface FlightSupplier {
   conditions(offerId: string): Promise<FareConditions>;
   baggage(offerId: string): Promise<Baggage>;
   /** Holds the offer for the travellers: an order to pay by its `payment_required_by`. */
-  hold(req: { offerId: string; clientReference: string; travelers: Traveler[]; contact: Contact }): Promise<FlightOrder>;
+  hold(req: { offerId: string; clientReference: string; travelers: Traveler[]; contact: Contact; services?: ChosenService[] }): Promise<FlightOrder>;
   /** Pays a held order (its amount and currency): the airline issues the tickets. */
   issue(orderId: string, req: { clientReference: string; amount: Money }): Promise<FlightOrder>;
   /** An order as the airline has it now (issued or not). */
