@@ -18,6 +18,7 @@ import { pricingIn, type PricingDeps } from '../src/domain/pricing';
 import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
 import { flightMarkup } from '../src/domain/flights/service';
 import { withScenario } from '../src/sandbox/context';
+import type { ChosenService } from '../src/suppliers/flight-after-sale';
 import type { CancellationQuote, FlightSupplier, Traveler } from '../src/suppliers/flights';
 import { FailureType } from '../workflows/failure-types';
 import { runActivityStep } from './failures';
@@ -39,6 +40,7 @@ export function flightActivities(db: Db, supplierOf: (name: string) => FlightSup
               clientReference: input.clientReference,
               travelers: booking.travelers as unknown as Traveler[],
               contact: booking.contact,
+              ...(booking.services?.length ? { services: booking.services as ChosenService[] } : {}),
             });
             const now = new Date();
             // Priced in the currency the booking was made in: its partner's wallet's.

@@ -5,6 +5,7 @@ import type { Suppliers } from '../src/suppliers';
 import { agencyActivities } from './agency';
 import { finalizeActivities, type FinalizeAttempts } from './finalize';
 import { flightActivities } from './flights';
+import { flightChangeActivities } from './flight-changes';
 import { hotelActivities } from './hotels';
 import { operatorActivities } from './operators';
 import { payFastPathActivity } from './pay-fast-path';
@@ -39,6 +40,7 @@ export function createActivities(deps: ActivityDeps, stepInterceptors: readonly 
     ...finalize,
     ...hotelActivities(deps.db, deps.hotelSupplierOf, deps.pricing),
     ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
+    ...flightChangeActivities(deps.db, deps.flightSupplierOf, deps.flightAfterSaleOf),
     ...tourActivities(deps.db, deps.pricing),
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost, deps.pricing),

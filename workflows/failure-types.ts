@@ -98,6 +98,9 @@ export const ResidenceFailure = {
   undoOwed: 'undo_owed',
 } as const;
 
+/** What a flight change that did not happen fails with: the airline said no, and any debit was credited back. */
+export const FlightChangeFailure = { reversed: 'change_reversed' } as const;
+
 type ValueOf<T> = T[keyof T];
 
 /** Every failure type above: what the API's answers (src/domain/errors.ts) are keyed by. */
@@ -108,4 +111,5 @@ export type FailureTypeName =
   | typeof OUTCOME_UNKNOWN
   | typeof WEBHOOK_NOT_TAKEN
   | ValueOf<typeof PayFailure>
+  | ValueOf<typeof FlightChangeFailure>
   | ValueOf<typeof ResidenceFailure>;

@@ -1,6 +1,7 @@
 import { setWorkflowOptions } from '@temporalio/workflow';
 import * as agency from './agency.workflows';
 import * as flight from './flight.workflows';
+import * as flightChange from './flight-change.workflow';
 import * as hotel from './hotel.workflows';
 import * as pay from './pay.workflow';
 import * as residence from './residence.workflows';
@@ -13,6 +14,7 @@ import * as webhook from './webhook.workflows';
 export * from './pay.workflow';
 export * from './hotel.workflows';
 export * from './flight.workflows';
+export * from './flight-change.workflow';
 export * from './tour.workflows';
 export * from './visa.workflows';
 export * from './residence.workflows';
@@ -21,12 +23,13 @@ export * from './webhook.workflows';
 export * from './pay.types';
 export * from './hotel.types';
 export * from './flight.types';
+export * from './flight-change.types';
 export * from './visa.types';
 export * from './residence.types';
 export * from './webhook.types';
 
 // Each type's versioning behaviour is part of its definition, read by the worker when it registers it.
-const registered = { ...agency, ...flight, ...hotel, ...pay, ...residence, ...tour, ...visa, ...webhook };
+const registered = { ...agency, ...flight, ...flightChange, ...hotel, ...pay, ...residence, ...tour, ...visa, ...webhook };
 for (const [type, versioningBehavior] of Object.entries(VERSIONING_BEHAVIOR)) {
   setWorkflowOptions({ versioningBehavior }, registered[type as keyof typeof VERSIONING_BEHAVIOR] as (...args: never[]) => Promise<unknown>);
 }

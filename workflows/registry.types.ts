@@ -2,6 +2,7 @@ import type { AgencyPayment } from './agency.types';
 import type { PayInput, PayResult } from './pay.types';
 import type { CancelHotelInput, PlacedHold, PlaceHoldInput } from './hotel.types';
 import type { BookedFlight, RefundFlightInput } from './flight.types';
+import type { ChangeFlightInput, ChangeResult } from './flight-change.types';
 import type { HeldDates, ReservationInput } from './residence.types';
 import type { VisaApplicationInput } from './visa.types';
 import type { HeldTourSeats } from './tour.types';
@@ -21,6 +22,7 @@ export interface Workflows {
   bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight>;
   flightTimeLimit(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }>;
   refundFlight(input: RefundFlightInput): Promise<FlightRefundResult>;
+  changeFlight(input: ChangeFlightInput): Promise<ChangeResult>;
   offlineFlightRefund(input: { orderId: number }): Promise<{ approved: boolean; result: FlightRefundResult | null }>;
   prebookTour(input: PrebookRequest): Promise<HeldTourSeats>;
   tourPrebookExpiry(input: { prebookId: number; expiresAt: number }): Promise<{ expired: boolean }>;

@@ -19,6 +19,7 @@ export const VERSIONING_BEHAVIOR = {
   cancelHotelOrder: 'PINNED',
   bookFlight: 'PINNED',
   refundFlight: 'PINNED',
+  changeFlight: 'PINNED',
   prebookTour: 'PINNED',
   reserveResidence: 'PINNED',
   agencyHotelBooking: 'PINNED',

@@ -680,6 +680,63 @@ export const cancelQuotes = pgTable('cancel_quotes', {
   createdAt: createdAt(),
 });
 
+/**
+ * A change a partner makes to a ticketed flight (docs/decisions/flight-changes.md): other
+ * flights (`change`: the airline's change offer it confirmed) or bags added (`services`),
+ * priced in the wallet's currency (signed: negative is money back), and where its workflow
+ * stands. One per partner and idempotency key.
+ */
+export const FLIGHT_CHANGE_KINDS = ['change', 'services'] as const;
+export const FLIGHT_CHANGE_STATUSES = ['confirming', 'confirmed', 'failed'] as const;
+export const flightChanges = pgTable(
+  'flight_changes',
+  {
+    id: serial('id').primaryKey(),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    kind: text('kind', { enum: FLIGHT_CHANGE_KINDS }).notNull().default('change'),
+    status: text('status', { enum: FLIGHT_CHANGE_STATUSES }).notNull().default('confirming'),
+    supplier: text('supplier').notNull(),
+    // A change's: the airline's change offer, and the change made from it once it is.
+    changeOfferId: text('change_offer_id'),
+    supplierChangeId: text('supplier_change_id'),
+    // What the airline charges (its change total: fare difference and penalty; negative, it refunds), in its currency.
+    supplierAmount: bigint('supplier_amount_minor', { mode: 'number' }).notNull(),
+    supplierCurrency: text('supplier_currency').notNull(),
+    // The same in the wallet's currency, its penalty part, and the engine's fee: total = net + fee.
+    netMinor: bigint('net_minor', { mode: 'number' }).notNull(),
+    penaltyMinor: money('penalty_minor').notNull(),
+    feeMinor: money('fee_minor').notNull(),
+    // The parent agency's share of the fee, on a sub-agency's change.
+    agencyFeeMinor: money('agency_fee_minor').notNull().default(0),
+    totalMinor: bigint('total_minor', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    pricingRuleId: integer('pricing_rule_id'),
+    // The legs removed (indexes) and the legs the airline's offer puts in their place.
+    remove: jsonb('remove').$type<number[]>().notNull().default([]),
+    add: jsonb('add').$type<unknown[]>().notNull().default([]),
+    // The services added, as the partner chose them ({service_id, quantity}), and how many bags the order had before.
+    services: jsonb('services').$type<Array<{ service_id: string; quantity: number }>>().notNull().default([]),
+    bagsBefore: integer('bags_before'),
+    workflowId: text('workflow_id').notNull(),
+    failure: text('failure'),
+    createdBy: jsonb('created_by').$type<ActorRecord>(),
+    createdAt: createdAt(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('flight_changes_key_uq').on(t.partnerId, t.idempotencyKey),
+    index('flight_changes_order_idx').on(t.orderId),
+    check('flight_changes_total', sql`${t.totalMinor} = ${t.netMinor} + ${t.feeMinor}`),
+    check('flight_changes_kind', sql`(${t.kind} = 'change') = (${t.changeOfferId} is not null)`),
+  ],
+);
+
 export const FLIGHT_BOOKING_STATUSES = ['booking', 'booked', 'ticketed', 'expired', 'cancelled', 'refunded', 'refund_requested', 'failed'] as const;
 export type FlightBookingStatus = (typeof FLIGHT_BOOKING_STATUSES)[number];
 
@@ -712,6 +769,8 @@ export const flightBookings = pgTable(
     travelers: personalData<Array<Record<string, unknown>>>('flight_bookings', 'travelers').notNull(),
     contact: personalData<{ phone_number: string; email: string }>('flight_bookings', 'contact').notNull(),
     tickets: jsonb('tickets').$type<Array<{ traveler_index: number; ticket_number: string }>>(),
+    // Seats and bags booked on it, as the airline's order lists them.
+    services: jsonb('services').$type<unknown[]>(),
     totalPrice: money('total_price_minor'),
     currency: text('currency').notNull(),
     orderId: integer('order_id').references(() => orders.id),
@@ -969,7 +1028,8 @@ export const supplierPlaces = pgTable(
   (t) => [uniqueIndex('supplier_places_external_idx').on(t.supplier, t.kind, t.externalId), check('supplier_places_kind', sql`${t.kind} IN ('city', 'hotel')`)],
 );
 
-export const MARKUP_SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const;
+/** `flight_change`: the fee on a change a partner makes to a ticketed flight (its margin on the change's net). */
+export const MARKUP_SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa', 'flight_change'] as const;
 export type MarkupService = (typeof MARKUP_SERVICES)[number];
 
 /**
@@ -990,7 +1050,7 @@ export const agencyMarkups = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.childId, t.service] }),
-    check('agency_markups_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa')`),
+    check('agency_markups_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa', 'flight_change')`),
     check('agency_markups_non_negative', sql`${t.percentHundredths} >= 0 and ${t.fixed} >= 0`),
     check('agency_markups_sets_something', sql`${t.percentHundredths} > 0 or ${t.fixed} > 0`),
   ],
@@ -1022,7 +1082,7 @@ export const pricingRules = pgTable(
   },
   (t) => [
     index('pricing_rules_service_idx').on(t.service, t.id),
-    check('pricing_rules_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa')`),
+    check('pricing_rules_service', sql`${t.service} IN ('hotels', 'flights', 'products', 'tours', 'residence', 'visa', 'flight_change')`),
     check('pricing_rules_non_negative', sql`${t.percentHundredths} >= 0 and ${t.fixed} >= 0 and ${t.minMargin} >= 0`),
     check('pricing_rules_sets_something', sql`${t.percentHundredths} > 0 or ${t.fixed} > 0 or ${t.minMargin} > 0`),
     check('pricing_rules_dates', sql`${t.validFrom} is null or ${t.validTo} is null or ${t.validFrom} <= ${t.validTo}`),

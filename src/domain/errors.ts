@@ -90,6 +90,15 @@ export const WORKFLOW_ANSWERS = {
   },
   flightBooking: { hold_refused: 'validation' },
   flightRefund: { refund_rejected: 'supplier_failed' },
+  /** POST /api/flights/air_change_confirm/ (workflows/flight-change.workflow.ts). */
+  flightChange: {
+    insufficient_credit: 'insufficient_credit',
+    validation: 'validation',
+    conflict: 'conflict',
+    change_reversed: 'supplier_failed',
+    // The debit could not be written (the database, bounded retries spent): nothing was charged.
+    database_unavailable: 'database_down_unchanged',
+  },
   hotelHold: { hold_refused: 'validation' },
   hotelCancel: { cancel_rejected: 'supplier_failed', conflict: 'validation' },
   /** Residence and tour holds. */

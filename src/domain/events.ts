@@ -24,6 +24,8 @@ export const EVENT_TYPES = {
   'refund.completed': 'A refund was credited to the wallet',
   'refund.rejected': 'A refund request was turned down; the order is completed again',
   'visa.decided': 'The embassy approved or rejected a visa application',
+  'order.changed': "A ticketed flight was changed at the partner's request: new legs and tickets, and its price moved by the change",
+  'order.services_added': 'Bags were added to a ticketed flight, paid from the wallet',
   'reservation.modified': "A villa stay's dates or guests changed (and its price with them)",
   'reservation.cancelled': 'A villa stay was cancelled (the host accepted)',
   'booking.cancelled': 'An Interface B hotel booking was cancelled',

@@ -1,12 +1,13 @@
 import { WorkflowNotFoundError, type Client, type QueryDefinition, type WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { ledgerEntries, reservations } from '../db/schema';
+import { flightChanges, ledgerEntries, reservations } from '../db/schema';
 import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type PayState } from '../../workflows/pay.types';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState } from '../../workflows/park.types';
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
+import { changeStateQuery, type ChangeState } from '../../workflows/flight-change.types';
 import { CANCEL_AT_HOST_REFUSALS, reservationWorkflowId, STAY_UNDO_REFUSALS } from '../../workflows/residence.types';
 import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
@@ -203,10 +204,12 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
       );
     }
     workflowId = cancellation.workflowId;
+  } else if (await parkedChangeOf(deps, orderId)) {
+    return decideChange(deps, orderId, (await parkedChangeOf(deps, orderId))!, decision);
   } else {
     throw new DomainError(
       'validation',
-      `order ${orderId}: neither its payment nor a cancellation is waiting for an operator (payment step ${state?.step ?? 'none'}, order ${before.order.status})`,
+      `order ${orderId}: neither its payment, a cancellation nor a change is waiting for an operator (payment step ${state?.step ?? 'none'}, order ${before.order.status})`,
     );
   }
   await deps.temporal.workflow.getHandle(workflowId).signal(operatorDecisionSignal, decision);
@@ -231,6 +234,40 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
   }
 }
 
+/** The order's flight change under way whose workflow is parked for an operator, if any. */
+async function parkedChangeOf(deps: OperatorDeps, orderId: number): Promise<WorkflowView<ChangeState> | null> {
+  const [change] = await deps.db
+    .select({ workflowId: flightChanges.workflowId })
+    .from(flightChanges)
+    .where(and(eq(flightChanges.orderId, orderId), eq(flightChanges.status, 'confirming')));
+  if (!change) return null;
+  const wf = await workflowOf(deps.temporal, { workflowId: change.workflowId }, changeStateQuery);
+  return wf?.state?.step === 'needs_attention' ? wf : null;
+}
+
+/** What does not apply where a flight change is parked, and why. */
+const CHANGE_REFUSALS: Record<string, Partial<Record<OperatorDecision['action'], string>>> = {
+  changing: { confirm: 'retry looks the change up at the airline and completes it if the airline made it' },
+  completing: { compensate: 'the airline made the change, so it is never compensated; retry the completion' },
+  compensating: { confirm: 'the change failed and its debit is being credited back; retry the credit' },
+};
+
+/**
+ * A parked flight change: the decision that applies is signalled to its workflow, which then
+ * goes on; the answer is the order once the change has left needs_attention (or the wait ends).
+ */
+async function decideChange(deps: OperatorDeps, orderId: number, wf: WorkflowView<ChangeState>, decision: OperatorDecision): Promise<OrderInspection> {
+  const refused = CHANGE_REFUSALS[wf.state?.parkedAt ?? '']?.[decision.action];
+  if (refused) throw new DomainError('conflict', `order ${orderId}: its change is parked ${wf.state?.parkedAt}: ${refused}`);
+  await deps.temporal.workflow.getHandle(wf.workflowId).signal(operatorDecisionSignal, decision);
+  const deadline = Date.now() + deps.waitMs;
+  for (;;) {
+    const now = await workflowOf(deps.temporal, { workflowId: wf.workflowId }, changeStateQuery);
+    if (now?.status !== 'RUNNING' || now.state?.step !== 'needs_attention' || Date.now() > deadline) return inspectOrder(deps, orderId);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** What Temporal lists as parked: running workflows in `Stage = "needs_attention"`. */
 export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionStatus = "Running"';
 
@@ -241,29 +278,35 @@ export const NEEDS_ATTENTION_QUERY = 'Stage = "needs_attention" AND ExecutionSta
  */
 /** The pay workflow's type, as Temporal lists it: its parked runs answer payStateQuery, every other one cancellationStateQuery. */
 const PAY_WORKFLOW: WorkflowType = 'payOrder';
+const CHANGE_WORKFLOW: WorkflowType = 'changeFlight';
 
 /** A workflow parked for an operator, with where and why it waits. */
 export interface ParkedWorkflow {
   workflowId: string;
   workflowType: string;
-  kind: 'payment' | 'cancellation';
+  kind: 'payment' | 'cancellation' | 'change';
   orderId: number | null;
   partnerId: number | null;
   service: string | null;
   startedAt: Date;
-  state: PayState | CancellationState | null;
+  state: PayState | CancellationState | ChangeState | null;
 }
 
 export async function needsAttention(deps: Pick<OperatorDeps, 'temporal'>): Promise<ParkedWorkflow[]> {
   const results: ParkedWorkflow[] = [];
   for await (const wf of deps.temporal.workflow.list({ query: NEEDS_ATTENTION_QUERY, pageSize: 100 })) {
     const handle = deps.temporal.workflow.getHandle(wf.workflowId, wf.runId);
-    const asked: Promise<PayState | CancellationState> = wf.type === PAY_WORKFLOW ? handle.query(payStateQuery) : handle.query(cancellationStateQuery);
+    const asked: Promise<PayState | CancellationState | ChangeState> =
+      wf.type === PAY_WORKFLOW
+        ? handle.query(payStateQuery)
+        : wf.type === CHANGE_WORKFLOW
+          ? handle.query(changeStateQuery)
+          : handle.query(cancellationStateQuery);
     const state = await asked.catch(() => null);
     results.push({
       workflowId: wf.workflowId,
       workflowType: wf.type,
-      kind: wf.type === PAY_WORKFLOW ? 'payment' : 'cancellation',
+      kind: wf.type === PAY_WORKFLOW ? 'payment' : wf.type === CHANGE_WORKFLOW ? 'change' : 'cancellation',
       orderId: wf.typedSearchAttributes.get(OrderId) ?? state?.orderId ?? null,
       partnerId: wf.typedSearchAttributes.get(PartnerId) ?? null,
       service: wf.typedSearchAttributes.get(Service) ?? null,

@@ -16,7 +16,8 @@ export interface Finding {
     | 'entry_not_posted'
     | 'adjustment_not_posted'
     | 'trial_balance_not_zero'
-    | 'sub_agency';
+    | 'sub_agency'
+    | 'flight_change';
   /** The partner concerned; null for a finding about the company's own accounts. */
   partner_id: number | null;
   order_id?: number;
@@ -83,6 +84,9 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
       select o.id, o.partner_id, o.status, o.total_price_minor as total, o.currency, o.updated_at, o.payment_workflow_id,
         coalesce(sum(case when l.type = 'payment' then l.amount_minor when l.type = 'refund' then -l.amount_minor else 0 end), 0) as paid
       from orders o left join ledger_entries l on l.order_id = o.id
+        -- A flight change under way has moved the wallet and not yet the order's price (src/domain/flights/changes.ts).
+        and not exists (select 1 from flight_changes fc where fc.order_id = o.id and fc.status = 'confirming'
+          and l.step in ('flight-change-' || fc.id, 'flight-change-' || fc.id || '-undo'))
       group by o.id`),
   );
   for (const o of orders) {
@@ -134,7 +138,50 @@ export async function reconcile(db: DbOrTx, now: Date, stuckAfterMs: number): Pr
       detail: `${h.what} ${h.id} is still held, unpaid, ${Math.round((now.getTime() - deadline.getTime()) / 60_000)} min past its deadline ${deadline.toISOString()}: its expiry workflow did not release it`,
     });
   }
+  findings.push(...(await checkFlightChanges(db, now, stuckAfterMs)));
   return { findings, checked: { wallets: wallets.length, orders: orders.length } };
+}
+
+/**
+ * Flight changes (src/domain/flights/changes.ts): a confirmed one moved the wallet by exactly
+ * its total, once, and kept it; a failed one kept nothing; none stays under way longer than
+ * `stuckAfterMs`.
+ */
+async function checkFlightChanges(db: DbOrTx, now: Date, stuckAfterMs: number): Promise<Finding[]> {
+  const changes = rowsOf<{
+    id: number;
+    partner_id: number;
+    order_id: number;
+    status: string;
+    total: string;
+    currency: string;
+    created_at: string;
+    kept: string;
+    moves: string;
+  }>(
+    await db.execute(sql`
+      select fc.id, fc.partner_id, fc.order_id, fc.status, fc.total_minor as total, fc.currency, fc.created_at,
+        coalesce(sum(case when l.direction = 'debit' then l.amount_minor else -l.amount_minor end), 0) as kept,
+        count(l.id) filter (where l.step = 'flight-change-' || fc.id) as moves
+      from flight_changes fc left join ledger_entries l on l.order_id = fc.order_id
+        and l.step in ('flight-change-' || fc.id, 'flight-change-' || fc.id || '-undo')
+      group by fc.id`),
+  );
+  const findings: Finding[] = [];
+  for (const c of changes) {
+    const kept = Number(c.kept);
+    const total = Number(c.total);
+    const money = (n: number) => formatDecimal(n, c.currency);
+    const finding = (detail: string) =>
+      findings.push({ kind: 'flight_change', partner_id: c.partner_id, order_id: c.order_id, detail: `change ${c.id}: ${detail}` });
+    if (Number(c.moves) > 1) finding(`moved the wallet ${c.moves} times`);
+    if (c.status === 'confirmed' && kept !== total) finding(`confirmed for ${money(total)} but ${money(kept)} was kept`);
+    if (c.status === 'failed' && kept !== 0) finding(`failed but ${money(kept)} was kept`);
+    if (c.status === 'confirming' && now.getTime() - new Date(c.created_at).getTime() > stuckAfterMs) {
+      finding(`under way since ${new Date(c.created_at).toISOString()}; see Stage = "needs_attention" in Temporal Web`);
+    }
+  }
+  return findings;
 }
 
 /** The double-entry invariants (src/domain/books.ts), each checked rather than assumed. */

@@ -16,7 +16,7 @@ export type { Health, HealthReport };
  * What the HTTP layer needs; built once by the process entry point (or by a test). The
  * supplier adapters are what the API reads from (search, rate checks); changes go through workflows.
  */
-export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'flightSupplier' | 'flightSupplierOf'> {
+export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'flightSupplier' | 'flightSupplierOf' | 'flightAfterSaleOf'> {
   sandbox: boolean;
   currency: string;
   /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */

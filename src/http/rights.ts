@@ -101,6 +101,11 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'POST /api/flights/air_refund_display/': ['view'],
   'POST /api/flights/air_refund/': ['modify'],
   'POST /api/flights/air_refund_offline/': ['modify'],
+  'POST /api/flights/air_change_request/': ['modify'],
+  'POST /api/flights/air_change_confirm/': ['modify', 'pay'],
+  'GET /api/flights/seat_map/': ['search'],
+  'POST /api/flights/air_order_available_services/': ['view'],
+  'POST /api/flights/air_order_services/': ['modify', 'pay'],
   // Interface A: tours
   'GET /api/tours/': ['search'],
   'GET /api/tours/search-options/': ['search'],

@@ -9,7 +9,7 @@ import type { ConsoleRequest } from './request';
 
 type Service = components['schemas']['SubAgencyMarkup']['service'];
 /** The services a markup is set for, as the API's document lists them (the compiler keeps the two equal). */
-const SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const satisfies readonly Service[];
+const SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa', 'flight_change'] as const satisfies readonly Service[];
 type Missing = Exclude<Service, (typeof SERVICES)[number]>;
 const everyService: Missing extends never ? true : never = true;
 void everyService;

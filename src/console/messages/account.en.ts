@@ -126,5 +126,6 @@ export const accountEn = {
   'agencies.service_tours': 'Tours',
   'agencies.service_residence': 'Villas and residences',
   'agencies.service_visa': 'Visas',
+  'agencies.service_flight_change': 'Flight changes',
   'agencies.save_markups': 'Save markups',
 } as const;

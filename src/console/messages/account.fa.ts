@@ -128,5 +128,6 @@ export const accountFa: Record<keyof typeof accountEn, string> = {
   'agencies.service_tours': 'تورها',
   'agencies.service_residence': 'ویلاها و اقامتگاه‌ها',
   'agencies.service_visa': 'روادید',
+  'agencies.service_flight_change': 'تغییر پرواز',
   'agencies.save_markups': 'ذخیره افزوده‌ها',
 };

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { flightBookings, orders } from '../../db/schema';
+import type { ChosenService } from '../../suppliers/flight-after-sale';
 import type { FlightOrder, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
@@ -22,6 +23,8 @@ export async function newFlightBooking(
     supplier: string;
     /** The price a revalidation fixed for this offer, if it still holds. */
     fixed?: SupplierPrice | null;
+    /** Seats and bags to book with it; once booked, the order's own. */
+    services?: ChosenService[];
   },
 ): Promise<FlightBookingRow> {
   const [row] = await db
@@ -34,6 +37,7 @@ export async function newFlightBooking(
       contact: input.contact,
       currency: input.currency,
       supplier: input.supplier,
+      services: input.services ?? [],
       ...(input.fixed ? supplierPriceColumns(input.fixed) : {}),
     })
     .returning();
@@ -103,6 +107,7 @@ export async function recordAirBooking(
         refundable: air.refundable,
         refundPenalty: price.refundPenaltyMinor,
         legs: air.legs,
+        services: air.services ?? [],
         totalPrice: price.parts.sellMinor,
         ...supplierPriceColumns(price.supplier),
         orderId: order!.id,

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
+import type { ChosenService } from '../../suppliers/flight-after-sale';
 import { perObject } from '../../platform/per-object';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
@@ -241,7 +242,12 @@ export async function baggage(supplier: FlightSupplier, pricing: PricingDeps, co
 export async function bookFlight(
   deps: FlightDeps,
   partner: Partner,
-  input: { fare_source_code: string; traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] } },
+  input: {
+    fare_source_code: string;
+    traveler_info: { contact: { phone_number: string; email: string }; air_travelers: Traveler[] };
+    /** Paid seats and bags from the fare's seat map and services, booked with it. */
+    services?: ChosenService[] | undefined;
+  },
   pricing: PricingDeps,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
   const shown = openCode(pricing, input.fare_source_code, 'fare_source_code');
@@ -265,6 +271,7 @@ export async function bookFlight(
     currency: pricing.currency,
     supplier: deps.supplier.name,
     fixed,
+    services: input.services ?? [],
   });
   const workflowId = bookFlightWorkflowId(booking.id);
   const started = await startOrJoin(deps.temporal, 'bookFlight', {

@@ -26,6 +26,8 @@ import { agencyRoutes } from './agencies.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
+import { flightChangeRoutes } from './flight-changes.routes';
+import { flightExtraRoutes } from './flight-extras.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { organisationRoutes } from './organisation.routes';
@@ -142,6 +144,8 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
+  app.route('/', flightChangeRoutes(deps));
+  app.route('/', flightExtraRoutes(deps));
   app.route('/', tourRoutes(deps));
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));

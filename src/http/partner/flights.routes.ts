@@ -3,6 +3,7 @@ import type { FlightBookingRow } from '../../domain/flights/bookings';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
 import { formatDecimal } from '../../domain/money';
+import type { BookedService } from '../../suppliers/flight-after-sale';
 import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import type { Partner } from '../../domain/partners';
@@ -12,7 +13,7 @@ import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { searchAnswer } from '../search-answer';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
-const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
+export const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
 const Departure = calendarDateOrTime('travel');
 const Id = bodyId();
 const Country = country();
@@ -43,7 +44,7 @@ const Segment = z.object({
   cabin: z.string(),
   booking_class: z.string(),
 });
-const Legs = z.array(z.object({ segments: z.array(Segment) }));
+export const Legs = z.array(z.object({ segments: z.array(Segment) }));
 
 const SearchResult = z
   .object({
@@ -81,6 +82,14 @@ const BookingBody = FareCode.extend({
     contact: z.object({ phone_number: phone(), email: email() }),
     air_travelers: z.array(Traveler).min(1).max(18),
   }),
+  services: z
+    .array(z.object({ service_id: opaque(200), quantity: z.number().int().min(1).max(9) }))
+    .max(40)
+    .optional()
+    .openapi({
+      description:
+        "Paid seats (from seat_map) and bags (air_baggages' services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services)",
+    }),
 }).openapi('FlightBookingRequest');
 
 const FlightBooking = z
@@ -95,6 +104,17 @@ const FlightBooking = z
     total_price: Decimal.nullable(),
     currency: z.string(),
     legs: Legs,
+    services: z
+      .array(
+        z.object({
+          type: z.enum(['seat', 'baggage']),
+          traveler_index: z.number().int(),
+          segments: z.array(z.tuple([z.number().int(), z.number().int()])),
+          quantity: z.number().int(),
+          designator: z.string().optional(),
+        }),
+      )
+      .openapi({ description: 'Seats and bags booked on it (extension)' }),
     passengers: z.array(
       z.object({
         first_name: z.string(),
@@ -121,7 +141,7 @@ const Tickets = z
   })
   .openapi('FlightTickets');
 
-const renderLeg = (leg: Leg): z.infer<typeof Legs>[number] => ({
+export const renderLeg = (leg: Leg): z.infer<typeof Legs>[number] => ({
   segments: leg.segments.map((s) => ({
     flight_number: s.flight_number,
     airline: s.airline,
@@ -169,6 +189,15 @@ function renderFlightBooking(b: FlightBookingRow): z.infer<typeof FlightBooking>
     total_price: b.totalPrice === null ? null : formatDecimal(b.totalPrice, b.currency),
     currency: b.currency,
     legs: ((b.legs ?? []) as Leg[]).map(renderLeg),
+    services: ((b.services ?? []) as Array<Partial<BookedService>>)
+      .filter((x): x is BookedService => x.type === 'seat' || x.type === 'baggage')
+      .map((x) => ({
+        type: x.type,
+        traveler_index: x.traveler_index,
+        segments: x.segments,
+        quantity: x.quantity,
+        ...(x.designator ? { designator: x.designator } : {}),
+      })),
     passengers: (b.travelers as unknown as SupplierTraveler[]).map((t, i) => ({
       first_name: t.first_name,
       last_name: t.last_name,

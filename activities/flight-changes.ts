@@ -1,0 +1,69 @@
+import type { Db } from '../src/db/client';
+import {
+  completeChange,
+  debitChange,
+  flightChangeById,
+  noteSupplierChange,
+  undoChange,
+  type ChangedAtAirline,
+  type ChangeRun,
+  type FlightChangeRow,
+} from '../src/domain/flights/changes';
+import { flightBookingOfOrder, supplierOrderIdOf } from '../src/domain/flights/bookings';
+import { bagsOn } from '../src/domain/flights/order-services';
+import { DomainError } from '../src/domain/errors';
+import type { FlightAfterSale } from '../src/suppliers/flight-after-sale';
+import type { FlightOrder, FlightSupplier } from '../src/suppliers/flights';
+import { runActivityStep } from './failures';
+
+/** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
+export function flightChangeActivities(db: Db, supplierOf: (name: string) => FlightSupplier, afterSaleOf: (name: string) => FlightAfterSale) {
+  /** Makes and confirms the change from the offer, each step looked up first: the change made from it, then whether it is confirmed. */
+  async function changeFlights(airline: FlightAfterSale, change: FlightChangeRow): Promise<string> {
+    let made = (await airline.findChange(change.changeOfferId!)) ?? (await airline.createChange(change.changeOfferId!));
+    await noteSupplierChange(db, change.id, made.change_id);
+    if (!made.confirmed_at) {
+      made = await airline.confirmChange(made.change_id, { amount: { amount_minor: Math.max(change.supplierAmount, 0), currency: change.supplierCurrency } });
+    }
+    return made.change_id;
+  }
+
+  /** Adds the bags unless the order already has them: more bags than it had before by what was asked. */
+  async function addBags(airline: FlightAfterSale, change: FlightChangeRow, airlineOrderId: string, order: FlightOrder): Promise<boolean> {
+    const asked = change.services.reduce((n, s) => n + s.quantity, 0);
+    if (bagsOn(order) >= (change.bagsBefore ?? 0) + asked) return false;
+    await airline.addServices(airlineOrderId, {
+      services: change.services,
+      amount: { amount_minor: change.supplierAmount, currency: change.supplierCurrency },
+    });
+    return true;
+  }
+
+  return {
+    debitFlightChange: (run: ChangeRun) => runActivityStep(() => debitChange(db, run)),
+    undoFlightChange: (run: ChangeRun & { reason: string }) => runActivityStep(() => undoChange(db, run)),
+
+    /**
+     * Makes the change at the airline: other flights, or bags. Every try asks first what
+     * became of the last, so an answer lost on the way back is found, not repeated. Answers
+     * the order as the airline now has it.
+     */
+    changeAtAirline: (input: { changeId: number }) =>
+      runActivityStep(async (): Promise<ChangedAtAirline> => {
+        const change = await flightChangeById(db, input.changeId);
+        if (change.status === 'failed') throw new DomainError('conflict', `change ${change.id} failed: ${change.failure ?? 'see its workflow'}`);
+        const booking = await flightBookingOfOrder(db, change.orderId);
+        const airlineOrderId = booking ? supplierOrderIdOf(booking) : null;
+        if (!airlineOrderId) throw new DomainError('not_found', `no airline order for order ${change.orderId}`);
+        const airline = afterSaleOf(change.supplier);
+        const orders = supplierOf(change.supplier);
+        let supplierChangeId: string | null = null;
+        if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await orders.order(airlineOrderId));
+        else supplierChangeId = await changeFlights(airline, change);
+        const order = await orders.order(airlineOrderId);
+        return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
+      }),
+
+    completeFlightChange: (input: ChangeRun & ChangedAtAirline) => runActivityStep(() => completeChange(db, input)),
+  };
+}
