@@ -11,6 +11,7 @@ export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: 
     holdTtlMs: config.SIMULATOR_HOLD_TTL_MS,
     prebookTtlMs: config.SIMULATOR_PREBOOK_TTL_MS,
     ticketTimeLimitMs: config.SIMULATOR_TICKET_TIME_LIMIT_MS,
+    changeOfferTtlMs: config.SIMULATOR_CHANGE_OFFER_TTL_MS,
     searchDelayMs: config.SIMULATOR_SEARCH_DELAY_MS,
     searchRatePerS: config.SIMULATOR_SEARCH_RATE_PER_S,
   });

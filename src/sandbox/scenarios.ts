@@ -72,6 +72,21 @@ export const SCENARIOS = {
     on: 'air refunds',
     does: 'the airline refuses the refund (422)',
   },
+  change_penalty: {
+    playedBy: 'simulator',
+    on: 'air change requests',
+    does: 'the airline charges a penalty on the change whatever the fare: at least 25% of the changed legs’ base fares (a Saver’s)',
+  },
+  change_offer_expires: {
+    playedBy: 'simulator',
+    on: 'air change requests',
+    does: 'the change offers expire as they are made: making or confirming a change from one is refused (410)',
+  },
+  schedule_change: {
+    playedBy: 'simulator',
+    on: 'air ticketing',
+    does: 'once the tickets are issued the airline moves the first flight 3 hours later: a schedule change to accept, cancel (a full refund) or change',
+  },
   visa_approve: {
     playedBy: 'embassy',
     on: 'visa applications',
@@ -169,6 +184,17 @@ export const SCENARIO_OPERATIONS = {
   visaRequest: operation(VISA, {
     visa_approve: 'the default: once the order is paid and the application submitted, the sandbox embassy approves it after `SANDBOX_VISA_DECISION_MS`',
     visa_reject: 'the sandbox embassy refuses it after `SANDBOX_VISA_DECISION_MS`; the product’s share of the service fee is refunded to the wallet',
+  }),
+  /** Interface A: the flight's payment, which tickets it */
+  flightTicketing: operation(['schedule_change'], {
+    schedule_change:
+      'the tickets are issued, then the airline moves the first flight 3 hours later: the order shows a schedule change to accept, cancel or change',
+  }),
+  /** Interface A: a change of a ticketed flight (its offers) */
+  flightChangeRequest: operation(['change_penalty', 'change_offer_expires'], {
+    change_penalty:
+      'the airline charges a penalty on the change whatever the fare (25% of the changed legs’ base fares): each offer’s penalty and total show it',
+    change_offer_expires: 'the offers expire as they are made: confirming one is refused and nothing is charged',
   }),
   /** Interface B: a hotel booking, settled at creation */
   agencyBooking: operation(AGENCY, AGENCY_EFFECTS),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isKnownCurrency, MAX_AMOUNT_MINOR } from '../platform/currency';
 import type { ConfirmingSupplier, SupplierConfirmation } from './confirmations';
 import { SupplierUnavailableError } from './errors';
+import type * as A from './flight-after-sale';
 import type * as F from './flights';
 import type * as H from './hotels';
 import type { Money } from './money';
@@ -172,10 +173,91 @@ const flightOrder = obj({
       }),
     )
     .optional(),
-}) satisfies z.ZodType<F.FlightOrder>; // an airline may state its refund penalty in a currency of its own
+})
+  // An airline may state its refund penalty in a currency of its own; what the order costs is in one.
+  .superRefine((o, ctx) => oneCurrency([o.total, ...(o.services ?? []).map((s) => s.total)], ctx)) satisfies z.ZodType<F.FlightOrder>;
 const airport = obj({ code: z.string(), name: z.string(), city: z.string(), country: z.string(), city_code: z.string() });
 const cancellationQuote = obj({ quote_id: text, order_id: text, refund: money, expires_at: instant.nullable() }) satisfies z.ZodType<F.CancellationQuote>;
 const confirmedCancellation = obj({ order_id: text, refund: money, confirmed_at: instant }) satisfies z.ZodType<F.ConfirmedCancellation>;
+
+/** An amount that may be negative: a change's total, refunded when below zero. */
+const signedMoney = obj({
+  amount_minor: z.number().int().min(-MAX_AMOUNT_MINOR).max(MAX_AMOUNT_MINOR),
+  currency: money.shape.currency,
+}) satisfies z.ZodType<Money>;
+const changePrices = { change_total: signedMoney, penalty: money, new_total: money, expires_at: instant };
+const changeOffer = obj({
+  change_offer_id: text,
+  order_id: text,
+  ...changePrices,
+  remove: z.array(count),
+  add: legs,
+  change_id: text.nullable(),
+}).superRefine((o, ctx) => oneCurrency([o.change_total, o.penalty, o.new_total], ctx)) satisfies z.ZodType<A.ChangeOffer>;
+const changeRequest = obj({
+  request_id: text,
+  order_id: text,
+  offers: z.array(changeOffer),
+}).superRefine((r, ctx) =>
+  oneCurrency(
+    r.offers.flatMap((o) => [o.change_total, o.penalty, o.new_total]),
+    ctx,
+  ),
+) satisfies z.ZodType<A.ChangeRequest>;
+const orderChange = obj({
+  change_id: text,
+  change_offer_id: text,
+  order_id: text,
+  ...changePrices,
+  confirmed_at: instant.nullable(),
+}).superRefine((c, ctx) => oneCurrency([c.change_total, c.penalty, c.new_total], ctx)) satisfies z.ZodType<A.OrderChange>;
+const scheduleChange = obj({
+  change_id: text,
+  order_id: text,
+  removed: legs,
+  added: legs,
+  available_actions: z.array(z.enum(['accept', 'cancel', 'change', 'update'])),
+  action_taken: z.enum(['accepted', 'cancelled', 'changed']).nullable(),
+  action_taken_at: instant.nullable(),
+  created_at: instant,
+}) satisfies z.ZodType<A.ScheduleChange>;
+const seat = obj({
+  designator: text,
+  prices: z.array(obj({ service_id: text, traveler_index: count, price: money })),
+  disclosures: z.array(z.string()),
+}) satisfies z.ZodType<A.Seat>;
+const seatMaps = z
+  .array(
+    obj({
+      leg_index: count,
+      segment_index: count,
+      cabins: z.array(obj({ cabin, rows: z.array(obj({ seats: z.array(seat) })) })),
+    }),
+  )
+  .superRefine((maps, ctx) =>
+    oneCurrency(
+      maps.flatMap((m) => m.cabins.flatMap((c) => c.rows.flatMap((r) => r.seats.flatMap((s) => s.prices.map((p) => p.price))))),
+      ctx,
+    ),
+  ) satisfies z.ZodType<A.SeatMap[]>;
+const servicesForSale = z
+  .array(
+    obj({
+      service_id: text,
+      type: z.literal('baggage'),
+      price: money,
+      max_quantity: z.number().int().min(1),
+      traveler_indexes: z.array(count),
+      segments: z.array(z.tuple([count, count])),
+      bag: obj({ kind: z.enum(['checked', 'carry_on']), max_weight_kg: z.number().min(0).nullable() }),
+    }),
+  )
+  .superRefine((services, ctx) =>
+    oneCurrency(
+      services.map((s) => s.price),
+      ctx,
+    ),
+  ) satisfies z.ZodType<A.ServiceForSale[]>;
 
 const fulfilment = obj({ fulfilment_id: text, status: z.string(), client_reference: z.string() }) satisfies z.ZodType<Fulfilment>;
 const confirmation = obj({
@@ -233,6 +315,30 @@ export function checkedFlightSupplier(port: F.FlightSupplier): F.FlightSupplier 
     release: checked(call('release'), flightOrder, (id) => port.release(id)),
     quoteCancellation: checked(call('quoteCancellation'), cancellationQuote, (id) => port.quoteCancellation(id)),
     confirmCancellation: checked(call('confirmCancellation'), confirmedCancellation, (quote, req) => port.confirmCancellation(quote, req)),
+  };
+}
+
+/**
+ * The after-sale port with its answers checked, as `checkedFlightSupplier` checks the
+ * flights port's: a change's total may be negative (a refund), every other amount not; the
+ * amounts of one change, one list of seat maps or of services are in one currency.
+ */
+export function checkedFlightAfterSale(port: A.FlightAfterSale & { readonly name: string }): A.FlightAfterSale & { readonly name: string } {
+  const call = (method: string) => `${port.name} flights.${method}`;
+  return {
+    name: port.name,
+    requestChange: checked(call('requestChange'), changeRequest, (id, req) => port.requestChange(id, req)),
+    changeOffer: checked(call('changeOffer'), changeOffer, (id) => port.changeOffer(id)),
+    createChange: checked(call('createChange'), orderChange, (id) => port.createChange(id)),
+    findChange: checked(call('findChange'), orNull(orderChange), (id) => port.findChange(id)),
+    confirmChange: checked(call('confirmChange'), orderChange, (id, req) => port.confirmChange(id, req)),
+    change: checked(call('change'), orderChange, (id) => port.change(id)),
+    scheduleChanges: checked(call('scheduleChanges'), z.array(scheduleChange), (id) => port.scheduleChanges(id)),
+    acceptScheduleChange: checked(call('acceptScheduleChange'), scheduleChange, (id) => port.acceptScheduleChange(id)),
+    seatMaps: checked(call('seatMaps'), seatMaps, (id) => port.seatMaps(id)),
+    offerServices: checked(call('offerServices'), servicesForSale, (id) => port.offerServices(id)),
+    orderServices: checked(call('orderServices'), servicesForSale, (id) => port.orderServices(id)),
+    addServices: checked(call('addServices'), flightOrder, (id, req) => port.addServices(id, req)),
   };
 }
 

@@ -1,4 +1,7 @@
-import type { Cabin, FlightOrder, Leg, Money } from './flights';
+import type { BookedService, Cabin, ChosenService, FlightOrder, Leg, Money } from './flights';
+
+// Chosen and booked services are part of an order, so they are declared with it.
+export type { BookedService, ChosenService };
 
 /**
  * What can happen to a flight order after it is sold, as a port: changes a traveller asks
@@ -131,22 +134,4 @@ export interface ServiceForSale {
   segments: Array<[number, number]>;
   /** For a bag: checked or carry-on, and its weight (null: the airline does not say). */
   bag: { kind: 'checked' | 'carry_on'; max_weight_kg: number | null };
-}
-
-export interface ChosenService {
-  service_id: string;
-  quantity: number;
-}
-
-/** A seat or bag booked on an order. */
-export interface BookedService {
-  service_id: string;
-  type: 'seat' | 'baggage';
-  traveler_index: number;
-  /** `[leg_index, segment_index]` pairs it covers. */
-  segments: Array<[number, number]>;
-  quantity: number;
-  total: Money;
-  /** The seat's designator, for a seat. */
-  designator?: string;
 }

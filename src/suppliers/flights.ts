@@ -1,4 +1,3 @@
-import type { BookedService, ChosenService } from './flight-after-sale';
 import type { Money } from './money';
 
 export type { Money } from './money';
@@ -153,6 +152,24 @@ export interface FlightOrder {
   tickets: Array<{ traveler_index: number; ticket_number: string }>;
   /** Seats and bags booked on it (absent: none, or a supplier that sells none). */
   services?: BookedService[];
+}
+
+export interface ChosenService {
+  service_id: string;
+  quantity: number;
+}
+
+/** A seat or bag booked on an order. */
+export interface BookedService {
+  service_id: string;
+  type: 'seat' | 'baggage';
+  traveler_index: number;
+  /** `[leg_index, segment_index]` pairs it covers. */
+  segments: Array<[number, number]>;
+  quantity: number;
+  total: Money;
+  /** The seat's designator, for a seat. */
+  designator?: string;
 }
 
 /** What the airline would refund if the order were cancelled now, valid until `expires_at`. */

@@ -1,10 +1,12 @@
 import { duffelCalls, type DuffelSettings } from './adapters/duffel/client';
 import { duffelFlightSupplier } from './adapters/duffel/flights';
 import { duffelHotelSupplier } from './adapters/duffel/hotels';
+import { simulatorFlightAfterSale } from './adapters/simulator/flight-after-sale';
 import { simulatorFlightSupplier } from './adapters/simulator/flights';
 import { simulatorHotelSupplier } from './adapters/simulator/hotels';
-import { checkedConfirmingSupplier, checkedFlightSupplier, checkedHotelSupplier, checkedProductSupplier } from './answers';
+import { checkedConfirmingSupplier, checkedFlightAfterSale, checkedFlightSupplier, checkedHotelSupplier, checkedProductSupplier } from './answers';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
+import type { FlightAfterSale } from './flight-after-sale';
 import type { FlightSupplier } from './flights';
 import type { HotelSupplier } from './hotels';
 import type { PlaceIds } from './place-ids';
@@ -20,6 +22,11 @@ export interface Suppliers {
   flightSupplier: FlightSupplier;
   /** The airline a booking was made with (its recorded supplier), whatever sells new ones now. */
   flightSupplierOf(name: string): FlightSupplier;
+  /**
+   * What happens to a flight order after the sale, at the airline `name` (a booking's recorded
+   * supplier; for seats and bags of new offers, `flightSupplier.name`).
+   */
+  flightAfterSaleOf(name: string): FlightAfterSale;
   tourOperator: ConfirmingSupplier;
   residenceHost: ConfirmingSupplier;
   visaAgency: ConfirmingSupplier;
@@ -28,6 +35,7 @@ export interface Suppliers {
 /** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all), its answers checked (./answers.ts). */
 export function httpSuppliers(baseUrl: string, callTimeoutMs?: number): Suppliers {
   const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl, callTimeoutMs));
+  const afterSale = checkedFlightAfterSale({ name: flights.name, ...simulatorFlightAfterSale(baseUrl, callTimeoutMs) });
   const hotels = checkedHotelSupplier(simulatorHotelSupplier(baseUrl, callTimeoutMs));
   return {
     productSupplier: checkedProductSupplier(httpProductSupplier(baseUrl, callTimeoutMs)),
@@ -35,6 +43,7 @@ export function httpSuppliers(baseUrl: string, callTimeoutMs?: number): Supplier
     hotelSupplierOf: (name) => (name === hotels.name ? hotels : unconfigured(name)),
     flightSupplier: flights,
     flightSupplierOf: (name) => (name === flights.name ? flights : unconfigured(name)),
+    flightAfterSaleOf: (name) => (name === afterSale.name ? afterSale : unconfigured(name)),
     tourOperator: checkedConfirmingSupplier('tours', httpConfirmingSupplier(baseUrl, 'tours/bookings', callTimeoutMs)),
     residenceHost: checkedConfirmingSupplier('residence', httpConfirmingSupplier(baseUrl, 'residence/bookings', callTimeoutMs)),
     visaAgency: checkedConfirmingSupplier('visa', httpConfirmingSupplier(baseUrl, 'visa/applications', callTimeoutMs)),
@@ -63,6 +72,8 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
   const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
   if (duffel) flights.duffel = checkedFlightSupplier(duffelFlightSupplier(duffel));
+  const afterSale: Record<string, FlightAfterSale> = { simulator: all.flightAfterSaleOf('simulator') };
+  // Duffel's after-sale port joins here, with its token, as its flights port does above.
   const hotels: Record<string, HotelSupplier> = { simulator: all.hotelSupplier };
   if (duffel && choice.places) hotels.duffel = checkedHotelSupplier(duffelHotelSupplier(duffel, choice.places('duffel')));
   if (choice.hotels === 'duffel' && !hotels.duffel) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
@@ -70,6 +81,7 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
     ...all,
     flightSupplier: flights[choice.flights]!,
     flightSupplierOf: (name) => flights[name] ?? unconfigured(name),
+    flightAfterSaleOf: (name) => afterSale[name] ?? unconfigured(name),
     hotelSupplier: hotels[choice.hotels]!,
     hotelSupplierOf: (name) => hotels[name] ?? unconfigured(name),
   };

@@ -52,9 +52,10 @@ async function checkHotelRate(scenario: SimulatedScenario | undefined) {
   return `${checked.status} ${String(checked.body.total_price_minor)}`;
 }
 
-async function refundTicket(scenario: SimulatedScenario | undefined) {
+/** A ticketed booking THR–MHD 30 days ahead in `family` (its first offer), ticketed under `scenario`. */
+async function ticketed(family: string, scenario?: SimulatedScenario): Promise<string> {
   const search = { origin: 'THR', destination: 'MHD', departure_date: isoDay(30), adults: 1, cabin: 'economy' };
-  const offers = (await call('POST', '/air/search', search, undefined)).body.offers as Array<{ fare_source_code: string }>;
+  const offers = (await call('POST', '/air/search', search, undefined)).body.offers as Array<{ fare_source_code: string; fare_family: string }>;
   const traveler = {
     first_name: 'Sara',
     last_name: 'Tehrani',
@@ -65,15 +66,45 @@ async function refundTicket(scenario: SimulatedScenario | undefined) {
     national_id: '0012345678',
   };
   const contact = { phone_number: '+98 912 000 0000', email: 'ops@acme.example' };
+  const offer = offers.find((o) => o.fare_family === family)!;
   const booked = await call(
     'POST',
     '/air/bookings',
-    { fare_source_code: offers[0]!.fare_source_code, client_reference: reference(), travelers: [traveler], contact },
+    { fare_source_code: offer.fare_source_code, client_reference: reference(), travelers: [traveler], contact },
     undefined,
   );
   const pnr = String(booked.body.pnr);
-  await call('POST', `/air/bookings/${pnr}/ticket`, { client_reference: reference() }, undefined);
+  await call('POST', `/air/bookings/${pnr}/ticket`, { client_reference: reference() }, scenario);
+  return pnr;
+}
+
+async function refundTicket(scenario: SimulatedScenario | undefined) {
+  const pnr = await ticketed('Saver');
   return String((await call('POST', `/air/bookings/${pnr}/refund`, { client_reference: reference() }, scenario)).status);
+}
+
+/** Offers to fly a Flex ticket (changes free) a day later. */
+async function changeOffers(scenario: SimulatedScenario | undefined) {
+  const pnr = await ticketed('Flex');
+  const change = { remove: [0], add: [{ origin: 'THR', destination: 'MHD', departure_date: isoDay(31), cabin: 'economy' }] };
+  return (await call('POST', `/air/bookings/${pnr}/change_requests`, change, scenario)).body.offers as Array<{
+    change_offer_id: string;
+    penalty_minor: number;
+  }>;
+}
+
+async function changePenalty(scenario: SimulatedScenario | undefined) {
+  return String((await changeOffers(scenario))[0]!.penalty_minor);
+}
+
+async function makeChange(scenario: SimulatedScenario | undefined) {
+  const [offer] = await changeOffers(scenario);
+  return String((await call('POST', '/air/order_changes', { change_offer_id: offer!.change_offer_id }, undefined)).status);
+}
+
+async function airlineChanges(scenario: SimulatedScenario | undefined) {
+  const pnr = await ticketed('Saver', scenario);
+  return String(((await call('GET', `/air/bookings/${pnr}/airline_changes`, undefined, undefined)).body.airline_changes as unknown[]).length);
 }
 
 /** For every scenario the simulator plays, a call whose answer shows it. */
@@ -86,6 +117,9 @@ const PROBES: Record<SimulatedScenario, (scenario: SimulatedScenario | undefined
   price_changed: checkHotelRate,
   cancel_reject: cancelTour,
   refund_reject: refundTicket,
+  change_penalty: changePenalty,
+  change_offer_expires: makeChange,
+  schedule_change: airlineChanges,
 };
 
 describe('the sandbox scenarios contract', () => {

@@ -1,5 +1,6 @@
-import { checkedFlightSupplier, checkedProductSupplier, SupplierAnswerError } from '../../src/suppliers/answers';
+import { checkedFlightAfterSale, checkedFlightSupplier, checkedProductSupplier, SupplierAnswerError } from '../../src/suppliers/answers';
 import { SupplierUnavailableError } from '../../src/suppliers/errors';
+import type { FlightAfterSale, OrderChange } from '../../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../../src/suppliers/flights';
 import type { ProductSupplier } from '../../src/suppliers/products';
 
@@ -64,5 +65,41 @@ describe('supplier answers checked at the port', () => {
     const lookingUp = (answer: unknown) => checkedProductSupplier({ lookup: async () => answer } as unknown as ProductSupplier);
     expect(await lookingUp(null).lookup('ref')).toBeNull();
     await expect(lookingUp({ status: 'shipped' }).lookup('ref')).rejects.toThrow(/products\.lookup .*fulfilment_id/);
+  });
+
+  describe('after the sale', () => {
+    const change: OrderChange = {
+      change_id: 'oce_1',
+      change_offer_id: 'oco_1',
+      order_id: 'ord_1',
+      change_total: { amount_minor: -5_000, currency: 'GBP' },
+      penalty: { amount_minor: 1_000, currency: 'GBP' },
+      new_total: { amount_minor: 7_345, currency: 'GBP' },
+      expires_at: '2026-12-01T10:00:00Z',
+      confirmed_at: null,
+    };
+    const changing = (answer: unknown) =>
+      checkedFlightAfterSale({ name: 'duffel', change: async () => answer } as unknown as FlightAfterSale & { name: string });
+
+    it('passes a change whose total is negative (a refund)', async () => {
+      expect(await changing(change).change('oce_1')).toEqual(change);
+    });
+
+    it.each<[string, unknown, RegExp]>([
+      ['a negative penalty', { ...change, penalty: { amount_minor: -1, currency: 'GBP' } }, /penalty\.amount_minor: /],
+      ['a fractional total', { ...change, change_total: { amount_minor: -1.5, currency: 'GBP' } }, /change_total\.amount_minor: /],
+      ['amounts in two currencies', { ...change, new_total: { amount_minor: 7_345, currency: 'EUR' } }, /amounts in more than one currency \(GBP, EUR\)/],
+      ['no expiry', { ...change, expires_at: 'soon' }, /expires_at: not a date-time/],
+    ])('refuses %s', async (_, answer, issue) => {
+      await expect(changing(answer).change('oce_1')).rejects.toThrow(issue);
+    });
+
+    it('refuses an order whose seats and bags are priced in another currency than its total', async () => {
+      const bag = { service_id: 'ase_1', type: 'baggage', traveler_index: 0, segments: [[0, 0]], quantity: 1, total: { amount_minor: 100, currency: 'EUR' } };
+      const adding = checkedFlightAfterSale({ name: 'duffel', addServices: async () => ({ ...order, services: [bag] }) } as unknown as FlightAfterSale & {
+        name: string;
+      });
+      await expect(adding.addServices('ord_1', { services: [], amount: order.total })).rejects.toThrow(/flights\.addServices .*more than one currency/);
+    });
   });
 });

@@ -36,6 +36,8 @@ export interface SimulatorOptions extends SearchGateOptions {
   rateKeyTtlMs?: number;
   /** An air booking must be ticketed within this long (default 2 hours; never later than 3 h before departure). */
   ticketTimeLimitMs?: number;
+  /** An air change offer, and the change made from it, can be taken up this long (default 30 minutes). */
+  changeOfferTtlMs?: number;
 }
 
 /**

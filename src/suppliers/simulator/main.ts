@@ -12,6 +12,7 @@ void listen(
     holdTtlMs: env.SIMULATOR_HOLD_TTL_MS,
     prebookTtlMs: env.SIMULATOR_PREBOOK_TTL_MS,
     ticketTimeLimitMs: env.SIMULATOR_TICKET_TIME_LIMIT_MS,
+    changeOfferTtlMs: env.SIMULATOR_CHANGE_OFFER_TTL_MS,
     searchDelayMs: env.SIMULATOR_SEARCH_DELAY_MS,
     searchRatePerS: env.SIMULATOR_SEARCH_RATE_PER_S,
   }).fetch,

@@ -42,7 +42,7 @@ interface SimRules {
   rules: Array<{ category: string; allowed: boolean; penalty_minor: number; text: string }>;
 }
 
-interface SimBooking {
+export interface SimBooking {
   booking_ref: string;
   pnr: string;
   status: 'booked' | 'ticketed' | 'cancelled' | 'expired' | 'refunded';
@@ -52,6 +52,8 @@ interface SimBooking {
   fare_family: string;
   refundable: boolean;
   refund_penalty_minor: number;
+  /** What a refund now gives back. */
+  refund_now_minor: number;
   cabin: Cabin;
   legs: Leg[];
   tickets: Array<{ traveler_index: number; ticket_number: string }>;
@@ -66,10 +68,10 @@ const STATUS: Record<SimBooking['status'], FlightOrderStatus> = {
   refunded: 'refunded',
 };
 
-const money = (amount_minor: number, currency: string): Money => ({ amount_minor, currency });
+export const money = (amount_minor: number, currency: string): Money => ({ amount_minor, currency });
 
 /** The simulator's booking as an order: the PNR is both its id and its booking reference. */
-function orderOf(b: SimBooking): FlightOrder {
+export function orderOf(b: SimBooking): FlightOrder {
   return {
     order_id: b.pnr,
     booking_reference: b.pnr,
@@ -88,7 +90,7 @@ function orderOf(b: SimBooking): FlightOrder {
 /**
  * The flights port on the supplier simulator (src/suppliers/simulator/air). Its offers are
  * signed fare codes that carry their own price, so a re-price knows the searched one. It has
- * no cancellation quotes: a quote is the booking's total less its refund penalty, and
+ * no cancellation quotes: a quote is what the booking says a refund gives back now, and
  * confirming it is the simulator's refund. The sandbox scenario of the call goes with it as
  * the simulator's header (src/suppliers/http.ts).
  */
@@ -163,10 +165,10 @@ export function simulatorFlightSupplier(baseUrl: string, timeoutMs?: number): Fl
 
     release: async (orderId) => orderOf(await callSupplier<SimBooking>(pnrUrl(orderId, 'cancel'), { method: 'POST', body: {} })),
 
+    // The airline says what a refund now gives back: less the fare's penalty, or all while its own change is open.
     quoteCancellation: async (orderId) => {
       const b = await booking(orderId);
-      const penalty = Math.min(b.refund_penalty_minor, b.total_price_minor);
-      return { quote_id: b.pnr, order_id: b.pnr, refund: money(b.total_price_minor - penalty, b.currency), expires_at: null };
+      return { quote_id: b.pnr, order_id: b.pnr, refund: money(b.refund_now_minor, b.currency), expires_at: null };
     },
 
     confirmCancellation: async (quote, req) => {

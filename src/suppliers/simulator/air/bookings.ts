@@ -14,6 +14,25 @@ import { SeatBook, type SeatKey } from './seats';
 /** Ticketing closes this long before the first departure: the ticket time limit is never later. */
 export const TICKETING_CLOSES_BEFORE_DEPARTURE_MS = 3 * 60 * 60_000;
 
+/** The airline's own change to a booking: one leg's flights retimed (./airline-changes.ts). */
+export interface AirlineChange {
+  id: string;
+  pnr: string;
+  /** The booking's leg it replaces. */
+  leg_index: number;
+  removed: Leg;
+  added: Leg;
+  action_taken: 'accepted' | 'cancelled' | 'changed' | null;
+  action_taken_ms: number | null;
+  created_ms: number;
+}
+
+/** One leg's share of a booking's fares, in minor units. */
+export interface LegFare {
+  total_minor: number;
+  base_minor: number;
+}
+
 export type BookingStatus = 'booked' | 'ticketed' | 'cancelled' | 'expired' | 'refunded';
 
 interface Ticket {
@@ -36,9 +55,16 @@ export interface StoredBooking {
   fare_family: FareFamily;
   refund_penalty_minor: number;
   legs: Leg[];
+  /** Each leg's share of the total and of the base fares: what changing it gives back. */
+  leg_fares: LegFare[];
+  passengers: Passengers;
   travelers: Traveler[];
   contact: Contact;
   tickets: Ticket[];
+  /** The airline's own changes to it, newest last. */
+  airline_changes: AirlineChange[];
+  /** Bumped whenever its legs change: a change offer made before is stale. */
+  version: number;
   refund: { refunded_minor: number; penalty_minor: number } | null;
   seat_keys: SeatKey[];
   /** Adults + children: the seats taken on every segment. */
@@ -60,6 +86,8 @@ export type NewBooking = Pick<
   | 'fare_family'
   | 'refund_penalty_minor'
   | 'legs'
+  | 'leg_fares'
+  | 'passengers'
   | 'travelers'
   | 'contact'
 >;
@@ -106,9 +134,13 @@ export class AirBookings extends Records<StoredBooking> {
       fare_family: booking.fare_family,
       refund_penalty_minor: booking.refund_penalty_minor,
       legs: booking.legs,
+      leg_fares: booking.leg_fares,
+      passengers: booking.passengers,
       travelers: booking.travelers,
       contact: booking.contact,
       tickets: [],
+      airline_changes: [],
+      version: 0,
       refund: null,
       seat_keys: keys,
       seated,
@@ -146,10 +178,51 @@ export class AirBookings extends Records<StoredBooking> {
     return true;
   }
 
-  /** The seats stay sold: a refunded ticket does not go back on sale. */
-  refund(b: StoredBooking): void {
+  /**
+   * The seats stay sold: a refunded ticket does not go back on sale. While the airline's own
+   * change is open the airline refunds in full, and the change is answered by the cancellation.
+   */
+  refund(b: StoredBooking, now = Date.now()): void {
+    const penalty = refundPenaltyNow(b);
+    for (const change of openAirlineChanges(b)) {
+      change.action_taken = 'cancelled';
+      change.action_taken_ms = now;
+    }
     b.status = 'refunded';
-    b.refund = { refunded_minor: b.total_price_minor - b.refund_penalty_minor, penalty_minor: b.refund_penalty_minor };
+    b.refund = { refunded_minor: b.total_price_minor - penalty, penalty_minor: penalty };
+  }
+
+  /**
+   * The legs at `remove` replaced by `add` (kept in departure order): the seats of the removed
+   * flights go back on sale and the new ones are taken, all or nothing. False when the new
+   * flights have no seats left for the party.
+   */
+  replaceLegs(b: StoredBooking, remove: number[], add: Leg[], addFares: LegFare[]): boolean {
+    const kept = b.legs.flatMap((leg, i) => (remove.includes(i) ? [] : [{ leg, fare: b.leg_fares[i]! }]));
+    const keptSegments = new Set(kept.flatMap(({ leg }) => leg));
+    const segments = b.legs.flat();
+    const held = segments.map((s, i) => ({ segment: s, key: b.seat_keys[i]!, epoch: b.epochs[i]! }));
+    const addKeys = seatKeys(add, b.cabin);
+    const epochs = this.seats.take(addKeys, b.seated);
+    if (epochs === null) return false;
+    const given = held.filter((h) => !keptSegments.has(h.segment));
+    this.seats.giveBack(
+      given.map((h) => h.key),
+      b.seated,
+      given.map((h) => h.epoch),
+    );
+    const added = add.map((leg, i) => ({ leg, fare: addFares[i]! }));
+    const legs = [...kept, ...added].sort((x, y) => (x.leg[0]?.departure_ms ?? 0) - (y.leg[0]?.departure_ms ?? 0));
+    const seatOf = new Map<unknown, { key: SeatKey; epoch: number }>([
+      ...held.map((h) => [h.segment, h] as const),
+      ...add.flat().map((s, i) => [s, { key: addKeys[i]!, epoch: epochs[i]! }] as const),
+    ]);
+    b.legs = legs.map((l) => l.leg);
+    b.leg_fares = legs.map((l) => l.fare);
+    b.seat_keys = b.legs.flat().map((s) => seatOf.get(s)!.key);
+    b.epochs = b.legs.flat().map((s) => seatOf.get(s)!.epoch);
+    b.version += 1;
+    return true;
   }
 
   protected giveBack(b: StoredBooking): void {
@@ -157,4 +230,13 @@ export class AirBookings extends Records<StoredBooking> {
     b.holds_seats = false;
     this.seats.giveBack(b.seat_keys, b.seated, b.epochs);
   }
+}
+
+export function openAirlineChanges(b: StoredBooking): AirlineChange[] {
+  return b.airline_changes.filter((c) => c.action_taken === null);
+}
+
+/** What cancelling a ticket keeps back now: the fare's penalty, or nothing while the airline's own change is open. */
+export function refundPenaltyNow(b: StoredBooking): number {
+  return openAirlineChanges(b).length > 0 ? 0 : Math.min(b.refund_penalty_minor, b.total_price_minor);
 }

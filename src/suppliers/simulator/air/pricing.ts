@@ -212,3 +212,33 @@ export function baggageAllowance(family: FareFamily, passengers: Passengers) {
     return { passenger_type, checked: allowance.checked, cabin: allowance.cabin_bag };
   });
 }
+
+/** `amount` split in proportion to `weights` (whole minor units; the last takes what rounding leaves). */
+function splitBy(amount: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, w) => a + w, 0);
+  let given = 0;
+  return weights.map((w, i) => {
+    if (i === weights.length - 1) return amount - given;
+    const share = sum === 0 ? 0 : Number((BigInt(amount) * BigInt(w)) / BigInt(sum));
+    given += share;
+    return share;
+  });
+}
+
+/**
+ * A booking's total and base fares split over its legs, in proportion to each leg's own
+ * fare on the day it was priced: what a change of one leg gives back. (A quote is the sum
+ * of its legs' quotes, so without a price change the shares are the legs' own fares.)
+ */
+export function legFares(legs: Leg[], cabin: Cabin, family: FareFamily, passengers: Passengers, pricedOn: string, total: number, base: number) {
+  const quotes = legs.map((leg) => quote([leg], cabin, family, passengers, pricedOn));
+  const totals = splitBy(
+    total,
+    quotes.map((q) => q.total_price_minor),
+  );
+  const bases = splitBy(
+    base,
+    quotes.map((q) => q.base_total_minor),
+  );
+  return legs.map((_, i) => ({ total_minor: totals[i]!, base_minor: bases[i]! }));
+}

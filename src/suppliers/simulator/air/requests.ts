@@ -72,3 +72,35 @@ export function travelersProblem(travelers: Traveler[], passengers: Passengers):
   }
   return null;
 }
+
+/** The legs to take out (indexes into the booking's legs, each once) and those to fly instead. */
+export const ChangeRequestBody = z.object({
+  remove: z
+    .array(z.number().int().min(0))
+    .min(1)
+    .max(2)
+    .refine((r) => new Set(r).size === r.length, 'each leg at most once'),
+  add: z
+    .array(z.object({ origin: AirportCode, destination: AirportCode, departure_date: CalendarDate, cabin: z.enum(CABINS) }))
+    .min(1)
+    .max(2),
+});
+
+export const CreateChangeBody = z.object({ change_offer_id: z.string().min(1).max(100) });
+
+/** A payment from the agent's balance: the change's total when it is positive, none otherwise. */
+export const ConfirmChangeBody = z.object({
+  payment: z.object({ amount_minor: z.number().int().min(0), currency: z.string().min(1) }).optional(),
+});
+
+/** The control API's schedule change: the airline moves one leg's flights by some minutes. */
+export const AirlineChangeBody = z.object({
+  leg_index: z.number().int().min(0).default(0),
+  shift_minutes: z
+    .number()
+    .int()
+    .min(-24 * 60)
+    .max(24 * 60)
+    .refine((m) => m !== 0, 'a schedule change moves the flights')
+    .optional(),
+});

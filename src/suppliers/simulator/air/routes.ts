@@ -1,20 +1,24 @@
 /**
  * The simulator's airline/GDS, its HTTP routes: airports, search, revalidate, fare rules,
- * baggage, book (a PNR with a ticket time limit), ticket, cancel, refund. Deterministic
- * timetable and fares; bookings and seats in memory (./bookings.ts). Sandbox scenarios
- * (X-Sandbox-Scenario): price_changed (revalidate), supplier_reject, supplier_flaky,
- * supplier_slow, supplier_down and supplier_lost_response (ticket), refund_reject (refund).
+ * baggage, book (a PNR with a ticket time limit), ticket, cancel, refund, and what happens
+ * after the sale (./change-routes.ts). Deterministic timetable and fares; bookings and seats
+ * in memory (./bookings.ts). Sandbox scenarios (X-Sandbox-Scenario): price_changed
+ * (revalidate), supplier_reject, supplier_flaky, supplier_slow, supplier_down and
+ * supplier_lost_response (ticket), schedule_change (ticket: the airline then moves the first
+ * flight), refund_reject (refund).
  */
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { lookupRoutes } from '../records';
 import { bodyOf, CURRENCY, jsonBody, ReferenceBody, stepOn } from '../requests';
-import { Attempts, madeAnswer, pause, refusal, scenarioOf, type ScenarioOptions } from '../scenarios';
+import { Attempts, madeAnswer, pause, refusal, scenarioOf } from '../scenarios';
+import { AirlineChanges, DEFAULT_SHIFT_MINUTES } from './airline-changes';
 import { AirBookings, seatedOf, seatKeys, TICKETING_CLOSES_BEFORE_DEPARTURE_MS, type BookingStatus } from './bookings';
 import { openFareCode, signFareCode } from './fare-code';
 import { fareRules } from './fare-rules';
 import { AIRPORTS, findAirport, findFlight } from './inventory';
-import { baggageAllowance, changedPrice, penalties } from './pricing';
+import { changeRoutes, type ChangeRoutesOptions } from './change-routes';
+import { baggageAllowance, changedPrice, legFares, penalties } from './pricing';
 import { BookingBody, FareCodeBody, SearchBody, SeatsBody, travelersProblem } from './requests';
 import { legDeparture } from './schedule';
 import { searchOffers } from './search';
@@ -23,7 +27,7 @@ import { bookingView as view, legsView } from './views';
 export const DEFAULT_TICKET_TIME_LIMIT_MS = 2 * 60 * 60_000;
 export const DEFAULT_FARE_CODE_TTL_MS = 30 * 60_000;
 
-export interface AirRoutesOptions extends ScenarioOptions {
+export interface AirRoutesOptions extends ChangeRoutesOptions {
   /** A booking must be ticketed within this long (and never later than 3 h before departure). */
   ticketTimeLimitMs?: number;
   /** A fare source code is honoured this long after the search that issued it. */
@@ -39,6 +43,7 @@ export function airRoutes(opts: AirRoutesOptions) {
   const fareCodeTtlMs = opts.fareCodeTtlMs ?? DEFAULT_FARE_CODE_TTL_MS;
   const bookings = new AirBookings();
   const { seats } = bookings;
+  const airlineChanges = new AirlineChanges();
   const ticketAttempts = new Attempts();
 
   const app = new Hono();
@@ -140,6 +145,8 @@ export function airRoutes(opts: AirRoutesOptions) {
         fare_family: p.fare_family,
         refund_penalty_minor: penalties(p.fare_family, p.base_total_minor).refund_minor,
         legs: fare.legs,
+        leg_fares: legFares(fare.legs, p.cabin, p.fare_family, p.passengers, isoDate(p.issued_at), p.total_price_minor, p.base_total_minor),
+        passengers: p.passengers,
         travelers: req.travelers,
         contact: req.contact,
       },
@@ -175,6 +182,7 @@ export function airRoutes(opts: AirRoutesOptions) {
     }
 
     bookings.ticket(booking);
+    if (scenario === 'schedule_change') airlineChanges.plant(booking, 0, DEFAULT_SHIFT_MINUTES);
     return madeAnswer(c, scenario, () => c.json(view(booking), 200));
   });
 
@@ -207,6 +215,8 @@ export function airRoutes(opts: AirRoutesOptions) {
     seats.set({ flight_number, date, cabin }, count);
     return c.json({ flight_number, date, cabin, count });
   });
+
+  app.route('/', changeRoutes(bookings, airlineChanges, opts));
 
   return app;
 }

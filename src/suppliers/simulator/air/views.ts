@@ -1,6 +1,6 @@
 /** How the airline answers: itineraries and bookings as JSON. */
 import { CURRENCY } from '../requests';
-import type { StoredBooking } from './bookings';
+import { refundPenaltyNow, type StoredBooking } from './bookings';
 import { AIRLINES, type Cabin } from './inventory';
 import { FAMILIES, type FareFamily } from './pricing';
 import type { Leg, Segment } from './schedule';
@@ -40,6 +40,8 @@ export function bookingView(b: StoredBooking) {
     travelers: b.travelers,
     contact: b.contact,
     tickets: b.tickets,
+    /** What a refund now gives back: the total less the fare's penalty, all of it while the airline's own change is open. */
+    refund_now_minor: b.total_price_minor - refundPenaltyNow(b),
     ...(b.refund ?? {}),
   };
 }
