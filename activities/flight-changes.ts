@@ -14,6 +14,7 @@ import { bagsOn } from '../src/domain/flights/order-services';
 import { DomainError } from '../src/domain/errors';
 import type { FlightAfterSale } from '../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../src/suppliers/flights';
+import { withScenario } from '../src/sandbox/context';
 import { runActivityStep } from './failures';
 
 /** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
@@ -48,21 +49,23 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
      * became of the last, so an answer lost on the way back is found, not repeated. Answers
      * the order as the airline now has it.
      */
-    changeAtAirline: (input: { changeId: number }) =>
-      runActivityStep(async (): Promise<ChangedAtAirline> => {
-        const change = await flightChangeById(db, input.changeId);
-        if (change.status === 'failed') throw new DomainError('conflict', `change ${change.id} failed: ${change.failure ?? 'see its workflow'}`);
-        const booking = await flightBookingOfOrder(db, change.orderId);
-        const airlineOrderId = booking ? supplierOrderIdOf(booking) : null;
-        if (!airlineOrderId) throw new DomainError('not_found', `no airline order for order ${change.orderId}`);
-        const airline = afterSaleOf(change.supplier);
-        const orders = supplierOf(change.supplier);
-        let supplierChangeId: string | null = null;
-        if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await orders.order(airlineOrderId));
-        else supplierChangeId = await changeFlights(airline, change);
-        const order = await orders.order(airlineOrderId);
-        return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
-      }),
+    changeAtAirline: (input: { changeId: number; scenario?: string }) =>
+      runActivityStep(() =>
+        withScenario(input.scenario, async (): Promise<ChangedAtAirline> => {
+          const change = await flightChangeById(db, input.changeId);
+          if (change.status === 'failed') throw new DomainError('conflict', `change ${change.id} failed: ${change.failure ?? 'see its workflow'}`);
+          const booking = await flightBookingOfOrder(db, change.orderId);
+          const airlineOrderId = booking ? supplierOrderIdOf(booking) : null;
+          if (!airlineOrderId) throw new DomainError('not_found', `no airline order for order ${change.orderId}`);
+          const airline = afterSaleOf(change.supplier);
+          const orders = supplierOf(change.supplier);
+          let supplierChangeId: string | null = null;
+          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await orders.order(airlineOrderId));
+          else supplierChangeId = await changeFlights(airline, change);
+          const order = await orders.order(airlineOrderId);
+          return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
+        }),
+      ),
 
     completeFlightChange: (input: ChangeRun & ChangedAtAirline) => runActivityStep(() => completeChange(db, input)),
   };

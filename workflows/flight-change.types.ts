@@ -7,6 +7,8 @@ export type { ChangeResult };
 export interface ChangeFlightInput {
   changeId: number;
   orderId: number;
+  /** The sandbox scenario the airline plays (X-Sandbox-Scenario), passed to its step. */
+  scenario?: string;
 }
 
 /** Where a flight change parks for an operator: the airline's answer lost for good, or a step that must happen failing. */

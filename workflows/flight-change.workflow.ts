@@ -25,7 +25,7 @@ async function changeOrPark(input: ChangeFlightInput, state: ChangeState, operat
   for (;;) {
     state.step = 'changing';
     try {
-      return await supplier.changeAtAirline({ changeId: input.changeId });
+      return await supplier.changeAtAirline({ changeId: input.changeId, ...(input.scenario ? { scenario: input.scenario } : {}) });
     } catch (err) {
       if (isAnswer(err)) throw err;
       state.lastError = stepFailure(err).message;

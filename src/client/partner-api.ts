@@ -6074,7 +6074,15 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `change_penalty`: the airline charges a penalty on the change whatever the fare (25% of the changed legs’ base fares): each offer’s penalty and total show it
+                     *     - `change_offer_expires`: the offers expire as they are made: confirming one is refused and nothing is charged
+                     */
+                    "x-sandbox-scenario"?: "change_penalty" | "change_offer_expires";
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6260,7 +6268,16 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the airline refuses the change: 502, any debit is credited back and the order is as it was
+                     *     - `supplier_lost_response`: the airline makes the change, but every answer is lost (504): each try looks the change up first, finds it made and confirmed, and completes it: 200, charged once
+                     *     - `supplier_down`: the airline answers 503 to the change and to look-ups: after its tries the change waits in `needs_attention` for an operator (202); the debit stands until an operator retries or compensates
+                     */
+                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_lost_response" | "supplier_down";
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6411,6 +6428,545 @@ export interface paths {
                     };
                 };
                 /** @description The airline did not make the change; any debit was credited back */
+                502: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flights/seat_map/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A fare's seats, priced in the wallet currency (extension)
+         * @description Each segment's seat map for a fare_source_code. Choose seats when booking (air_booking `services`): a seat is booked with the flight only, and a booked seat cannot be given back.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fare_source_code: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Seat maps */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                currency: string;
+                                seat_maps: {
+                                    leg_index: number;
+                                    segment_index: number;
+                                    cabins: {
+                                        cabin: string;
+                                        rows: {
+                                            seats: {
+                                                designator: string;
+                                                disclosures: string[];
+                                                /** @description For sale to each traveller (by their place in air_booking) at this price; empty: taken or not for sale */
+                                                prices: {
+                                                    service_id: string;
+                                                    traveler_index: number;
+                                                    /** @description Decimal amount with two decimals */
+                                                    price: string;
+                                                }[];
+                                            }[];
+                                        }[];
+                                    }[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flights/air_order_available_services/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The bags a ticketed order may still add (extension) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        order_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Bags for sale */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                order_id: number;
+                                services: {
+                                    service_id: string;
+                                    /** @description For one */
+                                    price: string;
+                                    currency: string;
+                                    max_quantity: number;
+                                    traveler_indexes: number[];
+                                    /** @description [leg_index, segment_index] pairs it covers */
+                                    segments: [
+                                        number,
+                                        number
+                                    ][];
+                                    bag: {
+                                        /** @enum {string} */
+                                        kind: "checked" | "carry_on";
+                                        max_weight_kg: number | null;
+                                    };
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 256 KiB */
+                413: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type must be application/json */
+                415: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/flights/air_order_services/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add bags to a ticketed order, paid from the wallet (extension) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_reject`: the airline refuses the change: 502, any debit is credited back and the order is as it was
+                     *     - `supplier_lost_response`: the airline makes the change, but every answer is lost (504): each try looks the change up first, finds it made and confirmed, and completes it: 200, charged once
+                     *     - `supplier_down`: the airline answers 503 to the change and to look-ups: after its tries the change waits in `needs_attention` for an operator (202); the debit stands until an operator retries or compensates
+                     */
+                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_lost_response" | "supplier_down";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["FlightOrderServices"];
+                };
+            };
+            responses: {
+                /** @description Added: the order lists its new bags */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["FlightChange"];
+                        };
+                    };
+                };
+                /** @description Still adding with the airline */
+                202: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["FlightChange"];
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The idempotency_key was used for something else, or the order has a change under way */
+                409: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 256 KiB */
+                413: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type must be application/json */
+                415: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The airline did not add the bags; any debit was credited back */
                 502: {
                     headers: {
                         /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
@@ -9150,7 +9706,7 @@ export interface paths {
         };
         /**
          * Events, oldest first, after a cursor
-         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `order.changed`: A ticketed flight was changed at the partner's request: new legs and tickets, and its price moved by the change; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled; `wallet.low_balance`: Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold.
+         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `order.changed`: A ticketed flight was changed at the partner's request: new legs and tickets, and its price moved by the change; `order.services_added`: Bags were added to a ticketed flight, paid from the wallet; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled; `wallet.low_balance`: Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold.
          */
         get: {
             parameters: {
@@ -9158,7 +9714,7 @@ export interface paths {
                     /** @description Events after this one (absent: from the first) */
                     after?: string;
                     /** @description Only events of this type */
-                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
+                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
                     /** @description Extension: only the events of this order (its status history) */
                     order_id?: string;
                 };
@@ -14283,6 +14839,11 @@ export interface components {
                     passport_expiry_date?: string;
                 }[];
             };
+            /** @description Paid seats (from seat_map) and bags (air_baggages' services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services) */
+            services?: {
+                service_id: string;
+                quantity: number;
+            }[];
         };
         FlightTickets: {
             order_id: number;
@@ -14320,6 +14881,18 @@ export interface components {
                     cabin: string;
                     booking_class: string;
                 }[];
+            }[];
+            /** @description Seats and bags booked on it (extension) */
+            services: {
+                /** @enum {string} */
+                type: "seat" | "baggage";
+                traveler_index: number;
+                segments: [
+                    number,
+                    number
+                ][];
+                quantity: number;
+                designator?: string;
             }[];
             passengers: {
                 first_name: string;
@@ -14367,6 +14940,15 @@ export interface components {
             order_id: number;
             change_offer_id: string;
             /** @description Unique per change: a retry with the same key joins the same change, never charging twice */
+            idempotency_key: string;
+        };
+        FlightOrderServices: {
+            order_id: number;
+            services: {
+                service_id: string;
+                quantity: number;
+            }[];
+            /** @description Unique per addition: a retry with the same key never charges twice */
             idempotency_key: string;
         };
         TourSummary: {
@@ -14659,7 +15241,7 @@ export interface components {
             /** @description An absolute http(s) URL, without credentials */
             url: string;
             /** @description Only these types are sent; absent or empty: every type */
-            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
+            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
         };
         WebhookDelivery: {
             id: number;

@@ -196,6 +196,14 @@ export const SCENARIO_OPERATIONS = {
       'the airline charges a penalty on the change whatever the fare (25% of the changed legs’ base fares): each offer’s penalty and total show it',
     change_offer_expires: 'the offers expire as they are made: confirming one is refused and nothing is charged',
   }),
+  /** Interface A: a change of a ticketed flight made, or bags added to it */
+  flightChange: operation(['supplier_reject', 'supplier_lost_response', 'supplier_down'], {
+    supplier_reject: 'the airline refuses the change: 502, any debit is credited back and the order is as it was',
+    supplier_lost_response:
+      'the airline makes the change, but every answer is lost (504): each try looks the change up first, finds it made and confirmed, and completes it: 200, charged once',
+    supplier_down:
+      'the airline answers 503 to the change and to look-ups: after its tries the change waits in `needs_attention` for an operator (202); the debit stands until an operator retries or compensates',
+  }),
   /** Interface B: a hotel booking, settled at creation */
   agencyBooking: operation(AGENCY, AGENCY_EFFECTS),
   /** Interface B: a product order, settled at creation */

@@ -1,11 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { flightBookings, flightChanges, ledgerEntries, orders, transfers } from '../../src/db/schema';
 import { reconcile } from '../../src/domain/reconcile';
+import { simulatorFlightAfterSale } from '../../src/suppliers/adapters/simulator/flight-after-sale';
 import type { PartnerClient } from '../../src/client';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
+import { changeStateQuery } from '../../workflows/flight-change.types';
 import { contact, day } from '../support/fixtures';
 
 /** A partner changes a ticketed flight: offers priced in its wallet, then a saga that pays once and changes once. */
@@ -14,7 +16,7 @@ let stack: TestStack;
 useStack((s) => (stack = s), { payWaitMs: 15_000 });
 void startStack;
 
-const TOPUP = 5_000_000;
+const TOPUP = 500_000_000;
 const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const DEPARTURE = day(30);
@@ -28,21 +30,23 @@ const adult = {
   national_id: '0012345679',
 };
 
-/** A ticketed one-way THR→MHD flight in `family`, paid from the wallet: its order id. */
-async function ticketed(client: PartnerClient, family: string): Promise<number> {
+/** A ticketed one-way THR→MHD flight in `family` on `date`, paid from the wallet: its order id. */
+async function ticketed(client: PartnerClient, family: string, date = DEPARTURE): Promise<number> {
   const found = await client.POST('/flights/search_flights/', {
-    body: { origin: 'THR', destination: 'MHD', departure_date_time: `${DEPARTURE}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
+    body: { origin: 'THR', destination: 'MHD', departure_date_time: `${date}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
   });
   const fare = found.data!.data.results.find((o) => o.fare_family === family);
   if (!fare) throw new Error(`no ${family} fare`);
-  const booked = await client.POST('/flights/air_booking/', { body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } } });
+  const booked = await client.POST('/flights/air_booking/', {
+    body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } },
+  });
   expect(booked.response.status).toBe(201);
   const paid = await client.POST('/partners/pay/', { body: { order_id: booked.data!.data.id, idempotency_key: `fly-${booked.data!.data.id}` } });
   expect(paid.data?.data.order_status).toBe('completed');
   return booked.data!.data.id;
 }
 
-const changeTo = (orderId: number, date: string, scenario?: string) => ({
+const changeTo = (orderId: number, date: string, scenario?: 'change_penalty' | 'change_offer_expires') => ({
   ...(scenario ? { params: { header: { 'x-sandbox-scenario': scenario } } } : {}),
   body: { order_id: orderId, remove: [0], add: [{ origin: 'THR', destination: 'MHD', departure_date: date, cabin_type: 'economy' as const }] },
 });
@@ -97,10 +101,11 @@ describe('air_change_request', () => {
     expect(noLeg.error?.error).toMatch(/^remove:/);
     const nothing = await client.POST('/flights/air_change_request/', { body: { order_id: orderId, remove: [], add: [] } });
     expect(nothing.response.status).toBe(400);
-    const saver = await ticketed(client, 'Saver');
-    const refused = await client.POST('/flights/air_change_request/', changeTo(saver, day(33)));
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.error).toMatch(/^order_id:/);
+    const business = await client.POST('/flights/air_change_request/', {
+      body: { order_id: orderId, remove: [0], add: [{ origin: 'THR', destination: 'MHD', departure_date: day(33), cabin_type: 'business' }] },
+    });
+    expect(business.response.status).toBe(400);
+    expect(business.error?.error).toMatch(/^order_id: .*cabin/);
   });
 });
 
@@ -144,15 +149,23 @@ describe('air_change_confirm', () => {
     );
     expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'order.changed']);
     expect(await findingsOf(orderId)).toEqual([]);
-    await recordHistory(stack, res.data ? (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId : '', 'flight-change');
+    await recordHistory(
+      stack,
+      res.data ? (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId : '',
+      'flight-change',
+    );
   });
 
-  it('credits a change that costs less, less the fee', async () => {
+  it('credits a change that costs less', async () => {
     const { client, api } = await newPartner();
-    const orderId = await ticketed(client, 'Flex');
+    // Domestic weekend flights (Thursday, Friday) cost 10% more: booked on one, a weekday is cheaper.
+    const thursday = Array.from({ length: 7 }, (_, i) => day(30 + i)).find((d) => new Date(`${d}T00:00:00Z`).getUTCDay() === 4)!;
+    const orderId = await ticketed(client, 'Flex', thursday);
     const walletBefore = minor((await api.wallet()).balance);
     const offer = await offerCosting(client, orderId, -1);
-    const res = await client.POST('/flights/air_change_confirm/', { body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `cheaper-${orderId}` } });
+    const res = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `cheaper-${orderId}` },
+    });
     expect(res.response.status).toBe(200);
     expect(minor((await api.wallet()).balance)).toBe(walletBefore - minor(offer.total));
     const moves = await changeMovements(orderId);
@@ -166,7 +179,9 @@ describe('air_change_confirm', () => {
     const orderId = await ticketed(client, 'Flex');
     const other = await ticketed(client, 'Flex');
     const offer = await offerCosting(client, orderId, 1);
-    const wrongOrder = await client.POST('/flights/air_change_confirm/', { body: { order_id: other, change_offer_id: offer.change_offer_id, idempotency_key: 'k-1' } });
+    const wrongOrder = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: other, change_offer_id: offer.change_offer_id, idempotency_key: 'k-1' },
+    });
     expect(wrongOrder.response.status).toBe(400);
     expect(wrongOrder.error?.error).toMatch(/^change_offer_id:/);
     const forged = await client.POST('/flights/air_change_confirm/', { body: { order_id: orderId, change_offer_id: 'ACO-000001', idempotency_key: 'k-2' } });
@@ -176,16 +191,100 @@ describe('air_change_confirm', () => {
     expect(expiring.response.status).toBe(200);
     const stale = expiring.data!.data.offers[0]!;
     const walletBefore = (await api.wallet()).balance;
-    const expired = await client.POST('/flights/air_change_confirm/', { body: { order_id: orderId, change_offer_id: stale.change_offer_id, idempotency_key: 'k-3' } });
+    const expired = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: stale.change_offer_id, idempotency_key: 'k-3' },
+    });
     expect(expired.response.status).toBe(400);
     expect(expired.error?.error).toMatch(/expired/);
     expect((await api.wallet()).balance).toBe(walletBefore);
 
-    const made = await client.POST('/flights/air_change_confirm/', { body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: 'k-4' } });
+    const made = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: 'k-4' },
+    });
     expect(made.response.status).toBe(200);
     const next = await offerCosting(client, orderId, 1, 40);
-    const reused = await client.POST('/flights/air_change_confirm/', { body: { order_id: orderId, change_offer_id: next.change_offer_id, idempotency_key: 'k-4' } });
+    const reused = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: next.change_offer_id, idempotency_key: 'k-4' },
+    });
     expect(reused.response.status).toBe(409);
     expect(await findingsOf(orderId)).toEqual([]);
   });
+
+  it('credits the debit back when the airline refuses the change: 502, the order as it was', async () => {
+    const { client, api } = await newPartner();
+    const orderId = await ticketed(client, 'Standard');
+    const before = await orderRow(orderId);
+    const legsBefore = (await bookingOf(orderId)).legs;
+    const walletBefore = (await api.wallet()).balance;
+    const offer = await offerCosting(client, orderId, 1);
+    const res = await client.POST('/flights/air_change_confirm/', {
+      params: { header: { 'x-sandbox-scenario': 'supplier_reject' } },
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `refused-${orderId}` },
+    });
+    expect(res.response.status).toBe(502);
+    expect(res.error?.error).toMatch(/did not change order .*credited back/);
+    expect((await api.wallet()).balance).toBe(walletBefore);
+    expect((await orderRow(orderId)).totalPrice).toBe(before.totalPrice);
+    expect((await bookingOf(orderId)).legs).toEqual(legsBefore);
+    const moves = await changeMovements(orderId);
+    expect(moves.map((m) => [m.type, m.amount])).toEqual([
+      ['payment', minor(offer.total)],
+      ['refund', minor(offer.total)],
+    ]);
+    expect((await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]).toMatchObject({ status: 'failed' });
+    expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed']);
+    expect(await findingsOf(orderId)).toEqual([]);
+    // The same key keeps its outcome: the change is not tried again.
+    const again = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `refused-${orderId}` },
+    });
+    expect(again.response.status).toBe(502);
+    expect(await changeMovements(orderId)).toHaveLength(2);
+  });
+
+  it('finds a change whose answers were lost: made once at the airline, debited once', async () => {
+    const { client, api } = await newPartner();
+    const orderId = await ticketed(client, 'Flex');
+    const walletBefore = minor((await api.wallet()).balance);
+    const offer = await offerCosting(client, orderId, 1);
+    const res = await client.POST('/flights/air_change_confirm/', {
+      params: { header: { 'x-sandbox-scenario': 'supplier_lost_response' } },
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `lost-${orderId}` },
+    });
+    expect(res.response.status).toBe(200);
+    expect(res.data?.data.status).toBe('confirmed');
+    expect(minor((await api.wallet()).balance)).toBe(walletBefore - minor(offer.total));
+    expect(await changeMovements(orderId)).toHaveLength(1);
+    const change = (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!;
+    expect(change.supplierChangeId).toMatch(/^ACH-/);
+    // The airline has the one change, confirmed: its order carries the new flight.
+    const airline = await simulatorFlightAfterSale(stack.simulatorUrl).change(change.supplierChangeId!);
+    expect(airline.confirmed_at).not.toBeNull();
+    expect(await findingsOf(orderId)).toEqual([]);
+  });
+
+  it('parks a change the airline does not answer for an operator, who compensates: the debit is credited back', async () => {
+    const { client, api } = await newPartner();
+    const orderId = await ticketed(client, 'Flex');
+    const walletBefore = (await api.wallet()).balance;
+    const offer = await offerCosting(client, orderId, 1);
+    const res = await client.POST('/flights/air_change_confirm/', {
+      params: { header: { 'x-sandbox-scenario': 'supplier_down' } },
+      body: { order_id: orderId, change_offer_id: offer.change_offer_id, idempotency_key: `down-${orderId}` },
+    });
+    expect([200, 202]).toContain(res.response.status);
+    const change = (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!;
+    const handle = stack.client.workflow.getHandle(change.workflowId);
+    for (let i = 0; i < 120 && (await handle.query(changeStateQuery)).step !== 'needs_attention'; i++) await new Promise((r) => setTimeout(r, 500));
+    expect(await handle.query(changeStateQuery)).toMatchObject({ step: 'needs_attention', parkedAt: 'changing' });
+    const admin = adminClient(stack);
+    expect((await admin.post(`/admin/orders/${orderId}/confirm`, { reason: 'the airline says it changed' })).status).toBe(409);
+    const decided = await admin.post(`/admin/orders/${orderId}/compensate`, { reason: 'the airline confirms nothing was changed' });
+    expect(decided.status).toBe(200);
+    await expect(handle.result()).rejects.toThrow();
+    expect((await api.wallet()).balance).toBe(walletBefore);
+    expect((await stack.db.select().from(flightChanges).where(eq(flightChanges.id, change.id)))[0]).toMatchObject({ status: 'failed' });
+    expect(await findingsOf(orderId)).toEqual([]);
+    await recordHistory(stack, change.workflowId, 'flight-change-parked-compensated');
+  }, 120_000);
 });

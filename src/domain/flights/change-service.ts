@@ -41,7 +41,7 @@ export interface RunDeps {
  * to the bound: made, or still with the airline. A change already made answers from its row;
  * one that failed answers its workflow's failure, and is never run again for the same key.
  */
-export async function runChange(deps: RunDeps, change: FlightChangeRow): Promise<{ done: boolean; change: ChangeAnswer }> {
+export async function runChange(deps: RunDeps, change: FlightChangeRow, scenario?: string): Promise<{ done: boolean; change: ChangeAnswer }> {
   if (change.status === 'confirmed') {
     const [order] = await deps.db.select({ total: orders.totalPrice }).from(orders).where(eq(orders.id, change.orderId));
     return { done: true, change: answerOf(change, order?.total ?? null) };
@@ -52,7 +52,7 @@ export async function runChange(deps: RunDeps, change: FlightChangeRow): Promise
     {
       workflowId: change.workflowId,
       taskQueue: deps.taskQueue,
-      args: [{ changeId: change.id, orderId: change.orderId }],
+      args: [{ changeId: change.id, orderId: change.orderId, ...(scenario ? { scenario } : {}) }],
       typedSearchAttributes: bookingAttributes({ partnerId: change.partnerId, orderId: change.orderId, service: 'flight', stage: 'debiting' }),
     },
     'keep_outcome',
@@ -68,4 +68,5 @@ export const confirmChange = async (
   partnerId: number,
   input: { order_id: number; change_offer_id: string; idempotency_key: string },
   now: Date,
-) => runChange(deps, await recordChange(deps, partnerId, input, now));
+  scenario?: string,
+) => runChange(deps, await recordChange(deps, partnerId, input, now), scenario);

@@ -4,6 +4,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { flightBookings, flightChanges, ledgerEntries, orders } from '../../db/schema';
 import type { SecretBox } from '../../platform/secret-box';
 import { actorNow } from '../../platform/request-context';
+import { withScenario } from '../../sandbox/context';
 import type { ChangeOffer, FlightAfterSale, NewLeg } from '../../suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier, Leg, Money } from '../../suppliers/flights';
 import { account, leg, reversalLegs, type Leg as Transfer } from '../books';
@@ -72,6 +73,7 @@ export async function requestChange(
   partnerId: number,
   input: { order_id: number; remove: number[]; add: NewLeg[] },
   now: Date,
+  scenario?: string,
 ): Promise<{ requestId: string; orderId: number; offers: PricedChange[] }> {
   const { order, booking, airlineOrderId } = await changeableOrder(deps.db, partnerId, input.order_id, now);
   const legs = (booking.legs ?? []) as Leg[];
@@ -79,7 +81,9 @@ export async function requestChange(
   if (bad !== undefined) throw validation('remove', `order ${order.id} has ${legs.length} leg(s); there is no leg ${bad}`);
   if (new Set(input.remove).size !== input.remove.length) throw validation('remove', 'names a leg more than once');
   const airline = deps.afterSaleOf(booking.supplier);
-  const request = await supplierRead('order_id', () => airline.requestChange(airlineOrderId, { remove: input.remove, add: input.add }));
+  const request = await supplierRead('order_id', () =>
+    withScenario(scenario, () => airline.requestChange(airlineOrderId, { remove: input.remove, add: input.add })),
+  );
   const offers = [];
   for (const offer of request.offers) offers.push(await priceChange(deps, order, booking.supplier, offer, now));
   return { requestId: request.request_id, orderId: order.id, offers };

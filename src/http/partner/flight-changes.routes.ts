@@ -5,6 +5,7 @@ import * as flights from '../../domain/flights/service';
 import { formatDecimal } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, calendarDate, opaque } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { Iata, Legs, renderLeg } from './flights.routes';
 import { doneOrUnderWay, ok, partnerRouter } from './router';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations } from './schemas';
@@ -70,7 +71,7 @@ export const FlightChange = z
 const routes = {
   request: createRoute({
     ...post('/flights/air_change_request/', "The airline's offers to change a ticketed flight (extension)"),
-    request: { body: jsonBody(ChangeRequestBody) },
+    request: { body: jsonBody(ChangeRequestBody), headers: sandboxScenario('flightChangeRequest') },
     responses: {
       200: json(z.object({ order_id: z.number().int(), request_id: z.string(), offers: z.array(ChangeOffer) }), 'Offers, priced in the wallet currency'),
       ...commonErrors,
@@ -78,7 +79,7 @@ const routes = {
   }),
   confirm: createRoute({
     ...post('/flights/air_change_confirm/', 'Change a ticketed flight: pay the difference (or get it back), then the airline reissues (extension)'),
-    request: { body: jsonBody(ChangeConfirmBody) },
+    request: { body: jsonBody(ChangeConfirmBody), headers: sandboxScenario('flightChange') },
     responses: {
       200: json(FlightChange, 'Changed: the order has its new legs and tickets'),
       202: json(FlightChange, 'Still changing with the airline'),
@@ -117,11 +118,12 @@ export function flightChangeRoutes(deps: ApiDeps) {
         c.get('partner').id,
         { order_id: body.order_id, remove: body.remove, add: body.add.map(({ cabin_type, ...l }) => ({ ...l, cabin: cabin_type })) },
         new Date(),
+        scenarioOf(deps, c.req.valid('header')),
       );
       return ok(c, { order_id: asked.orderId, request_id: asked.requestId, offers: asked.offers.map(renderOffer) });
     })
     .openapi(routes.confirm, async (c) => {
-      const out = await confirmChange(changeDeps(), c.get('partner').id, c.req.valid('json'), new Date());
+      const out = await confirmChange(changeDeps(), c.get('partner').id, c.req.valid('json'), new Date(), scenarioOf(deps, c.req.valid('header')));
       const data = renderChange(out.change);
       return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
     });

@@ -5,6 +5,7 @@ import { seatMaps } from '../../domain/flights/seats';
 import { formatDecimal } from '../../domain/money';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, opaque } from '../vocabulary';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { renderChange, FlightChange } from './flight-changes.routes';
 import { doneOrUnderWay, ok, partnerRouter } from './router';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations } from './schemas';
@@ -70,6 +71,7 @@ const routes = {
           })
           .openapi('FlightOrderServices'),
       ),
+      headers: sandboxScenario('flightChange'),
     },
     responses: {
       200: json(FlightChange, 'Added: the order lists its new bags'),
@@ -127,7 +129,7 @@ export function flightExtraRoutes(deps: ApiDeps) {
     })
     .openapi(routes.addBags, async (c) => {
       const d = changeDeps();
-      const out = await runChange(d, await recordBags(d, c.get('partner').id, c.req.valid('json'), new Date()));
+      const out = await runChange(d, await recordBags(d, c.get('partner').id, c.req.valid('json'), new Date()), scenarioOf(deps, c.req.valid('header')));
       const data = renderChange(out.change);
       return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
     });
