@@ -144,6 +144,12 @@ describe('order changes', () => {
     const wrong = { ...other.change_total, amount_minor: other.change_total.amount_minor + 100 };
     await expect(supplier.confirmChange(pending.change_id, { amount: wrong })).rejects.toMatchObject({ status: 409 });
     expect((await supplier.change(pending.change_id)).confirmed_at).toBeNull();
+    // Past its expiry, the pending change is refused as no longer available.
+    standIn.control.expireOrderChangeOffer(other.change_offer_id.split('.')[0]!);
+    await expect(supplier.confirmChange(pending.change_id, { amount: other.change_total })).rejects.toMatchObject({
+      status: 409,
+      code: 'order_change_expired',
+    });
   });
 
   it('confirms a change that refunds without a payment, and the refund goes to the balance', async () => {
