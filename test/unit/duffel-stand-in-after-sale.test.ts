@@ -178,6 +178,28 @@ describe('airline-initiated changes', () => {
   });
 });
 
+describe('controls over HTTP', () => {
+  it('plants an airline change, expires a change offer and arms a fault on a new route', async () => {
+    const order = await instantOrder(2);
+    const post = (path: string, body: unknown = {}) =>
+      fetch(`${standIn.url}/_stand_in${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const planted = await post(`/orders/${order.id}/airline_initiated_changes`, { shift_minutes: -30, deliver: 'none' });
+    expect(planted.status).toBe(200);
+    const { data } = (await planted.json()) as { data: { change: { id: string }; event: { id: string } } };
+    expect((await duffel.airlineInitiatedChanges.list(order.id)).data!.map((c) => c.id)).toEqual([data.change.id]);
+    expect((await post(`/webhook_events/${data.event.id}/deliver`)).status).toBe(200);
+    expect((await post('/webhook_events/wev_unknown/deliver')).status).toBe(404);
+
+    const request = (await duffel.orderChangeRequests.create({ order_id: order.id, slices: { remove: [{ slice_id: order.slices[0]!.id }], add: [] } })).data;
+    expect((await post(`/order_change_offers/${request.order_change_offers[0]!.id}/expire`)).status).toBe(200);
+    const expired = await duffelError(duffel.orderChanges.create({ selected_order_change_offer: request.order_change_offers[0]!.id }));
+    expect(expired.errors[0]!.code).toBe('offer_no_longer_available');
+
+    expect((await post('/faults', { route: 'POST /air/airline_initiated_changes/:id/actions/accept', status: 503 })).status).toBe(200);
+    expect((await duffelError(duffel.airlineInitiatedChanges.accept(data.change.id))).errors[0]!.code).toBe('service_unavailable');
+  });
+});
+
 describe('seats and services', () => {
   it('sells a seat and a bag with an instant order, refuses them with a hold, and takes a seat once', async () => {
     const offer = (await offers())[1]!;
