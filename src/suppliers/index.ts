@@ -71,9 +71,12 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
   // With a token, Duffel serves the bookings made with it even once it no longer sells new ones.
   const duffel = choice.duffel?.token ? duffelCalls(choice.duffel) : null;
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
-  if (duffel) flights.duffel = checkedFlightSupplier(duffelFlightSupplier(duffel));
   const afterSale: Record<string, FlightAfterSale> = { simulator: all.flightAfterSaleOf('simulator') };
-  // Duffel's after-sale port joins here, with its token, as its flights port does above.
+  if (duffel) {
+    const port = duffelFlightSupplier(duffel);
+    flights.duffel = checkedFlightSupplier(port);
+    afterSale.duffel = checkedFlightAfterSale(port);
+  }
   const hotels: Record<string, HotelSupplier> = { simulator: all.hotelSupplier };
   if (duffel && choice.places) hotels.duffel = checkedHotelSupplier(duffelHotelSupplier(duffel, choice.places('duffel')));
   if (choice.hotels === 'duffel' && !hotels.duffel) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
