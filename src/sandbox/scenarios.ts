@@ -87,6 +87,16 @@ export const SCENARIOS = {
     on: 'air ticketing',
     does: 'once the tickets are issued the airline moves the first flight 3 hours later: a schedule change to accept, cancel (a full refund) or change',
   },
+  seat_taken: {
+    playedBy: 'simulator',
+    on: 'air bookings with seats',
+    does: 'the first seat chosen was taken meanwhile: the booking is refused (409) and nothing is booked',
+  },
+  bag_refused: {
+    playedBy: 'simulator',
+    on: 'bags added to a ticketed air booking',
+    does: 'the airline refuses the bags (422): nothing is added or charged',
+  },
   visa_approve: {
     playedBy: 'embassy',
     on: 'visa applications',
@@ -195,6 +205,14 @@ export const SCENARIO_OPERATIONS = {
     change_penalty:
       'the airline charges a penalty on the change whatever the fare (25% of the changed legs’ base fares): each offer’s penalty and total show it',
     change_offer_expires: 'the offers expire as they are made: confirming one is refused and nothing is charged',
+  }),
+  /** Interface A: a flight booking (`air_booking`) with seats */
+  flightBooking: operation(['seat_taken'], {
+    seat_taken: 'the first seat chosen was taken meanwhile: the airline refuses the booking and nothing is booked; choose another seat',
+  }),
+  /** Interface A: bags added to a ticketed flight */
+  flightServices: operation(['bag_refused'], {
+    bag_refused: 'the airline refuses the bags: nothing is added, and the debit is reversed',
   }),
   /** Interface B: a hotel booking, settled at creation */
   agencyBooking: operation(AGENCY, AGENCY_EFFECTS),
