@@ -30,18 +30,20 @@ export function flightActivities(db: Db, supplierOf: (name: string) => FlightSup
 
   return {
     /** Holds the offer at the airline and creates the pending travel order for it, at the partner's price. */
-    createAirBooking: (input: { bookingId: number; clientReference: string }) =>
+    createAirBooking: (input: { bookingId: number; clientReference: string; scenario?: string }) =>
       runActivityStep(
         async (): Promise<BookedFlight> => {
           const booking = await flightBookingById(db, input.bookingId);
           try {
-            const air = await supplierOf(booking.supplier).hold({
-              offerId: booking.fareSourceCode,
-              clientReference: input.clientReference,
-              travelers: booking.travelers as unknown as Traveler[],
-              contact: booking.contact,
-              ...(booking.services?.length ? { services: booking.services as ChosenService[] } : {}),
-            });
+            const air = await withScenario(input.scenario, () =>
+              supplierOf(booking.supplier).hold({
+                offerId: booking.fareSourceCode,
+                clientReference: input.clientReference,
+                travelers: booking.travelers as unknown as Traveler[],
+                contact: booking.contact,
+                ...(booking.services?.length ? { services: booking.services as ChosenService[] } : {}),
+              }),
+            );
             const now = new Date();
             // Priced in the currency the booking was made in: its partner's wallet's.
             const inWallet = pricingIn(pricing, booking.currency);

@@ -28,6 +28,13 @@ export interface RefundFlightInput {
 export const refundDecisionSignal = defineSignal<[RefundDecision]>('refundDecision');
 export const refundStateQuery = defineQuery<{ state: 'waiting' | 'decided'; decision: RefundDecision | null }>('refundState');
 
+/** A flight booking's workflow: the booking, the client reference the airline gets, and the sandbox scenario it plays. */
+export interface BookFlightInput {
+  bookingId: number;
+  clientReference: string;
+  scenario?: string;
+}
+
 export interface BookedFlight {
   bookingId: number;
   orderId: number;

@@ -5,7 +5,7 @@ import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';
 import { FailureType } from './failure-types';
-import { refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type RefundDecision, type RefundFlightInput } from './flight.types';
+import { refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type BookFlightInput, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { withReason } from './messages';
 import { cancellationOperator, openCancellation, refundOrPark } from './park';
 import type { CancellationState } from './park.types';
@@ -15,7 +15,7 @@ const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
 /** Books the PNR (the travel order is created with it), then starts the ticket-time-limit timer. */
-export async function bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight> {
+export async function bookFlight(input: BookFlightInput): Promise<BookedFlight> {
   stage('holding');
   const booked = await refusable(() => supplier.createAirBooking(input), { type: FailureType.holdRefused });
   await startAbandoned(flightTimeLimit, timeLimitWorkflowId(input.bookingId), [{ bookingId: input.bookingId, expiresAt: booked.ticketTimeLimit }]);

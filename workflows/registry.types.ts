@@ -1,7 +1,7 @@
 import type { AgencyPayment } from './agency.types';
 import type { PayInput, PayResult } from './pay.types';
 import type { CancelHotelInput, PlacedHold, PlaceHoldInput } from './hotel.types';
-import type { BookedFlight, RefundFlightInput } from './flight.types';
+import type { BookedFlight, BookFlightInput, RefundFlightInput } from './flight.types';
 import type { ChangeFlightInput, ChangeResult } from './flight-change.types';
 import type { HeldDates, ReservationInput } from './residence.types';
 import type { VisaApplicationInput } from './visa.types';
@@ -19,7 +19,7 @@ export interface Workflows {
   placeHotelHold(input: PlaceHoldInput): Promise<PlacedHold>;
   hotelHoldExpiry(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }>;
   cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult>;
-  bookFlight(input: { bookingId: number; clientReference: string }): Promise<BookedFlight>;
+  bookFlight(input: BookFlightInput): Promise<BookedFlight>;
   flightTimeLimit(input: { bookingId: number; expiresAt: number }): Promise<{ expired: boolean }>;
   refundFlight(input: RefundFlightInput): Promise<FlightRefundResult>;
   changeFlight(input: ChangeFlightInput): Promise<ChangeResult>;

@@ -5037,7 +5037,14 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `seat_taken`: the first seat chosen was taken meanwhile: the airline refuses the booking and nothing is booked; choose another seat
+                     */
+                    "x-sandbox-scenario"?: "seat_taken";
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -6811,11 +6818,10 @@ export interface paths {
                     /**
                      * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
                      *
-                     *     - `supplier_reject`: the airline refuses the change: 502, any debit is credited back and the order is as it was
-                     *     - `supplier_lost_response`: the airline makes the change, but every answer is lost (504): each try looks the change up first, finds it made and confirmed, and completes it: 200, charged once
-                     *     - `supplier_down`: the airline answers 503 to the change and to look-ups: after its tries the change waits in `needs_attention` for an operator (202); the debit stands until an operator retries or compensates
+                     *     - `bag_refused`: the airline refuses the bags: 502, nothing is added and the debit is credited back
+                     *     - `supplier_lost_response`: the airline adds the bags, but every answer is lost (504): each try counts the bags on the order first, finds them added, and completes: 200, charged once
                      */
-                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_lost_response" | "supplier_down";
+                    "x-sandbox-scenario"?: "bag_refused" | "supplier_lost_response";
                 };
                 path?: never;
                 cookie?: never;

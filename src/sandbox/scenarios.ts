@@ -87,6 +87,16 @@ export const SCENARIOS = {
     on: 'air ticketing',
     does: 'once the tickets are issued the airline moves the first flight 3 hours later: a schedule change to accept, cancel (a full refund) or change',
   },
+  seat_taken: {
+    playedBy: 'simulator',
+    on: 'air bookings with seats',
+    does: 'the first seat chosen was taken meanwhile: the booking is refused (409) and nothing is booked',
+  },
+  bag_refused: {
+    playedBy: 'simulator',
+    on: 'bags added to a ticketed air booking',
+    does: 'the airline refuses the bags (422): nothing is added or charged',
+  },
   visa_approve: {
     playedBy: 'embassy',
     on: 'visa applications',
@@ -196,13 +206,23 @@ export const SCENARIO_OPERATIONS = {
       'the airline charges a penalty on the change whatever the fare (25% of the changed legs’ base fares): each offer’s penalty and total show it',
     change_offer_expires: 'the offers expire as they are made: confirming one is refused and nothing is charged',
   }),
-  /** Interface A: a change of a ticketed flight made, or bags added to it */
+  /** Interface A: a change of a ticketed flight made (air_change_confirm) */
   flightChange: operation(['supplier_reject', 'supplier_lost_response', 'supplier_down'], {
     supplier_reject: 'the airline refuses the change: 502, any debit is credited back and the order is as it was',
     supplier_lost_response:
       'the airline makes the change, but every answer is lost (504): each try looks the change up first, finds it made and confirmed, and completes it: 200, charged once',
     supplier_down:
       'the airline answers 503 to the change and to look-ups: after its tries the change waits in `needs_attention` for an operator (202); the debit stands until an operator retries or compensates',
+  }),
+  /** Interface A: a flight booking (`air_booking`) with seats */
+  flightBooking: operation(['seat_taken'], {
+    seat_taken: 'the first seat chosen was taken meanwhile: the airline refuses the booking and nothing is booked; choose another seat',
+  }),
+  /** Interface A: bags added to a ticketed flight */
+  flightServices: operation(['bag_refused', 'supplier_lost_response'], {
+    bag_refused: 'the airline refuses the bags: 502, nothing is added and the debit is credited back',
+    supplier_lost_response:
+      'the airline adds the bags, but every answer is lost (504): each try counts the bags on the order first, finds them added, and completes: 200, charged once',
   }),
   /** Interface B: a hotel booking, settled at creation */
   agencyBooking: operation(AGENCY, AGENCY_EFFECTS),

@@ -309,3 +309,179 @@ describe('the airline’s schedule changes on the simulated airline', () => {
     expect((await control(sim, `/_control/air/bookings/NOSUCH/airline_changes`, {})).status).toBe(404);
   });
 });
+
+describe('seats and bags on the simulated airline', () => {
+  const second = { ...traveller, first_name: 'Sara', gender: 'female' as const, national_id: '0012345680' };
+  const roundTrip = (daysAhead: number) => ({ ...searchOn(daysAhead), return_date: day(daysAhead + 4), adults: 2 });
+  const offerFor = async (daysAhead: number) => (await sim.flights.search(roundTrip(daysAhead))).offers.find((o) => o.fare_family === 'Standard')!;
+  const seatsOf = (maps: Awaited<ReturnType<FlightAfterSale['seatMaps']>>, leg = 0, segment = 0) =>
+    maps.find((m) => m.leg_index === leg && m.segment_index === segment)!.cabins[0]!.rows.flatMap((r) => r.seats);
+  const holding = (offerId: string, services: Array<{ service_id: string; quantity: number }>) =>
+    sim.flights.hold({ offerId, clientReference: reference(), travelers: [traveller, second], contact, services });
+
+  it('maps each segment’s seats: some taken, some free of charge, the rest priced for each traveller', async () => {
+    const offer = await offerFor(70);
+    const maps = await sim.afterSale.seatMaps(offer.offer_id);
+    expect(maps.map((m) => [m.leg_index, m.segment_index])).toEqual(offer.legs.flatMap((leg, l) => leg.segments.map((_, s) => [l, s])));
+    const seats = seatsOf(maps);
+    const taken = seats.filter((s) => s.prices.length === 0);
+    const free = seats.filter((s) => s.prices.length > 0 && s.prices.every((p) => p.price.amount_minor === 0));
+    const paid = seats.filter((s) => s.prices.some((p) => p.price.amount_minor > 0));
+    expect([taken.length, free.length, paid.length].every((n) => n > 0)).toBe(true);
+    expect(paid[0]!.prices.map((p) => p.traveler_index)).toEqual([0, 1]);
+    expect(new Set(paid[0]!.prices.map((p) => p.service_id)).size).toBe(2);
+    expect(paid[0]!.prices[0]!.price.currency).toBe(offer.total.currency);
+  });
+
+  it('sells one checked bag per traveller and leg, and books chosen seats and bags with the order, in its total', async () => {
+    const offer = await offerFor(72);
+    const bags = await sim.afterSale.offerServices(offer.offer_id);
+    expect(bags).toHaveLength(4);
+    expect(bags.every((b) => b.type === 'baggage' && b.max_quantity === 1 && b.traveler_indexes.length === 1 && b.price.amount_minor > 0)).toBe(true);
+    expect(bags.map((b) => [b.traveler_indexes[0], b.segments[0]![0]])).toEqual(
+      expect.arrayContaining([
+        [0, 0],
+        [1, 0],
+        [0, 1],
+        [1, 1],
+      ]),
+    );
+
+    const seats = seatsOf(await sim.afterSale.seatMaps(offer.offer_id));
+    const paid = seats.find((s) => s.prices.some((p) => p.price.amount_minor > 0))!;
+    const free = seats.find((s) => s.prices.length > 0 && s.prices[0]!.price.amount_minor === 0)!;
+    const bag = bags.find((b) => b.traveler_indexes[0] === 0 && b.segments[0]![0] === 0)!;
+    const order = await holding(offer.offer_id, [
+      { service_id: paid.prices[0]!.service_id, quantity: 1 },
+      { service_id: free.prices[1]!.service_id, quantity: 1 },
+      { service_id: bag.service_id, quantity: 1 },
+    ]);
+    expect(order.services).toEqual([
+      {
+        service_id: paid.prices[0]!.service_id,
+        type: 'seat',
+        traveler_index: 0,
+        segments: [[0, 0]],
+        quantity: 1,
+        total: paid.prices[0]!.price,
+        designator: paid.designator,
+      },
+      {
+        service_id: free.prices[1]!.service_id,
+        type: 'seat',
+        traveler_index: 1,
+        segments: [[0, 0]],
+        quantity: 1,
+        total: free.prices[1]!.price,
+        designator: free.designator,
+      },
+      { service_id: bag.service_id, type: 'baggage', traveler_index: 0, segments: bag.segments, quantity: 1, total: bag.price },
+    ]);
+    expect(order.total.amount_minor).toBe(offer.total.amount_minor + paid.prices[0]!.price.amount_minor + bag.price.amount_minor);
+
+    // The seats are this order's now: the map shows them taken, and another order cannot have them.
+    const after = seatsOf(await sim.afterSale.seatMaps(offer.offer_id));
+    expect(after.find((s) => s.designator === paid.designator)!.prices).toEqual([]);
+    const again = await failure(holding(offer.offer_id, [{ service_id: paid.prices[1]!.service_id, quantity: 1 }]));
+    expect(again).toBeInstanceOf(SupplierRejectedError);
+    expect(again).toMatchObject({ status: 409, message: expect.stringMatching(new RegExp(`seat ${paid.designator} on .* is not available`)) });
+  });
+
+  it('refuses a booking whose seat was taken meanwhile (seat_taken), booking nothing', async () => {
+    const offer = await offerFor(74);
+    const seat = seatsOf(await sim.afterSale.seatMaps(offer.offer_id)).find((s) => s.prices.length > 0)!;
+    const before = await sim.flights.price(offer.offer_id);
+    const refused = await failure(withScenario('seat_taken', () => holding(offer.offer_id, [{ service_id: seat.prices[0]!.service_id, quantity: 1 }])));
+    expect(refused).toBeInstanceOf(SupplierRejectedError);
+    expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/was taken meanwhile/) });
+    expect((await sim.flights.price(offer.offer_id)).seats_left).toBe(before.seats_left);
+    // Without seats the scenario books as usual.
+    expect((await withScenario('seat_taken', () => holding(offer.offer_id, []))).services).toEqual([]);
+  });
+
+  it('refuses services the offer does not sell', async () => {
+    const offer = await offerFor(76);
+    const seat = seatsOf(await sim.afterSale.seatMaps(offer.offer_id)).find((s) => s.prices.length > 0)!;
+    for (const services of [
+      [{ service_id: 'bag-5-0', quantity: 1 }],
+      [{ service_id: 'extra-legroom', quantity: 1 }],
+      [{ service_id: seat.prices[0]!.service_id, quantity: 2 }],
+      [
+        { service_id: seat.prices[0]!.service_id, quantity: 1 },
+        { service_id: seat.prices[1]!.service_id, quantity: 1 },
+      ],
+    ]) {
+      expect(await failure(holding(offer.offer_id, services))).toMatchObject({ status: 400 });
+    }
+  });
+
+  it('adds bags to a ticketed order for their price; a lost answer shows on the order, and adding again adds nothing', async () => {
+    const offer = await offerFor(78);
+    const held = await holding(offer.offer_id, []);
+    expect(await failure(sim.afterSale.orderServices(held.order_id))).toMatchObject({ status: 409 });
+    const order = await sim.flights.issue(held.order_id, { clientReference: reference(), amount: held.total });
+    const bags = await sim.afterSale.orderServices(order.order_id);
+    expect(bags).toHaveLength(4);
+    const [bag] = bags;
+    const chosen = [{ service_id: bag!.service_id, quantity: 1 }];
+
+    const wrong = await failure(
+      sim.afterSale.addServices(order.order_id, { services: chosen, amount: { ...bag!.price, amount_minor: bag!.price.amount_minor + 1 } }),
+    );
+    expect(wrong).toMatchObject({ status: 422, message: expect.stringMatching(/the payment must be the bags' total/) });
+    const refused = await failure(withScenario('bag_refused', () => sim.afterSale.addServices(order.order_id, { services: chosen, amount: bag!.price })));
+    expect(refused).toBeInstanceOf(SupplierRejectedError);
+    expect(refused).toMatchObject({ status: 422, message: expect.stringMatching(/refused the bags/) });
+    expect(await sim.flights.order(order.order_id)).toEqual(order);
+
+    const lost = await failure(
+      withScenario('supplier_lost_response', () => sim.afterSale.addServices(order.order_id, { services: chosen, amount: bag!.price })),
+    );
+    expect(lost).toBeInstanceOf(SupplierUnavailableError);
+    const withBag = await sim.flights.order(order.order_id);
+    expect(withBag.services).toEqual([
+      { service_id: bag!.service_id, type: 'baggage', traveler_index: bag!.traveler_indexes[0], segments: bag!.segments, quantity: 1, total: bag!.price },
+    ]);
+    expect(withBag.total.amount_minor).toBe(order.total.amount_minor + bag!.price.amount_minor);
+    expect((await sim.afterSale.orderServices(order.order_id)).map((b) => b.service_id)).not.toContain(bag!.service_id);
+    expect(await failure(sim.afterSale.addServices(order.order_id, { services: chosen, amount: bag!.price }))).toMatchObject({
+      status: 409,
+      message: expect.stringMatching(/already on the booking/),
+    });
+    expect(await sim.flights.order(order.order_id)).toEqual(withBag);
+
+    // A seat is chosen with the booking only.
+    const seat = seatsOf(await sim.afterSale.seatMaps(offer.offer_id)).find((s) => s.prices.length > 0)!;
+    expect(
+      await failure(sim.afterSale.addServices(order.order_id, { services: [{ service_id: seat.prices[0]!.service_id, quantity: 1 }], amount: bag!.price })),
+    ).toMatchObject({
+      status: 422,
+    });
+  });
+
+  it('drops the seats and bags of the legs a change removes, from the order and its new total', async () => {
+    const offer = await offerFor(80);
+    const seat = seatsOf(await sim.afterSale.seatMaps(offer.offer_id), 1).find((s) => s.prices.some((p) => p.price.amount_minor > 0))!;
+    const bags = await sim.afterSale.offerServices(offer.offer_id);
+    const outboundBag = bags.find((b) => b.segments[0]![0] === 0)!;
+    const held = await holding(offer.offer_id, [
+      { service_id: seat.prices[0]!.service_id, quantity: 1 },
+      { service_id: outboundBag.service_id, quantity: 1 },
+    ]);
+    const order = await sim.flights.issue(held.order_id, { clientReference: reference(), amount: held.total });
+    // The return flies two days later: its seat goes, the outbound bag stays.
+    const back = order.legs[1]!.segments[0]!;
+    const [change] = (
+      await sim.afterSale.requestChange(order.order_id, {
+        remove: [1],
+        add: [{ origin: back.origin, destination: back.destination, departure_date: day(86), cabin: 'economy' }],
+      })
+    ).offers;
+    const made = await sim.afterSale.createChange(change!.change_offer_id);
+    await sim.afterSale.confirmChange(made.change_id, { amount: made.change_total });
+    const changed = await sim.flights.order(order.order_id);
+    expect(changed.services).toEqual([expect.objectContaining({ service_id: outboundBag.service_id, segments: outboundBag.segments })]);
+    expect(changed.total).toEqual(change!.new_total);
+    expect(seatsOf(await sim.afterSale.seatMaps(offer.offer_id), 1).find((s) => s.designator === seat.designator)!.prices).not.toEqual([]);
+  });
+});

@@ -107,6 +107,34 @@ async function airlineChanges(scenario: SimulatedScenario | undefined) {
   return String(((await call('GET', `/air/bookings/${pnr}/airline_changes`, undefined, undefined)).body.airline_changes as unknown[]).length);
 }
 
+/** A booking with the first seat for sale on its flight, made under `scenario`. */
+async function bookSeat(scenario: SimulatedScenario | undefined) {
+  const search = { origin: 'THR', destination: 'MHD', departure_date: isoDay(33), adults: 1, cabin: 'economy' };
+  const [offer] = (await call('POST', '/air/search', search, undefined)).body.offers as Array<{ fare_source_code: string }>;
+  const maps = (await call('POST', '/air/seat_maps', { fare_source_code: offer!.fare_source_code }, undefined)).body.seat_maps as Array<{
+    cabins: Array<{ rows: Array<{ seats: Array<{ prices: Array<{ service_id: string }> }> }> }>;
+  }>;
+  const seat = maps[0]!.cabins[0]!.rows.flatMap((r) => r.seats).find((s) => s.prices.length > 0)!;
+  const body = {
+    fare_source_code: offer!.fare_source_code,
+    client_reference: reference(),
+    travelers: [{ first_name: 'Sara', last_name: 'Tehrani', birth_date: '1990-01-01', gender: 'female', passenger_type: 'ADT', nationality: 'IR' }],
+    contact: { phone_number: '+98 912 000 0000', email: 'ops@acme.example' },
+    services: [{ service_id: seat.prices[0]!.service_id, quantity: 1 }],
+  };
+  const booked = await call('POST', '/air/bookings', body, scenario);
+  // The seat goes back on sale for the next probe.
+  if (booked.status === 201) await call('POST', `/air/bookings/${String(booked.body.pnr)}/cancel`, {}, undefined);
+  return String(booked.status);
+}
+
+async function addBag(scenario: SimulatedScenario | undefined) {
+  const pnr = await ticketed('Saver');
+  const [bag] = (await call('GET', `/air/bookings/${pnr}/services`, undefined, undefined)).body.services as Array<{ service_id: string; price_minor: number }>;
+  const body = { services: [{ service_id: bag!.service_id, quantity: 1 }], payment: { amount_minor: bag!.price_minor, currency: 'IRT' } };
+  return String((await call('POST', `/air/bookings/${pnr}/services`, body, scenario)).status);
+}
+
 /** For every scenario the simulator plays, a call whose answer shows it. */
 const PROBES: Record<SimulatedScenario, (scenario: SimulatedScenario | undefined) => Promise<string>> = {
   supplier_reject: fulfil,
@@ -120,6 +148,8 @@ const PROBES: Record<SimulatedScenario, (scenario: SimulatedScenario | undefined
   change_penalty: changePenalty,
   change_offer_expires: makeChange,
   schedule_change: airlineChanges,
+  seat_taken: bookSeat,
+  bag_refused: addBag,
 };
 
 describe('the sandbox scenarios contract', () => {

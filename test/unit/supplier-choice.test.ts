@@ -20,6 +20,8 @@ describe('suppliersFor', () => {
     expect(() => simulatorOnly.flightSupplierOf('duffel')).toThrow(/"duffel".*no configuration/);
     expect(() => simulatorOnly.hotelSupplierOf('duffel')).toThrow(/"duffel".*no configuration/);
     expect(simulatorOnly.hotelSupplierOf('simulator').name).toBe('simulator');
+    expect(typeof simulatorOnly.flightAfterSaleOf('simulator').requestChange).toBe('function');
+    expect(() => simulatorOnly.flightAfterSaleOf('duffel')).toThrow(/"duffel".*no configuration/);
     expect(() => suppliersFor({ simulatorUrl, hotels: 'simulator', flights: 'duffel' })).toThrow(/DUFFEL_ACCESS_TOKEN/);
   });
 });

@@ -249,6 +249,7 @@ export async function bookFlight(
     services?: ChosenService[] | undefined;
   },
   pricing: PricingDeps,
+  scenario?: string,
 ): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
   const shown = openCode(pricing, input.fare_source_code, 'fare_source_code');
   const fare = await supplierRead('fare_source_code', () => deps.supplier.price(shown.id));
@@ -277,7 +278,7 @@ export async function bookFlight(
   const started = await startOrJoin(deps.temporal, 'bookFlight', {
     workflowId,
     taskQueue: deps.taskQueue,
-    args: [{ bookingId: booking.id, clientReference: workflowId }],
+    args: [{ bookingId: booking.id, clientReference: workflowId, ...(scenario ? { scenario } : {}) }],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
   const booked = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightBooking', 'fare_source_code'), {

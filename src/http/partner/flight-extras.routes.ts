@@ -71,7 +71,7 @@ const routes = {
           })
           .openapi('FlightOrderServices'),
       ),
-      headers: sandboxScenario('flightChange'),
+      headers: sandboxScenario('flightServices'),
     },
     responses: {
       200: json(FlightChange, 'Added: the order lists its new bags'),

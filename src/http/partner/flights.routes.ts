@@ -306,7 +306,7 @@ const routes = {
   }),
   book: createRoute({
     ...post('/flights/air_booking/', 'Book: creates the PNR and the travel order'),
-    request: { body: jsonBody(BookingBody) },
+    request: { body: jsonBody(BookingBody), headers: sandboxScenario('flightBooking') },
     responses: {
       201: json(TravelOrder.extend({ booking_id: z.number().int(), pnr: z.string(), ticket_time_limit: z.string() }), 'The pending travel order'),
       ...commonErrors,
@@ -404,7 +404,7 @@ export function flightRoutes(deps: ApiDeps) {
     })
     .openapi(routes.baggage, async (c) => ok(c, await flights.baggage(sup, pricing(c), c.req.valid('json').fare_source_code)))
     .openapi(routes.book, async (c) => {
-      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), pricing(c));
+      const booked = await flights.bookFlight(flightDeps, c.get('partner'), c.req.valid('json'), pricing(c), scenarioOf(deps, c.req.valid('header')));
       return created(c, {
         ...renderTravelOrder(booked.order),
         booking_id: booked.bookingId,

@@ -1,8 +1,8 @@
 import { callSupplier as callWithin } from '../../http';
 import { SupplierRejectedError } from '../../errors';
-import type { ChangeOffer, FlightAfterSale, OrderChange, ScheduleChange, ScheduleChangeAction } from '../../flight-after-sale';
-import type { Leg } from '../../flights';
-import { money } from './flights';
+import type { ChangeOffer, FlightAfterSale, OrderChange, ScheduleChange, ScheduleChangeAction, SeatMap, ServiceForSale } from '../../flight-after-sale';
+import type { Cabin, Leg } from '../../flights';
+import { money, orderOf, type SimBooking } from './flights';
 
 /** The simulator's shapes: amounts in minor units of one `currency` per answer; a change's total is signed (negative: a refund). */
 interface SimChangeOffer {
@@ -40,6 +40,37 @@ interface SimAirlineChange {
   action_taken_at: string | null;
   created_at: string;
 }
+
+interface SimSeatMap {
+  leg_index: number;
+  segment_index: number;
+  cabins: Array<{
+    cabin: Cabin;
+    rows: Array<{
+      seats: Array<{ designator: string; prices: Array<{ service_id: string; traveler_index: number; price_minor: number }>; disclosures: string[] }>;
+    }>;
+  }>;
+}
+
+type SimService = Omit<ServiceForSale, 'price'> & { price_minor: number };
+
+const seatMapOf = (m: SimSeatMap, currency: string): SeatMap => ({
+  leg_index: m.leg_index,
+  segment_index: m.segment_index,
+  cabins: m.cabins.map((c) => ({
+    cabin: c.cabin,
+    rows: c.rows.map((r) => ({
+      seats: r.seats.map((s) => ({
+        designator: s.designator,
+        prices: s.prices.map((p) => ({ service_id: p.service_id, traveler_index: p.traveler_index, price: money(p.price_minor, currency) })),
+        disclosures: s.disclosures,
+      })),
+    })),
+  })),
+});
+
+const servicesOf = (answer: { services: SimService[]; currency: string }): ServiceForSale[] =>
+  answer.services.map(({ price_minor, ...s }) => ({ ...s, price: money(price_minor, answer.currency) }));
 
 const changeOfferOf = (o: SimChangeOffer): ChangeOffer => ({
   change_offer_id: o.change_offer_id,
@@ -79,7 +110,8 @@ const scheduleChangeOf = (a: SimAirlineChange): ScheduleChange => ({
  * What can happen to a simulator flight order after the sale (src/suppliers/simulator/air/change-routes.ts):
  * a change is asked for on the booking (its PNR is the order id), made from one of the offers
  * and confirmed, paying its total when positive; the airline's own changes are listed on the
- * booking and accepted by their id. The sandbox scenario of the call goes with it as the
+ * booking and accepted by their id; seats and bags of an offer are read by its fare code, and
+ * bags added to the booking (src/suppliers/simulator/air/service-routes.ts). The sandbox scenario of the call goes with it as the
  * simulator's header (src/suppliers/http.ts).
  */
 export function simulatorFlightAfterSale(baseUrl: string, timeoutMs?: number): FlightAfterSale {
@@ -132,14 +164,26 @@ export function simulatorFlightAfterSale(baseUrl: string, timeoutMs?: number): F
     acceptScheduleChange: async (changeId) =>
       scheduleChangeOf(await callSupplier<SimAirlineChange>(url(`/airline_changes/${id(changeId)}/accept`), { method: 'POST', body: {} })),
 
-    // Seats and bags come with the simulator's seat maps and services.
-    seatMaps: async () => notSold(),
-    offerServices: async () => notSold(),
-    orderServices: async () => notSold(),
-    addServices: async () => notSold(),
-  };
-}
+    seatMaps: async (offerId) => {
+      const answer = await callSupplier<{ seat_maps: SimSeatMap[]; currency: string }>(url('/seat_maps'), {
+        method: 'POST',
+        body: { fare_source_code: offerId },
+      });
+      return answer.seat_maps.map((m) => seatMapOf(m, answer.currency));
+    },
 
-function notSold(): never {
-  throw new SupplierRejectedError('the simulated airline sells no seats or bags', 422);
+    offerServices: async (offerId) =>
+      servicesOf(await callSupplier<{ services: SimService[]; currency: string }>(url('/services'), { method: 'POST', body: { fare_source_code: offerId } })),
+
+    orderServices: async (orderId) =>
+      servicesOf(await callSupplier<{ services: SimService[]; currency: string }>(url(`/bookings/${id(orderId)}/services`), { method: 'GET' })),
+
+    addServices: async (orderId, req) =>
+      orderOf(
+        await callSupplier<SimBooking>(url(`/bookings/${id(orderId)}/services`), {
+          method: 'POST',
+          body: { services: req.services, payment: { amount_minor: req.amount.amount_minor, currency: req.amount.currency } },
+        }),
+      ),
+  };
 }

@@ -1,6 +1,7 @@
 import { callSupplier as callWithin } from '../../http';
 import type {
   Airport,
+  BookedService,
   Baggage,
   Cabin,
   FareConditions,
@@ -57,6 +58,7 @@ export interface SimBooking {
   cabin: Cabin;
   legs: Leg[];
   tickets: Array<{ traveler_index: number; ticket_number: string }>;
+  services: Array<Omit<BookedService, 'total'> & { total_minor: number }>;
   refunded_minor?: number;
 }
 
@@ -84,6 +86,7 @@ export function orderOf(b: SimBooking): FlightOrder {
     cabin: b.cabin,
     legs: b.legs,
     tickets: b.tickets.map((t) => ({ traveler_index: t.traveler_index, ticket_number: t.ticket_number })),
+    services: b.services.map(({ total_minor, ...s }) => ({ ...s, total: money(total_minor, b.currency) })),
   };
 }
 
@@ -154,7 +157,13 @@ export function simulatorFlightSupplier(baseUrl: string, timeoutMs?: number): Fl
       orderOf(
         await callSupplier<SimBooking>(url('/bookings'), {
           method: 'POST',
-          body: { fare_source_code: req.offerId, client_reference: req.clientReference, travelers: req.travelers satisfies Traveler[], contact: req.contact },
+          body: {
+            fare_source_code: req.offerId,
+            client_reference: req.clientReference,
+            travelers: req.travelers satisfies Traveler[],
+            contact: req.contact,
+            services: req.services ?? [],
+          },
         }),
       ),
 

@@ -10,6 +10,9 @@ import type { FareFamily, Passengers, PassengerType } from './pricing';
 import type { Traveler } from './requests';
 import type { Leg } from './schedule';
 import { SeatBook, type SeatKey } from './seats';
+import { SeatAssignments, type StoredService } from './services';
+
+export type { StoredService };
 
 /** Ticketing closes this long before the first departure: the ticket time limit is never later. */
 export const TICKETING_CLOSES_BEFORE_DEPARTURE_MS = 3 * 60 * 60_000;
@@ -61,6 +64,8 @@ export interface StoredBooking {
   travelers: Traveler[];
   contact: Contact;
   tickets: Ticket[];
+  /** Seats and bags booked on it; their price is in the total. */
+  services: StoredService[];
   /** The airline's own changes to it, newest last. */
   airline_changes: AirlineChange[];
   /** Bumped whenever its legs change: a change offer made before is stale. */
@@ -86,6 +91,7 @@ export type NewBooking = Pick<
   | 'fare_family'
   | 'refund_penalty_minor'
   | 'legs'
+  | 'services'
   | 'leg_fares'
   | 'passengers'
   | 'travelers'
@@ -109,6 +115,8 @@ export function seatedOf(p: Passengers): number {
 
 export class AirBookings extends Records<StoredBooking> {
   readonly seats = new SeatBook();
+  /** The seats chosen on bookings, by flight and designator. */
+  readonly seatAssignments = new SeatAssignments();
   private bookingSequence = 0;
   private ticketSequence = 0;
 
@@ -139,6 +147,7 @@ export class AirBookings extends Records<StoredBooking> {
       travelers: booking.travelers,
       contact: booking.contact,
       tickets: [],
+      services: booking.services,
       airline_changes: [],
       version: 0,
       refund: null,
@@ -148,6 +157,7 @@ export class AirBookings extends Records<StoredBooking> {
       epochs,
     };
     this.add(stored.pnr, stored);
+    for (const s of stored.services) this.assignSeat(stored, s);
     return stored;
   }
 
@@ -213,6 +223,15 @@ export class AirBookings extends Records<StoredBooking> {
     );
     const added = add.map((leg, i) => ({ leg, fare: addFares[i]! }));
     const legs = [...kept, ...added].sort((x, y) => (x.leg[0]?.departure_ms ?? 0) - (y.leg[0]?.departure_ms ?? 0));
+    // Seats and bags on the removed legs go with them; the others follow their leg's new place.
+    const newIndex = new Map(b.legs.map((leg, i) => [i, legs.findIndex((l) => l.leg === leg)]));
+    for (const s of b.services) if (remove.includes(s.leg_index)) this.releaseSeat(b, s);
+    b.services = b.services
+      .filter((s) => !remove.includes(s.leg_index))
+      .map((s) => {
+        const leg = newIndex.get(s.leg_index)!;
+        return { ...s, leg_index: leg, segments: s.segments.map(([, segment]) => [leg, segment] as [number, number]) };
+      });
     const seatOf = new Map<unknown, { key: SeatKey; epoch: number }>([
       ...held.map((h) => [h.segment, h] as const),
       ...add.flat().map((s, i) => [s, { key: addKeys[i]!, epoch: epochs[i]! }] as const),
@@ -225,8 +244,26 @@ export class AirBookings extends Records<StoredBooking> {
     return true;
   }
 
+  private assignSeat(b: StoredBooking, s: StoredService): void {
+    const segment = s.designator ? b.legs[s.leg_index]?.[s.segments[0]![1]] : undefined;
+    if (segment) this.seatAssignments.assign(segment, s.designator!, b.pnr);
+  }
+
+  private releaseSeat(b: StoredBooking, s: StoredService): void {
+    const segment = s.designator ? b.legs[s.leg_index]?.[s.segments[0]![1]] : undefined;
+    if (segment) this.seatAssignments.release(segment, s.designator!, b.pnr);
+  }
+
+  /** Adds paid services to a booking: their price joins its total. */
+  addServices(b: StoredBooking, services: StoredService[]): void {
+    for (const s of services) this.assignSeat(b, s);
+    b.services = [...b.services, ...services];
+    b.total_price_minor += services.reduce((a, s) => a + s.total_minor, 0);
+  }
+
   protected giveBack(b: StoredBooking): void {
     if (!b.holds_seats) return;
+    for (const s of b.services) this.releaseSeat(b, s);
     b.holds_seats = false;
     this.seats.giveBack(b.seat_keys, b.seated, b.epochs);
   }

@@ -94,6 +94,8 @@ export class ChangeOffers {
     const removedBase = remove.reduce((a, i) => a + b.leg_fares[i]!.base_minor, 0);
     const penaltyPercent = Math.max(FAMILIES[b.fare_family].change_percent, ctx.minPenaltyPercent);
     const penalty = applyPercents(removedBase, [penaltyPercent]);
+    // Seats and bags on the removed legs go with them, unrefunded.
+    const dropped = b.services.filter((s) => remove.includes(s.leg_index)).reduce((a, s) => a + s.total_minor, 0);
     const offers: ChangeOfferRecord[] = [];
     const count = Math.min(MAX_CHANGE_OFFERS, ...candidates.map((c) => c.length));
     for (let k = 0; k < count; k++) {
@@ -113,7 +115,7 @@ export class ChangeOffers {
         add_fares: fares.map((q) => ({ total_minor: q.total_price_minor, base_minor: q.base_total_minor })),
         change_total_minor: addTotal - removedTotal + penalty,
         penalty_minor: penalty,
-        new_total_minor: b.total_price_minor - removedTotal + addTotal,
+        new_total_minor: b.total_price_minor - removedTotal - dropped + addTotal,
         new_base_total_minor: b.base_total_minor - removedBase + addBase,
         expires_ms: ctx.expiresMs,
         change: null,

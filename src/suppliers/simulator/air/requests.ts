@@ -9,6 +9,7 @@ export const MAX_SEATED_PASSENGERS = 9;
 
 const AirportCode = z.string().regex(/^[A-Z]{3}$/, 'airport codes are 3 uppercase letters (IATA)');
 const FareSourceCode = z.string().min(1).max(10_000);
+const ServiceId = z.string().min(1).max(100);
 
 export const SearchBody = z
   .object({
@@ -53,6 +54,11 @@ export const BookingBody = z.object({
     .min(1)
     .max(MAX_SEATED_PASSENGERS * 2),
   contact: Contact,
+  /** Seats and bags from the offer's seat maps and services (./services.ts). */
+  services: z
+    .array(z.object({ service_id: ServiceId, quantity: z.number().int().min(1).max(9) }))
+    .max(MAX_SEATED_PASSENGERS * 2 * 4)
+    .default([]),
 });
 
 export const SeatsBody = z.object({
@@ -103,4 +109,13 @@ export const AirlineChangeBody = z.object({
     .max(24 * 60)
     .refine((m) => m !== 0, 'a schedule change moves the flights')
     .optional(),
+});
+
+/** Bags added to a ticketed booking, and the payment of their total from the agent's balance. */
+export const AddServicesBody = z.object({
+  services: z
+    .array(z.object({ service_id: ServiceId, quantity: z.number().int().min(1).max(9) }))
+    .min(1)
+    .max(MAX_SEATED_PASSENGERS * 2 * 2),
+  payment: z.object({ amount_minor: z.number().int().min(0), currency: z.string().min(1) }),
 });

@@ -22,6 +22,8 @@ import { baggageAllowance, changedPrice, legFares, penalties } from './pricing';
 import { BookingBody, FareCodeBody, SearchBody, SeatsBody, travelersProblem } from './requests';
 import { legDeparture } from './schedule';
 import { searchOffers } from './search';
+import { serviceRoutes } from './service-routes';
+import { servicesAtBooking } from './services';
 import { bookingView as view, legsView } from './views';
 
 export const DEFAULT_TICKET_TIME_LIMIT_MS = 2 * 60 * 60_000;
@@ -135,16 +137,19 @@ export function airRoutes(opts: AirRoutesOptions) {
     if (problem) return c.json({ error: `invalid booking request: ${problem}` }, 400);
     const ticketTimeLimit = Math.min(now + ticketTimeLimitMs, legDeparture(fare.legs[0] ?? []) - TICKETING_CLOSES_BEFORE_DEPARTURE_MS);
     if (ticketTimeLimit <= now) return c.json({ error: 'ticketing has closed for this flight' }, 409);
+    const services = servicesAtBooking(fare.legs, p.cabin, req.travelers, req.services, bookings.seatAssignments, scenarioOf(c) === 'seat_taken');
+    if (!Array.isArray(services)) return c.json({ error: services.error }, services.status);
     const booking = bookings.book(
       {
         client_reference: req.client_reference,
         ticket_time_limit_ms: ticketTimeLimit,
-        total_price_minor: p.total_price_minor,
+        total_price_minor: p.total_price_minor + services.reduce((a, s) => a + s.total_minor, 0),
         base_total_minor: p.base_total_minor,
         cabin: p.cabin,
         fare_family: p.fare_family,
         refund_penalty_minor: penalties(p.fare_family, p.base_total_minor).refund_minor,
         legs: fare.legs,
+        services,
         leg_fares: legFares(fare.legs, p.cabin, p.fare_family, p.passengers, isoDate(p.issued_at), p.total_price_minor, p.base_total_minor),
         passengers: p.passengers,
         travelers: req.travelers,
@@ -217,6 +222,7 @@ export function airRoutes(opts: AirRoutesOptions) {
   });
 
   app.route('/', changeRoutes(bookings, airlineChanges, opts));
+  app.route('/', serviceRoutes(bookings, opts, fareCodeTtlMs));
 
   return app;
 }

@@ -40,6 +40,15 @@ export function bookingView(b: StoredBooking) {
     travelers: b.travelers,
     contact: b.contact,
     tickets: b.tickets,
+    services: b.services.map((s) => ({
+      service_id: s.service_id,
+      type: s.type,
+      traveler_index: s.traveler_index,
+      segments: s.segments,
+      quantity: s.quantity,
+      total_minor: s.total_minor,
+      ...(s.designator ? { designator: s.designator } : {}),
+    })),
     /** What a refund now gives back: the total less the fare's penalty, all of it while the airline's own change is open. */
     refund_now_minor: b.total_price_minor - refundPenaltyNow(b),
     ...(b.refund ?? {}),
