@@ -1,4 +1,5 @@
 import type { OpenAPI3 } from 'openapi-typescript';
+import { createAdminApp, type AdminDeps } from '../../src/http/admin/app';
 import { createApp } from '../../src/http/app';
 import type { ApiDeps } from '../../src/http/deps';
 
@@ -16,17 +17,44 @@ const NO_PARTS = {
   holds: { tourPrebookMs: 0, residenceMs: 0, visaDecisionMs: 0, hostAcceptMs: 0 },
 } as unknown as ApiDeps;
 
-/** Both interfaces' OpenAPI documents as the engine serves them (the sandbox on, as `npm start` has it). */
+/** The bootstrap token of the admin app built here: its document is behind the operator token, like every /admin route. */
+export const ADMIN_DOCUMENT_TOKEN = 'client-generation-bootstrap-token-0123456789';
+
+/** What building the admin app reads; serving its document uses none of the parts. */
+const NO_ADMIN_PARTS = {
+  db: undefined,
+  temporal: undefined,
+  health: undefined,
+  metrics: { role: 'api' },
+  adminToken: ADMIN_DOCUMENT_TOKEN,
+  signIns: undefined,
+  currency: 'IRT',
+  taskQueue: 'documents',
+  waitMs: 0,
+  residenceHoldMs: 0,
+  fxRateMaxAgeMs: 0,
+  rateLimitPerMinute: 0,
+  adjustmentApprovalThresholdMinor: 0,
+  linkMail: null,
+  nearLimitWatch: async () => {},
+} as unknown as AdminDeps;
+
+/** The admin app built without its parts, which serves its document to ADMIN_DOCUMENT_TOKEN. */
+export const adminAppForDocuments = () => createAdminApp(NO_ADMIN_PARTS);
+
+/** Both interfaces' and the admin API's OpenAPI documents as the engine serves them (the sandbox on, as `npm start` has it). */
 export async function clientFiles(): Promise<Array<{ file: string; document: { title: string; json: OpenAPI3 } }>> {
   const app = createApp(NO_PARTS);
+  const admin = adminAppForDocuments();
   const fetchDocument = async (url: string) => {
-    const res = await app.request(url);
+    const res = url.startsWith('/admin/') ? await admin.request(url, { headers: { authorization: `Bearer ${ADMIN_DOCUMENT_TOKEN}` } }) : await app.request(url);
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
     return withoutExamples(await res.json()) as OpenAPI3;
   };
   return [
     { file: 'src/client/partner-api.ts', document: { title: 'Interface A', json: await fetchDocument('/api/openapi.json') } },
     { file: 'src/client/agency-api.ts', document: { title: 'Interface B', json: await fetchDocument('/v1/openapi.json') } },
+    { file: 'src/client/admin-api.ts', document: { title: 'the admin API', json: await fetchDocument('/admin/openapi.json') } },
   ];
 }
 

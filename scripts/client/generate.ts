@@ -1,10 +1,10 @@
 /**
  * npm run client:generate [-- --check]
  *
- * The typed client's types, generated from the two OpenAPI documents the engine publishes
+ * The typed client's types, generated from the three OpenAPI documents the engine publishes
  * (built in this process, no server needed) with openapi-typescript, into
- * src/client/partner-api.ts and src/client/agency-api.ts. `--check` writes nothing and
- * fails when either file differs from what the documents give: CI and `npm test` run it, so
+ * src/client/partner-api.ts, src/client/agency-api.ts and src/client/admin-api.ts. `--check` writes nothing and
+ * fails when any file differs from what the documents give: CI and `npm test` run it, so
  * a change to a route's contract cannot land without its types, and the examples and
  * anything else typed against them stop compiling when the change breaks them.
  */

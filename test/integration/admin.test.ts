@@ -178,6 +178,24 @@ describe('partner create', () => {
     expect(await stack.db.select().from(partners)).toHaveLength(before);
   });
 
+  it('answers 415 to a body sent as another media type, and writes nothing (the contract names application/json)', async () => {
+    const before = (await stack.db.select().from(partners)).length;
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await adminRaw('POST', '/admin/partners', { ...bearer, 'content-type': type }, JSON.stringify({ name: 'Mistyped' }));
+      expect({ type, status: res.status, body: res.body }).toEqual({ type, status: 415, body: { error: 'Content-Type must be application/json' } });
+    }
+    expect(await stack.db.select().from(partners)).toHaveLength(before);
+  });
+
+  it('answers 400 naming the path id that is not one, and 404 for one no row can have', async () => {
+    const bad = await adminRaw('GET', '/admin/partners/abc/wallet', bearer);
+    expect([bad.status, bad.body]).toEqual([400, { error: 'partner: must be a positive integer id' }]);
+    const user = await adminRaw('POST', '/admin/partners/1/users/x/deactivate', bearer);
+    expect([user.status, user.body]).toEqual([400, { error: 'user: must be a positive integer id' }]);
+    const huge = await adminRaw('GET', '/admin/partners/9999999999/wallet', bearer);
+    expect(huge.status).toBe(404);
+  });
+
   it('answers 400 to a JSON body that is not an object', async () => {
     for (const raw of ['[]', '"Broken"', 'null', '42']) {
       const res = await adminRaw('POST', '/admin/partners', { ...bearer, 'content-type': 'application/json' }, raw);

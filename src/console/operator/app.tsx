@@ -54,21 +54,22 @@ export function createOperatorConsole(deps: OperatorConsoleDeps) {
     if (fromAnotherOrigin(c)) return c.text('forbidden: another origin', 403);
     const r = await requestOf(c);
     const token = typeof r.form.token === 'string' ? r.form.token : '';
-    const res = await r.api.send('POST', '/admin/session', { token });
-    if (res.status === 200) {
-      const cookie = res.headers.get('set-cookie');
+    const { error, response } = await r.api.POST('/admin/session', { body: { token } });
+    if (response.status === 200) {
+      const cookie = response.headers.get('set-cookie');
       if (cookie) c.header('set-cookie', cookie, { append: true });
       return c.redirect('/console/', 303);
     }
-    if (res.status === 429) return signInForm(r, { kind: 'error', text: r.t('sign_in.throttled', { seconds: res.headers.get('retry-after') ?? '60' }) }, 429);
-    if (res.status === 401) return signInForm(r, { kind: 'error', text: r.t('op.sign_in.wrong') }, 401);
-    return signInForm(r, { kind: 'error', text: errorOf(res, r.t('error.title')) }, res.status === 403 ? 403 : 400);
+    if (response.status === 429)
+      return signInForm(r, { kind: 'error', text: r.t('sign_in.throttled', { seconds: response.headers.get('retry-after') ?? '60' }) }, 429);
+    if (response.status === 401) return signInForm(r, { kind: 'error', text: r.t('op.sign_in.wrong') }, 401);
+    return signInForm(r, { kind: 'error', text: errorOf(error, r.t('error.title')) }, response.status === 403 ? 403 : 400);
   });
 
   app.post('/sign-out', async (c) => {
     const r = await requestOf(c);
-    const res = await r.api.send('DELETE', '/admin/session');
-    const cookie = res.headers.get('set-cookie');
+    const { response } = await r.api.DELETE('/admin/session');
+    const cookie = response.headers.get('set-cookie');
     c.header('set-cookie', cookie ?? `${OPERATOR_SESSION_COOKIE}=; Max-Age=0; Path=/`, { append: true });
     return c.redirect('/console/sign-in?note=signed-out', 303);
   });

@@ -3,25 +3,16 @@ import { errorOf } from './admin-api';
 import { pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-interface AuditRow {
-  id: number;
-  at: string;
-  operator: string;
-  action: string;
-  target: string;
-  reason: string | null;
-}
-
 const FILTERS = ['operator', 'target', 'from', 'to'] as const;
 
 /** The audit log, newest first, filtered by operator, target (its beginning) and UTC days. */
 async function Audit({ r }: { r: OperatorRequest }) {
   const { t } = r;
   const asked = Object.fromEntries(FILTERS.map((f) => [f, r.c.req.query(f) ?? '']));
-  const query = new URLSearchParams(Object.entries(asked).filter(([, v]) => v !== '')).toString();
-  const res = await r.api.get<{ count: number; results: AuditRow[] }>(`/admin/audit${query ? `?${query}` : ''}`);
+  const query = Object.fromEntries(Object.entries(asked).filter(([, v]) => v !== '')) as Partial<Record<(typeof FILTERS)[number], string>>;
+  const { data: audit, error, response } = await r.api.GET('/admin/audit', { params: { query } });
   return {
-    status: res.status === 200 ? 200 : pageStatusOf(res.status),
+    status: audit ? 200 : pageStatusOf(response.status),
     body: (
       <>
         <form class="filters" method="get" action="/console/audit">
@@ -43,14 +34,14 @@ async function Audit({ r }: { r: OperatorRequest }) {
           </label>
           <button type="submit">{t('op.filter')}</button>
         </form>
-        {res.status !== 200 ? (
-          <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>
-        ) : res.body.results.length === 0 ? (
+        {!audit ? (
+          <Notice kind="error">{errorOf(error, t('error.title'))}</Notice>
+        ) : audit.results.length === 0 ? (
           <p>{t('op.audit.none')}</p>
         ) : (
           <div class="table-wrap">
             <table>
-              <caption>{t('op.audit.caption', { count: res.body.count })}</caption>
+              <caption>{t('op.audit.caption', { count: audit.count })}</caption>
               <thead>
                 <tr>
                   <th scope="col">{t('op.audit.at')}</th>
@@ -61,7 +52,7 @@ async function Audit({ r }: { r: OperatorRequest }) {
                 </tr>
               </thead>
               <tbody>
-                {res.body.results.map((a) => (
+                {audit.results.map((a) => (
                   <tr data-audit={a.id}>
                     <td>
                       <time datetime={a.at}>{a.at.slice(0, 19).replace('T', ' ')}</time>

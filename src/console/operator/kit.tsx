@@ -56,9 +56,9 @@ export function operatorKit(deps: OperatorConsoleDeps): OperatorKit {
   };
 
   const viewerOf = async (r: OperatorRequest): Promise<Viewer | null> => {
-    const res = await r.api.get<{ operator?: { name: string }; csrf_token?: string | null }>('/admin/session');
-    if (res.status !== 200 || !res.body.operator || !res.body.csrf_token) return null;
-    return { name: res.body.operator.name, role: r.t('op.role'), agency: '', rights: new Set(), csrfToken: res.body.csrf_token };
+    const { data } = await r.api.GET('/admin/session');
+    if (!data?.csrf_token) return null;
+    return { name: data.operator.name, role: r.t('op.role'), agency: '', rights: new Set(), csrfToken: data.csrf_token };
   };
 
   const page = (r: OperatorRequest, title: string, body: unknown, viewer?: Viewer, status: PageStatus = 200) =>

@@ -3,38 +3,25 @@ import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-interface Markup {
-  id: number;
-  service: string;
-  partner_id: number | null;
-  supplier: string | null;
-  percent: string | null;
-  fixed: string | null;
-  min_margin: string | null;
-  from: string | null;
-  to: string | null;
-  created_by: string;
-}
-
 const SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const;
 const OPTIONAL = ['partner', 'supplier', 'percent', 'fixed', 'min_margin', 'from', 'to'] as const;
 
 /** Markups: the rules in force, each removable, and a form to set one. */
 async function Markups({ r, csrf, error }: { r: OperatorRequest; csrf: string; error?: string }) {
   const { t } = r;
-  const res = await r.api.get<{ currency: string; results: Markup[] }>('/admin/markups');
-  if (res.status !== 200) return <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>;
+  const { data: rules, error: refused } = await r.api.GET('/admin/markups');
+  if (!rules) return <Notice kind="error">{errorOf(refused, t('error.title'))}</Notice>;
   const done = r.c.req.query('done');
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
       {done && <Notice kind="info">{t(done === 'removed' ? 'op.markups.removed' : 'op.saved')}</Notice>}
-      {res.body.results.length === 0 ? (
+      {rules.results.length === 0 ? (
         <p>{t('op.markups.none')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <caption>{t('op.markups.caption', { currency: res.body.currency })}</caption>
+            <caption>{t('op.markups.caption', { currency: rules.currency })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('op.markups.rule')}</th>
@@ -50,7 +37,7 @@ async function Markups({ r, csrf, error }: { r: OperatorRequest; csrf: string; e
               </tr>
             </thead>
             <tbody>
-              {res.body.results.map((m) => (
+              {rules.results.map((m) => (
                 <tr data-markup={m.id}>
                   <th scope="row">{m.id}</th>
                   <td>{m.service}</td>
@@ -107,11 +94,11 @@ async function Markups({ r, csrf, error }: { r: OperatorRequest; csrf: string; e
           <input type="text" name="percent" inputmode="decimal" />
         </label>
         <label>
-          {t('op.markups.fixed_field', { currency: res.body.currency })}
+          {t('op.markups.fixed_field', { currency: rules.currency })}
           <input type="text" name="fixed" inputmode="decimal" />
         </label>
         <label>
-          {t('op.markups.min_margin_field', { currency: res.body.currency })}
+          {t('op.markups.min_margin_field', { currency: rules.currency })}
           <input type="text" name="min_margin" inputmode="decimal" />
         </label>
         <label>
@@ -138,20 +125,21 @@ export const markupPages: OperatorPages = (app, kit) => {
   app.post(
     '/markups',
     kit.signedIn(async (r, viewer) => {
-      const rule: Record<string, string> = { service: field(r, 'service') };
-      for (const name of OPTIONAL) if (field(r, name) !== '') rule[name] = field(r, name);
-      const res = await r.api.send('POST', '/admin/markups', rule);
-      if (res.status === 201) return r.c.redirect('/console/markups?done=set', 303);
-      return kit.page(r, r.t('op.markups.title'), await render(r, viewer, errorOf(res, r.t('error.title'))), viewer, pageStatusOf(res.status));
+      const optional = Object.fromEntries(OPTIONAL.filter((name) => field(r, name) !== '').map((name) => [name, field(r, name)])) as Partial<
+        Record<(typeof OPTIONAL)[number], string>
+      >;
+      const { error, response } = await r.api.POST('/admin/markups', { body: { service: field(r, 'service'), ...optional } });
+      if (response.status === 201) return r.c.redirect('/console/markups?done=set', 303);
+      return kit.page(r, r.t('op.markups.title'), await render(r, viewer, errorOf(error, r.t('error.title'))), viewer, pageStatusOf(response.status));
     }),
   );
   app.post(
     '/markups/:id/remove',
     kit.signedIn(async (r, viewer) => {
       const id = r.c.req.param('id') ?? '';
-      const res = await r.api.send('DELETE', `/admin/markups/${encodeURIComponent(id)}`);
-      if (res.status === 200) return r.c.redirect('/console/markups?done=removed', 303);
-      return kit.page(r, r.t('op.markups.title'), await render(r, viewer, errorOf(res, r.t('error.title'))), viewer, pageStatusOf(res.status));
+      const { error, response } = await r.api.DELETE('/admin/markups/{id}', { params: { path: { id } } });
+      if (response.status === 200) return r.c.redirect('/console/markups?done=removed', 303);
+      return kit.page(r, r.t('op.markups.title'), await render(r, viewer, errorOf(error, r.t('error.title'))), viewer, pageStatusOf(response.status));
     }),
   );
 };

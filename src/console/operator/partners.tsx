@@ -1,23 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Notice } from '../layout';
-import { errorOf, type AdminReply } from './admin-api';
+import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
-
-interface Wallet {
-  balance: string;
-  credit_limit: string;
-  available: string;
-  currency: string;
-}
-interface ListedPartner {
-  id: number;
-  name: string;
-  status: 'active' | 'disabled';
-  rate_limit_per_minute: number | null;
-  parent_id: number | null;
-  wallet: Wallet | null;
-}
 
 const money = (amount: string, currency: string) => <bdi>{`${amount} ${currency}`}</bdi>;
 
@@ -25,7 +10,7 @@ const money = (amount: string, currency: string) => <bdi>{`${amount} ${currency}
 async function Partners({ r, csrf, error, created }: { r: OperatorRequest; csrf: string; error?: string; created?: Record<string, unknown> }) {
   const { t } = r;
   const name = r.c.req.query('name') ?? '';
-  const res = await r.api.get<{ count: number; results: ListedPartner[] }>(`/admin/partners${name ? `?name=${encodeURIComponent(name)}` : ''}`);
+  const { data: list, error: refused } = await r.api.GET('/admin/partners', { params: { query: name ? { name } : {} } });
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
@@ -52,12 +37,12 @@ async function Partners({ r, csrf, error, created }: { r: OperatorRequest; csrf:
         </label>
         <button type="submit">{t('op.filter')}</button>
       </form>
-      {res.status !== 200 ? (
-        <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>
+      {!list ? (
+        <Notice kind="error">{errorOf(refused, t('error.title'))}</Notice>
       ) : (
         <div class="table-wrap">
           <table>
-            <caption>{t('op.partners.caption', { count: res.body.count })}</caption>
+            <caption>{t('op.partners.caption', { count: list.count })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('op.partners.name')}</th>
@@ -70,7 +55,7 @@ async function Partners({ r, csrf, error, created }: { r: OperatorRequest; csrf:
               </tr>
             </thead>
             <tbody>
-              {res.body.results.map((p) => (
+              {list.results.map((p) => (
                 <tr>
                   <th scope="row">
                     <a href={`/console/partners/${p.id}`}>{`${p.name} (${p.id})`}</a>
@@ -111,16 +96,10 @@ async function Partners({ r, csrf, error, created }: { r: OperatorRequest; csrf:
 /** One partner: its wallet and rate limit, with the forms that change them. */
 async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: string; id: number; error?: string }) {
   const { t } = r;
-  const found = await r.api.get<{
-    name: string;
-    status: 'active' | 'disabled';
-    wallet: Wallet | null;
-    thresholds: number[];
-    credit_left_percent: string | null;
-  }>(`/admin/partners/${id}/alerts`);
-  const partner = found.status === 200 ? found.body : null;
+  const path = { id: String(id) };
+  const { data: partner } = await r.api.GET('/admin/partners/{id}/alerts', { params: { path } });
   if (!partner) return { status: 404 as const, title: t('error.title'), body: <Notice kind="error">{t('op.not_found')}</Notice> };
-  const limit = await r.api.get<{ per_minute: number | null; effective_per_minute: number }>(`/admin/partners/${id}/rate-limit`);
+  const { data: limit } = await r.api.GET('/admin/partners/{id}/rate-limit', { params: { path } });
   const done = r.c.req.query('done');
   const hidden = <input type="hidden" name="csrf" value={csrf} />;
   return {
@@ -153,7 +132,7 @@ async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: strin
           )}
           <div>
             <dt>{t('op.partners.rate_limit')}</dt>
-            <dd>{limit.body.effective_per_minute}</dd>
+            <dd>{limit?.effective_per_minute ?? ''}</dd>
           </div>
         </dl>
         <p>
@@ -199,13 +178,7 @@ async function Partner({ r, csrf, id, error }: { r: OperatorRequest; csrf: strin
           {hidden}
           <label>
             {t('op.partners.per_minute')}
-            <input
-              type="text"
-              name="per_minute"
-              inputmode="numeric"
-              pattern="[0-9]*"
-              value={limit.body.per_minute === null ? '' : String(limit.body.per_minute)}
-            />
+            <input type="text" name="per_minute" inputmode="numeric" pattern="[0-9]*" value={limit?.per_minute == null ? '' : String(limit.per_minute)} />
           </label>
           <button type="submit">{t('op.partners.set_rate_limit')}</button>
         </form>
@@ -230,16 +203,16 @@ export const partnerPages: OperatorPages = (app, kit) => {
   app.post(
     '/partners',
     kit.signedIn(async (r, viewer) => {
-      const body: Record<string, string> = { name: field(r, 'name') };
-      for (const name of ['credit_limit', 'topup']) if (field(r, name) !== '') body[name] = field(r, name);
-      const res = await r.api.send('POST', '/admin/partners', body);
-      const page = res.status === 201 ? { created: res.body } : { error: errorOf(res, r.t('error.title')) };
+      const [creditLimit, topUp] = [field(r, 'credit_limit'), field(r, 'topup')];
+      const body = { name: field(r, 'name'), ...(creditLimit ? { credit_limit: creditLimit } : {}), ...(topUp ? { topup: topUp } : {}) };
+      const { data: created, error, response } = await r.api.POST('/admin/partners', { body });
+      const page = created ? { created } : { error: errorOf(error, r.t('error.title')) };
       return kit.page(
         r,
         r.t('op.partners.title'),
         await Partners({ r, csrf: viewer.csrfToken, ...page }),
         viewer,
-        res.status === 201 ? 200 : pageStatusOf(res.status),
+        created ? 200 : pageStatusOf(response.status),
       );
     }),
   );
@@ -260,32 +233,37 @@ export const partnerPages: OperatorPages = (app, kit) => {
       if (id === null || !['topup', 'credit-limit', 'rate-limit', 'alerts', 'disable', 'enable'].includes(change)) {
         return kit.page(r, r.t('error.title'), <Notice kind="error">{r.t('op.not_found')}</Notice>, viewer, 404);
       }
-      let res: AdminReply;
+      const path = { id: String(id) };
+      let res: { error?: unknown; response: Response };
       if (change === 'topup' || change === 'credit-limit') {
         const note = field(r, 'note');
         const key = field(r, 'idempotency_key');
-        res = await r.api.send(
-          'POST',
-          `/admin/partners/${id}/${change}`,
-          { amount: field(r, 'amount'), ...(note ? { note } : {}) },
-          key ? { 'idempotency-key': key } : {},
-        );
+        const init = {
+          params: { path, header: key ? { 'Idempotency-Key': key } : {} },
+          body: { amount: field(r, 'amount'), ...(note ? { note } : {}) },
+        };
+        res = change === 'topup' ? await r.api.POST('/admin/partners/{id}/topup', init) : await r.api.POST('/admin/partners/{id}/credit-limit', init);
       } else if (change === 'alerts') {
         // Whole percents as numbers; anything else goes as written, for the API to refuse by name.
         const thresholds = field(r, 'thresholds')
           .split(/[\s,]+/)
           .filter((x) => x !== '')
           .map((x) => (/^\d{1,3}$/.test(x) ? Number(x) : x));
-        res = await r.api.send('POST', `/admin/partners/${id}/alerts`, { thresholds });
+        res = await r.api.POST('/admin/partners/{id}/alerts', { params: { path }, body: { thresholds } });
       } else if (change === 'rate-limit') {
         const raw = field(r, 'per_minute');
-        res = await r.api.send('POST', `/admin/partners/${id}/rate-limit`, { per_minute: raw === '' ? null : /^\d{1,9}$/.test(raw) ? Number(raw) : raw });
+        // A number, or null for the default; anything else goes as written, for the API to refuse by name.
+        const perMinute = raw === '' ? null : /^\d{1,9}$/.test(raw) ? Number(raw) : (raw as unknown as number);
+        res = await r.api.POST('/admin/partners/{id}/rate-limit', { params: { path }, body: { per_minute: perMinute } });
       } else {
-        res = await r.api.send('POST', `/admin/partners/${id}/${change}`, {});
+        res =
+          change === 'disable'
+            ? await r.api.POST('/admin/partners/{id}/disable', { params: { path } })
+            : await r.api.POST('/admin/partners/{id}/enable', { params: { path } });
       }
-      if (res.status === 200) return r.c.redirect(`/console/partners/${id}?done=${change}`, 303);
-      const shown = await Partner({ r, csrf: viewer.csrfToken, id, error: errorOf(res, r.t('error.title')) });
-      return kit.page(r, shown.title, shown.body, viewer, pageStatusOf(res.status));
+      if (res.response.status === 200) return r.c.redirect(`/console/partners/${id}?done=${change}`, 303);
+      const shown = await Partner({ r, csrf: viewer.csrfToken, id, error: errorOf(res.error, r.t('error.title')) });
+      return kit.page(r, shown.title, shown.body, viewer, pageStatusOf(res.response.status));
     }),
   );
 };

@@ -3,16 +3,6 @@ import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorKit, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-interface Parked {
-  workflow_id: string;
-  kind: string;
-  order_id: number | null;
-  partner_id: number | null;
-  service: string | null;
-  started_at: string;
-  state: { step?: string; lastError?: string | null } | null;
-}
-
 const ACTIONS = ['retry', 'confirm', 'compensate'] as const;
 type Action = (typeof ACTIONS)[number];
 
@@ -39,19 +29,19 @@ function WorkflowLink({ kit, r, id }: { kit: OperatorKit; r: OperatorRequest; id
 /** The needs-attention queue: every parked payment and cancellation, each with a link to decide it. */
 async function Queue({ r, kit }: { r: OperatorRequest; kit: OperatorKit }) {
   const { t } = r;
-  const res = await r.api.get<{ results: Parked[] }>('/admin/needs-attention');
-  if (res.status !== 200) return <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>;
+  const { data: parked, error } = await r.api.GET('/admin/needs-attention');
+  if (!parked) return <Notice kind="error">{errorOf(error, t('error.title'))}</Notice>;
   const decided = r.c.req.query('decided');
   const order = r.c.req.query('order');
   return (
     <>
       {decided && order && <Notice kind="info">{t('op.queue.decided', { order, action: t(`op.action.${decided as Action}`) })}</Notice>}
-      {res.body.results.length === 0 ? (
+      {parked.results.length === 0 ? (
         <p>{t('op.queue.empty')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <caption>{t('op.queue.caption', { count: res.body.results.length })}</caption>
+            <caption>{t('op.queue.caption', { count: parked.results.length })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('order.id')}</th>
@@ -64,7 +54,7 @@ async function Queue({ r, kit }: { r: OperatorRequest; kit: OperatorKit }) {
               </tr>
             </thead>
             <tbody>
-              {res.body.results.map((p) => (
+              {parked.results.map((p) => (
                 <tr>
                   <th scope="row">{p.order_id === null ? '' : <a href={`/console/queue/${p.order_id}`}>{t('op.queue.decide', { order: p.order_id })}</a>}</th>
                   <td>{p.kind}</td>
@@ -87,19 +77,13 @@ async function Queue({ r, kit }: { r: OperatorRequest; kit: OperatorKit }) {
   );
 }
 
-interface Inspection {
-  order: { id: number; status: string; total_price: string; currency: string; partner_id: number; service: string };
-  payment: { workflow_id: string; state?: { step?: string; lastError?: string | null } | null } | null;
-  cancellation: { workflow_id: string; state?: { step?: string; lastError?: string | null } | null } | null;
-}
-
 /** One parked order: what is known of it, and the decision with its reason. */
 async function Decide({ r, kit, orderId, error, csrf }: { r: OperatorRequest; kit: OperatorKit; orderId: number; error?: string; csrf: string }) {
   const { t } = r;
-  const res = await r.api.get<Inspection>(`/admin/orders/${orderId}`);
-  if (res.status !== 200) return <Notice kind="error">{error ?? errorOf(res, t('error.title'))}</Notice>;
-  const { order } = res.body;
-  const run = res.body.payment?.state?.step === 'needs_attention' ? res.body.payment : (res.body.cancellation ?? res.body.payment);
+  const { data: inspected, error: refused } = await r.api.GET('/admin/orders/{id}', { params: { path: { id: String(orderId) } } });
+  if (!inspected) return <Notice kind="error">{error ?? errorOf(refused, t('error.title'))}</Notice>;
+  const { order } = inspected;
+  const run = inspected.payment?.state?.step === 'needs_attention' ? inspected.payment : (inspected.cancellation ?? inspected.payment);
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
@@ -182,13 +166,19 @@ export const queuePages: OperatorPages = (app, kit) => {
         return kit.page(r, r.t('error.title'), <Notice kind="error">{r.t('op.not_found')}</Notice>, viewer, 404);
       }
       const supplierRef = field(r, 'supplier_ref');
-      const res = await r.api.send('POST', `/admin/orders/${orderId}/${action}`, {
-        reason: field(r, 'reason'),
-        ...(supplierRef ? { supplier_ref: supplierRef } : {}),
-      });
-      if (res.status === 200) return r.c.redirect(`/console/?decided=${action}&order=${orderId}`, 303);
-      const body = await Decide({ r, kit, orderId, csrf: viewer.csrfToken, error: errorOf(res, r.t('error.title')) });
-      return kit.page(r, r.t('op.queue.decide', { order: orderId }), body, viewer, pageStatusOf(res.status));
+      const decision = {
+        params: { path: { id: String(orderId) } },
+        body: { reason: field(r, 'reason'), ...(supplierRef ? { supplier_ref: supplierRef } : {}) },
+      };
+      const { error, response } =
+        action === 'retry'
+          ? await r.api.POST('/admin/orders/{id}/retry', decision)
+          : action === 'confirm'
+            ? await r.api.POST('/admin/orders/{id}/confirm', decision)
+            : await r.api.POST('/admin/orders/{id}/compensate', decision);
+      if (response.status === 200) return r.c.redirect(`/console/?decided=${action}&order=${orderId}`, 303);
+      const body = await Decide({ r, kit, orderId, csrf: viewer.csrfToken, error: errorOf(error, r.t('error.title')) });
+      return kit.page(r, r.t('op.queue.decide', { order: orderId }), body, viewer, pageStatusOf(response.status));
     }),
   );
 };

@@ -3,30 +3,21 @@ import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-interface Rate {
-  currency: string;
-  wallet_currency: string;
-  rate: string;
-  set_by: string;
-  set_at: string;
-  stale: boolean;
-}
-
 /** Exchange rates: each pair's current rate, and a form to set one. */
 async function Rates({ r, csrf, error }: { r: OperatorRequest; csrf: string; error?: string }) {
   const { t } = r;
-  const res = await r.api.get<{ wallet_currency: string; max_age_hours: number; results: Rate[] }>('/admin/fx');
-  if (res.status !== 200) return <Notice kind="error">{errorOf(res, t('error.title'))}</Notice>;
+  const { data: rates, error: refused } = await r.api.GET('/admin/fx');
+  if (!rates) return <Notice kind="error">{errorOf(refused, t('error.title'))}</Notice>;
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
       {r.c.req.query('set') && <Notice kind="info">{t('op.saved')}</Notice>}
-      {res.body.results.length === 0 ? (
+      {rates.results.length === 0 ? (
         <p>{t('op.rates.none')}</p>
       ) : (
         <div class="table-wrap">
           <table>
-            <caption>{t('op.rates.caption', { hours: res.body.max_age_hours })}</caption>
+            <caption>{t('op.rates.caption', { hours: rates.max_age_hours })}</caption>
             <thead>
               <tr>
                 <th scope="col">{t('op.rates.from')}</th>
@@ -37,7 +28,7 @@ async function Rates({ r, csrf, error }: { r: OperatorRequest; csrf: string; err
               </tr>
             </thead>
             <tbody>
-              {res.body.results.map((x) => (
+              {rates.results.map((x) => (
                 <tr>
                   <th scope="row">{x.currency}</th>
                   <td>{x.wallet_currency}</td>
@@ -64,7 +55,7 @@ async function Rates({ r, csrf, error }: { r: OperatorRequest; csrf: string; err
         </label>
         <label>
           {t('op.rates.to')}
-          <input type="text" name="to" maxlength={10} placeholder={res.body.wallet_currency} />
+          <input type="text" name="to" maxlength={10} placeholder={rates.wallet_currency} />
         </label>
         <label>
           {t('op.rates.rate')}
@@ -86,10 +77,10 @@ export const ratePages: OperatorPages = (app, kit) => {
     '/rates',
     kit.signedIn(async (r, viewer) => {
       const to = field(r, 'to');
-      const res = await r.api.send('POST', '/admin/fx', { from: field(r, 'from'), rate: field(r, 'rate'), ...(to ? { to } : {}) });
-      if (res.status === 201) return r.c.redirect('/console/rates?set=1', 303);
-      const body = await Rates({ r, csrf: viewer.csrfToken, error: errorOf(res, r.t('error.title')) });
-      return kit.page(r, r.t('op.rates.title'), body, viewer, pageStatusOf(res.status));
+      const { error, response } = await r.api.POST('/admin/fx', { body: { from: field(r, 'from'), rate: field(r, 'rate'), ...(to ? { to } : {}) } });
+      if (response.status === 201) return r.c.redirect('/console/rates?set=1', 303);
+      const body = await Rates({ r, csrf: viewer.csrfToken, error: errorOf(error, r.t('error.title')) });
+      return kit.page(r, r.t('op.rates.title'), body, viewer, pageStatusOf(response.status));
     }),
   );
 };

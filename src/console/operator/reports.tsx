@@ -8,10 +8,14 @@ import type { OperatorRequest } from './request';
 type Row = Record<string, string>;
 
 /** A report the admin API answers as CSV, read into rows by its header. */
-async function report(r: OperatorRequest, path: string): Promise<{ rows: Row[] } | { error: string; status: number }> {
-  const res = await r.api.get<string>(path);
-  if (res.status !== 200 || typeof res.body !== 'string') return { error: errorOf(res, r.t('error.title')), status: res.status };
-  return { rows: parse(res.body, { columns: true, skip_empty_lines: true }) as Row[] };
+async function report(
+  r: OperatorRequest,
+  name: 'exposure' | 'margins',
+  period?: { from: string; to: string },
+): Promise<{ rows: Row[] } | { error: string; status: number }> {
+  const { data, error, response } = await r.api.GET('/admin/reports/{name}', { params: { path: { name }, query: period ?? {} }, parseAs: 'text' });
+  if (data === undefined) return { error: errorOf(error, r.t('error.title')), status: response.status };
+  return { rows: parse(data, { columns: true, skip_empty_lines: true }) as Row[] };
 }
 
 /** Decimal amounts of one currency added exactly: as integers of their smallest unit. */
@@ -36,8 +40,8 @@ async function Reports({ r }: { r: OperatorRequest }) {
   const { t } = r;
   const from = r.c.req.query('from') || firstOfYear();
   const to = r.c.req.query('to') || today();
-  const exposure = await report(r, '/admin/reports/exposure');
-  const margins = await report(r, `/admin/reports/margins?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  const exposure = await report(r, 'exposure');
+  const margins = await report(r, 'margins', { from, to });
   const byMonthAndService = new Map<string, { period: string; service: string; currency: string; margins: string[]; sales: number }>();
   if ('rows' in margins) {
     for (const m of margins.rows) {

@@ -3,30 +3,13 @@ import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-interface Endpoint {
-  id: number;
-  url: string;
-  status: string;
-  disabled_reason: string | null;
-  disabled_detail: string | null;
-  event_types: string[];
-}
-
-interface Delivery {
-  id: number;
-  url: string;
-  event_id: number;
-  event_type: string;
-  state: string;
-  attempts: Array<{ at: string; status_code: number | null; error: string | null; failure: string | null }>;
-}
-
 /** A partner's webhook endpoints and their latest deliveries, with what an operator may do to each. */
 async function Webhooks({ r, csrf, id, notice }: { r: OperatorRequest; csrf: string; id: number; notice?: { kind: 'error' | 'info'; text: string } }) {
   const { t } = r;
-  const endpoints = await r.api.get<{ endpoints: Endpoint[] }>(`/admin/partners/${id}/webhooks`);
-  if (endpoints.status !== 200) return { status: pageStatusOf(endpoints.status), body: <Notice kind="error">{errorOf(endpoints, t('error.title'))}</Notice> };
-  const deliveries = await r.api.get<{ deliveries: Delivery[] }>(`/admin/partners/${id}/webhooks/deliveries`);
+  const path = { id: String(id) };
+  const { data: endpoints, error, response } = await r.api.GET('/admin/partners/{id}/webhooks', { params: { path } });
+  if (!endpoints) return { status: pageStatusOf(response.status), body: <Notice kind="error">{errorOf(error, t('error.title'))}</Notice> };
+  const { data: deliveries } = await r.api.GET('/admin/partners/{id}/webhooks/deliveries', { params: { path } });
   const hidden = <input type="hidden" name="csrf" value={csrf} />;
   return {
     status: 200 as const,
@@ -37,7 +20,7 @@ async function Webhooks({ r, csrf, id, notice }: { r: OperatorRequest; csrf: str
           <a href={`/console/partners/${id}`}>{t('op.webhooks.back')}</a>
         </p>
         <h2>{t('op.webhooks.endpoints')}</h2>
-        {endpoints.body.endpoints.length === 0 ? (
+        {endpoints.endpoints.length === 0 ? (
           <p>{t('op.webhooks.none')}</p>
         ) : (
           <div class="table-wrap">
@@ -51,7 +34,7 @@ async function Webhooks({ r, csrf, id, notice }: { r: OperatorRequest; csrf: str
                 </tr>
               </thead>
               <tbody>
-                {endpoints.body.endpoints.map((e) => (
+                {endpoints.endpoints.map((e) => (
                   <tr data-endpoint={e.id}>
                     <td>
                       <bdi>{e.url}</bdi>
@@ -84,7 +67,7 @@ async function Webhooks({ r, csrf, id, notice }: { r: OperatorRequest; csrf: str
           </div>
         )}
         <h2>{t('op.webhooks.deliveries')}</h2>
-        {!deliveries.body.deliveries?.length ? (
+        {!deliveries?.deliveries.length ? (
           <p>{t('op.webhooks.no_deliveries')}</p>
         ) : (
           <div class="table-wrap">
@@ -99,7 +82,7 @@ async function Webhooks({ r, csrf, id, notice }: { r: OperatorRequest; csrf: str
                 </tr>
               </thead>
               <tbody>
-                {deliveries.body.deliveries.map((d) => (
+                {deliveries.deliveries.map((d) => (
                   <tr data-delivery={d.id}>
                     <td>
                       <bdi>{`${d.event_type} ${d.event_id}`}</bdi>
@@ -166,10 +149,14 @@ export const webhookPages: OperatorPages = (app, kit) => {
       if (id === null || endpoint === null || (change !== 'enable' && change !== 'delete')) {
         return kit.page(r, r.t('error.title'), <Notice kind="error">{r.t('op.not_found')}</Notice>, viewer, 404);
       }
-      const res = await r.api.send('POST', `/admin/webhooks/${endpoint}/${change}`);
-      if (res.status === 200) return r.c.redirect(`/console/partners/${id}/webhooks?note=done`, 303);
-      const { body } = await show(r, viewer.csrfToken, id, { kind: 'error', text: errorOf(res, r.t('error.title')) });
-      return kit.page(r, r.t('op.webhooks.title', { id }), body, viewer, pageStatusOf(res.status));
+      const path = { id: String(endpoint) };
+      const { error, response } =
+        change === 'enable'
+          ? await r.api.POST('/admin/webhooks/{id}/enable', { params: { path } })
+          : await r.api.POST('/admin/webhooks/{id}/delete', { params: { path } });
+      if (response.status === 200) return r.c.redirect(`/console/partners/${id}/webhooks?note=done`, 303);
+      const { body } = await show(r, viewer.csrfToken, id, { kind: 'error', text: errorOf(error, r.t('error.title')) });
+      return kit.page(r, r.t('op.webhooks.title', { id }), body, viewer, pageStatusOf(response.status));
     }),
   );
   app.post(
@@ -178,11 +165,11 @@ export const webhookPages: OperatorPages = (app, kit) => {
       const id = idOf(r.c.req.param('id'));
       const event = eventIdOf(field(r, 'event_id'));
       if (id === null) return kit.page(r, r.t('error.title'), <Notice kind="error">{r.t('op.not_found')}</Notice>, viewer, 404);
-      const res = event === null ? null : await r.api.send('POST', `/admin/events/${event}/redeliver`);
-      if (res?.status === 200) return r.c.redirect(`/console/partners/${id}/webhooks?note=done`, 303);
-      const text = res ? errorOf(res, r.t('error.title')) : r.t('op.not_found');
+      const res = event === null ? null : await r.api.POST('/admin/events/{id}/redeliver', { params: { path: { id: event } } });
+      if (res?.response.status === 200) return r.c.redirect(`/console/partners/${id}/webhooks?note=done`, 303);
+      const text = res ? errorOf(res.error, r.t('error.title')) : r.t('op.not_found');
       const { body } = await show(r, viewer.csrfToken, id, { kind: 'error', text });
-      return kit.page(r, r.t('op.webhooks.title', { id }), body, viewer, res ? pageStatusOf(res.status) : 404);
+      return kit.page(r, r.t('op.webhooks.title', { id }), body, viewer, res ? pageStatusOf(res.response.status) : 404);
     }),
   );
 };

@@ -1,10 +1,12 @@
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { cors } from 'hono/cors';
-import { z } from 'zod';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { DomainError } from '../../domain/errors';
 import { CODEC_ENDPOINT_PATH, PayloadDecryptionError } from '../../temporal/payload-codec';
+import { adminOperations, adminRouter } from './router';
+import { json, jsonBody } from './schemas';
 
 /**
  * The codec endpoint: Temporal's codec server protocol on the admin API, so that Temporal Web
@@ -26,17 +28,20 @@ const SESSION_HOURS = 12;
 const MAX_PAYLOADS = 1000;
 
 const base64 = z.string().regex(/^[A-Za-z0-9+/_-]*={0,2}$/, 'must be base64');
-const CodecBody = z.object({
-  payloads: z
-    .array(
-      z.object({
-        metadata: z.record(z.string().max(200), base64).nullish(),
-        data: base64.nullish(),
-      }),
-      { error: 'payloads: must be a list of payloads' },
-    )
-    .max(MAX_PAYLOADS),
-});
+const CodecBody = z
+  .object({
+    payloads: z
+      .array(
+        z.object({
+          metadata: z.record(z.string().max(200), base64).nullish(),
+          data: base64.nullish(),
+        }),
+        { error: 'payloads: must be a list of payloads' },
+      )
+      .max(MAX_PAYLOADS),
+  })
+  .openapi('Payloads', { description: "Temporal's codec server protocol: each payload's metadata and data in base64" });
+const Encoded = z.object({ payloads: z.array(z.object({ metadata: z.record(z.string(), z.string()), data: z.string() })) }).openapi('CodedPayloads');
 
 type JsonPayload = { metadata?: Record<string, string> | null; data?: string | null };
 
@@ -51,21 +56,6 @@ const toJson = (p: Payload) => ({
   metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, b64(v)])),
   data: b64(p.data),
 });
-
-async function payloadsOf(c: Context): Promise<Payload[]> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new DomainError('validation', 'body: must be a JSON object {"payloads": [...]}');
-  }
-  const parsed = CodecBody.safeParse(raw);
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
-  }
-  return parsed.data.payloads.map(fromJson);
-}
 
 /** The admin token a codec request presents in its cookie (see above); '' without one. */
 export const codecCookieToken = (c: Context) => (c.req.path.startsWith(`${CODEC_PATH}/`) ? (getCookie(c, CODEC_COOKIE) ?? '') : '');
@@ -97,22 +87,34 @@ In Temporal Web's codec settings, turn on "Include cross-origin credentials".</p
 </form>
 </body></html>`;
 
-/**
- * The codec routes: `/admin/codec/{decode,encode}` (registered after the admin token check,
- * which `app` already has), and `/codec/session`, where an operator's browser gets its cookie.
- * `checkToken` says whether a token is an operator's (a named one, or the bootstrap token).
- */
-export function codecRoutes<E extends Env>(app: Hono<E>, deps: { codec: PayloadCodec; checkToken: (token: string) => Promise<boolean> }) {
-  app.post(`${CODEC_PATH}/decode`, async (c) => {
-    try {
-      return c.json({ payloads: (await deps.codec.decode(await payloadsOf(c))).map(toJson) });
-    } catch (err) {
-      if (err instanceof PayloadDecryptionError) throw new DomainError('validation', err.message);
-      throw err;
-    }
+const { post } = adminOperations(['Codec']);
+const codecRoute = <P extends 'decode' | 'encode'>(what: P) =>
+  createRoute({
+    ...post(
+      `${CODEC_ENDPOINT_PATH}/${what}` as `/admin/codec/${P}`,
+      what === 'decode' ? 'Decode payloads (for Temporal Web and the CLI)' : 'Encode payloads (for Temporal Web and the CLI)',
+      'Temporal Web calls it from TEMPORAL_UI_ORIGIN with the `codec_token` cookie (GET /codec/session sets it) or an operator’s session.',
+    ),
+    request: { body: jsonBody(CodecBody) },
+    responses: { 200: json(Encoded, what === 'decode' ? 'Decoded' : 'Encoded') },
   });
-  app.post(`${CODEC_PATH}/encode`, async (c) => c.json({ payloads: (await deps.codec.encode(await payloadsOf(c))).map(toJson) }));
 
+/** `/admin/codec/{decode,encode}`, mounted after the admin token check. */
+export function codecRoutes(deps: { codec: PayloadCodec }) {
+  return adminRouter()
+    .openapi(codecRoute('decode'), async (c) => {
+      try {
+        return c.json({ payloads: (await deps.codec.decode(c.req.valid('json').payloads.map(fromJson))).map(toJson) }, 200);
+      } catch (err) {
+        if (err instanceof PayloadDecryptionError) throw new DomainError('validation', err.message);
+        throw err;
+      }
+    })
+    .openapi(codecRoute('encode'), async (c) => c.json({ payloads: (await deps.codec.encode(c.req.valid('json').payloads.map(fromJson))).map(toJson) }, 200));
+}
+
+/** `/codec/session`, where an operator's browser gets its cookie. `checkToken` says whether a token is an operator's (a named one, or the bootstrap token). */
+export function codecSessionRoutes<E extends Env>(app: Hono<E>, deps: { checkToken: (token: string) => Promise<boolean> }) {
   app.get('/codec/session', (c) => c.html(SESSION_PAGE));
   app.post('/codec/session', async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);

@@ -1,30 +1,49 @@
-import type { Context, Env, Hono } from 'hono';
-import { z } from 'zod';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Db, DbOrTx } from '../../db/client';
 import { operatorActions } from '../../db/schema';
-import { DomainError, notFound } from '../../domain/errors';
+import { notFound } from '../../domain/errors';
 import { isStorableId } from '../../domain/ids';
 import { eraseOrder, eraseTraveller, orderHasTravellers, travellerDigest } from '../../domain/privacy';
 import { operatorOf } from './actions';
+import { adminOperations, adminRouter } from './router';
+import { json, jsonBody, notFoundResponse } from './schemas';
 
 /** Either an order or a traveller, by passport number or national id. */
 const EraseBody = z
   .object({
-    order_id: z.number().int().positive().optional(),
-    traveller: z.string().trim().min(5, 'a passport number or national id (at least 5 characters)').max(40).optional(),
+    order_id: z.number().int().positive().optional().openapi({ description: "Erase the personal data of this order's bookings" }),
+    traveller: z
+      .string()
+      .trim()
+      .min(5, 'a passport number or national id (at least 5 characters)')
+      .max(40)
+      .optional()
+      .openapi({ description: 'Erase the personal data of every booking naming this passport number or national id' }),
     reason: z.string().trim().min(3, 'say why (at least 3 characters)').max(1000),
   })
   .strict()
-  .refine((b) => (b.order_id === undefined) !== (b.traveller === undefined), { message: 'give order_id or traveller, not both' });
+  .refine((b) => (b.order_id === undefined) !== (b.traveller === undefined), { message: 'give order_id or traveller, not both' })
+  .openapi('EraseRequest');
 
-async function eraseBody(c: Context): Promise<z.infer<typeof EraseBody>> {
-  const parsed = EraseBody.safeParse(await c.req.json().catch(() => undefined));
-  if (!parsed.success) {
-    const i = parsed.error.issues[0]!;
-    throw new DomainError('validation', `${i.path.join('.') || 'body'}: ${i.message}`);
-  }
-  return parsed.data;
-}
+const route = createRoute({
+  ...adminOperations(['Privacy']).post(
+    '/admin/privacy/erase',
+    "Erase a data subject's personal data",
+    "An order's bookings, or every booking naming a traveller; audited with the reason, the traveller named by a digest only. The same request again finishes one cut short.",
+  ),
+  request: { body: jsonBody(EraseBody) },
+  responses: {
+    200: json(
+      z.object({
+        target: z.string().openapi({ example: 'orders/12' }),
+        erased: z.record(z.string(), z.number().int()).openapi({ description: 'Rows erased, by kind of booking' }),
+        bookings: z.number().int(),
+      }),
+      'Erased',
+    ),
+    ...notFoundResponse,
+  },
+});
 
 /**
  * A data subject's request (docs/operations.md, "Travellers' personal data"): erases the
@@ -32,9 +51,10 @@ async function eraseBody(c: Context): Promise<z.infer<typeof EraseBody>> {
  * with the operator and the reason; a traveller is named in the audit by a digest of the
  * identifier, never by the identifier itself.
  */
-export function privacyRoutes<E extends Env>(app: Hono<E>, db: Db) {
-  app.post('/admin/privacy/erase', async (c) => {
-    const b = await eraseBody(c);
+export function privacyRoutes(deps: { db: Db }) {
+  const { db } = deps;
+  return adminRouter().openapi(route, async (c) => {
+    const b = c.req.valid('json');
     if (b.order_id !== undefined && (!isStorableId(b.order_id) || !(await orderHasTravellers(db, b.order_id)))) {
       throw notFound(`order ${b.order_id} with travellers`);
     }
@@ -57,6 +77,6 @@ export function privacyRoutes<E extends Env>(app: Hono<E>, db: Db) {
             return eraseOrder(tx, b.order_id!);
           })
         : await audit(db).then(() => eraseTraveller(db, b.traveller!));
-    return c.json({ target, erased, bookings: Object.values(erased).reduce((a, n) => a + n, 0) });
+    return c.json({ target, erased, bookings: Object.values(erased).reduce((a, n) => a + n, 0) }, 200);
   });
 }

@@ -48,7 +48,7 @@ const FinanceDocument = z
   })
   .openapi('FinanceDocument');
 
-const InvoiceSummary = z
+export const InvoiceSummary = z
   .object({
     month: z.string().openapi({ example: '2026-12' }),
     documents: z.array(FinanceDocument),

@@ -44,12 +44,12 @@ export const Connection = z
   })
   .openapi('Connection');
 
-const IssuedConnection = Connection.extend({
+export const IssuedConnection = Connection.extend({
   api_secret: z.string().optional().openapi({ description: "Interface A's X-API-SECRET: shown only in this answer" }),
   agency_key: z.string().optional().openapi({ description: "Interface B's bearer key: shown only in this answer" }),
 }).openapi('IssuedConnection');
 
-const UserBody = z
+export const UserBody = z
   .object({
     name: z.string().openapi({ example: 'Sara Ahmadi' }),
     email: z.string().openapi({ example: 'sara@agency.example' }),
@@ -58,14 +58,14 @@ const UserBody = z
   })
   .openapi('UserRequest');
 
-const RoleBody = z
+export const RoleBody = z
   .object({
     role: z.string().openapi({ example: 'viewer' }),
     own_bookings_only: z.boolean().optional(),
   })
   .openapi('UserRoleRequest');
 
-const ConnectionBody = z
+export const ConnectionBody = z
   .object({
     name: z.string().openapi({ example: 'Booking website' }),
     interface: z.string().openapi({ example: 'a', description: '"a" (key and secret) or "b" (bearer key)' }),

@@ -40,7 +40,7 @@ const Property = z
   })
   .openapi('Property');
 
-const Reservation = z
+export const Reservation = z
   .object({
     reservation_id: z.number().int(),
     status: z.string(),
