@@ -7879,7 +7879,7 @@ export interface components {
                 workflow_id: string;
                 workflow_type: string;
                 /** @enum {string} */
-                kind: "payment" | "cancellation";
+                kind: "payment" | "cancellation" | "change";
                 order_id: number | null;
                 partner_id: number | null;
                 service: string | null;

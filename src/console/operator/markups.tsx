@@ -3,7 +3,7 @@ import { errorOf } from './admin-api';
 import { field, pageStatusOf, type OperatorPages } from './kit';
 import type { OperatorRequest } from './request';
 
-const SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa'] as const;
+const SERVICES = ['hotels', 'flights', 'products', 'tours', 'residence', 'visa', 'flight_change'] as const;
 const OPTIONAL = ['partner', 'supplier', 'percent', 'fixed', 'min_margin', 'from', 'to'] as const;
 
 /** Markups: the rules in force, each removable, and a form to set one. */

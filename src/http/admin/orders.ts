@@ -103,7 +103,7 @@ const Parked = z
       z.object({
         workflow_id: z.string(),
         workflow_type: z.string(),
-        kind: z.enum(['payment', 'cancellation']),
+        kind: z.enum(['payment', 'cancellation', 'change']),
         order_id: z.number().int().nullable(),
         partner_id: z.number().int().nullable(),
         service: z.string().nullable(),

@@ -28,7 +28,10 @@ const FxRateBody = z
   .openapi('FxRateRequest');
 const MarkupBody = z
   .object({
-    service: z.string({ error: 'service is required: hotels, flights, products, tours, residence or visa' }).max(20).openapi({ example: 'hotels' }),
+    service: z
+      .string({ error: 'service is required: hotels, flights, products, tours, residence, visa or flight_change' })
+      .max(20)
+      .openapi({ example: 'hotels' }),
     partner: z
       .union([z.number(), z.string().max(20)])
       .nullish()
