@@ -7,6 +7,8 @@ export type { ChangeResult };
 export interface ChangeFlightInput {
   changeId: number;
   orderId: number;
+  /** Other flights, or bags added (absent: other flights). */
+  kind?: 'change' | 'services';
   /** The sandbox scenario the airline plays (X-Sandbox-Scenario), passed to its step. */
   scenario?: string;
 }

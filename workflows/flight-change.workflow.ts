@@ -44,7 +44,7 @@ async function changeOrPark(input: ChangeFlightInput, state: ChangeState, operat
 function changeFailure(input: ChangeFlightInput, type: string | undefined, message: string): ApplicationFailure {
   if (type && (DOMAIN_REFUSALS as readonly string[]).includes(type)) return ApplicationFailure.nonRetryable(message, type);
   return ApplicationFailure.nonRetryable(
-    `${withReason(`the airline did not change order ${input.orderId}`, message)}; any debit was credited back`,
+    `${withReason(input.kind === 'services' ? `the airline did not add the bags to order ${input.orderId}` : `the airline did not change order ${input.orderId}`, message)}; any debit was credited back`,
     FlightChangeFailure.reversed,
   );
 }

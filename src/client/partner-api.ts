@@ -6623,6 +6623,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/air_services/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The bags sold with a fare, priced in the wallet currency (extension)
+         * @description Choose them when booking (air_booking `services`), or add bags once the flight is ticketed (air_order_services).
+         */
+        get: {
+            parameters: {
+                query: {
+                    fare_source_code: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Bags for sale */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: {
+                                services: {
+                                    service_id: string;
+                                    /** @description For one */
+                                    price: string;
+                                    currency: string;
+                                    max_quantity: number;
+                                    traveler_indexes: number[];
+                                    /** @description [leg_index, segment_index] pairs it covers */
+                                    segments: [
+                                        number,
+                                        number
+                                    ][];
+                                    bag: {
+                                        /** @enum {string} */
+                                        kind: "checked" | "carry_on";
+                                        max_weight_kg: number | null;
+                                    };
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/flights/air_order_available_services/": {
         parameters: {
             query?: never;
@@ -14845,7 +14995,7 @@ export interface components {
                     passport_expiry_date?: string;
                 }[];
             };
-            /** @description Paid seats (from seat_map) and bags (air_baggages' services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services) */
+            /** @description Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services) */
             services?: {
                 service_id: string;
                 quantity: number;

@@ -104,6 +104,7 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'POST /api/flights/air_change_request/': ['modify'],
   'POST /api/flights/air_change_confirm/': ['modify', 'pay'],
   'GET /api/flights/seat_map/': ['search'],
+  'GET /api/flights/air_services/': ['search'],
   'POST /api/flights/air_order_available_services/': ['view'],
   'POST /api/flights/air_order_services/': ['modify', 'pay'],
   // Interface A: tours

@@ -52,7 +52,7 @@ export async function runChange(deps: RunDeps, change: FlightChangeRow, scenario
     {
       workflowId: change.workflowId,
       taskQueue: deps.taskQueue,
-      args: [{ changeId: change.id, orderId: change.orderId, ...(scenario ? { scenario } : {}) }],
+      args: [{ changeId: change.id, orderId: change.orderId, kind: change.kind, ...(scenario ? { scenario } : {}) }],
       typedSearchAttributes: bookingAttributes({ partnerId: change.partnerId, orderId: change.orderId, service: 'flight', stage: 'debiting' }),
     },
     'keep_outcome',

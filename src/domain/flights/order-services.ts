@@ -1,4 +1,5 @@
-import type { BookedService, ChosenService, ServiceForSale } from '../../suppliers/flight-after-sale';
+import type { BookedService, ChosenService, FlightAfterSale, ServiceForSale } from '../../suppliers/flight-after-sale';
+import { openCode } from '../offer-codes';
 import type { FlightOrder } from '../../suppliers/flights';
 import type { Money } from '../../suppliers/money';
 import { validation } from '../errors';
@@ -21,7 +22,7 @@ export interface PricedBag {
 
 /** A flight's extras priced as flights are: the airline's price in the wallet's currency, with the flights markup. */
 async function extrasPricing(
-  deps: ChangeDeps,
+  deps: Pick<ChangeDeps, 'db' | 'pricing'>,
   partnerId: number,
   currency: string,
   supplier: string,
@@ -31,6 +32,26 @@ async function extrasPricing(
   const pricer = await pricerFor(pricingIn(deps.pricing, currency), amounts, now);
   const markup = await markupFor({ db: deps.db, currency }, { service: 'flights', partnerId, supplier, now });
   return { pricer, markup };
+}
+
+/** GET /api/flights/air_services/: the bags sold with a fare (chosen in air_booking `services`), each at the partner's price. */
+export async function offerBags(
+  deps: { db: ChangeDeps['db']; pricing: ChangeDeps['pricing']; afterSale: FlightAfterSale; supplier: string },
+  partnerId: number,
+  fareSourceCode: string,
+  now: Date,
+): Promise<PricedBag[]> {
+  const { id } = openCode(deps.pricing, fareSourceCode, 'fare_source_code');
+  const services = await supplierRead('fare_source_code', () => deps.afterSale.offerServices(id));
+  const { pricer, markup } = await extrasPricing(
+    deps,
+    partnerId,
+    deps.pricing.currency,
+    deps.supplier,
+    services.map((s) => s.price),
+    now,
+  );
+  return services.map((service) => ({ service, priceMinor: markup.price(pricer.minor(service.price)).sellMinor, currency: deps.pricing.currency }));
 }
 
 /** POST /api/flights/air_order_available_services/: the bags a ticketed order may still add, each at the partner's price. */

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { runChange } from '../../domain/flights/change-service';
-import { availableBags, recordBags, type PricedBag } from '../../domain/flights/order-services';
+import { availableBags, offerBags, recordBags, type PricedBag } from '../../domain/flights/order-services';
 import { seatMaps } from '../../domain/flights/seats';
 import { formatDecimal } from '../../domain/money';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
@@ -53,6 +53,12 @@ const routes = {
       "Each segment's seat map for a fare_source_code. Choose seats when booking (air_booking `services`): a seat is booked with the flight only, and a booked seat cannot be given back.",
     request: { query: z.object({ fare_source_code: opaque(4000) }) },
     responses: { 200: json(SeatMaps, 'Seat maps'), ...commonErrors },
+  }),
+  offerBags: createRoute({
+    ...get('/flights/air_services/', 'The bags sold with a fare, priced in the wallet currency (extension)'),
+    description: 'Choose them when booking (air_booking `services`), or add bags once the flight is ticketed (air_order_services).',
+    request: { query: z.object({ fare_source_code: opaque(4000) }) },
+    responses: { 200: json(z.object({ services: z.array(Bag) }), 'Bags for sale'), ...commonErrors },
   }),
   bags: createRoute({
     ...post('/flights/air_order_available_services/', 'The bags a ticketed order may still add (extension)'),
@@ -122,6 +128,21 @@ export function flightExtraRoutes(deps: ApiDeps) {
           })),
         })),
       });
+    })
+    .openapi(routes.offerBags, async (c) => {
+      const partner = c.get('partner');
+      const bags = await offerBags(
+        {
+          db: deps.db,
+          pricing: partnerPricing(deps, partner),
+          afterSale: deps.flightAfterSaleOf(deps.flightSupplier.name),
+          supplier: deps.flightSupplier.name,
+        },
+        partner.id,
+        c.req.valid('query').fare_source_code,
+        new Date(),
+      );
+      return ok(c, { services: bags.map(renderBag) });
     })
     .openapi(routes.bags, async (c) => {
       const found = await availableBags(changeDeps(), c.get('partner').id, c.req.valid('json').order_id, new Date());

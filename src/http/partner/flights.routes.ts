@@ -88,7 +88,7 @@ const BookingBody = FareCode.extend({
     .optional()
     .openapi({
       description:
-        "Paid seats (from seat_map) and bags (air_baggages' services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services)",
+        "Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services)",
     }),
 }).openapi('FlightBookingRequest');
 
