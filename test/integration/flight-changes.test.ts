@@ -149,11 +149,7 @@ describe('air_change_confirm', () => {
     );
     expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'order.changed']);
     expect(await findingsOf(orderId)).toEqual([]);
-    await recordHistory(
-      stack,
-      res.data ? (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId : '',
-      'flight-change',
-    );
+    await recordHistory(stack, (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId, 'flight-change');
   });
 
   it('credits a change that costs less', async () => {
@@ -240,6 +236,7 @@ describe('air_change_confirm', () => {
     });
     expect(again.response.status).toBe(502);
     expect(await changeMovements(orderId)).toHaveLength(2);
+    await recordHistory(stack, (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId, 'flight-change-refused');
   });
 
   it('finds a change whose answers were lost: made once at the airline, debited once', async () => {

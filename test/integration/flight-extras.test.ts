@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { flightBookings, ledgerEntries, orders } from '../../src/db/schema';
+import { flightBookings, flightChanges, ledgerEntries, orders } from '../../src/db/schema';
+import { recordHistory } from '../support/histories';
 import { reconcile } from '../../src/domain/reconcile';
 import type { PartnerClient } from '../../src/client';
 import { newPartner as partnerWithWallet } from '../support/clients';
@@ -119,6 +120,7 @@ describe('bags added after ticketing', () => {
     expect(moves).toHaveLength(1);
     expect(await eventTypesOf(api, orderId)).toEqual(['order.processing', 'order.completed', 'order.services_added']);
     expect(await findingsOf(orderId)).toEqual([]);
+    await recordHistory(stack, (await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId)))[0]!.workflowId, 'flight-bags');
   });
 
   it('credits the debit back when the airline refuses the bag', async () => {
