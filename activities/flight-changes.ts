@@ -24,7 +24,7 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
     let made = (await airline.findChange(change.changeOfferId!)) ?? (await airline.createChange(change.changeOfferId!));
     await noteSupplierChange(db, change.id, made.change_id);
     if (!made.confirmed_at) {
-      made = await airline.confirmChange(made.change_id, { amount: { amount_minor: Math.max(change.supplierAmount, 0), currency: change.supplierCurrency } });
+      made = await airline.confirmChange(made.change_id, { amount: { amount_minor: change.supplierAmount, currency: change.supplierCurrency } });
     }
     return made.change_id;
   }

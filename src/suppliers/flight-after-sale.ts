@@ -20,9 +20,10 @@ export interface FlightAfterSale {
   /** The change made from this offer, if one was (the lookup after a lost answer). */
   findChange(changeOfferId: string): Promise<OrderChange | null>;
   /**
-   * Confirms a pending change: `amount` is its `change_total` when positive (paid from
-   * the balance); zero or negative confirms with no payment. The order then has the new
-   * legs and tickets (`order`).
+   * Confirms a pending change at `amount`, its `change_total` as it was sold (signed): a
+   * positive one is paid from the balance, zero or negative confirms with no payment; an
+   * airline that now asks another amount refuses (409). The order then has the new legs and
+   * tickets (`order`).
    */
   confirmChange(changeId: string, req: { amount: Money }): Promise<OrderChange>;
   change(changeId: string): Promise<OrderChange>;

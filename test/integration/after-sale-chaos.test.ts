@@ -1,0 +1,156 @@
+import { eq } from 'drizzle-orm';
+import type { PartnerClient } from '../../src/client';
+import { flightBookings, flightChanges } from '../../src/db/schema';
+import { adminClient, newPartner } from '../support/clients';
+import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import { contact, day } from '../support/fixtures';
+import { GBP_RATE, setRate } from '../support/rates';
+import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+
+/**
+ * Chaos after the sale, on Duffel: the answers to change confirmations and to bag additions
+ * are lost while the worker is killed and comes back. Duffel is charged once for each, the
+ * wallet is debited once, and the books reconcile.
+ */
+
+let standIn: DuffelStandIn;
+let stack: TestStack;
+
+beforeAll(async () => {
+  standIn = await startDuffelStandIn();
+  stack = await startStack({
+    payWaitMs: 2_000,
+    env: { FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_chaos', DUFFEL_API_URL: standIn.url },
+  });
+  expect((await setRate(stack, 'GBP', GBP_RATE)).status).toBe(201);
+});
+afterAll(async () => {
+  await stack?.close();
+  await standIn?.stop();
+});
+
+const ORDERS = 3;
+const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
+const traveller = {
+  first_name: 'Amelia',
+  last_name: 'Hart',
+  birth_date: '1984-02-03',
+  gender: 'female' as const,
+  passenger_type: 'ADT' as const,
+  nationality: 'GB',
+  passport_number: '533112298',
+  passport_expiry_date: day(2000),
+};
+
+/** A ticketed Flex flight from London, paid: its order id. */
+async function ticketed(client: PartnerClient, i: number): Promise<number> {
+  const found = await client.POST('/flights/search_flights/', {
+    body: {
+      origin: 'LHR',
+      destination: 'IST',
+      departure_date_time: `${day(30 + i)}T00:00:00Z`,
+      adult_count: 1,
+      cabin_type: 'economy',
+      air_trip_type: 'one_way',
+    },
+  });
+  const fare = found.data!.data.results.find((o) => o.fare_family === 'Flex') ?? found.data!.data.results.at(-1)!;
+  const booked = await client.POST('/flights/air_booking/', {
+    body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [traveller] } },
+  });
+  expect(booked.response.status).toBe(201);
+  const paid = await client.POST('/partners/pay/', { body: { order_id: booked.data!.data.id, idempotency_key: `chaos-pay-${booked.data!.data.id}` } });
+  expect(paid.data?.data.order_status).toBe('completed');
+  return booked.data!.data.id;
+}
+
+/** Kills the worker (no goodbye) a moment after the calls went out, and brings it back. */
+async function killWorkerMeanwhile() {
+  await new Promise((r) => setTimeout(r, 300));
+  await stack.stopWorker({ crash: true });
+  await new Promise((r) => setTimeout(r, 1_500));
+  await stack.startWorker();
+}
+
+/** Until every change of these orders has left `confirming`. */
+async function settled(orderIds: number[], timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rows = await stack.db.select().from(flightChanges);
+    const mine = rows.filter((r) => orderIds.includes(r.orderId));
+    if (mine.length > 0 && mine.every((r) => r.status !== 'confirming')) return mine;
+    if (Date.now() > deadline) throw new Error(`changes still under way: ${JSON.stringify(mine.map((r) => [r.id, r.status]))}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const movementsFor = (reference: string) => standIn.control.balanceMovements().filter((m) => m.reference === reference);
+
+it('changes every flight once and adds every bag once while answers are lost and the worker is killed', async () => {
+  const partners = await Promise.all(Array.from({ length: ORDERS }, () => newPartner(stack, '0', '900000000')));
+  const orders = await Promise.all(partners.map((p, i) => ticketed(p.client, i)));
+
+  // Changes: every confirmation's answer lost, the worker killed while they are retried.
+  const offers = await Promise.all(
+    orders.map(async (orderId, i) => {
+      const res = await partners[i]!.client.POST('/flights/air_change_request/', {
+        body: { order_id: orderId, remove: [0], add: [{ origin: 'LHR', destination: 'IST', departure_date: day(45 + i), cabin_type: 'economy' }] },
+      });
+      expect(res.response.status).toBe(200);
+      return res.data!.data.offers[0]!;
+    }),
+  );
+  const walletsBefore = await Promise.all(partners.map(async (p) => minor((await p.api.wallet()).balance)));
+  standIn.control.loseNextAnswer('POST /air/order_changes/:id/actions/confirm', { times: ORDERS });
+  const confirms = orders.map((orderId, i) =>
+    partners[i]!.client.POST('/flights/air_change_confirm/', {
+      body: { order_id: orderId, change_offer_id: offers[i]!.change_offer_id, idempotency_key: `chaos-change-${orderId}` },
+    }),
+  );
+  await killWorkerMeanwhile();
+  for (const answer of await Promise.all(confirms)) expect([200, 202]).toContain(answer.response.status);
+  const changes = await settled(orders);
+  expect(standIn.control.requests('POST /air/order_changes/:id/actions/confirm').filter((r) => r.lostAnswer)).toHaveLength(ORDERS);
+  for (const [i, change] of changes.entries()) {
+    expect(change.status).toBe('confirmed');
+    const duffelChange = change.supplierChangeId!.split('.')[0]!;
+    // Duffel took the change's money once (or refunded it once), and the wallet moved once by the total shown.
+    expect(movementsFor(duffelChange)).toHaveLength(Number(offers[i]!.total) === 0 ? 0 : 1);
+    const partnerIndex = orders.indexOf(change.orderId);
+    expect(minor((await partners[partnerIndex]!.api.wallet()).balance)).toBe(walletsBefore[partnerIndex]! - minor(offers[partnerIndex]!.total));
+  }
+
+  // Bags: every addition's answer lost, the worker killed meanwhile.
+  const bags = await Promise.all(
+    orders.map(
+      async (orderId, i) => (await partners[i]!.client.POST('/flights/air_order_available_services/', { body: { order_id: orderId } })).data!.data.services[0]!,
+    ),
+  );
+  const beforeBags = await Promise.all(partners.map(async (p) => minor((await p.api.wallet()).balance)));
+  const paidBefore = await Promise.all(
+    orders.map(async (orderId) => {
+      const [b] = await stack.db.select({ ref: flightBookings.supplierBookingRef }).from(flightBookings).where(eq(flightBookings.orderId, orderId));
+      return { ref: b!.ref!, count: movementsFor(b!.ref!).length };
+    }),
+  );
+  standIn.control.loseNextAnswer('POST /air/orders/:id/services', { times: ORDERS });
+  const adds = orders.map((orderId, i) =>
+    partners[i]!.client.POST('/flights/air_order_services/', {
+      body: { order_id: orderId, services: [{ service_id: bags[i]!.service_id, quantity: 1 }], idempotency_key: `chaos-bag-${orderId}` },
+    }),
+  );
+  await killWorkerMeanwhile();
+  for (const answer of await Promise.all(adds)) expect([200, 202]).toContain(answer.response.status);
+  const added = (await settled(orders)).filter((c) => c.kind === 'services');
+  expect(added).toHaveLength(ORDERS);
+  for (const [i, orderId] of orders.entries()) {
+    expect(added.find((c) => c.orderId === orderId)?.status).toBe('confirmed');
+    // One more payment to Duffel for the order: the bag, once.
+    expect(movementsFor(paidBefore[i]!.ref)).toHaveLength(paidBefore[i]!.count + 1);
+    expect(minor((await partners[i]!.api.wallet()).balance)).toBe(beforeBags[i]! - minor(bags[i]!.price));
+  }
+
+  expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
+  const books = await adminClient(stack).get('/admin/reconcile');
+  expect(books.body).toMatchObject({ ok: true, findings: [] });
+}, 240_000);
