@@ -101,6 +101,7 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'POST /api/flights/air_refund_display/': ['view'],
   'POST /api/flights/air_refund/': ['modify'],
   'POST /api/flights/air_refund_offline/': ['modify'],
+  'POST /api/flights/air_schedule_change/': ['modify'],
   // Interface A: tours
   'GET /api/tours/': ['search'],
   'GET /api/tours/search-options/': ['search'],

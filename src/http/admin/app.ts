@@ -75,6 +75,8 @@ import { financeRoutes } from './finance';
 import { documentAdminRoutes } from './documents';
 import type { DocumentSettings } from '../../domain/documents/issuer';
 import { subAgencyRoutes } from './sub-agencies';
+import { scheduleChangeAdminRoutes } from './schedule-changes';
+import type { FlightAfterSale } from '../../suppliers/flight-after-sale';
 import { body, idParam } from './input';
 import { nearLimitWatch } from './near-limit-watch';
 import { operatorSession } from '../../domain/console/sessions';
@@ -120,6 +122,8 @@ export interface AdminDeps {
   temporalUiOrigin?: string;
   /** The largest manual adjustment one operator posts alone, in minor units of `currency` (ADJUSTMENT_APPROVAL_THRESHOLD). */
   adjustmentApprovalThresholdMinor: number;
+  /** What can happen to a flight order after the sale, at the airline that holds it (`admin schedule-changes poll`). */
+  flightAfterSaleOf?: (supplier: string) => FlightAfterSale;
   /** Who is near the credit limit (./near-limit-watch.ts), shared with the process's own timer when it runs one; else the app's own. */
   nearLimitWatch?: () => Promise<void>;
 }
@@ -322,6 +326,7 @@ export function createAdminApp(deps: AdminDeps) {
   financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor, currency: deps.currency });
   documentAdminRoutes(app, { db, documents: deps.documents });
   subAgencyRoutes(app, db);
+  scheduleChangeAdminRoutes(app, { db, temporal: deps.temporal, taskQueue: deps.taskQueue, afterSaleOf: deps.flightAfterSaleOf });
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>

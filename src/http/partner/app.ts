@@ -26,6 +26,7 @@ import { agencyRoutes } from './agencies.routes';
 import { partnerRouter, type PartnerEnv } from './router';
 import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
+import { scheduleChangeRoutes } from './schedule-change.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { organisationRoutes } from './organisation.routes';
@@ -142,6 +143,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', productRoutes(deps));
   app.route('/', hotelRoutes(deps));
   app.route('/', flightRoutes(deps));
+  app.route('/', scheduleChangeRoutes(deps));
   app.route('/', tourRoutes(deps));
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));
