@@ -23,7 +23,7 @@ export function startScheduleChangePoll(opts: { db: Db; client: Client; taskQueu
   return repeat({ firstMs: Math.min(FIRST_ROUND_MS, everyMs), everyMs }, () =>
     pollScheduleChanges({ db: opts.db, temporal: opts.client, taskQueue: opts.taskQueue, afterSaleOf: opts.afterSaleOf }).then(
       (started) => {
-        if (started > 0) logInfo('schedule changes found by the poll', { started });
+        if (started.length > 0) logInfo('schedule changes found by the poll', { started: started.length });
       },
       (err: unknown) => logError('the schedule change poll failed; trying again at the next round', err),
     ),

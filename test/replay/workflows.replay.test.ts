@@ -63,6 +63,10 @@ describe('workflow replay', () => {
         'agency-product-order-compensated.json',
         'webhook-delivered-after-retry.json',
         'webhook-endpoint-disabled.json',
+        // An airline's schedule change: accepted, cancelled with its refund (a child), the default applied and an operator's look.
+        'schedule-change-accepted.json',
+        'schedule-change-cancelled.json',
+        'schedule-change-default-applied.json',
       ].sort(),
     );
   });

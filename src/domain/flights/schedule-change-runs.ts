@@ -5,6 +5,7 @@ import { logError, logInfo } from '../../platform/log';
 import { awaitWorkflow, bookingAttributes, startOrJoin } from '../../temporal/workflows';
 import {
   decideScheduleChangeUpdate,
+  scheduleChangeStateQuery,
   scheduleChangeWorkflowId,
   type ScheduleChangeDecision,
   type ScheduleChangeResult,
@@ -52,10 +53,10 @@ export interface ScheduleChangePollDeps extends ScheduleChangeStarter {
  * One round of the poll: every issued flight order still to fly is asked for the airline's
  * changes, and each change the engine does not know yet, and that nobody has acted on at the
  * airline, gets its workflow. An order whose supplier cannot be asked is logged and skipped
- * (the next round asks again). Answers how many workflows it started or joined.
+ * (the next round asks again). Answers the workflows it started or joined.
  */
-export async function pollScheduleChanges(deps: ScheduleChangePollDeps, now = new Date()): Promise<number> {
-  let started = 0;
+export async function pollScheduleChanges(deps: ScheduleChangePollDeps, now = new Date()): Promise<string[]> {
+  const started: string[] = [];
   let after = 0;
   for (;;) {
     const page = await ordersToFly(deps.db, now, after, 200);
@@ -70,11 +71,30 @@ export async function pollScheduleChanges(deps: ScheduleChangePollDeps, now = ne
           if (change.action_taken !== null || (await knownScheduleChange(deps.db, o.orderId, change.change_id))) continue;
           await startScheduleChange(deps, { orderId: o.orderId, partnerId: o.partnerId, changeId: change.change_id });
           logInfo('airline schedule change found by the poll', { orderId: o.orderId, changeId: change.change_id });
-          started += 1;
+          started.push(scheduleChangeWorkflowId(o.orderId, change.change_id));
         }
       } catch (err) {
         logError('asking the airline for schedule changes failed; the next round asks again', err, { orderId: o.orderId });
       }
+    }
+  }
+}
+
+/**
+ * Waits, up to `waitMs`, until each of these schedule-change workflows has recorded its change
+ * and told the partner (its step is past `recording`): what an operator who asked for a poll
+ * round reads next is then there.
+ */
+export async function untilRecorded(temporal: Client, workflowIds: string[], waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  for (const id of workflowIds) {
+    for (;;) {
+      const state = await temporal.workflow
+        .getHandle(id)
+        .query(scheduleChangeStateQuery)
+        .catch(() => null);
+      if ((state && state.step !== 'recording') || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
 }

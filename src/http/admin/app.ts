@@ -326,7 +326,7 @@ export function createAdminApp(deps: AdminDeps) {
   financeRoutes(app, { db, adjustmentApprovalThresholdMinor: deps.adjustmentApprovalThresholdMinor, currency: deps.currency });
   documentAdminRoutes(app, { db, documents: deps.documents });
   subAgencyRoutes(app, db);
-  scheduleChangeAdminRoutes(app, { db, temporal: deps.temporal, taskQueue: deps.taskQueue, afterSaleOf: deps.flightAfterSaleOf });
+  scheduleChangeAdminRoutes(app, { db, temporal: deps.temporal, taskQueue: deps.taskQueue, waitMs: deps.waitMs, afterSaleOf: deps.flightAfterSaleOf });
   app.post('/admin/partners', async (c) => {
     const b = await body(c, CreatePartner);
     const created = await audited(db, c, (tx) =>
