@@ -8,6 +8,7 @@ import { pricerFor, pricingIn } from '../src/domain/pricing';
 import type { FlightAfterSale, ScheduleChange } from '../src/suppliers/flight-after-sale';
 import type { FlightSupplier } from '../src/suppliers/flights';
 import type { RefundFlightInput } from '../workflows/flight.types';
+import { withScenario } from '../src/sandbox/context';
 import { runActivityStep } from './failures';
 
 /** What the workflow learns as a change is recorded. */
@@ -76,11 +77,13 @@ export function scheduleChangeActivities(deps: ScheduleChangeActivityDeps) {
      * Accepts the change at the airline and answers the order's legs as the airline now has
      * them. The airline is asked first: an attempt whose answer was lost may have accepted it.
      */
-    acceptScheduleChangeAtAirline: (input: { orderId: number; changeId: string }) =>
+    acceptScheduleChangeAtAirline: (input: { orderId: number; changeId: string; scenario?: string }) =>
       runActivityStep(async () => {
         const { supplier, supplierOrderId } = await heldBy(input.orderId);
         const change = await atAirline(supplier, supplierOrderId, input.changeId);
-        if (change.action_taken !== 'accepted') await deps.flightAfterSaleOf(supplier).acceptScheduleChange(input.changeId);
+        if (change.action_taken !== 'accepted') {
+          await withScenario(input.scenario, () => deps.flightAfterSaleOf(supplier).acceptScheduleChange(input.changeId));
+        }
         return { legs: (await deps.flightSupplierOf(supplier).order(supplierOrderId)).legs };
       }),
 

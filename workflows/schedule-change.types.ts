@@ -20,6 +20,8 @@ export type ScheduleChangeDecisionName = 'accept' | 'cancel';
 export interface ScheduleChangeDecision {
   decision: ScheduleChangeDecisionName;
   actor?: ActorRecord | null;
+  /** Sandbox: what the simulated airline does with the acceptance (X-Sandbox-Scenario). */
+  scenario?: string;
 }
 
 /** How a schedule change ended: accepted, cancelled (and refunded), or replaced by a change the partner asked for. */

@@ -122,7 +122,10 @@ export async function scheduleChange(input: ScheduleChangeInput): Promise<Schedu
   if (chosen === 'accept') {
     state.step = 'accepting';
     setStage('completing');
-    const { legs } = await orDone(`accepting schedule change ${changeId} of order ${orderId}`, () => supplier.acceptScheduleChangeAtAirline(input));
+    const scenario = partners?.scenario;
+    const { legs } = await orDone(`accepting schedule change ${changeId} of order ${orderId}`, () =>
+      supplier.acceptScheduleChangeAtAirline({ ...input, ...(scenario ? { scenario } : {}) }),
+    );
     await orDone(`recording the accepted schedule change ${changeId}`, () =>
       database.resolveScheduleChange({ orderId, changeId, status: 'accepted', resolvedBy, legs }),
     );

@@ -6075,7 +6075,15 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_flaky`: the airline answers the acceptance 503 twice, then takes it: 200 `accepted`
+                     *     - `supplier_lost_response`: the airline takes the acceptance, but every answer to it is lost (504): the engine asks the airline before trying again, finds the change accepted and does not accept it twice: 200 `accepted`
+                     */
+                    "x-sandbox-scenario"?: "supplier_flaky" | "supplier_lost_response";
+                };
                 path?: never;
                 cookie?: never;
             };

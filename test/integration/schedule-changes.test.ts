@@ -4,7 +4,7 @@ import { AIRLINE_CHANGE_DETECTED, receiveSupplierEvent } from '../../src/domain/
 import { duffelSignature } from '../../src/suppliers/adapters/duffel/webhook-signature';
 import { httpSuppliers } from '../../src/suppliers';
 import type { Leg } from '../../src/suppliers/flights';
-import { scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
+import { scheduleChangeChangedSignal, scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
 import { adminClient, call, newPartner, type Reply } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { day } from '../support/fixtures';
@@ -211,6 +211,45 @@ describe('a schedule change', () => {
     const again = await partner.api.post('/api/flights/air_schedule_change/', { order_id: orderId, decision: 'cancel' });
     expect(again).toMatchObject({ status: 400, body: { error: expect.stringMatching(/no schedule change of order \d+ waits for a decision/) } });
     await recordHistory(stack, scheduleChangeWorkflowId(orderId, change!.change_id), 'schedule-change-accepted');
+  });
+
+  it('accepted while the airline loses its answers: the airline is asked before trying again, and accepts once', async () => {
+    const partner = await newPartner(stack, '0', TOPUP);
+    const { orderId, supplierOrderId } = await ticketedAndChanged(stack, partner);
+    await poll(stack);
+    await pendingChange(partner.api, orderId);
+    const res = await partner.api.post(
+      '/api/flights/air_schedule_change/',
+      { order_id: orderId, decision: 'accept' },
+      { 'x-sandbox-scenario': 'supplier_lost_response' },
+    );
+    expect(res).toMatchObject({ status: 200, body: { data: { status: 'accepted' } } });
+    const [change] = await changesAt(stack, supplierOrderId);
+    expect(change).toMatchObject({ action_taken: 'accepted' });
+    // The first attempt's acceptance was made and its answer lost; the second found it made.
+    const { events } = await stack.client.workflow.getHandle(scheduleChangeWorkflowId(orderId, change!.change_id)).fetchHistory();
+    const scheduled = events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'acceptScheduleChangeAtAirline')!;
+    const started = events!.find((e) => Number(e.activityTaskStartedEventAttributes?.scheduledEventId) === Number(scheduled.eventId));
+    expect(started?.activityTaskStartedEventAttributes?.attempt).toBe(2);
+  });
+
+  it('replaced by a change the partner made: the signal scheduleChangeChanged ends it as changed', async () => {
+    const partner = await newPartner(stack, '0', TOPUP);
+    const { orderId, supplierOrderId } = await ticketedAndChanged(stack, partner);
+    await poll(stack);
+    await pendingChange(partner.api, orderId);
+    const [change] = await changesAt(stack, supplierOrderId);
+    const handle = stack.client.workflow.getHandle(scheduleChangeWorkflowId(orderId, change!.change_id));
+    await handle.signal(scheduleChangeChangedSignal, { orderChangeId: 'OC-000001' });
+    expect(await handle.result()).toMatchObject({ status: 'changed', resolvedBy: 'change', refund: null });
+    expect((await orderOf(partner.api, orderId)).order).toMatchObject({ status: 'completed', schedule_change: { status: 'changed', resolved_by: 'change' } });
+    expect(await eventTypesOf(partner.api, orderId)).toEqual([
+      'order.processing',
+      'order.completed',
+      'order.schedule_changed',
+      'order.schedule_change_resolved',
+    ]);
+    expect((await partner.api.post('/api/flights/air_schedule_change/', { order_id: orderId, decision: 'accept' })).status).toBe(400);
   });
 
   it('cancelled by the partner: the order is refunded in full, the books reconcile', async () => {

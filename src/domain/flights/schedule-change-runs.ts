@@ -110,7 +110,9 @@ export async function decideScheduleChange(
   const workflowId = scheduleChangeWorkflowId(row.orderId, row.changeId);
   const handle = deps.temporal.workflow.getHandle(workflowId);
   try {
-    await handle.executeUpdate(decideScheduleChangeUpdate, { args: [{ decision: input.decision, actor: input.actor ?? null }] });
+    await handle.executeUpdate(decideScheduleChangeUpdate, {
+      args: [{ decision: input.decision, actor: input.actor ?? null, ...(input.scenario ? { scenario: input.scenario } : {}) }],
+    });
   } catch (err) {
     // The validator's refusal (already decided, or an action the airline does not offer) is the partner's to read.
     const cause = (err as { cause?: { message?: string } }).cause;

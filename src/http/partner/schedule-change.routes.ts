@@ -2,6 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { decideScheduleChange } from '../../domain/flights/schedule-change-runs';
 import { formatDecimal } from '../../domain/money';
 import { workflowDeps, type ApiDeps } from '../deps';
+import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId } from '../vocabulary';
 import { partnerRouter } from './router';
 import { commonErrors, Decimal, json, jsonBody, partnerOperations } from './schemas';
@@ -29,11 +30,12 @@ const Decided = z
   .openapi('ScheduleChangeDecided');
 
 const { post } = partnerOperations(['Flights']);
+const decisionScenario = sandboxScenario('scheduleChangeDecision');
 
 const routes = {
   decide: createRoute({
     ...post('/flights/air_schedule_change/', "Decide on the airline's schedule change: accept it, or cancel with a full refund (extension)"),
-    request: { body: jsonBody(DecisionBody) },
+    request: { body: jsonBody(DecisionBody), headers: decisionScenario },
     responses: {
       200: json(Decided, 'Applied: the order has its new legs (accepted), or is refunded (cancelled)'),
       202: json(Decided, 'Decided; still being applied with the airline'),
@@ -65,7 +67,8 @@ export function scheduleChangeRoutes(deps: ApiDeps) {
   return partnerRouter().openapi(routes.decide, async (c) => {
     const partner = c.get('partner');
     const body = c.req.valid('json');
-    const out = await decideScheduleChange(workflowDeps(deps), partner.id, { ...body, actor: partner.principal.actor });
+    const scenario = scenarioOf(deps, c.req.valid('header'));
+    const out = await decideScheduleChange(workflowDeps(deps), partner.id, { ...body, actor: partner.principal.actor, ...(scenario ? { scenario } : {}) });
     const { done, data } = renderDecided(out, body.decision);
     return done ? c.json({ ok: true as const, data }, 200) : c.json({ ok: true as const, data }, 202);
   });
