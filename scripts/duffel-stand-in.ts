@@ -4,7 +4,9 @@
  * Runs the Duffel API stand-in (test/support/duffel) on its own, for walk-throughs and chaos
  * runs: point the engine at it with DUFFEL_API_URL=http://127.0.0.1:4010 and any
  * `duffel_test_…` token. Settings: DUFFEL_STAND_IN_PORT (4010), DUFFEL_STAND_IN_HOST
- * (127.0.0.1), DUFFEL_STAND_IN_RATE_LIMIT (requests per token per second; off when unset).
+ * (127.0.0.1), DUFFEL_STAND_IN_RATE_LIMIT (requests per token per second; off when unset),
+ * DUFFEL_STAND_IN_WEBHOOK_URL and DUFFEL_STAND_IN_WEBHOOK_SECRET (where Duffel's webhooks go,
+ * signed with that secret; none sent when unset).
  * Its controls are under /_stand_in (see test/support/duffel/README.md).
  */
 import { startDuffelStandIn } from '../test/support/duffel';
@@ -25,6 +27,8 @@ async function main(): Promise<void> {
     port: setting('DUFFEL_STAND_IN_PORT', 4010) ?? 4010,
     host: process.env.DUFFEL_STAND_IN_HOST || '127.0.0.1',
     rateLimitPerSecond: setting('DUFFEL_STAND_IN_RATE_LIMIT', null),
+    webhookUrl: process.env.DUFFEL_STAND_IN_WEBHOOK_URL || undefined,
+    webhookSecret: process.env.DUFFEL_STAND_IN_WEBHOOK_SECRET || undefined,
   });
   process.stdout.write(`Duffel stand-in listening on ${standIn.url} (DUFFEL_API_URL=${standIn.url})\n`);
   const stop = () => void standIn.stop().then(() => process.exit(0));

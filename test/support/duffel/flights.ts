@@ -1,5 +1,6 @@
 /// <reference types="@duffel/api" />
 import type {
+  AddServices,
   Airport,
   CabinClass,
   CreateOfferRequest,
@@ -16,17 +17,20 @@ import type {
   Order,
   OrderCancellation,
   OrderDocument,
+  OrderService,
   OrderSlice,
   PassengerType,
   Payment,
   Place,
+  SeatMap,
 } from '@duffel/api/types';
 import { z } from 'zod';
 import { seededRandom } from '../../../scripts/seeded-random';
 import type { Account } from './account';
+import { offerBags, offerServicesById, orderBags, seatMapsOf } from './catalog';
 import { invalidState, linkedNotFound, notFound, offerNoLongerAvailable, StandInError, validation } from './errors';
 import { newId, newLocator, paginate, parseBody, type Page } from './http';
-import { exponentOf, formatMinor, parseMinor } from './money';
+import { formatMinor, fromGbp, parseMinor } from './money';
 import { isoDate, isoDuration, localIso, utcOfLocal } from './time';
 import { AIRCRAFT, airportByCode, cityByCode, distanceKm, DUFFEL_AIRWAYS, routeCurrency } from './world';
 
@@ -114,6 +118,46 @@ const paymentSchema: z.ZodType<CreatePayment> = z.object({
 
 const cancellationSchema: z.ZodType<CreateOrderCancellation> = z.object({ order_id: z.string().startsWith('ord_') });
 
+const addServicesSchema: z.ZodType<AddServices> = z.object({
+  add_services: z.array(z.object({ id: z.string(), quantity: z.number().int().min(1) })).min(1),
+  payment: z.object({ type: z.enum(['balance', 'arc_bsp_cash']), amount: z.string(), currency: z.string().regex(/^[A-Z]{3}$/) }),
+});
+
+/** What can be done to an order through the API: a paid order whose fare allows it can be changed. */
+export function actionsOf(order: Order): Order['available_actions'] {
+  if (order.cancelled_at) return [];
+  const changeable = order.payment_status.paid_at !== null && order.conditions.change_before_departure?.allowed === true;
+  return changeable ? ['cancel', 'change', 'update'] : ['cancel', 'update'];
+}
+
+/** An offer's slice as an order has it; `passengerId` renames the offer's passengers as the order's. */
+export function orderSliceOf(s: OfferSlice, passengerId: (offerPassengerId: string) => string = (id) => id): OrderSlice {
+  return {
+    id: s.id,
+    origin: s.origin,
+    destination: s.destination,
+    origin_type: s.origin_type,
+    destination_type: s.destination_type,
+    duration: s.duration,
+    fare_brand_name: s.fare_brand_name,
+    conditions: { change_before_departure: s.conditions.change_before_departure },
+    segments: s.segments.map((seg) => ({
+      ...seg,
+      origin_terminal: seg.origin_terminal ?? '',
+      destination_terminal: seg.destination_terminal ?? '',
+      duration: seg.duration ?? '',
+      distance: seg.distance ?? '',
+      stops: [],
+      passengers: seg.passengers.map((p) => ({
+        passenger_id: passengerId(p.passenger_id),
+        cabin_class: p.cabin_class,
+        cabin_class_marketing_name: p.cabin_class_marketing_name,
+        baggages: p.baggages,
+      })),
+    })),
+  };
+}
+
 /** A deterministic number stream from a string: the same search gets the same flights and prices. */
 function seeded(key: string): () => number {
   let h = 2166136261;
@@ -123,8 +167,8 @@ function seeded(key: string): () => number {
 
 /** The fares Duffel Airways sells on every route, cheapest first. */
 const FARES = [
-  { brand: 'Basic', factor: 1, checked: 0, refund: null, change: 4000, departs: 7 * 60 + 35 },
-  { brand: 'Standard', factor: 1.3, checked: 1, refund: 4000, change: 0, departs: 13 * 60 + 10 },
+  { brand: 'Basic', factor: 1, checked: 0, refund: null, change: null, departs: 7 * 60 + 35 },
+  { brand: 'Standard', factor: 1.3, checked: 1, refund: 4000, change: 4000, departs: 13 * 60 + 10 },
   { brand: 'Flex', factor: 1.7, checked: 2, refund: 0, change: 0, departs: 19 * 60 + 45 },
 ] as const;
 
@@ -137,13 +181,8 @@ const CABIN_NAME: Record<CabinClass, string> = {
 };
 /** Per passenger type, in percent of an adult fare. */
 const TYPE_PERCENT: Record<PassengerType, number> = { adult: 100, child: 75, infant_without_seat: 10 };
-/** Major units of each currency per pound, for prices and penalties. */
-const PER_GBP: Record<string, number> = { GBP: 1, USD: 1.27, JPY: 190 };
 
 const passengerType = (age: number | null): PassengerType => (age === null || age >= 12 ? 'adult' : age >= 2 ? 'child' : 'infant_without_seat');
-
-/** Minor units of a pound amount in the currency, rounded to whole major units for JPY. */
-const fromGbp = (gbp: number, currency: string): number => Math.round(gbp * (PER_GBP[currency] ?? 1) * 10 ** exponentOf(currency));
 
 interface OfferRecord {
   offer: Offer;
@@ -156,10 +195,12 @@ interface OfferRecord {
   orderId?: string;
 }
 
-interface OrderRecord {
+export interface OrderRecord {
   order: Order;
   offerId: string;
   cancellationIds: string[];
+  /** What the flights cost, without services: what a change reprices. */
+  fareMinor: number;
 }
 
 export interface FlightsOptions {
@@ -193,6 +234,8 @@ export class Flights {
   /** Raises and removals armed for "the next offer read", whichever it is. */
   private nextRaiseMinor: { amount: string } | null = null;
   private nextGone = false;
+  /** Seats booked or taken meanwhile, as `segment_id|designator`. */
+  readonly takenSeats = new Set<string>();
 
   constructor(private readonly opts: FlightsOptions) {}
 
@@ -435,21 +478,18 @@ export class Flights {
     return record;
   }
 
-  getOffer(id: string): Offer {
+  /** The offer; its `available_services` (bags) only when asked for, as Duffel lists them. */
+  getOffer(id: string, withServices = false): Offer {
     const record = this.readOffer(id);
-    const services: OfferAvailableService[] = record.offer.passengers
-      .filter((p) => p.type !== 'infant_without_seat')
-      .map((p) => ({
-        id: `ase_${record.offer.id.slice(4, 18)}${p.id.slice(-8)}`,
-        type: 'baggage',
-        maximum_quantity: 1,
-        passenger_ids: [p.id],
-        segment_ids: record.offer.slices.flatMap((s) => s.segments.map((seg) => seg.id)),
-        total_amount: formatMinor(fromGbp(20, record.offer.total_currency), record.offer.total_currency),
-        total_currency: record.offer.total_currency,
-        metadata: { type: 'checked', maximum_weight_kg: 23, maximum_height_cm: null, maximum_length_cm: null, maximum_depth_cm: null },
-      }));
+    const services: OfferAvailableService[] = withServices ? offerBags(record.offer) : [];
     return { ...record.offer, available_services: services };
+  }
+
+  /** The seat maps of a live offer, one per segment (none for a fare without seat selection). */
+  seatMaps(query: Record<string, string>): SeatMap[] {
+    const offerId = query.offer_id;
+    if (!offerId) throw validation('validation_required', 'offer_id', '/offer_id', "Field 'offer_id' can't be blank");
+    return seatMapsOf(this.readOffer(offerId, 'offer_id').offer, this.takenSeats);
   }
 
   listOffers(query: Record<string, string>): Page<Offer> {
@@ -494,39 +534,26 @@ export class Flights {
     const currency = offer.total_currency;
     const id = newId('ord');
     const now = this.nowIso();
+    if (body.type === 'hold' && body.services?.length) {
+      throw validation('validation_format', 'services', '/services', 'Services cannot be booked with a hold order; create an instant order to book them');
+    }
+    const services = this.chosenServices(
+      offer,
+      body.services ?? [],
+      body.passengers.map((p) => p.id),
+    );
+    const totalMinor = record.totalMinor + services.reduce((sum, s) => sum + parseMinor(s.total_amount, currency)!, 0);
     if (body.type === 'instant') {
       const payment = body.payments?.[0];
       if (!payment) throw validation('validation_required', 'payments', '/payments', 'An instant order must be paid when it is created');
-      this.checkAmount(payment.amount, payment.currency, offer.total_amount, currency, '/payments/0');
-      this.opts.account.debit(currency, record.totalMinor, id, 'order_payment');
+      this.checkAmount(payment.amount, payment.currency, formatMinor(totalMinor, currency), currency, '/payments/0');
+      this.opts.account.debit(currency, totalMinor, id, 'order_payment');
     } else if (body.payments?.length) {
       throw validation('validation_format', 'payments', '/payments', 'A hold order is created without payments');
     }
+    for (const s of services) if (s.type === 'seat') this.takenSeats.add(`${s.segment_ids[0]}|${(s.metadata as { designator: string }).designator}`);
     const types = new Map(offer.passengers.map((p) => [p.id, p.type ?? 'adult']));
-    const slices: OrderSlice[] = offer.slices.map((s) => ({
-      id: s.id,
-      origin: s.origin,
-      destination: s.destination,
-      origin_type: s.origin_type,
-      destination_type: s.destination_type,
-      duration: s.duration,
-      fare_brand_name: s.fare_brand_name,
-      conditions: { change_before_departure: s.conditions.change_before_departure },
-      segments: s.segments.map((seg) => ({
-        ...seg,
-        origin_terminal: seg.origin_terminal ?? '',
-        destination_terminal: seg.destination_terminal ?? '',
-        duration: seg.duration ?? '',
-        distance: seg.distance ?? '',
-        stops: [],
-        passengers: seg.passengers.map((p) => ({
-          passenger_id: p.passenger_id,
-          cabin_class: p.cabin_class,
-          cabin_class_marketing_name: p.cabin_class_marketing_name,
-          baggages: p.baggages,
-        })),
-      })),
-    }));
+    const slices = offer.slices.map((s) => orderSliceOf(s));
     const order: Order = {
       id,
       live_mode: false,
@@ -535,14 +562,14 @@ export class Flights {
       booking_reference: newLocator(),
       owner: offer.owner,
       content: 'self_managed',
-      total_amount: offer.total_amount,
+      total_amount: formatMinor(totalMinor, currency),
       total_currency: currency,
       base_amount: offer.base_amount,
       base_currency: currency,
       tax_amount: offer.tax_amount ?? undefined,
       tax_currency: currency,
       slices,
-      services: [],
+      services,
       conditions: offer.conditions,
       passengers: body.passengers.map((p) => ({
         id: p.id,
@@ -569,19 +596,51 @@ export class Flights {
       documents: body.type === 'instant' ? this.tickets(body.passengers.map((p) => p.id)) : [],
       metadata: body.metadata ?? {},
       airline_initiated_changes: [],
-      available_actions: ['cancel', 'update'],
+      available_actions: [],
       cancelled_at: null,
       cancellation: null,
     };
+    order.available_actions = actionsOf(order);
     record.orderId = id;
-    this.orders.set(id, { order, offerId, cancellationIds: [] });
+    this.orders.set(id, { order, offerId, cancellationIds: [], fareMinor: record.totalMinor });
     if (body.type === 'instant') {
       this.payments.push({ id: newId('pay'), order_id: id, amount: order.total_amount, currency, type: 'balance', created_at: now });
     }
     return order;
   }
 
-  private checkAmount(amount: string, currency: string | null | undefined, expectedAmount: string, expectedCurrency: string, pointer: string): void {
+  /** The services chosen for an order, as the order lists them: each one the offer sells, within its quantity, one seat per passenger and segment. */
+  private chosenServices(offer: Offer, chosen: Array<{ id: string; quantity: number }>, passengerIds: string[]): OrderService[] {
+    if (chosen.length === 0) return [];
+    const forSale = offerServicesById(offer, this.takenSeats);
+    const seated = new Set<string>();
+    return chosen.map((c, i) => {
+      const service = forSale.get(c.id);
+      if (!service) throw linkedNotFound('id', `/services/${i}/id`);
+      if (c.quantity > service.maximum_quantity) {
+        throw validation('validation_format', 'quantity', `/services/${i}/quantity`, `At most ${service.maximum_quantity} of this service can be booked`);
+      }
+      if (!service.passenger_ids.every((p) => passengerIds.includes(p))) throw linkedNotFound('id', `/services/${i}/id`);
+      if (service.type === 'seat') {
+        const key = `${service.passenger_ids[0]}|${service.segment_ids[0]}`;
+        if (seated.has(key)) throw validation('validation_format', 'id', `/services/${i}/id`, 'A passenger can have one seat per segment');
+        seated.add(key);
+      }
+      return {
+        id: service.id,
+        type: service.type,
+        passenger_ids: service.passenger_ids,
+        segment_ids: service.segment_ids,
+        quantity: c.quantity,
+        total_amount: formatMinor(service.total_minor * c.quantity, service.currency),
+        total_currency: service.currency,
+        metadata: service.metadata,
+      };
+    });
+  }
+
+  /** Refuses a payment that is not the amount due in its currency. */
+  checkAmount(amount: string, currency: string | null | undefined, expectedAmount: string, expectedCurrency: string, pointer: string): void {
     if (currency !== expectedCurrency) {
       throw validation('validation_format', 'currency', `${pointer}/currency`, `The payment currency must be the order's, ${expectedCurrency}`);
     }
@@ -596,7 +655,8 @@ export class Flights {
     }
   }
 
-  private tickets(passengerIds: string[]): OrderDocument[] {
+  /** New electronic tickets, one per passenger. */
+  tickets(passengerIds: string[]): OrderDocument[] {
     return passengerIds.map((pid) => ({
       type: 'electronic_ticket',
       passenger_ids: [pid],
@@ -605,7 +665,7 @@ export class Flights {
   }
 
   /** The order as it stands now: an unpaid hold past its deadline is cancelled by the airline. */
-  private currentOrder(id: string, field?: string): OrderRecord {
+  currentOrder(id: string, field?: string): OrderRecord {
     const record = this.orders.get(id);
     if (!record) throw field ? linkedNotFound(field) : notFound();
     const { order } = record;
@@ -649,14 +709,73 @@ export class Flights {
     this.opts.account.debit(order.total_currency, minor, order.id, 'order_payment');
     const now = this.nowIso();
     const payment: Payment = { id: newId('pay'), amount: order.total_amount, currency: order.total_currency, type: body.payment.type, created_at: now };
-    record.order = {
+    const paid: Order = {
       ...order,
       synced_at: now,
       payment_status: { ...order.payment_status, awaiting_payment: false, paid_at: now },
       documents: this.tickets(order.passengers.map((p) => p.id)),
     };
+    record.order = { ...paid, available_actions: actionsOf(paid) };
     this.payments.push({ ...payment, order_id: order.id });
     return payment;
+  }
+
+  // ---- services after booking ----
+
+  /** The bags an issued order may still add (none for an unpaid or cancelled order). */
+  availableServices(orderId: string): OfferAvailableService[] {
+    const { order } = this.currentOrder(orderId);
+    if (order.cancelled_at || !order.payment_status.paid_at) return [];
+    return orderBags(order);
+  }
+
+  /** Adds bags to an issued order, paid from the balance: the order's services and total grow. */
+  addServices(orderId: string, data: unknown): Order {
+    const body = parseBody(addServicesSchema, data);
+    const record = this.currentOrder(orderId);
+    const { order } = record;
+    if (order.cancelled_at) throw invalidState('already_cancelled', 'Order already cancelled', 'The order has been cancelled.');
+    if (!order.payment_status.paid_at) {
+      throw invalidState('order_not_paid', 'Order not paid', 'Services can be added to an order once it has been paid for.');
+    }
+    const forSale = new Map(orderBags(order).map((b) => [b.id, b]));
+    const currency = order.total_currency;
+    let sumMinor = 0;
+    const added: OrderService[] = body.add_services.map((c, i) => {
+      const bag = forSale.get(c.id);
+      if (!bag) throw linkedNotFound('id', `/add_services/${i}/id`);
+      if (c.quantity > bag.maximum_quantity) {
+        throw validation('validation_format', 'quantity', `/add_services/${i}/quantity`, `At most ${bag.maximum_quantity} of this service can be added`);
+      }
+      const minor = parseMinor(bag.total_amount, currency)! * c.quantity;
+      sumMinor += minor;
+      return {
+        id: bag.id,
+        type: 'baggage',
+        passenger_ids: bag.passenger_ids,
+        segment_ids: bag.segment_ids,
+        quantity: c.quantity,
+        total_amount: formatMinor(minor, currency),
+        total_currency: currency,
+        metadata: bag.metadata,
+      };
+    });
+    this.checkAmount(body.payment.amount, body.payment.currency, formatMinor(sumMinor, currency), currency, '/payment');
+    this.opts.account.debit(currency, sumMinor, order.id, 'order_payment');
+    const now = this.nowIso();
+    record.order = {
+      ...order,
+      synced_at: now,
+      services: [...order.services, ...added],
+      total_amount: formatMinor(parseMinor(order.total_amount, currency)! + sumMinor, currency),
+    };
+    this.payments.push({ id: newId('pay'), order_id: order.id, amount: formatMinor(sumMinor, currency), currency, type: body.payment.type, created_at: now });
+    return record.order;
+  }
+
+  /** A seat sold to someone else meanwhile: it is no longer for sale. */
+  takeSeat(segmentId: string, designator: string): void {
+    this.takenSeats.add(`${segmentId}|${designator}`);
   }
 
   // ---- order cancellations ----

@@ -6,4 +6,8 @@ export type { DuffelErrorBody, DuffelErrorObject } from './errors';
 export type { CreateOrderRequest, RecordedPayment, StandInOrderCancellation } from './flights';
 export type { StandInStaysQuote } from './stays';
 export type { BalanceMovement } from './account';
+export type { AirlineChangeDetected, PlantOptions } from './airline-changes';
+export type { StandInOrderChange, StandInOrderChangeOffer, StandInOrderChangeRequest } from './order-changes';
+export { signDuffelWebhook } from './webhooks';
+export type { DuffelWebhookEvent, WebhookDelivery } from './webhooks';
 export { AIRPORTS, HOTELS, DUFFEL_AIRWAYS } from './world';

@@ -22,3 +22,16 @@ export function parseMinor(amount: string, currency: string): number | null {
   if (fraction.length > exp) return null;
   return Number(match[1]) * 10 ** exp + Number(fraction.padEnd(exp, '0') || '0');
 }
+
+/** Major units of each currency per pound, for prices, penalties and services. */
+const PER_GBP: Record<string, number> = { GBP: 1, USD: 1.27, JPY: 190 };
+
+/** Minor units of a pound amount in the currency, rounded to whole major units for JPY. */
+export const fromGbp = (gbp: number, currency: string): number => Math.round(gbp * (PER_GBP[currency] ?? 1) * 10 ** exponentOf(currency));
+
+/** Like `parseMinor`, with a leading minus allowed (a change that refunds). */
+export function parseSignedMinor(amount: string, currency: string): number | null {
+  const negative = amount.startsWith('-');
+  const minor = parseMinor(negative ? amount.slice(1) : amount, currency);
+  return minor === null ? null : negative ? -minor : minor;
+}

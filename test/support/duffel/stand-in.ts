@@ -1,6 +1,6 @@
 /// <reference types="@duffel/api" />
 import type { AddressInfo } from 'node:net';
-import type { Airport, OfferRequest } from '@duffel/api/types';
+import type { AirlineInitiatedChange, Airport, OfferRequest } from '@duffel/api/types';
 import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
@@ -17,7 +17,10 @@ import {
   type RequestLogEntry,
 } from './controls';
 import { notFound, StandInError, validation, type DuffelErrorBody } from './errors';
+import { AirlineChanges, type AirlineChangeDetected, type PlantOptions } from './airline-changes';
 import { Flights, type RecordedPayment } from './flights';
+import { OrderChanges } from './order-changes';
+import { WebhookSender, type DuffelWebhookEvent, type WebhookDelivery } from './webhooks';
 import { paginate, parseBody, requestId, unwrap } from './http';
 import { parseMinor } from './money';
 import { Stays } from './stays';
@@ -39,6 +42,14 @@ export interface DuffelStandInOptions {
   cancellationTtlSeconds?: number;
   searchTtlSeconds?: number;
   quoteTtlSeconds?: number;
+  /** How long an order change offer (and a change made from it) can be confirmed (30 minutes). */
+  changeOfferTtlSeconds?: number;
+  /** Where Duffel's webhook events are sent (none: they are kept, not sent). */
+  webhookUrl?: string;
+  /** The webhook's secret, which signs each delivery (`X-Duffel-Signature`). */
+  webhookSecret?: string;
+  /** Attempts per webhook delivery in all, a failed one tried again after 0.2 s, 0.4 s, … (3). */
+  webhookAttempts?: number;
 }
 
 export interface DuffelStandInControl {
@@ -74,6 +85,21 @@ export interface DuffelStandInControl {
   balanceMovements(): BalanceMovement[];
   requests(route?: DuffelRoute): RequestLogEntry[];
   setRateLimit(perSecond: number | null): void;
+  /** The order change offer, and any pending change made from it, are past their expiry now. */
+  expireOrderChangeOffer(orderChangeOfferId: string): void;
+  /**
+   * The airline moves one slice of the order (by `shiftMinutes`, 120 by default): an
+   * airline-initiated change, announced by the webhook `order.airline_initiated_change_detected`
+   * (sent once, twice, or not yet), resolved once the first delivery was answered.
+   */
+  plantAirlineChange(orderId: string, opts?: PlantOptions): Promise<{ change: AirlineInitiatedChange; event: DuffelWebhookEvent<AirlineChangeDetected> }>;
+  /** Sends a webhook event again (or for the first time), signed now; null when no receiver is configured. */
+  deliverWebhook(eventId: string): Promise<WebhookDelivery | null>;
+  webhookEvents(): DuffelWebhookEvent[];
+  /** Every delivery attempt, oldest first, with the receiver's status. */
+  webhookDeliveries(): WebhookDelivery[];
+  /** Someone else books this seat meanwhile: it is no longer for sale. */
+  takeSeat(segmentId: string, designator: string): void;
 }
 
 export interface DuffelStandIn {
@@ -105,7 +131,12 @@ const faultSchema = z.object({
 });
 
 /** Builds the stand-in's world and its HTTP app (Duffel's routes, then `/_stand_in/…` for the controls). */
-export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' | 'host'> = {}): { app: Hono<Env>; control: DuffelStandInControl } {
+export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' | 'host'> = {}): {
+  app: Hono<Env>;
+  control: DuffelStandInControl;
+  /** Stops webhook retries still waiting. */
+  dispose: () => void;
+} {
   const now = options.now ?? (() => new Date());
   const account = new Account(
     now,
@@ -125,6 +156,9 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     priceGuaranteeSeconds: options.priceGuaranteeSeconds ?? 24 * 3600,
     cancellationTtlSeconds: options.cancellationTtlSeconds ?? 15 * 60,
   });
+  const orderChanges = new OrderChanges({ now, account, flights, changeOfferTtlSeconds: options.changeOfferTtlSeconds ?? 30 * 60 });
+  const webhooks = new WebhookSender({ now, url: options.webhookUrl, secret: options.webhookSecret, attempts: options.webhookAttempts ?? 3 });
+  const airlineChanges = new AirlineChanges({ now, flights, webhooks });
   const stays = new Stays({ now, account, searchTtlSeconds: options.searchTtlSeconds ?? 30 * 60, quoteTtlSeconds: options.quoteTtlSeconds ?? 15 * 60 });
   const faults = new Faults();
   const limiter = new RateLimiter(options.rateLimitPerSecond ?? null);
@@ -161,6 +195,12 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     setRateLimit: (perSecond) => {
       limiter.perSecond = perSecond;
     },
+    expireOrderChangeOffer: (id) => orderChanges.expireOffer(id),
+    plantAirlineChange: (orderId, opts) => airlineChanges.plant(orderId, opts),
+    deliverWebhook: (eventId) => webhooks.deliver(eventId),
+    webhookEvents: () => webhooks.list(),
+    webhookDeliveries: () => [...webhooks.deliveries],
+    takeSeat: (segmentId, designator) => flights.takeSeat(segmentId, designator),
   };
 
   const app = new Hono<Env>({ strict: false });
@@ -248,7 +288,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
     app.on(method, path, async (c) => {
       c.set('route', key);
       // An action (confirm, cancel, fetch_all_rates) is posted without a body.
-      const text = method === 'POST' ? await c.req.text() : '';
+      const text = method === 'GET' ? '' : await c.req.text();
       let raw: unknown;
       let badJson = false;
       try {
@@ -290,7 +330,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   );
   route('GET /air/offer_requests/:id', 200, (c) => flights.getOfferRequest(c.req.param('id')!));
   route('GET /air/offers', 200, (c) => flights.listOffers(c.req.query()));
-  route('GET /air/offers/:id', 200, (c) => flights.getOffer(c.req.param('id')!));
+  route('GET /air/offers/:id', 200, (c) => flights.getOffer(c.req.param('id')!, c.req.query('return_available_services') === 'true'));
   route('POST /air/orders', 201, (_c, data) => flights.createOrder(data));
   route('GET /air/orders', 200, (c) => flights.listOrders(c.req.query()));
   route('GET /air/orders/:id', 200, (c) => flights.getOrder(c.req.param('id')!));
@@ -299,6 +339,19 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   route('GET /air/order_cancellations', 200, (c) => flights.listCancellations(c.req.query()));
   route('GET /air/order_cancellations/:id', 200, (c) => flights.getCancellation(c.req.param('id')!));
   route('POST /air/order_cancellations/:id/actions/confirm', 200, (c) => flights.confirmCancellation(c.req.param('id')!));
+  route('POST /air/order_change_requests', 201, (_c, data) => orderChanges.createRequest(data));
+  route('GET /air/order_change_requests/:id', 200, (c) => orderChanges.getRequest(c.req.param('id')!));
+  route('GET /air/order_change_offers', 200, (c) => orderChanges.listOffers(c.req.query()));
+  route('GET /air/order_change_offers/:id', 200, (c) => orderChanges.getOffer(c.req.param('id')!));
+  route('POST /air/order_changes', 201, (_c, data) => orderChanges.createChange(data));
+  route('GET /air/order_changes/:id', 200, (c) => orderChanges.getChange(c.req.param('id')!));
+  route('POST /air/order_changes/:id/actions/confirm', 200, (c, data) => orderChanges.confirmChange(c.req.param('id')!, data));
+  route('GET /air/airline_initiated_changes', 200, (c) => airlineChanges.list(c.req.query()));
+  route('PATCH /air/airline_initiated_changes/:id', 200, (c, data) => airlineChanges.update(c.req.param('id')!, data));
+  route('POST /air/airline_initiated_changes/:id/actions/accept', 200, (c) => airlineChanges.accept(c.req.param('id')!));
+  route('GET /air/seat_maps', 200, (c) => flights.seatMaps(c.req.query()));
+  route('GET /air/orders/:id/available_services', 200, (c) => flights.availableServices(c.req.param('id')!));
+  route('POST /air/orders/:id/services', 201, (c, data) => flights.addServices(c.req.param('id')!, data));
 
   // ---- stays ----
   route('POST /stays/search', 200, (_c, data) => stays.search(data));
@@ -310,7 +363,7 @@ export function createDuffelStandIn(options: Omit<DuffelStandInOptions, 'port' |
   route('GET /stays/bookings/:id', 200, (c) => stays.getBooking(c.req.param('id')!));
   route('POST /stays/bookings/:id/actions/cancel', 200, (c) => stays.cancel(c.req.param('id')!));
 
-  return { app, control };
+  return { app, control, dispose: () => webhooks.stop() };
 }
 
 /** What an armed status answers: Duffel's error of that status. */
@@ -416,6 +469,33 @@ function registerControlRoutes(app: Hono<Env>, control: DuffelStandInControl): v
     const route = c.req.query('route');
     return c.json({ data: control.requests(route && isDuffelRoute(route) ? route : undefined) });
   });
+  app.post(`${s}/order_change_offers/:id/expire`, (c) => {
+    control.expireOrderChangeOffer(c.req.param('id'));
+    return ok(c);
+  });
+  app.post(`${s}/orders/:id/airline_initiated_changes`, async (c) => {
+    const b = parseBody(
+      z.object({
+        slice_index: z.number().int().min(0).optional(),
+        shift_minutes: z.number().int().optional(),
+        deliver: z.enum(['once', 'twice', 'none']).optional(),
+      }),
+      await body(c),
+    );
+    const planted = await control.plantAirlineChange(c.req.param('id'), { sliceIndex: b.slice_index, shiftMinutes: b.shift_minutes, deliver: b.deliver });
+    return c.json({ data: planted });
+  });
+  app.post(`${s}/webhook_events/:id/deliver`, async (c) => {
+    if (!control.webhookEvents().some((e) => e.id === c.req.param('id'))) throw notFound();
+    return c.json({ data: await control.deliverWebhook(c.req.param('id')) });
+  });
+  app.get(`${s}/webhook_events`, (c) => c.json({ data: control.webhookEvents() }));
+  app.get(`${s}/webhook_deliveries`, (c) => c.json({ data: control.webhookDeliveries() }));
+  app.post(`${s}/seats/take`, async (c) => {
+    const b = parseBody(z.object({ segment_id: z.string(), designator: z.string() }), await body(c));
+    control.takeSeat(b.segment_id, b.designator);
+    return ok(c);
+  });
   app.put(`${s}/rate_limit`, async (c) => {
     const b = parseBody(z.object({ per_second: z.number().int().min(1).nullable() }), await body(c));
     control.setRateLimit(b.per_second);
@@ -425,7 +505,7 @@ function registerControlRoutes(app: Hono<Env>, control: DuffelStandInControl): v
 
 /** Starts the stand-in on a port; `url` is what `DUFFEL_API_URL` (the SDK's `basePath`) takes. */
 export function startDuffelStandIn(options: DuffelStandInOptions = {}): Promise<DuffelStandIn> {
-  const { app, control } = createDuffelStandIn(options);
+  const { app, control, dispose } = createDuffelStandIn(options);
   const host = options.host ?? '127.0.0.1';
   return new Promise((resolve, reject) => {
     const server: ServerType = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host }, (info: AddressInfo) => {
@@ -435,6 +515,7 @@ export function startDuffelStandIn(options: DuffelStandInOptions = {}): Promise<
         control,
         stop: () =>
           new Promise<void>((done) => {
+            dispose();
             server.close(() => done());
             (server as { closeAllConnections?: () => void }).closeAllConnections?.();
           }),

@@ -34,6 +34,9 @@ const REFUSAL_STATUS: Record<string, number> = {
   rate_unavailable: 409,
   quote_no_longer_available: 409,
   already_booked: 409,
+  order_change_expired: 409,
+  order_change_already_confirmed: 409,
+  already_actioned: 409,
   already_cancelled: 410,
 };
 

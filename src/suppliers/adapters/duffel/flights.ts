@@ -1,149 +1,18 @@
 import type {
   CreateOrder,
-  CreateOrderPassenger,
   Offer as DuffelOffer,
   Order as DuffelOrder,
+  CreateOrderPassenger,
   OrderCancellation,
-  OfferSliceSegment,
   Airport as DuffelAirport,
 } from '@duffel/api/types';
-import { formatMinor, parseSupplierAmount } from '../../../platform/currency';
+import { formatMinor } from '../../../platform/currency';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
-import type {
-  Airport,
-  Baggage,
-  Cabin,
-  CancellationQuote,
-  FareConditions,
-  FlightOrder,
-  FlightSupplier,
-  Leg,
-  Money,
-  Offer,
-  PassengerType,
-  PricedOffer,
-  Traveler,
-} from '../../flights';
+import type { FlightAfterSale } from '../../flight-after-sale';
+import type { Airport, Baggage, CancellationQuote, FareConditions, FlightSupplier, Money, PassengerType, PricedOffer, Traveler } from '../../flights';
+import { duffelAfterSale } from './after-sale';
 import type { DuffelCalls } from './client';
-import { localToUtc } from './time';
-
-/** Duffel states amounts as decimal strings of their currency; a malformed one is the supplier's failure, not ours. */
-export function moneyOf(amount: string, currency: string): Money {
-  try {
-    return { amount_minor: parseSupplierAmount(amount, currency), currency };
-  } catch (err) {
-    throw new SupplierUnavailableError(`Duffel stated an amount the engine cannot keep (${amount} ${currency}): ${(err as Error).message}`);
-  }
-}
-
-/** An offer as a search answers it (without the services for sale). */
-type SearchedOffer = Omit<DuffelOffer, 'available_services'>;
-
-/** Ages the search asks children and infants at: an offer request needs an age for each, and a search has none yet. */
-export const SEARCH_AGES = { child: 8, infant: 1 } as const;
-
-const typeOfPassenger = (p: { type?: string | null; age?: number | null }): PassengerType => {
-  if (p.type === 'adult') return 'ADT';
-  if (p.type === 'child') return 'CHD';
-  if (p.type === 'infant_without_seat') return 'INF';
-  const age = p.age ?? 30;
-  return age < 2 ? 'INF' : age < 12 ? 'CHD' : 'ADT';
-};
-
-function segmentOf(seg: OfferSliceSegment | DuffelOrder['slices'][number]['segments'][number], cabin: Cabin) {
-  const first = seg.passengers[0] as { fare_basis_code?: string } | undefined;
-  return {
-    flight_number: `${seg.marketing_carrier.iata_code ?? ''}${seg.marketing_carrier_flight_number}`,
-    airline: seg.marketing_carrier.iata_code ?? seg.marketing_carrier.name,
-    airline_name: seg.marketing_carrier.name,
-    origin: seg.origin.iata_code ?? seg.origin.id,
-    destination: seg.destination.iata_code ?? seg.destination.id,
-    departure: localToUtc(seg.departing_at, seg.origin.time_zone),
-    arrival: localToUtc(seg.arriving_at, seg.destination.time_zone),
-    cabin,
-    // The fare basis code starts with the booking class.
-    booking_class: first?.fare_basis_code?.slice(0, 1) ?? '',
-  };
-}
-
-function legsOf(slices: Array<{ segments: Array<OfferSliceSegment | DuffelOrder['slices'][number]['segments'][number]> }>, cabin: Cabin): Leg[] {
-  return slices.map((s) => ({ segments: s.segments.map((seg) => segmentOf(seg, cabin)) }));
-}
-
-const cabinOf = (o: { slices: Array<{ segments: Array<{ passengers: Array<{ cabin_class: Cabin }> }> }> }): Cabin =>
-  o.slices[0]?.segments[0]?.passengers[0]?.cabin_class ?? 'economy';
-
-const fareFamilyOf = (o: {
-  slices: Array<{ fare_brand_name: string | null; segments: Array<{ passengers: Array<{ cabin_class_marketing_name: string }> }> }>;
-}) => o.slices[0]?.fare_brand_name ?? o.slices[0]?.segments[0]?.passengers[0]?.cabin_class_marketing_name ?? 'standard';
-
-/** Duffel gives the offer's base and tax as totals: each passenger takes an equal share, the first type the remainder. */
-function breakdownOf(o: SearchedOffer, total: Money): Offer['price_breakdown'] {
-  const counts = new Map<PassengerType, number>();
-  for (const p of o.passengers) counts.set(typeOfPassenger(p), (counts.get(typeOfPassenger(p)) ?? 0) + 1);
-  const base = moneyOf(o.base_amount, o.base_currency).amount_minor;
-  const tax = o.tax_amount && o.tax_currency === total.currency ? moneyOf(o.tax_amount, o.tax_currency).amount_minor : total.amount_minor - base;
-  const people = o.passengers.length || 1;
-  const lines = [...counts].map(([passenger_type, count]) => ({
-    passenger_type,
-    count,
-    base_minor: Math.floor(base / people) * count,
-    tax_minor: Math.floor(tax / people) * count,
-  }));
-  if (lines[0]) {
-    lines[0].base_minor += base - lines.reduce((s, l) => s + l.base_minor, 0);
-    lines[0].tax_minor += tax - lines.reduce((s, l) => s + l.tax_minor, 0);
-  }
-  return lines;
-}
-
-export function offerOf(o: SearchedOffer): Offer {
-  const total = moneyOf(o.total_amount, o.total_currency);
-  const cabin = cabinOf(o);
-  return {
-    offer_id: o.id,
-    total,
-    expires_at: o.expires_at,
-    refundable: o.conditions.refund_before_departure?.allowed ?? false,
-    fare_family: fareFamilyOf(o),
-    cabin,
-    legs: legsOf(o.slices, cabin),
-    price_breakdown: breakdownOf(o, total),
-    seats_left: null,
-  };
-}
-
-const penaltyOf = (c: { allowed: boolean; penalty_amount: string | null; penalty_currency: string | null } | null): Money | null =>
-  c?.allowed && c.penalty_amount && c.penalty_currency ? moneyOf(c.penalty_amount, c.penalty_currency) : null;
-
-const isTicket = (d: { type: string }) => d.type === 'electronic_ticket';
-
-export function orderOf(o: DuffelOrder, now: Date): FlightOrder {
-  const cabin = cabinOf(o);
-  const total = moneyOf(o.total_amount, o.total_currency);
-  const paid = o.payment_status.paid_at !== null && o.payment_status.paid_at !== undefined;
-  const deadline = o.payment_status.payment_required_by ?? null;
-  const tickets = (o.documents ?? [])
-    .filter(isTicket)
-    .flatMap((d) => d.passenger_ids.map((id) => ({ traveler_index: o.passengers.findIndex((p) => p.id === id), ticket_number: d.unique_identifier })));
-  let status: FlightOrder['status'];
-  if (o.cancelled_at) status = paid ? 'refunded' : deadline && Date.parse(deadline) <= Date.parse(o.cancelled_at) ? 'expired' : 'cancelled';
-  else if (paid) status = tickets.length ? 'issued' : 'paid';
-  else status = deadline && Date.parse(deadline) <= now.getTime() ? 'expired' : 'held';
-  return {
-    order_id: o.id,
-    booking_reference: o.booking_reference,
-    status,
-    payment_required_by: deadline ?? now.toISOString(),
-    total,
-    fare_family: fareFamilyOf(o),
-    refundable: o.conditions.refund_before_departure?.allowed ?? false,
-    refund_penalty: penaltyOf(o.conditions.refund_before_departure),
-    cabin,
-    legs: legsOf(o.slices, cabin),
-    tickets: tickets.filter((t) => t.traveler_index >= 0),
-  };
-}
+import { fareFamilyOf, moneyOf, offerOf, orderOf, penaltyOf, SEARCH_AGES, typeOfPassenger } from './mapping';
 
 /** Our traveller as Duffel's order passenger: the offer's passenger of the same type, in order. */
 export function passengersFor(offer: DuffelOffer, travelers: Traveler[], contact: { phone_number: string; email: string }): CreateOrderPassenger[] {
@@ -183,7 +52,7 @@ const ORDER_SCAN_PAGES = 5;
  * cancellation whose answer was lost is looked up on the order before anything is repeated,
  * so a hold is never paid twice and nothing is refunded for a ticket that exists.
  */
-export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Date } = {}): FlightSupplier {
+export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Date } = {}): FlightSupplier & FlightAfterSale {
   const now = opts.now ?? (() => new Date());
   let airports: { at: number; list: Airport[] } | null = null;
 
@@ -214,6 +83,7 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
   });
 
   return {
+    ...duffelAfterSale(duffel, { now }),
     name: 'duffel',
 
     airports: async () => {
@@ -303,6 +173,10 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     },
 
     hold: async (req) => {
+      // Duffel books services with instant orders only; a hold adds bags once it is issued.
+      if (req.services?.length) {
+        throw new SupplierRejectedError('Duffel books seats and bags with an order paid at once, not with a held one; add bags once it is issued', 422);
+      }
       const offer = await getOffer(req.offerId);
       if (offer.payment_requirements.requires_instant_payment) {
         throw new SupplierRejectedError('the airline sells this fare for immediate payment only; it cannot be held', 422);

@@ -19,7 +19,7 @@ import type {
 } from '../../hotels';
 import type { PlaceIds, PlaceInfo } from '../../place-ids';
 import type { DuffelCalls } from './client';
-import { moneyOf } from './flights';
+import { moneyOf } from './mapping';
 
 /** How far from a city's airports a search looks for hotels, in km (Duffel's `location.radius`). */
 export const CITY_RADIUS_KM = 50;
