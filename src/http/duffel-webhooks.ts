@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { receiveSupplierEvent, type SupplierEvent } from '../domain/supplier-events';
+import { AIRLINE_CHANGE_DETECTED, receiveSupplierEvent, type SupplierEvent } from '../domain/supplier-events';
 import { unreachablePart } from '../health/model';
 import { logError } from '../platform/log';
+import { duffelScheduleChangeId } from '../suppliers/adapters/duffel/after-sale';
 import { checkDuffelSignature } from '../suppliers/adapters/duffel/webhook-signature';
 import { limitBody } from './body-limit';
 import type { ApiDeps } from './deps';
@@ -11,12 +12,27 @@ import type { ApiDeps } from './deps';
 const DuffelEvent = z.object({
   id: z.string().min(1).max(200),
   type: z.string().min(1).max(200),
+  idempotency_key: z.string().max(200).nullish(),
   data: z
     .object({ object: z.record(z.string(), z.unknown()).optional() })
     .passthrough()
     .optional(),
 });
-const ChangeObject = z.object({ id: z.string().min(1).max(200), order_id: z.string().min(1).max(200) });
+const ref = z.string().min(1).max(200);
+
+/**
+ * The airline's change an `order.airline_initiated_change_detected` names, as the after-sale
+ * port knows it (duffelScheduleChangeId), and Duffel's order: its object is the order with
+ * the change's `aic_id` (v2), or the change itself with its `order_id`; the change's id is
+ * also the event's `idempotency_key`.
+ */
+function announcedChange(e: z.infer<typeof DuffelEvent>): { id: string; order_id: string } | undefined {
+  const object = e.data?.object ?? {};
+  const orderId = ref.safeParse(object.order_id).data ?? ref.safeParse(object.id).data;
+  const aicId =
+    ref.safeParse(object.aic_id).data ?? (object.order_id !== undefined ? ref.safeParse(object.id).data : undefined) ?? e.idempotency_key ?? undefined;
+  return orderId && aicId ? { id: duffelScheduleChangeId(orderId, aicId), order_id: orderId } : undefined;
+}
 
 const refuse = (status: 400 | 401 | 404 | 413 | 503, error: string) => Response.json({ error }, { status });
 
@@ -47,8 +63,8 @@ export function duffelWebhookRoutes(deps: ApiDeps) {
       const parsed = DuffelEvent.safeParse(json);
       if (!parsed.success) return refuse(400, 'the body is not a Duffel event (id, type, data)');
       const event: SupplierEvent = { id: parsed.data.id, type: parsed.data.type };
-      const change = ChangeObject.safeParse(parsed.data.data?.object);
-      if (change.success) event.change = change.data;
+      const change = parsed.data.type === AIRLINE_CHANGE_DETECTED ? announcedChange(parsed.data) : undefined;
+      if (change) event.change = change;
       try {
         const taken = await receiveSupplierEvent(deps, 'duffel', event);
         return c.json({ received: true, duplicate: taken.duplicate }, 200);

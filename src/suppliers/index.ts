@@ -1,3 +1,4 @@
+import { duffelAfterSale } from './adapters/duffel/after-sale';
 import { duffelCalls, type DuffelSettings } from './adapters/duffel/client';
 import { duffelFlightSupplier } from './adapters/duffel/flights';
 import { duffelHotelSupplier } from './adapters/duffel/hotels';
@@ -73,7 +74,7 @@ export function suppliersFor(choice: SupplierChoice): Suppliers {
   const flights: Record<string, FlightSupplier> = { simulator: all.flightSupplier };
   if (duffel) flights.duffel = checkedFlightSupplier(duffelFlightSupplier(duffel));
   const afterSale: Record<string, FlightAfterSale> = { simulator: all.flightAfterSaleOf('simulator') };
-  // Duffel's after-sale port joins here, with its token, as its flights port does above.
+  if (duffel) afterSale.duffel = checkedFlightAfterSale({ name: 'duffel', ...duffelAfterSale(duffel) });
   const hotels: Record<string, HotelSupplier> = { simulator: all.hotelSupplier };
   if (duffel && choice.places) hotels.duffel = checkedHotelSupplier(duffelHotelSupplier(duffel, choice.places('duffel')));
   if (choice.hotels === 'duffel' && !hotels.duffel) throw new Error('HOTEL_SUPPLIER=duffel needs the registry of place ids');
