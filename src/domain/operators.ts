@@ -83,7 +83,8 @@ async function cancellationIds(db: Db, order: { id: number; partnerId: number; s
   if (order.service === 'hotel') return [cancelWorkflowId(order.partnerId, order.id)];
   if (order.service === 'flight') {
     const changes = (await scheduleChangesOfOrder(db, order.id)).map((c) => scheduleChangeWorkflowId(order.id, c.changeId));
-    return [refundWorkflowId(order.partnerId, order.id), offlineRefundWorkflowId(order.id), ...changes];
+    // The refunds last: when none waits or runs, an order's refund is what inspect shows.
+    return [...changes, refundWorkflowId(order.partnerId, order.id), offlineRefundWorkflowId(order.id)];
   }
   if (order.service === 'residence') {
     const [r] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.orderId, order.id));
