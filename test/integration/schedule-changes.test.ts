@@ -40,8 +40,12 @@ const adult = {
 type Partner = Awaited<ReturnType<typeof newPartner>>;
 
 /** A ticketed flight the airline then moves: the order, its PNR and the airline's order id. */
-async function ticketedAndChanged(on: TestStack, partner: Partner) {
-  const { api } = partner;
+type Fare = { fare_source_code: string; total_price: string; legs: Leg[] };
+const departureOf = (f: Fare) => Date.parse(f.legs[0]!.segments[0]!.departure);
+/** Of the day's fares, the one that departs first. */
+const firstToLeave = (fares: Fare[]) => fares.reduce((a, b) => (departureOf(b) < departureOf(a) ? b : a));
+
+async function faresOn(api: Partner['api']): Promise<Fare[]> {
   const search = await api.post('/api/flights/search_flights/', {
     origin: 'THR',
     destination: 'MHD',
@@ -51,14 +55,19 @@ async function ticketedAndChanged(on: TestStack, partner: Partner) {
     air_trip_type: 'one_way',
   });
   expect(search.status).toBe(200);
-  const fare = search.body.data.results[0];
+  return search.body.data.results as Fare[];
+}
+
+async function ticketedAndChanged(on: TestStack, partner: Partner, pick: (fares: Fare[]) => Fare = (fares) => fares[0]!) {
+  const { api } = partner;
+  const fare = pick(await faresOn(api));
   const booked = await api.post('/api/flights/air_booking/', { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } });
   expect(booked.status).toBe(201);
   const orderId = booked.body.data.id as number;
   const paid = await api.post('/api/partners/pay/', { order_id: orderId, idempotency_key: `fly-${orderId}` }, { 'x-sandbox-scenario': 'schedule_change' });
   expect(paid.status).toBe(200);
   const [booking] = await on.db.select().from(flightBookings).where(eq(flightBookings.orderId, orderId));
-  return { orderId, price: fare.total_price as string, supplierOrderId: booking!.supplierBookingRef!, legs: booking!.legs as Leg[] };
+  return { orderId, price: fare.total_price, supplierOrderId: booking!.supplierBookingRef!, legs: booking!.legs as Leg[] };
 }
 
 /** One round of the poll the workers run, asked for now (`admin schedule-changes poll`): how many workflows it started or joined. */
@@ -330,4 +339,48 @@ describe('past the deadline', () => {
     const res = await duffelPost(late, duffelEvent('wev_0000NoSecret', 'ping.triggered'));
     expect(res.status).toBe(404);
   });
+});
+
+describe('before the deadline', () => {
+  let timed: TestStack;
+  beforeAll(async () => {
+    // The simulated airline flies the same timetable on every start: the day's first flight is
+    // known before the stack that sells it starts, and its deadline set 40 s from now, the
+    // reminder 15 s before that.
+    const departs = departureOf(firstToLeave(await faresOn((await newPartner(stack, '0', TOPUP)).api)));
+    const hours = (ms: number) => String(ms / 3_600_000);
+    timed = await startStack({
+      payWaitMs: 15_000,
+      env: { SCHEDULE_CHANGE_DECISION_HOURS: hours(departs - (Date.now() + 40_000)), SCHEDULE_CHANGE_REMINDER_HOURS: hours(15_000) },
+    });
+  });
+  afterAll(async () => {
+    await timed?.close();
+  });
+
+  it('reminds the partner once (order.schedule_changed again, reminded_at set), then applies the default', async () => {
+    const partner = await newPartner(timed, '0', TOPUP);
+    const { orderId, supplierOrderId } = await ticketedAndChanged(timed, partner, firstToLeave);
+    await poll(timed);
+    const told = await pendingChange(partner.api, orderId);
+    expect(told.order.schedule_change).toMatchObject({ reminded_at: null });
+    const decideBy = Date.parse((told.order.schedule_change as unknown as { decide_by: string }).decide_by);
+    expect(decideBy - Date.now()).toBeGreaterThan(15_000);
+    await waitFor(async () => (await orderOf(partner.api, orderId)).order.schedule_change.reminded_at !== null, 'the reminder', 40_000, 500);
+    const reminded = (await orderOf(partner.api, orderId)).order.schedule_change;
+    expect(reminded).toMatchObject({ status: 'pending' });
+    expect(Math.abs(decideBy - 15_000 - Date.parse(reminded.reminded_at))).toBeLessThan(5_000);
+    await waitFor(async () => (await orderOf(partner.api, orderId)).order.schedule_change.status !== 'pending', 'the default', 40_000, 500);
+    expect((await orderOf(partner.api, orderId)).order.schedule_change).toMatchObject({ status: 'accepted', resolved_by: 'default' });
+    expect(await eventTypesOf(partner.api, orderId)).toEqual([
+      'order.processing',
+      'order.completed',
+      'order.schedule_changed',
+      'order.schedule_changed',
+      'order.schedule_change_resolved',
+    ]);
+    expect((await adminClient(timed).post(`/admin/orders/${orderId}/retry`, { reason: 'partner called' })).status).toBe(200);
+    const [change] = await changesAt(timed, supplierOrderId);
+    await recordHistory(timed, scheduleChangeWorkflowId(orderId, change!.change_id), 'schedule-change-reminded');
+  }, 120_000);
 });
