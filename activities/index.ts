@@ -11,6 +11,8 @@ import { operatorActivities } from './operators';
 import { payFastPathActivity } from './pay-fast-path';
 import { paymentActivities } from './payments';
 import { residenceActivities } from './residence';
+import { scheduleChangeActivities } from './schedule-changes';
+import type { ScheduleChangeSettings } from '../src/domain/flights/schedule-changes';
 import { tourActivities } from './tours';
 import { visaActivities } from './visa';
 import { webhookActivities, type WebhookDeps } from './webhooks';
@@ -23,6 +25,8 @@ export interface ActivityDeps extends Suppliers {
   finalizeAttempts?: FinalizeAttempts;
   /** Webhook deliveries: whether endpoints may resolve to private addresses, and the key their secrets are sealed with. */
   webhooks: WebhookDeps;
+  /** How long partners have to decide on an airline's schedule change, and the default (SCHEDULE_CHANGE_*). */
+  scheduleChanges: ScheduleChangeSettings;
 }
 
 /**
@@ -46,6 +50,7 @@ export function createActivities(deps: ActivityDeps, stepInterceptors: readonly 
     ...residenceActivities(deps.db, deps.residenceHost, deps.pricing),
     ...agencyActivities(deps.db),
     ...webhookActivities(deps.db, deps.webhooks),
+    ...scheduleChangeActivities(deps),
   };
 }
 

@@ -202,6 +202,18 @@ const ConfigSchema = z
       .transform((v) => Math.round(Number(v) * 100)),
     /** Duffel's API origin; unset: Duffel's production address, the SDK's own default. */
     DUFFEL_API_URL: z.string().url().optional(),
+    /** The secret of our webhook at Duffel, which signs what it sends to POST /webhooks/duffel; unset: that route answers 404. */
+    DUFFEL_WEBHOOK_SECRET: z.string().min(16, 'must be the webhook secret Duffel gave (at least 16 characters)').optional(),
+    /**
+     * Airline schedule changes (docs/decisions/schedule-changes.md): the partner decides until
+     * this many hours before the first departure (at once when that has passed), is reminded
+     * this many hours before that deadline, and past it the default is applied. Decimals allowed.
+     */
+    SCHEDULE_CHANGE_DECISION_HOURS: z.coerce.number().min(0).max(8760).default(48),
+    SCHEDULE_CHANGE_REMINDER_HOURS: z.coerce.number().min(0).max(8760).default(24),
+    SCHEDULE_CHANGE_DEFAULT: z.enum(['accept', 'cancel']).default('accept'),
+    /** How often a worker asks the airlines for the changes to orders still to fly (catching what a lost webhook missed), in minutes; 0: never. */
+    SCHEDULE_CHANGE_POLL_MINUTES: z.coerce.number().min(0).max(1440).default(30),
     /** `npm run worker`'s Prometheus endpoint (its own series and the Temporal Core metrics); 0: none. */
     WORKER_METRICS_HOST: z.string().default('127.0.0.1'),
     WORKER_METRICS_PORT: port.default(9464),

@@ -31,6 +31,7 @@ import { becomeCurrent, workflowCodeBuildId, type WorkerVersion } from './deploy
 import { requestIdActivityInterceptors } from './interceptors';
 import { startEventRetention } from './event-retention';
 import { startPersonalDataUpkeep } from './personal-data-upkeep';
+import { startScheduleChangePoll } from './schedule-change-poll';
 import { startWebhookRelay, webhookRetry } from './webhook-relay';
 
 export interface WorkerConfig {
@@ -222,12 +223,13 @@ export async function runWorker(
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await connectWorker(address, temporalTls(config));
   stack.add(() => connection.close());
+  const payloadCodec = temporalPayloadCodec(config);
   const running = await startEngineWorker(config, {
     connection,
     database,
     supplierUrl: supplier,
     secrets: webhookSecrets(config),
-    payloadCodec: temporalPayloadCodec(config),
+    payloadCodec,
     outcomes,
   });
   stack.add(() => running.stop());
@@ -235,5 +237,13 @@ export async function runWorker(
   stack.add(() => retention.stop());
   const upkeep = startPersonalDataUpkeep({ db: database.db, days: config.PERSONAL_DATA_RETENTION_DAYS });
   stack.add(() => upkeep.stop());
+  const poll = startScheduleChangePoll({
+    db: database.db,
+    client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(payloadCodec) }),
+    taskQueue: config.TEMPORAL_TASK_QUEUE,
+    afterSaleOf: workerDependencies(config, { database, supplierUrl: supplier, secrets: webhookSecrets(config) }).flightAfterSaleOf,
+    minutes: config.SCHEDULE_CHANGE_POLL_MINUTES,
+  });
+  stack.add(() => poll.stop());
   return { worker: running.worker, connection };
 }

@@ -21,6 +21,8 @@ export interface RefundFlightInput {
   penaltyMinor: number;
   /** The airline's cancellation quote the refund confirms (absent in runs started before airlines quoted). */
   airlineQuote?: CancellationQuote;
+  /** What the airline's quote refunds, in the wallet's currency today, when the partner gets another amount back (a schedule change's full refund). */
+  airlineRefundMinor?: number;
   scenario?: string;
 }
 

@@ -54,6 +54,7 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
       penaltyMinor: input.penaltyMinor,
       how: 'online',
       ...(input.airlineQuote ? { supplierRefund: input.airlineQuote.refund } : {}),
+      ...(input.airlineRefundMinor !== undefined ? { supplierRefundValuedMinor: input.airlineRefundMinor } : {}),
     });
   const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
   stage('done', 'refunded');

@@ -7,6 +7,7 @@ import type { HeldDates, ReservationInput } from './residence.types';
 import type { VisaApplicationInput } from './visa.types';
 import type { HeldTourSeats } from './tour.types';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.types';
+import type { ScheduleChangeInput, ScheduleChangeResult } from './schedule-change.types';
 import type { HoldDatesInput } from '../src/domain/residence/holds';
 import type { PrebookRequest } from '../src/domain/tours/prebooks';
 import type { FlightRefundResult } from '../src/domain/flights/refunds';
@@ -32,6 +33,7 @@ export interface Workflows {
   agencyHotelBooking(input: AgencyPayment & { bookingId: number }): Promise<{ bookingId: number; orderId: number }>;
   agencyProductOrder(input: AgencyPayment & { orderId: number }): Promise<{ orderId: number }>;
   deliverWebhooks(input: WebhookDeliveryInput): Promise<WebhookDeliveryResult>;
+  scheduleChange(input: ScheduleChangeInput): Promise<ScheduleChangeResult>;
 }
 
 /** A workflow type name the worker knows. */

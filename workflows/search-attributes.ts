@@ -10,8 +10,10 @@ export const OrderId = defineSearchAttributeKey('OrderId', SearchAttributeType.I
 export const Service = defineSearchAttributeKey('Service', SearchAttributeType.KEYWORD);
 export const OrderStatus = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);
 export const Stage = defineSearchAttributeKey('Stage', SearchAttributeType.KEYWORD);
+/** The airline's id of a schedule change, on its workflow: what an operator holding the supplier's id searches by. */
+export const ScheduleChangeId = defineSearchAttributeKey('ScheduleChangeId', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [PartnerId, OrderId, Service, OrderStatus, Stage];
+export const SEARCH_ATTRIBUTES = [PartnerId, OrderId, Service, OrderStatus, Stage, ScheduleChangeId];
 
 export type StageName =
   'debiting' | 'finalizing' | 'completing' | 'compensating' | 'holding' | 'waiting' | 'releasing' | 'cancelling' | 'needs_attention' | 'done' | 'failed';

@@ -31,6 +31,7 @@ export const VERSIONING_BEHAVIOR = {
   visaApplication: 'AUTO_UPGRADE',
   residenceReservation: 'AUTO_UPGRADE',
   deliverWebhooks: 'AUTO_UPGRADE',
+  scheduleChange: 'AUTO_UPGRADE',
 } as const satisfies Record<WorkflowType, VersioningBehavior>;
 
 /** What a worker does with a workflow type this table does not name (none: tsc checks the table). */

@@ -48,6 +48,10 @@ commands:
   operator list                                               (operators: created, last used, revoked)
   operator revoke NAME|ID                                     (its token stops working at once)
   needs-attention                                             (payments and cancellations parked for an operator)
+  schedule-changes                                            (airline schedule changes waiting for a partner's decision,
+                                                               the nearest deadline first)
+  schedule-changes poll                                       (ask the airlines now for the changes of orders still to fly,
+                                                               as the workers do every SCHEDULE_CHANGE_POLL_MINUTES)
   order inspect --order ID                                    (order, money, payment and cancellation step and last error, events)
   order retry|confirm|compensate --order ID --reason TEXT [--supplier-ref REF]
                                                               (decide a payment or cancellation parked in needs_attention;
@@ -425,6 +429,10 @@ export function toCommand(argv: string[]): { command: Command; json: boolean } {
       return { json, command: { method: 'GET', path: '/admin/reconcile' } };
     case 'needs-attention':
       return { json, command: { method: 'GET', path: '/admin/needs-attention' } };
+    case 'schedule-changes':
+      return { json, command: { method: 'GET', path: '/admin/schedule-changes' } };
+    case 'schedule-changes poll':
+      return { json, command: { method: 'POST', path: '/admin/schedule-changes/poll' } };
     case 'audit':
       return {
         json,

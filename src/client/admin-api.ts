@@ -7328,6 +7328,194 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/schedule-changes/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One round of the workers' poll of the airlines, now
+         * @description Answered once the changes it found are recorded and told, or after PAY_WAIT_MS.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The workflows started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            started: number;
+                            workflow_ids: string[];
+                        };
+                    };
+                };
+                /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid operator token, or the console session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A change made with the console session without its X-CSRF-Token or from another origin; or an approval of one’s own adjustment */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many bad admin tokens from this client address this minute; nothing was done */
+                429: {
+                    headers: {
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description This process has no supplier configuration to ask the airlines with */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (the database, the workflow service) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/schedule-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The airline's schedule changes still waiting for a partner's decision, the nearest deadline first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Open schedule changes */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            results: components["schemas"]["AdminScheduleChange"][];
+                        };
+                    };
+                };
+                /** @description Invalid request: a field failed validation, or the path, query or body holds text the database cannot store (NUL, unpaired UTF-16 surrogates); the message names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid operator token, or the console session ended */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A change made with the console session without its X-CSRF-Token or from another origin; or an approval of one’s own adjustment */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many bad admin tokens from this client address this minute; nothing was done */
+                429: {
+                    headers: {
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (the database, the workflow service) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7834,6 +8022,50 @@ export interface components {
                 needs_attention?: unknown;
             }[];
         };
+        /** @description A flight's latest airline schedule change (extension; absent when the airline changed nothing): decide with air_schedule_change before decide_by */
+        ScheduleChange: {
+            /** @description The airline's id of the change */
+            change_id: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "cancelled" | "changed";
+            /** @description The legs the airline took away */
+            removed: {
+                segments: {
+                    flight_number: string;
+                    airline: string;
+                    origin: string;
+                    destination: string;
+                    departure: string;
+                    arrival: string;
+                    cabin: string;
+                    booking_class: string;
+                }[];
+            }[];
+            /** @description The legs it put instead */
+            added: {
+                segments: {
+                    flight_number: string;
+                    airline: string;
+                    origin: string;
+                    destination: string;
+                    departure: string;
+                    arrival: string;
+                    cabin: string;
+                    booking_class: string;
+                }[];
+            }[];
+            /** @description Until when the partner may decide (air_schedule_change) */
+            decide_by: string;
+            /**
+             * @description What the engine does at decide_by without a decision
+             * @enum {string}
+             */
+            default_decision: "accept" | "cancel";
+            reminded_at: string | null;
+            /** @enum {string|null} */
+            resolved_by: "partner" | "default" | "change" | null;
+            resolved_at: string | null;
+        };
         TravelOrder: {
             /** @description The order_id to pay */
             id: number;
@@ -7848,6 +8080,7 @@ export interface components {
             supplier_ref: string | null;
             /** @description The service's own progress where it has one (a visa: under_review, approved, rejected) */
             service_status: string | null;
+            schedule_change?: components["schemas"]["ScheduleChange"];
             created_at: string;
             updated_at: string;
             completed_at: string | null;
@@ -7990,6 +8223,13 @@ export interface components {
                 failure: "address_not_allowed" | "timeout" | "unreachable" | null;
             }[];
             delivered_at: string | null;
+        };
+        AdminScheduleChange: components["schemas"]["ScheduleChange"] & {
+            order_id: number;
+            partner_id: number;
+            supplier: string;
+            workflow_id: string;
+            detected_at: string;
         };
     };
     responses: never;

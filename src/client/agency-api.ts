@@ -1296,7 +1296,7 @@ export interface paths {
                 query?: {
                     /** @description Events after this one (absent: from the first) */
                     after?: string;
-                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
+                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "order.schedule_changed" | "order.schedule_change_resolved" | "wallet.low_balance";
                     limit?: number;
                 };
                 header?: never;
@@ -2482,7 +2482,7 @@ export interface components {
         };
         WebhookCreate: {
             url: string;
-            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
+            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "order.schedule_changed" | "order.schedule_change_resolved" | "wallet.low_balance")[];
         };
         AgencyDocuments: {
             order_id: string;

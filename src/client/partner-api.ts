@@ -693,8 +693,9 @@ export interface paths {
                      *     - `supplier_slow`: the supplier takes `SANDBOX_SLOW_MS` (35 s), longer than the pay wait: 202 `processing`; the order lists show the outcome
                      *     - `supplier_down`: the supplier answers 503 to the request and to status look-ups for a while: products, tours, residence and visa answer 202 and wait in `needs_attention` for an operator; hotels and flights answer 502, the hold or PNR showing nothing booked, and the debit is refunded
                      *     - `supplier_lost_response`: the supplier books, but every answer is lost (504): after its attempts (≈ 15 s by default, within the pay wait) the engine asks the supplier by reference, finds the booking and completes the order: 200
+                     *     - `schedule_change`: the tickets are issued, then the airline moves the first flight 3 hours later: the order shows a schedule change to accept, cancel or change
                      */
-                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow" | "supplier_down" | "supplier_lost_response";
+                    "x-sandbox-scenario"?: "supplier_reject" | "supplier_flaky" | "supplier_slow" | "supplier_down" | "supplier_lost_response" | "schedule_change";
                 };
                 path?: never;
                 cookie?: never;
@@ -7158,6 +7159,187 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/flights/air_schedule_change/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decide on the airline's schedule change: accept it, or cancel with a full refund (extension) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /**
+                     * @description Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); otherwise every listed value is accepted and ignored. Any other value is refused as a validation error, sandbox or not.
+                     *
+                     *     - `supplier_flaky`: the airline answers the acceptance 503 twice, then takes it: 200 `accepted`
+                     *     - `supplier_lost_response`: the airline takes the acceptance, but every answer to it is lost (504): the engine asks the airline before trying again, finds the change accepted and does not accept it twice: 200 `accepted`
+                     */
+                    "x-sandbox-scenario"?: "supplier_flaky" | "supplier_lost_response";
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ScheduleChangeDecision"];
+                };
+            };
+            responses: {
+                /** @description Applied: the order has its new legs (accepted), or is refunded (cancelled) */
+                200: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["ScheduleChangeDecided"];
+                        };
+                    };
+                };
+                /** @description Decided; still being applied with the airline */
+                202: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            ok: true;
+                            data: components["schemas"]["ScheduleChangeDecided"];
+                        };
+                    };
+                };
+                /** @description Validation error: the message names the field */
+                400: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid X-API-KEY / X-API-SECRET */
+                401: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The API connection, or the user it belongs to, lacks a right this operation needs ("forbidden: … lacks the right to …"); nothing was done. docs/guides/users-and-roles.md lists what each right allows */
+                403: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is larger than 256 KiB */
+                413: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Content-Type must be application/json */
+                415: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the partner's rate limit on Interface A ("rate limit exceeded: N requests per minute; retry in S s"), or the client address spent its budget of requests without valid credentials ("too many requests without valid credentials from this address; retry in S s"); nothing was done */
+                429: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds until the rate limit's window restarts */
+                        "Retry-After": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A part the request needs (database, workflow service, every worker, the supplier) is unreachable; nothing was changed */
+                503: {
+                    headers: {
+                        /** @description The quota the answer counts against, e.g. `"per-minute";q=600;w=60`: q requests per w seconds. The partner's on this interface; on a 429 refusing the client address, the address's budget it spent (`"unauthenticated"` or `"auth-failures"`) */
+                        "RateLimit-Policy"?: string;
+                        /** @description What is left of that quota, e.g. `"per-minute";r=599;t=42`: r requests remain, the window restarts in t seconds */
+                        RateLimit?: string;
+                        /** @description Seconds to wait before trying again; sent while the database, the workflow service or every worker is unreachable */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tours/": {
         parameters: {
             query?: never;
@@ -9862,7 +10044,7 @@ export interface paths {
         };
         /**
          * Events, oldest first, after a cursor
-         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `order.changed`: A ticketed flight was changed at the partner's request: new legs and tickets, and its price moved by the change; `order.services_added`: Bags were added to a ticketed flight, paid from the wallet; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled; `wallet.low_balance`: Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold.
+         * @description What happened to your orders, 15 a page, oldest first: catch up after downtime by passing the last id you processed as `after`; `next` is the URL of the following page (null when you are up to date), `total_count` how many match after the cursor. Types: `order.processing`: A payment took the money and is with the supplier; `order.completed`: The supplier confirmed, ticketed or issued what was paid for; `order.payment_reversed`: The supplier said no: the debit was credited back and the order is payable again (pending) or gone (failed); `order.expired`: A hold or ticket time limit ran out before payment; `order.failed`: An order can no longer be had (any debit it made was credited back first, in an order.payment_reversed); `order.cancelled`: An order was cancelled: an unpaid hold released, or a paid order cancelled with its refund in the ledger; `refund.requested`: A refund was asked for and waits for a decision; `refund.completed`: A refund was credited to the wallet; `refund.rejected`: A refund request was turned down; the order is completed again; `visa.decided`: The embassy approved or rejected a visa application; `order.changed`: A ticketed flight was changed at the partner's request: new legs and tickets, and its price moved by the change; `order.services_added`: Bags were added to a ticketed flight, paid from the wallet; `reservation.modified`: A villa stay's dates or guests changed (and its price with them); `reservation.cancelled`: A villa stay was cancelled (the host accepted); `booking.cancelled`: An Interface B hotel booking was cancelled; `product_order.shipped`: A product order was handed over for shipping; `webhook_endpoint.disabled`: One of your webhook endpoints kept failing and was disabled; `order.schedule_changed`: The airline changed a ticketed flight: data is the order, its schedule_change the legs removed and added, until when you may decide (decide_by) and what happens if you do not (default_decision); sent once more as a reminder before the deadline (reminded_at set); `order.schedule_change_resolved`: An airline's schedule change ended: accepted (the order has its new legs), cancelled with a full refund, or replaced by a change you made; the order's schedule_change says which, and who decided (resolved_by); `wallet.low_balance`: Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold.
          */
         get: {
             parameters: {
@@ -9870,7 +10052,7 @@ export interface paths {
                     /** @description Events after this one (absent: from the first) */
                     after?: string;
                     /** @description Only events of this type */
-                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance";
+                    type?: "order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "order.schedule_changed" | "order.schedule_change_resolved" | "wallet.low_balance";
                     /** @description Extension: only the events of this order (its status history) */
                     order_id?: string;
                 };
@@ -14481,11 +14663,56 @@ export interface components {
             supplier_ref: string | null;
             /** @description The service's own progress where it has one (a visa: under_review, approved, rejected) */
             service_status: string | null;
+            schedule_change?: components["schemas"]["ScheduleChange"];
             created_at: string;
             updated_at: string;
             completed_at: string | null;
             created_by: components["schemas"]["Actor"] & unknown;
             acted_by: components["schemas"]["Actor"] & unknown;
+        };
+        /** @description A flight's latest airline schedule change (extension; absent when the airline changed nothing): decide with air_schedule_change before decide_by */
+        ScheduleChange: {
+            /** @description The airline's id of the change */
+            change_id: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "cancelled" | "changed";
+            /** @description The legs the airline took away */
+            removed: {
+                segments: {
+                    flight_number: string;
+                    airline: string;
+                    origin: string;
+                    destination: string;
+                    departure: string;
+                    arrival: string;
+                    cabin: string;
+                    booking_class: string;
+                }[];
+            }[];
+            /** @description The legs it put instead */
+            added: {
+                segments: {
+                    flight_number: string;
+                    airline: string;
+                    origin: string;
+                    destination: string;
+                    departure: string;
+                    arrival: string;
+                    cabin: string;
+                    booking_class: string;
+                }[];
+            }[];
+            /** @description Until when the partner may decide (air_schedule_change) */
+            decide_by: string;
+            /**
+             * @description What the engine does at decide_by without a decision
+             * @enum {string}
+             */
+            default_decision: "accept" | "cancel";
+            reminded_at: string | null;
+            /** @enum {string|null} */
+            resolved_by: "partner" | "default" | "change" | null;
+            resolved_at: string | null;
         };
         ProductOrder: {
             /** @description The product_order_id to pay */
@@ -15107,6 +15334,29 @@ export interface components {
             /** @description Unique per addition: a retry with the same key never charges twice */
             idempotency_key: string;
         };
+        ScheduleChangeDecided: {
+            order_id: number;
+            /** @description The airline's id of the change */
+            change_id: string;
+            /** @enum {string} */
+            decision: "accept" | "cancel";
+            /** @enum {string} */
+            status: "accepted" | "cancelled" | "accepting" | "cancelling";
+            /** @description What came back to the wallet (cancelled) */
+            refund_amount?: string;
+            currency?: string;
+            ledger_id?: number | null;
+            /** @description The workflow that applies the decision (Temporal Web) */
+            schedule_change_id: string;
+        };
+        ScheduleChangeDecision: {
+            order_id: number;
+            /**
+             * @description accept: fly the airline's new schedule; cancel: the order is cancelled and refunded in full (the airline's terms after its change)
+             * @enum {string}
+             */
+            decision: "accept" | "cancel";
+        };
         TourSummary: {
             id: number;
             code: string;
@@ -15397,7 +15647,7 @@ export interface components {
             /** @description An absolute http(s) URL, without credentials */
             url: string;
             /** @description Only these types are sent; absent or empty: every type */
-            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "wallet.low_balance")[];
+            event_types?: ("order.processing" | "order.completed" | "order.payment_reversed" | "order.expired" | "order.failed" | "order.cancelled" | "refund.requested" | "refund.completed" | "refund.rejected" | "visa.decided" | "order.changed" | "order.services_added" | "reservation.modified" | "reservation.cancelled" | "booking.cancelled" | "product_order.shipped" | "webhook_endpoint.disabled" | "order.schedule_changed" | "order.schedule_change_resolved" | "wallet.low_balance")[];
         };
         WebhookDelivery: {
             id: number;

@@ -789,6 +789,59 @@ export const flightBookings = pgTable(
   ],
 );
 
+export const SCHEDULE_CHANGE_STATUSES = ['pending', 'accepted', 'cancelled', 'changed'] as const;
+export type ScheduleChangeStatus = (typeof SCHEDULE_CHANGE_STATUSES)[number];
+
+/**
+ * An airline's change to an issued flight order (docs/decisions/schedule-changes.md): what it
+ * removed and added, until when the partner may decide, and what became of it. One row per
+ * order and change, however many times the change is announced or found.
+ */
+export const scheduleChanges = pgTable(
+  'schedule_changes',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    supplier: text('supplier').notNull(),
+    // The airline's (the supplier's) id of the change.
+    changeId: text('change_id').notNull(),
+    removed: jsonb('removed').$type<unknown[]>().notNull(),
+    added: jsonb('added').$type<unknown[]>().notNull(),
+    status: text('status', { enum: SCHEDULE_CHANGE_STATUSES }).notNull().default('pending'),
+    decideBy: timestamp('decide_by', { withTimezone: true }).notNull(),
+    // What the engine does at decide_by when the partner has not decided.
+    defaultDecision: text('default_decision', { enum: ['accept', 'cancel'] }).notNull(),
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
+    // Who resolved it: the partner, the default at the deadline, or a change the partner asked for.
+    resolvedBy: text('resolved_by', { enum: ['partner', 'default', 'change'] }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('schedule_changes_order_change_uq').on(t.orderId, t.changeId), index('schedule_changes_status_idx').on(t.status)],
+);
+
+/**
+ * The events a supplier sent to our webhook route, by the supplier's event id: an event
+ * delivered again is answered and left alone. `handled_at` is set once its work was handed on.
+ */
+export const supplierEvents = pgTable(
+  'supplier_events',
+  {
+    id: serial('id').primaryKey(),
+    supplier: text('supplier').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('supplier_events_supplier_event_uq').on(t.supplier, t.eventId)],
+);
+
 // --- Tours ----------------------------------------------------------------------------
 
 export const tours = pgTable('tours', {

@@ -31,6 +31,10 @@ export const EVENT_TYPES = {
   'booking.cancelled': 'An Interface B hotel booking was cancelled',
   'product_order.shipped': 'A product order was handed over for shipping',
   'webhook_endpoint.disabled': 'One of your webhook endpoints kept failing and was disabled',
+  'order.schedule_changed':
+    'The airline changed a ticketed flight: data is the order, its schedule_change the legs removed and added, until when you may decide (decide_by) and what happens if you do not (default_decision); sent once more as a reminder before the deadline (reminded_at set)',
+  'order.schedule_change_resolved':
+    "An airline's schedule change ended: accepted (the order has its new legs), cancelled with a full refund, or replaced by a change you made; the order's schedule_change says which, and who decided (resolved_by)",
   'wallet.low_balance': 'Your credit left (available / credit limit) fell below one of your alert thresholds: data is the wallet and the threshold',
 } as const;
 

@@ -8,6 +8,8 @@ import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationState }
 import { cancelWorkflowId } from '../../workflows/hotel.types';
 import { offlineRefundWorkflowId, refundWorkflowId } from '../../workflows/flight.types';
 import { changeStateQuery, type ChangeState } from '../../workflows/flight-change.types';
+import { scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
+import { scheduleChangesOfOrder } from './flights/schedule-changes';
 import { CANCEL_AT_HOST_REFUSALS, reservationWorkflowId, STAY_UNDO_REFUSALS } from '../../workflows/residence.types';
 import type { WorkflowType } from '../../workflows/registry.types';
 import { OrderId, PartnerId, Service } from '../../workflows/search-attributes';
@@ -80,7 +82,11 @@ async function workflowOf<S>(
 /** The workflows that cancel or refund an order, by service (their ids are derived from the order). */
 async function cancellationIds(db: Db, order: { id: number; partnerId: number; service: string }): Promise<string[]> {
   if (order.service === 'hotel') return [cancelWorkflowId(order.partnerId, order.id)];
-  if (order.service === 'flight') return [refundWorkflowId(order.partnerId, order.id), offlineRefundWorkflowId(order.id)];
+  if (order.service === 'flight') {
+    const changes = (await scheduleChangesOfOrder(db, order.id)).map((c) => scheduleChangeWorkflowId(order.id, c.changeId));
+    // The refunds last: when none waits or runs, an order's refund is what inspect shows.
+    return [...changes, refundWorkflowId(order.partnerId, order.id), offlineRefundWorkflowId(order.id)];
+  }
   if (order.service === 'residence') {
     const [r] = await db.select({ id: reservations.id }).from(reservations).where(eq(reservations.orderId, order.id));
     return r ? [reservationWorkflowId(r.id)] : [];
@@ -184,7 +190,16 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
     refuseAfterPivot(orderId, state, decision.action);
     workflowId = before.payment!.workflowId;
   } else if (cancellation?.state?.step === 'needs_attention') {
-    if (decision.action !== 'retry' && cancellation.state.parkedAt === 'undoing_change') {
+    const parkedAt = cancellation.state.parkedAt as string | undefined;
+    const scheduleChange = parkedAt === 'applying_decision' || parkedAt === 'default_applied';
+    if (scheduleChange) {
+      if (decision.action === 'compensate') {
+        throw new DomainError(
+          'conflict',
+          `order ${orderId}: its airline schedule change is parked ${parkedAt === 'default_applied' ? 'after the default was applied' : 'applying the decision'}, which the airline has been told and is not undone here: retry (${cancellation.state.lastError ?? 'see the last error'})`,
+        );
+      }
+    } else if (decision.action !== 'retry' && cancellation.state.parkedAt === 'undoing_change') {
       throw new DomainError(
         'conflict',
         `order ${orderId}: its stay is parked undoing a change the host did not take: ${STAY_UNDO_REFUSALS[decision.action]} (order retry) once its cause (${cancellation.state.lastError ?? 'see the last error'}) is fixed`,
@@ -196,7 +211,7 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
         `order ${orderId}: its stay is parked telling the host of a cancellation it accepted: ${CANCEL_AT_HOST_REFUSALS.compensate} (${cancellation.state.lastError ?? 'see the last error'})`,
       );
     }
-    if (decision.action !== 'retry' && cancellation.state.parkedAt !== 'cancelling_at_host') {
+    if (decision.action !== 'retry' && cancellation.state.parkedAt !== 'cancelling_at_host' && !scheduleChange) {
       throw new DomainError(
         'conflict',
         `order ${orderId}: its cancellation is parked after the supplier cancelled (${cancellation.state.supplierRef ?? 'see the workflow'}): ` +
@@ -219,7 +234,8 @@ export async function decidePayment(deps: OperatorDeps, orderId: number, decisio
   const deadline = Date.now() + deps.waitMs;
   const decidedPayment = workflowId === before.payment?.workflowId;
   // A stay's owed undo leaves the order's status as it was: it has taken effect once the stay is no longer parked or undoing.
-  const undoing = !decidedPayment && cancellation?.state?.parkedAt === 'undoing_change';
+  const parkedAt = cancellation?.state?.parkedAt as string | undefined;
+  const undoing = !decidedPayment && (parkedAt === 'undoing_change' || parkedAt === 'applying_decision' || parkedAt === 'default_applied');
   for (;;) {
     const now = await inspectOrder(deps, orderId);
     const step = now.cancellation?.state?.step;

@@ -1,5 +1,6 @@
 import type { ActorRecord } from '../platform/actor';
 import { formatDecimal, toNumber } from './money';
+import type { ScheduleChangeView } from './flights/schedule-change-view';
 import type { OrderRow } from './orders';
 
 /**
@@ -31,6 +32,12 @@ export function agencyOrderView(o: OrderRow) {
   };
 }
 
+/** A flight order's airline schedule change as its details keep it (scheduleChangeView), when it has one. */
+function scheduleChangeOf(o: OrderRow): { schedule_change?: ScheduleChangeView } {
+  const sc = (o.details as { schedule_change?: ScheduleChangeView }).schedule_change;
+  return sc ? { schedule_change: sc } : {};
+}
+
 /**
  * An order as partners see it: Interface A's TravelOrder (its order lists and every
  * service's order), and the data of every order event, in the feeds and in webhooks.
@@ -46,6 +53,8 @@ export function travelOrderView(o: OrderRow) {
     supplier_ref: o.supplierRef,
     // The service's own progress where it has one beyond the order (a visa application: under_review, approved, ...).
     service_status: (o.details as { service_status?: string }).service_status ?? null,
+    // A flight's latest airline schedule change, while it waits for a decision and once it is resolved (src/domain/flights/schedule-changes.ts).
+    ...scheduleChangeOf(o),
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     completed_at: isoOrNull(o.completedAt),

@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps';
 import { consoleNotFound, createAgencyConsole } from '../console/agency/app';
 import { createAgencyApi } from './agency/app';
 import { createPartnerApi } from './partner/app';
+import { duffelWebhookRoutes } from './duffel-webhooks';
 import { requestId, type RequestIdVariables } from './request-id';
 
 /** The public HTTP app; `server.ts` only listens, so tests call `app.request()` directly. */
@@ -22,6 +23,7 @@ export function createApp(deps: ApiDeps) {
     logRequest({ method: c.req.method, route: c.req.routePath, status: c.res.status, ms: Math.round(seconds * 1000) });
   });
   app.get('/healthz', (c) => publicHealthz(c, deps.health.report()));
+  app.route('/', duffelWebhookRoutes(deps));
   app.route('/api', createPartnerApi(deps));
   app.route('/v1', createAgencyApi(deps));
   // The agency console calls the interfaces through this same app, as a browser would.

@@ -18,6 +18,8 @@ export type { Health, HealthReport };
  */
 export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'flightSupplier' | 'flightSupplierOf' | 'flightAfterSaleOf'> {
   sandbox: boolean;
+  /** The secret Duffel signs its webhooks with (DUFFEL_WEBHOOK_SECRET); unset: POST /webhooks/duffel answers 404. */
+  duffelWebhookSecret?: string;
   currency: string;
   /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
   pricing: PricingDeps;

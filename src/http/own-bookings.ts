@@ -40,6 +40,7 @@ export const ORDER_SUBJECTS: Record<string, readonly Subject[]> = {
   'POST /api/flights/air_change_confirm/': ORDER_ID,
   'POST /api/flights/air_order_available_services/': ORDER_ID,
   'POST /api/flights/air_order_services/': ORDER_ID,
+  'POST /api/flights/air_schedule_change/': ORDER_ID,
   'POST /api/tours/finalize/': [body('prebook_id', 'tour_prebook')],
   'GET /api/visa/requests/{id}/': [path('id', 'order')],
   'GET /api/residence/reserve/time/': [query('reservation_id', 'reservation')],

@@ -107,6 +107,7 @@ export const OPERATION_RIGHTS: Record<string, OperationRights> = {
   'GET /api/flights/air_services/': ['search'],
   'POST /api/flights/air_order_available_services/': ['view'],
   'POST /api/flights/air_order_services/': ['modify', 'pay'],
+  'POST /api/flights/air_schedule_change/': ['modify'],
   // Interface A: tours
   'GET /api/tours/': ['search'],
   'GET /api/tours/search-options/': ['search'],

@@ -10,9 +10,14 @@ import { SCENARIO_OPERATIONS, type ScenarioOperationName } from '../sandbox/scen
 type Operation<N extends ScenarioOperationName> = (typeof SCENARIO_OPERATIONS)[N];
 type Accepted<N extends ScenarioOperationName> = Operation<N>['accepts'][number];
 
-/** The header parameter of operation `name`: its enum, and a description of what each value does there. */
-export const sandboxScenario = <N extends ScenarioOperationName>(name: N) => {
-  const { accepts, effects } = SCENARIO_OPERATIONS[name] as { accepts: Operation<N>['accepts']; effects: Partial<Record<string, string>> };
+/**
+ * The header parameter of operation `name` (or of several, for a route that is each of them:
+ * the payment, which also tickets a flight): its enum, and a description of what each value does there.
+ */
+export const sandboxScenario = <N extends ScenarioOperationName>(...names: [N, ...N[]]) => {
+  const ops = names.map((n) => SCENARIO_OPERATIONS[n] as { accepts: readonly string[]; effects: Partial<Record<string, string>> });
+  const accepts = [...new Set(ops.flatMap((o) => o.accepts))] as unknown as Operation<N>['accepts'];
+  const effects: Partial<Record<string, string>> = Object.assign({}, ...ops.map((o) => o.effects));
   const inert = accepts.filter((s) => effects[s] === undefined);
   const description = [
     'Sandbox only: what the simulated supplier (or embassy) does with this request. Honoured when the engine runs with `SANDBOX` on (the default of `npm start`); ' +

@@ -74,6 +74,7 @@ export async function serveHttp(
         adminToken: deps.adminToken,
         metrics: deps.metrics,
         payloadCodec: temporalPayloadCodec(config),
+        supplierUrl: deps.supplierUrl,
         ...(deps.temporalUiUrl ? { temporalUiOrigin: deps.temporalUiUrl } : {}),
       }),
       nearLimitWatch: watchNearLimit,

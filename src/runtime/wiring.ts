@@ -6,6 +6,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities';
 import type { Health } from '../health/model';
 import type { DocumentSettings } from '../domain/documents/issuer';
+import type { ScheduleChangeSettings } from '../domain/flights/schedule-changes';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { placeIds } from '../db/place-ids';
@@ -163,6 +164,7 @@ export function apiDependencies(
     webhookUrls: webhookUrlPolicy(config),
     documents: documentSettings(config),
     linkMail: linkMailOf(config),
+    ...(config.DUFFEL_WEBHOOK_SECRET ? { duffelWebhookSecret: config.DUFFEL_WEBHOOK_SECRET } : {}),
   };
 }
 
@@ -181,9 +183,17 @@ export function documentSettings(config: Config): DocumentSettings {
 /** The admin API's dependencies (src/http/admin/app.ts, createAdminApp). */
 export function adminDependencies(
   config: Config,
-  parts: HttpParts & { adminToken: string; metrics: MetricsSource; payloadCodec: PayloadCodec; temporalUiOrigin?: string },
+  parts: HttpParts & {
+    adminToken: string;
+    metrics: MetricsSource;
+    payloadCodec: PayloadCodec;
+    temporalUiOrigin?: string;
+    /** The supplier simulator's URL: with it, operators can ask the airlines for schedule changes now. */
+    supplierUrl?: string;
+  },
 ): AdminDeps {
   return {
+    ...(parts.supplierUrl ? { flightAfterSaleOf: suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)).flightAfterSaleOf } : {}),
     db: parts.database.db,
     temporal: parts.temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -215,5 +225,13 @@ export function workerDependencies(config: Config, parts: { database: Database; 
     ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
     webhooks: { urls: webhookUrlPolicy(config), secrets: parts.secrets },
+    scheduleChanges: scheduleChangeSettings(config),
   };
 }
+
+/** How long partners have to decide on an airline's schedule change, and what happens when they do not (SCHEDULE_CHANGE_*). */
+export const scheduleChangeSettings = (config: Config): ScheduleChangeSettings => ({
+  decisionHours: config.SCHEDULE_CHANGE_DECISION_HOURS,
+  reminderHours: config.SCHEDULE_CHANGE_REMINDER_HOURS,
+  default: config.SCHEDULE_CHANGE_DEFAULT,
+});

@@ -200,6 +200,12 @@ export const SCENARIO_OPERATIONS = {
     schedule_change:
       'the tickets are issued, then the airline moves the first flight 3 hours later: the order shows a schedule change to accept, cancel or change',
   }),
+  /** Interface A: the partner's decision on an airline schedule change (accepting it at the airline) */
+  scheduleChangeDecision: operation(['supplier_flaky', 'supplier_lost_response'], {
+    supplier_flaky: 'the airline answers the acceptance 503 twice, then takes it: 200 `accepted`',
+    supplier_lost_response:
+      'the airline takes the acceptance, but every answer to it is lost (504): the engine asks the airline before trying again, finds the change accepted and does not accept it twice: 200 `accepted`',
+  }),
   /** Interface A: a change of a ticketed flight (its offers) */
   flightChangeRequest: operation(['change_penalty', 'change_offer_expires'], {
     change_penalty:

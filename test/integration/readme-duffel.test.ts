@@ -35,7 +35,12 @@ afterAll(async () => {
   await standIn?.stop();
 });
 
-const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading);
+/**
+ * The schedule-change walk-throughs are left out here: the simulator's sandbox scenario makes
+ * the airline's change there, and Duffel's changes come from the stand-in's control
+ * (test/integration/schedule-changes.test.ts).
+ */
+const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading) && !/schedule change/i.test(heading);
 const ON_DUFFEL = ['docs/guides/hotel-stay.md', 'docs/guides/flight.md'];
 
 it('the README, hotel and flight walk-throughs run as written on Duffel', async () => {

@@ -67,6 +67,11 @@ describe('workflow replay', () => {
         'agency-product-order-compensated.json',
         'webhook-delivered-after-retry.json',
         'webhook-endpoint-disabled.json',
+        // An airline's schedule change: accepted, cancelled with its refund (a child), the default applied and an operator's look, reminded first.
+        'schedule-change-accepted.json',
+        'schedule-change-cancelled.json',
+        'schedule-change-default-applied.json',
+        'schedule-change-reminded.json',
       ].sort(),
     );
   });

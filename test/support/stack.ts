@@ -385,7 +385,13 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   };
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
-  const adminDeps = adminDependencies(config, { ...httpParts, adminToken: ADMIN_TOKEN, metrics: { role: 'all-in-one' }, payloadCodec });
+  const adminDeps = adminDependencies(config, {
+    ...httpParts,
+    adminToken: ADMIN_TOKEN,
+    metrics: { role: 'all-in-one' },
+    payloadCodec,
+    supplierUrl: simulator.url,
+  });
   // Tests try many bad tokens on purpose (test/integration/security-operators.test.ts checks the default).
   const admin = createAdminApp({ ...adminDeps, webhookUrls: { ...adminDeps.webhookUrls, resolve: testResolve }, badTokensPerMinute: 100_000 });
 

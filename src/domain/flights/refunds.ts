@@ -80,11 +80,13 @@ export async function completeFlightRefund(
     how: 'online' | 'offline';
     /** What the airline refunds (its confirmed cancellation quote), which the partner gets at today's rate. */
     supplierRefund?: Money;
+    /** What `supplierRefund` is worth in the wallet's currency today, when the partner gets another amount (default: `refundMinor`). */
+    supplierRefundValuedMinor?: number;
   },
 ): Promise<FlightRefundResult> {
   return creditRefund(db, input, {
     step: 'flight-refund',
-    ...(input.supplierRefund ? { supplierRefund: { amount: input.supplierRefund, valuedMinor: input.refundMinor } } : {}),
+    ...(input.supplierRefund ? { supplierRefund: { amount: input.supplierRefund, valuedMinor: input.supplierRefundValuedMinor ?? input.refundMinor } } : {}),
     settledStatus: 'refunded',
     // Online from completed; offline once an operator decides the request (refund_requested).
     from: ['completed', 'refund_requested'],

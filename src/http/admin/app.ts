@@ -33,6 +33,7 @@ import { pricingRoutes } from './pricing';
 import { operatorRoutes } from './operators';
 import { orderRoutes } from './orders';
 import { webhookRoutes } from './webhooks';
+import { scheduleChangeAdminRoutes } from './schedule-changes';
 import { adminHealthRoute } from './health';
 
 export type { AdminDeps } from './deps';
@@ -205,5 +206,6 @@ export function createAdminApp(deps: AdminDeps) {
   app.route('/', operatorRoutes(deps));
   app.route('/', orderRoutes(deps));
   app.route('/', webhookRoutes(deps));
+  app.route('/', scheduleChangeAdminRoutes(deps));
   return app;
 }

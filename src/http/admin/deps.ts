@@ -5,6 +5,7 @@ import type { DocumentSettings } from '../../domain/documents/issuer';
 import type { SecretBox } from '../../platform/secret-box';
 import type { WebhookUrlPolicy } from '../../platform/webhook-address';
 import type { SupplierBreakers } from '../../suppliers/breakers';
+import type { FlightAfterSale } from '../../suppliers/flight-after-sale';
 import type { LinkMail } from '../console-links';
 import type { Health } from '../deps';
 import type { MetricsSource } from '../metrics';
@@ -49,4 +50,6 @@ export interface AdminDeps {
   adjustmentApprovalThresholdMinor: number;
   /** Who is near the credit limit (./near-limit-watch.ts), shared with the process's own timer when it runs one; else the app's own. */
   nearLimitWatch?: () => Promise<void>;
+  /** What can happen to a flight order after the sale, at the airline that holds it (`admin schedule-changes poll`). */
+  flightAfterSaleOf?: (supplier: string) => FlightAfterSale;
 }

@@ -118,7 +118,7 @@ const routes = {
     ),
     request: {
       body: jsonBody(PayRequest),
-      headers: sandboxScenario('pay'),
+      headers: sandboxScenario('pay', 'flightTicketing'),
     },
     responses: {
       200: json(PayResponse, 'Paid; the order is completed'),

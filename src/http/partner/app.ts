@@ -28,6 +28,7 @@ import { partnerCommonResponses } from './schemas';
 import { flightRoutes } from './flights.routes';
 import { flightChangeRoutes } from './flight-changes.routes';
 import { flightExtraRoutes } from './flight-extras.routes';
+import { scheduleChangeRoutes } from './schedule-change.routes';
 import { hotelRoutes } from './hotels.routes';
 import { productRoutes } from './products.routes';
 import { organisationRoutes } from './organisation.routes';
@@ -146,6 +147,7 @@ export function createPartnerApi(deps: ApiDeps) {
   app.route('/', flightRoutes(deps));
   app.route('/', flightChangeRoutes(deps));
   app.route('/', flightExtraRoutes(deps));
+  app.route('/', scheduleChangeRoutes(deps));
   app.route('/', tourRoutes(deps));
   app.route('/', visaRoutes(deps));
   app.route('/', residenceRoutes(deps));

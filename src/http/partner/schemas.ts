@@ -87,6 +87,38 @@ export const Actor = z
   .nullable()
   .openapi('Actor', { description: "Who did it: one of the agency's users or API connections, an operator, or the engine itself; null where not recorded" });
 
+const ScheduleLegs = z.array(
+  z.object({
+    segments: z.array(
+      z.object({
+        flight_number: z.string(),
+        airline: z.string(),
+        origin: z.string(),
+        destination: z.string(),
+        departure: z.string(),
+        arrival: z.string(),
+        cabin: z.string(),
+        booking_class: z.string(),
+      }),
+    ),
+  }),
+);
+
+/** An airline's change to a flight order, as the order shows it. */
+export const ScheduleChange = z
+  .object({
+    change_id: z.string().openapi({ description: "The airline's id of the change" }),
+    status: z.enum(['pending', 'accepted', 'cancelled', 'changed']),
+    removed: ScheduleLegs.openapi({ description: 'The legs the airline took away' }),
+    added: ScheduleLegs.openapi({ description: 'The legs it put instead' }),
+    decide_by: z.string().openapi({ description: 'Until when the partner may decide (air_schedule_change)' }),
+    default_decision: z.enum(['accept', 'cancel']).openapi({ description: 'What the engine does at decide_by without a decision' }),
+    reminded_at: z.string().nullable(),
+    resolved_by: z.enum(['partner', 'default', 'change']).nullable(),
+    resolved_at: z.string().nullable(),
+  })
+  .openapi('ScheduleChange');
+
 export const TravelOrder = z
   .object({
     id: z.number().int().openapi({ description: 'The order_id to pay' }),
@@ -97,6 +129,10 @@ export const TravelOrder = z
     payment_method: z.enum(['PARTNER_CREDIT', 'GATEWAY']),
     supplier_ref: z.string().nullable(),
     service_status: z.string().nullable().openapi({ description: "The service's own progress where it has one (a visa: under_review, approved, rejected)" }),
+    schedule_change: ScheduleChange.optional().openapi({
+      description:
+        "A flight's latest airline schedule change (extension; absent when the airline changed nothing): decide with air_schedule_change before decide_by",
+    }),
     created_at: z.string(),
     updated_at: z.string(),
     completed_at: z.string().nullable(),
