@@ -1,4 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
+import { scheduleChanges } from '../src/db/schema';
+import { scheduleChangeWorkflowId } from '../workflows/schedule-change.types';
 import {
   completeChange,
   debitChange,
@@ -68,5 +71,15 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
       ),
 
     completeFlightChange: (input: ChangeRun & ChangedAtAirline) => runActivityStep(() => completeChange(db, input)),
+
+    /** The airline's schedule change of the order still waiting for a decision, if any: the one a change of the partner's replaces. */
+    pendingScheduleChangeOf: (orderId: number) =>
+      runActivityStep(async () => {
+        const [row] = await db
+          .select({ changeId: scheduleChanges.changeId })
+          .from(scheduleChanges)
+          .where(and(eq(scheduleChanges.orderId, orderId), eq(scheduleChanges.status, 'pending')));
+        return row ? { workflowId: scheduleChangeWorkflowId(orderId, row.changeId) } : null;
+      }),
   };
 }

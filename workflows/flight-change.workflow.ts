@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { ChangedAtAirline } from '../src/domain/flights/changes';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
@@ -8,6 +8,7 @@ import { withReason } from './messages';
 import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park';
 import { operatorDecisionSignal } from './pay.types';
 import { Saga } from './saga';
+import { scheduleChangeChangedSignal } from './schedule-change.types';
 import { isAnswer, setStage, stepFailure } from './steps';
 
 const database = proxyActivities<BookingActivities>(DATABASE_STEP);
@@ -109,7 +110,22 @@ export async function changeFlight(input: ChangeFlightInput): Promise<ChangeResu
       },
     ),
   );
+  if (input.kind !== 'services' && changed.supplierChangeId) await endScheduleChange(input.orderId, changed.supplierChangeId);
   setStage('done');
   state.step = 'done';
   return result;
+}
+
+/**
+ * A change the partner made replaces the airline's schedule change still waiting for a
+ * decision: that workflow ends as `changed`. Told after the pivot, so it is never a reason to
+ * fail: a schedule change not told stays for the partner or its deadline to decide.
+ */
+async function endScheduleChange(orderId: number, orderChangeId: string): Promise<void> {
+  try {
+    const pending = await database.pendingScheduleChangeOf(orderId);
+    if (pending) await getExternalWorkflowHandle(pending.workflowId).signal(scheduleChangeChangedSignal, { orderChangeId });
+  } catch (err) {
+    log.warn('the pending schedule change was not told of the change', { orderId, message: stepFailure(err).message });
+  }
 }

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { flightBookings, flightChanges, ledgerEntries, orders, transfers } from '../../src/db/schema';
+import { flightBookings, flightChanges, ledgerEntries, orders, scheduleChanges, transfers } from '../../src/db/schema';
+import { scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
 import { reconcile } from '../../src/domain/reconcile';
 import { simulatorFlightAfterSale } from '../../src/suppliers/adapters/simulator/flight-after-sale';
 import type { PartnerClient } from '../../src/client';
@@ -29,6 +30,23 @@ const adult = {
   nationality: 'IR',
   national_id: '0012345679',
 };
+
+/** A ticketed one-way THR→MHD flight in `family` paid with the sandbox's `headers`: its order id. */
+async function ticketedWith(client: PartnerClient, family: string, headers: { 'x-sandbox-scenario': 'schedule_change' }): Promise<number> {
+  const found = await client.POST('/flights/search_flights/', {
+    body: { origin: 'THR', destination: 'MHD', departure_date_time: `${DEPARTURE}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
+  });
+  const fare = found.data!.data.results.find((o) => o.fare_family === family)!;
+  const booked = await client.POST('/flights/air_booking/', {
+    body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } },
+  });
+  const paid = await client.POST('/partners/pay/', {
+    params: { header: headers },
+    body: { order_id: booked.data!.data.id, idempotency_key: `fly-${booked.data!.data.id}` },
+  });
+  expect(paid.data?.data.order_status).toBe('completed');
+  return booked.data!.data.id;
+}
 
 /** A ticketed one-way THR→MHD flight in `family` on `date`, paid from the wallet: its order id. */
 async function ticketed(client: PartnerClient, family: string, date = DEPARTURE): Promise<number> {
@@ -284,4 +302,27 @@ describe('air_change_confirm', () => {
     expect(await findingsOf(orderId)).toEqual([]);
     await recordHistory(stack, change.workflowId, 'flight-change-parked-compensated');
   }, 120_000);
+
+  it('ends a schedule change still waiting for a decision as changed, once the partner changed the flight instead', async () => {
+    const { client, api } = await newPartner();
+    const booked = await ticketedWith(client, 'Flex', { 'x-sandbox-scenario': 'schedule_change' });
+    expect((await adminClient(stack).post('/admin/schedule-changes/poll')).status).toBe(200);
+    const [pending] = await stack.db.select().from(scheduleChanges).where(eq(scheduleChanges.orderId, booked));
+    expect(pending).toMatchObject({ status: 'pending' });
+    const offer = await offerCosting(client, booked, 1);
+    const res = await client.POST('/flights/air_change_confirm/', {
+      body: { order_id: booked, change_offer_id: offer.change_offer_id, idempotency_key: `instead-${booked}` },
+    });
+    expect(res.response.status).toBe(200);
+    const handle = stack.client.workflow.getHandle(scheduleChangeWorkflowId(booked, pending!.changeId));
+    expect(await handle.result()).toMatchObject({ status: 'changed', resolvedBy: 'change' });
+    expect(await eventTypesOf(api, booked)).toEqual([
+      'order.processing',
+      'order.completed',
+      'order.schedule_changed',
+      'order.changed',
+      'order.schedule_change_resolved',
+    ]);
+    expect(await findingsOf(booked)).toEqual([]);
+  });
 });
