@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { PartnerClient } from '../../src/client';
-import { flightBookings, flightChanges } from '../../src/db/schema';
+import { flightBookings, flightChanges, scheduleChanges } from '../../src/db/schema';
 import { adminClient, newPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day } from '../support/fixtures';
@@ -8,9 +8,10 @@ import { GBP_RATE, setRate } from '../support/rates';
 import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
 
 /**
- * Chaos after the sale, on Duffel: the answers to change confirmations and to bag additions
- * are lost while the worker is killed and comes back. Duffel is charged once for each, the
- * wallet is debited once, and the books reconcile.
+ * Chaos after the sale, on Duffel: the answers to change confirmations, to bag additions and
+ * to acceptances of the airline's schedule changes are lost while the worker is killed and
+ * comes back. Duffel is charged once for each (accepting costs nothing), the wallet is debited
+ * once, and the books reconcile.
  */
 
 let standIn: DuffelStandIn;
@@ -86,7 +87,7 @@ async function settled(orderIds: number[], timeoutMs = 90_000) {
 
 const movementsFor = (reference: string) => standIn.control.balanceMovements().filter((m) => m.reference === reference);
 
-it('changes every flight once and adds every bag once while answers are lost and the worker is killed', async () => {
+it('changes every flight once, adds every bag once and accepts every schedule change once while answers are lost and the worker is killed', async () => {
   const partners = await Promise.all(Array.from({ length: ORDERS }, () => newPartner(stack, '0', '900000000')));
   const orders = await Promise.all(partners.map((p, i) => ticketed(p.client, i)));
 
@@ -149,6 +150,34 @@ it('changes every flight once and adds every bag once while answers are lost and
     expect(movementsFor(paidBefore[i]!.ref)).toHaveLength(paidBefore[i]!.count + 1);
     expect(minor((await partners[i]!.api.wallet()).balance)).toBe(beforeBags[i]! - minor(bags[i]!.price));
   }
+
+  // Schedule changes: the airline moves each flight, the poll finds it, and every acceptance's
+  // answer is lost while the worker is killed.
+  const refs = await Promise.all(
+    orders.map(
+      async (orderId) =>
+        (await stack.db.select({ ref: flightBookings.supplierBookingRef }).from(flightBookings).where(eq(flightBookings.orderId, orderId)))[0]!.ref!,
+    ),
+  );
+  for (const ref of refs) await standIn.control.plantAirlineChange(ref, { shiftMinutes: 75, deliver: 'none' });
+  expect((await adminClient(stack).post('/admin/schedule-changes/poll')).body).toMatchObject({ started: ORDERS });
+  const beforeAccepting = await Promise.all(partners.map(async (p) => (await p.api.wallet()).balance));
+  standIn.control.loseNextAnswer('POST /air/airline_initiated_changes/:id/actions/accept', { times: ORDERS });
+  const accepts = orders.map((orderId, i) => partners[i]!.client.POST('/flights/air_schedule_change/', { body: { order_id: orderId, decision: 'accept' } }));
+  await killWorkerMeanwhile();
+  for (const answer of await Promise.all(accepts)) expect([200, 202]).toContain(answer.response.status);
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const rows = (await stack.db.select().from(scheduleChanges)).filter((r) => orders.includes(r.orderId));
+    if (rows.length === ORDERS && rows.every((r) => r.status === 'accepted')) break;
+    if (Date.now() > deadline) throw new Error(`schedule changes not accepted: ${JSON.stringify(rows.map((r) => [r.orderId, r.status]))}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // Each accepted at Duffel by one call (its answer lost, found by the look-up), and nothing charged for it.
+  const acceptCalls = standIn.control.requests('POST /air/airline_initiated_changes/:id/actions/accept');
+  expect(acceptCalls).toHaveLength(ORDERS);
+  expect(acceptCalls.filter((r) => r.lostAnswer)).toHaveLength(ORDERS);
+  expect(await Promise.all(partners.map(async (p) => (await p.api.wallet()).balance))).toEqual(beforeAccepting);
 
   expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
   const books = await adminClient(stack).get('/admin/reconcile');
