@@ -1,3 +1,5 @@
+import { desc } from 'drizzle-orm';
+import { flightBookings } from '../../src/db/schema';
 import { call, newPartner } from '../support/clients';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { day } from '../support/fixtures';
@@ -36,29 +38,36 @@ afterAll(async () => {
 });
 
 /**
- * Left out here: the schedule-change walk-throughs (the simulator's sandbox scenario makes the
- * airline's change there; Duffel's come from the stand-in's control,
- * test/integration/schedule-changes-duffel.test.ts); and the booking with a seat and a bag (Duffel books them only with an order paid at once, and the
+ * The airline's schedule changes, which the simulator makes on the sandbox header the
+ * walk-through pays with, are made here by the stand-in's control before the operator's poll,
+ * on the newest flight. Left out: the booking with a seat and a bag (Duffel books them only with an order paid at once, and the
  * engine holds first: the walk-through's refusal is stated in docs/suppliers.md).
  */
-const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading) && !/schedule change|paid seat/i.test(heading);
+const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading) && !/paid seat/i.test(heading);
 const ON_DUFFEL = ['docs/guides/hotel-stay.md', 'docs/guides/flight.md'];
 
 it('the README, hotel and flight walk-throughs run as written on Duffel', async () => {
   const docs = [readDoc('README.md'), ...guides().filter((g) => ON_DUFFEL.includes(g.file))];
   expect(docs.map((d) => d.file)).toEqual(['README.md', ...ON_DUFFEL]);
-  const answers = await runWalkThrough(stack, walkThrough(docs, WALK_THROUGHS));
-  // The hotel was booked and cancelled at Duffel, the flight held, paid, changed, given a bag and refunded there.
+  const answers = await runWalkThrough(stack, walkThrough(docs, WALK_THROUGHS), async (argv) => {
+    if (argv.join(' ') !== 'schedule-changes poll') return;
+    const [newest] = await stack.db.select({ ref: flightBookings.supplierBookingRef }).from(flightBookings).orderBy(desc(flightBookings.id)).limit(1);
+    await standIn.control.plantAirlineChange(newest!.ref!, { shiftMinutes: 180, deliver: 'none' });
+  });
+  // The hotel was booked and cancelled at Duffel; the flights held, paid, changed, given a bag, cancelled and refunded there.
   const paths = answers.map((a) => a.path);
   expect(paths).toEqual(expect.arrayContaining(['/api/hotel/cancel/', '/api/flights/air_refund/']));
   expect(standIn.control.requests('POST /stays/bookings').filter((r) => r.status === 201)).toHaveLength(1);
   expect(standIn.control.requests('POST /stays/bookings/:id/actions/cancel')).toHaveLength(1);
-  // The flight, its change to another date, then the bag added later: each paid once, on the one order.
-  const flight = standIn.control.payments()[0]!.order_id;
-  expect(standIn.control.payments().map((p) => p.order_id)).toEqual([flight, flight, flight]);
+  // The first flight, its change to another date and the bag added later, then the flight
+  // cancelled after the airline's change: each paid once. The airline's change to the first
+  // was accepted, the second flight cancelled, the first refunded: each confirmed once.
+  const [first, second] = [...new Set(standIn.control.payments().map((p) => p.order_id))];
+  expect(standIn.control.payments().map((p) => p.order_id)).toEqual([first, first, first, second]);
   expect(standIn.control.requests('POST /air/order_changes/:id/actions/confirm').filter((r) => r.status === 200)).toHaveLength(1);
   expect(standIn.control.requests('POST /air/orders/:id/services').filter((r) => r.status === 201)).toHaveLength(1);
-  expect(standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm')).toHaveLength(1);
+  expect(standIn.control.requests('POST /air/airline_initiated_changes/:id/actions/accept').filter((r) => r.status === 200)).toHaveLength(1);
+  expect(standIn.control.requests('POST /air/order_cancellations/:id/actions/confirm')).toHaveLength(2);
   expect(await ledgerDiscrepancies(stack.db)).toEqual([]);
 });
 

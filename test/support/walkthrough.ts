@@ -36,8 +36,12 @@ async function send(
   return { status: res.status, body: parsed };
 }
 
-/** Runs the walk-through steps in order; each answer is checked against what the walk-through shows as soon as it comes. */
-export async function runWalkThrough(stack: TestStack, steps: Step[]): Promise<Answer[]> {
+/**
+ * Runs the walk-through steps in order; each answer is checked against what the walk-through
+ * shows as soon as it comes. `beforeAdmin` runs before each operator's command: what a
+ * supplier does meanwhile, which a walk-through on the simulator asks of it by sandbox header.
+ */
+export async function runWalkThrough(stack: TestStack, steps: Step[], beforeAdmin?: (argv: string[]) => Promise<void>): Promise<Answer[]> {
   const answers: Answer[] = [];
   const bodies = () => answers.map((a) => a.body);
   const functions = new Map<string, string[]>();
@@ -54,6 +58,7 @@ export async function runWalkThrough(stack: TestStack, steps: Step[]): Promise<A
     }
     let answer: Answer;
     if (step.kind === 'admin') {
+      await beforeAdmin?.(step.argv);
       // As the CLI does: the same arguments, to the admin API.
       const { command } = toCommand(step.argv);
       const res = await send(
