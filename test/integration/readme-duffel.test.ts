@@ -40,8 +40,8 @@ afterAll(async () => {
 /**
  * The airline's schedule changes, which the simulator makes on the sandbox header the
  * walk-through pays with, are made here by the stand-in's control before the operator's poll,
- * on the newest flight. Left out: the booking with a seat and a bag (Duffel books them only with an order paid at once, and the
- * engine holds first: the walk-through's refusal is stated in docs/suppliers.md).
+ * on the newest flight. Left out: the booking with a seat and a bag (Duffel books them only
+ * with an order paid at once, and the engine holds first; the guide says so).
  */
 const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading) && !/paid seat/i.test(heading);
 const ON_DUFFEL = ['docs/guides/hotel-stay.md', 'docs/guides/flight.md'];
