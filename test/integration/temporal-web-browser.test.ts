@@ -51,9 +51,9 @@ const run = crypto.randomBytes(3).toString('hex');
 const ids: string[] = [];
 
 /** A workflow as the engine's are found: its type, its id, its search attributes; closed unless `running`. */
-async function workflow(name: string, attributes: SearchAttributePair[], { running = true } = {}) {
+async function workflow(name: string, attributes: SearchAttributePair[], { running = true, type = 'payOrder' } = {}) {
   const workflowId = `tw-${name}-${run}`;
-  const handle = await client.workflow.start('payOrder', { taskQueue: `nobody-polls-${run}`, workflowId, args: [], typedSearchAttributes: attributes });
+  const handle = await client.workflow.start(type, { taskQueue: `nobody-polls-${run}`, workflowId, args: [], typedSearchAttributes: attributes });
   if (!running) await handle.terminate('closed by the test, as a run that ended');
   ids.push(workflowId);
 }
@@ -95,6 +95,7 @@ beforeAll(async () => {
   await workflow('done', [...order(46), { key: Service, value: 'tour' }, { key: Stage, value: 'done' }, { key: OrderStatus, value: 'completed' }], {
     running: false,
   });
+  await workflow('schedule-change', [...order(47), { key: Service, value: 'flight' }, { key: Stage, value: 'waiting' }], { type: 'scheduleChange' });
   // Visibility is written after the start: wait until the list API sees every one.
   await waitFor(async () => (await listed('ExecutionStatus = "Running" OR ExecutionStatus = "Terminated"')).length === ids.length, 'every workflow visible');
 }, 180_000);
