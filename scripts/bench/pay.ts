@@ -33,7 +33,7 @@
  * many floor workflows before the floor's window): a fresh engine runs its first payments on
  * code V8 has not optimised yet (JavaScript and PGlite's WebAssembly) and keeps compiling on
  * its helper threads for the first few thousand, and a service's capacity is what it does
- * once warm. --warmup 0 measures a cold start (docs/performance.md gives both).
+ * once warm. --warmup 0 measures a cold start (docs/decisions/benchmarks.md).
  * --scenario NAME sends every payment with that sandbox scenario (X-Sandbox-Scenario):
  * `supplier_slow` with the engine's SANDBOX_SLOW_MS measures payments against a supplier that
  * takes that long. A payment not answered within the engine's pay wait (202 processing) counts

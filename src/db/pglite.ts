@@ -31,7 +31,7 @@ const EXECUTE_AND_SYNC = concat([serialize.execute({}), serialize.sync()]);
  *   round trips into its WebAssembly (parse, describe the statement, bind, describe the
  *   portal, execute, sync). A text the engine runs a second time is parsed once under a name
  *   (with its parameter types and row description kept), and from then on runs as one round
- *   trip: bind, execute, sync (the saving is in docs/performance.md). At most
+ *   trip: bind, execute, sync (docs/decisions/named-statements-in-pglite.md). At most
  *   `MAX_STATEMENTS` are kept; the least recently used is closed. Postgres re-plans a named
  *   statement by itself when a table it reads changes.
  */

@@ -280,7 +280,7 @@ export function rateLimit(
     if (state.allowed) {
       // Set before the handler runs: the answer it builds then carries them from the start. Set
       // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
-      // adapter stream its body (a fifth of the wallet's CPU; docs/performance.md, ninth step).
+      // adapter stream its body (docs/decisions/rate-limits.md).
       setRateHeaders(c, state);
       if (payRetry) {
         c.set('countPayRetry', async () => {

@@ -1,5 +1,5 @@
 /**
- * Orders that need an operator (docs/operations.md, "Needs attention"): the parked queue, an
+ * Orders that need an operator (docs/operations.md, "Find stuck payments" and "Decide"): the parked queue, an
  * order inspected with its money and workflows, and the decisions relayed to its workflow
  * (retry, confirm, compensate; a flight's offline refund; a visa; a residence cancellation).
  * A decision is audited before its signal is sent: nothing is decided unaudited, and a

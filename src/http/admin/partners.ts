@@ -1,5 +1,5 @@
 /**
- * Partners and their wallets (docs/operations.md, "Partners"): create one, its wallet, top-ups
+ * Partners and their wallets (docs/operations.md, "The admin CLI"): create one, its wallet, top-ups
  * and credit limit (each with an Idempotency-Key), its credit alerts, its rate limit, its
  * credentials rotated, and disabling it. The list, enabling and adjustments are finance's (./finance.ts).
  */
