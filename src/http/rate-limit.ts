@@ -280,7 +280,7 @@ export function rateLimit(
     if (state.allowed) {
       // Set before the handler runs: the answer it builds then carries them from the start. Set
       // on a finished answer, they would make Hono rebuild it as a web Response, and the Node
-      // adapter stream its body (docs/decisions/rate-limits.md).
+      // adapter stream its body, which costs far more than setting them first.
       setRateHeaders(c, state);
       if (payRetry) {
         c.set('countPayRetry', async () => {
