@@ -13,11 +13,12 @@ import { seedCatalog } from '../src/db/seed/seed';
 import { openMigratedDatabase } from '../src/runtime/database';
 import { runProcess } from '../src/runtime/process';
 import { requireSupplierUrl } from '../src/runtime/supplier-url';
+import { runWorker } from '../src/runtime/engine-worker';
+import { ensureAdminToken } from '../src/runtime/admin-token';
 import { ensureTemporal } from '../src/temporal/connection';
 import { serveWorkerMetrics } from './metrics';
 import { startPresence } from './presence';
 import { installWorkerRuntime } from './runtime';
-import { runWorker } from './worker';
 
 runProcess(
   'the worker',
@@ -31,7 +32,11 @@ runProcess(
     let temporalAddress: string | undefined;
     let database: Database | undefined;
     const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, stack);
-    const metrics = await serveWorkerMetrics(config, { coreMetricsUrl, health: presence.health }, stack);
+    const metrics = await serveWorkerMetrics(
+      config,
+      { coreMetricsUrl, health: presence.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
+      stack,
+    );
     const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
     temporalAddress = temporal.address;
     const opened = await openMigratedDatabase(config, stack);

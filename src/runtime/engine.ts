@@ -8,14 +8,14 @@ import { logInfo } from '../platform/log';
 import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection, type TemporalEndpoint } from '../temporal/connection';
 import { WorkflowOutcomes } from '../temporal/outcomes';
 import { installWorkerRuntime } from '../../worker/runtime';
-import { runWorker } from '../../worker/worker';
+import { runWorker } from './engine-worker';
 import { ensureAdminToken } from './admin-token';
 import { startApiHealth } from './api-health';
 import { openMigratedDatabase } from './database';
 import { temporalPayloadCodec } from './payload-key';
 import { openProcessFile, stopLeftoverDevServer } from './process-file';
 import { serveHttp, type PublicRoutes } from './serve-http';
-import type { Stack } from './stack';
+import type { Stack } from '../platform/stack';
 import { supplierUrl } from './supplier-url';
 
 /** The whole engine of one process, as started by startEngine. */
