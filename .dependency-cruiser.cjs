@@ -2,6 +2,7 @@
  * The layers: imports only point down.
  *
  *   entry points   src/main.ts, src/api.ts, worker/main.ts, src/cli, scripts/
+ *   assembly       src/runtime (the processes started, the worker with its neighbours, the wiring)
  *   interfaces     src/http (API), worker/ (Temporal worker side)
  *   steps          activities/
  *   business       src/domain
@@ -9,7 +10,8 @@
  *   shared         src/platform (logging, the HTTP listener, request context, metrics),
  *                  src/sandbox (the sandbox scenarios: a contract the API and the simulator share)
  *
- * workflows/ is replayed code: it depends on itself and, for types only, on the engine.
+ * workflows/ is replayed code: it depends on itself and, for types only, on the engine below the domain;
+ * the types it shares with the domain are its contracts (workflows/*.types.ts), which the domain imports.
  * The supplier simulator (src/suppliers/simulator) is a test double: only the sandbox wiring
  * and the entry points start it; nothing that serves a partner imports it.
  * `npm run deps` checks it; .ci/run runs it.
@@ -26,6 +28,7 @@ const LAYERS = {
   entry: '^(src/(main|api)\\.ts|src/cli/|scripts/)',
   simulator: '^src/suppliers/simulator/',
   health: '^src/health/',
+  runtime: '^src/runtime/',
 };
 
 /** `from` may not import `to` (code; type-only imports are checked by `typeOnlyToo`). */
@@ -118,15 +121,34 @@ module.exports = {
       `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`,
       'The database, the suppliers and the health model sit below the domain.',
     ),
-    {
-      name: 'temporal-client-not-up',
-      comment:
-        'The Temporal client side sits below the domain; it knows one thing of it, what a failure answers (src/domain/errors.ts), ' +
-        "with which it turns a workflow refused for the request's own data into the request's fault.",
-      severity: 'error',
-      from: { path: LAYERS.temporal },
-      to: { path: `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}`, pathNot: '^src/domain/errors\\.ts$' },
-    },
+    forbid(
+      'temporal-client-not-up',
+      LAYERS.temporal,
+      `${LAYERS.http}|${LAYERS.worker}|${LAYERS.activities}|${LAYERS.domain}|${LAYERS.runtime}`,
+      'The Temporal client side sits below the domain: what a workflow failure answers is handed to it by the caller ' +
+        '(src/domain/errors.ts, workflowAnswer, given to awaitWorkflow).',
+    ),
+    forbid(
+      'temporal-client-takes-its-settings',
+      LAYERS.temporal,
+      '^src/config\\.ts$',
+      'The Temporal client side names the settings it reads in a narrow type of its own (TemporalSettings, TemporalTlsSettings); ' +
+        'the configuration is passed in, never imported.',
+    ),
+    forbid(
+      'worker-below-the-assembly',
+      '^worker/(?!main\\.ts$)',
+      LAYERS.runtime,
+      'The engine is assembled in src/runtime (the processes, the worker with its neighbours, the wiring), which imports worker/; ' +
+        'worker/ is handed what it needs and never reaches back up into the assembly.',
+    ),
+    forbid(
+      'workflows-not-domain',
+      LAYERS.workflows,
+      LAYERS.domain,
+      'The types a workflow shares with the domain are workflow contracts (workflows/*.types.ts), which the domain imports: ' +
+        'a workflow imports nothing of the domain, types included.',
+    ),
     forbid(
       'activities-not-up',
       LAYERS.activities,

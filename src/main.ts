@@ -1,12 +1,12 @@
 /**
  * `npm start`: the whole engine in one process, for a laptop or a demo: Temporal dev
  * server (unless TEMPORAL_ADDRESS is set), database migrations, supplier simulator,
- * worker, the public API and the admin API (src/runtime/engine.ts). Production runs
+ * worker, the public API and the admin API (src/runtime/start.ts). Production runs
  * `npm run api` and `npm run worker` as separate processes instead.
  */
 import { loadConfig } from './config';
 import { logError } from './platform/log';
-import { startEngine } from './runtime/engine';
+import { startEngine } from './runtime/start';
 import { runProcess } from './runtime/process';
 
 runProcess(

@@ -7,7 +7,7 @@ import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTim
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';
-import type { Stack } from '../src/runtime/stack';
+import type { Stack } from '../src/platform/stack';
 import { temporalTls } from '../src/temporal/tls';
 
 export interface WorkerPresence {

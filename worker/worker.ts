@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { Client, type TLSConfig } from '@temporalio/client';
+import type { TLSConfig } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import {
   bundleWorkflowCode,
@@ -13,26 +12,13 @@ import {
   type WorkerOptions,
 } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import type { Config } from '../src/config';
-import type { Database } from '../src/db/client';
-import type { Stack } from '../src/runtime/stack';
 import type { WorkflowOutcomes } from '../src/temporal/outcomes';
 import type { OutcomeSinks } from '../workflows/outcome.types';
-import { logger, logInfo } from '../src/platform/log';
-import { temporalPayloadCodec } from '../src/runtime/payload-key';
-import { webhookSecrets } from '../src/runtime/secrets-key';
-import { workerDependencies } from '../src/runtime/wiring';
-import type { SecretBox } from '../src/platform/secret-box';
 import { grpcCompression } from '../src/temporal/connection';
 import { engineDataConverter } from '../src/temporal/payload-codec';
-import { temporalTls } from '../src/temporal/tls';
 import { DEFAULT_VERSIONING_BEHAVIOR } from '../workflows/versioning';
-import { becomeCurrent, workflowCodeBuildId, type WorkerVersion } from './deployment';
+import { workflowCodeBuildId, type WorkerVersion } from './deployment';
 import { requestIdActivityInterceptors } from './interceptors';
-import { startEventRetention } from './event-retention';
-import { startPersonalDataUpkeep } from './personal-data-upkeep';
-import { startScheduleChangePoll } from './schedule-change-poll';
-import { startWebhookRelay, webhookRetry } from './webhook-relay';
 
 export interface WorkerConfig {
   connection: NativeConnection;
@@ -124,126 +110,4 @@ export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSi
 /** A worker's connection to Temporal: uncompressed to a Temporal on this machine (grpcCompression); over TLS when `tls` is given. */
 export function connectWorker(address: string, tls?: TLSConfig): Promise<NativeConnection> {
   return NativeConnection.connect({ address, grpcCompression: { codec: grpcCompression(address) }, ...(tls ? { tls } : {}) });
-}
-
-/** What a worker of the engine works with. */
-export interface WorkerParts {
-  connection: NativeConnection;
-  database: Database;
-  supplierUrl: string;
-  /** What webhook signing secrets are sealed with (src/runtime/secrets-key.ts). */
-  secrets: SecretBox;
-  /** What Temporal payloads are encrypted with (src/runtime/payload-key.ts). */
-  payloadCodec: PayloadCodec;
-  /** This process's API hears the outcomes here (npm start). */
-  outcomes?: WorkflowOutcomes;
-}
-
-/** A running worker and the outbox's relay next to it; stop() stops the relay, then drains the worker. */
-export interface EngineWorker extends VersionedWorker {
-  stop(): Promise<void>;
-}
-
-/**
- * Runs a worker polling the engine's task queue, its activities wired from the configuration
- * (src/runtime/wiring.ts), and next to it the outbox's relay: it wakes the webhook delivery
- * workflows this worker runs. `extra` is what a test adds: a pre-built bundle, activity
- * interceptors, how long an idle delivery workflow waits before it ends.
- */
-export async function startEngineWorker(
-  config: Config,
-  parts: WorkerParts,
-  extra: Pick<WorkerConfig, 'workflowBundle' | 'activityInterceptors'> & { webhookIdleMs?: number } = {},
-): Promise<EngineWorker> {
-  const { worker, version } = await createWorker({
-    connection: parts.connection,
-    namespace: config.TEMPORAL_NAMESPACE,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID },
-    deps: workerDependencies(config, parts),
-    tuning: {
-      maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
-      maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
-      maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
-    },
-    outcomes: parts.outcomes,
-    payloadCodec: parts.payloadCodec,
-    workflowBundle: extra.workflowBundle,
-    activityInterceptors: extra.activityInterceptors,
-  });
-  const running = worker.run();
-  running.catch(() => undefined);
-  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(parts.payloadCodec) });
-  if (config.WORKER_BECOMES_CURRENT) {
-    try {
-      const promotion = await becomeCurrent(client, {
-        namespace: config.TEMPORAL_NAMESPACE,
-        version,
-        identity: `${process.pid}@${os.hostname()}`,
-        timeoutMs: config.TEMPORAL_CONNECT_TIMEOUT_MS,
-        log: (msg) => logger.warn(msg),
-      });
-      logInfo('worker version', { ...version, promotion });
-    } catch (err) {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running.catch(() => undefined);
-      throw err;
-    }
-  } else {
-    logInfo('worker version (made current by the deploy)', { ...version });
-  }
-  const relay = startWebhookRelay({
-    db: parts.database.db,
-    client,
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    retry: webhookRetry(config),
-    intervalMs: config.WEBHOOK_RELAY_INTERVAL_MS,
-    idleMs: extra.webhookIdleMs,
-  });
-  return {
-    worker,
-    version,
-    async stop() {
-      await relay.stop();
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    },
-  };
-}
-
-/** Starts a worker polling the engine's task queue (startEngineWorker) and the event retention; stopping drains it. */
-export async function runWorker(
-  config: Config,
-  address: string,
-  database: Database,
-  supplier: string,
-  stack: Stack,
-  /** This process's API hears the outcomes here (npm start). */
-  outcomes?: WorkflowOutcomes,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
-  const connection = await connectWorker(address, temporalTls(config));
-  stack.add(() => connection.close());
-  const payloadCodec = temporalPayloadCodec(config);
-  const running = await startEngineWorker(config, {
-    connection,
-    database,
-    supplierUrl: supplier,
-    secrets: webhookSecrets(config),
-    payloadCodec,
-    outcomes,
-  });
-  stack.add(() => running.stop());
-  const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
-  stack.add(() => retention.stop());
-  const upkeep = startPersonalDataUpkeep({ db: database.db, days: config.PERSONAL_DATA_RETENTION_DAYS });
-  stack.add(() => upkeep.stop());
-  const poll = startScheduleChangePoll({
-    db: database.db,
-    client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(payloadCodec) }),
-    taskQueue: config.TEMPORAL_TASK_QUEUE,
-    afterSaleOf: workerDependencies(config, { database, supplierUrl: supplier, secrets: webhookSecrets(config) }).flightAfterSaleOf,
-    minutes: config.SCHEDULE_CHANGE_POLL_MINUTES,
-  });
-  stack.add(() => poll.stop());
-  return { worker: running.worker, connection };
 }

@@ -1,4 +1,3 @@
-import type { DebitResult } from '../src/domain/payment-ledger';
 import type { FollowUp } from './registry.types';
 
 /** What the payment's fast path (activities/pay-fast-path.ts) works on: the run, its order, the supplier's client reference. */
@@ -32,4 +31,13 @@ export interface PaidFast {
   finalizeFailed?: FastPathStop;
   completed?: true;
   completeFailed?: FastPathStop;
+}
+
+export interface DebitResult {
+  ledgerId: number;
+  orderId: number;
+  amountMinor: number;
+  balanceAfterMinor: number;
+  availableAfterMinor: number;
+  currency: string;
 }

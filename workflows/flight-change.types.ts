@@ -1,7 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
-import type { ChangeResult } from '../src/domain/flights/changes';
-
-export type { ChangeResult };
+import type { flightChanges } from '../src/db/schema';
+import type { FlightOrder } from '../src/suppliers/flights';
 
 /** One change per partner and idempotency key (src/domain/flights/changes.ts, changeWorkflowId). */
 export interface ChangeFlightInput {
@@ -27,3 +26,18 @@ export interface ChangeState {
 }
 
 export const changeStateQuery = defineQuery<ChangeState>('flightChangeState');
+
+export interface ChangeResult {
+  changeId: number;
+  orderId: number;
+  status: (typeof flightChanges.$inferSelect)['status'];
+  totalMinor: number;
+  orderTotalMinor: number;
+  currency: string;
+}
+
+/** What the airline's order is after a change: its legs, tickets, seats and bags and total, and the change it made (none for bags added). */
+export interface ChangedAtAirline {
+  supplierChangeId: string | null;
+  order: Pick<FlightOrder, 'legs' | 'tickets' | 'total' | 'services'>;
+}

@@ -1,6 +1,6 @@
 import { ApplicationFailure, CancellationScope, getExternalWorkflowHandle, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import type { ChangedAtAirline } from '../src/domain/flights/changes';
+import type { ChangedAtAirline } from './flight-change.types';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { DOMAIN_REFUSALS, FlightChangeFailure, PayFailure } from './failure-types';
 import { changeStateQuery, type ChangeFlightInput, type ChangeParkedAt, type ChangeResult, type ChangeState } from './flight-change.types';

@@ -1,6 +1,6 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookedFlight, BookingActivities } from '../activities';
-import type { FlightRefundResult } from '../src/domain/flights/refunds';
+import type { RefundResult as FlightRefundResult } from './refund.types';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';

@@ -1,4 +1,4 @@
-import type { Contact, GuestDetails } from '../src/domain/hotels/guests';
+import type { Contact, GuestDetails } from '../src/suppliers/hotels';
 /** The hold workflow's input: a new hold, or guests for a prebooked one. */
 export type PlaceHoldInput =
   | { mode: 'create'; bookingId: number; clientReference: string; scenario?: string }

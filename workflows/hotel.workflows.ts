@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, PlacedHold, PlaceHoldInput } from '../activities';
-import type { CancellationResult } from '../src/domain/hotels/cancellation';
+import type { RefundResult as CancellationResult } from './refund.types';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline, releasing } from './deadline';

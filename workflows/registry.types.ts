@@ -8,11 +8,11 @@ import type { VisaApplicationInput } from './visa.types';
 import type { HeldTourSeats } from './tour.types';
 import type { WebhookDeliveryInput, WebhookDeliveryResult } from './webhook.types';
 import type { ScheduleChangeInput, ScheduleChangeResult } from './schedule-change.types';
-import type { HoldDatesInput } from '../src/domain/residence/holds';
-import type { PrebookRequest } from '../src/domain/tours/prebooks';
-import type { FlightRefundResult } from '../src/domain/flights/refunds';
-import type { CancellationResult } from '../src/domain/hotels/cancellation';
-import type { VisaDecisionResult } from '../src/domain/visa/applications';
+import type { HoldDatesInput } from './residence.types';
+import type { PrebookRequest } from './tour.types';
+import type { RefundResult as FlightRefundResult } from './refund.types';
+import type { RefundResult as CancellationResult } from './refund.types';
+import type { VisaDecisionResult } from './visa.types';
 
 /** The workflows the worker registers, by type name; workflows/registry.check.ts holds workflows/index.ts to it. */
 export interface Workflows {

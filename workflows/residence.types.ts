@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { ModificationResult } from '../src/domain/residence/modification';
+import type { PaymentRun } from './payment-run.types';
 
 export const reservationWorkflowId = (reservationId: number) => `residence-reservation:r${reservationId}`;
 
@@ -40,4 +40,42 @@ export const reservationStateQuery = defineQuery<string>('reservationState');
 export interface HeldDates {
   reservationId: number;
   expiresAt: number;
+}
+
+export interface HoldDatesInput {
+  partnerId: number;
+  holdRef: string;
+  propertyId: number;
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  leadGuest: Record<string, unknown>;
+  ttlMs: number;
+  currency: string;
+}
+
+export interface ModificationResult {
+  previousTotalMinor: number;
+  newTotalMinor: number;
+  differenceMinor: number;
+  ledgerId: number | null;
+  currency: string;
+}
+
+/** What undoes change `seq` of a stay: the stay it goes back to, and why. */
+export interface StayUndo extends PaymentRun {
+  reservationId: number;
+  seq: number;
+  previous: Stay;
+  reason: string;
+}
+
+/** A stay as it stands: what a change is measured against, and what an undone one returns to. */
+export interface Stay {
+  checkIn: string;
+  checkOut: string;
+  guests: number;
+  totalMinor: number;
+  /** The host's confirmation number: whom a change is told to (null before the host confirmed). */
+  confirmationNumber: string | null;
 }

@@ -1,7 +1,7 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities, HeldDates } from '../activities';
-import type { HoldDatesInput } from '../src/domain/residence/holds';
-import type { StayUndo } from '../src/domain/residence/modification';
+import type { HoldDatesInput } from './residence.types';
+import type { StayUndo } from './residence.types';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { ResidenceFailure } from './failure-types';

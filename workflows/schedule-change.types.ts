@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ActorRecord } from '../src/platform/actor';
-import type { FlightRefundResult } from '../src/domain/flights/refunds';
+import type { RefundResult as FlightRefundResult } from './refund.types';
 
 /**
  * One workflow per order and airline change: the webhook, the poll and a repeated webhook

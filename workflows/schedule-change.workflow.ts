@@ -1,7 +1,7 @@
 import { allHandlersFinished, ApplicationFailure, condition, executeChild, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import type { RecordedScheduleChange } from '../activities/schedule-changes';
-import type { FlightRefundResult } from '../src/domain/flights/refunds';
+import type { RefundResult as FlightRefundResult } from './refund.types';
 import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { refundWorkflowId } from './flight.types';

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { BookingActivities, HeldTourSeats } from '../activities';
-import type { PrebookRequest } from '../src/domain/tours/prebooks';
+import type { PrebookRequest } from './tour.types';
 import { DATABASE_STEP } from './activity-options';
 import { startAbandoned } from './children';
 import { expireAtDeadline } from './deadline';

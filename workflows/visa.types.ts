@@ -19,3 +19,10 @@ export interface VisaApplicationInput {
 /** The embassy's decision, relayed by an operator to the application's workflow. */
 export const visaDecisionSignal = defineSignal<[VisaDecision]>('visaDecision');
 export const visaStateQuery = defineQuery<{ state: 'under_review' | 'decided'; decision: VisaDecision | null }>('visaState');
+
+export interface VisaDecisionResult {
+  applicationId: number;
+  status: 'approved' | 'rejected';
+  refundMinor: number;
+  ledgerId: number | null;
+}

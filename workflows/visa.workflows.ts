@@ -1,6 +1,6 @@
 import { condition, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
-import type { VisaDecisionResult } from '../src/domain/visa/applications';
+import type { VisaDecisionResult } from './visa.types';
 import { DATABASE_STEP } from './activity-options';
 import { ridingOut } from './deadline';
 import { setStage } from './steps';

@@ -27,6 +27,13 @@ export interface Transport {
   fetch?: ClientOptions['fetch'];
 }
 
+/** What a signed-in console's browser sends: its session cookie, its CSRF token when it has one, and the Origin it came from. */
+const sessionHeaders = (session: { cookie: string; csrfToken?: string; origin?: string }): Record<string, string> => ({
+  Cookie: session.cookie,
+  ...(session.csrfToken ? { 'X-CSRF-Token': session.csrfToken } : {}),
+  ...(session.origin ? { Origin: session.origin } : {}),
+});
+
 /** Interface A (/api): every request carries the key and secret headers. */
 export function partnerClient(baseUrl: string, credentials: { apiKey: string; apiSecret: string }, transport: Transport = {}): PartnerClient {
   return createClient<PartnerPaths>({
@@ -49,11 +56,7 @@ export function partnerSessionClient(
   return createClient<PartnerPaths>({
     ...transport,
     baseUrl: `${baseUrl.replace(/\/$/, '')}/api`,
-    headers: {
-      Cookie: session.cookie,
-      ...(session.csrfToken ? { 'X-CSRF-Token': session.csrfToken } : {}),
-      ...(session.origin ? { Origin: session.origin } : {}),
-    },
+    headers: sessionHeaders(session),
   });
 }
 
@@ -80,10 +83,6 @@ export function adminSessionClient(baseUrl: string, session: { cookie: string; c
   return createClient<AdminPaths>({
     ...transport,
     baseUrl: baseUrl.replace(/\/$/, ''),
-    headers: {
-      Cookie: session.cookie,
-      ...(session.csrfToken ? { 'X-CSRF-Token': session.csrfToken } : {}),
-      ...(session.origin ? { Origin: session.origin } : {}),
-    },
+    headers: sessionHeaders(session),
   });
 }

@@ -53,7 +53,7 @@ type Answer = DomainErrorCode | { code: DomainErrorCode; say: (message: string) 
  * with, per operation. A failure type an operation does not list is no answer: the error
  * stays as Temporal gave it (500, logged; a residence change answers it as the request's
  * fault, updateFailure). `everyWorkflow` applies to all of them
- * (src/temporal/workflows.ts, awaitWorkflow): a value the database refused is the request's
+ * (workflowAnswer adds it to each operation's answers): a value the database refused is the request's
  * fault, whatever the workflow.
  */
 export const WORKFLOW_ANSWERS = {
@@ -125,10 +125,20 @@ export type AnsweringOperation = keyof typeof WORKFLOW_ANSWERS;
 
 /**
  * The answer of `operation` to a workflow's failure (its type and message), or null when it
- * has none. A validation names `field` when given.
+ * has none; what every workflow answers comes with it (awaitWorkflow is handed this). A
+ * validation names `field` when given.
  */
 export function workflowAnswer(operation: AnsweringOperation, field?: string): (f: { type: string; message: string }) => Error | null {
-  const answers: Partial<Record<string, Answer>> = WORKFLOW_ANSWERS[operation];
+  const own = answerOf(WORKFLOW_ANSWERS[operation], field);
+  return (f) => own(f) ?? everyWorkflowAnswer(f);
+}
+
+const everyWorkflowAnswer = answerOf(WORKFLOW_ANSWERS.everyWorkflow);
+
+/** The answer of a workflow update's failure: the operation's own answers only (the caller says the rest; residence/service.ts, updateFailure). */
+export const updateAnswer = (operation: AnsweringOperation): ((f: { type: string; message: string }) => Error | null) => answerOf(WORKFLOW_ANSWERS[operation]);
+
+function answerOf(answers: Partial<Record<string, Answer>>, field?: string): (f: { type: string; message: string }) => Error | null {
   return (f) => {
     const answer = Object.hasOwn(answers, f.type) ? answers[f.type] : undefined;
     if (answer === undefined) return null;

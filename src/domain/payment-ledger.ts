@@ -13,21 +13,8 @@ import { DomainError } from './errors';
 import type { OrderWithItems } from './orders';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 import { actorNow } from '../platform/request-context';
-
-/** Identifies one pay workflow run; every ledger row it writes carries it. */
-export interface PaymentRun {
-  workflowId: string;
-  runId: string;
-}
-
-export interface DebitResult {
-  ledgerId: number;
-  orderId: number;
-  amountMinor: number;
-  balanceAfterMinor: number;
-  availableAfterMinor: number;
-  currency: string;
-}
+import type { DebitResult } from '../../workflows/fast-path.types';
+import type { PaymentRun } from '../../workflows/payment-run.types';
 
 /** The ledger steps of a payment run: its debit and the reversal that undoes it. */
 export const PAYMENT_DEBIT_STEP = 'debit';
@@ -328,3 +315,5 @@ export async function completeOrder(db: DbOrTx, input: PaymentRun & { orderId: n
   if (order.status !== 'completed') throw new DomainError('conflict', `order ${order.id} cannot complete from ${order.status}`);
   return { status: 'completed' };
 }
+
+export type { DebitResult, PaymentRun };

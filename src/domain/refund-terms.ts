@@ -8,20 +8,12 @@ import type { OrderRow } from './orders';
 import type { PaymentRun } from './payment-ledger';
 import { issueQuote, redeemQuote } from './quotes';
 import { settleRefund, type RefundInput } from './refunds';
+import type { RefundResult } from '../../workflows/refund.types';
 
 export interface RefundTerms {
   order: OrderRow;
   penaltyMinor: number;
   refundMinor: number;
-}
-
-/** A refund credited: what the partner got back and what was kept. */
-export interface RefundResult {
-  orderId: number;
-  refundMinor: number;
-  penaltyMinor: number;
-  ledgerId: number | null;
-  currency: string;
 }
 
 /** The terms issued as a quote (expiring at `notAfter` at the latest): its id and expiry, as the partner sees them. */
@@ -72,3 +64,5 @@ export async function creditRefund(
   });
   return { orderId: input.orderId, refundMinor: input.refundMinor, penaltyMinor: input.penaltyMinor, ledgerId: settled.ledgerId, currency: settled.currency };
 }
+
+export type { RefundResult };

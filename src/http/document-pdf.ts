@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Branding, DocumentContent, DocumentTable, Party } from '../domain/documents/model';
 import { footEveryPage } from './pdf-footer';
+import { pdfBytes } from './pdf-bytes';
 
 const MARGIN = 50;
 const CELL_GAP = 4;
@@ -14,12 +15,7 @@ const LOGO_BOX = { width: 140, height: 56 };
  */
 export function documentPdf(content: DocumentContent, branding: Branding | null): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: `${content.title}, ${content.reference}` } });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfBytes(doc);
   const width = doc.page.width - 2 * MARGIN;
 
   if (branding) {

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { apiHealthMonitor } from '../health/api-checks';
 import { temporalTls } from '../temporal/tls';
-import type { Stack } from './stack';
+import type { Stack } from '../platform/stack';
 
 /**
  * The API's readiness, checked in the background from now on (src/health/api-checks.ts): its own

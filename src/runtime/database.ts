@@ -6,7 +6,7 @@ import { logger } from '../platform/log';
 import type { SecretBox } from '../platform/secret-box';
 import { personalDataBox } from './personal-data-key';
 import { webhookSecrets } from './secrets-key';
-import type { Stack } from './stack';
+import type { Stack } from '../platform/stack';
 
 /** Opens the database (PostgreSQL or the embedded one) with its migrations applied; closed when the process stops. */
 export async function openMigratedDatabase(config: Config, stack: Stack): Promise<Database> {

@@ -1,5 +1,5 @@
 import { logInfo, onLogOutputError } from '../platform/log';
-import { Stack } from './stack';
+import { Stack } from '../platform/stack';
 
 /**
  * Runs `body`, the process's start-up, which puts on `stack` how to stop whatever it starts

@@ -12,7 +12,7 @@ import { logger } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
-import type { Stack } from './stack';
+import type { Stack } from '../platform/stack';
 import { adminDependencies, apiDependencies, supplierBreakers } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { startSimulator } from '../suppliers/simulator/app';
-import type { Stack } from './stack';
+import type { Stack } from '../platform/stack';
 
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
 export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: string; builtIn: boolean }> {

@@ -6,6 +6,7 @@ import type * as A from './flight-after-sale';
 import type * as F from './flights';
 import type * as H from './hotels';
 import type { Money } from './money';
+import { stayTerms } from './stay-terms';
 import type { Fulfilment, ProductSupplier } from './products';
 
 /**
@@ -40,17 +41,7 @@ function oneCurrency(amounts: Array<Money | null | undefined>, ctx: z.Refinement
 }
 
 const occupancy = obj({ adults: count, children_ages: z.array(count) });
-const stay = {
-  hotel_id: z.number().int(),
-  hotel_name: z.string(),
-  city_id: z.number().int(),
-  room_name: z.string(),
-  board: z.string(),
-  refundable: z.boolean(),
-  check_in: z.string(),
-  check_out: z.string(),
-  rooms: z.array(occupancy),
-};
+const stay = { ...stayTerms, rooms: z.array(occupancy) };
 const policyStep = obj({ from: instant, penalty: money });
 const rate = obj({
   rate_id: text,

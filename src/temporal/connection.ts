@@ -3,13 +3,31 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import type { NativeConnection } from '@temporalio/worker';
 import type { Availability } from '../health/model';
-import type { Config } from '../config';
 import { engineClientInterceptors } from './availability';
 import { resolveTemporalCli } from './cli';
 import { startDevServer } from './dev-server';
 import { CODEC_ENDPOINT_PATH, engineDataConverter } from './payload-codec';
 import { ensureSearchAttributes } from './search-attributes';
-import { temporalTls } from './tls';
+import { temporalTls, type TemporalTlsSettings } from './tls';
+
+/** The settings (src/config.ts) that say which Temporal to use, or which dev server to start. */
+export interface TemporalSettings extends TemporalTlsSettings {
+  TEMPORAL_NAMESPACE: string;
+  TEMPORAL_CONNECT_TIMEOUT_MS: number;
+  TEMPORAL_CLI_PATH?: string | undefined;
+  TEMPORAL_DEV_PORT: number;
+  TEMPORAL_UI_PORT: number;
+  DATA_DIR: string;
+  /** The admin API, whose codec endpoint the dev server's Web UI calls (port 0: none). */
+  ADMIN_HOST: string;
+  ADMIN_PORT: number;
+}
+
+/** The settings (src/config.ts) of the API's Temporal client. */
+export interface TemporalClientSettings {
+  TEMPORAL_NAMESPACE: string;
+  TEMPORAL_CALL_TIMEOUT_MS: number;
+}
 
 export interface TemporalEndpoint {
   address: string;
@@ -66,7 +84,7 @@ const isNotFound = (err: unknown) => (err as { code?: number }).code === 5;
  * `onSpawn` learns its process id then.
  */
 export async function ensureTemporal(
-  config: Config,
+  config: TemporalSettings,
   log: (msg: string) => void,
   stack: { add(stop: () => Promise<unknown>): void },
   onSpawn?: (pid: number) => void,
@@ -170,7 +188,12 @@ export async function temporalConnection(
  * The engine's Temporal client: refuses what a part that is down cannot serve
  * (./availability.ts), and encrypts every payload it sends with `codec` (./payload-codec.ts).
  */
-export function temporalClient(config: Config, connection: Connection | NativeConnection, availability: Availability, codec: PayloadCodec): Client {
+export function temporalClient(
+  config: TemporalClientSettings,
+  connection: Connection | NativeConnection,
+  availability: Availability,
+  codec: PayloadCodec,
+): Client {
   return new Client({
     connection,
     namespace: config.TEMPORAL_NAMESPACE,

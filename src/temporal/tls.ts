@@ -1,11 +1,15 @@
 import fs from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
-import type { Config } from '../config';
 
-type TlsSettings = Pick<
-  Config,
-  'TEMPORAL_ADDRESS' | 'TEMPORAL_TLS' | 'TEMPORAL_TLS_CA' | 'TEMPORAL_TLS_CERT' | 'TEMPORAL_TLS_KEY' | 'TEMPORAL_TLS_SERVER_NAME'
->;
+/** The settings (src/config.ts) that say how to reach a Temporal cluster over TLS. */
+export interface TemporalTlsSettings {
+  TEMPORAL_ADDRESS?: string | undefined;
+  TEMPORAL_TLS: boolean;
+  TEMPORAL_TLS_CA?: string | undefined;
+  TEMPORAL_TLS_CERT?: string | undefined;
+  TEMPORAL_TLS_KEY?: string | undefined;
+  TEMPORAL_TLS_SERVER_NAME?: string | undefined;
+}
 
 /**
  * How the engine's connections to a Temporal cluster (TEMPORAL_ADDRESS: the API's client, the
@@ -15,7 +19,7 @@ type TlsSettings = Pick<
  * certificate is checked for. The files are read once, here: a missing one stops start-up
  * with its setting's name.
  */
-export function temporalTls(config: TlsSettings, read: (file: string) => Buffer = fs.readFileSync): TLSConfig | undefined {
+export function temporalTls(config: TemporalTlsSettings, read: (file: string) => Buffer = fs.readFileSync): TLSConfig | undefined {
   const { TEMPORAL_TLS_CA: ca, TEMPORAL_TLS_CERT: cert, TEMPORAL_TLS_KEY: key, TEMPORAL_TLS_SERVER_NAME: serverName } = config;
   if (!config.TEMPORAL_ADDRESS || (!config.TEMPORAL_TLS && !ca && !cert && !key && !serverName)) return undefined;
   const file = (setting: string, path: string) => {

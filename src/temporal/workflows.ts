@@ -11,7 +11,6 @@ import {
 import type { SearchAttributePair, Workflow, WorkflowResultType } from '@temporalio/common';
 import { PartUnavailableError, unreachablePart } from '../health/model';
 import { workflowOutcomesHeard, workflowStarts } from '../platform/metrics';
-import { workflowAnswer } from '../domain/errors';
 import { currentRequestId } from '../platform/request-context';
 import type { Workflows, WorkflowType } from '../../workflows/registry.types';
 import { OrderId, OrderStatus, PartnerId, Service, Stage, type StageName } from '../../workflows/search-attributes';
@@ -133,7 +132,8 @@ type FromTemporal<R> = { via: 'temporal'; result: R } | { via: 'temporal'; error
 
 /**
  * Waits for a workflow's result up to `waitMs`; null when it is still running then. A
- * business failure goes through `mapFailure`, which turns it into a domain error. Null too
+ * business failure goes through `mapFailure`, the caller's answers to the workflow's failures
+ * (src/domain/errors.ts, workflowAnswer), which turns it into a domain error. Null too
  * when Temporal stops answering while we wait: the workflow was started and goes on, so the
  * caller answers "under way", never "unavailable, nothing happened". `onRunFailed` runs
  * before the error of a run that ended without success is thrown (and so answered).
@@ -195,16 +195,13 @@ export async function awaitWorkflow<W extends Workflow>(
       await onRunFailed?.();
     }
     const failure = businessFailure(err);
-    throw (failure && (mapFailure(failure) ?? refusedData(failure))) ?? err;
+    throw (failure && mapFailure(failure)) ?? err;
   } finally {
     for (const timer of timers) clearTimeout(timer);
     worker?.stop();
     giveUp.abort();
   }
 }
-
-/** What every workflow's failure answers whatever the operation: a value the database refused is the request's fault (400/422). */
-const refusedData = workflowAnswer('everyWorkflow');
 
 /** The search attributes a booking workflow starts with, so operators can find it in Temporal Web. */
 export function bookingAttributes(a: { partnerId: number; service: string; stage: StageName; orderId?: number; orderStatus?: string }): SearchAttributePair[] {

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
-import { Stack } from '../../src/runtime/stack';
+import { Stack } from '../../src/platform/stack';
 import * as productionWorkflows from '../../workflows';
 import { ENCRYPTED_ENCODING } from '../../src/temporal/payload-codec';
 import { BARE_ANSWER, bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:engine`: the engine as `npm start` runs it (src/runtime/engine.ts), plus the
+ * `npm run bench:engine`: the engine as `npm start` runs it (src/runtime/start.ts), plus the
  * benchmarks' yardsticks (yardsticks.ts): the floor workflow on a worker of its own, the bare
  * and floor routes on 127.0.0.1:BENCH_BARE_PORT, and the bare answer behind Interface A on
  * the public API. `bench:pay --floor` and `bench:read` need this engine and the same
@@ -8,7 +8,7 @@
 import { loadConfig } from '../../../src/config';
 import { listen } from '../../../src/platform/listen';
 import { logError } from '../../../src/platform/log';
-import { startEngine } from '../../../src/runtime/engine';
+import { startEngine } from '../../../src/runtime/start';
 import { runProcess } from '../../../src/runtime/process';
 import { bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from './yardsticks';
 

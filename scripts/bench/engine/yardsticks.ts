@@ -18,7 +18,7 @@ import { bundleWorkflowCode, Runtime, Worker, type NativeConnection } from '@tem
 import { Hono } from 'hono';
 import { addOperationRights } from '../../../src/http/rights';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
-import type { Stack } from '../../../src/runtime/stack';
+import type { Stack } from '../../../src/platform/stack';
 import type { WorkflowOutcomes } from '../../../src/temporal/outcomes';
 import { awaitWorkflow, startOrJoin, toldBy } from '../../../src/temporal/workflows';
 import type { WorkflowType } from '../../../workflows/registry.types';

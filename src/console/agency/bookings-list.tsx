@@ -4,6 +4,7 @@ import { Notice, type Viewer } from '../layout';
 import { Amount, errorOf, pageStatusOf } from './answers';
 import type { AgencyKit } from './kit';
 import type { ConsoleRequest } from './request';
+import { OrderByAndDate, OrderColumns } from './order-columns';
 
 const STATUSES = ['pending', 'processing', 'completed', 'failed', 'expired', 'cancelled', 'refunded', 'refund_requested'] as const;
 const TABS = ['all', 'upcoming', 'past', 'cancelled'] as const;
@@ -139,16 +140,7 @@ async function List({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
           ) : (
             <div class="table-wrap">
               <table class="bookings">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('order.id')}</th>
-                    <th scope="col">{t('order.service')}</th>
-                    <th scope="col">{t('order.status')}</th>
-                    <th scope="col">{t('order.amount')}</th>
-                    <th scope="col">{t('order.by')}</th>
-                    <th scope="col">{t('order.created')}</th>
-                  </tr>
-                </thead>
+                <OrderColumns t={t} />
                 <tbody>
                   {found.results.map((o) => (
                     <tr>
@@ -166,10 +158,7 @@ async function List({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
                       <td class="amount">
                         <Amount value={o.total_price} currency={o.currency} />
                       </td>
-                      <td>{(o.created_by as { name?: string } | null)?.name ?? ''}</td>
-                      <td>
-                        <time datetime={o.created_at}>{o.created_at.slice(0, 10)}</time>
-                      </td>
+                      <OrderByAndDate order={o} />
                     </tr>
                   ))}
                 </tbody>

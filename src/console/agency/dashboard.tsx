@@ -1,6 +1,7 @@
 import type { Viewer } from '../layout';
 import type { AgencyPages } from './kit';
 import type { ConsoleRequest } from './request';
+import { OrderByAndDate, OrderColumns } from './order-columns';
 
 /** Balance, available credit and its alert (finance), and the latest bookings (view). */
 export async function Dashboard({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
@@ -38,16 +39,7 @@ export async function Dashboard({ r, viewer }: { r: ConsoleRequest; viewer: View
           ) : (
             <div class="table-wrap">
               <table>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('order.id')}</th>
-                    <th scope="col">{t('order.service')}</th>
-                    <th scope="col">{t('order.status')}</th>
-                    <th scope="col">{t('order.amount')}</th>
-                    <th scope="col">{t('order.by')}</th>
-                    <th scope="col">{t('order.created')}</th>
-                  </tr>
-                </thead>
+                <OrderColumns t={t} />
                 <tbody>
                   {orders.map((o) => (
                     <tr>
@@ -55,10 +47,7 @@ export async function Dashboard({ r, viewer }: { r: ConsoleRequest; viewer: View
                       <td>{o.service}</td>
                       <td>{o.status}</td>
                       <td class="amount">{`${o.total_price} ${o.currency}`}</td>
-                      <td>{(o.created_by as { name?: string } | null)?.name ?? ''}</td>
-                      <td>
-                        <time datetime={o.created_at}>{o.created_at.slice(0, 10)}</time>
-                      </td>
+                      <OrderByAndDate order={o} />
                     </tr>
                   ))}
                 </tbody>

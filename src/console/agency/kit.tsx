@@ -5,6 +5,7 @@ import { localeOf, translator } from '../i18n';
 import { Page, type NavItem, type Viewer } from '../layout';
 import { AGENCY_NAV } from './nav';
 import type { ConsoleRequest } from './request';
+import { signedInPages } from '../signed-in';
 
 /** What the agency console needs: the engine's own HTTP app, which it calls as a browser would. */
 export interface AgencyConsoleDeps {
@@ -62,12 +63,7 @@ export function agencyKit(deps: AgencyConsoleDeps): AgencyKit {
     );
 
   /** Every other page needs a session: without one, the sign-in page. */
-  const signedIn = (render: (r: ConsoleRequest, viewer: Viewer) => Promise<Response>) => async (c: Context) => {
-    const r = await requestOf(c);
-    const viewer = await viewerOf(r);
-    if (!viewer) return c.redirect('/console/sign-in', 303);
-    return render(r, viewer);
-  };
+  const signedIn = signedInPages(requestOf, viewerOf);
 
   return { requestOf, viewerOf, page, signedIn };
 }

@@ -5,6 +5,7 @@ import { Notice, Page, type Viewer } from '../layout';
 import { adminApi } from './admin-api';
 import { OPERATOR_NAV } from './nav';
 import type { OperatorRequest } from './request';
+import { signedInPages } from '../signed-in';
 
 /** What the operator console needs: the admin app, which it calls as a browser would, and where Temporal Web is. */
 export interface OperatorConsoleDeps {
@@ -72,12 +73,7 @@ export function operatorKit(deps: OperatorConsoleDeps): OperatorKit {
       status,
     );
 
-  const signedIn = (render: (r: OperatorRequest, viewer: Viewer) => Promise<Response>) => async (c: Context) => {
-    const r = await requestOf(c);
-    const viewer = await viewerOf(r);
-    if (!viewer) return c.redirect('/console/sign-in', 303);
-    return render(r, viewer);
-  };
+  const signedIn = signedInPages(requestOf, viewerOf);
 
   return { deps, requestOf, viewerOf, page, signedIn };
 }

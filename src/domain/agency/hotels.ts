@@ -14,13 +14,12 @@ import { logger } from '../../platform/log';
 import { perObject } from '../../platform/per-object';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
-import type { newBooking, HotelBookingRow } from '../hotels/bookings';
+import { newBookingColumns, type HotelBookingRow, type NewBooking } from '../hotels/bookings';
 import type { Partner } from '../partners';
 import { bookingAttributes } from '../../temporal/workflows';
 import { agencyBookingWorkflowId } from '../../../workflows/agency.types';
 import { settle } from './settle';
 import { madeByOrAnyone, readableBy } from '../orders';
-import { actorNow } from '../../platform/request-context';
 
 /** B's agencies sell to Iranian travellers: rates are asked for this nationality (docs/decisions/interface-b.md). */
 export const AGENCY_NATIONALITY = 'IR';
@@ -209,18 +208,12 @@ export async function createBooking(
 /** The booking row of an agency request, once per Idempotency-Key (a concurrent duplicate gets the first row). */
 async function newAgencyBooking(
   db: Db,
-  input: Parameters<typeof newBooking>[1] & { agency: NonNullable<HotelBookingRow['agency']>; idempotencyKey?: string; idempotencyRequest?: string },
+  input: NewBooking & { agency: NonNullable<HotelBookingRow['agency']>; idempotencyKey?: string; idempotencyRequest?: string },
 ): Promise<number> {
   const [row] = await db
     .insert(hotelBookings)
     .values({
-      partnerId: input.partnerId,
-      createdBy: actorNow(),
-      rateKey: input.rateKey,
-      currency: input.currency,
-      supplier: input.supplier,
-      guests: input.guests ?? null,
-      contact: input.contact ?? null,
+      ...newBookingColumns(input),
       agency: input.agency,
       idempotencyKey: input.idempotencyKey ?? null,
       idempotencyRequest: input.idempotencyRequest ?? null,

@@ -6,7 +6,7 @@ import type { SecretBox } from '../../platform/secret-box';
 import { actorNow } from '../../platform/request-context';
 import { withScenario } from '../../sandbox/context';
 import type { ChangeOffer, FlightAfterSale, NewLeg } from '../../suppliers/flight-after-sale';
-import type { FlightOrder, FlightSupplier, Leg, Money } from '../../suppliers/flights';
+import type { FlightSupplier, Leg, Money } from '../../suppliers/flights';
 import { account, leg, reversalLegs, type Leg as Transfer } from '../books';
 import { DomainError, notFound, validation } from '../errors';
 import { recordOrderEvent } from '../events';
@@ -18,6 +18,7 @@ import { applyMovement, insufficientCredit, lockWallet } from '../wallet';
 import { flightBookingOfOrder, flightOrderOf, supplierOrderIdOf, type FlightBookingRow } from './bookings';
 import { openChangeOffer, sealChangeOffer, type SealedChangeOffer } from './change-offers';
 import type { OrderRow } from '../orders';
+import type { ChangedAtAirline, ChangeResult } from '../../../workflows/flight-change.types';
 
 export type FlightChangeRow = typeof flightChanges.$inferSelect;
 
@@ -343,12 +344,6 @@ export async function undoChange(db: DbOrTx, run: ChangeRun & { reason: string }
   });
 }
 
-/** What the airline's order is after a change: its legs, tickets, seats and bags and total, and the change it made (none for bags added). */
-export interface ChangedAtAirline {
-  supplierChangeId: string | null;
-  order: Pick<FlightOrder, 'legs' | 'tickets' | 'total' | 'services'>;
-}
-
 /**
  * The change made (the pivot passed): the order's legs, tickets, seats and bags as the
  * airline now has them, its price moved by the change's parts, a credit for a change that
@@ -398,15 +393,6 @@ export async function completeChange(db: DbOrTx, run: ChangeRun & ChangedAtAirli
   });
 }
 
-export interface ChangeResult {
-  changeId: number;
-  orderId: number;
-  status: FlightChangeRow['status'];
-  totalMinor: number;
-  orderTotalMinor: number;
-  currency: string;
-}
-
 const resultOf = (change: FlightChangeRow, order: OrderRow): ChangeResult => ({
   changeId: change.id,
   orderId: change.orderId,
@@ -420,3 +406,5 @@ const resultOf = (change: FlightChangeRow, order: OrderRow): ChangeResult => ({
 export async function noteSupplierChange(db: DbOrTx, changeId: number, supplierChangeId: string): Promise<void> {
   await db.update(flightChanges).set({ supplierChangeId }).where(eq(flightChanges.id, changeId));
 }
+
+export type { ChangedAtAirline, ChangeResult };

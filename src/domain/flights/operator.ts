@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { offlineRefundWorkflowId, refundDecisionSignal, type RefundDecision } from '../../../workflows/flight.types';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, workflowAnswer } from '../errors';
 import { isStorableId } from '../ids';
 import { formatDecimal } from '../money';
 import { getOrder, type OrderRow } from '../orders';
@@ -39,6 +39,10 @@ export async function decideOfflineRefund(
     signal: refundDecisionSignal,
     signalArgs: [decision],
   });
-  const outcome = await awaitWorkflow(deps.temporal.workflow.getHandle<Workflows['offlineFlightRefund']>(workflowId), deps.waitMs, () => null);
+  const outcome = await awaitWorkflow(
+    deps.temporal.workflow.getHandle<Workflows['offlineFlightRefund']>(workflowId),
+    deps.waitMs,
+    workflowAnswer('everyWorkflow'),
+  );
   return { order, workflowId, outcome };
 }

@@ -49,33 +49,33 @@ export async function bookingOfOrder(db: DbOrTx, orderId: number): Promise<Hotel
   return row;
 }
 
+/** What a new booking row is made of, whichever interface asks. */
+export interface NewBooking {
+  partnerId: number;
+  rateKey: string;
+  currency: string;
+  supplier: string;
+  /** The price a rate check fixed for this rate, if it still holds. */
+  fixed?: SupplierPrice | null;
+  guests?: GuestDetails[][];
+  contact?: Contact;
+}
+
+/** A new booking row's columns, by whom it is created (the request's actor). */
+export const newBookingColumns = (input: NewBooking) => ({
+  partnerId: input.partnerId,
+  createdBy: actorNow(),
+  rateKey: input.rateKey,
+  currency: input.currency,
+  supplier: input.supplier,
+  ...(input.fixed ? supplierPriceColumns(input.fixed) : {}),
+  guests: input.guests ?? null,
+  contact: input.contact ?? null,
+});
+
 /** The booking row exists before the supplier is asked, so a crash mid-way leaves a trace, not a stray hold. */
-export async function newBooking(
-  db: DbOrTx,
-  input: {
-    partnerId: number;
-    rateKey: string;
-    currency: string;
-    supplier: string;
-    /** The price a rate check fixed for this rate, if it still holds. */
-    fixed?: SupplierPrice | null;
-    guests?: GuestDetails[][];
-    contact?: Contact;
-  },
-): Promise<HotelBookingRow> {
-  const [row] = await db
-    .insert(hotelBookings)
-    .values({
-      partnerId: input.partnerId,
-      createdBy: actorNow(),
-      rateKey: input.rateKey,
-      currency: input.currency,
-      supplier: input.supplier,
-      ...(input.fixed ? supplierPriceColumns(input.fixed) : {}),
-      guests: input.guests ?? null,
-      contact: input.contact ?? null,
-    })
-    .returning();
+export async function newBooking(db: DbOrTx, input: NewBooking): Promise<HotelBookingRow> {
+  const [row] = await db.insert(hotelBookings).values(newBookingColumns(input)).returning();
   return row!;
 }
 

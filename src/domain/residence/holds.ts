@@ -8,18 +8,7 @@ import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { ReservationRow } from './reservations';
 import { checkStay } from './stay-rules';
 import { actorNow } from '../../platform/request-context';
-
-export interface HoldDatesInput {
-  partnerId: number;
-  holdRef: string;
-  propertyId: number;
-  checkIn: string;
-  checkOut: string;
-  guests: number;
-  leadGuest: Record<string, unknown>;
-  ttlMs: number;
-  currency: string;
-}
+import type { HoldDatesInput } from '../../../workflows/residence.types';
 
 /**
  * Holds the dates: the property row is locked, so two reservations of overlapping dates
@@ -56,3 +45,5 @@ export async function holdDates(db: DbOrTx, input: HoldDatesInput, catalogue: Ca
     return row!;
   });
 }
+
+export type { HoldDatesInput };

@@ -14,6 +14,7 @@ import { lockReservation } from './reservations';
 import { parentIdOf } from '../sub-agencies';
 import { checkStay } from './stay-rules';
 import { actorNow } from '../../platform/request-context';
+import type { ModificationResult, Stay, StayUndo } from '../../../workflows/residence.types';
 
 export interface Modification {
   reservationId: number;
@@ -23,34 +24,8 @@ export interface Modification {
   guests: number;
 }
 
-/** What undoes change `seq` of a stay: the stay it goes back to, and why. */
-export interface StayUndo extends PaymentRun {
-  reservationId: number;
-  seq: number;
-  previous: Stay;
-  reason: string;
-}
-
-/** A stay as it stands: what a change is measured against, and what an undone one returns to. */
-export interface Stay {
-  checkIn: string;
-  checkOut: string;
-  guests: number;
-  totalMinor: number;
-  /** The host's confirmation number: whom a change is told to (null before the host confirmed). */
-  confirmationNumber: string | null;
-}
-
 /** What re-prices a stay of a wallet in `currency`: the catalogue converted into it, when the engine's settings are given. */
 const inWallet = (tx: Tx, currency: string, catalogue?: CatalogueSettings) => (catalogue ? { ...catalogue, db: tx, currency } : undefined);
-
-export interface ModificationResult {
-  previousTotalMinor: number;
-  newTotalMinor: number;
-  differenceMinor: number;
-  ledgerId: number | null;
-  currency: string;
-}
 
 /**
  * Changes a paid stay's dates or guests: re-priced, the new dates checked free (ignoring
@@ -226,3 +201,5 @@ export async function undoStayChange(db: DbOrTx, input: StayUndo, catalogue?: Ca
     return { reversalLedgerId };
   });
 }
+
+export type { ModificationResult, Stay, StayUndo };

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { properties, reservations } from '../../db/schema';
 import { acceptCancelSignal, modifyStayUpdate, requestCancelUpdate, reservationWorkflowId, type StayChange } from '../../../workflows/residence.types';
-import { DomainError, validation, workflowAnswer } from '../errors';
+import { DomainError, updateAnswer, validation, workflowAnswer } from '../errors';
 import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
@@ -39,7 +39,7 @@ export interface ReserveInput {
   lead_guest: Record<string, unknown>;
 }
 
-const changeAnswer = workflowAnswer('residenceChange');
+const changeAnswer = updateAnswer('residenceChange');
 
 /** A refusal raised inside a workflow update (validator or activity) as the domain error the interface renders. */
 export function updateFailure(err: unknown): unknown {
@@ -139,7 +139,7 @@ export async function acceptCancel(deps: ResidenceDeps, reservationId: number, p
   if (r.status !== 'cancel_requested') throw validation('reservation_id', `reservation ${r.id} is ${r.status}, not cancel_requested`);
   const handle = deps.temporal.workflow.getHandle<Workflows['residenceReservation']>(reservationWorkflowId(r.id));
   await handle.signal(acceptCancelSignal, { operator });
-  await awaitWorkflow(handle, deps.waitMs, () => null);
+  await awaitWorkflow(handle, deps.waitMs, workflowAnswer('everyWorkflow'));
   return viewReservation(deps.db, await reservationAny(deps.db, r.id));
 }
 

@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, tourDepartures, tourPrebooks, tours } from '../../db/schema';
-import type { Traveler } from '../../suppliers/flights';
 import { notFound, validation } from '../errors';
 import { validateTraveler } from '../flights/travelers';
 import { isStorableId } from '../ids';
@@ -10,18 +9,9 @@ import { carriedPriceColumns, priceColumns, summedPrice } from '../markup';
 import { ownMarkup, type CatalogueSettings } from '../markup-rules';
 import type { OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
+import type { PrebookRequest } from '../../../workflows/tour.types';
 
 export type TourPrebookRow = typeof tourPrebooks.$inferSelect;
-
-export interface PrebookRequest {
-  partnerId: number;
-  holdRef: string;
-  tourId: number;
-  departureId: number;
-  passengers: Traveler[];
-  ttlMs: number;
-  currency: string;
-}
 
 /** Validates what can be checked without taking seats: the departure, and each passenger on its start date. */
 export async function checkPrebook(db: DbOrTx, input: Omit<PrebookRequest, 'holdRef' | 'ttlMs' | 'partnerId' | 'currency'>) {
@@ -191,3 +181,5 @@ export async function expirePrebookIfDue(db: DbOrTx, prebookId: number, now: Dat
 export async function recordTourConfirmation(db: DbOrTx, prebookId: number, confirmationNumber: string): Promise<void> {
   await db.update(tourPrebooks).set({ status: 'confirmed', confirmationNumber, updatedAt: new Date() }).where(eq(tourPrebooks.id, prebookId));
 }
+
+export type { PrebookRequest };

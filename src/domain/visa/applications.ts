@@ -11,6 +11,7 @@ import { paginate, type PageSlice } from '../pagination';
 import type { PaymentRun } from '../payment-ledger';
 import { settleRefund } from '../refunds';
 import { actorNow } from '../../platform/request-context';
+import type { VisaDecisionResult } from '../../../workflows/visa.types';
 
 export type VisaRow = typeof visaProducts.$inferSelect;
 export type VisaApplicationRow = typeof visaApplications.$inferSelect;
@@ -152,13 +153,6 @@ export async function markUnderReview(db: DbOrTx, applicationId: number): Promis
   });
 }
 
-export interface VisaDecisionResult {
-  applicationId: number;
-  status: 'approved' | 'rejected';
-  refundMinor: number;
-  ledgerId: number | null;
-}
-
 /**
  * Records the embassy's decision. A rejection gives back the product's share of the
  * service fee (the government fee never comes back) as a refund ledger row.
@@ -190,3 +184,5 @@ export async function decideApplication(
   });
   return { applicationId: a.id, status, refundMinor, ledgerId: settled.ledgerId };
 }
+
+export type { VisaDecisionResult };

@@ -2,7 +2,7 @@ import type { CatalogueDeps } from '../markup-rules';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, workflowAnswer } from '../errors';
 import { isStorableId } from '../ids';
 import { getOrder, serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
@@ -48,5 +48,5 @@ export async function relayVisaDecision(
   }
   const handle = deps.temporal.workflow.getHandle<Workflows['visaApplication']>(visaWorkflowId(orderId));
   await handle.signal(visaDecisionSignal, decision);
-  return { order, result: await awaitWorkflow(handle, deps.waitMs, () => null) };
+  return { order, result: await awaitWorkflow(handle, deps.waitMs, workflowAnswer('everyWorkflow')) };
 }

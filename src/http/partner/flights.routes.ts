@@ -11,7 +11,7 @@ import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, calendarDateOrTime, country, email, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { searchAnswer } from '../search-answer';
-import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
+import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, Segment, TravelOrder } from './schemas';
 
 export const Iata = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter IATA airport code, e.g. "IKA"');
 const Departure = calendarDateOrTime('travel');
@@ -34,16 +34,6 @@ const SearchBody = z
   })
   .openapi('FlightSearchRequest');
 
-const Segment = z.object({
-  flight_number: z.string(),
-  airline: z.string(),
-  origin: z.string(),
-  destination: z.string(),
-  departure: z.string(),
-  arrival: z.string(),
-  cabin: z.string(),
-  booking_class: z.string(),
-});
 export const Legs = z.array(z.object({ segments: z.array(Segment) }));
 
 const SearchResult = z

@@ -11,6 +11,7 @@ import { created, doneOrUnderWay, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, email, exactlyOneOf, nationalId, opaque, passportNumber, phone, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { searchAnswer } from '../search-answer';
+import { stayTerms } from '../../suppliers/stay-terms';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations, renderMoneyBack, renderTravelOrder, TravelOrder } from './schemas';
 
 const StayDate = calendarDate('travel');
@@ -63,14 +64,7 @@ const Occupancy = z.object({ adults: z.number().int(), children_ages: z.array(z.
 const RateCheck = z
   .object({
     rate_key: z.string(),
-    hotel_id: z.number().int(),
-    hotel_name: z.string(),
-    city_id: z.number().int(),
-    room_name: z.string(),
-    board: z.string(),
-    refundable: z.boolean(),
-    check_in: z.string(),
-    check_out: z.string(),
+    ...stayTerms,
     rooms: z.array(Occupancy),
     total_price: Decimal,
     previous_price: Decimal,

@@ -87,20 +87,21 @@ export const Actor = z
   .nullable()
   .openapi('Actor', { description: "Who did it: one of the agency's users or API connections, an operator, or the engine itself; null where not recorded" });
 
+/** One flight of a leg, as every flight answer shows it. */
+export const Segment = z.object({
+  flight_number: z.string(),
+  airline: z.string(),
+  origin: z.string(),
+  destination: z.string(),
+  departure: z.string(),
+  arrival: z.string(),
+  cabin: z.string(),
+  booking_class: z.string(),
+});
+
 const ScheduleLegs = z.array(
   z.object({
-    segments: z.array(
-      z.object({
-        flight_number: z.string(),
-        airline: z.string(),
-        origin: z.string(),
-        destination: z.string(),
-        departure: z.string(),
-        arrival: z.string(),
-        cabin: z.string(),
-        booking_class: z.string(),
-      }),
-    ),
+    segments: z.array(Segment),
   }),
 );
 

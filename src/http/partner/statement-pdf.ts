@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { formatDecimal } from '../../domain/money';
 import { dayText, type Statement } from '../../domain/statements';
 import { footEveryPage } from '../pdf-footer';
+import { pdfBytes } from '../pdf-bytes';
 
 const MARGIN = 50;
 const TABLE_FONT_SIZE = 8;
@@ -29,12 +30,7 @@ export function statementPdf(s: Statement): Promise<Buffer> {
     bufferPages: true,
     info: { Title: `Statement ${s.partnerName} ${s.period.from} to ${s.period.to}` },
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfBytes(doc);
 
   doc.font('Helvetica-Bold').fontSize(16).text('Statement of account');
   doc.moveDown(0.5);

@@ -1,22 +1,40 @@
 import type { NativeConnection } from '@temporalio/worker';
 import type { Client as TemporalClient } from '@temporalio/client';
+import type { Worker } from '@temporalio/worker';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import type { RunningServer } from '../platform/listen';
 import { logInfo } from '../platform/log';
+import type { Stack } from '../platform/stack';
 import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection, type TemporalEndpoint } from '../temporal/connection';
 import { WorkflowOutcomes } from '../temporal/outcomes';
+import { temporalTls } from '../temporal/tls';
+import { serveWorkerMetrics } from '../../worker/metrics';
+import { startPresence } from '../../worker/presence';
 import { installWorkerRuntime } from '../../worker/runtime';
-import { runWorker } from '../../worker/worker';
 import { ensureAdminToken } from './admin-token';
 import { startApiHealth } from './api-health';
 import { openMigratedDatabase } from './database';
+import { runWorker } from './engine-worker';
 import { temporalPayloadCodec } from './payload-key';
 import { openProcessFile, stopLeftoverDevServer } from './process-file';
 import { serveHttp, type PublicRoutes } from './serve-http';
-import type { Stack } from './stack';
-import { supplierUrl } from './supplier-url';
+import { requireSupplierUrl, supplierUrl } from './supplier-url';
+
+/*
+ * How each process of the engine starts, in one place: `npm start` (startEngine), `npm run
+ * api` (startApi) and `npm run worker` (startWorkerProcess) share their steps here; the
+ * worker and its neighbours are ./engine-worker.ts, the parts' wiring ./wiring.ts, which the
+ * tests' stack (test/support/stack.ts) starts its engine with too.
+ */
+
+/** The database migrated and its catalogue seeded: the first thing every process needs of it. */
+async function openSeededDatabase(config: Config, stack: Stack): Promise<Database> {
+  const database = await openMigratedDatabase(config, stack);
+  await seedCatalog(database.db);
+  return database;
+}
 
 /** The whole engine of one process, as started by startEngine. */
 export interface Engine {
@@ -57,8 +75,7 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
     (pid) => processes.record('temporal', pid),
   );
 
-  const database = await openMigratedDatabase(config, stack);
-  await seedCatalog(database.db);
+  const database = await openSeededDatabase(config, stack);
   logInfo('database ready, migrations applied', { kind: database.kind });
   const supplier = await supplierUrl(config, stack);
   const coreMetricsUrl = installWorkerRuntime(config);
@@ -89,4 +106,57 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
     stack,
   );
   return { ...servers, adminTokenFile: admin.file, temporal, supplier, database, client, workerConnection: connection, outcomes };
+}
+
+/**
+ * `npm run api`: the public and admin HTTP APIs only, next to separate workers, on a Temporal
+ * cluster (TEMPORAL_ADDRESS) and PostgreSQL (DATABASE_URL). No worker in this process:
+ * readiness reads the worker processes' heartbeats.
+ */
+export async function startApi(
+  config: Config,
+  stack: Stack,
+): Promise<{ api: RunningServer; admin: RunningServer; temporal: TemporalEndpoint; database: Database }> {
+  const admin = ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
+  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
+  const database = await openSeededDatabase(config, stack);
+  const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
+  const connection = await temporalConnection(temporal.address, stack, undefined, temporalTls(config));
+  const client = temporalClient(config, connection, health, temporalPayloadCodec(config));
+  const servers = await serveHttp(
+    config,
+    { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },
+    stack,
+  );
+  return { ...servers, temporal, database };
+}
+
+/**
+ * `npm run worker`: a Temporal worker only, scaled horizontally, with its Prometheus metrics
+ * and /healthz on WORKER_METRICS_HOST:WORKER_METRICS_PORT. That endpoint is up first, so a
+ * slow start (migrations, bundling the workflows) is a 503 on /healthz.
+ */
+export async function startWorkerProcess(
+  config: Config,
+  stack: Stack,
+): Promise<{ supplier: string; temporal: TemporalEndpoint; metrics: RunningServer | undefined }> {
+  const supplier = requireSupplierUrl(config);
+  // Core's exporter is only read through the worker's own endpoint: without one, no exporter.
+  const coreMetricsUrl = config.WORKER_METRICS_PORT === 0 ? undefined : installWorkerRuntime(config);
+  let worker: Worker | undefined;
+  let temporalAddress: string | undefined;
+  let database: Database | undefined;
+  const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, stack);
+  const metrics = await serveWorkerMetrics(
+    config,
+    { coreMetricsUrl, health: presence.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
+    stack,
+  );
+  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
+  temporalAddress = temporal.address;
+  database = await openSeededDatabase(config, stack);
+  ({ worker } = await runWorker(config, temporal.address, database, supplier, stack));
+  // Stopping: the heartbeat goes first (the API sees this worker gone at once), then the worker drains.
+  stack.add(() => presence.stop());
+  return { supplier, temporal, metrics };
 }
