@@ -15,6 +15,7 @@ import { DomainError } from '../src/domain/errors';
 import type { FlightAfterSale } from '../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../src/suppliers/flights';
 import { withScenario } from '../src/sandbox/context';
+import { SupplierRejectedError, SupplierUnavailableError } from '../src/suppliers/errors';
 import { runActivityStep } from './failures';
 
 /** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
@@ -27,6 +28,20 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
       made = await airline.confirmChange(made.change_id, { amount: { amount_minor: change.supplierAmount, currency: change.supplierCurrency } });
     }
     return made.change_id;
+  }
+
+  /**
+   * The airline's order, read around the change. Its refusal to be read is no refusal of the
+   * change, which may already be made (this try's, or a lost one's): the step is tried
+   * again, then parks for an operator, and the debit is never credited back for it.
+   */
+  async function airlineOrder(orders: FlightSupplier, airlineOrderId: string): Promise<FlightOrder> {
+    try {
+      return await orders.order(airlineOrderId);
+    } catch (err) {
+      if (err instanceof SupplierRejectedError) throw new SupplierUnavailableError(`the airline did not let order ${airlineOrderId} be read: ${err.message}`);
+      throw err;
+    }
   }
 
   /** Adds the bags unless the order already has them: more bags than it had before by what was asked. */
@@ -60,9 +75,9 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
           const airline = afterSaleOf(change.supplier);
           const orders = supplierOf(change.supplier);
           let supplierChangeId: string | null = null;
-          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await orders.order(airlineOrderId));
+          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await airlineOrder(orders, airlineOrderId));
           else supplierChangeId = await changeFlights(airline, change);
-          const order = await orders.order(airlineOrderId);
+          const order = await airlineOrder(orders, airlineOrderId);
           return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
         }),
       ),
