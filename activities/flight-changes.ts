@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import type { Db } from '../src/db/client';
 import {
   completeChange,
@@ -20,9 +21,24 @@ import { runActivityStep } from './failures';
 
 /** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
 export function flightChangeActivities(db: Db, supplierOf: (name: string) => FlightSupplier, afterSaleOf: (name: string) => FlightAfterSale) {
+  /**
+   * The change made from the offer, if one was. On a later try a refused lookup is no
+   * answer: the try before may have made and confirmed the change, so it is tried again,
+   * then parked, never credited back.
+   */
+  async function lookUp(airline: FlightAfterSale, changeOfferId: string) {
+    try {
+      return await airline.findChange(changeOfferId);
+    } catch (err) {
+      if (err instanceof SupplierRejectedError && Context.current().info.attempt > 1)
+        throw new SupplierUnavailableError(`the airline did not let the change from offer ${changeOfferId} be looked up: ${err.message}`);
+      throw err;
+    }
+  }
+
   /** Makes and confirms the change from the offer, each step looked up first: the change made from it, then whether it is confirmed. */
   async function changeFlights(airline: FlightAfterSale, change: FlightChangeRow): Promise<string> {
-    let made = (await airline.findChange(change.changeOfferId!)) ?? (await airline.createChange(change.changeOfferId!));
+    let made = (await lookUp(airline, change.changeOfferId!)) ?? (await airline.createChange(change.changeOfferId!));
     await noteSupplierChange(db, change.id, made.change_id);
     if (!made.confirmed_at) {
       made = await airline.confirmChange(made.change_id, { amount: { amount_minor: change.supplierAmount, currency: change.supplierCurrency } });
