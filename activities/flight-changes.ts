@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { scheduleChanges } from '../src/db/schema';
@@ -18,18 +19,48 @@ import { DomainError } from '../src/domain/errors';
 import type { FlightAfterSale } from '../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../src/suppliers/flights';
 import { withScenario } from '../src/sandbox/context';
+import { SupplierRejectedError, SupplierUnavailableError } from '../src/suppliers/errors';
 import { runActivityStep } from './failures';
 
 /** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
 export function flightChangeActivities(db: Db, supplierOf: (name: string) => FlightSupplier, afterSaleOf: (name: string) => FlightAfterSale) {
+  /**
+   * The change made from the offer, if one was. On any try but the very first (the first
+   * attempt of the workflow's first round) a refused lookup is no answer: a try before may
+   * have made and confirmed the change, so it is tried again, then parked, never credited back.
+   */
+  async function lookUp(airline: FlightAfterSale, changeOfferId: string, round: number) {
+    try {
+      return await airline.findChange(changeOfferId);
+    } catch (err) {
+      if (err instanceof SupplierRejectedError && (round > 1 || Context.current().info.attempt > 1))
+        throw new SupplierUnavailableError(`the airline did not let the change from offer ${changeOfferId} be looked up: ${err.message}`);
+      throw err;
+    }
+  }
+
   /** Makes and confirms the change from the offer, each step looked up first: the change made from it, then whether it is confirmed. */
-  async function changeFlights(airline: FlightAfterSale, change: FlightChangeRow): Promise<string> {
-    let made = (await airline.findChange(change.changeOfferId!)) ?? (await airline.createChange(change.changeOfferId!));
+  async function changeFlights(airline: FlightAfterSale, change: FlightChangeRow, round: number): Promise<string> {
+    let made = (await lookUp(airline, change.changeOfferId!, round)) ?? (await airline.createChange(change.changeOfferId!));
     await noteSupplierChange(db, change.id, made.change_id);
     if (!made.confirmed_at) {
       made = await airline.confirmChange(made.change_id, { amount: { amount_minor: change.supplierAmount, currency: change.supplierCurrency } });
     }
     return made.change_id;
+  }
+
+  /**
+   * The airline's order, read around the change. Its refusal to be read is no refusal of the
+   * change, which may already be made (this try's, or a lost one's): the step is tried
+   * again, then parks for an operator, and the debit is never credited back for it.
+   */
+  async function airlineOrder(orders: FlightSupplier, airlineOrderId: string): Promise<FlightOrder> {
+    try {
+      return await orders.order(airlineOrderId);
+    } catch (err) {
+      if (err instanceof SupplierRejectedError) throw new SupplierUnavailableError(`the airline did not let order ${airlineOrderId} be read: ${err.message}`);
+      throw err;
+    }
   }
 
   /** Adds the bags unless the order already has them: more bags than it had before by what was asked. */
@@ -52,7 +83,7 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
      * became of the last, so an answer lost on the way back is found, not repeated. Answers
      * the order as the airline now has it.
      */
-    changeAtAirline: (input: { changeId: number; scenario?: string }) =>
+    changeAtAirline: (input: { changeId: number; round?: number; scenario?: string }) =>
       runActivityStep(() =>
         withScenario(input.scenario, async (): Promise<ChangedAtAirline> => {
           const change = await flightChangeById(db, input.changeId);
@@ -63,9 +94,9 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
           const airline = afterSaleOf(change.supplier);
           const orders = supplierOf(change.supplier);
           let supplierChangeId: string | null = null;
-          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await orders.order(airlineOrderId));
-          else supplierChangeId = await changeFlights(airline, change);
-          const order = await orders.order(airlineOrderId);
+          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await airlineOrder(orders, airlineOrderId));
+          else supplierChangeId = await changeFlights(airline, change, input.round ?? 1);
+          const order = await airlineOrder(orders, airlineOrderId);
           return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
         }),
       ),

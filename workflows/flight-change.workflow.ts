@@ -23,10 +23,10 @@ type ChangeStep = 'debit' | 'change';
  * refusal is the airline's answer, and the saga compensates.
  */
 async function changeOrPark(input: ChangeFlightInput, state: ChangeState, operator: OperatorInbox): Promise<ChangedAtAirline> {
-  for (;;) {
+  for (let round = 1; ; round++) {
     state.step = 'changing';
     try {
-      return await supplier.changeAtAirline({ changeId: input.changeId, ...(input.scenario ? { scenario: input.scenario } : {}) });
+      return await supplier.changeAtAirline({ changeId: input.changeId, round, ...(input.scenario ? { scenario: input.scenario } : {}) });
     } catch (err) {
       if (isAnswer(err)) throw err;
       state.lastError = stepFailure(err).message;

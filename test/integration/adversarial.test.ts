@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { flightBookings, hotelBookings, ledgerEntries, orders, reservations, tourPrebooks, visaApplications } from '../../src/db/schema';
+import { flightBookings, flightChanges, hotelBookings, ledgerEntries, orders, reservations, tourPrebooks, visaApplications } from '../../src/db/schema';
 import { addDays, todayUtc } from '../../src/platform/calendar';
 import { call, newPartner } from '../support/clients';
 import { type TestStack, useStack } from '../support/stack';
@@ -390,4 +390,165 @@ describe('adversarial requests (issue 12): a 4xx in the interface’s shape, not
     );
     expect(await footprint(creds.partner_id)).toEqual(before);
   });
+});
+
+describe('after the sale (flight changes, seats and bags): a 4xx in A’s shape for any malformed body, nothing written', () => {
+  it('wrong types, huge arrays, unknown ids, another partner’s order, an order that is not a flight', async () => {
+    const mine = await newPartner(stack, '0', '900000000');
+    const theirs = await newPartner(stack, '0', '900000000');
+    /** A ticketed simulator flight of this partner's: its order id. */
+    const ticketed = async (api: typeof mine.api, days: number) => {
+      const found = await api.post('/api/flights/search_flights/', {
+        origin: 'THR',
+        destination: 'MHD',
+        departure_date_time: `${addDays(todayUtc(), days)}T00:00:00Z`,
+        adult_count: 1,
+        cabin_type: 'economy',
+        air_trip_type: 'one_way',
+      });
+      const booked = await api.post('/api/flights/air_booking/', {
+        fare_source_code: found.body.data.results[0].fare_source_code,
+        traveler_info: { contact: { phone_number: '+989121234567', email: 'ops@acme.example' }, air_travelers: [{ ...traveler, birth_date: '1990-01-01' }] },
+      });
+      expect(booked.status).toBe(201);
+      expect((await api.post('/api/partners/pay/', { order_id: booked.body.data.id })).status).toBe(200);
+      return booked.body.data.id as number;
+    };
+    const myFlight = await ticketed(mine.api, 60);
+    const theirFlight = await ticketed(theirs.api, 61);
+    const theirOffer = (
+      await theirs.api.post('/api/flights/air_change_request/', {
+        order_id: theirFlight,
+        remove: [0],
+        add: [{ origin: 'THR', destination: 'MHD', departure_date: addDays(todayUtc(), 62), cabin_type: 'economy' }],
+      })
+    ).body.data.offers[0].change_offer_id as string;
+    const stay = await mine.api.post('/api/hotel/search_hotels/', {
+      check_in: soon,
+      check_out: later,
+      nationality_id: 'IR',
+      rooms: [{ adult_count: 2 }],
+      city_id: 1,
+    });
+    const held = await mine.api.post('/api/hotel/book/', {
+      rate_key: stay.body.data.results[0].rates[0].rate_key,
+      guests: [[{ first_name: 'Sara', last_name: 'Ahmadi', nationality: 'IR', national_id: '0012345679' }]],
+      contact: { phone_number: '+989121234567', email: 'ops@acme.example' },
+    });
+    const hotelOrder = (await mine.api.post('/api/hotel/order/', { booking_id: held.body.data.booking_id })).body.data.id as number;
+
+    const leg = { origin: 'THR', destination: 'MHD', departure_date: addDays(todayUtc(), 63), cabin_type: 'economy' };
+    const huge = Array.from({ length: 5000 }, (_, i) => i);
+    const cases: Array<[string, string, string, unknown, number]> = [
+      ['change: order_id a string', 'POST', '/api/flights/air_change_request/', { order_id: 'one', remove: [0], add: [leg] }, 400],
+      ['change: remove not an array', 'POST', '/api/flights/air_change_request/', { order_id: myFlight, remove: '0', add: [leg] }, 400],
+      ['change: remove huge', 'POST', '/api/flights/air_change_request/', { order_id: myFlight, remove: huge, add: [leg] }, 400],
+      ['change: add huge', 'POST', '/api/flights/air_change_request/', { order_id: myFlight, remove: [0], add: huge.slice(0, 100).map(() => leg) }, 400],
+      ['change: add of numbers', 'POST', '/api/flights/air_change_request/', { order_id: myFlight, remove: [0], add: [{ ...leg, origin: 7 }] }, 400],
+      ['change: a leg index as a float', 'POST', '/api/flights/air_change_request/', { order_id: myFlight, remove: [0.5], add: [leg] }, 400],
+      ['change: another partner’s order', 'POST', '/api/flights/air_change_request/', { order_id: theirFlight, remove: [0], add: [leg] }, 404],
+      ['change: a hotel order', 'POST', '/api/flights/air_change_request/', { order_id: hotelOrder, remove: [0], add: [leg] }, 404],
+      ['change: an order id past any integer', 'POST', '/api/flights/air_change_request/', { order_id: 2 ** 62, remove: [0], add: [leg] }, 400],
+      [
+        'confirm: an offer id this engine never gave',
+        'POST',
+        '/api/flights/air_change_confirm/',
+        { order_id: myFlight, change_offer_id: 'oco_nope', idempotency_key: 'k1' },
+        400,
+      ],
+      [
+        'confirm: an offer id of 5000 characters',
+        'POST',
+        '/api/flights/air_change_confirm/',
+        { order_id: myFlight, change_offer_id: 'x'.repeat(5000), idempotency_key: 'k2' },
+        400,
+      ],
+      ['confirm: the key a number', 'POST', '/api/flights/air_change_confirm/', { order_id: myFlight, change_offer_id: theirOffer, idempotency_key: 7 }, 400],
+      [
+        'confirm: another partner’s offer, for my order',
+        'POST',
+        '/api/flights/air_change_confirm/',
+        { order_id: myFlight, change_offer_id: theirOffer, idempotency_key: 'k3' },
+        400,
+      ],
+      [
+        'confirm: another partner’s offer and order',
+        'POST',
+        '/api/flights/air_change_confirm/',
+        { order_id: theirFlight, change_offer_id: theirOffer, idempotency_key: 'k4' },
+        404,
+      ],
+      ['confirm: a hotel order', 'POST', '/api/flights/air_change_confirm/', { order_id: hotelOrder, change_offer_id: theirOffer, idempotency_key: 'k5' }, 400],
+      ['bags: services not an array', 'POST', '/api/flights/air_order_services/', { order_id: myFlight, services: 'bag', idempotency_key: 'b1' }, 400],
+      ['bags: services empty', 'POST', '/api/flights/air_order_services/', { order_id: myFlight, services: [], idempotency_key: 'b2' }, 400],
+      [
+        'bags: services huge',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: myFlight, services: huge.map((i) => ({ service_id: `s${i}`, quantity: 1 })), idempotency_key: 'b3' },
+        400,
+      ],
+      [
+        'bags: a quantity as a string',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: myFlight, services: [{ service_id: 's', quantity: '1' }], idempotency_key: 'b4' },
+        400,
+      ],
+      [
+        'bags: a quantity of 0',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: myFlight, services: [{ service_id: 's', quantity: 0 }], idempotency_key: 'b5' },
+        400,
+      ],
+      [
+        'bags: an unknown service id',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: myFlight, services: [{ service_id: 'svc_nope', quantity: 1 }], idempotency_key: 'b6' },
+        400,
+      ],
+      [
+        'bags: a service id of 5000 characters',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: myFlight, services: [{ service_id: 'x'.repeat(5000), quantity: 1 }], idempotency_key: 'b7' },
+        400,
+      ],
+      [
+        'bags: another partner’s order',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: theirFlight, services: [{ service_id: 's', quantity: 1 }], idempotency_key: 'b8' },
+        404,
+      ],
+      [
+        'bags: a hotel order',
+        'POST',
+        '/api/flights/air_order_services/',
+        { order_id: hotelOrder, services: [{ service_id: 's', quantity: 1 }], idempotency_key: 'b9' },
+        404,
+      ],
+      ['bags on sale: another partner’s order', 'POST', '/api/flights/air_order_available_services/', { order_id: theirFlight }, 404],
+      ['bags on sale: a hotel order', 'POST', '/api/flights/air_order_available_services/', { order_id: hotelOrder }, 404],
+      ['bags on sale: order_id an array', 'POST', '/api/flights/air_order_available_services/', { order_id: [myFlight] }, 400],
+      ['seat map: no fare', 'GET', '/api/flights/seat_map/', undefined, 400],
+      ['seat map: a fare this engine never gave', 'GET', '/api/flights/seat_map/?fare_source_code=nope', undefined, 400],
+      ['seat map: a fare of 5000 characters', 'GET', `/api/flights/seat_map/?fare_source_code=${'x'.repeat(5000)}`, undefined, 400],
+      ['seat map: the fare twice', 'GET', '/api/flights/seat_map/?fare_source_code=a&fare_source_code=b', undefined, 400],
+      ['bags of a fare: a fare this engine never gave', 'GET', '/api/flights/air_services/?fare_source_code=nope', undefined, 400],
+    ];
+    const before = await footprint(mine.creds.partner_id);
+    const changesBefore = (await stack.db.select().from(flightChanges)).length;
+    const headers = { 'x-api-key': mine.creds.api_key, 'x-api-secret': mine.creds.api_secret };
+    const answers = [];
+    for (const [row, method, path, body] of cases) {
+      const res = await call(stack.app, method, path, headers, body);
+      answers.push({ row, status: res.status, body: res.body });
+    }
+    expect(answers).toEqual(cases.map(([row, , , , status]) => ({ row, status, body: { ok: false, error: expect.any(String) } })));
+    expect(await footprint(mine.creds.partner_id)).toEqual(before);
+    expect((await stack.db.select().from(flightChanges)).length).toBe(changesBefore);
+  }, 120_000);
 });

@@ -1,4 +1,11 @@
 import { and, eq } from 'drizzle-orm';
+import { ApplicationFailure } from '@temporalio/activity';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { flightChangeActivities } from '../../activities/flight-changes';
+import { insertChange } from '../../src/domain/flights/changes';
+import { SupplierRejectedError } from '../../src/suppliers/errors';
+import type { FlightAfterSale } from '../../src/suppliers/flight-after-sale';
+import type { FlightSupplier } from '../../src/suppliers/flights';
 import { flightBookings, flightChanges, ledgerEntries, orders, scheduleChanges, transfers } from '../../src/db/schema';
 import { scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
 import { reconcile } from '../../src/domain/reconcile';
@@ -276,6 +283,47 @@ describe('air_change_confirm', () => {
     const airline = await simulatorFlightAfterSale(stack.simulatorUrl).change(change.supplierChangeId!);
     expect(airline.confirmed_at).not.toBeNull();
     expect(await findingsOf(orderId)).toEqual([]);
+  });
+
+  it('takes a lookup refused on a later try for no answer: the try before may have made the change, so it is tried again, never credited back', async () => {
+    const { client, creds } = await newPartner();
+    const orderId = await ticketed(client, 'Flex');
+    const currency = (await orderRow(orderId)).currency;
+    const change = await insertChange(stack.db, {
+      kind: 'change',
+      partnerId: creds.partner_id,
+      orderId,
+      idempotencyKey: 'lookup-refused',
+      supplier: 'simulator',
+      changeOfferId: 'offer-looked-up',
+      supplierAmount: 1000,
+      supplierCurrency: currency,
+      netMinor: 1000,
+      penaltyMinor: 0,
+      feeMinor: 0,
+      agencyFeeMinor: 0,
+      currency,
+    });
+    const refusing = {
+      findChange: () => Promise.reject(new SupplierRejectedError('no such change offer', 400)),
+      createChange: () => Promise.reject(new Error('not to be made without a lookup')),
+    } as unknown as FlightAfterSale;
+    const tryNumber = (attempt: number) =>
+      new MockActivityEnvironment({ attempt })
+        .run(() =>
+          flightChangeActivities(
+            stack.db,
+            () => ({}) as FlightSupplier,
+            () => refusing,
+          ).changeAtAirline({ changeId: change.id }),
+        )
+        .catch((err: unknown) => err);
+    // The first try has made nothing: the refusal is the airline's answer, and the saga credits back.
+    expect(await tryNumber(1)).toMatchObject({ type: 'supplier_rejected', nonRetryable: true });
+    const later = await tryNumber(2);
+    expect(later).not.toBeInstanceOf(ApplicationFailure);
+    expect((later as Error).message).toMatch(/did not let the change from offer offer-looked-up be looked up/);
+    await stack.db.update(flightChanges).set({ status: 'failed' }).where(eq(flightChanges.id, change.id));
   });
 
   it('parks a change the airline does not answer for an operator, who compensates: the debit is credited back', async () => {

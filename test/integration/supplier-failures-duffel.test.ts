@@ -105,6 +105,18 @@ async function paidFlight(api: Api): Promise<number> {
   ok(await api.post('/api/partners/pay/', { order_id: id }), 'pay');
   return id;
 }
+/** A ticketed Flex flight: the fare Duffel's airline lets be changed. */
+async function changeableFlight(api: Api): Promise<number> {
+  const fare = (
+    ok(await api.post('/api/flights/search_flights/', flightSearch), 'search').results as Array<{ fare_family: string; fare_source_code: string }>
+  ).find((f) => f.fare_family === 'Flex')!.fare_source_code;
+  const id = ok(
+    await api.post('/api/flights/air_booking/', { fare_source_code: fare, traveler_info: { contact, air_travelers: [traveller] } }),
+    'air_booking',
+  ).id;
+  ok(await api.post('/api/partners/pay/', { order_id: id }), 'pay');
+  return id;
+}
 const flightRef = async (orderId: number) => (await stack.db.select().from(flightBookings).where(eq(flightBookings.orderId, orderId)))[0]!.supplierBookingRef!;
 
 let london: number | undefined;
@@ -191,6 +203,65 @@ const stayCancellations = async (made: { orderId: number }) => {
   return standIn.control.requests('POST /stays/bookings/:id/actions/cancel').filter((r) => r.status === 200 && r.path.includes(String(ref))).length;
 };
 
+/** A flight changed, or bags added, after the sale: the order, the wallet before, and the payments Duffel took for it before. */
+interface AfterSale {
+  orderId: number;
+  before: number;
+  ref: string;
+  paidBefore: number;
+}
+const afterSale = async (api: Api, orderId: number): Promise<AfterSale> => {
+  const ref = await flightRef(orderId);
+  return { ...(await withBalance(api, orderId)), ref, paidBefore: standIn.control.payments(ref).length };
+};
+const changeBody = (orderId: number, days: number) => ({
+  order_id: orderId,
+  remove: [0],
+  add: [{ origin: 'LHR', destination: 'IST', departure_date: day(days), cabin_type: 'economy' }],
+});
+/** A change offer that costs something (so that Duffel is paid for it), searched over the days after the flight. */
+async function paidChangeOffer(api: Api, orderId: number): Promise<string> {
+  for (let d = 45; d < 60; d++) {
+    const offer = (
+      ok(await api.post('/api/flights/air_change_request/', changeBody(orderId, d)), 'air_change_request').offers as Array<{
+        change_offer_id: string;
+        total: string;
+      }>
+    ).find((o) => Number(o.total) > 0);
+    if (offer) return offer.change_offer_id;
+  }
+  throw new Error(`no change offer of order ${orderId} costs anything`);
+}
+const firstBag = async (api: Api, orderId: number): Promise<string> =>
+  ok(await api.post('/api/flights/air_order_available_services/', { order_id: orderId }), 'air_order_available_services').services[0].service_id;
+
+/**
+ * A change (or bags) paid once: made, Duffel paid once and the wallet debited once by the
+ * total answered; under way (202), the debit held and Duffel paid at most once; refused,
+ * neither, the wallet as it was.
+ */
+const changedOnce = async (api: Api, made: AfterSale, reply: Reply) => {
+  const paid = standIn.control.payments(made.ref).length - made.paidBefore;
+  const debited = made.before - (await balance(api));
+  if (reply.status === 200 || reply.status === 202) {
+    expect(debited).toBe(minor(reply.body.data.total));
+    expect(paid).toBeLessThanOrEqual(1);
+    if (reply.status === 200) expect(paid).toBe(1);
+  } else {
+    expect(paid).toBe(0);
+    expect(debited).toBe(0);
+  }
+};
+
+const CHANGE_CALLS = [
+  'GET /air/order_change_offers/:id',
+  'POST /air/order_changes',
+  'GET /air/order_changes/:id',
+  'POST /air/order_changes/:id/actions/confirm',
+  'GET /air/orders/:id',
+] as const;
+const SERVICES_CALLS = ['GET /air/orders/:id/available_services', 'GET /air/orders/:id', 'POST /air/orders/:id/services'] as const;
+
 const CASES: Case[] = [
   // Reference lists first: each adapter keeps its list once it has it.
   of({ flow: 'search_flights', call: 'GET /air/airports', act: (api) => api.post('/api/flights/search_flights/', flightSearch) }),
@@ -236,6 +307,67 @@ const CASES: Case[] = [
     act: (api, made) => api.post('/api/flights/air_refund/', { order_id: made.orderId }),
     money: refundedOnce(flightCancellations),
   }),
+  of({
+    flow: 'air_change_request',
+    call: 'GET /air/orders/:id',
+    prepare: changeableFlight,
+    act: (api, orderId) => api.post('/api/flights/air_change_request/', changeBody(orderId, 45)),
+  }),
+  of({
+    flow: 'air_change_request',
+    call: 'POST /air/order_change_requests',
+    prepare: changeableFlight,
+    act: (api, orderId) => api.post('/api/flights/air_change_request/', changeBody(orderId, 45)),
+  }),
+  ...CHANGE_CALLS.map((call) =>
+    of<AfterSale & { offerId: string }>({
+      flow: 'air_change_confirm',
+      call,
+      prepare: async (api) => {
+        const orderId = await changeableFlight(api);
+        const offerId = await paidChangeOffer(api, orderId);
+        return { ...(await afterSale(api, orderId)), offerId };
+      },
+      act: (api, made) =>
+        api.post('/api/flights/air_change_confirm/', { order_id: made.orderId, change_offer_id: made.offerId, idempotency_key: `change-${made.orderId}` }),
+      money: changedOnce,
+    }),
+  ),
+  ...(['GET /air/seat_maps', 'GET /air/offers/:id'] as const).map((call) =>
+    of({ flow: 'seat_map', call, prepare: fareOf, act: (api, fare) => api.get(`/api/flights/seat_map/?fare_source_code=${encodeURIComponent(fare)}`) }),
+  ),
+  of({
+    flow: 'air_services',
+    call: 'GET /air/offers/:id',
+    prepare: fareOf,
+    act: (api, fare) => api.get(`/api/flights/air_services/?fare_source_code=${encodeURIComponent(fare)}`),
+  }),
+  ...(['GET /air/orders/:id/available_services', 'GET /air/orders/:id'] as const).map((call) =>
+    of({
+      flow: 'air_order_available_services',
+      call,
+      prepare: paidFlight,
+      act: (api, orderId) => api.post('/api/flights/air_order_available_services/', { order_id: orderId }),
+    }),
+  ),
+  ...SERVICES_CALLS.map((call) =>
+    of<AfterSale & { serviceId: string }>({
+      flow: 'air_order_services',
+      call,
+      prepare: async (api) => {
+        const orderId = await paidFlight(api);
+        const serviceId = await firstBag(api, orderId);
+        return { ...(await afterSale(api, orderId)), serviceId };
+      },
+      act: (api, made) =>
+        api.post('/api/flights/air_order_services/', {
+          order_id: made.orderId,
+          services: [{ service_id: made.serviceId, quantity: 1 }],
+          idempotency_key: `bags-${made.orderId}`,
+        }),
+      money: changedOnce,
+    }),
+  ),
   of({ flow: 'search_hotels', call: 'POST /stays/search', prepare: hotelSearch, act: (api, body) => api.post('/api/hotel/search_hotels/', body) }),
   of({ flow: 'v1_hotels_search', call: 'POST /stays/search', act: (api) => api.agency(agencySearch) }),
   of({
@@ -267,6 +399,9 @@ const CASES: Case[] = [
   }),
 ];
 
+/** The flows whose answer waits on a workflow for a while, and may be asked again with the same key. */
+const WAITED_ON = ['pay', 'air_change_confirm', 'air_order_services'];
+
 describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('duffel %s', (key, c) => {
   it.each(SUPPLIER_FAILURES.map((f) => [f]))('%s', async (failure) => {
     const partner = await partnerWithWallet(stack, '0', '900000000');
@@ -277,8 +412,8 @@ describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('duffel %s'
     arm(c.call, failure);
     let reply = await c.act(api, made);
     const expected = table.get(`duffel ${key}`)?.[failure].status;
-    // A payment still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
-    if (reply.status === 202 && expected !== 202 && c.flow === 'pay') reply = await c.act(api, made);
+    // A payment or change still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
+    if (reply.status === 202 && expected !== 202 && WAITED_ON.includes(c.flow)) reply = await c.act(api, made);
     standIn.control.clearFaults();
     (observed[key] ??= {})[failure] = reply.status;
     if (!record) expect({ failure, status: reply.status }).toEqual({ failure, status: expected });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
-import { flightBookings, hotelBookings } from '../../src/db/schema';
+import { flightBookings, flightChanges, hotelBookings } from '../../src/db/schema';
 import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { newPartner as partnerWithWallet, type Reply } from '../support/clients';
 import { contact, day, roomGuests } from '../support/fixtures';
@@ -164,6 +164,55 @@ const paidOnce =
 const refundedOnce = async (api: Api, made: Made, reply: Reply) =>
   expect((await balance(api)) - made.before).toBe(reply.status === 200 ? minor(reply.body.data.refund_amount) : 0);
 
+/** Each change to a day of its own, after every flight searched. */
+let changeDay = 120;
+const changeBody = (orderId: number) => ({
+  order_id: orderId,
+  remove: [0],
+  add: [{ origin: 'THR', destination: 'MHD', departure_date: day(changeDay++), cabin_type: 'economy' }],
+});
+/** A change offer that costs something (so that the airline is paid for it), searched over the days to come. */
+async function paidChangeOffer(api: Api, orderId: number): Promise<string> {
+  for (let i = 0; i < 15; i++) {
+    const offers = ok(await api.post('/api/flights/air_change_request/', changeBody(orderId)), 'air_change_request').offers as Array<{
+      change_offer_id: string;
+      total: string;
+    }>;
+    const offer = offers.find((o) => Number(o.total) > 0);
+    if (offer) return offer.change_offer_id;
+  }
+  throw new Error(`no change offer of order ${orderId} costs anything`);
+}
+const firstBag = async (api: Api, orderId: number): Promise<string> =>
+  ok(await api.post('/api/flights/air_order_available_services/', { order_id: orderId }), 'air_order_available_services').services[0].service_id;
+
+/** What the airline made of the partner's change: confirmed (or, for bags, added), or not. */
+async function madeAtAirline(orderId: number): Promise<boolean> {
+  const [change] = await stack.db.select().from(flightChanges).where(eq(flightChanges.orderId, orderId));
+  if (!change) return false;
+  if (change.kind === 'services') {
+    const booking = (await simulated(`/air/bookings/${await pnrOf(orderId)}`)) as unknown as { services: Array<{ type: string }> };
+    return booking.services.some((s) => s.type === 'baggage');
+  }
+  const res = await simulator.fetch(new Request(`http://simulator.test/air/order_changes?change_offer_id=${encodeURIComponent(change.changeOfferId!)}`));
+  return res.status === 200 && ((await res.json()) as { confirmed_at: string | null }).confirmed_at !== null;
+}
+
+/**
+ * A change (or bags) paid once: made at the airline and the wallet debited by the total
+ * answered; under way (202), the debit held; refused, not made and the wallet as it was.
+ */
+const changedOnce = async (api: Api, made: Made, reply: Reply) => {
+  const debited = made.before - (await balance(api));
+  if (reply.status === 200) expect(await madeAtAirline(made.orderId)).toBe(true);
+  if (reply.status === 200 || reply.status === 202) {
+    expect(debited).toBe(minor(reply.body.data.total));
+  } else {
+    expect(await madeAtAirline(made.orderId)).toBe(false);
+    expect(debited).toBe(0);
+  }
+};
+
 interface Case<C = unknown> {
   flow: string;
   call: string;
@@ -210,6 +259,70 @@ const CASES: Case[] = [
     act: (api, made) => api.post('/api/flights/air_refund/', { order_id: made.orderId }),
     money: refundedOnce,
   }),
+  of({
+    flow: 'air_change_request',
+    call: 'POST /air/bookings/:pnr/change_requests',
+    prepare: paidFlight,
+    act: (api, id) => api.post('/api/flights/air_change_request/', changeBody(id)),
+  }),
+  ...(
+    [
+      'GET /air/change_offers/:id',
+      'GET /air/order_changes',
+      'POST /air/order_changes',
+      'POST /air/order_changes/:id/confirm',
+      'GET /air/bookings/:pnr',
+    ] as const
+  ).map((call) =>
+    of<Made & { offerId: string }>({
+      flow: 'air_change_confirm',
+      call,
+      prepare: async (api) => {
+        const orderId = await paidFlight(api);
+        const offerId = await paidChangeOffer(api, orderId);
+        return { ...(await withBalance(api, orderId)), offerId };
+      },
+      act: (api, made) =>
+        api.post('/api/flights/air_change_confirm/', { order_id: made.orderId, change_offer_id: made.offerId, idempotency_key: `change-${made.orderId}` }),
+      money: changedOnce,
+    }),
+  ),
+  of({
+    flow: 'seat_map',
+    call: 'POST /air/seat_maps',
+    prepare: fareOf,
+    act: (api, fare) => api.get(`/api/flights/seat_map/?fare_source_code=${encodeURIComponent(fare)}`),
+  }),
+  of({
+    flow: 'air_services',
+    call: 'POST /air/services',
+    prepare: fareOf,
+    act: (api, fare) => api.get(`/api/flights/air_services/?fare_source_code=${encodeURIComponent(fare)}`),
+  }),
+  of({
+    flow: 'air_order_available_services',
+    call: 'GET /air/bookings/:pnr/services',
+    prepare: paidFlight,
+    act: (api, id) => api.post('/api/flights/air_order_available_services/', { order_id: id }),
+  }),
+  ...(['GET /air/bookings/:pnr/services', 'GET /air/bookings/:pnr', 'POST /air/bookings/:pnr/services'] as const).map((call) =>
+    of<Made & { serviceId: string }>({
+      flow: 'air_order_services',
+      call,
+      prepare: async (api) => {
+        const orderId = await paidFlight(api);
+        const serviceId = await firstBag(api, orderId);
+        return { ...(await withBalance(api, orderId)), serviceId };
+      },
+      act: (api, made) =>
+        api.post('/api/flights/air_order_services/', {
+          order_id: made.orderId,
+          services: [{ service_id: made.serviceId, quantity: 1 }],
+          idempotency_key: `bags-${made.orderId}`,
+        }),
+      money: changedOnce,
+    }),
+  ),
   of({ flow: 'cities', call: 'GET /hotels/cities', act: (api) => api.get('/api/hotel/cities/') }),
   of({ flow: 'search_hotels', call: 'POST /hotels/availability', act: (api) => api.post('/api/hotel/search_hotels/', hotelSearch) }),
   of({ flow: 'check_rate', call: 'POST /hotels/rates/check', prepare: rateKey, act: (api, key) => api.post('/api/hotel/check_rate/', { rate_key: key }) }),
@@ -230,6 +343,9 @@ const CASES: Case[] = [
   }),
 ];
 
+/** The flows whose answer waits on a workflow for a while, and may be asked again with the same key. */
+const WAITED_ON = ['pay', 'air_change_confirm', 'air_order_services'];
+
 describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('simulator %s', (key, c) => {
   it.each(SUPPLIER_FAILURES.map((f) => [f]))('%s', async (failure) => {
     const { api } = await partnerWithWallet(stack, '0', '900000000');
@@ -237,8 +353,8 @@ describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('simulator 
     spoilt = { route: c.call, failure };
     let reply = await c.act(api, made);
     const expected = table.get(`simulator ${key}`)?.[failure].status;
-    // A payment still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
-    if (reply.status === 202 && expected !== 202 && c.flow === 'pay') reply = await c.act(api, made);
+    // A payment or change still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
+    if (reply.status === 202 && expected !== 202 && WAITED_ON.includes(c.flow)) reply = await c.act(api, made);
     spoilt = null;
     (observed[key] ??= {})[failure] = reply.status;
     if (!record) expect({ failure, status: reply.status }).toEqual({ failure, status: expected });
