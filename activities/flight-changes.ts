@@ -1,4 +1,4 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client';
 import { scheduleChanges } from '../src/db/schema';
@@ -21,9 +21,32 @@ import type { FlightOrder, FlightSupplier } from '../src/suppliers/flights';
 import { withScenario } from '../src/sandbox/context';
 import { SupplierRejectedError, SupplierUnavailableError } from '../src/suppliers/errors';
 import { runActivityStep } from './failures';
+import { DEFAULT_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
+import { OUTCOME_UNKNOWN } from '../workflows/failure-types';
+
+/**
+ * A step whose failure is no answer (a timeout, a 5xx, a read the airline refused after a
+ * try that may have made the change) is retried with backoff until `attempts` are spent,
+ * then handed back as unknown: the workflow parks for an operator instead of guessing.
+ */
+async function outcomeOpenAfter<T>(attempts: number, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    const attempt = Context.current().info.attempt;
+    if (err instanceof DomainError || err instanceof SupplierRejectedError || attempt < attempts) throw err;
+    throw ApplicationFailure.nonRetryable(`no answer from the airline after ${attempt} attempts: ${(err as Error).message}`, OUTCOME_UNKNOWN);
+  }
+}
 
 /** A flight change's steps: its debit and its undo, the change at the airline, and its completion. */
-export function flightChangeActivities(db: Db, supplierOf: (name: string) => FlightSupplier, afterSaleOf: (name: string) => FlightAfterSale) {
+export function flightChangeActivities(
+  db: Db,
+  supplierOf: (name: string) => FlightSupplier,
+  afterSaleOf: (name: string) => FlightAfterSale,
+  /** After how many attempts without the airline's answer the outcome counts as unknown (FINALIZE_ATTEMPTS for flights): the workflow then parks. */
+  attempts: number = DEFAULT_FINALIZE_ATTEMPTS,
+) {
   /**
    * The change made from the offer, if one was. On any try but the very first (the first
    * attempt of the workflow's first round) a refused lookup is no answer: a try before may
@@ -74,32 +97,33 @@ export function flightChangeActivities(db: Db, supplierOf: (name: string) => Fli
     return true;
   }
 
+  /**
+   * Makes the change at the airline: other flights, or bags. Every try asks first what
+   * became of the last, so an answer lost on the way back is found, not repeated. Answers
+   * the order as the airline now has it.
+   */
+  async function changeAtAirline(input: { changeId: number; round?: number }): Promise<ChangedAtAirline> {
+    const change = await flightChangeById(db, input.changeId);
+    if (change.status === 'failed') throw new DomainError('conflict', `change ${change.id} failed: ${change.failure ?? 'see its workflow'}`);
+    const booking = await flightBookingOfOrder(db, change.orderId);
+    const airlineOrderId = booking ? supplierOrderIdOf(booking) : null;
+    if (!airlineOrderId) throw new DomainError('not_found', `no airline order for order ${change.orderId}`);
+    const airline = afterSaleOf(change.supplier);
+    const orders = supplierOf(change.supplier);
+    let supplierChangeId: string | null = null;
+    if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await airlineOrder(orders, airlineOrderId));
+    else supplierChangeId = await changeFlights(airline, change, input.round ?? 1);
+    const order = await airlineOrder(orders, airlineOrderId);
+    return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
+  }
+
   return {
     debitFlightChange: (run: ChangeRun) => runActivityStep(() => debitChange(db, run)),
     undoFlightChange: (run: ChangeRun & { reason: string }) => runActivityStep(() => undoChange(db, run)),
 
-    /**
-     * Makes the change at the airline: other flights, or bags. Every try asks first what
-     * became of the last, so an answer lost on the way back is found, not repeated. Answers
-     * the order as the airline now has it.
-     */
+    /** The change at the airline, its outcome counted unknown once its attempts are spent. */
     changeAtAirline: (input: { changeId: number; round?: number; scenario?: string }) =>
-      runActivityStep(() =>
-        withScenario(input.scenario, async (): Promise<ChangedAtAirline> => {
-          const change = await flightChangeById(db, input.changeId);
-          if (change.status === 'failed') throw new DomainError('conflict', `change ${change.id} failed: ${change.failure ?? 'see its workflow'}`);
-          const booking = await flightBookingOfOrder(db, change.orderId);
-          const airlineOrderId = booking ? supplierOrderIdOf(booking) : null;
-          if (!airlineOrderId) throw new DomainError('not_found', `no airline order for order ${change.orderId}`);
-          const airline = afterSaleOf(change.supplier);
-          const orders = supplierOf(change.supplier);
-          let supplierChangeId: string | null = null;
-          if (change.kind === 'services') await addBags(airline, change, airlineOrderId, await airlineOrder(orders, airlineOrderId));
-          else supplierChangeId = await changeFlights(airline, change, input.round ?? 1);
-          const order = await airlineOrder(orders, airlineOrderId);
-          return { supplierChangeId, order: { legs: order.legs, tickets: order.tickets, total: order.total, services: order.services ?? [] } };
-        }),
-      ),
+      runActivityStep(() => withScenario(input.scenario, () => outcomeOpenAfter(attempts, () => changeAtAirline(input)))),
 
     completeFlightChange: (input: ChangeRun & ChangedAtAirline) => runActivityStep(() => completeChange(db, input)),
 

@@ -44,7 +44,12 @@ export function createActivities(deps: ActivityDeps, stepInterceptors: readonly 
     ...finalize,
     ...hotelActivities(deps.db, deps.hotelSupplierOf, deps.pricing),
     ...flightActivities(deps.db, deps.flightSupplierOf, deps.pricing),
-    ...flightChangeActivities(deps.db, deps.flightSupplierOf, deps.flightAfterSaleOf),
+    ...flightChangeActivities(
+      deps.db,
+      deps.flightSupplierOf,
+      deps.flightAfterSaleOf,
+      deps.finalizeAttempts?.byService?.flight ?? deps.finalizeAttempts?.default,
+    ),
     ...tourActivities(deps.db, deps.pricing),
     ...visaActivities(deps.db),
     ...residenceActivities(deps.db, deps.residenceHost, deps.pricing),

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { PartnerClient } from '../../src/client';
 import { flightBookings, flightChanges, scheduleChanges } from '../../src/db/schema';
 import { adminClient, newPartner } from '../support/clients';
-import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import type { DuffelStandIn } from '../support/duffel';
+import { britishTraveller, killWorkerMeanwhile, useDuffelEngine } from '../support/duffel-chaos';
 import { contact, day } from '../support/fixtures';
-import { GBP_RATE, setRate } from '../support/rates';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { ledgerDiscrepancies, type TestStack } from '../support/stack';
 
 /**
  * Chaos after the sale, on Duffel: the answers to change confirmations, to bag additions and
@@ -16,32 +16,11 @@ import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stac
 
 let standIn: DuffelStandIn;
 let stack: TestStack;
-
-beforeAll(async () => {
-  standIn = await startDuffelStandIn();
-  stack = await startStack({
-    payWaitMs: 2_000,
-    env: { FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_chaos', DUFFEL_API_URL: standIn.url },
-  });
-  expect((await setRate(stack, 'GBP', GBP_RATE)).status).toBe(201);
-});
-afterAll(async () => {
-  await stack?.close();
-  await standIn?.stop();
-});
+useDuffelEngine((s) => ({ standIn, stack } = s));
 
 const ORDERS = 3;
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const traveller = {
-  first_name: 'Amelia',
-  last_name: 'Hart',
-  birth_date: '1984-02-03',
-  gender: 'female' as const,
-  passenger_type: 'ADT' as const,
-  nationality: 'GB',
-  passport_number: '533112298',
-  passport_expiry_date: day(2000),
-};
+const traveller = britishTraveller;
 
 /** A ticketed Flex flight from London, paid: its order id. */
 async function ticketed(client: PartnerClient, i: number): Promise<number> {
@@ -63,14 +42,6 @@ async function ticketed(client: PartnerClient, i: number): Promise<number> {
   const paid = await client.POST('/partners/pay/', { body: { order_id: booked.data!.data.id, idempotency_key: `chaos-pay-${booked.data!.data.id}` } });
   expect(paid.data?.data.order_status).toBe('completed');
   return booked.data!.data.id;
-}
-
-/** Kills the worker (no goodbye) a moment after the calls went out, and brings it back. */
-async function killWorkerMeanwhile() {
-  await new Promise((r) => setTimeout(r, 300));
-  await stack.stopWorker({ crash: true });
-  await new Promise((r) => setTimeout(r, 1_500));
-  await stack.startWorker();
 }
 
 /** Until every change of these orders has left `confirming`. */
@@ -108,7 +79,7 @@ it('changes every flight once, adds every bag once and accepts every schedule ch
       body: { order_id: orderId, change_offer_id: offers[i]!.change_offer_id, idempotency_key: `chaos-change-${orderId}` },
     }),
   );
-  await killWorkerMeanwhile();
+  await killWorkerMeanwhile(stack);
   for (const answer of await Promise.all(confirms)) expect([200, 202]).toContain(answer.response.status);
   const changes = await settled(orders);
   expect(standIn.control.requests('POST /air/order_changes/:id/actions/confirm').filter((r) => r.lostAnswer)).toHaveLength(ORDERS);
@@ -140,7 +111,7 @@ it('changes every flight once, adds every bag once and accepts every schedule ch
       body: { order_id: orderId, services: [{ service_id: bags[i]!.service_id, quantity: 1 }], idempotency_key: `chaos-bag-${orderId}` },
     }),
   );
-  await killWorkerMeanwhile();
+  await killWorkerMeanwhile(stack);
   for (const answer of await Promise.all(adds)) expect([200, 202]).toContain(answer.response.status);
   const added = (await settled(orders)).filter((c) => c.kind === 'services');
   expect(added).toHaveLength(ORDERS);
@@ -164,7 +135,7 @@ it('changes every flight once, adds every bag once and accepts every schedule ch
   const beforeAccepting = await Promise.all(partners.map(async (p) => (await p.api.wallet()).balance));
   standIn.control.loseNextAnswer('POST /air/airline_initiated_changes/:id/actions/accept', { times: ORDERS });
   const accepts = orders.map((orderId, i) => partners[i]!.client.POST('/flights/air_schedule_change/', { body: { order_id: orderId, decision: 'accept' } }));
-  await killWorkerMeanwhile();
+  await killWorkerMeanwhile(stack);
   for (const answer of await Promise.all(accepts)) expect([200, 202]).toContain(answer.response.status);
   const deadline = Date.now() + 90_000;
   for (;;) {

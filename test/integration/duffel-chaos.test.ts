@@ -3,11 +3,12 @@ import { eq } from 'drizzle-orm';
 import type { PartnerClient } from '../../src/client';
 import { flightBookings } from '../../src/db/schema';
 import { adminClient, newPartner } from '../support/clients';
-import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import type { DuffelStandIn } from '../support/duffel';
+import { britishTraveller, killWorkerMeanwhile, useDuffelEngine } from '../support/duffel-chaos';
 import { contact, day } from '../support/fixtures';
-import { GBP_RATE, setRate } from '../support/rates';
+import { GBP_RATE } from '../support/rates';
 import { untilOrderStatus } from '../support/order-status';
-import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
+import { ledgerDiscrepancies, type TestStack } from '../support/stack';
 
 /**
  * Chaos on Duffel: the answers to Duffel payments and to order cancellation confirmations
@@ -17,32 +18,11 @@ import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stac
 
 let standIn: DuffelStandIn;
 let stack: TestStack;
-
-beforeAll(async () => {
-  standIn = await startDuffelStandIn();
-  stack = await startStack({
-    payWaitMs: 2_000,
-    env: { FLIGHT_SUPPLIER: 'duffel', DUFFEL_ACCESS_TOKEN: 'duffel_test_chaos', DUFFEL_API_URL: standIn.url },
-  });
-  expect((await setRate(stack, 'GBP', GBP_RATE)).status).toBe(201);
-});
-afterAll(async () => {
-  await stack?.close();
-  await standIn?.stop();
-});
+useDuffelEngine((s) => ({ standIn, stack } = s));
 
 const ORDERS = 4;
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const traveller = {
-  first_name: 'Amelia',
-  last_name: 'Hart',
-  birth_date: '1984-02-03',
-  gender: 'female' as const,
-  passenger_type: 'ADT' as const,
-  nationality: 'GB',
-  passport_number: '533112298',
-  passport_expiry_date: day(2000),
-};
+const traveller = britishTraveller;
 
 async function heldFlight(client: PartnerClient, i: number) {
   const found = await client.POST('/flights/search_flights/', {
@@ -66,14 +46,6 @@ async function heldFlight(client: PartnerClient, i: number) {
 const supplierOrderOf = async (orderId: number) =>
   (await stack.db.select({ ref: flightBookings.supplierBookingRef }).from(flightBookings).where(eq(flightBookings.orderId, orderId)))[0]!.ref!;
 
-/** Kills the worker (no goodbye) a moment after the calls went out, and brings it back. */
-async function killWorkerMeanwhile() {
-  await new Promise((r) => setTimeout(r, 300));
-  await stack.stopWorker({ crash: true });
-  await new Promise((r) => setTimeout(r, 1_500));
-  await stack.startWorker();
-}
-
 it('pays every hold once and refunds every ticket once while answers are lost and the worker is killed', async () => {
   const partners = await Promise.all(Array.from({ length: ORDERS }, () => newPartner(stack, '0', '900000000')));
   const held = await Promise.all(partners.map((p, i) => heldFlight(p.client, i)));
@@ -82,7 +54,7 @@ it('pays every hold once and refunds every ticket once while answers are lost an
   // Payments: every first answer lost, the worker killed while they are retried.
   standIn.control.loseNextAnswer('POST /air/payments', { times: ORDERS });
   const pays = held.map((h, i) => partners[i]!.client.POST('/partners/pay/', { body: { order_id: h.id, idempotency_key: `chaos-${h.id}` } }));
-  await killWorkerMeanwhile();
+  await killWorkerMeanwhile(stack);
   for (const answer of await Promise.all(pays)) expect([200, 202]).toContain(answer.response.status);
   for (const h of held) await untilOrderStatus(stack.db, h.id, 'completed', 60_000);
   for (const ref of refs) expect(standIn.control.payments(ref)).toHaveLength(1);
@@ -92,7 +64,7 @@ it('pays every hold once and refunds every ticket once while answers are lost an
   const before = await Promise.all(partners.map(async (p) => minor((await p.api.wallet()).balance)));
   standIn.control.loseNextAnswer('POST /air/order_cancellations/:id/actions/confirm', { times: ORDERS });
   const refunds = held.map((h, i) => partners[i]!.client.POST('/flights/air_refund/', { body: { order_id: h.id } }));
-  await killWorkerMeanwhile();
+  await killWorkerMeanwhile(stack);
   for (const answer of await Promise.all(refunds)) expect([200, 202]).toContain(answer.response.status);
   for (const h of held) await untilOrderStatus(stack.db, h.id, 'refunded', 60_000);
 

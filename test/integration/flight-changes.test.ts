@@ -16,7 +16,7 @@ import { eventTypesOf } from '../support/events';
 import { recordHistory } from '../support/histories';
 import { startStack, type TestStack, useStack } from '../support/stack';
 import { changeStateQuery } from '../../workflows/flight-change.types';
-import { contact, day } from '../support/fixtures';
+import { contact, day, traveller } from '../support/fixtures';
 
 /** A partner changes a ticketed flight: offers priced in its wallet, then a saga that pays once and changes once. */
 
@@ -28,15 +28,7 @@ const TOPUP = 500_000_000;
 const newPartner = () => partnerWithWallet(stack, '0', String(TOPUP));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const DEPARTURE = day(30);
-const adult = {
-  first_name: 'Reza',
-  last_name: 'Karimi',
-  birth_date: '1985-04-12',
-  gender: 'male' as const,
-  passenger_type: 'ADT' as const,
-  nationality: 'IR',
-  national_id: '0012345679',
-};
+const adult = traveller;
 
 /** A ticketed one-way THR→MHD flight in `family` paid with the sandbox's `headers`: its order id. */
 async function ticketedWith(client: PartnerClient, family: string, headers: { 'x-sandbox-scenario': 'schedule_change' }): Promise<number> {

@@ -6,7 +6,7 @@ import type { PartnerClient } from '../../src/client';
 import { newPartner as partnerWithWallet } from '../support/clients';
 import { eventTypesOf } from '../support/events';
 import { type TestStack, useStack } from '../support/stack';
-import { contact, day } from '../support/fixtures';
+import { contact, day, traveller } from '../support/fixtures';
 
 /** Seats and bags: a fare's seat map and bags priced in the wallet, chosen at booking; bags added later as a saga. */
 
@@ -15,15 +15,7 @@ useStack((s) => (stack = s), { payWaitMs: 15_000 });
 
 const newPartner = () => partnerWithWallet(stack, '0', String(500_000_000));
 const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
-const adult = {
-  first_name: 'Reza',
-  last_name: 'Karimi',
-  birth_date: '1985-04-12',
-  gender: 'male' as const,
-  passenger_type: 'ADT' as const,
-  nationality: 'IR',
-  national_id: '0012345679',
-};
+const adult = traveller;
 
 async function fare(client: PartnerClient) {
   const found = await client.POST('/flights/search_flights/', {
