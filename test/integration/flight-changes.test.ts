@@ -30,25 +30,8 @@ const minor = (decimal: string | number) => Math.round(Number(decimal) * 100);
 const DEPARTURE = day(30);
 const adult = traveller;
 
-/** A ticketed one-way THR→MHD flight in `family` paid with the sandbox's `headers`: its order id. */
-async function ticketedWith(client: PartnerClient, family: string, headers: { 'x-sandbox-scenario': 'schedule_change' }): Promise<number> {
-  const found = await client.POST('/flights/search_flights/', {
-    body: { origin: 'THR', destination: 'MHD', departure_date_time: `${DEPARTURE}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
-  });
-  const fare = found.data!.data.results.find((o) => o.fare_family === family)!;
-  const booked = await client.POST('/flights/air_booking/', {
-    body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } },
-  });
-  const paid = await client.POST('/partners/pay/', {
-    params: { header: headers },
-    body: { order_id: booked.data!.data.id, idempotency_key: `fly-${booked.data!.data.id}` },
-  });
-  expect(paid.data?.data.order_status).toBe('completed');
-  return booked.data!.data.id;
-}
-
-/** A ticketed one-way THR→MHD flight in `family` on `date`, paid from the wallet: its order id. */
-async function ticketed(client: PartnerClient, family: string, date = DEPARTURE): Promise<number> {
+/** A ticketed one-way THR→MHD flight in `family` on `date`, paid from the wallet (with the sandbox's `scenario`, if any): its order id. */
+async function ticketed(client: PartnerClient, family: string, date = DEPARTURE, scenario?: 'schedule_change'): Promise<number> {
   const found = await client.POST('/flights/search_flights/', {
     body: { origin: 'THR', destination: 'MHD', departure_date_time: `${date}T00:00:00Z`, adult_count: 1, cabin_type: 'economy', air_trip_type: 'one_way' },
   });
@@ -58,7 +41,10 @@ async function ticketed(client: PartnerClient, family: string, date = DEPARTURE)
     body: { fare_source_code: fare.fare_source_code, traveler_info: { contact, air_travelers: [adult] } },
   });
   expect(booked.response.status).toBe(201);
-  const paid = await client.POST('/partners/pay/', { body: { order_id: booked.data!.data.id, idempotency_key: `fly-${booked.data!.data.id}` } });
+  const paid = await client.POST('/partners/pay/', {
+    ...(scenario ? { params: { header: { 'x-sandbox-scenario': scenario } } } : {}),
+    body: { order_id: booked.data!.data.id, idempotency_key: `fly-${booked.data!.data.id}` },
+  });
   expect(paid.data?.data.order_status).toBe('completed');
   return booked.data!.data.id;
 }
@@ -345,7 +331,7 @@ describe('air_change_confirm', () => {
 
   it('ends a schedule change still waiting for a decision as changed, once the partner changed the flight instead', async () => {
     const { client, api } = await newPartner();
-    const booked = await ticketedWith(client, 'Flex', { 'x-sandbox-scenario': 'schedule_change' });
+    const booked = await ticketed(client, 'Flex', DEPARTURE, 'schedule_change');
     expect((await adminClient(stack).post('/admin/schedule-changes/poll')).status).toBe(200);
     const [pending] = await stack.db.select().from(scheduleChanges).where(eq(scheduleChanges.orderId, booked));
     expect(pending).toMatchObject({ status: 'pending' });
