@@ -104,7 +104,13 @@ export async function createWorker(cfg: WorkerConfig): Promise<VersionedWorker> 
 
 /** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
 export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
-  return { outcomes: { settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) } } };
+  return {
+    outcomes: {
+      settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) },
+      parked: { fn: (info) => outcomes?.parked(info.workflowId, info.runId) },
+      resumed: { fn: (info) => outcomes?.resumed(info.workflowId, info.runId) },
+    },
+  };
 }
 
 /** A worker's connection to Temporal: uncompressed to a Temporal on this machine (grpcCompression); over TLS when `tls` is given. */

@@ -13,5 +13,9 @@ export type WorkflowOutcome = { ok: true; result: unknown } | { ok: false; type:
 export interface OutcomeSinks extends Sinks {
   outcomes: {
     settled(outcome: WorkflowOutcome): void;
+    /** The run parked for an operator (workflows/park.ts): whoever waits for it answers "under way" now. */
+    parked(): void;
+    /** The parked run took an operator's decision and goes on. */
+    resumed(): void;
   };
 }

@@ -5,12 +5,14 @@ import {
   isCancellation,
   log,
   proxyLocalActivities,
+  proxySinks,
   setHandler,
   TemporalFailure,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { OPERATOR_NOTE_STEP } from './activity-options';
+import type { OutcomeSinks } from './outcome.types';
 import { CANCELLATION_REFUSALS, cancellationStateQuery, type CancellationParkedAt, type CancellationState } from './park.types';
 import { operatorDecisionSignal, type OperatorDecision } from './pay.types';
 import { Stage, type StageName } from './search-attributes';
@@ -40,6 +42,7 @@ export interface ParkOptions {
 }
 
 const notes = proxyLocalActivities<BookingActivities>(OPERATOR_NOTE_STEP);
+const { outcomes } = proxySinks<OutcomeSinks>();
 
 /** Writes the parked workflow's operator-only event; whether it was written (a failure is logged, never thrown). */
 async function noteParked(at: string, state: Parkable<string>, o: ParkOptions): Promise<boolean> {
@@ -76,6 +79,8 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
   setStage('needs_attention');
   log.warn('workflow parked for an operator', { ...o.context, parkedAt: at, lastError: state.lastError });
   let noted = await noteParked(at, state, o);
+  // Whoever waits for this run in the worker's own process answers "under way" now (src/temporal/outcomes.ts).
+  if (!workflowInfo().unsafe.isReplaying) outcomes.parked();
   const parkedSince = Date.now();
   let retryInMs = NOTE_RETRY_FIRST_MS;
   for (;;) {
@@ -96,6 +101,7 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
       state.failedStep = undefined;
       state.stage = o.resume;
       setStage(o.resume);
+      if (!workflowInfo().unsafe.isReplaying) outcomes.resumed();
       return d;
     }
     // The admin API refuses it before signalling; a signal sent some other way lands here.

@@ -4,6 +4,9 @@ import type { WorkflowOutcome } from '../../workflows/outcome.types';
 
 export type { WorkflowOutcome };
 
+/** What a waiter hears from the worker next door: how the run closed, or that it parked for an operator (and is under way). */
+export type Heard = WorkflowOutcome | { parked: true };
+
 /**
  * How workflows that closed on this process's own worker ended, as they told it on their
  * way out (the `outcomes` sink: workflows/interceptors.ts, worker/worker.ts). Where the API
@@ -16,16 +19,22 @@ export type { WorkflowOutcome };
  * debit and completion), as it hands Temporal the command that closes it; the outcome is
  * the same value Temporal will record. A run that closes on another worker tells nothing
  * here, and its waiter falls back to Temporal.
+ *
+ * A run that parks for an operator (workflows/park.ts) tells that too: its waiters stop
+ * waiting and the API answers "under way" at once, rather than when its wait runs out.
  */
 export class WorkflowOutcomes {
   /** Every outcome told, for a minute: a run can close before the request that started it starts waiting. */
   private readonly told = new LRUCache<string, WorkflowOutcome>({ max: 10_000, ttl: 60_000 });
-  private readonly waiting = new Map<string, Set<(outcome: WorkflowOutcome) => void>>();
+  /** Runs parked for an operator, until they resume or close (a parked run may wait for days: an hour is what a partner asking again is spared). */
+  private readonly parkedRuns = new LRUCache<string, true>({ max: 10_000, ttl: 3600_000 });
+  private readonly waiting = new Map<string, Set<(heard: Heard) => void>>();
 
   /** Run `runId` of `workflowId` closed so (the worker's sink). */
   tell(workflowId: string, runId: string, outcome: WorkflowOutcome): void {
     const key = `${workflowId}/${runId}`;
     this.told.set(key, outcome);
+    this.parkedRuns.delete(key);
     const waiters = this.waiting.get(key);
     if (!waiters) return; // most runs nobody waits for: decoded only when heard
     this.waiting.delete(key);
@@ -33,13 +42,29 @@ export class WorkflowOutcomes {
     for (const waiter of waiters) waiter(heard);
   }
 
-  /** The outcome of run `runId` of `workflowId`, once it is told; `stop` when no longer waiting. */
-  wait(workflowId: string, runId: string): { outcome: Promise<WorkflowOutcome>; stop(): void } {
+  /** Run `runId` of `workflowId` parked for an operator (the worker's sink): its waiters hear it is under way. */
+  parked(workflowId: string, runId: string): void {
+    const key = `${workflowId}/${runId}`;
+    this.parkedRuns.set(key, true);
+    const waiters = this.waiting.get(key);
+    if (!waiters) return;
+    this.waiting.delete(key);
+    for (const waiter of waiters) waiter({ parked: true });
+  }
+
+  /** Run `runId` of `workflowId` took an operator's decision and goes on: a waiter waits for it again. */
+  resumed(workflowId: string, runId: string): void {
+    this.parkedRuns.delete(`${workflowId}/${runId}`);
+  }
+
+  /** The outcome of run `runId` of `workflowId`, once it is told (or that it parked); `stop` when no longer waiting. */
+  wait(workflowId: string, runId: string): { outcome: Promise<Heard>; stop(): void } {
     const key = `${workflowId}/${runId}`;
     const known = this.told.get(key);
     if (known) return { outcome: Promise.resolve(asHeard(known)), stop: () => undefined };
-    let waiter!: (outcome: WorkflowOutcome) => void;
-    const outcome = new Promise<WorkflowOutcome>((resolve) => (waiter = resolve));
+    if (this.parkedRuns.has(key)) return { outcome: Promise.resolve({ parked: true }), stop: () => undefined };
+    let waiter!: (heard: Heard) => void;
+    const outcome = new Promise<Heard>((resolve) => (waiter = resolve));
     const waiters = this.waiting.get(key) ?? new Set();
     waiters.add(waiter);
     this.waiting.set(key, waiters);

@@ -176,6 +176,8 @@ export async function awaitWorkflow<W extends Workflow>(
     if (first?.via !== 'worker') heard = first;
     else {
       const { outcome } = first;
+      // Parked for an operator: under way, as when the wait runs out.
+      if ('parked' in outcome) return null;
       if (outcome.ok) {
         workflowOutcomesHeard.inc({ via: 'worker' });
         return outcome.result as R;

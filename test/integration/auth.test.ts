@@ -206,13 +206,19 @@ describe('the published contract and unknown routes', () => {
     const agency = ['supplier_reject', 'supplier_flaky', 'supplier_slow'];
     const expected: Record<string, Record<string, string[]>> = {
       '/api/openapi.json': {
-        'POST /partners/pay/': pay,
+        // A flight paid with schedule_change is later moved by its airline.
+        'POST /partners/pay/': [...pay, 'schedule_change'],
         'POST /hotel/check_rate/': hotel,
         'POST /hotel/prebook/': hotel,
         'POST /hotel/book/': hotel,
         'POST /hotel/cancel/': hotel,
         'POST /flights/revalidate_flight/': flight,
         'POST /flights/air_refund/': flight,
+        'POST /flights/air_booking/': ['seat_taken'],
+        'POST /flights/air_change_request/': ['change_penalty', 'change_offer_expires'],
+        'POST /flights/air_change_confirm/': ['supplier_reject', 'supplier_lost_response', 'supplier_down'],
+        'POST /flights/air_order_services/': ['bag_refused', 'supplier_lost_response'],
+        'POST /flights/air_schedule_change/': ['supplier_flaky', 'supplier_lost_response'],
         'POST /visa/request/': ['visa_approve', 'visa_reject'],
         'POST /residence/bookings/modify/': pay,
       },

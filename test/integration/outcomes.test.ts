@@ -5,7 +5,10 @@ import { workflowOutcomesHeard } from '../../src/platform/metrics';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
 import { awaitWorkflow } from '../../src/temporal/workflows';
 import type { PayResult } from '../../workflows/pay.types';
-import { call, newPartner } from '../support/clients';
+import { DomainError } from '../../src/domain/errors';
+import { adminClient, call, newPartner } from '../support/clients';
+import { arm, disarmAll, faultInjector } from '../support/faults';
+import { untilParked } from '../support/parked';
 import { type TestStack, useStack } from '../support/stack';
 
 /**
@@ -77,6 +80,64 @@ describe('the API next to its worker', () => {
     expect(await heard()).toEqual({ worker: before.worker + 1, temporal: before.temporal });
     expect(await api.wallet()).toMatchObject({ balance: '498800000.00' });
     expect(stack.outcomes!.waiters).toBe(0);
+  });
+});
+
+describe('a payment that parks for an operator', () => {
+  let stack: TestStack;
+  const payWaitMs = 60_000;
+  useStack((s) => (stack = s), { payWaitMs, activityInterceptors: [faultInjector] });
+  afterEach(disarmAll);
+
+  it('is answered "under way" once it parks, not when the wait runs out; again at once while parked, and with its outcome once an operator resumed it', async () => {
+    const { api } = await newPartner(stack, '0', '10000000');
+    const order = await api.productOrder();
+    arm({
+      step: 'completeOrder',
+      orderId: order.id,
+      error: () => new DomainError('conflict', `order ${order.id} cannot complete from processing (injected)`),
+    });
+    const pay = () => api.post('/api/partners/pay/', { product_order_id: order.id, idempotency_key: 'parks' });
+
+    const sentAt = Date.now();
+    const first = await pay();
+    expect(first.status).toBe(202);
+    expect(first.body.data).toMatchObject({ order_status: 'processing' });
+    expect(Date.now() - sentAt).toBeLessThan(payWaitMs);
+    await untilParked(stack, order.id, { workflow: 'payment', at: 'completing' });
+
+    const askedAt = Date.now();
+    expect((await pay()).status).toBe(202);
+    expect(Date.now() - askedAt).toBeLessThan(payWaitMs);
+    expect(stack.outcomes!.waiters).toBe(0);
+
+    disarmAll();
+    const retry = await adminClient(stack).post(`/admin/orders/${order.id}/retry`, { reason: 'the cause is gone' });
+    expect(retry.status).toBe(200);
+    const again = await pay();
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ order_status: 'completed' });
+  });
+});
+
+describe('WorkflowOutcomes: parked runs', () => {
+  it('tells the waiters of a run that parks, and a waiter that comes later while it stays parked; not once it resumed or closed', async () => {
+    const outcomes = new WorkflowOutcomes();
+    const waiting = outcomes.wait('w', 'r');
+    outcomes.parked('w', 'r');
+    await expect(waiting.outcome).resolves.toEqual({ parked: true });
+    await expect(outcomes.wait('w', 'r').outcome).resolves.toEqual({ parked: true });
+    expect(outcomes.waiters).toBe(0);
+
+    outcomes.resumed('w', 'r');
+    const afterResume = outcomes.wait('w', 'r');
+    expect(outcomes.waiters).toBe(1);
+    outcomes.tell('w', 'r', { ok: true, result: 1 });
+    await expect(afterResume.outcome).resolves.toEqual({ ok: true, result: 1 });
+
+    outcomes.parked('w', 'closed-later');
+    outcomes.tell('w', 'closed-later', { ok: true, result: 2 });
+    await expect(outcomes.wait('w', 'closed-later').outcome).resolves.toEqual({ ok: true, result: 2 });
   });
 });
 

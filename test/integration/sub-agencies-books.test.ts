@@ -78,12 +78,15 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 let runs = 0;
 /** Sub-agencies' sales with a margin for the parent that went through: the property is not vacuous. */
 let childSales = 0;
+/** Every run begins with a sub-agency's sale that earns its parent a margin (within the first grant), whatever the steps drawn after it. */
+const CHILD_SALE: Step = { op: 'sell', buyer: 1, total: 1_000, marginPercent: 10, agencyPercent: 50 };
+const NUM_RUNS = 25;
 
 it('no sequence of grants, sales, reversals and refunds lets sub-agencies spend more than their parent granted; the books reconcile', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(fc.integer({ min: 0, max: 500_000 }), { minLength: CHILDREN, maxLength: CHILDREN }),
-      fc.array(stepArb, { minLength: 1, maxLength: 16 }),
+      fc.array(fc.integer({ min: CHILD_SALE.total, max: 500_000 }), { minLength: CHILDREN, maxLength: CHILDREN }),
+      fc.array(stepArb, { minLength: 1, maxLength: 16 }).map((drawn) => [CHILD_SALE, ...drawn]),
       async (first, steps) => {
         runs += 1;
         const { partnerId: parent } = await createPartner(db, { name: `parent ${runs}`, creditLimitMinor: 400_000, topUpMinor: 600_000, currency: 'EUR' });
@@ -164,9 +167,9 @@ it('no sequence of grants, sales, reversals and refunds lets sub-agencies spend 
         expect(rows.reduce((n, r) => n + r.agencyMarginMinor, 0)).toBe(agencyMargin);
       },
     ),
-    { numRuns: 25 },
+    { numRuns: NUM_RUNS },
   );
-  expect(childSales).toBeGreaterThan(5);
+  expect(childSales).toBeGreaterThanOrEqual(NUM_RUNS);
 });
 
 const SETTINGS = { operator: { legalName: 'Safar Operator Ltd' }, tax: { name: 'VAT', rateHundredths: 900 } };

@@ -27,7 +27,7 @@ const observed: Record<string, Record<string, number>> = {};
 beforeAll(async () => {
   standIn = await startDuffelStandIn();
   stack = await startStack({
-    payWaitMs: 12_000,
+    payWaitMs: 5_000,
     finalizeAttempts: 2,
     env: {
       FLIGHT_SUPPLIER: 'duffel',

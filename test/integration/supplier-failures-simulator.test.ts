@@ -61,7 +61,7 @@ beforeAll(async () => {
     server = serve({ fetch: spoiling, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
   });
   stack = await startStack({
-    payWaitMs: 12_000,
+    payWaitMs: 5_000,
     finalizeAttempts: 2,
     env: {
       SUPPLIER_URL: url,
