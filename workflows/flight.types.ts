@@ -40,7 +40,8 @@ export interface BookFlightInput {
 export interface BookedFlight {
   bookingId: number;
   orderId: number;
-  pnr: string;
+  /** Null until the airline has made the order (Duffel makes one with seats or bags when it is paid). */
+  pnr: string | null;
   ticketTimeLimit: number;
   totalPriceMinor: number;
 }

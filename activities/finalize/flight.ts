@@ -1,6 +1,7 @@
 import { flightBookingOfOrder, recordTickets, supplierOrderIdOf } from '../../src/domain/flights/bookings';
 import { withScenario } from '../../src/sandbox/context';
 import { recordedSupplierAmount } from '../../src/domain/supplier-price';
+import type { ChosenService, Traveler } from '../../src/suppliers/flights';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 
 /** Flights: the airline issues the order held before payment, paid at the amount and currency it was priced at. */
@@ -12,9 +13,12 @@ export const flightFinalizer = ({ db, flightSupplierOf }: FinalizeDeps): Finaliz
     // The amount the order was priced at; a booking made before amounts were recorded pays what the airline shows.
     const airline = flightSupplierOf(booking.supplier);
     const amount = recordedSupplierAmount(booking) ?? (await airline.order(orderId)).total;
-    const issued = await withScenario(scenario, () => airline.issue(orderId, { clientReference, amount }));
+    // What a supplier that makes the order only when it is paid needs (the seats and bags as the hold recorded them).
+    const services = ((booking.services ?? []) as ChosenService[]).map((s) => ({ service_id: s.service_id, quantity: s.quantity }));
+    const made = { travelers: booking.travelers as unknown as Traveler[], contact: booking.contact, services };
+    const issued = await withScenario(scenario, () => airline.issue(orderId, { clientReference, amount, booking: made }));
     await recordTickets(db, booking.id, issued);
-    return { supplierRef: booking.pnr ?? orderId };
+    return { supplierRef: issued.booking_reference ?? booking.pnr ?? orderId };
   },
   lookup: async (order) => {
     const booking = await flightBookingOfOrder(db, order.id);
@@ -25,6 +29,6 @@ export const flightFinalizer = ({ db, flightSupplierOf }: FinalizeDeps): Finaliz
     if (air.status === 'paid') return { state: 'unknown' };
     if (air.status !== 'issued') return { state: 'absent' };
     await recordTickets(db, booking.id, air);
-    return { state: 'done', supplierRef: booking.pnr ?? orderId };
+    return { state: 'done', supplierRef: air.booking_reference ?? booking.pnr ?? orderId };
   },
 });

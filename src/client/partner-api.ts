@@ -5070,7 +5070,8 @@ export interface paths {
                             ok: true;
                             data: components["schemas"]["TravelOrder"] & {
                                 booking_id: number;
-                                pnr: string;
+                                /** @description The airline booking reference; null when the airline makes the booking only once it is paid (Duffel, with seats or bags chosen) */
+                                pnr: string | null;
                                 ticket_time_limit: string;
                             };
                         };
@@ -15222,7 +15223,7 @@ export interface components {
                     passport_expiry_date?: string;
                 }[];
             };
-            /** @description Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services) */
+            /** @description Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. On Duffel, which books seats and bags only with an order paid as it is made, the booking is made at the airline when it is paid: pnr stays null until then, and ticket_time_limit is when the fare's offer expires */
             services?: {
                 service_id: string;
                 quantity: number;

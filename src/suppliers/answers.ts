@@ -141,7 +141,7 @@ const allowance = obj({ pieces: count, weight_kg: z.number().min(0).nullable() }
 const baggage = obj({ baggage: z.array(obj({ passenger_type: passengerType, checked: allowance, cabin: allowance })) }) satisfies z.ZodType<F.Baggage>;
 const flightOrder = obj({
   order_id: text,
-  booking_reference: z.string(),
+  booking_reference: z.string().nullable(),
   status: z.enum(['held', 'paid', 'issued', 'cancelled', 'expired', 'refunded']),
   payment_required_by: instant,
   total: money,

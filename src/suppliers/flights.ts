@@ -138,8 +138,8 @@ export type FlightOrderStatus = 'held' | 'paid' | 'issued' | 'cancelled' | 'expi
 export interface FlightOrder {
   /** The supplier's id of the order: what every later call names. */
   order_id: string;
-  /** The airline's booking reference (PNR), what a traveller quotes at the airport. */
-  booking_reference: string;
+  /** The airline's booking reference (PNR), what a traveller quotes at the airport; null until the airline has made the order (Duffel makes one with seats or bags only when it is paid). */
+  booking_reference: string | null;
   status: FlightOrderStatus;
   /** The hold's payment deadline (the ticket time limit). */
   payment_required_by: string;
@@ -201,8 +201,14 @@ export interface FlightSupplier {
   baggage(offerId: string): Promise<Baggage>;
   /** Holds the offer for the travellers: an order to pay by its `payment_required_by`. */
   hold(req: { offerId: string; clientReference: string; travelers: Traveler[]; contact: Contact; services?: ChosenService[] }): Promise<FlightOrder>;
-  /** Pays a held order (its amount and currency): the airline issues the tickets. */
-  issue(orderId: string, req: { clientReference: string; amount: Money }): Promise<FlightOrder>;
+  /**
+   * Pays a held order (its amount and currency): the airline issues the tickets. `booking`
+   * is what a supplier that makes the order only when it is paid needs to make it.
+   */
+  issue(
+    orderId: string,
+    req: { clientReference: string; amount: Money; booking?: { travelers: Traveler[]; contact: Contact; services: ChosenService[] } },
+  ): Promise<FlightOrder>;
   /** An order as the airline has it now (issued or not). */
   order(orderId: string): Promise<FlightOrder>;
   /** Gives the seats of an unpaid order back. */

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { duffelCalls } from '../../src/suppliers/adapters/duffel/client';
 import { duffelFlightSupplier } from '../../src/suppliers/adapters/duffel/flights';
-import { SupplierRejectedError, SupplierUnavailableError } from '../../src/suppliers/errors';
+import { SupplierUnavailableError } from '../../src/suppliers/errors';
 import type { FlightOrder } from '../../src/suppliers/flights';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
 import { contact, day, traveller } from '../support/fixtures';
@@ -258,15 +258,101 @@ describe('seats and bags', () => {
     const bags = await supplier.offerServices(found.offers[FARE.standard]!.offer_id);
     expect(bags).toHaveLength(2);
     expect(bags[0]).toMatchObject({ type: 'baggage', max_quantity: 1, traveler_indexes: [0], segments: [[0, 0]], bag: { kind: 'checked', max_weight_kg: 23 } });
-    await expect(
-      supplier.hold({
-        offerId: found.offers[FARE.standard]!.offer_id,
-        clientReference: 'with-a-bag',
-        travelers: [traveller, { ...traveller, first_name: 'Sara' }],
-        contact,
-        services: [{ service_id: bags[0]!.service_id, quantity: 1 }],
-      }),
-    ).rejects.toBeInstanceOf(SupplierRejectedError);
+  });
+
+  /** A Standard fare's offer for one adult, its first seat for sale at the front and its bag. */
+  async function seatAndBag() {
+    const found = await supplier.search({ origin: 'THR', destination: 'MHD', departure_date: DEPARTURE, adults: 1, children: 0, infants: 0, cabin: 'economy' });
+    const offer = found.offers[FARE.standard]!;
+    const seats = (await supplier.seatMaps(offer.offer_id))[0]!.cabins[0]!.rows.flatMap((r) => r.seats);
+    const seat = seats.find((s) => s.designator.startsWith('1') && s.prices.length > 0)!;
+    const [bag] = await supplier.offerServices(offer.offer_id);
+    const services = [
+      { service_id: seat.prices[0]!.service_id, quantity: 1 },
+      { service_id: bag!.service_id, quantity: 1 },
+    ];
+    return { offer, seat, bag: bag!, services };
+  }
+
+  it('books a seat and a bag by making the order when it is paid: nothing at Duffel before, one instant order with both after', async () => {
+    const { offer, seat, bag, services } = await seatAndBag();
+    const ordersBefore = standIn.control.requests('POST /air/orders').length;
+    const held = await supplier.hold({ offerId: offer.offer_id, clientReference: 'flight-book:seat-1', travelers: [traveller], contact, services });
+    expect(standIn.control.requests('POST /air/orders')).toHaveLength(ordersBefore);
+    expect(held).toMatchObject({ booking_reference: null, status: 'held', payment_required_by: offer.expires_at, tickets: [] });
+    expect(held.total.amount_minor).toBe(offer.total.amount_minor + seat.prices[0]!.price.amount_minor + bag.price.amount_minor);
+    expect(held.services).toEqual([
+      {
+        service_id: services[0]!.service_id,
+        type: 'seat',
+        traveler_index: 0,
+        segments: [[0, 0]],
+        quantity: 1,
+        total: seat.prices[0]!.price,
+        designator: seat.designator,
+      },
+      { service_id: bag.service_id, type: 'baggage', traveler_index: 0, segments: [[0, 0]], quantity: 1, total: bag.price },
+    ]);
+    // Unpaid, it is the offer: nothing is held to release.
+    expect((await supplier.order(held.order_id)).status).toBe('held');
+    await expect(supplier.release(held.order_id)).rejects.toMatchObject({ name: 'SupplierRejectedError', status: 410 });
+
+    const balance = balanceOf('GBP');
+    const issued = await supplier.issue(held.order_id, {
+      clientReference: 'pay:1',
+      amount: held.total,
+      booking: { travelers: [traveller], contact, services },
+    });
+    expect(issued).toMatchObject({ status: 'issued', booking_reference: expect.stringMatching(/^[A-Z0-9]{6}$/), order_id: expect.stringMatching(/^ord_/) });
+    expect(issued.services).toEqual(held.services);
+    expect(issued.tickets).toHaveLength(1);
+    expect(balanceOf('GBP')).toBe(balance - held.total.amount_minor / 100);
+    const made = standIn.control.requests('POST /air/orders').slice(ordersBefore);
+    expect(made.map((r) => [r.status, (r.body as { type: string }).type])).toEqual([[201, 'instant']]);
+    // Paid again (a retried step): the order made is found, and nothing is paid twice.
+    expect(
+      (await supplier.issue(held.order_id, { clientReference: 'pay:1', amount: held.total, booking: { travelers: [traveller], contact, services } })).order_id,
+    ).toBe(issued.order_id);
+    expect((await supplier.order(held.order_id)).order_id).toBe(issued.order_id);
+    expect(standIn.control.payments(issued.order_id)).toHaveLength(1);
+  });
+
+  it('finds the order made when the answer to the instant order is lost, and pays once', async () => {
+    const { offer, services } = await seatAndBag();
+    const held = await supplier.hold({ offerId: offer.offer_id, clientReference: 'flight-book:seat-2', travelers: [traveller], contact, services });
+    standIn.control.loseNextAnswer('POST /air/orders');
+    const issued = await supplier.issue(held.order_id, {
+      clientReference: 'pay:2',
+      amount: held.total,
+      booking: { travelers: [traveller], contact, services },
+    });
+    expect(issued.status).toBe('issued');
+    expect(standIn.control.payments(issued.order_id)).toHaveLength(1);
+  });
+
+  it('refuses the payment of a price that moved, and of a seat taken meanwhile, making nothing', async () => {
+    const { offer, seat, services } = await seatAndBag();
+    const held = await supplier.hold({ offerId: offer.offer_id, clientReference: 'flight-book:seat-3', travelers: [traveller], contact, services });
+    const booking = { travelers: [traveller], contact, services };
+    const less = { ...held.total, amount_minor: held.total.amount_minor - 100 };
+    await expect(supplier.issue(held.order_id, { clientReference: 'pay:3', amount: less, booking })).rejects.toMatchObject({
+      name: 'SupplierRejectedError',
+      status: 409,
+    });
+    // Another traveller takes the seat meanwhile.
+    const maps = (await (
+      await fetch(`${standIn.url}/air/seat_maps?offer_id=${offer.offer_id}`, {
+        headers: { authorization: 'Bearer duffel_test_after_sale', 'duffel-version': 'v2' },
+      })
+    ).json()) as { data: Array<{ segment_id: string }> };
+    standIn.control.takeSeat(maps.data[0]!.segment_id, seat.designator);
+    const made = () => standIn.control.requests('POST /air/orders').filter((r) => r.status === 201).length;
+    const before = made();
+    await expect(supplier.issue(held.order_id, { clientReference: 'pay:3', amount: held.total, booking })).rejects.toMatchObject({
+      name: 'SupplierRejectedError',
+      status: 422,
+    });
+    expect(made()).toBe(before);
   });
 
   it('adds a bag to an issued order once when the answer is lost', async () => {

@@ -287,6 +287,68 @@ describe('flights through Duffel', () => {
   });
 });
 
+describe('a seat and a bag chosen at booking, on Duffel', () => {
+  type Api = Awaited<ReturnType<typeof newPartner>>['api'];
+  /** A refundable fare (Duffel sells seats with it), booked with its first seat for sale and its bag: nothing made at Duffel yet. */
+  async function bookedWithSeatAndBag(api: Api) {
+    const found = await api.post('/api/flights/search_flights/', searchBody());
+    const fare = (found.body.data.results as Array<{ fare_source_code: string; refundable: boolean }>).find((r) => r.refundable)!.fare_source_code;
+    const q = `?fare_source_code=${encodeURIComponent(fare)}`;
+    const maps = (await api.get(`/api/flights/seat_map/${q}`)).body.data.seat_maps as Array<{
+      cabins: Array<{ rows: Array<{ seats: Array<{ designator: string; prices: Array<{ service_id: string }> }> }> }>;
+    }>;
+    const seat = maps[0]!.cabins[0]!.rows.flatMap((r) => r.seats).find((st) => st.prices.length > 0)!;
+    const [bag] = (await api.get(`/api/flights/air_services/${q}`)).body.data.services as Array<{ service_id: string }>;
+    const ordersBefore = standIn.control.requests('POST /air/orders').length;
+    const booked = await api.post('/api/flights/air_booking/', {
+      fare_source_code: fare,
+      traveler_info: { contact, air_travelers: [traveller] },
+      services: [
+        { service_id: seat.prices[0]!.service_id, quantity: 1 },
+        { service_id: bag!.service_id, quantity: 1 },
+      ],
+    });
+    expect(booked.status).toBe(201);
+    expect(booked.body.data).toMatchObject({ pnr: null, status: 'pending' });
+    expect(standIn.control.requests('POST /air/orders')).toHaveLength(ordersBefore);
+    return { orderId: booked.body.data.id as number, seat, ordersBefore };
+  }
+
+  it('makes the order with both when it is paid, once though the answer is lost; the booking then has its PNR and tickets', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { api } = await newPartner();
+    const { orderId, seat, ordersBefore } = await bookedWithSeatAndBag(api);
+    standIn.control.loseNextAnswer('POST /air/orders');
+    const paid = await api.post('/api/partners/pay/', { order_id: orderId, idempotency_key: `seat-${orderId}` });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ order_status: 'completed' });
+    const booking = await bookingOf(orderId);
+    expect(booking).toMatchObject({ status: 'ticketed', supplierBookingRef: expect.stringMatching(/^ord_/), pnr: expect.stringMatching(/^[A-Z0-9]{6}$/) });
+    const made = standIn.control.requests('POST /air/orders').slice(ordersBefore);
+    expect(made.map((r) => (r.body as { type: string }).type)).toEqual(['instant']);
+    expect(standIn.control.payments(booking.supplierBookingRef!)).toHaveLength(1);
+    const data = (await api.post('/api/flights/air_booking_data/', { order_id: orderId })).body.data;
+    expect(data.booking).toMatchObject({ pnr: booking.pnr });
+    expect(JSON.stringify(data)).toContain(seat.designator);
+  });
+
+  it('refuses the payment when the seat was taken meanwhile: the wallet is credited back and nothing is made', async () => {
+    await setRate('GBP', GBP_RATE);
+    const { api } = await newPartner();
+    const { orderId, seat, ordersBefore } = await bookedWithSeatAndBag(api);
+    const booking = await bookingOf(orderId);
+    const offerId = booking.supplierBookingRef!.split(':')[1]!;
+    const duffel = new Duffel({ token: 'duffel_test_engine', basePath: standIn.url });
+    const [map] = (await duffel.seatMaps.get({ offer_id: offerId })).data;
+    standIn.control.takeSeat(map!.segment_id, seat.designator);
+    const before = minor((await api.wallet()).balance);
+    const paid = await api.post('/api/partners/pay/', { order_id: orderId, idempotency_key: `taken-${orderId}` });
+    expect(paid.status).toBe(502);
+    expect(minor((await api.wallet()).balance)).toBe(before);
+    expect(standIn.control.requests('POST /air/orders').slice(ordersBefore)).toEqual([]);
+  });
+});
+
 describe('configuration', () => {
   it('refuses FLIGHT_SUPPLIER=duffel without a token, naming the setting', () => {
     expect(() => loadConfig({ FLIGHT_SUPPLIER: 'duffel' })).toThrow(/DUFFEL_ACCESS_TOKEN/);

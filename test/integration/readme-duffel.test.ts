@@ -40,10 +40,9 @@ afterAll(async () => {
 /**
  * The airline's schedule changes, which the simulator makes on the sandbox header the
  * walk-through pays with, are made here by the stand-in's control before the operator's poll,
- * on the newest flight. Left out: the booking with a seat and a bag (Duffel books them only
- * with an order paid at once, and the engine holds first; the guide says so).
+ * on the newest flight.
  */
-const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading) && !/paid seat/i.test(heading);
+const WALK_THROUGHS = (heading: string) => /^walk-through\b/i.test(heading);
 const ON_DUFFEL = ['docs/guides/hotel-stay.md', 'docs/guides/flight.md'];
 
 it('the README, hotel and flight walk-throughs run as written on Duffel', async () => {
@@ -60,10 +59,14 @@ it('the README, hotel and flight walk-throughs run as written on Duffel', async 
   expect(standIn.control.requests('POST /stays/bookings').filter((r) => r.status === 201)).toHaveLength(1);
   expect(standIn.control.requests('POST /stays/bookings/:id/actions/cancel')).toHaveLength(1);
   // The first flight, its change to another date and the bag added later, then the flight
-  // cancelled after the airline's change: each paid once. The airline's change to the first
-  // was accepted, the second flight cancelled, the first refunded: each confirmed once.
-  const [first, second] = [...new Set(standIn.control.payments().map((p) => p.order_id))];
-  expect(standIn.control.payments().map((p) => p.order_id)).toEqual([first, first, first, second]);
+  // cancelled after the airline's change, then the flight with a seat and a bag (made and paid
+  // at once when it was paid): each paid once. The airline's change to the first was
+  // accepted, the second flight cancelled, the first refunded: each confirmed once.
+  const [first, second, third] = [...new Set(standIn.control.payments().map((p) => p.order_id))];
+  expect(standIn.control.payments().map((p) => p.order_id)).toEqual([first, first, first, second, third]);
+  const made = standIn.control.requests('POST /air/orders').filter((r) => r.status === 201);
+  expect(made.map((r) => (r.body as { type: string; services?: unknown[] }).type)).toEqual(['hold', 'hold', 'instant']);
+  expect((made[2]!.body as { services: Array<{ id: string }> }).services).toHaveLength(2);
   expect(standIn.control.requests('POST /air/order_changes/:id/actions/confirm').filter((r) => r.status === 200)).toHaveLength(1);
   expect(standIn.control.requests('POST /air/orders/:id/services').filter((r) => r.status === 201)).toHaveLength(1);
   expect(standIn.control.requests('POST /air/airline_initiated_changes/:id/actions/accept').filter((r) => r.status === 200)).toHaveLength(1);

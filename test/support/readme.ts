@@ -206,20 +206,27 @@ function findObject(value: unknown, test: (o: Record<string, unknown>) => boolea
   return undefined;
 }
 
-/** A placeholder's value in one answer, or undefined when that answer has none. */
+/**
+ * A placeholder's value in one answer, or undefined when that answer has none: from the first
+ * object, in document order, that holds it with a value (`<prices[0].service_id>` skips the
+ * seats with no prices).
+ */
 export function resolvePlaceholder(placeholder: string, answer: unknown): unknown {
   const flagged = /^(\w+) (\w+)$/.exec(placeholder);
   const m = flagged ? null : /^(\w+)((?:\[\d+\]|\.\w+)*)$/.exec(placeholder);
   if (!flagged && !m) throw new Error(`not a placeholder the rule knows: <${placeholder}>`);
   const [name, flag] = flagged ? [flagged[2]!, flagged[1]!] : [m![1]!, undefined];
-  const holder = findObject(answer, (o) => name in o && (flag === undefined || o[flag] === true));
-  if (!holder) return undefined;
-  let value: unknown = holder[name];
-  for (const step of (m?.[2] ?? '').match(/\[\d+\]|\.\w+/g) ?? []) {
-    if (value === undefined || value === null) return undefined;
-    value = step.startsWith('[') ? (value as unknown[])[Number(step.slice(1, -1))] : (value as Record<string, unknown>)[step.slice(1)];
-  }
-  return value;
+  const path = (m?.[2] ?? '').match(/\[\d+\]|\.\w+/g) ?? [];
+  const valueIn = (holder: Record<string, unknown>): unknown => {
+    let value: unknown = holder[name];
+    for (const step of path) {
+      if (value === undefined || value === null) return undefined;
+      value = step.startsWith('[') ? (value as unknown[])[Number(step.slice(1, -1))] : (value as Record<string, unknown>)[step.slice(1)];
+    }
+    return value;
+  };
+  const holder = findObject(answer, (o) => name in o && (flag === undefined || o[flag] === true) && (path.length === 0 || valueIn(o) != null));
+  return holder ? valueIn(holder) : undefined;
 }
 
 /** Replaces every `<…>` with its value from the answers so far (newest first). */

@@ -127,9 +127,12 @@ export async function markFlightBookingFailed(db: DbOrTx, bookingId: number, rea
 }
 
 export async function recordTickets(db: DbOrTx, bookingId: number, air: FlightOrder): Promise<void> {
+  const tickets = air.tickets.map((t) => ({ traveler_index: t.traveler_index, ticket_number: t.ticket_number }));
+  // An order the airline made only as it was paid (Duffel, with seats or bags) brings its id and PNR now.
+  const made = air.booking_reference === null ? {} : { supplierBookingRef: air.order_id, pnr: air.booking_reference };
   await db
     .update(flightBookings)
-    .set({ status: 'ticketed', tickets: air.tickets.map((t) => ({ traveler_index: t.traveler_index, ticket_number: t.ticket_number })), updatedAt: new Date() })
+    .set({ status: 'ticketed', tickets, ...made, updatedAt: new Date() })
     .where(eq(flightBookings.id, bookingId));
 }
 

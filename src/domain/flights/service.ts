@@ -250,7 +250,7 @@ export async function bookFlight(
   },
   pricing: PricingDeps,
   scenario?: string,
-): Promise<{ order: OrderRow; bookingId: number; pnr: string; ticketTimeLimit: Date }> {
+): Promise<{ order: OrderRow; bookingId: number; pnr: string | null; ticketTimeLimit: Date }> {
   const shown = openCode(pricing, input.fare_source_code, 'fare_source_code');
   const fare = await supplierRead('fare_source_code', () => deps.supplier.price(shown.id));
   if (!fare.available) throw validation('fare_source_code', 'this fare is no longer available; search again');

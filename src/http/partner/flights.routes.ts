@@ -78,7 +78,7 @@ const BookingBody = FareCode.extend({
     .optional()
     .openapi({
       description:
-        "Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. Duffel books seats and bags only with an order paid at once, so its fares refuse them here: add bags after ticketing (air_order_services)",
+        "Paid seats (seat_map) and bags (air_services) to book with the flight (extension). The order's price is the airline's for the whole, with the markup. On Duffel, which books seats and bags only with an order paid as it is made, the booking is made at the airline when it is paid: pnr stays null until then, and ticket_time_limit is when the fare's offer expires",
     }),
 }).openapi('FlightBookingRequest');
 
@@ -298,7 +298,16 @@ const routes = {
     ...post('/flights/air_booking/', 'Book: creates the PNR and the travel order'),
     request: { body: jsonBody(BookingBody), headers: sandboxScenario('flightBooking') },
     responses: {
-      201: json(TravelOrder.extend({ booking_id: z.number().int(), pnr: z.string(), ticket_time_limit: z.string() }), 'The pending travel order'),
+      201: json(
+        TravelOrder.extend({
+          booking_id: z.number().int(),
+          pnr: z.string().nullable().openapi({
+            description: 'The airline booking reference; null when the airline makes the booking only once it is paid (Duffel, with seats or bags chosen)',
+          }),
+          ticket_time_limit: z.string(),
+        }),
+        'The pending travel order',
+      ),
       ...commonErrors,
     },
   }),

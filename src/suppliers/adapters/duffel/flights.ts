@@ -9,10 +9,23 @@ import type {
 import { formatMinor } from '../../../platform/currency';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../errors';
 import type { FlightAfterSale } from '../../flight-after-sale';
-import type { Airport, Baggage, CancellationQuote, FareConditions, FlightSupplier, Money, PassengerType, PricedOffer, Traveler } from '../../flights';
+import type {
+  Airport,
+  Baggage,
+  BookedService,
+  CancellationQuote,
+  ChosenService,
+  FareConditions,
+  FlightOrder,
+  FlightSupplier,
+  Money,
+  PassengerType,
+  PricedOffer,
+  Traveler,
+} from '../../flights';
 import { duffelAfterSale } from './after-sale';
 import type { DuffelCalls } from './client';
-import { fareFamilyOf, moneyOf, offerOf, orderOf, penaltyOf, SEARCH_AGES, typeOfPassenger } from './mapping';
+import { fareFamilyOf, moneyOf, offerOf, orderOf, penaltyOf, SEARCH_AGES, segmentPairs, typeOfPassenger } from './mapping';
 
 /** Our traveller as Duffel's order passenger: the offer's passenger of the same type, in order. */
 export function passengersFor(offer: DuffelOffer, travelers: Traveler[], contact: { phone_number: string; email: string }): CreateOrderPassenger[] {
@@ -46,6 +59,31 @@ const show = (m: Money) => `${formatMinor(m.amount_minor, m.currency)} ${m.curre
 const ORDER_SCAN_PAGES = 5;
 
 /**
+ * Duffel books seats and bags only with an order paid as it is made (`instant`), never with a
+ * held one. A booking with seats or bags is therefore made at Duffel when it is paid: until
+ * then its order id names the offer and the booking's client reference, it has no booking
+ * reference, and it must be paid before the offer expires.
+ */
+const UNMADE = 'unmade:';
+const unmadeId = (offerId: string, clientReference: string) => `${UNMADE}${offerId}:${clientReference}`;
+function unmadeOf(orderId: string): { offerId: string; clientReference: string } | null {
+  if (!orderId.startsWith(UNMADE)) return null;
+  const rest = orderId.slice(UNMADE.length);
+  const at = rest.indexOf(':');
+  return at > 0 ? { offerId: rest.slice(0, at), clientReference: rest.slice(at + 1) } : null;
+}
+
+/** A seat or bag as Duffel sells it with an offer: bags with the offer, seats on its seat maps. */
+interface ForSale {
+  type: 'seat' | 'baggage';
+  passengerId: string;
+  segmentIds: string[];
+  maxQuantity: number;
+  price: Money;
+  designator?: string;
+}
+
+/**
  * The flights port on Duffel (API v2, through `@duffel/api`). Offers are Duffel's offers; a
  * hold is an order of type `hold`, issued by a `balance` payment of the amount it was priced
  * at; a cancellation is Duffel's order cancellation, quoted then confirmed. A payment or a
@@ -74,6 +112,118 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
   async function confirmedCancellation(orderId: string): Promise<OrderCancellation | null> {
     const list = await duffel.call('order cancellations', (d) => d.orderCancellations.list({ order_id: orderId }), { safe: true });
     return list.find((c) => c.confirmed_at) ?? null;
+  }
+
+  /** The seats and bags chosen with an offer, priced as Duffel sells them now; one it does not sell (a seat taken meanwhile) is refused. */
+  async function chosenServices(offer: DuffelOffer, chosen: ChosenService[]): Promise<BookedService[]> {
+    const forSale = new Map<string, ForSale>();
+    for (const b of offer.available_services ?? []) {
+      if (b.type !== 'baggage') continue;
+      forSale.set(b.id, {
+        type: 'baggage',
+        passengerId: b.passenger_ids[0]!,
+        segmentIds: b.segment_ids,
+        maxQuantity: b.maximum_quantity,
+        price: moneyOf(b.total_amount, b.total_currency),
+      });
+    }
+    if (chosen.some((c) => !forSale.has(c.service_id))) {
+      const maps = await duffel.call('seat maps', (d) => d.seatMaps.get({ offer_id: offer.id }), { safe: true });
+      for (const m of maps)
+        for (const element of m.cabins.flatMap((c) => c.rows.flatMap((r) => r.sections.flatMap((sec) => sec.elements)))) {
+          if (element.type !== 'seat' && element.type !== 'restricted_seat_general') continue;
+          for (const sv of element.available_services) {
+            forSale.set(sv.id, {
+              type: 'seat',
+              passengerId: sv.passenger_id,
+              segmentIds: [m.segment_id],
+              maxQuantity: 1,
+              price: moneyOf(sv.total_amount, sv.total_currency),
+              designator: element.designator,
+            });
+          }
+        }
+    }
+    return chosen.map((c) => {
+      const s = forSale.get(c.service_id);
+      if (!s) throw new SupplierRejectedError(`service ${c.service_id} is not for sale with this fare (a seat taken meanwhile, or another fare's)`, 422);
+      if (c.quantity > s.maxQuantity) throw new SupplierRejectedError(`at most ${s.maxQuantity} of service ${c.service_id} can be booked`, 422);
+      return {
+        service_id: c.service_id,
+        type: s.type,
+        traveler_index: Math.max(
+          0,
+          offer.passengers.findIndex((p) => p.id === s.passengerId),
+        ),
+        segments: segmentPairs(s.segmentIds, offer.slices),
+        quantity: c.quantity,
+        total: { amount_minor: s.price.amount_minor * c.quantity, currency: s.price.currency },
+        ...(s.designator ? { designator: s.designator } : {}),
+      };
+    });
+  }
+
+  /** A booking with seats or bags, not made at Duffel until it is paid: the offer, its services and their total, to pay before the offer expires. */
+  async function unmadeOrder(offerId: string, clientReference: string, chosen: ChosenService[]): Promise<FlightOrder> {
+    const offer = await duffel.call('offer', (d) => d.offers.get(offerId, { return_available_services: true }), { safe: true });
+    const services = await chosenServices(offer, chosen);
+    const mapped = offerOf(offer);
+    const foreign = services.find((s) => s.total.currency !== mapped.total.currency);
+    if (foreign)
+      throw new SupplierRejectedError(`service ${foreign.service_id} is sold in ${foreign.total.currency}, not the fare's ${mapped.total.currency}`, 422);
+    return {
+      order_id: unmadeId(offer.id, clientReference),
+      booking_reference: null,
+      status: Date.parse(offer.expires_at) > now().getTime() ? 'held' : 'expired',
+      payment_required_by: offer.expires_at,
+      total: { amount_minor: mapped.total.amount_minor + services.reduce((sum, sv) => sum + sv.total.amount_minor, 0), currency: mapped.total.currency },
+      fare_family: mapped.fare_family,
+      refundable: mapped.refundable,
+      refund_penalty: penaltyOf(offer.conditions.refund_before_departure),
+      cabin: mapped.cabin,
+      legs: mapped.legs,
+      tickets: [],
+      services,
+    };
+  }
+
+  /** The order made for an unmade booking when it was paid, if it was (an answer lost). */
+  async function madeFor(unmade: { clientReference: string }): Promise<FlightOrder | null> {
+    const made = await findOrderByReference(unmade.clientReference);
+    return made ? orderOf(made, now()) : null;
+  }
+
+  /** Makes and pays an unmade booking's order at once, with its seats and bags, at the amount it was sold at. */
+  async function makeAndPay(
+    unmade: { offerId: string; clientReference: string },
+    req: { amount: Money; booking?: { travelers: Traveler[]; contact: { phone_number: string; email: string }; services: ChosenService[] } },
+  ): Promise<FlightOrder> {
+    const found = await madeFor(unmade);
+    if (found) return found;
+    if (!req.booking) throw new SupplierRejectedError(`booking ${unmade.clientReference} is made at Duffel when paid, and its travellers were not given`, 422);
+    const due = await unmadeOrder(unmade.offerId, unmade.clientReference, req.booking.services);
+    if (!sameMoney(due.total, req.amount)) {
+      throw new SupplierRejectedError(`the airline's price is now ${show(due.total)}, not the ${show(req.amount)} it was sold at; nothing was booked`, 409);
+    }
+    const offer = await getOffer(unmade.offerId);
+    const order = {
+      type: 'instant' as const,
+      selected_offers: [offer.id],
+      passengers: passengersFor(offer, req.booking.travelers, req.booking.contact),
+      services: req.booking.services.map((sv) => ({ id: sv.service_id, quantity: sv.quantity })),
+      payments: [{ type: 'balance' as const, amount: formatMinor(req.amount.amount_minor, req.amount.currency), currency: req.amount.currency }],
+      metadata: { client_reference: unmade.clientReference },
+    } satisfies CreateOrder;
+    try {
+      return orderOf(await duffel.call('instant order', (d) => d.orders.create(order)), now());
+    } catch (err) {
+      // Made under this reference, its answer lost: the offer is used up, and the order is found.
+      if (err instanceof SupplierUnavailableError || (err instanceof SupplierRejectedError && err.status === 409)) {
+        const made = await madeFor(unmade);
+        if (made) return made;
+      }
+      throw err;
+    }
   }
 
   const cancelled = (c: OrderCancellation, currency: string) => ({
@@ -173,10 +323,7 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     },
 
     hold: async (req) => {
-      // Duffel books services with instant orders only; a hold adds bags once it is issued.
-      if (req.services?.length) {
-        throw new SupplierRejectedError('Duffel books seats and bags with an order paid at once, not with a held one; add bags once it is issued', 422);
-      }
+      if (req.services?.length) return unmadeOrder(req.offerId, req.clientReference, req.services);
       const offer = await getOffer(req.offerId);
       if (offer.payment_requirements.requires_instant_payment) {
         throw new SupplierRejectedError('the airline sells this fare for immediate payment only; it cannot be held', 422);
@@ -201,6 +348,12 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     },
 
     issue: async (orderId, req) => {
+      const unmade = unmadeOf(orderId);
+      if (unmade) {
+        const made = await makeAndPay(unmade, req);
+        if (made.status === 'issued') return made;
+        throw new SupplierUnavailableError(`order ${made.order_id} is ${made.status} after its payment; its tickets are not issued yet`);
+      }
       const order = await getOrder(orderId);
       const current = orderOf(order, now());
       if (current.status === 'issued') return current;
@@ -228,9 +381,21 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
       throw new SupplierUnavailableError(`order ${orderId} is ${after.status} after its payment; its tickets are not issued yet`);
     },
 
-    order: async (orderId) => orderOf(await getOrder(orderId), now()),
+    order: async (orderId) => {
+      const unmade = unmadeOf(orderId);
+      if (!unmade) return orderOf(await getOrder(orderId), now());
+      // Unmade: what there is is the offer (without the seats and bags, which only the booking records).
+      return (await madeFor(unmade)) ?? unmadeOrder(unmade.offerId, unmade.clientReference, []);
+    },
 
     release: async (orderId) => {
+      const unmade = unmadeOf(orderId);
+      if (unmade) {
+        // Nothing is held at Duffel for an unmade booking (its offer simply expires); one made is paid already.
+        const made = await madeFor(unmade);
+        if (!made) throw new SupplierRejectedError(`nothing was made at Duffel for booking ${unmade.clientReference}`, 410);
+        return made;
+      }
       const current = orderOf(await getOrder(orderId), now());
       if (current.status !== 'held') return current;
       try {
