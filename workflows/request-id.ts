@@ -27,7 +27,7 @@ export function withRequestIdHeader(headers: Headers, requestId: string | undefi
  */
 export const ACTOR_HEADER = 'actor';
 
-/** Who acts, as a plain JSON record (src/db/schema.ts ActorRecord); opaque to workflows. */
+/** Who acts, as a plain JSON record (src/platform/actor.ts ActorRecord); opaque to workflows. */
 export type CarriedActor = Record<string, unknown>;
 
 /** What the headers carry on from the API request: its id and who made it. */

@@ -2,7 +2,7 @@
  * The company's double-entry books. Every movement of a partner's wallet (a ledger row)
  * posts transfers between named accounts, in the same transaction: a transfer takes one
  * amount from one account and gives it to another of the same currency, so the books
- * balance by construction (the database refuses anything else, src/db/schema.ts). Account
+ * balance by construction (the database refuses anything else, src/db/schema/books.ts). Account
  * balances are credits minus debits; the accounts of a currency always sum to zero.
  *
  * The accounts:
