@@ -14,7 +14,7 @@ import { AGENCY_CHANNEL, getOrder, isAgencyOrder, type OrderRow } from './orders
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, toldBy } from '../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, inProcessOutcome } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 
 export interface PayDeps {
@@ -300,7 +300,7 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
   { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, workflowAnswer('pay'), { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
+  const result = await awaitWorkflow(handle, deps.payWaitMs, workflowAnswer('pay'), { onRunFailed, inProcess: inProcessOutcome(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

@@ -322,7 +322,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const heartbeat = opts.workerPresence === 'heartbeat';
   // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
   const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
-  const told = opts.outcomes === 'untold' ? undefined : outcomes;
+  const reportedTo = opts.outcomes === 'untold' ? undefined : outcomes;
   const secrets = webhookSecrets(config);
   const payloadCodec = temporalPayloadCodec(config);
   usePersonalDataKeys(personalDataBox(config));
@@ -331,7 +331,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const startWorker = async () => {
     worker = await startEngineWorker(
       config,
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: reportedTo },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     if (heartbeat && !presence) {
@@ -341,7 +341,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const startRelease = async (buildId: string) => {
     const release = await startEngineWorker(
       { ...config, WORKER_BUILD_ID: buildId },
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: reportedTo },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     let stopped: Promise<void> | undefined;

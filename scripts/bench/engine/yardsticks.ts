@@ -20,7 +20,7 @@ import { addOperationRights } from '../../../src/http/rights';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
 import type { Stack } from '../../../src/platform/stack';
 import type { WorkflowOutcomes } from '../../../src/temporal/outcomes';
-import { awaitWorkflow, startOrJoin, toldBy } from '../../../src/temporal/workflows';
+import { awaitWorkflow, startOrJoin, inProcessOutcome } from '../../../src/temporal/workflows';
 import type { WorkflowType } from '../../../workflows/registry.types';
 import { requestIdActivityInterceptors } from '../../../worker/interceptors';
 import { becomeCurrent, workflowCodeBuildId } from '../../../worker/deployment';
@@ -65,7 +65,7 @@ export function createBareApp(floor?: FloorDeps) {
         taskQueue: floor.taskQueue,
         ...(floor.eagerStart ? { requestEagerStart: true } : {}),
       } as Parameters<typeof startOrJoin>[2]);
-      const result = await awaitWorkflow(started.handle, floor.waitMs, () => null, { told: toldBy(floor.outcomes, started) });
+      const result = await awaitWorkflow(started.handle, floor.waitMs, () => null, { inProcess: inProcessOutcome(floor.outcomes, started) });
       const workflowId = started.handle.workflowId;
       return result ? c.json({ ok: true, data: { ...result, workflow_id: workflowId } }) : c.json({ ok: false, error: `${workflowId} still running` }, 202);
     });

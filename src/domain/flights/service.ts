@@ -17,7 +17,7 @@ import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
 import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
@@ -282,7 +282,7 @@ export async function bookFlight(
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
   const booked = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightBooking', 'fare_source_code'), {
-    told: toldBy(deps.outcomes, started),
+    inProcess: inProcessOutcome(deps.outcomes, started),
   });
   if (!booked)
     throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);
