@@ -7,7 +7,7 @@ import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTim
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';
-import type { Stack } from '../src/platform/stack';
+import type { ShutdownList } from '../src/platform/shutdown-list';
 import { temporalTls } from '../src/temporal/tls';
 
 export interface WorkerPresence {
@@ -131,7 +131,7 @@ export async function startWorkerPresence(opts: {
 export async function startPresence(
   config: Config,
   parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<WorkerPresence> {
   const presence = await startWorkerPresence({
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -142,6 +142,6 @@ export async function startPresence(
     tls: temporalTls(config),
     db: () => parts.database()?.db,
   });
-  stack.add(() => presence.stop());
+  shutdown.add(() => presence.stop());
   return presence;
 }

@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { logger, logInfo } from '../platform/log';
 import type { SecretBox } from '../platform/secret-box';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { engineDataConverter } from '../temporal/payload-codec';
 import { temporalTls } from '../temporal/tls';
@@ -111,12 +111,12 @@ export async function runWorker(
   address: string,
   database: Database,
   supplier: string,
-  stack: Stack,
+  shutdown: ShutdownList,
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await connectWorker(address, temporalTls(config));
-  stack.add(() => connection.close());
+  shutdown.add(() => connection.close());
   const payloadCodec = temporalPayloadCodec(config);
   const running = await startEngineWorker(config, {
     connection,
@@ -126,11 +126,11 @@ export async function runWorker(
     payloadCodec,
     outcomes,
   });
-  stack.add(() => running.stop());
+  shutdown.add(() => running.stop());
   const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
-  stack.add(() => retention.stop());
+  shutdown.add(() => retention.stop());
   const upkeep = startPersonalDataUpkeep({ db: database.db, days: config.PERSONAL_DATA_RETENTION_DAYS });
-  stack.add(() => upkeep.stop());
+  shutdown.add(() => upkeep.stop());
   const poll = startScheduleChangePoll({
     db: database.db,
     client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(payloadCodec) }),
@@ -138,6 +138,6 @@ export async function runWorker(
     afterSaleOf: workerDependencies(config, { database, supplierUrl: supplier, secrets: webhookSecrets(config) }).flightAfterSaleOf,
     minutes: config.SCHEDULE_CHANGE_POLL_MINUTES,
   });
-  stack.add(() => poll.stop());
+  shutdown.add(() => poll.stop());
   return { worker: running.worker, connection };
 }

@@ -20,7 +20,7 @@ import { startApiHealth } from '../../src/runtime/api-health';
 import { webhookSecrets } from '../../src/runtime/secrets-key';
 import { temporalPayloadCodec } from '../../src/runtime/payload-key';
 import { personalDataBox } from '../../src/runtime/personal-data-key';
-import { Stack } from '../../src/platform/stack';
+import { ShutdownList } from '../../src/platform/shutdown-list';
 import { supplierUrl } from '../../src/runtime/supplier-url';
 import { adminDependencies, apiDependencies, rateBudgets, supplierBreakers } from '../../src/runtime/wiring';
 import { temporalClient } from '../../src/temporal/connection';
@@ -287,14 +287,14 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const namespace = taskQueue;
   const config = stackConfig(opts, { address, namespace, taskQueue });
   // What the stack opens, stopped in reverse order by close().
-  const parts = new Stack();
+  const shutdown = new ShutdownList();
   const database = await freshDatabase({ proxy: opts.faults === true, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
-  parts.add(async () => {
+  shutdown.add(async () => {
     await database.close();
     await database.drop();
   });
   await seedCatalog(database.db);
-  const simulator = await supplierUrl(config, parts);
+  const simulator = await supplierUrl(config, shutdown);
   const direct = await Connection.connect({ address });
   await direct.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   // On a cluster with SQL visibility, a fresh namespace's attributes take a registry refresh to be usable.
@@ -302,7 +302,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // Two proxies: one for the API client's connection, one for everything else (health probe, worker).
   const temporalProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
   const clientProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
-  parts.add(async () => {
+  shutdown.add(async () => {
     await temporalProxy?.close();
     await clientProxy?.close();
   });
@@ -311,10 +311,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     await direct.close();
     connection = await Connection.connect({ address: clientProxy.address });
   }
-  parts.add(() => connection.close());
+  shutdown.add(() => connection.close());
   const temporalAddress = temporalProxy?.address ?? address;
   const nativeConnection = await connectWorker(temporalAddress);
-  parts.add(() => nativeConnection.close());
+  shutdown.add(() => nativeConnection.close());
   // Eager start needs the client on the worker's connection, as `npm start` has it.
   const eagerStart = opts.eagerStart === true;
   const clientConnection = eagerStart ? nativeConnection : connection;
@@ -335,7 +335,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     if (heartbeat && !presence) {
-      presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, parts);
+      presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
     }
   };
   const startRelease = async (buildId: string) => {
@@ -346,7 +346,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     );
     let stopped: Promise<void> | undefined;
     const stop = () => (stopped ??= release.stop());
-    parts.add(stop);
+    shutdown.add(stop);
     return { ...release, stop };
   };
   const stopWorker = async ({ crash = false } = {}) => {
@@ -360,7 +360,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const health = await startApiHealth(
     config,
     { database, temporalAddress, ...(heartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
-    parts,
+    shutdown,
   );
   const client = temporalClient(config, clientConnection, health, payloadCodec);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
@@ -443,7 +443,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       database.proxy?.restore();
       await stopWorker();
       const errors: unknown[] = [];
-      await parts.stop((err) => errors.push(err));
+      await shutdown.stop((err) => errors.push(err));
       if (errors.length > 0) throw errors[0];
     },
   };
