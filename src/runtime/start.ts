@@ -11,7 +11,7 @@ import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection, ty
 import { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalTls } from '../temporal/tls';
 import { serveWorkerMetrics } from '../../worker/metrics';
-import { startPresence } from '../../worker/presence';
+import { startHeartbeat } from '../../worker/heartbeat';
 import { installWorkerRuntime } from '../../worker/runtime';
 import { ensureAdminToken } from './admin-token';
 import { startApiHealth } from './api-health';
@@ -146,10 +146,10 @@ export async function startWorkerProcess(
   let worker: Worker | undefined;
   let temporalAddress: string | undefined;
   let database: Database | undefined;
-  const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
+  const heartbeat = await startHeartbeat(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
   const metrics = await serveWorkerMetrics(
     config,
-    { coreMetricsUrl, health: presence.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
+    { coreMetricsUrl, health: heartbeat.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
     shutdown,
   );
   const temporal = await ensureTemporal(config, (msg) => logInfo(msg), shutdown);
@@ -157,6 +157,6 @@ export async function startWorkerProcess(
   database = await openSeededDatabase(config, shutdown);
   ({ worker } = await runWorker(config, temporal.address, database, supplier, shutdown));
   // Stopping: the heartbeat goes first (the API sees this worker gone at once), then the worker drains.
-  shutdown.add(() => presence.stop());
+  shutdown.add(() => heartbeat.stop());
   return { supplier, temporal, metrics };
 }

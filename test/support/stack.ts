@@ -27,7 +27,7 @@ import { temporalClient } from '../../src/temporal/connection';
 import type { EncryptionCodec } from '../../src/temporal/payload-codec';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
-import { startPresence, type WorkerPresence } from '../../worker/presence';
+import { startHeartbeat, type WorkerHeartbeat } from '../../worker/heartbeat';
 import type { WorkerVersion } from '../../worker/deployment';
 import { startEngineWorker, type EngineWorker } from '../../src/runtime/engine-worker';
 import { connectWorker } from '../../worker/worker';
@@ -123,9 +123,9 @@ export interface StackOptions {
   /**
    * How the API knows that a worker serves its queue: its own worker, as `npm start`
    * (default); or, as `npm run api` next to `npm run worker`, the worker's heartbeat rows
-   * (the stack's worker then runs a worker process's presence, and `workerApp` serves its /healthz).
+   * (the stack's worker then runs a worker process's heartbeat, and `workerApp` serves its /healthz).
    */
-  workerPresence?: 'in-process' | 'heartbeat';
+  workerSeenBy?: 'in-process' | 'heartbeat';
   /**
    * The rate limiter's store: the engine's (the table on PostgreSQL, memory on PGlite), or
    * 'table' for the table on PGlite too (rate-limits.test.ts: replicas share it in both modes).
@@ -169,9 +169,9 @@ export interface TestStack {
   payloadCodec: EncryptionCodec;
   /** The API's readiness, as its /healthz and its requests read it. */
   health: HealthMonitor;
-  /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
+  /** The worker process's metrics app (its /healthz), with workerSeenBy 'heartbeat'. */
   workerApp: ReturnType<typeof createWorkerMetricsApp>;
-  /** What the API hears from its worker (none with workerPresence 'heartbeat': the worker is another process). */
+  /** What the API hears from its worker (none with workerSeenBy 'heartbeat': the worker is another process). */
   outcomes: WorkflowOutcomes | undefined;
   /** The running worker; stopWorker/startWorker simulate a stop (or, with crash, a kill: no goodbye) and a restart. */
   worker(): Worker | null;
@@ -319,23 +319,23 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const eagerStart = opts.eagerStart === true;
   const clientConnection = eagerStart ? nativeConnection : connection;
 
-  const heartbeat = opts.workerPresence === 'heartbeat';
+  const seenByHeartbeat = opts.workerSeenBy === 'heartbeat';
   // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
-  const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
+  const outcomes = seenByHeartbeat ? undefined : new WorkflowOutcomes();
   const reportedTo = opts.outcomes === 'untold' ? undefined : outcomes;
   const secrets = webhookSecrets(config);
   const payloadCodec = temporalPayloadCodec(config);
   usePersonalDataKeys(personalDataBox(config));
   let worker: EngineWorker | null = null;
-  let presence: WorkerPresence | null = null;
+  let heartbeat: WorkerHeartbeat | null = null;
   const startWorker = async () => {
     worker = await startEngineWorker(
       config,
       { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: reportedTo },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
-    if (heartbeat && !presence) {
-      presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
+    if (seenByHeartbeat && !heartbeat) {
+      heartbeat = await startHeartbeat(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
     }
   };
   const startRelease = async (buildId: string) => {
@@ -351,22 +351,22 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   };
   const stopWorker = async ({ crash = false } = {}) => {
     // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
-    await presence?.stop({ forget: !crash });
-    presence = null;
+    await heartbeat?.stop({ forget: !crash });
+    heartbeat = null;
     await worker?.stop().catch(() => undefined);
     worker = null;
   };
   await startWorker();
   const health = await startApiHealth(
     config,
-    { database, temporalAddress, ...(heartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
+    { database, temporalAddress, ...(seenByHeartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
     shutdown,
   );
   const client = temporalClient(config, clientConnection, health, payloadCodec);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
   const workerApp = createWorkerMetricsApp({
     adminToken: ADMIN_TOKEN,
-    health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
+    health: { report: () => heartbeat?.health.report() ?? stopped, require: () => undefined },
   });
   const proxies: Record<CuttablePart, CuttableProxy | undefined> = { database: database.proxy, temporal: temporalProxy };
   const proxyOf = (part: CuttablePart) => {
