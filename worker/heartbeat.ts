@@ -21,7 +21,7 @@ export interface WorkerHeartbeat {
  * A worker process's heartbeat: its health checked in the background, and a heartbeat row
  * (src/db/worker-heartbeats.ts) stamped every `heartbeatMs` while its worker is RUNNING and
  * reaches Temporal — what the API reads to know, within seconds, that some worker serves the
- * task queue. The parts are getters: the process serves /healthz before it has connected.
+ * task queue. What it watches are getters: the process serves /healthz before it has connected.
  */
 export async function startWorkerHeartbeat(opts: {
   taskQueue: string;
@@ -126,21 +126,21 @@ export async function startWorkerHeartbeat(opts: {
 
 /**
  * A worker process's heartbeat (startWorkerHeartbeat, above): its health checked in the background
- * and its heartbeat row, from now on; the parts are getters, filled in as the process starts.
+ * and its heartbeat row, from now on; what it watches are getters, filled in as the process starts.
  */
 export async function startHeartbeat(
   config: Config,
-  parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
+  watched: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
   shutdown: ShutdownList,
 ): Promise<WorkerHeartbeat> {
   const heartbeat = await startWorkerHeartbeat({
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     heartbeatMs: config.WORKER_HEARTBEAT_MS,
     timing: healthTiming(config),
-    worker: parts.worker,
-    temporalAddress: parts.temporalAddress,
+    worker: watched.worker,
+    temporalAddress: watched.temporalAddress,
     tls: temporalTls(config),
-    db: () => parts.database()?.db,
+    db: () => watched.database()?.db,
   });
   shutdown.add(() => heartbeat.stop());
   return heartbeat;

@@ -21,7 +21,7 @@ import { webhookSecrets } from './secrets-key';
 import { workerDependencies } from './wiring';
 
 /** What a worker of the engine works with. */
-export interface WorkerParts {
+export interface WorkerDeps {
   connection: NativeConnection;
   database: Database;
   supplierUrl: string;
@@ -46,28 +46,28 @@ export interface EngineWorker extends VersionedWorker {
  */
 export async function startEngineWorker(
   config: Config,
-  parts: WorkerParts,
+  deps: WorkerDeps,
   extra: Pick<WorkerConfig, 'workflowBundle' | 'activityInterceptors'> & { webhookIdleMs?: number } = {},
 ): Promise<EngineWorker> {
   const { worker, version } = await createWorker({
-    connection: parts.connection,
+    connection: deps.connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID },
-    deps: workerDependencies(config, parts),
+    deps: workerDependencies(config, deps),
     tuning: {
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
       maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
     },
-    outcomes: parts.outcomes,
-    payloadCodec: parts.payloadCodec,
+    outcomes: deps.outcomes,
+    payloadCodec: deps.payloadCodec,
     workflowBundle: extra.workflowBundle,
     activityInterceptors: extra.activityInterceptors,
   });
   const running = worker.run();
   running.catch(() => undefined);
-  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(parts.payloadCodec) });
+  const client = new Client({ connection: deps.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(deps.payloadCodec) });
   if (config.WORKER_BECOMES_CURRENT) {
     try {
       const promotion = await becomeCurrent(client, {
@@ -87,7 +87,7 @@ export async function startEngineWorker(
     logInfo('worker version (made current by the deploy)', { ...version });
   }
   const relay = startWebhookRelay({
-    db: parts.database.db,
+    db: deps.database.db,
     client,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     retry: webhookRetry(config),

@@ -13,7 +13,7 @@ import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
 import type { ShutdownList } from '../platform/shutdown-list';
-import { adminDependencies, apiDependencies, supplierBreakers } from './wiring';
+import { adminDependencies, apiDependencies, supplierBreakers, type SharedApiDeps } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */
 export type PublicApp = ReturnType<typeof createApp>;
@@ -59,18 +59,24 @@ export async function serveHttp(
   },
   shutdown: ShutdownList,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
-  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config), breakers: supplierBreakers(config) };
+  const shared: SharedApiDeps = {
+    database: deps.database,
+    temporal: deps.temporal,
+    health: deps.health,
+    secrets: webhookSecrets(config),
+    breakers: supplierBreakers(config),
+  };
   const watchNearLimit = nearLimitWatch(deps.database.db);
   const watching = setInterval(() => void watchNearLimit(), NEAR_LIMIT_WATCH_MS).unref();
   shutdown.add(async () => clearInterval(watching));
-  const app = createApp(apiDependencies(config, { ...parts, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
+  const app = createApp(apiDependencies(config, { ...shared, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
   deps.routes?.(app);
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
   shutdown.add(() => api.close());
   const admin = await listen(
     createAdminApp({
       ...adminDependencies(config, {
-        ...parts,
+        ...shared,
         adminToken: deps.adminToken,
         metrics: deps.metrics,
         payloadCodec: temporalPayloadCodec(config),

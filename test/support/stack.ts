@@ -374,10 +374,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
     return proxy;
   };
-  const httpParts = { database, temporal: client, health, secrets, breakers: supplierBreakers(config) };
+  const sharedApiDeps = { database, temporal: client, health, secrets, breakers: supplierBreakers(config) };
   // Each API instance counts requests with a limiter of its own making, as each `npm run api` replica does.
   const apiDeps = (heard?: WorkflowOutcomes) => {
-    const deps = apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard });
+    const deps = apiDependencies(config, { ...sharedApiDeps, supplierUrl: simulator.url, eagerStart, outcomes: heard });
     return {
       ...deps,
       webhookUrls: { ...deps.webhookUrls, resolve: testResolve },
@@ -387,7 +387,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
   const adminDeps = adminDependencies(config, {
-    ...httpParts,
+    ...sharedApiDeps,
     adminToken: ADMIN_TOKEN,
     metrics: { role: 'all-in-one' },
     payloadCodec,
