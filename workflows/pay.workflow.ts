@@ -13,14 +13,14 @@ import {
 import type { BookingActivities } from '../activities';
 import { FAST_PATH_STEP, FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType, isAnswerType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
+import { FailureType, isRefusalType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
 import { mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
 import type { FastPathStop, PaidFast } from './fast-path.types';
 import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
 import type { FollowUp } from './registry.types';
 import { Saga } from './saga';
-import { isAnswer, stepFailure, setStage } from './steps';
+import { isRefusal, stepFailure, setStage } from './steps';
 
 /** The fast path: debit, supplier step and completion in one local activity, in the payment's first workflow task. */
 const fast = proxyLocalActivities<BookingActivities>(FAST_PATH_STEP);
@@ -91,7 +91,7 @@ function finalizedFast(state: PayState, finalized: NonNullable<PaidFast['finaliz
 async function finalizeRound(request: FinalizeRequest, first: boolean, paid: PaidFast) {
   if (!first) return supplier.finalizeOrder(request);
   const failed = paid.finalizeFailed;
-  if (failed && (isAnswerType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
+  if (failed && (isRefusalType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
   // Only now can the step take a while: the payment shows Stage finalizing with the activity
   // (a stage set in the fast path's workflow task would be written with its other commands, and never seen).
   setStage('finalizing');
@@ -115,7 +115,7 @@ async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operat
       return done;
     } catch (err) {
       state.supplierAttempts += reportedAttempts(err);
-      if (isAnswer(err)) throw err;
+      if (isRefusal(err)) throw err;
       state.lastError = stepFailure(err).message;
       state.step = 'looking_up';
       const found = await lookup.lookupFinalization(request).catch(() => ({ state: 'unknown' as const }));

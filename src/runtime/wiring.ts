@@ -24,7 +24,7 @@ import { memoryBudget, sharedBudget } from '../domain/search/budget';
 import { boundDerived, derivedBytes } from '../domain/search/derived';
 import { createSearchLayer } from '../domain/search/layer';
 import type { SearchSettings } from '../domain/search/settings';
-import { sharedAnswers } from '../domain/search/shared';
+import { sharedSearchAnswers } from '../domain/search/shared';
 import { flightSearchesThrough, hotelSearchesThrough } from '../domain/search/suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { reportMemory } from '../platform/metrics';
@@ -112,7 +112,7 @@ function searchingSuppliers(config: Config, database: Database, breakers: Suppli
   const layer = createSearchLayer({
     settings,
     budget: shared ? sharedBudget(database.db) : memoryBudget(),
-    shared: shared ? sharedAnswers(database.db) : null,
+    shared: shared ? sharedSearchAnswers(database.db) : null,
     breakers,
   });
   reportMemory('search_cache', () => layer.keptBytes() + derivedBytes());
