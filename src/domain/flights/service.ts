@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import type { ChosenService } from '../../suppliers/flight-after-sale';
-import { perObject } from '../../platform/per-object';
+import { memoizePerObject } from '../../platform/memoize-per-object';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
@@ -87,7 +87,7 @@ function perPassenger(marginMinor: number, lines: PriceLine[]): number {
 }
 
 /** Each airport list by code, made once per list: the search layer hands out the same list while it keeps it. */
-const airportIndex = perObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
+const airportIndex = memoizePerObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
 
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first; its airports and its search within one deadline. */
 export const searchFlights = (
