@@ -158,16 +158,16 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // What the fast path did (nothing known until it answers, or when it does not).
   let paid: PaidFast = {};
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
-  let releasedAs: string | undefined;
+  let orderStatusAfterReversal: string | undefined;
   try {
-    // Stage debiting and OrderStatus processing came with the start (PAY_OPENS_AT).
+    // Stage debiting and OrderStatus processing came with the start (PAY_START_ATTRIBUTES).
     // The reversal is registered before the fast path (and its debit) runs: a debit that committed but whose answer was lost must still be undone.
     paid = await saga.step(
       'debit',
       () => fastPath(input, run),
       async (why) => {
         const reversed = await database.reversePayment({ ...run, orderId: input.orderId, ...why, ...(input.failsOrder ? { failsOrder: true } : {}) });
-        releasedAs = reversed.orderStatus;
+        orderStatusAfterReversal = reversed.orderStatus;
       },
     );
     // What the fast path did not finish, step by step from where it stopped (straight on when it finished).
@@ -180,7 +180,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
     const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
     await saga.compensate(why, (undo) => mustHappen('compensating', undo, input.orderId, state, operator));
-    setStage('failed', releasedAs ?? why.releaseTo);
+    setStage('failed', orderStatusAfterReversal ?? why.releaseTo);
     state.step = 'failed';
     throw paymentFailure(input.orderId, saga.failedStep, type, message);
   }
