@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { orders, paymentKeys } from '../db/schema';
-import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
+import { PAY_START_ATTRIBUTES, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError, workflowAnswer } from './errors';
 import { AGENCY_CHANNEL, getOrder, isAgencyOrder, type OrderRow } from './orders';
 import type { Partner } from './partners';
@@ -217,7 +217,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     taskQueue: deps.taskQueue,
     ...(deps.eagerStart ? { requestEagerStart: true } : {}),
     args: [input],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, ...PAY_OPENS_AT }),
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, ...PAY_START_ATTRIBUTES }),
   };
   if (!req.idempotencyKey || !key) {
     // Without a key each request is an attempt of its own: it joins one under way, and
