@@ -10,8 +10,8 @@ import { startApi } from './runtime/start';
 
 runProcess(
   'the API',
-  async (stack) => {
-    const { api, admin, temporal, database } = await startApi(loadConfig(), stack);
+  async (shutdown) => {
+    const { api, admin, temporal, database } = await startApi(loadConfig(), shutdown);
     logInfo('API listening', { api: `http://0.0.0.0:${api.port}`, admin: admin.url, temporal: temporal.address, database: database.kind });
   },
   { error: logError },

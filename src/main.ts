@@ -11,9 +11,9 @@ import { runProcess } from './runtime/process';
 
 runProcess(
   'the engine',
-  async (stack) => {
+  async (shutdown) => {
     const config = loadConfig(process.env, { sandbox: true });
-    const { api, admin, adminTokenFile, temporal, supplier } = await startEngine(config, stack);
+    const { api, admin, adminTokenFile, temporal, supplier } = await startEngine(config, shutdown);
     console.log(
       [
         'travel booking engine is up',

@@ -12,9 +12,9 @@ import { startWorkerProcess } from '../src/runtime/start';
 
 runProcess(
   'the worker',
-  async (stack) => {
+  async (shutdown) => {
     const config = loadConfig();
-    const { supplier, temporal, metrics } = await startWorkerProcess(config, stack);
+    const { supplier, temporal, metrics } = await startWorkerProcess(config, shutdown);
     logInfo('worker running', { taskQueue: config.TEMPORAL_TASK_QUEUE, temporal: temporal.address, supplier, metrics: metrics && `${metrics.url}/metrics` });
   },
   { error: logError },

@@ -2,7 +2,7 @@ import type { Health } from '../src/health/model';
 import type { Config } from '../src/config';
 import { createWorkerMetricsApp } from '../src/http/metrics';
 import { listen, type RunningServer } from '../src/platform/listen';
-import type { Stack } from '../src/platform/stack';
+import type { ShutdownList } from '../src/platform/shutdown-list';
 
 /**
  * The worker process's Prometheus endpoint on WORKER_METRICS_HOST:WORKER_METRICS_PORT
@@ -13,11 +13,11 @@ import type { Stack } from '../src/platform/stack';
 export async function serveWorkerMetrics(
   config: Config,
   deps: { coreMetricsUrl?: string; health: Health; adminToken: () => string },
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<RunningServer | undefined> {
   if (config.WORKER_METRICS_PORT === 0) return undefined;
   const app = createWorkerMetricsApp({ coreMetricsUrl: deps.coreMetricsUrl, health: deps.health, adminToken: deps.adminToken() });
   const server = await listen(app.fetch, config.WORKER_METRICS_PORT, config.WORKER_METRICS_HOST);
-  stack.add(() => server.close());
+  shutdown.add(() => server.close());
   return server;
 }

@@ -102,11 +102,11 @@ export async function createWorker(cfg: WorkerConfig): Promise<VersionedWorker> 
   return { worker, version };
 }
 
-/** The sink every workflow tells its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
+/** The sink every workflow reports its outcome to on its way out (workflows/interceptors.ts); registered on every worker. */
 export function outcomeSinks(outcomes: WorkflowOutcomes | undefined): InjectedSinks<OutcomeSinks> {
   return {
     outcomes: {
-      settled: { fn: (info, outcome) => outcomes?.tell(info.workflowId, info.runId, outcome) },
+      settled: { fn: (info, outcome) => outcomes?.settled(info.workflowId, info.runId, outcome) },
       parked: { fn: (info) => outcomes?.parked(info.workflowId, info.runId) },
       resumed: { fn: (info) => outcomes?.resumed(info.workflowId, info.runId) },
     },

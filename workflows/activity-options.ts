@@ -1,5 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
-import { ANSWERS, DatabaseFailureType, DOMAIN_REFUSALS } from './failure-types';
+import { REFUSAL_TYPES, DatabaseFailureType, DOMAIN_REFUSALS } from './failure-types';
 
 /**
  * Deterministic database failures (activities/failures.ts): the same statement fails the
@@ -52,7 +52,7 @@ export const SUPPLIER_STEP: ActivityOptions = {
     backoffCoefficient: 2,
     maximumInterval: '30s',
     maximumAttempts: 5,
-    nonRetryableErrorTypes: [...ANSWERS],
+    nonRetryableErrorTypes: [...REFUSAL_TYPES],
   },
 };
 

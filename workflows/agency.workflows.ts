@@ -4,7 +4,7 @@ import { DATABASE_STEP, SUPPLIER_STEP } from './activity-options';
 import type { AgencyPayment } from './agency.types';
 import { holdWorkflowId } from './hotel.types';
 import { placeHotelHold } from './hotel.workflows';
-import { PAY_OPENS_AT, payWorkflowId } from './pay.types';
+import { PAY_START_ATTRIBUTES, payWorkflowId } from './pay.types';
 import { payOrder } from './pay.workflow';
 import { Saga } from './saga';
 import { OrderId, OrderStatus, Stage } from './search-attributes';
@@ -26,8 +26,8 @@ async function pay(input: AgencyPayment, orderId: number) {
   return executeChild(payOrder, {
     workflowId: payWorkflowId(input.partnerId, { orderId }),
     typedSearchAttributes: [
-      { key: Stage, value: PAY_OPENS_AT.stage },
-      { key: OrderStatus, value: PAY_OPENS_AT.orderStatus },
+      { key: Stage, value: PAY_START_ATTRIBUTES.stage },
+      { key: OrderStatus, value: PAY_START_ATTRIBUTES.orderStatus },
     ],
     args: [{ partnerId: input.partnerId, orderId, ...(input.scenario ? { scenario: input.scenario } : {}), failsOrder: true }],
   });

@@ -1,5 +1,5 @@
 import { isCancellation, log, sleep } from '@temporalio/workflow';
-import { isAnswer, stepFailure, setStage } from './steps';
+import { isRefusal, stepFailure, setStage } from './steps';
 
 /** Past a deadline by this much before acting, so that the worker's and the database's clocks agree it is over. */
 const GRACE_MS = 250;
@@ -39,7 +39,7 @@ export async function ridingOut<T>(what: string, step: () => Promise<T>): Promis
       return await step();
     } catch (err) {
       const { message } = stepFailure(err);
-      if (isCancellation(err) || isAnswer(err) || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
+      if (isCancellation(err) || isRefusal(err) || Date.now() - since + waitMs > RIDE_OUT_FOR_MS) throw err;
       log.warn(`${what} failed; trying again later`, { message, inMs: waitMs });
       await sleep(waitMs);
       waitMs = Math.min(waitMs * 2, RIDE_OUT_MAX_MS);

@@ -65,13 +65,13 @@ export interface FinalizeAttemptsDetail {
 export const WEBHOOK_NOT_TAKEN = 'webhook_not_taken';
 
 /**
- * The failure types that are an answer (the domain or a supplier said no): retrying cannot
+ * The failure types that are a refusal (the domain or a supplier said no): retrying cannot
  * change them, and a step that fails with one is not ridden out or parked.
  */
-export const ANSWERS: readonly string[] = [...DOMAIN_REFUSALS, ...Object.values(FailureType)];
+export const REFUSAL_TYPES: readonly string[] = [...DOMAIN_REFUSALS, ...Object.values(FailureType)];
 
-/** Whether a failure type is an answer (ANSWERS), not an outcome left open or a part down. */
-export const isAnswerType = (type: string | undefined): boolean => type !== undefined && ANSWERS.includes(type);
+/** Whether a failure type is a refusal (REFUSAL_TYPES), not an outcome left open or a part down. */
+export const isRefusalType = (type: string | undefined): boolean => type !== undefined && REFUSAL_TYPES.includes(type);
 
 /** What the pay workflow fails with; the API maps each to a status (src/domain/errors.ts). */
 export const PayFailure = {

@@ -9,7 +9,7 @@ import { parkUntilOperator, untilDoneOrParked, type OperatorInbox } from './park
 import { operatorDecisionSignal } from './pay.types';
 import { Saga } from './saga';
 import { scheduleChangeChangedSignal } from './schedule-change.types';
-import { isAnswer, setStage, stepFailure } from './steps';
+import { isRefusal, setStage, stepFailure } from './steps';
 
 const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
@@ -28,7 +28,7 @@ async function changeOrPark(input: ChangeFlightInput, state: ChangeState, operat
     try {
       return await supplier.changeAtAirline({ changeId: input.changeId, round, ...(input.scenario ? { scenario: input.scenario } : {}) });
     } catch (err) {
-      if (isAnswer(err)) throw err;
+      if (isRefusal(err)) throw err;
       state.lastError = stepFailure(err).message;
       const d = await parkUntilOperator<ChangeParkedAt>(state, 'changing', operator, {
         resume: 'finalizing',

@@ -36,7 +36,7 @@ import { carriedFromHeaders, withCarriedHeaders, type Carried } from './request-
  *
  * A workflow that fails is marked on its way out (workflows/park.ts, failedWorkflow).
  *
- * A workflow that closes tells its worker's process how (the `outcomes` sink): an API in
+ * A workflow that closes reports to its worker's process how (the `outcomes` sink): an API in
  * the same process answers from that instead of asking Temporal (src/temporal/outcomes.ts).
  * A sink call is no command and is not made while the workflow replays.
  *
@@ -66,10 +66,10 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
         // A workflow that fails ends in Stage = "failed", its failure naming the step.
         const failed = failedWorkflow(err);
         const typed = failed instanceof TemporalFailure ? typedFailure(failed) : undefined;
-        if (typed) tell({ ok: false, ...typed });
+        if (typed) reportSettled({ ok: false, ...typed });
         throw failed;
       }
-      tell({ ok: true, result });
+      reportSettled({ ok: true, result });
       return result;
     },
     handleSignal: (input: SignalInput, next: Next<WorkflowInboundCallsInterceptor, 'handleSignal'>) => inHandler(input.headers, () => next(input)),
@@ -105,7 +105,7 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
 
 const { outcomes } = proxySinks<OutcomeSinks>();
 
-function tell(outcome: WorkflowOutcome): void {
+function reportSettled(outcome: WorkflowOutcome): void {
   if (!workflowInfo().unsafe.isReplaying) outcomes.settled(outcome);
 }
 

@@ -13,7 +13,7 @@ export const payWorkflowId = (partnerId: number, req: { idempotencyKey?: string;
  * workflow) sets these search attributes in the start request, so the workflow does not
  * upsert them as a command of its own.
  */
-export const PAY_OPENS_AT = { stage: 'debiting', orderStatus: 'processing' } as const;
+export const PAY_START_ATTRIBUTES = { stage: 'debiting', orderStatus: 'processing' } as const;
 
 export interface PayInput {
   partnerId: number;

@@ -13,14 +13,14 @@ import {
 import type { BookingActivities } from '../activities';
 import { FAST_PATH_STEP, FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType, isAnswerType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
+import { FailureType, isRefusalType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
 import { mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
 import type { FastPathStop, PaidFast } from './fast-path.types';
 import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
 import type { FollowUp } from './registry.types';
 import { Saga } from './saga';
-import { isAnswer, stepFailure, setStage } from './steps';
+import { isRefusal, stepFailure, setStage } from './steps';
 
 /** The fast path: debit, supplier step and completion in one local activity, in the payment's first workflow task. */
 const fast = proxyLocalActivities<BookingActivities>(FAST_PATH_STEP);
@@ -91,7 +91,7 @@ function finalizedFast(state: PayState, finalized: NonNullable<PaidFast['finaliz
 async function finalizeRound(request: FinalizeRequest, first: boolean, paid: PaidFast) {
   if (!first) return supplier.finalizeOrder(request);
   const failed = paid.finalizeFailed;
-  if (failed && (isAnswerType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
+  if (failed && (isRefusalType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
   // Only now can the step take a while: the payment shows Stage finalizing with the activity
   // (a stage set in the fast path's workflow task would be written with its other commands, and never seen).
   setStage('finalizing');
@@ -115,7 +115,7 @@ async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operat
       return done;
     } catch (err) {
       state.supplierAttempts += reportedAttempts(err);
-      if (isAnswer(err)) throw err;
+      if (isRefusal(err)) throw err;
       state.lastError = stepFailure(err).message;
       state.step = 'looking_up';
       const found = await lookup.lookupFinalization(request).catch(() => ({ state: 'unknown' as const }));
@@ -158,16 +158,16 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   // What the fast path did (nothing known until it answers, or when it does not).
   let paid: PaidFast = {};
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
-  let releasedAs: string | undefined;
+  let orderStatusAfterReversal: string | undefined;
   try {
-    // Stage debiting and OrderStatus processing came with the start (PAY_OPENS_AT).
+    // Stage debiting and OrderStatus processing came with the start (PAY_START_ATTRIBUTES).
     // The reversal is registered before the fast path (and its debit) runs: a debit that committed but whose answer was lost must still be undone.
     paid = await saga.step(
       'debit',
       () => fastPath(input, run),
       async (why) => {
         const reversed = await database.reversePayment({ ...run, orderId: input.orderId, ...why, ...(input.failsOrder ? { failsOrder: true } : {}) });
-        releasedAs = reversed.orderStatus;
+        orderStatusAfterReversal = reversed.orderStatus;
       },
     );
     // What the fast path did not finish, step by step from where it stopped (straight on when it finished).
@@ -180,7 +180,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
     const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
     await saga.compensate(why, (undo) => mustHappen('compensating', undo, input.orderId, state, operator));
-    setStage('failed', releasedAs ?? why.releaseTo);
+    setStage('failed', orderStatusAfterReversal ?? why.releaseTo);
     state.step = 'failed';
     throw paymentFailure(input.orderId, saga.failedStep, type, message);
   }

@@ -1,5 +1,5 @@
 import { ActivityFailure, ApplicationFailure, upsertSearchAttributes } from '@temporalio/workflow';
-import { isAnswerType } from './failure-types';
+import { isRefusalType } from './failure-types';
 import { OrderStatus, Stage, type StageName } from './search-attributes';
 
 /**
@@ -20,8 +20,8 @@ export const stepFailure = (err: unknown): { type?: string; message: string } =>
   return { message: cause instanceof Error ? cause.message : String(cause) };
 };
 
-/** Whether a step failed with an answer (a refusal of the domain or a supplier), not an outcome left open or a part down. */
-export const isAnswer = (err: unknown): boolean => isAnswerType(stepFailure(err).type);
+/** Whether a step failed with a refusal of the domain or a supplier, not an outcome left open or a part down. */
+export const isRefusal = (err: unknown): boolean => isRefusalType(stepFailure(err).type);
 
 /** A refusal that is an answer: the failure type a step raises (and the workflow fails with), and what it says. */
 export interface Refusal {

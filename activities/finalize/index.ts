@@ -15,7 +15,7 @@ import { visaFinalizer } from './visa';
 
 export type { FinalizeAttempts, FinalizeDeps } from './finalizer';
 
-const isAnswer = (err: unknown) => err instanceof DomainError || err instanceof SupplierRejectedError;
+const isRefusal = (err: unknown) => err instanceof DomainError || err instanceof SupplierRejectedError;
 
 /** A payment's supplier step, whatever the service: each service's finalizer lives in a file of its own here. */
 export function finalizeActivities(deps: FinalizeDeps) {
@@ -59,7 +59,7 @@ export function finalizeActivities(deps: FinalizeDeps) {
           // A refusal is an answer (runActivityStep makes it final). Anything else leaves the
           // outcome open: retried with backoff until this service's budget is spent, then
           // handed back as unknown so the workflow asks the supplier instead of guessing.
-          if (isAnswer(err) || attempt < attemptsFor(order.service)) throw err;
+          if (isRefusal(err) || attempt < attemptsFor(order.service)) throw err;
           const detail: FinalizeAttemptsDetail = { attempts: attempt };
           throw ApplicationFailure.create({
             message: `no answer from the supplier after ${attempt} attempts: ${(err as Error).message}`,

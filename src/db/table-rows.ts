@@ -1,5 +1,5 @@
 import { getTableColumns, sql, type Column, type SQL, type Table } from 'drizzle-orm';
-import { perObject } from '../platform/per-object';
+import { memoizePerObject } from '../platform/memoize-per-object';
 
 /**
  * Every column of `table` under the alias `alias`, each named `prefix.column`: a whole row of
@@ -30,6 +30,6 @@ export function rowFrom<T extends Table>(table: T, raw: Record<string, unknown>,
 }
 
 /** Each column of a table as [property, column name, column], listed once per table. */
-const columnsOf = perObject((table: Table) =>
+const columnsOf = memoizePerObject((table: Table) =>
   Object.entries(getTableColumns(table)).map(([key, column]): [string, string, Column] => [key, column.name, column]),
 );

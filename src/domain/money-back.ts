@@ -1,7 +1,7 @@
 /** Money back on a paid travel order, run: the workflow that gives it, started and awaited. */
 import type { Client } from '@temporalio/client';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 import type { MoneyBackOutcome, RefundResult } from './refund-terms';
 
@@ -33,6 +33,8 @@ export async function giveMoneyBack<K extends MoneyBackWorkflow>(
     args: run.args,
     typedSearchAttributes: bookingAttributes({ partnerId: run.partnerId, orderId: run.orderId, service: run.service, stage: 'cancelling' }),
   } as Parameters<typeof startOrJoin<K>>[2]);
-  const result = (await awaitWorkflow(started.handle, deps.waitMs, run.refusal, { told: toldBy(deps.outcomes, started) })) as RefundResult | null;
+  const result = (await awaitWorkflow(started.handle, deps.waitMs, run.refusal, {
+    inProcess: inProcessOutcome(deps.outcomes, started),
+  })) as RefundResult | null;
   return result ? { done: true, result } : { done: false, orderId: run.orderId, workflowId: run.workflowId };
 }

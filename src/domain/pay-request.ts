@@ -8,13 +8,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { orders, paymentKeys } from '../db/schema';
-import { PAY_OPENS_AT, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
+import { PAY_START_ATTRIBUTES, payWorkflowId, type PayInput, type PayResult } from '../../workflows/pay.types';
 import { DomainError, workflowAnswer } from './errors';
 import { AGENCY_CHANNEL, getOrder, isAgencyOrder, type OrderRow } from './orders';
 import type { Partner } from './partners';
 import { logError } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, toldBy } from '../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrFind, startOrJoin, inProcessOutcome } from '../temporal/workflows';
 import type { Workflows } from '../../workflows/registry.types';
 
 export interface PayDeps {
@@ -217,7 +217,7 @@ export async function pay(deps: PayDeps, partner: Partner, req: PayRequest): Pro
     taskQueue: deps.taskQueue,
     ...(deps.eagerStart ? { requestEagerStart: true } : {}),
     args: [input],
-    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, ...PAY_OPENS_AT }),
+    typedSearchAttributes: bookingAttributes({ partnerId: partner.id, orderId: order.id, service: order.service, ...PAY_START_ATTRIBUTES }),
   };
   if (!req.idempotencyKey || !key) {
     // Without a key each request is an attempt of its own: it joins one under way, and
@@ -300,7 +300,7 @@ async function awaitPayment(
   order: { id: number; totalPrice: number; currency: string },
   { onRunFailed, runId }: { onRunFailed?: (() => Promise<void>) | undefined; runId?: string | undefined } = {},
 ): Promise<PayOutcome> {
-  const result = await awaitWorkflow(handle, deps.payWaitMs, workflowAnswer('pay'), { onRunFailed, told: toldBy(deps.outcomes, { runId }) });
+  const result = await awaitWorkflow(handle, deps.payWaitMs, workflowAnswer('pay'), { onRunFailed, inProcess: inProcessOutcome(deps.outcomes, { runId }) });
   if (result) return { state: 'completed', result };
   return { state: 'processing', orderId: order.id, amountMinor: order.totalPrice, currency: order.currency, paymentId: handle.workflowId };
 }

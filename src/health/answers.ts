@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { asUnavailable, PartUnavailableError, RETRY_AFTER_SECONDS, type HealthReport } from './model';
 import { logger } from '../platform/log';
 
+// "Answer" is this codebase's one word for what an interface sends back to a request (a route's answer, WORKFLOW_ANSWERS, a supplier's answer).
+
 /**
  * A request that met a part that is down: 503 with Retry-After, in the interface's shape
  * (`shape` builds its body from the message). Null when `err` is about something else.

@@ -5,7 +5,7 @@ import { liveWorkers } from '../db/worker-heartbeats';
 /**
  * The API's readiness: the database answers, Temporal answers, and a worker serves the task
  * queue: in the all-in-one process its own worker runs; otherwise a worker process stamped
- * its heartbeat recently (worker/presence.ts), as Temporal's poller lists cannot tell
+ * its heartbeat recently (worker/heartbeat.ts), as Temporal's poller lists cannot tell
  * within minutes that every worker is gone.
  */
 export function apiHealthMonitor(opts: {

@@ -9,7 +9,7 @@
  *
  * Its users: the Temporal client refuses a workflow call a part down could not serve
  * (src/temporal/availability.ts); the worker stamps its heartbeat and checks its own parts
- * (worker/presence.ts); the entry points start the API's checks (src/runtime/api-health.ts).
+ * (worker/heartbeat.ts); the entry points start the API's checks (src/runtime/api-health.ts).
  */
 import { isDatabaseConnectionError } from '../platform/database-errors';
 

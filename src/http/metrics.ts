@@ -26,7 +26,7 @@ export function metricsHandler(source: MetricsSource, beforeScrape?: () => Promi
  * worker metrics in one scrape; `/healthz`: 200 `{ok: true}` while the worker runs and
  * reaches Temporal and the database, else 503 `{ok: false}`; and `/admin/healthz` with the
  * bootstrap admin token (`Authorization: Bearer`): each part's check and what is down
- * (worker/presence.ts).
+ * (worker/heartbeat.ts).
  */
 export function createWorkerMetricsApp(opts: { coreMetricsUrl?: string; health: Health; adminToken: string }) {
   const app = new Hono();

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { apiHealthMonitor } from '../health/api-checks';
 import { temporalTls } from '../temporal/tls';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 
 /**
  * The API's readiness, checked in the background from now on (src/health/api-checks.ts): its own
@@ -15,10 +15,10 @@ import type { Stack } from '../platform/stack';
 export async function startApiHealth(
   config: Config,
   deps: { database: Database; temporalAddress: string; workerRunning?: () => boolean },
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<HealthMonitor> {
   const probe = Connection.lazy({ address: deps.temporalAddress, tls: temporalTls(config) });
-  stack.add(() => probe.close());
+  shutdown.add(() => probe.close());
   const health = apiHealthMonitor({
     db: deps.database.db,
     connection: probe,
@@ -27,6 +27,6 @@ export async function startApiHealth(
     workerRunning: deps.workerRunning,
   });
   await health.start();
-  stack.add(() => health.stop());
+  shutdown.add(() => health.stop());
   return health;
 }

@@ -6,10 +6,10 @@ import { logger } from '../platform/log';
 import type { SecretBox } from '../platform/secret-box';
 import { personalDataBox } from './personal-data-key';
 import { webhookSecrets } from './secrets-key';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 
 /** Opens the database (PostgreSQL or the embedded one) with its migrations applied; closed when the process stops. */
-export async function openMigratedDatabase(config: Config, stack: Stack): Promise<Database> {
+export async function openMigratedDatabase(config: Config, shutdown: ShutdownList): Promise<Database> {
   const database = await openDatabase({
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -23,7 +23,7 @@ export async function openMigratedDatabase(config: Config, stack: Stack): Promis
       onError: (err) => logger.warn({ err }, 'embedded database maintenance failed; the next round tries again'),
     },
   });
-  stack.add(() => database.close());
+  shutdown.add(() => database.close());
   usePersonalDataKeys(personalDataBox(config));
   await sealSecrets(database, webhookSecrets(config));
   return database;

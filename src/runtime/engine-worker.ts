@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { logger, logInfo } from '../platform/log';
 import type { SecretBox } from '../platform/secret-box';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { engineDataConverter } from '../temporal/payload-codec';
 import { temporalTls } from '../temporal/tls';
@@ -21,7 +21,7 @@ import { webhookSecrets } from './secrets-key';
 import { workerDependencies } from './wiring';
 
 /** What a worker of the engine works with. */
-export interface WorkerParts {
+export interface WorkerDeps {
   connection: NativeConnection;
   database: Database;
   supplierUrl: string;
@@ -46,28 +46,28 @@ export interface EngineWorker extends VersionedWorker {
  */
 export async function startEngineWorker(
   config: Config,
-  parts: WorkerParts,
+  deps: WorkerDeps,
   extra: Pick<WorkerConfig, 'workflowBundle' | 'activityInterceptors'> & { webhookIdleMs?: number } = {},
 ): Promise<EngineWorker> {
   const { worker, version } = await createWorker({
-    connection: parts.connection,
+    connection: deps.connection,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deployment: { name: config.WORKER_DEPLOYMENT_NAME, buildId: config.WORKER_BUILD_ID },
-    deps: workerDependencies(config, parts),
+    deps: workerDependencies(config, deps),
     tuning: {
       maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
       maxConcurrentWorkflowTaskPolls: config.WORKER_WORKFLOW_TASK_POLLERS,
       maxConcurrentActivityTaskPolls: config.WORKER_ACTIVITY_TASK_POLLERS,
     },
-    outcomes: parts.outcomes,
-    payloadCodec: parts.payloadCodec,
+    outcomes: deps.outcomes,
+    payloadCodec: deps.payloadCodec,
     workflowBundle: extra.workflowBundle,
     activityInterceptors: extra.activityInterceptors,
   });
   const running = worker.run();
   running.catch(() => undefined);
-  const client = new Client({ connection: parts.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(parts.payloadCodec) });
+  const client = new Client({ connection: deps.connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(deps.payloadCodec) });
   if (config.WORKER_BECOMES_CURRENT) {
     try {
       const promotion = await becomeCurrent(client, {
@@ -87,7 +87,7 @@ export async function startEngineWorker(
     logInfo('worker version (made current by the deploy)', { ...version });
   }
   const relay = startWebhookRelay({
-    db: parts.database.db,
+    db: deps.database.db,
     client,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     retry: webhookRetry(config),
@@ -111,12 +111,12 @@ export async function runWorker(
   address: string,
   database: Database,
   supplier: string,
-  stack: Stack,
+  shutdown: ShutdownList,
   /** This process's API hears the outcomes here (npm start). */
   outcomes?: WorkflowOutcomes,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
   const connection = await connectWorker(address, temporalTls(config));
-  stack.add(() => connection.close());
+  shutdown.add(() => connection.close());
   const payloadCodec = temporalPayloadCodec(config);
   const running = await startEngineWorker(config, {
     connection,
@@ -126,11 +126,11 @@ export async function runWorker(
     payloadCodec,
     outcomes,
   });
-  stack.add(() => running.stop());
+  shutdown.add(() => running.stop());
   const retention = startEventRetention({ db: database.db, days: config.EVENT_RETENTION_DAYS });
-  stack.add(() => retention.stop());
+  shutdown.add(() => retention.stop());
   const upkeep = startPersonalDataUpkeep({ db: database.db, days: config.PERSONAL_DATA_RETENTION_DAYS });
-  stack.add(() => upkeep.stop());
+  shutdown.add(() => upkeep.stop());
   const poll = startScheduleChangePoll({
     db: database.db,
     client: new Client({ connection, namespace: config.TEMPORAL_NAMESPACE, dataConverter: engineDataConverter(payloadCodec) }),
@@ -138,6 +138,6 @@ export async function runWorker(
     afterSaleOf: workerDependencies(config, { database, supplierUrl: supplier, secrets: webhookSecrets(config) }).flightAfterSaleOf,
     minutes: config.SCHEDULE_CHANGE_POLL_MINUTES,
   });
-  stack.add(() => poll.stop());
+  shutdown.add(() => poll.stop());
   return { worker: running.worker, connection };
 }

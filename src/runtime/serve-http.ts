@@ -12,8 +12,8 @@ import { logger } from '../platform/log';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalPayloadCodec } from './payload-key';
 import { webhookSecrets } from './secrets-key';
-import type { Stack } from '../platform/stack';
-import { adminDependencies, apiDependencies, supplierBreakers } from './wiring';
+import type { ShutdownList } from '../platform/shutdown-list';
+import { adminDependencies, apiDependencies, supplierBreakers, type SharedApiDeps } from './wiring';
 
 /** The public HTTP app (src/http/app.ts). */
 export type PublicApp = ReturnType<typeof createApp>;
@@ -57,20 +57,26 @@ export async function serveHttp(
     /** The Temporal Web UI of the dev server this process started, allowed to call the codec endpoint (unless TEMPORAL_UI_ORIGIN says another). */
     temporalUiUrl?: string | null;
   },
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<{ api: RunningServer; admin: RunningServer }> {
-  const parts = { database: deps.database, temporal: deps.temporal, health: deps.health, secrets: webhookSecrets(config), breakers: supplierBreakers(config) };
+  const shared: SharedApiDeps = {
+    database: deps.database,
+    temporal: deps.temporal,
+    health: deps.health,
+    secrets: webhookSecrets(config),
+    breakers: supplierBreakers(config),
+  };
   const watchNearLimit = nearLimitWatch(deps.database.db);
   const watching = setInterval(() => void watchNearLimit(), NEAR_LIMIT_WATCH_MS).unref();
-  stack.add(async () => clearInterval(watching));
-  const app = createApp(apiDependencies(config, { ...parts, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
+  shutdown.add(async () => clearInterval(watching));
+  const app = createApp(apiDependencies(config, { ...shared, supplierUrl: deps.supplierUrl, eagerStart: deps.eagerStart, outcomes: deps.outcomes }));
   deps.routes?.(app);
   const api = await listen(app.fetch, config.PORT, '0.0.0.0');
-  stack.add(() => api.close());
+  shutdown.add(() => api.close());
   const admin = await listen(
     createAdminApp({
       ...adminDependencies(config, {
-        ...parts,
+        ...shared,
         adminToken: deps.adminToken,
         metrics: deps.metrics,
         payloadCodec: temporalPayloadCodec(config),
@@ -83,6 +89,6 @@ export async function serveHttp(
     config.ADMIN_HOST,
     { tls: adminTls(config) },
   );
-  stack.add(() => admin.close());
+  shutdown.add(() => admin.close());
   return { api, admin };
 }

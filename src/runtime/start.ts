@@ -6,12 +6,12 @@ import type { Database } from '../db/client';
 import { seedCatalog } from '../db/seed/seed';
 import type { RunningServer } from '../platform/listen';
 import { logInfo } from '../platform/log';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 import { devServerDbFile, ensureTemporal, temporalClient, temporalConnection, type TemporalEndpoint } from '../temporal/connection';
 import { WorkflowOutcomes } from '../temporal/outcomes';
 import { temporalTls } from '../temporal/tls';
 import { serveWorkerMetrics } from '../../worker/metrics';
-import { startPresence } from '../../worker/presence';
+import { startHeartbeat } from '../../worker/heartbeat';
 import { installWorkerRuntime } from '../../worker/runtime';
 import { ensureAdminToken } from './admin-token';
 import { startApiHealth } from './api-health';
@@ -30,8 +30,8 @@ import { requireSupplierUrl, supplierUrl } from './supplier-url';
  */
 
 /** The database migrated and its catalogue seeded: the first thing every process needs of it. */
-async function openSeededDatabase(config: Config, stack: Stack): Promise<Database> {
-  const database = await openMigratedDatabase(config, stack);
+async function openSeededDatabase(config: Config, shutdown: ShutdownList): Promise<Database> {
+  const database = await openMigratedDatabase(config, shutdown);
   await seedCatalog(database.db);
   return database;
 }
@@ -59,7 +59,7 @@ export interface Engine {
  * set), worker, the public API and the admin API. `routes` adds routes to the public app
  * behind its whole stack (the benchmark engine's yardstick: scripts/bench/engine).
  */
-export async function startEngine(config: Config, stack: Stack, opts: { routes?: PublicRoutes } = {}): Promise<Engine> {
+export async function startEngine(config: Config, shutdown: ShutdownList, opts: { routes?: PublicRoutes } = {}): Promise<Engine> {
   const admin = ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
   // An engine killed outright may have left its dev server behind (where no parent-death
   // signal exists): stop it, so it frees the port. The file is recorded from here on and
@@ -67,26 +67,26 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
   await stopLeftoverDevServer(config.DATA_DIR, devServerDbFile(config.DATA_DIR), (msg) => logInfo(msg));
   const processes = openProcessFile(config.DATA_DIR);
   processes.record('engine', process.pid);
-  stack.add(async () => processes.remove());
+  shutdown.add(async () => processes.remove());
   const temporal = await ensureTemporal(
     config,
     (msg) => logInfo(msg),
-    stack,
+    shutdown,
     (pid) => processes.record('temporal', pid),
   );
 
-  const database = await openSeededDatabase(config, stack);
+  const database = await openSeededDatabase(config, shutdown);
   logInfo('database ready, migrations applied', { kind: database.kind });
-  const supplier = await supplierUrl(config, stack);
+  const supplier = await supplierUrl(config, shutdown);
   const coreMetricsUrl = installWorkerRuntime(config);
   // The API hears how the runs of this process's worker end from the worker itself.
   const outcomes = new WorkflowOutcomes();
-  const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, stack, outcomes);
+  const { worker, connection } = await runWorker(config, temporal.address, database, supplier.url, shutdown, outcomes);
   // The API's client shares the worker's connection, so that workflows start eagerly: the
   // server hands the first workflow task back in the start answer, to the worker that shares it.
-  const apiConnection = await temporalConnection(temporal.address, stack, connection);
+  const apiConnection = await temporalConnection(temporal.address, shutdown, connection);
   // The worker is in this process: readiness asks it directly, no heartbeat needed.
-  const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, stack);
+  const health = await startApiHealth(config, { database, temporalAddress: temporal.address, workerRunning: () => worker.getState() === 'RUNNING' }, shutdown);
   const client = temporalClient(config, apiConnection, health, temporalPayloadCodec(config));
 
   const servers = await serveHttp(
@@ -103,7 +103,7 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
       temporalUiUrl: temporal.uiUrl,
       ...(opts.routes ? { routes: opts.routes } : {}),
     },
-    stack,
+    shutdown,
   );
   return { ...servers, adminTokenFile: admin.file, temporal, supplier, database, client, workerConnection: connection, outcomes };
 }
@@ -115,18 +115,18 @@ export async function startEngine(config: Config, stack: Stack, opts: { routes?:
  */
 export async function startApi(
   config: Config,
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<{ api: RunningServer; admin: RunningServer; temporal: TemporalEndpoint; database: Database }> {
   const admin = ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR);
-  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
-  const database = await openSeededDatabase(config, stack);
-  const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, stack);
-  const connection = await temporalConnection(temporal.address, stack, undefined, temporalTls(config));
+  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), shutdown);
+  const database = await openSeededDatabase(config, shutdown);
+  const health = await startApiHealth(config, { database, temporalAddress: temporal.address }, shutdown);
+  const connection = await temporalConnection(temporal.address, shutdown, undefined, temporalTls(config));
   const client = temporalClient(config, connection, health, temporalPayloadCodec(config));
   const servers = await serveHttp(
     config,
     { database, temporal: client, health, adminToken: admin.token, supplierUrl: requireSupplierUrl(config), metrics: { role: 'api' } },
-    stack,
+    shutdown,
   );
   return { ...servers, temporal, database };
 }
@@ -138,7 +138,7 @@ export async function startApi(
  */
 export async function startWorkerProcess(
   config: Config,
-  stack: Stack,
+  shutdown: ShutdownList,
 ): Promise<{ supplier: string; temporal: TemporalEndpoint; metrics: RunningServer | undefined }> {
   const supplier = requireSupplierUrl(config);
   // Core's exporter is only read through the worker's own endpoint: without one, no exporter.
@@ -146,17 +146,17 @@ export async function startWorkerProcess(
   let worker: Worker | undefined;
   let temporalAddress: string | undefined;
   let database: Database | undefined;
-  const presence = await startPresence(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, stack);
+  const heartbeat = await startHeartbeat(config, { worker: () => worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
   const metrics = await serveWorkerMetrics(
     config,
-    { coreMetricsUrl, health: presence.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
-    stack,
+    { coreMetricsUrl, health: heartbeat.health, adminToken: () => ensureAdminToken(config.ADMIN_TOKEN, config.DATA_DIR).token },
+    shutdown,
   );
-  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), stack);
+  const temporal = await ensureTemporal(config, (msg) => logInfo(msg), shutdown);
   temporalAddress = temporal.address;
-  database = await openSeededDatabase(config, stack);
-  ({ worker } = await runWorker(config, temporal.address, database, supplier, stack));
+  database = await openSeededDatabase(config, shutdown);
+  ({ worker } = await runWorker(config, temporal.address, database, supplier, shutdown));
   // Stopping: the heartbeat goes first (the API sees this worker gone at once), then the worker drains.
-  stack.add(() => presence.stop());
+  shutdown.add(() => heartbeat.stop());
   return { supplier, temporal, metrics };
 }

@@ -1,9 +1,9 @@
 import type { Config } from '../config';
 import { startSimulator } from '../suppliers/simulator/app';
-import type { Stack } from '../platform/stack';
+import type { ShutdownList } from '../platform/shutdown-list';
 
 /** The supplier base URL: SUPPLIER_URL, or the built-in simulator started here. */
-export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: string; builtIn: boolean }> {
+export async function supplierUrl(config: Config, shutdown: ShutdownList): Promise<{ url: string; builtIn: boolean }> {
   if (config.SUPPLIER_URL) return { url: config.SUPPLIER_URL, builtIn: false };
   const simulator = await startSimulator({
     port: config.SIMULATOR_PORT,
@@ -15,7 +15,7 @@ export async function supplierUrl(config: Config, stack: Stack): Promise<{ url: 
     searchDelayMs: config.SIMULATOR_SEARCH_DELAY_MS,
     searchRatePerS: config.SIMULATOR_SEARCH_RATE_PER_S,
   });
-  stack.add(() => simulator.close());
+  shutdown.add(() => simulator.close());
   return { url: simulator.url, builtIn: true };
 }
 

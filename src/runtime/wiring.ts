@@ -24,20 +24,20 @@ import { memoryBudget, sharedBudget } from '../domain/search/budget';
 import { boundDerived, derivedBytes } from '../domain/search/derived';
 import { createSearchLayer } from '../domain/search/layer';
 import type { SearchSettings } from '../domain/search/settings';
-import { sharedAnswers } from '../domain/search/shared';
+import { sharedSearchAnswers } from '../domain/search/shared';
 import { flightSearchesThrough, hotelSearchesThrough } from '../domain/search/suppliers';
 import type { WorkflowOutcomes } from '../temporal/outcomes';
 import { reportMemory } from '../platform/metrics';
 
 /**
  * The composition root: how the engine's parts are wired to each other, from the
- * configuration and the parts a process has already opened. The processes (serve-http.ts,
+ * configuration and what a process has already opened. The processes (serve-http.ts,
  * worker/worker.ts) and the tests' stack (test/support/stack.ts) build their apps and
  * workers through these functions alone.
  */
 
-/** What both APIs work on. */
-export interface HttpParts {
+/** What both APIs (the public and the admin one) are built on, opened or made once per process. */
+export interface SharedApiDeps {
   database: Database;
   /** The API's Temporal client (src/temporal/connection.ts, temporalClient). */
   temporal: TemporalClient;
@@ -112,7 +112,7 @@ function searchingSuppliers(config: Config, database: Database, breakers: Suppli
   const layer = createSearchLayer({
     settings,
     budget: shared ? sharedBudget(database.db) : memoryBudget(),
-    shared: shared ? sharedAnswers(database.db) : null,
+    shared: shared ? sharedSearchAnswers(database.db) : null,
     breakers,
   });
   reportMemory('search_cache', () => layer.keptBytes() + derivedBytes());
@@ -130,7 +130,7 @@ const linkMailOf = (config: Config): LinkMail | null =>
 
 export function apiDependencies(
   config: Config,
-  parts: HttpParts & {
+  deps: SharedApiDeps & {
     /** The supplier the API reads from (search, rate checks). */
     supplierUrl: string;
     /** The client shares this process's worker connection, so payments can start eagerly. */
@@ -140,27 +140,27 @@ export function apiDependencies(
   },
 ): ApiDeps {
   return {
-    db: parts.database.db,
-    temporal: parts.temporal,
+    db: deps.database.db,
+    temporal: deps.temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     payWaitMs: config.PAY_WAIT_MS,
-    ...(parts.eagerStart ? { eagerStart: true } : {}),
-    ...(parts.outcomes ? { outcomes: parts.outcomes } : {}),
+    ...(deps.eagerStart ? { eagerStart: true } : {}),
+    ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
     sandbox: config.SANDBOX,
     currency: config.CURRENCY,
     ...(config.AGENCY_CONTACT_PHONE ? { agencyContactPhone: config.AGENCY_CONTACT_PHONE } : {}),
-    pricing: pricingOf(config, parts.database.db, parts.secrets),
+    pricing: pricingOf(config, deps.database.db, deps.secrets),
     holds: {
       tourPrebookMs: config.TOUR_PREBOOK_TTL_MS,
       residenceMs: config.RESIDENCE_HOLD_TTL_MS,
       visaDecisionMs: config.SANDBOX_VISA_DECISION_MS,
       hostAcceptMs: config.SANDBOX_HOST_ACCEPT_MS,
     },
-    ...searchingSuppliers(config, parts.database, parts.breakers, suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database))),
-    health: parts.health,
-    rateLimits: createRateLimits(parts.database, rateBudgets(config)),
+    ...searchingSuppliers(config, deps.database, deps.breakers, suppliersFor(supplierChoice(config, deps.supplierUrl, deps.database))),
+    health: deps.health,
+    rateLimits: createRateLimits(deps.database, rateBudgets(config)),
     clientAddress: clientAddressOf(config.TRUSTED_PROXIES),
-    secrets: parts.secrets,
+    secrets: deps.secrets,
     webhookUrls: webhookUrlPolicy(config),
     documents: documentSettings(config),
     linkMail: linkMailOf(config),
@@ -183,7 +183,7 @@ export function documentSettings(config: Config): DocumentSettings {
 /** The admin API's dependencies (src/http/admin/app.ts, createAdminApp). */
 export function adminDependencies(
   config: Config,
-  parts: HttpParts & {
+  deps: SharedApiDeps & {
     adminToken: string;
     metrics: MetricsSource;
     payloadCodec: PayloadCodec;
@@ -193,38 +193,38 @@ export function adminDependencies(
   },
 ): AdminDeps {
   return {
-    ...(parts.supplierUrl ? { flightAfterSaleOf: suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)).flightAfterSaleOf } : {}),
-    db: parts.database.db,
-    temporal: parts.temporal,
+    ...(deps.supplierUrl ? { flightAfterSaleOf: suppliersFor(supplierChoice(config, deps.supplierUrl, deps.database)).flightAfterSaleOf } : {}),
+    db: deps.database.db,
+    temporal: deps.temporal,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     waitMs: config.PAY_WAIT_MS,
     residenceHoldMs: config.RESIDENCE_HOLD_TTL_MS,
-    metrics: parts.metrics,
-    adminToken: parts.adminToken,
-    signIns: createRateLimits(parts.database, rateBudgets(config)).signIns,
+    metrics: deps.metrics,
+    adminToken: deps.adminToken,
+    signIns: createRateLimits(deps.database, rateBudgets(config)).signIns,
     currency: config.CURRENCY,
-    health: parts.health,
-    breakers: parts.breakers,
+    health: deps.health,
+    breakers: deps.breakers,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    fxRateMaxAgeMs: pricingOf(config, parts.database.db, parts.secrets).maxRateAgeMs,
+    fxRateMaxAgeMs: pricingOf(config, deps.database.db, deps.secrets).maxRateAgeMs,
     adjustmentApprovalThresholdMinor: parseAmount('ADJUSTMENT_APPROVAL_THRESHOLD', config.ADJUSTMENT_APPROVAL_THRESHOLD, { allowZero: true }),
-    secrets: parts.secrets,
+    secrets: deps.secrets,
     webhookUrls: webhookUrlPolicy(config),
     documents: documentSettings(config),
     linkMail: linkMailOf(config),
-    payloadCodec: parts.payloadCodec,
-    ...((config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? parts.temporalUiOrigin } : {}),
+    payloadCodec: deps.payloadCodec,
+    ...((config.TEMPORAL_UI_ORIGIN ?? deps.temporalUiOrigin) ? { temporalUiOrigin: config.TEMPORAL_UI_ORIGIN ?? deps.temporalUiOrigin } : {}),
   };
 }
 
 /** The worker's activities' dependencies (activities/index.ts, createActivities). */
-export function workerDependencies(config: Config, parts: { database: Database; supplierUrl: string; secrets: SecretBox }): ActivityDeps {
+export function workerDependencies(config: Config, deps: { database: Database; supplierUrl: string; secrets: SecretBox }): ActivityDeps {
   return {
-    db: parts.database.db,
-    pricing: pricingOf(config, parts.database.db, parts.secrets),
-    ...suppliersFor(supplierChoice(config, parts.supplierUrl, parts.database)),
+    db: deps.database.db,
+    pricing: pricingOf(config, deps.database.db, deps.secrets),
+    ...suppliersFor(supplierChoice(config, deps.supplierUrl, deps.database)),
     finalizeAttempts: { default: config.FINALIZE_ATTEMPTS, byService: config.FINALIZE_ATTEMPTS_BY_SERVICE },
-    webhooks: { urls: webhookUrlPolicy(config), secrets: parts.secrets },
+    webhooks: { urls: webhookUrlPolicy(config), secrets: deps.secrets },
     scheduleChanges: scheduleChangeSettings(config),
   };
 }

@@ -4,7 +4,7 @@ import { duffelHotelSupplier } from './adapters/duffel/hotels';
 import { simulatorFlightAfterSale } from './adapters/simulator/flight-after-sale';
 import { simulatorFlightSupplier } from './adapters/simulator/flights';
 import { simulatorHotelSupplier } from './adapters/simulator/hotels';
-import { checkedConfirmingSupplier, checkedFlightAfterSale, checkedFlightSupplier, checkedHotelSupplier, checkedProductSupplier } from './answers';
+import { checkedConfirmingSupplier, checkedFlightAfterSale, checkedFlightSupplier, checkedHotelSupplier, checkedProductSupplier } from './contract-checks';
 import { httpConfirmingSupplier, type ConfirmingSupplier } from './confirmations';
 import type { FlightAfterSale } from './flight-after-sale';
 import type { FlightSupplier } from './flights';
@@ -32,7 +32,7 @@ export interface Suppliers {
   visaAgency: ConfirmingSupplier;
 }
 
-/** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all), its answers checked (./answers.ts). */
+/** Every supplier adapter, speaking HTTP to one base URL (the simulator serves them all), its answers checked against their contracts (./contract-checks.ts). */
 export function httpSuppliers(baseUrl: string, callTimeoutMs?: number): Suppliers {
   const flights = checkedFlightSupplier(simulatorFlightSupplier(baseUrl, callTimeoutMs));
   const afterSale = checkedFlightAfterSale({ name: flights.name, ...simulatorFlightAfterSale(baseUrl, callTimeoutMs) });

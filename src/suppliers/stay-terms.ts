@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The terms of a hotel rate's stay under the specification's names: what the bedbank answers
- * (./answers.ts) and what the partner API shows of a checked rate (src/http/partner/hotels.routes.ts)
+ * (./contract-checks.ts) and what the partner API shows of a checked rate (src/http/partner/hotels.routes.ts)
  * are the same fields, checked once.
  */
 export const stayTerms = {

@@ -32,7 +32,7 @@ export interface TemporalClientSettings {
 export interface TemporalEndpoint {
   address: string;
   uiUrl: string | null;
-  /** The dev server's process id, when this process started one (its stop is on the caller's stack). */
+  /** The dev server's process id, when this process started one (its stop is on the caller's shutdown list). */
   pid?: number;
 }
 
@@ -80,13 +80,13 @@ const isNotFound = (err: unknown) => (err as { code?: number }).code === 5;
 /**
  * TEMPORAL_ADDRESS set: use that cluster (registering the search attributes if missing).
  * Unset: start the Temporal CLI dev server, persisted under DATA_DIR, and register its stop
- * on `stack` the moment it is spawned (a stop during its start-up ends it as well);
+ * on `shutdown` the moment it is spawned (a stop during its start-up ends it as well);
  * `onSpawn` learns its process id then.
  */
 export async function ensureTemporal(
   config: TemporalSettings,
   log: (msg: string) => void,
-  stack: { add(stop: () => Promise<unknown>): void },
+  shutdown: { add(stop: () => Promise<unknown>): void },
   onSpawn?: (pid: number) => void,
 ): Promise<TemporalEndpoint> {
   if (config.TEMPORAL_ADDRESS) {
@@ -111,7 +111,7 @@ export async function ensureTemporal(
     // Eager start: npm start's API shares its worker's connection and starts payments on it.
     dynamicConfig: [...DEV_SERVER_DYNAMIC_CONFIG, 'system.enableEagerWorkflowStart=true'],
     ...(config.ADMIN_PORT !== 0 ? { uiCodecEndpoint: devCodecEndpoint(config.ADMIN_HOST, config.ADMIN_PORT) } : {}),
-    stack,
+    shutdown,
     ...(onSpawn ? { onSpawn } : {}),
   });
 }
@@ -174,13 +174,13 @@ export const devServerDbFile = (dataDir: string) => path.join(dataDir, 'temporal
  */
 export async function temporalConnection(
   address: string,
-  stack: { add(stop: () => Promise<unknown>): void },
+  shutdown: { add(stop: () => Promise<unknown>): void },
   workerConnection?: NativeConnection,
   tls?: TLSConfig,
 ): Promise<Connection | NativeConnection> {
   if (workerConnection) return workerConnection;
   const own = await Connection.connect({ address, tls });
-  stack.add(() => own.close());
+  shutdown.add(() => own.close());
   return own;
 }
 

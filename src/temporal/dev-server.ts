@@ -35,7 +35,7 @@ export interface DevServerOptions {
    * Where the starting process collects what it must stop: the server is registered the
    * moment it is spawned, so a stop during its start-up (Ctrl-C while it boots) ends it too.
    */
-  stack?: { add(stop: () => Promise<unknown>): void };
+  shutdown?: { add(stop: () => Promise<unknown>): void };
   /** Called with the server's process id as soon as it is spawned (DATA_DIR/processes.json). */
   onSpawn?: (pid: number) => void;
 }
@@ -94,7 +94,7 @@ export async function startDevServer(opts: DevServerOptions): Promise<DevServer>
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
   child.on('error', () => undefined); // a failed spawn also ends in 'exit' (or exitCode), seen below
   const stop = () => stopChild(child, exited, hasExited);
-  opts.stack?.add(stop);
+  opts.shutdown?.add(stop);
   if (child.pid !== undefined) opts.onSpawn?.(child.pid);
   // What it wrote to stderr: its first lines (a Go panic's reason comes before its stack) and its last.
   let stderrHead = '';

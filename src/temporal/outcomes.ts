@@ -8,32 +8,32 @@ export type { WorkflowOutcome };
 export type Heard = WorkflowOutcome | { parked: true };
 
 /**
- * How workflows that closed on this process's own worker ended, as they told it on their
+ * How workflows that closed on this process's own worker ended, as they reported it on their
  * way out (the `outcomes` sink: workflows/interceptors.ts, worker/worker.ts). Where the API
  * and the worker share a process (`npm start`), the API answers a success from this instead
  * of long-polling Temporal for the run's close, and on a failure asks Temporal at once: a
  * failure is answered once Temporal has recorded it (src/temporal/workflows.ts,
  * awaitWorkflow; docs/decisions/outcomes-from-the-worker-next-door.md).
  *
- * A workflow tells its outcome after the steps it rests on have committed (a payment's
+ * A workflow reports its outcome after the steps it rests on have committed (a payment's
  * debit and completion), as it hands Temporal the command that closes it; the outcome is
- * the same value Temporal will record. A run that closes on another worker tells nothing
+ * the same value Temporal will record. A run that closes on another worker reports nothing
  * here, and its waiter falls back to Temporal.
  *
- * A run that parks for an operator (workflows/park.ts) tells that too: its waiters stop
+ * A run that parks for an operator (workflows/park.ts) reports that too: its waiters stop
  * waiting and the API answers "under way" at once, rather than when its wait runs out.
  */
 export class WorkflowOutcomes {
-  /** Every outcome told, for a minute: a run can close before the request that started it starts waiting. */
-  private readonly told = new LRUCache<string, WorkflowOutcome>({ max: 10_000, ttl: 60_000 });
+  /** Every outcome reported, for a minute: a run can close before the request that started it starts waiting. */
+  private readonly settledRuns = new LRUCache<string, WorkflowOutcome>({ max: 10_000, ttl: 60_000 });
   /** Runs parked for an operator, until they resume or close (a parked run may wait for days: an hour is what a partner asking again is spared). */
   private readonly parkedRuns = new LRUCache<string, true>({ max: 10_000, ttl: 3600_000 });
   private readonly waiting = new Map<string, Set<(heard: Heard) => void>>();
 
   /** Run `runId` of `workflowId` closed so (the worker's sink). */
-  tell(workflowId: string, runId: string, outcome: WorkflowOutcome): void {
+  settled(workflowId: string, runId: string, outcome: WorkflowOutcome): void {
     const key = `${workflowId}/${runId}`;
-    this.told.set(key, outcome);
+    this.settledRuns.set(key, outcome);
     this.parkedRuns.delete(key);
     const waiters = this.waiting.get(key);
     if (!waiters) return; // most runs nobody waits for: decoded only when heard
@@ -57,10 +57,10 @@ export class WorkflowOutcomes {
     this.parkedRuns.delete(`${workflowId}/${runId}`);
   }
 
-  /** The outcome of run `runId` of `workflowId`, once it is told (or that it parked); `stop` when no longer waiting. */
+  /** The outcome of run `runId` of `workflowId`, once it is reported (or that it parked); `stop` when no longer waiting. */
   wait(workflowId: string, runId: string): { outcome: Promise<Heard>; stop(): void } {
     const key = `${workflowId}/${runId}`;
-    const known = this.told.get(key);
+    const known = this.settledRuns.get(key);
     if (known) return { outcome: Promise.resolve(asHeard(known)), stop: () => undefined };
     if (this.parkedRuns.has(key)) return { outcome: Promise.resolve({ parked: true }), stop: () => undefined };
     let waiter!: (heard: Heard) => void;

@@ -41,8 +41,8 @@ export async function startOrJoin<K extends WorkflowType>(
   return found.state === 'running' && found.runId ? { handle, runId: found.runId } : { handle };
 }
 
-/** Where a started run's outcome can be heard first: this process's own worker, when it has one and the run is known. */
-export function toldBy(outcomes: WorkflowOutcomes | undefined, run: { runId?: string | undefined }): ToldBy | undefined {
+/** Where a started run's outcome can be heard first: this process's own worker, when it has one and the run is known (else undefined: ask Temporal). */
+export function inProcessOutcome(outcomes: WorkflowOutcomes | undefined, run: { runId?: string | undefined }): InProcessOutcome | undefined {
   return outcomes && run.runId ? { outcomes, runId: run.runId } : undefined;
 }
 
@@ -122,8 +122,8 @@ export function businessFailure(err: unknown): { type: string; message: string }
  */
 export const OUTCOME_BACKSTOP_MS = 1000;
 
-/** Where a waiter expects a run's outcome told: this process's worker (src/temporal/outcomes.ts). */
-export interface ToldBy {
+/** A run whose outcome this process's own worker reports (src/temporal/outcomes.ts): where its waiter listens, and which run. */
+export interface InProcessOutcome {
   outcomes: WorkflowOutcomes;
   runId: string;
 }
@@ -138,9 +138,9 @@ type FromTemporal<R> = { via: 'temporal'; result: R } | { via: 'temporal'; error
  * caller answers "under way", never "unavailable, nothing happened". `onRunFailed` runs
  * before the error of a run that ended without success is thrown (and so answered).
  *
- * With `told`, the run's result is taken from this process's own worker when it tells it
+ * With `inProcess`, the run's result is taken from this process's own worker when it reports it
  * (src/temporal/outcomes.ts); Temporal is asked (the history long-poll) only if it has not
- * within OUTCOME_BACKSTOP_MS. A failure the worker tells is answered only once Temporal has
+ * within OUTCOME_BACKSTOP_MS. A failure the worker reports is answered only once Temporal has
  * recorded the run's close: a partner who retries on seeing it must find the run closed, or
  * the retry's start would join the failing run (USE_EXISTING) and be given its failure
  * instead of paying again.
@@ -149,14 +149,14 @@ export async function awaitWorkflow<W extends Workflow>(
   handle: WorkflowHandle<W>,
   waitMs: number,
   mapFailure: (f: { type: string; message: string }) => Error | null,
-  { onRunFailed, told }: { onRunFailed?: () => Promise<void>; told?: ToldBy | undefined } = {},
+  { onRunFailed, inProcess }: { onRunFailed?: () => Promise<void>; inProcess?: InProcessOutcome | undefined } = {},
 ): Promise<WorkflowResultType<W> | null> {
   type R = WorkflowResultType<W>;
   const timers: NodeJS.Timeout[] = [];
   const after = <T>(ms: number, value: T) => new Promise<T>((resolve) => timers.push(setTimeout(() => resolve(value), ms)));
   let askTemporal!: () => void;
   const asked = new Promise<void>((resolve) => (askTemporal = resolve));
-  const run = told ? handle.client.getHandle<W>(handle.workflowId, told.runId) : handle;
+  const run = inProcess ? handle.client.getHandle<W>(handle.workflowId, inProcess.runId) : handle;
   // The history long-poll ends with the wait: left running, it would outlive the request, and a
   // connection closed under it would have the SDK retry it on a timer, on the closed connection.
   const giveUp = new AbortController();
@@ -167,7 +167,7 @@ export async function awaitWorkflow<W extends Workflow>(
       (error: unknown) => ({ via: 'temporal' as const, error }),
     );
   const timeout = after(waitMs, null);
-  const worker = told?.outcomes.wait(handle.workflowId, told.runId);
+  const worker = inProcess?.outcomes.wait(handle.workflowId, inProcess.runId);
   if (worker) timers.push(setTimeout(askTemporal, OUTCOME_BACKSTOP_MS));
   else askTemporal();
   try {

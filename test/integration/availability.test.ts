@@ -99,7 +99,7 @@ async function payer(stack: TestStack) {
 
 describe('every worker down (npm run api + npm run worker: worker heartbeats)', () => {
   let stack: TestStack;
-  useStack((s) => (stack = s), { workerPresence: 'heartbeat', payWaitMs: 20_000 });
+  useStack((s) => (stack = s), { workerSeenBy: 'heartbeat', payWaitMs: 20_000 });
 
   it('reports a killed worker within seconds, answers 503 at once without moving money, and recovers when a worker returns', async () => {
     const p = await payer(stack);
@@ -150,7 +150,7 @@ describe('every worker down (npm run api + npm run worker: worker heartbeats)', 
 
 describe('Temporal unreachable', () => {
   let stack: TestStack;
-  useStack((s) => (stack = s), { faults: true, workerPresence: 'heartbeat', payWaitMs: 20_000 });
+  useStack((s) => (stack = s), { faults: true, workerSeenBy: 'heartbeat', payWaitMs: 20_000 });
   const restoring = async (part: CuttablePart, run: () => Promise<void>) => {
     try {
       await run();
@@ -222,7 +222,7 @@ const withPostgres = process.env.DATABASE_URL ? describe : describe.skip;
 // PGlite runs inside the process and cannot become unreachable: this part needs DATABASE_URL (CI sets it).
 withPostgres('PostgreSQL unreachable', () => {
   let stack: TestStack;
-  useStack((s) => (stack = s), { faults: true, workerPresence: 'heartbeat', payWaitMs: 20_000 });
+  useStack((s) => (stack = s), { faults: true, workerSeenBy: 'heartbeat', payWaitMs: 20_000 });
 
   it('answers 503 in every interface’s shape, quickly, names the database on both /healthz, and recovers by itself', async () => {
     const p = await payer(stack);

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { workflowOutcomesHeard } from '../../src/platform/metrics';
-import { Stack } from '../../src/platform/stack';
+import { ShutdownList } from '../../src/platform/shutdown-list';
 import * as productionWorkflows from '../../workflows';
 import { ENCRYPTED_ENCODING } from '../../src/temporal/payload-codec';
 import { BARE_ANSWER, bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runFloorWorker } from '../../scripts/bench/engine/yardsticks';
@@ -23,13 +23,13 @@ useStack((s) => (stack = s));
 const heardFromWorker = async () => (await workflowOutcomesHeard.get()).values.find((v) => v.labels.via === 'worker')?.value ?? 0;
 
 describe('the floor workflow (bench:pay --floor)', () => {
-  const floorStack = new Stack();
+  const floorShutdown = new ShutdownList();
   let connection: NativeConnection;
   beforeAll(async () => {
     connection = await NativeConnection.connect({ address: process.env.TEST_TEMPORAL_ADDRESS! });
   });
   afterAll(async () => {
-    await floorStack.stop((err) => {
+    await floorShutdown.stop((err) => {
       throw err;
     });
     await connection.close();
@@ -39,7 +39,7 @@ describe('the floor workflow (bench:pay --floor)', () => {
     const namespace = stack.client.options.namespace;
     const taskQueue = floorTaskQueue(stack.taskQueue);
     const deploymentName = floorDeployment(stack.workerVersion()!.deploymentName);
-    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes!, deploymentName, client: stack.client }, floorStack);
+    await runFloorWorker({ connection, namespace, taskQueue, outcomes: stack.outcomes!, deploymentName, client: stack.client }, floorShutdown);
     const floor = createBareApp({ temporal: stack.client, taskQueue, waitMs: 20_000, outcomes: stack.outcomes! });
     const before = await heardFromWorker();
     const res = await call(floor, 'POST', '/floor', {});

@@ -132,11 +132,11 @@ describe('WorkflowOutcomes: parked runs', () => {
     outcomes.resumed('w', 'r');
     const afterResume = outcomes.wait('w', 'r');
     expect(outcomes.waiters).toBe(1);
-    outcomes.tell('w', 'r', { ok: true, result: 1 });
+    outcomes.settled('w', 'r', { ok: true, result: 1 });
     await expect(afterResume.outcome).resolves.toEqual({ ok: true, result: 1 });
 
     outcomes.parked('w', 'closed-later');
-    outcomes.tell('w', 'closed-later', { ok: true, result: 2 });
+    outcomes.settled('w', 'closed-later', { ok: true, result: 2 });
     await expect(outcomes.wait('w', 'closed-later').outcome).resolves.toEqual({ ok: true, result: 2 });
   });
 });
@@ -152,13 +152,13 @@ describe('a failure the worker tells', () => {
       taskQueue: stack.taskQueue,
       args: [{ bookingId: -1, expiresAt: Date.now() + 3_600_000 }],
     });
-    const told = { outcomes: new WorkflowOutcomes(), runId: handle.firstExecutionRunId };
-    told.outcomes.tell(workflowId, told.runId, { ok: false, type: 'supplier_rejected', message: 'no' });
+    const inProcess = { outcomes: new WorkflowOutcomes(), runId: handle.firstExecutionRunId };
+    inProcess.outcomes.settled(workflowId, inProcess.runId, { ok: false, type: 'supplier_rejected', message: 'no' });
     const mapFailure = (f: { type: string }) => new Error(`mapped ${f.type}`);
 
-    await expect(awaitWorkflow(handle, 1_500, mapFailure, { told })).resolves.toBeNull();
+    await expect(awaitWorkflow(handle, 1_500, mapFailure, { inProcess })).resolves.toBeNull();
 
-    const answered = expect(awaitWorkflow(handle, 30_000, mapFailure, { told })).rejects.toThrow(WorkflowFailedError);
+    const answered = expect(awaitWorkflow(handle, 30_000, mapFailure, { inProcess })).rejects.toThrow(WorkflowFailedError);
     await handle.terminate('closed by the test');
     await answered;
   });
@@ -184,14 +184,14 @@ describe('WorkflowOutcomes', () => {
   it('gives an outcome told before or after the wait, to every waiter, decoded as a client would get it from Temporal', async () => {
     const outcomes = new WorkflowOutcomes();
     const at = new Date('2026-11-24T12:00:00.000Z');
-    outcomes.tell('w', 'early', { ok: true, result: { at, missing: undefined, n: 1 } });
+    outcomes.settled('w', 'early', { ok: true, result: { at, missing: undefined, n: 1 } });
     await expect(outcomes.wait('w', 'early').outcome).resolves.toEqual({ ok: true, result: { at: at.toISOString(), n: 1 } });
 
     const first = outcomes.wait('w', 'late');
     const second = outcomes.wait('w', 'late');
     const other = outcomes.wait('w', 'other-run');
     expect(outcomes.waiters).toBe(3);
-    outcomes.tell('w', 'late', { ok: false, type: 'insufficient_credit', message: 'no' });
+    outcomes.settled('w', 'late', { ok: false, type: 'insufficient_credit', message: 'no' });
     await expect(first.outcome).resolves.toEqual({ ok: false, type: 'insufficient_credit', message: 'no' });
     await expect(second.outcome).resolves.toEqual({ ok: false, type: 'insufficient_credit', message: 'no' });
     expect(outcomes.waiters).toBe(1);

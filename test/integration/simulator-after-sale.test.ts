@@ -2,7 +2,7 @@ import type { RunningServer } from '../../src/platform/listen';
 import { withScenario } from '../../src/sandbox/context';
 import { simulatorFlightAfterSale } from '../../src/suppliers/adapters/simulator/flight-after-sale';
 import { simulatorFlightSupplier } from '../../src/suppliers/adapters/simulator/flights';
-import { checkedFlightAfterSale, checkedFlightSupplier } from '../../src/suppliers/answers';
+import { checkedFlightAfterSale, checkedFlightSupplier } from '../../src/suppliers/contract-checks';
 import { SupplierRejectedError, SupplierUnavailableError } from '../../src/suppliers/errors';
 import type { FlightAfterSale } from '../../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../../src/suppliers/flights';
@@ -12,7 +12,7 @@ import { contact, day, traveller } from '../support/fixtures';
 /**
  * The after-sale port on the simulated airline, over HTTP as the engine calls it: the
  * adapter (src/suppliers/adapters/simulator/flight-after-sale.ts) with its answers checked
- * (src/suppliers/answers.ts), against the simulator's routes
+ * (src/suppliers/contract-checks.ts), against the simulator's routes
  * (src/suppliers/simulator/air/change-routes.ts). Each test flies on days of its own: the
  * simulated airline sells a flight's seats once.
  */

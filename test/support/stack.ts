@@ -20,14 +20,14 @@ import { startApiHealth } from '../../src/runtime/api-health';
 import { webhookSecrets } from '../../src/runtime/secrets-key';
 import { temporalPayloadCodec } from '../../src/runtime/payload-key';
 import { personalDataBox } from '../../src/runtime/personal-data-key';
-import { Stack } from '../../src/platform/stack';
+import { ShutdownList } from '../../src/platform/shutdown-list';
 import { supplierUrl } from '../../src/runtime/supplier-url';
 import { adminDependencies, apiDependencies, rateBudgets, supplierBreakers } from '../../src/runtime/wiring';
 import { temporalClient } from '../../src/temporal/connection';
 import type { EncryptionCodec } from '../../src/temporal/payload-codec';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
 import { WorkflowOutcomes } from '../../src/temporal/outcomes';
-import { startPresence, type WorkerPresence } from '../../worker/presence';
+import { startHeartbeat, type WorkerHeartbeat } from '../../worker/heartbeat';
 import type { WorkerVersion } from '../../worker/deployment';
 import { startEngineWorker, type EngineWorker } from '../../src/runtime/engine-worker';
 import { connectWorker } from '../../worker/worker';
@@ -123,9 +123,9 @@ export interface StackOptions {
   /**
    * How the API knows that a worker serves its queue: its own worker, as `npm start`
    * (default); or, as `npm run api` next to `npm run worker`, the worker's heartbeat rows
-   * (the stack's worker then runs a worker process's presence, and `workerApp` serves its /healthz).
+   * (the stack's worker then runs a worker process's heartbeat, and `workerApp` serves its /healthz).
    */
-  workerPresence?: 'in-process' | 'heartbeat';
+  workerSeenBy?: 'in-process' | 'heartbeat';
   /**
    * The rate limiter's store: the engine's (the table on PostgreSQL, memory on PGlite), or
    * 'table' for the table on PGlite too (rate-limits.test.ts: replicas share it in both modes).
@@ -169,9 +169,9 @@ export interface TestStack {
   payloadCodec: EncryptionCodec;
   /** The API's readiness, as its /healthz and its requests read it. */
   health: HealthMonitor;
-  /** The worker process's metrics app (its /healthz), with workerPresence 'heartbeat'. */
+  /** The worker process's metrics app (its /healthz), with workerSeenBy 'heartbeat'. */
   workerApp: ReturnType<typeof createWorkerMetricsApp>;
-  /** What the API hears from its worker (none with workerPresence 'heartbeat': the worker is another process). */
+  /** What the API hears from its worker (none with workerSeenBy 'heartbeat': the worker is another process). */
   outcomes: WorkflowOutcomes | undefined;
   /** The running worker; stopWorker/startWorker simulate a stop (or, with crash, a kill: no goodbye) and a restart. */
   worker(): Worker | null;
@@ -287,14 +287,14 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const namespace = taskQueue;
   const config = stackConfig(opts, { address, namespace, taskQueue });
   // What the stack opens, stopped in reverse order by close().
-  const parts = new Stack();
+  const shutdown = new ShutdownList();
   const database = await freshDatabase({ proxy: opts.faults === true, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS });
-  parts.add(async () => {
+  shutdown.add(async () => {
     await database.close();
     await database.drop();
   });
   await seedCatalog(database.db);
-  const simulator = await supplierUrl(config, parts);
+  const simulator = await supplierUrl(config, shutdown);
   const direct = await Connection.connect({ address });
   await direct.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   // On a cluster with SQL visibility, a fresh namespace's attributes take a registry refresh to be usable.
@@ -302,7 +302,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   // Two proxies: one for the API client's connection, one for everything else (health probe, worker).
   const temporalProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
   const clientProxy = opts.faults ? await startProxy(hostPort(address)) : undefined;
-  parts.add(async () => {
+  shutdown.add(async () => {
     await temporalProxy?.close();
     await clientProxy?.close();
   });
@@ -311,62 +311,62 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     await direct.close();
     connection = await Connection.connect({ address: clientProxy.address });
   }
-  parts.add(() => connection.close());
+  shutdown.add(() => connection.close());
   const temporalAddress = temporalProxy?.address ?? address;
   const nativeConnection = await connectWorker(temporalAddress);
-  parts.add(() => nativeConnection.close());
+  shutdown.add(() => nativeConnection.close());
   // Eager start needs the client on the worker's connection, as `npm start` has it.
   const eagerStart = opts.eagerStart === true;
   const clientConnection = eagerStart ? nativeConnection : connection;
 
-  const heartbeat = opts.workerPresence === 'heartbeat';
+  const seenByHeartbeat = opts.workerSeenBy === 'heartbeat';
   // As npm start: the API hears how its own worker's runs end from the worker (not with a worker "process" of its own).
-  const outcomes = heartbeat ? undefined : new WorkflowOutcomes();
-  const told = opts.outcomes === 'untold' ? undefined : outcomes;
+  const outcomes = seenByHeartbeat ? undefined : new WorkflowOutcomes();
+  const reportedTo = opts.outcomes === 'untold' ? undefined : outcomes;
   const secrets = webhookSecrets(config);
   const payloadCodec = temporalPayloadCodec(config);
   usePersonalDataKeys(personalDataBox(config));
   let worker: EngineWorker | null = null;
-  let presence: WorkerPresence | null = null;
+  let heartbeat: WorkerHeartbeat | null = null;
   const startWorker = async () => {
     worker = await startEngineWorker(
       config,
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: reportedTo },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
-    if (heartbeat && !presence) {
-      presence = await startPresence(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, parts);
+    if (seenByHeartbeat && !heartbeat) {
+      heartbeat = await startHeartbeat(config, { worker: () => worker?.worker, temporalAddress: () => temporalAddress, database: () => database }, shutdown);
     }
   };
   const startRelease = async (buildId: string) => {
     const release = await startEngineWorker(
       { ...config, WORKER_BUILD_ID: buildId },
-      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: told },
+      { connection: nativeConnection, database, supplierUrl: simulator.url, secrets, payloadCodec, outcomes: reportedTo },
       { workflowBundle: { codePath: bundle }, activityInterceptors: opts.activityInterceptors, webhookIdleMs: opts.webhookIdleMs },
     );
     let stopped: Promise<void> | undefined;
     const stop = () => (stopped ??= release.stop());
-    parts.add(stop);
+    shutdown.add(stop);
     return { ...release, stop };
   };
   const stopWorker = async ({ crash = false } = {}) => {
     // A killed worker process says no goodbye: its heartbeat row just stops being stamped.
-    await presence?.stop({ forget: !crash });
-    presence = null;
+    await heartbeat?.stop({ forget: !crash });
+    heartbeat = null;
     await worker?.stop().catch(() => undefined);
     worker = null;
   };
   await startWorker();
   const health = await startApiHealth(
     config,
-    { database, temporalAddress, ...(heartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
-    parts,
+    { database, temporalAddress, ...(seenByHeartbeat ? {} : { workerRunning: () => worker?.worker.getState() === 'RUNNING' }) },
+    shutdown,
   );
   const client = temporalClient(config, clientConnection, health, payloadCodec);
   const stopped: HealthReport = { ok: false, checks: { worker: { ok: false, detail: 'the worker process is not running' } }, checked_at: null };
   const workerApp = createWorkerMetricsApp({
     adminToken: ADMIN_TOKEN,
-    health: { report: () => presence?.health.report() ?? stopped, require: () => undefined },
+    health: { report: () => heartbeat?.health.report() ?? stopped, require: () => undefined },
   });
   const proxies: Record<CuttablePart, CuttableProxy | undefined> = { database: database.proxy, temporal: temporalProxy };
   const proxyOf = (part: CuttablePart) => {
@@ -374,10 +374,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     if (!proxy) throw new Error(`no proxy in front of ${part}: start the stack with faults${part === 'database' ? ' and DATABASE_URL' : ''}`);
     return proxy;
   };
-  const httpParts = { database, temporal: client, health, secrets, breakers: supplierBreakers(config) };
+  const sharedApiDeps = { database, temporal: client, health, secrets, breakers: supplierBreakers(config) };
   // Each API instance counts requests with a limiter of its own making, as each `npm run api` replica does.
   const apiDeps = (heard?: WorkflowOutcomes) => {
-    const deps = apiDependencies(config, { ...httpParts, supplierUrl: simulator.url, eagerStart, outcomes: heard });
+    const deps = apiDependencies(config, { ...sharedApiDeps, supplierUrl: simulator.url, eagerStart, outcomes: heard });
     return {
       ...deps,
       webhookUrls: { ...deps.webhookUrls, resolve: testResolve },
@@ -387,7 +387,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const app = createApp(apiDeps(outcomes));
   // API and worker in one process, as `npm start`; the Core exporter is off in tests.
   const adminDeps = adminDependencies(config, {
-    ...httpParts,
+    ...sharedApiDeps,
     adminToken: ADMIN_TOKEN,
     metrics: { role: 'all-in-one' },
     payloadCodec,
@@ -443,7 +443,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       database.proxy?.restore();
       await stopWorker();
       const errors: unknown[] = [];
-      await parts.stop((err) => errors.push(err));
+      await shutdown.stop((err) => errors.push(err));
       if (errors.length > 0) throw errors[0];
     },
   };

@@ -3,7 +3,7 @@ import { openDatabase, type Database } from '../../src/db/client';
 import { memoryBudget, sharedBudget, type SearchBudget } from '../../src/domain/search/budget';
 import { createSearchLayer, REFERENCE_TTL_MS, type SearchLayer } from '../../src/domain/search/layer';
 import type { SearchSettings } from '../../src/domain/search/settings';
-import { sharedAnswers } from '../../src/domain/search/shared';
+import { sharedSearchAnswers } from '../../src/domain/search/shared';
 import { flightSearchesThrough, hotelSearchKey } from '../../src/domain/search/suppliers';
 import { SearchBudgetSpentError, SupplierRejectedError } from '../../src/suppliers/errors';
 import type { FlightSupplier } from '../../src/suppliers/flights';
@@ -249,7 +249,7 @@ describe('the search layer shared by processes (PostgreSQL, or PGlite standing i
       createSearchLayer({
         settings: settings({ ttls: { [`${name}.hotels`]: 60 }, ...over }),
         budget: budget(database),
-        shared: sharedAnswers(database.db),
+        shared: sharedSearchAnswers(database.db),
       }),
     );
 
@@ -270,7 +270,7 @@ describe('the search layer shared by processes (PostgreSQL, or PGlite standing i
     // order a slow connection or a busy database gives.
     let written!: () => void;
     const writtenOnce = new Promise<void>((r) => (written = r));
-    const store = sharedAnswers(database.db);
+    const store = sharedSearchAnswers(database.db);
     const late = { ...store, claim: async (key: string, leaseMs: number, after: number) => (await writtenOnce, store.claim(key, leaseMs, after)) };
     const first = { ...store, write: async (...args: Parameters<typeof store.write>) => (await store.write(...args), written()) };
     processes = [first, late].map((shared) =>

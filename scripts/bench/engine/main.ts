@@ -14,12 +14,12 @@ import { bareAuthenticated, createBareApp, floorDeployment, floorTaskQueue, runF
 
 runProcess(
   'the benchmark engine',
-  async (stack) => {
+  async (shutdown) => {
     const barePort = Number(process.env.BENCH_BARE_PORT);
     if (!Number.isInteger(barePort) || barePort < 1 || barePort > 65535)
       throw new Error('set BENCH_BARE_PORT: the yardsticks port, the same for the benchmark');
     const config = loadConfig(process.env, { sandbox: true });
-    const engine = await startEngine(config, stack, { routes: bareAuthenticated });
+    const engine = await startEngine(config, shutdown, { routes: bareAuthenticated });
     const taskQueue = floorTaskQueue(config.TEMPORAL_TASK_QUEUE);
     await runFloorWorker(
       {
@@ -30,11 +30,11 @@ runProcess(
         deploymentName: floorDeployment(config.WORKER_DEPLOYMENT_NAME),
         client: engine.client,
       },
-      stack,
+      shutdown,
     );
     const floor = { temporal: engine.client, taskQueue, waitMs: config.PAY_WAIT_MS, eagerStart: true, outcomes: engine.outcomes };
     const bare = await listen(createBareApp(floor).fetch, barePort, '127.0.0.1');
-    stack.add(() => bare.close());
+    shutdown.add(() => bare.close());
     console.log(
       [
         'benchmark engine is up',

@@ -18,9 +18,9 @@ import { bundleWorkflowCode, Runtime, Worker, type NativeConnection } from '@tem
 import { Hono } from 'hono';
 import { addOperationRights } from '../../../src/http/rights';
 import type { PublicRoutes } from '../../../src/runtime/serve-http';
-import type { Stack } from '../../../src/platform/stack';
+import type { ShutdownList } from '../../../src/platform/shutdown-list';
 import type { WorkflowOutcomes } from '../../../src/temporal/outcomes';
-import { awaitWorkflow, startOrJoin, toldBy } from '../../../src/temporal/workflows';
+import { awaitWorkflow, startOrJoin, inProcessOutcome } from '../../../src/temporal/workflows';
 import type { WorkflowType } from '../../../workflows/registry.types';
 import { requestIdActivityInterceptors } from '../../../worker/interceptors';
 import { becomeCurrent, workflowCodeBuildId } from '../../../worker/deployment';
@@ -65,7 +65,7 @@ export function createBareApp(floor?: FloorDeps) {
         taskQueue: floor.taskQueue,
         ...(floor.eagerStart ? { requestEagerStart: true } : {}),
       } as Parameters<typeof startOrJoin>[2]);
-      const result = await awaitWorkflow(started.handle, floor.waitMs, () => null, { told: toldBy(floor.outcomes, started) });
+      const result = await awaitWorkflow(started.handle, floor.waitMs, () => null, { inProcess: inProcessOutcome(floor.outcomes, started) });
       const workflowId = started.handle.workflowId;
       return result ? c.json({ ok: true, data: { ...result, workflow_id: workflowId } }) : c.json({ ok: false, error: `${workflowId} still running` }, 202);
     });
@@ -93,7 +93,7 @@ export interface FloorWorkerOptions {
  * encrypted with the engine's codec, and as the current version of a worker deployment of
  * its own, its runs pinned as payments are. Stopping drains it.
  */
-export async function runFloorWorker(opts: FloorWorkerOptions, stack: Pick<Stack, 'add'>): Promise<Worker> {
+export async function runFloorWorker(opts: FloorWorkerOptions, shutdown: Pick<ShutdownList, 'add'>): Promise<Worker> {
   const workflowsPath = require.resolve('./floor.workflows');
   // Preloaded as the engine's workflows are (WORKFLOW_BUNDLE_OPTIONS): the floor pays what they pay.
   const { code } = await bundleWorkflowCode({
@@ -116,7 +116,7 @@ export async function runFloorWorker(opts: FloorWorkerOptions, stack: Pick<Stack
   });
   const running = worker.run();
   running.catch(() => undefined);
-  stack.add(async () => {
+  shutdown.add(async () => {
     if (worker.getState() === 'RUNNING') worker.shutdown();
     await running;
   });

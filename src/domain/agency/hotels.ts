@@ -11,7 +11,7 @@ import { findHotels, withinSearch } from '../search/suppliers';
 import { DomainError, notFound, validation, workflowAnswer } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
 import { logger } from '../../platform/log';
-import { perObject } from '../../platform/per-object';
+import { memoizePerObject } from '../../platform/memoize-per-object';
 import { rowIdOf } from '../ids';
 import { cancel as cancelHotelOrder, checkStay, type HotelDeps } from '../hotels/service';
 import { newBookingColumns, type HotelBookingRow, type NewBooking } from '../hotels/bookings';
@@ -35,7 +35,7 @@ const hotelIdOf = (raw: string) => rowIdOf(raw, 'hotel');
  * layer hands out the same list while it keeps it): a name or code two cities share names
  * the first of them.
  */
-const cityIndex = perObject((cities: readonly SupplierCity[]) => {
+const cityIndex = memoizePerObject((cities: readonly SupplierCity[]) => {
   const index = new Map<string, SupplierCity>();
   for (const c of cities) {
     for (const key of [c.name.toLowerCase(), c.iata_code.toLowerCase()]) if (!index.has(key)) index.set(key, c);

@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
 
 type AgencySaga = 'agencyHotelBooking' | 'agencyProductOrder';
@@ -24,5 +24,5 @@ export async function settle<K extends AgencySaga>(
     { workflowId: run.workflowId, taskQueue: deps.taskQueue, args: run.args, typedSearchAttributes: run.attributes } as Parameters<typeof startOrJoin<K>>[2],
     'keep_outcome',
   );
-  return (await awaitWorkflow(started.handle, deps.waitMs, refusal, { told: toldBy(deps.outcomes, started) })) !== null;
+  return (await awaitWorkflow(started.handle, deps.waitMs, refusal, { inProcess: inProcessOutcome(deps.outcomes, started) })) !== null;
 }

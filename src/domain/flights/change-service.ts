@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders } from '../../db/schema';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import { workflowAnswer } from '../errors';
 import { recordChange, type ChangeDeps, type FlightChangeRow } from './changes';
 import type { SecretBox } from '../../platform/secret-box';
@@ -57,7 +57,7 @@ export async function runChange(deps: RunDeps, change: FlightChangeRow, scenario
     },
     'keep_outcome',
   );
-  const result = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightChange'), { told: toldBy(deps.outcomes, started) });
+  const result = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightChange'), { inProcess: inProcessOutcome(deps.outcomes, started) });
   if (!result) return { done: false, change: answerOf(change, null) };
   return { done: true, change: { ...answerOf(change, result.orderTotalMinor), status: result.status } };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from '../../suppliers/flights';
 import type { ChosenService } from '../../suppliers/flight-after-sale';
-import { perObject } from '../../platform/per-object';
+import { memoizePerObject } from '../../platform/memoize-per-object';
 import { withScenario } from '../../sandbox/context';
 import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
 import type { Markup } from '../markup';
@@ -17,7 +17,7 @@ import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import { flightBookingOfOrder, flightOrderOf, newFlightBooking, requestOfflineRefund, type FlightBookingRow } from './bookings';
 import { giveMoneyBack } from '../money-back';
 import type { MoneyBackOutcome } from '../refund-terms';
@@ -87,7 +87,7 @@ function perPassenger(marginMinor: number, lines: PriceLine[]): number {
 }
 
 /** Each airport list by code, made once per list: the search layer hands out the same list while it keeps it. */
-const airportIndex = perObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
+const airportIndex = memoizePerObject((airports: readonly Airport[]) => new Map(airports.map((a) => [a.code, a])));
 
 /** POST /api/flights/search_flights/: validated here, priced by the airline, cheapest first; its airports and its search within one deadline. */
 export const searchFlights = (
@@ -282,7 +282,7 @@ export async function bookFlight(
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'flight', stage: 'holding' }),
   });
   const booked = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('flightBooking', 'fare_source_code'), {
-    told: toldBy(deps.outcomes, started),
+    inProcess: inProcessOutcome(deps.outcomes, started),
   });
   if (!booked)
     throw new DomainError('supplier_failed', `the airline has not answered yet; booking ${booking.id} is still being made, look for it in the order list`);

@@ -35,7 +35,7 @@ import { validation, workflowAnswer } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 
 export interface HotelDeps {
   db: Db;
@@ -146,7 +146,7 @@ async function runHold(deps: HotelDeps, partner: Partner, input: PlaceHoldInput,
     args: [input],
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'hotel', stage: 'holding' }),
   });
-  const placed = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('hotelHold', field), { told: toldBy(deps.outcomes, started) });
+  const placed = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('hotelHold', field), { inProcess: inProcessOutcome(deps.outcomes, started) });
   return { placed: placed !== null, booking: await bookingOf(deps.db, partner.id, input.bookingId) };
 }
 

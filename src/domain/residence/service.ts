@@ -11,7 +11,7 @@ import { isStorableId } from '../ids';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import type { Workflows } from '../../../workflows/registry.types';
 import { bookReservation } from './booking';
 import type { ModificationResult } from './modification';
@@ -101,7 +101,7 @@ export async function reserve(deps: ResidenceDeps, partner: Partner, input: Rese
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'residence', stage: 'holding' }),
   });
   const held = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('datesHold'), {
-    told: toldBy(deps.outcomes, started),
+    inProcess: inProcessOutcome(deps.outcomes, started),
   });
   if (!held) throw new DomainError('supplier_failed', 'the dates could not be held in time; try again');
   return viewReservation(deps.db, await reservationOf(deps.db, partner.id, held.reservationId));

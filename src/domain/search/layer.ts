@@ -30,7 +30,7 @@ export interface KeptAnswer {
  * Where the answers are shared by every API process (PostgreSQL, ./shared.ts). With one
  * process (`npm start`, PGlite) there is none: its memory is the whole cache.
  */
-export interface SharedAnswers {
+export interface SharedSearchAnswers {
   read(key: string): Promise<KeptAnswer | null>;
   /**
    * Claims the supplier call of `key` for `leaseMs`: false while another process holds a claim
@@ -174,7 +174,7 @@ const notKept = <T>(value: T, times: Times): Found<T> & Times => ({ ...foundOnce
 export function createSearchLayer(opts: {
   settings: SearchSettings;
   budget: SearchBudget;
-  shared?: SharedAnswers | null;
+  shared?: SharedSearchAnswers | null;
   breakers?: SupplierBreakers;
   now?: () => number;
 }): SearchLayer {

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { searchAnswers } from '../../db/schema';
-import type { KeptAnswer, SharedAnswers } from './layer';
+import type { KeptAnswer, SharedSearchAnswers } from './layer';
 
 /** One sweep of answers past their stale bound in every this many writes. */
 const SWEEP_EVERY = 200;
@@ -11,7 +11,7 @@ const SWEEP_EVERY = 200;
  * a process does not hold in memory, a claim and a write per supplier call. Times are the
  * processes' clocks in ms; a claim's lease outlives any clock skew between them that matters.
  */
-export function sharedAnswers(db: Db, now: () => number = Date.now): SharedAnswers {
+export function sharedSearchAnswers(db: Db, now: () => number = Date.now): SharedSearchAnswers {
   let writes = 0;
   return {
     async read(key) {

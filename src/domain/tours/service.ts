@@ -7,7 +7,7 @@ import { DomainError, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
 import type { Partner } from '../partners';
 import type { WorkflowOutcomes } from '../../temporal/outcomes';
-import { awaitWorkflow, bookingAttributes, startOrJoin, toldBy } from '../../temporal/workflows';
+import { awaitWorkflow, bookingAttributes, startOrJoin, inProcessOutcome } from '../../temporal/workflows';
 import { checkPrebook, finalizePrebook, prebookOf, withDeparture, type PrebookView, type TourPrebookRow } from './prebooks';
 
 export interface TourDeps {
@@ -49,7 +49,7 @@ export async function prebook(
     typedSearchAttributes: bookingAttributes({ partnerId: partner.id, service: 'tour', stage: 'holding' }),
   });
   const held = await awaitWorkflow(started.handle, deps.waitMs, workflowAnswer('datesHold'), {
-    told: toldBy(deps.outcomes, started),
+    inProcess: inProcessOutcome(deps.outcomes, started),
   });
   if (!held) throw new DomainError('supplier_failed', 'the seats could not be held in time; try again');
   return withDeparture(deps.db, await prebookOf(deps.db, partner.id, held.prebookId));

@@ -1,7 +1,7 @@
 type Stop = () => Promise<unknown>;
 
-/** Collects what a process started, to stop it in reverse order. */
-export class Stack {
+/** What a process started, each with how to stop it: stopped in reverse order when the process shuts down. */
+export class ShutdownList {
   private readonly stops: Stop[] = [];
   private readonly late: Promise<unknown>[] = [];
   private onError: ((err: unknown) => void) | undefined;
@@ -11,7 +11,7 @@ export class Stack {
     return this.onError !== undefined;
   }
 
-  /** Registers how to stop something just started; once the stack is stopping, stops it at once. */
+  /** Registers how to stop something just started; once the list is stopping, stops it at once. */
   add(stop: Stop): void {
     if (this.onError) this.late.push(stop().catch(this.onError));
     else this.stops.push(stop);

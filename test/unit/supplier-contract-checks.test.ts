@@ -1,4 +1,4 @@
-import { checkedFlightAfterSale, checkedFlightSupplier, checkedProductSupplier, SupplierAnswerError } from '../../src/suppliers/answers';
+import { checkedFlightAfterSale, checkedFlightSupplier, checkedProductSupplier, SupplierAnswerError } from '../../src/suppliers/contract-checks';
 import { SupplierUnavailableError } from '../../src/suppliers/errors';
 import type { FlightAfterSale, OrderChange } from '../../src/suppliers/flight-after-sale';
 import type { FlightOrder, FlightSupplier } from '../../src/suppliers/flights';

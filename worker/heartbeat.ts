@@ -7,10 +7,10 @@ import { HealthMonitor, healthTiming, rootMessage, temporalCheck, type HealthTim
 import { ping, type Database, type Db } from '../src/db/client';
 import { forgetWorker, pruneHeartbeats, recordHeartbeat } from '../src/db/worker-heartbeats';
 import { logger } from '../src/platform/log';
-import type { Stack } from '../src/platform/stack';
+import type { ShutdownList } from '../src/platform/shutdown-list';
 import { temporalTls } from '../src/temporal/tls';
 
-export interface WorkerPresence {
+export interface WorkerHeartbeat {
   /** The worker process's readiness (its /healthz): the worker runs, Temporal and the database answer. */
   health: HealthMonitor;
   /** Stops beating; a worker stopping on purpose also removes its row, so the API sees it gone at once. */
@@ -18,12 +18,12 @@ export interface WorkerPresence {
 }
 
 /**
- * A worker process's presence: its health checked in the background, and a heartbeat row
+ * A worker process's heartbeat: its health checked in the background, and a heartbeat row
  * (src/db/worker-heartbeats.ts) stamped every `heartbeatMs` while its worker is RUNNING and
  * reaches Temporal — what the API reads to know, within seconds, that some worker serves the
- * task queue. The parts are getters: the process serves /healthz before it has connected.
+ * task queue. What it watches are getters: the process serves /healthz before it has connected.
  */
-export async function startWorkerPresence(opts: {
+export async function startWorkerHeartbeat(opts: {
   taskQueue: string;
   heartbeatMs: number;
   timing: HealthTiming;
@@ -33,7 +33,7 @@ export async function startWorkerPresence(opts: {
   /** How the probe speaks TLS to that frontend (src/temporal/tls.ts). */
   tls?: TLSConfig;
   db: () => Db | undefined;
-}): Promise<WorkerPresence> {
+}): Promise<WorkerHeartbeat> {
   // Probed over a connection of its own: the worker's native connection retries a call for
   // up to 10 s whatever its deadline, so it could not tell within seconds that Temporal is back.
   let probe: Connection | undefined;
@@ -125,23 +125,23 @@ export async function startWorkerPresence(opts: {
 }
 
 /**
- * A worker process's presence (startWorkerPresence, above): its health checked in the background
- * and its heartbeat row, from now on; the parts are getters, filled in as the process starts.
+ * A worker process's heartbeat (startWorkerHeartbeat, above): its health checked in the background
+ * and its heartbeat row, from now on; what it watches are getters, filled in as the process starts.
  */
-export async function startPresence(
+export async function startHeartbeat(
   config: Config,
-  parts: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
-  stack: Stack,
-): Promise<WorkerPresence> {
-  const presence = await startWorkerPresence({
+  watched: { worker: () => Worker | undefined; temporalAddress: () => string | undefined; database: () => Database | undefined },
+  shutdown: ShutdownList,
+): Promise<WorkerHeartbeat> {
+  const heartbeat = await startWorkerHeartbeat({
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     heartbeatMs: config.WORKER_HEARTBEAT_MS,
     timing: healthTiming(config),
-    worker: parts.worker,
-    temporalAddress: parts.temporalAddress,
+    worker: watched.worker,
+    temporalAddress: watched.temporalAddress,
     tls: temporalTls(config),
-    db: () => parts.database()?.db,
+    db: () => watched.database()?.db,
   });
-  stack.add(() => presence.stop());
-  return presence;
+  shutdown.add(() => heartbeat.stop());
+  return heartbeat;
 }
