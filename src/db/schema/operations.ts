@@ -1,4 +1,4 @@
-/** The operators and what they do through the admin API, and the workers' presence. */
+/** The operators and what they do through the admin API, and the workers' heartbeats. */
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 
@@ -57,7 +57,7 @@ export const adminIdempotencyKeys = pgTable('admin_idempotency_keys', {
 });
 
 /**
- * Worker presence: each `npm run worker` process stamps its row every WORKER_HEARTBEAT_MS
+ * Worker heartbeats: each `npm run worker` process stamps its row every WORKER_HEARTBEAT_MS
  * while its worker runs and reaches Temporal, so an API replica can tell within seconds
  * whether any worker serves its task queue (Temporal's poller lists linger for minutes).
  * Times are the database's clock, so API and worker hosts need not agree on theirs.
