@@ -14,8 +14,8 @@ import {
 import { completeFlightRefund } from '../src/domain/flights/refunds';
 import { DomainError } from '../src/domain/errors';
 import { SupplierRejectedError } from '../src/suppliers/errors';
-import { pricingIn, type PricingDeps } from '../src/domain/pricing';
-import { pricerForBooking, supplierPriceOf } from '../src/domain/supplier-price';
+import { pricingIn, type PricingDeps } from '../src/domain/money/pricing';
+import { pricerForBooking, supplierPriceOf } from '../src/domain/money/supplier-price';
 import { flightMarkup } from '../src/domain/flights/service';
 import { withScenario } from '../src/sandbox/context';
 import type { ChosenService } from '../src/suppliers/flight-after-sale';

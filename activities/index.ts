@@ -1,6 +1,6 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import type { Db } from '../src/db/client';
-import type { PricingDeps } from '../src/domain/pricing';
+import type { PricingDeps } from '../src/domain/money/pricing';
 import type { Suppliers } from '../src/suppliers';
 import { agencyActivities } from './agency';
 import { finalizeActivities, type FinalizeAttempts } from './finalize';
@@ -19,7 +19,7 @@ import { webhookActivities, type WebhookDeps } from './webhooks';
 
 export interface ActivityDeps extends Suppliers {
   db: Db;
-  /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
+  /** How supplier amounts become the partner's prices (src/domain/money/pricing.ts). */
   pricing: PricingDeps;
   /** When a payment's supplier step stops retrying and asks the supplier instead (default 5 attempts). */
   finalizeAttempts?: FinalizeAttempts;

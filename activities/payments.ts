@@ -1,5 +1,5 @@
 import type { Db } from '../src/db/client';
-import * as payments from '../src/domain/payment-ledger';
+import * as payments from '../src/domain/money/payment-ledger';
 import { sagaCompensations, timed, walletDebitDuration } from '../src/platform/metrics';
 import { runActivityStep } from './failures';
 

@@ -4,7 +4,7 @@ import { completeStay } from '../src/domain/residence/booking';
 import { requestCancel, settleCancellation } from '../src/domain/residence/cancellation';
 import { expireHoldIfDue } from '../src/domain/residence/expiry';
 import { holdDates, type HoldDatesInput } from '../src/domain/residence/holds';
-import type { CatalogueSettings } from '../src/domain/markup-rules';
+import type { CatalogueSettings } from '../src/domain/money/markup-rules';
 import { currentStay, modifyStay, undoStayChange } from '../src/domain/residence/modification';
 import type { ConfirmingSupplier } from '../src/suppliers/confirmations';
 import { FailureType } from '../workflows/failure-types';

@@ -3,8 +3,8 @@ import { flightBookingOfOrder, supplierOrderIdOf } from '../src/domain/flights/b
 import { refundTerms } from '../src/domain/flights/refunds';
 import { recordScheduleChange, remindScheduleChange, resolveScheduleChange, type ScheduleChangeSettings } from '../src/domain/flights/schedule-changes';
 import { DomainError, notFound } from '../src/domain/errors';
-import type { PricingDeps } from '../src/domain/pricing';
-import { pricerFor, pricingIn } from '../src/domain/pricing';
+import type { PricingDeps } from '../src/domain/money/pricing';
+import { pricerFor, pricingIn } from '../src/domain/money/pricing';
 import type { FlightAfterSale, ScheduleChange } from '../src/suppliers/flight-after-sale';
 import type { FlightSupplier } from '../src/suppliers/flights';
 import type { RefundFlightInput } from '../workflows/flight.types';

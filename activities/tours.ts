@@ -1,6 +1,6 @@
 import type { HeldTourSeats } from '../workflows/tour.types';
 import type { Db } from '../src/db/client';
-import type { CatalogueSettings } from '../src/domain/markup-rules';
+import type { CatalogueSettings } from '../src/domain/money/markup-rules';
 import { expirePrebookIfDue, holdTourSeats, type PrebookRequest } from '../src/domain/tours/prebooks';
 import { runActivityStep } from './failures';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_FINALIZE_ATTEMPTS, MAX_FINALIZE_ATTEMPTS } from '../workflows/activity-options';
 import { ORDER_SERVICES } from './db/schema';
 import { currencyDefinition } from './platform/currency';
-import { MINOR_DIGITS } from './domain/money';
+import { MINOR_DIGITS } from './domain/money/money';
 import { MAX_RATE_LIMIT_PER_MINUTE } from './domain/partners';
 import { parseAddressSet } from './platform/addresses';
 import { envMs } from './platform/env';
@@ -351,14 +351,14 @@ const ConfigSchema = z
       .default('IRT'),
     /**
      * The largest manual wallet adjustment one operator posts alone, in units of CURRENCY
-     * (src/domain/adjustments.ts; a wallet in another currency is measured through the latest
+     * (src/domain/money/adjustments.ts; a wallet in another currency is measured through the latest
      * rate); a larger one waits for a second operator's approval.
      */
     ADJUSTMENT_APPROVAL_THRESHOLD: z
       .string()
       .regex(/^\d{1,13}(\.\d{1,2})?$/, 'a non-negative amount in CURRENCY units, at most two decimals, e.g. 1000000 or 2500.50')
       .default('1000000'),
-    /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/fx.ts); an older one refuses it. */
+    /** How old an exchange rate may be and still price a sale in the wallet currency (src/domain/money/fx.ts); an older one refuses it. */
     FX_RATE_MAX_AGE_HOURS: z.coerce
       .number()
       .int()

@@ -1,6 +1,6 @@
 import { flightBookingOfOrder, recordTickets, supplierOrderIdOf } from '../../src/domain/flights/bookings';
 import { withScenario } from '../../src/sandbox/context';
-import { recordedSupplierAmount } from '../../src/domain/supplier-price';
+import { recordedSupplierAmount } from '../../src/domain/money/supplier-price';
 import type { ChosenService, Traveler } from '../../src/suppliers/flights';
 import { gone, type FinalizeDeps, type Finalizer } from './finalizer';
 

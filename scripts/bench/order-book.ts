@@ -15,7 +15,7 @@ import { args, percentile, round } from './common';
 import { openDatabase, rowsOf, type Db } from '../../src/db/client';
 import { seedProducts } from '../../src/db/seed/seed';
 import { createPartner } from '../../src/domain/partners';
-import { completeOrder, debitForOrder } from '../../src/domain/payment-ledger';
+import { completeOrder, debitForOrder } from '../../src/domain/money/payment-ledger';
 
 const opts = args({
   lines: { type: 'string', default: '200000' },

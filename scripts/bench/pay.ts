@@ -137,8 +137,8 @@ const floorAll = (count: number) =>
 async function baseline(n: number) {
   const { openDatabase } = await import('../../src/db/client');
   const { createPartner } = await import('../../src/domain/partners');
-  const { recordTopUp, lockWallet, applyMovement } = await import('../../src/domain/wallet');
-  const { account, leg } = await import('../../src/domain/books');
+  const { recordTopUp, lockWallet, applyMovement } = await import('../../src/domain/money/wallet');
+  const { account, leg } = await import('../../src/domain/money/books');
   const database = await openDatabase({ url: process.env.DATABASE_URL });
   try {
     const partner = await createPartner(database.db, { name: 'bench-baseline', creditLimitMinor: 0, topUpMinor: 0, currency: 'IRT' });

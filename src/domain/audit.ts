@@ -8,7 +8,7 @@ import type { DbOrTx } from '../db/client';
 import { operatorActions } from '../db/schema';
 import type { ActorRecord } from '../platform/actor';
 import { validation } from './errors';
-import { parseDay } from './statements';
+import { parseDay } from './money/statements';
 
 export interface AuditFilter {
   operator?: string;

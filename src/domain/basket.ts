@@ -4,9 +4,9 @@ import { basketItems, baskets, orderItems, orders, products, productVariants, ty
 import { defaultVariantOf } from './catalog';
 import { DomainError, notFound, validation } from './errors';
 import { isStorableId } from './ids';
-import { lineTotal, sum } from './money';
+import { lineTotal, sum } from './money/money';
 import type { DeliveryDetails, OrderWithItems } from './orders';
-import { priceColumns, summedPrice, type Markup } from './markup';
+import { priceColumns, summedPrice, type Markup } from './money/markup';
 import { actorNow, currentActor } from '../platform/request-context';
 
 export const MAX_LINE_QUANTITY = 100;

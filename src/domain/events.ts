@@ -2,7 +2,7 @@ import { and, asc, eq, getTableColumns, gt, isNotNull, notInArray, or, sql } fro
 import type { DbOrTx } from '../db/client';
 import { preparedQuery } from '../db/prepared';
 import { events, orders } from '../db/schema';
-import { agencyLowBalanceView, lowBalanceView } from './credit-alerts';
+import { agencyLowBalanceView, lowBalanceView } from './money/credit-alerts';
 import { agencyOrderView, travelOrderView } from './order-view';
 import { madeByOrAnyone, readableBy, type OrderRow } from './orders';
 

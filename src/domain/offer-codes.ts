@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isSealed, type SecretBox } from '../platform/secret-box';
 import type { Money } from '../suppliers/money';
 import { validation } from './errors';
-import type { AppliedRate } from './pricing';
+import type { AppliedRate } from './money/pricing';
 
 /**
  * What the engine hands a partner as `fare_source_code` or `rate_key`: the supplier's own id

@@ -17,8 +17,8 @@ import { DomainError, notFound } from './errors';
 import { orderEvents, type EventRow } from './events';
 import { isStorableId } from './ids';
 import { getOrder, type OrderRow } from './orders';
-import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './payment-ledger';
-import type { LedgerRow } from './wallet';
+import { PAYMENT_DEBIT_STEP, PAYMENT_REVERSAL_STEP } from './money/payment-ledger';
+import type { LedgerRow } from './money/wallet';
 
 export interface OperatorDeps {
   db: Db;

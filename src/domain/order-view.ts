@@ -1,5 +1,5 @@
 import type { ActorRecord } from '../platform/actor';
-import { formatDecimal, toNumber } from './money';
+import { formatDecimal, toNumber } from './money/money';
 import type { ScheduleChangeView } from './flights/schedule-change-view';
 import type { OrderRow } from './orders';
 

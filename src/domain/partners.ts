@@ -5,11 +5,11 @@ import { agencyUsers, apiConnections, partners, wallets } from '../db/schema';
 import { API_KEY_PATTERN, digest, matchesDigest, newAgencyKey, newApiKey, newApiSecret } from './credentials';
 import { currencyDefinition } from '../platform/currency';
 import { DomainError, notFound, validation } from './errors';
-import { MINOR_DIGITS } from './money';
+import { MINOR_DIGITS } from './money/money';
 import { keyDirectory } from './key-directory';
 import { readCache } from './read-cache';
 import { principalOf, RIGHT_NAMES, type Principal } from './rights';
-import { recordCreditGrant, recordTopUp } from './wallet';
+import { recordCreditGrant, recordTopUp } from './money/wallet';
 
 export interface Partner {
   id: number;
@@ -37,7 +37,7 @@ export type NewPartnerCredentials = Required<IssuedCredentials>;
 /**
  * A wallet currency as an operator names it (`currency`): a code the engine knows (ISO 4217,
  * or IRT) with two minor digits, as every wallet amount is kept and written
- * (src/domain/money.ts). Refused naming the field otherwise.
+ * (src/domain/money/money.ts). Refused naming the field otherwise.
  */
 export function parseWalletCurrency(field: string, input: unknown): string {
   const code = typeof input === 'string' ? input.trim() : '';

@@ -5,7 +5,7 @@
  */
 import type { DbOrTx } from '../db/client';
 import type { OrderRow } from './orders';
-import type { PaymentRun } from './payment-ledger';
+import type { PaymentRun } from './money/payment-ledger';
 import { issueQuote, redeemQuote } from './quotes';
 import { settleRefund, type RefundInput } from './refunds';
 import type { RefundResult } from '../../workflows/refund.types';

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../db/client';
 import { orders, type OrderStatus } from '../db/schema';
-import { refundLegs, type SupplierRefund } from './books';
+import { refundLegs, type SupplierRefund } from './money/books';
 import { DomainError, notFound } from './errors';
 import type { OrderRow } from './orders';
-import { ledgerEntryOf, type PaymentRun } from './payment-ledger';
+import { ledgerEntryOf, type PaymentRun } from './money/payment-ledger';
 import { parentIdOf } from './sub-agencies';
-import { applyMovement, lockWallet } from './wallet';
+import { applyMovement, lockWallet } from './money/wallet';
 import { actorNow } from '../platform/request-context';
 
 export interface RefundInput extends PaymentRun {

@@ -1,11 +1,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { ledgerEntries, partners, wallets } from '../db/schema';
-import { agencyCreditLegs, post } from './books';
+import { agencyCreditLegs, post } from './money/books';
 import { DomainError, notFound, validation } from './errors';
-import { formatDecimal } from './money';
+import { formatDecimal } from './money/money';
 import { createPartner, disablePartner, enablePartner, type NewPartnerCredentials } from './partners';
-import { applyMovement, insufficientCredit, lockWallet, type WalletRow } from './wallet';
+import { applyMovement, insufficientCredit, lockWallet, type WalletRow } from './money/wallet';
 
 /**
  * Sub-agencies (docs/decisions/sub-agencies.md): an agency's child agencies, one level deep.

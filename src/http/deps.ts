@@ -4,7 +4,7 @@ import type { Health, HealthReport } from '../health/model';
 import type { DocumentSettings } from '../domain/documents/issuer';
 import type { PayDeps } from '../domain/pay-request';
 import type { Partner } from '../domain/partners';
-import { pricingIn, type PricingDeps } from '../domain/pricing';
+import { pricingIn, type PricingDeps } from '../domain/money/pricing';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
 import type { Suppliers } from '../suppliers';
@@ -21,7 +21,7 @@ export interface ApiDeps extends PayDeps, Pick<Suppliers, 'hotelSupplier' | 'fli
   /** The secret Duffel signs its webhooks with (DUFFEL_WEBHOOK_SECRET); unset: POST /webhooks/duffel answers 404. */
   duffelWebhookSecret?: string;
   currency: string;
-  /** How supplier amounts become the partner's prices (src/domain/pricing.ts). */
+  /** How supplier amounts become the partner's prices (src/domain/money/pricing.ts). */
   pricing: PricingDeps;
   /** The phone number Interface B's hotel bookings give a supplier that requires one (AGENCY_CONTACT_PHONE). */
   agencyContactPhone?: string;

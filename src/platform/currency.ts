@@ -20,7 +20,7 @@ export interface CurrencyDefinition {
 /**
  * The Iranian toman: not in ISO 4217 (which has the rial, IRR, exponent 2), and the wallet's
  * default currency (CURRENCY). The engine writes it with 2 minor digits, as every wallet
- * amount is (src/domain/money.ts).
+ * amount is (src/domain/money/money.ts).
  */
 export const IRT: CurrencyDefinition = { code: 'IRT', base: 10, exponent: 2 };
 

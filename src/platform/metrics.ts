@@ -67,7 +67,7 @@ export const partnersNearLimitGauge = new Gauge({
   registers: [apiMetrics],
 });
 
-/** Sales refused for want of a current exchange rate (src/domain/fx.ts, rateFor): `reason` is missing or stale. */
+/** Sales refused for want of a current exchange rate (src/domain/money/fx.ts, rateFor): `reason` is missing or stale. */
 export const fxRateRefusals = new Counter({
   name: 'fx_rate_refusals_total',
   help: 'Sales refused because the supplier currency had no exchange rate into the wallet currency (missing) or only one older than FX_RATE_MAX_AGE_HOURS (stale)',

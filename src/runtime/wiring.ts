@@ -1,6 +1,6 @@
 import type { LinkMail } from '../http/console-links';
 import { smtpMailer } from '../platform/mailer';
-import { parseAmount } from '../domain/money';
+import { parseAmount } from '../domain/money/money';
 import type { Client as TemporalClient } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ActivityDeps } from '../../activities';
@@ -17,7 +17,7 @@ import { clientAddressOf } from '../http/client-address';
 import { createRateLimits, type RateBudgets } from '../http/rate-limit';
 import type { SecretBox } from '../platform/secret-box';
 import type { WebhookUrlPolicy } from '../platform/webhook-address';
-import type { PricingDeps } from '../domain/pricing';
+import type { PricingDeps } from '../domain/money/pricing';
 import { suppliersFor, type SupplierChoice, type Suppliers } from '../suppliers';
 import { SupplierBreakers } from '../suppliers/breakers';
 import { memoryBudget, sharedBudget } from '../domain/search/budget';

@@ -2,16 +2,16 @@ import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../src/db/client';
 import { orders, wallets } from '../../src/db/schema';
-import { account, partsOf, priceChangeLegs, refundLegs, saleLegs, type BookedOrder, type Leg } from '../../src/domain/books';
+import { account, partsOf, priceChangeLegs, refundLegs, saleLegs, type BookedOrder, type Leg } from '../../src/domain/money/books';
 import { DomainError } from '../../src/domain/errors';
-import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
+import { debitForOrder, reversePayment } from '../../src/domain/money/payment-ledger';
 import { createPartner } from '../../src/domain/partners';
-import { reconcile } from '../../src/domain/reconcile';
+import { reconcile } from '../../src/domain/money/reconcile';
 import { runReport } from '../../src/domain/reports';
 import { accountMovement, marginReport, supplierReport } from '../../src/domain/reports/books';
-import { statementPeriod as parsePeriod } from '../../src/domain/statements';
+import { statementPeriod as parsePeriod } from '../../src/domain/money/statements';
 import { settleRefund } from '../../src/domain/refunds';
-import { setCreditLimit, topUp } from '../../src/domain/wallet';
+import { setCreditLimit, topUp } from '../../src/domain/money/wallet';
 import { freshDatabase } from '../support/stack';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { events, wallets } from '../../src/db/schema';
-import { formatDecimal, parseAmount } from '../../src/domain/money';
+import { formatDecimal, parseAmount } from '../../src/domain/money/money';
 import { adminClient, call, newPartner, operatorToken } from '../support/clients';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { type TestStack, useStack } from '../support/stack';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { hotelBookings, orders, supplierPlaces } from '../../src/db/schema';
 import { loadConfig } from '../../src/config';
-import { setRate as setStoredRate } from '../../src/domain/fx';
+import { setRate as setStoredRate } from '../../src/domain/money/fx';
 import { placeIds } from '../../src/db/place-ids';
 import type { PartnerClient } from '../../src/client';
 import type { components } from '../../src/client/partner-api';

@@ -8,7 +8,7 @@ import type { FlightAfterSale } from '../../src/suppliers/flight-after-sale';
 import type { FlightSupplier } from '../../src/suppliers/flights';
 import { flightBookings, flightChanges, ledgerEntries, orders, scheduleChanges, transfers } from '../../src/db/schema';
 import { scheduleChangeWorkflowId } from '../../workflows/schedule-change.types';
-import { reconcile } from '../../src/domain/reconcile';
+import { reconcile } from '../../src/domain/money/reconcile';
 import { simulatorFlightAfterSale } from '../../src/suppliers/adapters/simulator/flight-after-sale';
 import type { PartnerClient } from '../../src/client';
 import { adminClient, newPartner as partnerWithWallet } from '../support/clients';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { flightBookings, flightChanges, ledgerEntries, orders } from '../../src/db/schema';
 import { recordHistory } from '../support/histories';
-import { reconcile } from '../../src/domain/reconcile';
+import { reconcile } from '../../src/domain/money/reconcile';
 import type { PartnerClient } from '../../src/client';
 import { newPartner as partnerWithWallet } from '../support/clients';
 import { eventTypesOf } from '../support/events';

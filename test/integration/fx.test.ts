@@ -6,7 +6,7 @@ import { Hono, type ErrorHandler } from 'hono';
 import { toCommand } from '../../src/cli/admin';
 import { exchangeRates, operatorActions, orders } from '../../src/db/schema';
 import { DomainError } from '../../src/domain/errors';
-import { convert, rateFor, setRate } from '../../src/domain/fx';
+import { convert, rateFor, setRate } from '../../src/domain/money/fx';
 import { agencyError } from '../../src/http/agency/app';
 import { partnerError } from '../../src/http/partner/app';
 import { listen } from '../../src/platform/listen';

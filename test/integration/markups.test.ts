@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { count, eq } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
 import { operatorActions, pricingRules } from '../../src/db/schema';
-import { markupFor } from '../../src/domain/markup-rules';
+import { markupFor } from '../../src/domain/money/markup-rules';
 import { listen } from '../../src/platform/listen';
 import { call, newPartner, operatorToken } from '../support/clients';
 import { CURRENCY, type TestStack, useStack } from '../support/stack';

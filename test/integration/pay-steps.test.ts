@@ -2,7 +2,7 @@ import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/pa
 import { asc, eq } from 'drizzle-orm';
 import { ledgerEntries, orderItems, orders } from '../../src/db/schema';
 import { getOrderWithItems } from '../../src/domain/orders';
-import { debitForOrder } from '../../src/domain/payment-ledger';
+import { debitForOrder } from '../../src/domain/money/payment-ledger';
 import { apiMetrics } from '../../src/platform/metrics';
 import { newPartner } from '../support/clients';
 import { scheduledActivities } from '../support/histories';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../src/db/schema';
 import { pay, type PayDeps } from '../../src/domain/pay-request';
-import { debitForOrder, reversePayment } from '../../src/domain/payment-ledger';
+import { debitForOrder, reversePayment } from '../../src/domain/money/payment-ledger';
 import { authenticatePartner } from '../../src/domain/partners';
 import { listen } from '../../src/platform/listen';
 import type { PartnerClient } from '../../src/client';

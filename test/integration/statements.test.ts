@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import { toCommand } from '../../src/cli/admin';
-import { dayText, rangeText } from '../../src/domain/statements';
+import { dayText, rangeText } from '../../src/domain/money/statements';
 import { ledgerEntries } from '../../src/db/schema';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
 import { SEED_TOURS } from '../../src/db/seed/tours-data';

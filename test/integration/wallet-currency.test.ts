@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { accounts, flightBookings, ledgerEntries, orders, partners } from '../../src/db/schema';
 import { toCommand } from '../../src/cli/admin';
 import { SEED_PROPERTIES } from '../../src/db/seed/residence-data';
-import { convert, setRate as setRateRow } from '../../src/domain/fx';
+import { convert, setRate as setRateRow } from '../../src/domain/money/fx';
 import { trialBalance } from '../../src/domain/reports/trial-balance';
 import { priceStay } from '../../src/domain/residence/pricing';
 import type { components } from '../../src/client/partner-api';

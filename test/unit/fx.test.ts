@@ -1,8 +1,8 @@
 import { dinero, toDecimal } from 'dinero.js';
 import { CurrencyAmountError, exponentOf, formatMinor, isKnownCurrency, parseSupplierAmount } from '../../src/platform/currency';
 import { DomainError } from '../../src/domain/errors';
-import { convert, formatRate, MAX_RATE_SCALE, parseRate, type ExactRate } from '../../src/domain/fx';
-import { formatDecimal, MAX_AMOUNT_MINOR, parseAmount } from '../../src/domain/money';
+import { convert, formatRate, MAX_RATE_SCALE, parseRate, type ExactRate } from '../../src/domain/money/fx';
+import { formatDecimal, MAX_AMOUNT_MINOR, parseAmount } from '../../src/domain/money/money';
 import { loadConfig } from '../../src/config';
 
 describe('currencies', () => {

@@ -11,11 +11,11 @@ import {
   summedPrice,
   type MarkupRule,
   type SaleContext,
-} from '../../src/domain/markup';
-import { formatPercent, parsePercent } from '../../src/domain/markup-rules';
+} from '../../src/domain/money/markup';
+import { formatPercent, parsePercent } from '../../src/domain/money/markup-rules';
 import { DomainError } from '../../src/domain/errors';
 import { CurrencyAmountError } from '../../src/platform/currency';
-import { MAX_AMOUNT_MINOR } from '../../src/domain/money';
+import { MAX_AMOUNT_MINOR } from '../../src/domain/money/money';
 
 const rule = (over: Partial<MarkupRule> = {}): MarkupRule => ({
   id: 1,

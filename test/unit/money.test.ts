@@ -1,6 +1,6 @@
 import { toDecimal } from 'dinero.js';
 import { DomainError } from '../../src/domain/errors';
-import { formatDecimal, lineTotal, MAX_AMOUNT_MINOR, money, parseAmount, sum, toNumber } from '../../src/domain/money';
+import { formatDecimal, lineTotal, MAX_AMOUNT_MINOR, money, parseAmount, sum, toNumber } from '../../src/domain/money/money';
 
 describe('money', () => {
   it('renders minor units as two-decimal strings and exact numbers', () => {

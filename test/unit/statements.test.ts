@@ -1,5 +1,5 @@
 import { creditShare } from '../../src/domain/reports/exposure';
-import { dayText, MAX_STATEMENT_DAYS, rangeText, statementPeriod } from '../../src/domain/statements';
+import { dayText, MAX_STATEMENT_DAYS, rangeText, statementPeriod } from '../../src/domain/money/statements';
 
 describe('statement periods', () => {
   it('bounds whole UTC days, both ends included', () => {

@@ -1,11 +1,11 @@
-/** The company's double-entry books (src/domain/books.ts): accounts and the transfers between them. */
+/** The company's double-entry books (src/domain/money/books.ts): accounts and the transfers between them. */
 import { sql } from 'drizzle-orm';
 import { check, foreignKey, index, integer, pgTable, serial, text, unique } from 'drizzle-orm/pg-core';
 import { createdAt, money } from './columns';
 import { orders } from './orders';
 import { ledgerEntries } from './wallets';
 
-/** What a transfer in the books records (src/domain/books.ts). */
+/** What a transfer in the books records (src/domain/money/books.ts). */
 export const TRANSFER_KINDS = [
   'topup',
   'credit_grant',
@@ -25,7 +25,7 @@ export const TRANSFER_KINDS = [
 export type TransferKind = (typeof TRANSFER_KINDS)[number];
 
 /**
- * The company's books (src/domain/books.ts): named accounts, each in one currency. An
+ * The company's books (src/domain/money/books.ts): named accounts, each in one currency. An
  * account's code says what it is (its kind is the code's first part), e.g. `wallet:12`,
  * `supplier:duffel:GBP`, `margin:EUR`; the check keeps codes to the kinds the books know.
  */

@@ -74,7 +74,7 @@ export const ledgerEntries = pgTable(
   (t) => [
     uniqueIndex('ledger_workflow_step_uq').on(t.workflowId, t.runId, t.step),
     index('ledger_partner_idx').on(t.partnerId, t.id),
-    // A partner's statement reads its movements by date (src/domain/statements.ts).
+    // A partner's statement reads its movements by date (src/domain/money/statements.ts).
     index('ledger_partner_created_idx').on(t.partnerId, t.createdAt),
     // An order's money movements: its refunds, the operators' view of it.
     index('ledger_order_idx').on(t.orderId),
@@ -83,7 +83,7 @@ export const ledgerEntries = pgTable(
 );
 
 /**
- * An operator's manual correction of a partner's wallet (src/domain/adjustments.ts): a signed
+ * An operator's manual correction of a partner's wallet (src/domain/money/adjustments.ts): a signed
  * amount and why. Posted at once below the approval threshold; above it only proposed, and
  * posted when a second operator approves. `ledger_entry_id` is the movement that posted it,
  * unique: an adjustment moves the wallet once.

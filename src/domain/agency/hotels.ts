@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { hotelBookings, ledgerEntries, orders } from '../../db/schema';
 import { SupplierRejectedError } from '../../suppliers/errors';
 import type { HotelSupplier, SupplierCity, SupplierHotelDetail, SupplierRate } from '../../suppliers/hotels';
-import type { PricingDeps } from '../pricing';
+import type { PricingDeps } from '../money/pricing';
 import { soldSearch, type SellHotel } from '../hotels/prices';
 import type { Sold } from '../search/derived';
 import { findHotels, withinSearch } from '../search/suppliers';

@@ -3,10 +3,10 @@ import type { DbOrTx } from '../../db/client';
 import { hotelBookings, orderItems, orders, products, productVariants, type OrderStatus } from '../../db/schema';
 import { DomainError, notFound, validation } from '../errors';
 import { requestFingerprint, sameRequest } from './idempotency';
-import { lineTotal } from '../money';
+import { lineTotal } from '../money/money';
 import { orderBooking } from '../hotels/bookings';
-import { priceColumns, summedPrice } from '../markup';
-import { ownMarkup, type CatalogueDeps } from '../markup-rules';
+import { priceColumns, summedPrice } from '../money/markup';
+import { ownMarkup, type CatalogueDeps } from '../money/markup-rules';
 import { AGENCY_CHANNEL, type OrderRow } from '../orders';
 import { actorNow } from '../../platform/request-context';
 

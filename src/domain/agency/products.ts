@@ -1,4 +1,4 @@
-import type { CatalogueDeps } from '../markup-rules';
+import type { CatalogueDeps } from '../money/markup-rules';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';

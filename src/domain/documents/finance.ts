@@ -12,9 +12,9 @@ import {
   transfers,
   type FinanceDocumentKind,
 } from '../../db/schema';
-import { account } from '../books';
+import { account } from '../money/books';
 import { validation } from '../errors';
-import { describeOrders } from '../statements';
+import { describeOrders } from '../money/statements';
 import { documentNumber, issuerOf, operatorIssuer, type DocumentSettings, type Issuer } from './issuer';
 import type { Party } from './model';
 import { brandingOf } from './profile';

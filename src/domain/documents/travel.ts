@@ -15,9 +15,9 @@ import {
 } from '../../db/schema';
 import type { Baggage } from '../../suppliers/flights';
 import { DomainError } from '../errors';
-import { formatDecimal } from '../money';
+import { formatDecimal } from '../money/money';
 import type { OrderRow } from '../orders';
-import { dayText } from '../statements';
+import { dayText } from '../money/statements';
 import type { DocumentContent, TravelDocumentKind } from './model';
 
 /** What the suppliers can add that the booking does not keep: a hotel's address and city, a fare's baggage. Null: not known. */

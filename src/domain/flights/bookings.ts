@@ -5,8 +5,8 @@ import type { ChosenService } from '../../suppliers/flight-after-sale';
 import type { FlightOrder, Traveler } from '../../suppliers/flights';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf, type OrderRow } from '../orders';
-import { priceColumns, type SellPrice } from '../markup';
-import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
+import { priceColumns, type SellPrice } from '../money/markup';
+import { supplierPriceColumns, type SupplierPrice } from '../money/supplier-price';
 import { actorNow } from '../../platform/request-context';
 
 export type FlightBookingRow = typeof flightBookings.$inferSelect;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { offlineRefundWorkflowId, refundDecisionSignal, type RefundDecision } from '../../../workflows/flight.types';
 import { DomainError, notFound, workflowAnswer } from '../errors';
 import { isStorableId } from '../ids';
-import { formatDecimal } from '../money';
+import { formatDecimal } from '../money/money';
 import { getOrder, type OrderRow } from '../orders';
 import type { FlightRefundResult } from './refunds';
 import { awaitWorkflow, signalWithStart } from '../../temporal/workflows';

@@ -3,9 +3,9 @@ import { openCode } from '../offer-codes';
 import type { FlightOrder } from '../../suppliers/flights';
 import type { Money } from '../../suppliers/money';
 import { validation } from '../errors';
-import type { Markup } from '../markup';
-import { markupFor } from '../markup-rules';
-import { pricerFor, pricingIn, type Pricer } from '../pricing';
+import type { Markup } from '../money/markup';
+import { markupFor } from '../money/markup-rules';
+import { pricerFor, pricingIn, type Pricer } from '../money/pricing';
 import { supplierRead } from '../supplier-reads';
 import { changeableOrder, insertChange, knownChange, type ChangeDeps, type FlightChangeRow } from './changes';
 

@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { flightBookings } from '../../db/schema';
 import { DomainError } from '../errors';
-import type { PaymentRun } from '../payment-ledger';
+import type { PaymentRun } from '../money/payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { flightBookingOfOrder, flightOrderOf, supplierOrderIdOf } from './bookings';
 import type { CancellationQuote, FlightSupplier } from '../../suppliers/flights';
 import type { Money } from '../../suppliers/money';
-import { pricerFor, pricingIn, type PricingDeps } from '../pricing';
+import { pricerFor, pricingIn, type PricingDeps } from '../money/pricing';
 import { supplierRead } from '../supplier-reads';
 
 export type { RefundTerms } from '../refund-terms';

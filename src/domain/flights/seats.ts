@@ -1,9 +1,9 @@
 import type { SeatMap } from '../../suppliers/flight-after-sale';
 import type { FlightSupplier } from '../../suppliers/flights';
 import type { FlightAfterSale } from '../../suppliers/flight-after-sale';
-import { markupFor } from '../markup-rules';
+import { markupFor } from '../money/markup-rules';
 import { openCode } from '../offer-codes';
-import { pricerFor, type PricingDeps } from '../pricing';
+import { pricerFor, type PricingDeps } from '../money/pricing';
 import { supplierRead } from '../supplier-reads';
 
 /** A seat as a partner sees it: for sale to each traveller at a price in the wallet's currency (none: not for sale). */

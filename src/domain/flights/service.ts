@@ -5,13 +5,13 @@ import type { Airport, Cabin, FlightSupplier, Offer, PriceLine, Traveler } from 
 import type { ChosenService } from '../../suppliers/flight-after-sale';
 import { memoizePerObject } from '../../platform/memoize-per-object';
 import { withScenario } from '../../sandbox/context';
-import { pricerFor, type Pricer, type PricingDeps } from '../pricing';
-import type { Markup } from '../markup';
+import { pricerFor, type Pricer, type PricingDeps } from '../money/pricing';
+import type { Markup } from '../money/markup';
 import { soldOnce, type Sold } from '../search/derived';
 import { findFlights, withinSearch } from '../search/suppliers';
-import { markupFor } from '../markup-rules';
+import { markupFor } from '../money/markup-rules';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
-import type { SupplierPrice } from '../supplier-price';
+import type { SupplierPrice } from '../money/supplier-price';
 import { bookFlightWorkflowId, offlineRefundWorkflowId, refundWorkflowId, type RefundFlightInput } from '../../../workflows/flight.types';
 import { DomainError, validation, workflowAnswer } from '../errors';
 import type { OrderRow } from '../orders';
@@ -73,7 +73,7 @@ export interface FlightOffers {
   offers: SellOffer[];
 }
 
-/** The markup of a flight sale to a partner made `now` (src/domain/markup-rules.ts): resolved once per request. */
+/** The markup of a flight sale to a partner made `now` (src/domain/money/markup-rules.ts): resolved once per request. */
 export const flightMarkup = (pricing: PricingDeps, partnerId: number, supplier: string, now: Date) =>
   markupFor(pricing, { service: 'flights', partnerId, supplier, now });
 

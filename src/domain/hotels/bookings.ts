@@ -6,8 +6,8 @@ import { DomainError, notFound } from '../errors';
 import { isStorableId } from '../ids';
 import type { Contact, GuestDetails } from './guests';
 import type { WalletPolicyStep } from './prices';
-import { supplierPriceColumns, type SupplierPrice } from '../supplier-price';
-import { carriedPriceColumns, priceColumns, type SellPrice } from '../markup';
+import { supplierPriceColumns, type SupplierPrice } from '../money/supplier-price';
+import { carriedPriceColumns, priceColumns, type SellPrice } from '../money/markup';
 import { readableBy, type AGENCY_CHANNEL } from '../orders';
 import { actorNow } from '../../platform/request-context';
 

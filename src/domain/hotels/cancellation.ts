@@ -4,7 +4,7 @@ import { hotelBookings, orders } from '../../db/schema';
 import type { WalletPolicyStep as PolicyStep } from './prices';
 import { DomainError, notFound } from '../errors';
 import { serviceOrderOf } from '../orders';
-import type { PaymentRun } from '../payment-ledger';
+import type { PaymentRun } from '../money/payment-ledger';
 import { creditRefund, quoteTerms, withQuote, type QuotedTerms, type RefundResult, type RefundTerms } from '../refund-terms';
 import { bookingOfOrder } from './bookings';
 import { actorNow } from '../../platform/request-context';

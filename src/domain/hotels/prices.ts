@@ -1,10 +1,10 @@
 import type { PolicyStep, RateQuote, Stay, SupplierHotel, SupplierRate } from '../../suppliers/hotels';
-import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../pricing';
+import { pricerFor, type AppliedRate, type Pricer, type PricingDeps } from '../money/pricing';
 import { soldOnce, type Sold } from '../search/derived';
 import type { Found } from '../search/layer';
 import type { Money } from '../../suppliers/money';
-import { markupFor } from '../markup-rules';
-import type { Markup } from '../markup';
+import { markupFor } from '../money/markup-rules';
+import type { Markup } from '../money/markup';
 
 /** Who a price is for: the partner, and the supplier its rule may name. */
 export interface Buyer {
@@ -45,7 +45,7 @@ export interface SellRateCheck extends Stay {
 export const walletPolicy = (pricer: Pricer, timeline: PolicyStep[]): WalletPolicyStep[] =>
   timeline.map((s) => ({ from: s.from, penalty_minor: pricer.minor(s.penalty) }));
 
-/** The markup of a hotel sale to `buyer` made `now` (src/domain/markup-rules.ts): resolved once per request. */
+/** The markup of a hotel sale to `buyer` made `now` (src/domain/money/markup-rules.ts): resolved once per request. */
 export const hotelMarkup = (pricing: PricingDeps, buyer: Buyer, now: Date) => markupFor(pricing, { service: 'hotels', ...buyer, now });
 
 /**

@@ -4,12 +4,12 @@ import type { Db } from '../../db/client';
 import { supplierRead } from '../supplier-reads';
 import type { Contact, GuestDetails, HotelSupplier } from '../../suppliers/hotels';
 import { withScenario } from '../../sandbox/context';
-import type { PricingDeps } from '../pricing';
+import type { PricingDeps } from '../money/pricing';
 import { sellRateCheck, soldSearch, type SellHotel, type SellRate, type SellRateCheck } from './prices';
 import type { Sold } from '../search/derived';
 import { findHotels } from '../search/suppliers';
 import { fixedUntil, heldPrice, openCode, sealCode } from '../offer-codes';
-import type { SupplierPrice } from '../supplier-price';
+import type { SupplierPrice } from '../money/supplier-price';
 
 /** A rate as a partner sees it: its `rate_key` seals the rate with the price shown. */
 export interface PartnerRate extends SellRate {

@@ -1,12 +1,12 @@
 /**
- * Operators' reports read from the books (src/domain/books.ts): what margins and fees the
+ * Operators' reports read from the books (src/domain/money/books.ts): what margins and fees the
  * company earned, and what it owes each supplier. Each adds up to the accounts it reads, so
  * a report and the books never disagree.
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { formatDecimal } from '../money';
-import type { StatementPeriod as Period } from '../statements';
+import { formatDecimal } from '../money/money';
+import type { StatementPeriod as Period } from '../money/statements';
 import { toCsv } from './csv';
 
 export const REPORT_GRAINS = ['day', 'month'] as const;

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { partners, wallets } from '../../db/schema';
-import { formatDecimal } from '../money';
+import { formatDecimal } from '../money/money';
 import { toCsv } from './csv';
 
 /** One partner's exposure: what of the credit extended to it the partner uses (minor units). */

@@ -1,12 +1,12 @@
 /**
  * What exchange rates gained or lost the company between a sale and its refund: every
  * transfer the books posted to an `fx_differences:CUR` account in a period, with the order
- * and partner it came from (src/domain/books.ts, refundLegs).
+ * and partner it came from (src/domain/money/books.ts, refundLegs).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { formatDecimal } from '../money';
-import type { StatementPeriod as Period } from '../statements';
+import { formatDecimal } from '../money/money';
+import type { StatementPeriod as Period } from '../money/statements';
 import { toCsv } from './csv';
 
 export interface FxDifferenceRow {

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '../../db/client';
 import { DomainError, validation } from '../errors';
-import { statementPeriod, type StatementPeriod } from '../statements';
+import { statementPeriod, type StatementPeriod } from '../money/statements';
 import { marginsCsv, suppliersCsv } from './books';
 import { exposureCsv } from './exposure';
 import { fxDifferencesCsv } from './fx-differences';

@@ -6,8 +6,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { formatDecimal } from '../money';
-import type { StatementPeriod as Period } from '../statements';
+import { formatDecimal } from '../money/money';
+import type { StatementPeriod as Period } from '../money/statements';
 import { toCsv } from './csv';
 
 export interface TrialBalanceRow {

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { orders, reservations } from '../../db/schema';
 import { notFound, validation } from '../errors';
 import { isStorableId } from '../ids';
-import { carriedPriceColumns } from '../markup';
+import { carriedPriceColumns } from '../money/markup';
 import type { OrderRow } from '../orders';
 import type { ReservationRow } from './reservations';
 import { actorNow } from '../../platform/request-context';

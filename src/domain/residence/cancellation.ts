@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { orders, properties, reservations } from '../../db/schema';
 import { DomainError, notFound } from '../errors';
-import type { PaymentRun } from '../payment-ledger';
+import type { PaymentRun } from '../money/payment-ledger';
 import { settleRefund } from '../refunds';
 import { refundPercent, type CancellationPolicy } from './pricing';
 import { lockReservation } from './reservations';

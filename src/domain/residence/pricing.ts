@@ -1,4 +1,4 @@
-import { summedPrice, type Markup, type SellPrice } from '../markup';
+import { summedPrice, type Markup, type SellPrice } from '../money/markup';
 
 /** Nights between two YYYY-MM-DD dates, each as its own YYYY-MM-DD. */
 export function nightsOf(checkIn: string, checkOut: string): string[] {

@@ -1,4 +1,4 @@
-import { catalogueToWallet, type CatalogueDeps } from '../markup-rules';
+import { catalogueToWallet, type CatalogueDeps } from '../money/markup-rules';
 import crypto from 'node:crypto';
 import { ActivityFailure, ApplicationFailure, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DatabaseFailureType } from '../../../workflows/failure-types';

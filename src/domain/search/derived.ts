@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { expiredPurge } from './purge';
 import type { Money } from '../../suppliers/money';
-import type { Markup } from '../markup';
-import { searchPricerFor, type Pricer, type PricingDeps } from '../pricing';
+import type { Markup } from '../money/markup';
+import { searchPricerFor, type Pricer, type PricingDeps } from '../money/pricing';
 import type { Found } from './layer';
 
 /** What is made from an answer, as kept: bytes, their size exact. */
@@ -68,7 +68,7 @@ export interface Sold<T> {
 
 /**
  * The currencies of an answer's amounts, one zero amount each, sorted: what pricing it needs
- * (src/domain/pricing.ts, searchPricerFor), worked out once per answer.
+ * (src/domain/money/pricing.ts, searchPricerFor), worked out once per answer.
  */
 function currenciesIn<S>(found: Found<S>, amounts: (answer: S) => Iterable<{ currency: string }>): Array<{ currency: string; amount_minor: number }> {
   let currencies = found.memo.get('currencies') as Array<{ currency: string; amount_minor: number }> | undefined;

@@ -1,4 +1,4 @@
-import { catalogueToWallet, type CatalogueDeps } from '../markup-rules';
+import { catalogueToWallet, type CatalogueDeps } from '../money/markup-rules';
 import crypto from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';

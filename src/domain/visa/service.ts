@@ -1,4 +1,4 @@
-import type { CatalogueDeps } from '../markup-rules';
+import type { CatalogueDeps } from '../money/markup-rules';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client';
 import { visaDecisionSignal, visaWorkflowId, type VisaDecision } from '../../../workflows/visa.types';

@@ -24,7 +24,7 @@ import { operatorSession } from '../../domain/console/sessions';
 import { OPERATOR_SESSION_COOKIE, requireSameOrigin, sessionTokenOf } from '../console-session';
 import { operatorSessionRoutes, operatorSignInRoute } from './session';
 import { createOperatorConsole } from '../../console/operator/app';
-import { OwnApprovalError } from '../../domain/adjustments';
+import { OwnApprovalError } from '../../domain/money/adjustments';
 import type { AdminDeps } from './deps';
 import { adminRouter, type AdminEnv } from './router';
 import { adminCommonResponses } from './schemas';

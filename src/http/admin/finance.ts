@@ -4,15 +4,15 @@
  * the threshold, the audit by operator, target and date, and a partner's statement.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { approveAdjustment, getAdjustment, listAdjustments, proposeAdjustment, renderAdjustment } from '../../domain/adjustments';
+import { approveAdjustment, getAdjustment, listAdjustments, proposeAdjustment, renderAdjustment } from '../../domain/money/adjustments';
 import { listAudit } from '../../domain/audit';
 import { DomainError } from '../../domain/errors';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { listPartners } from '../../domain/partner-list';
 import { enablePartner, forgetCredentials, requirePartner } from '../../domain/partners';
 import { attachment } from '../../domain/reports/csv';
-import { buildStatement, statementPeriod } from '../../domain/statements';
-import { getWallet } from '../../domain/wallet';
+import { buildStatement, statementPeriod } from '../../domain/money/statements';
+import { getWallet } from '../../domain/money/wallet';
 import { renderStatement, StatementBody, statementCsv } from '../partner/statements.routes';
 import { statementPdf } from '../partner/statement-pdf';
 import { renderWallet } from '../partner/schemas';
@@ -244,7 +244,7 @@ export function financeRoutes(deps: Pick<AdminDeps, 'db' | 'adjustmentApprovalTh
         return c.json({ partner_id: id, status: 'active' as const }, 200);
       })
 
-      // Manual adjustments (src/domain/adjustments.ts): posted at once up to the threshold, else proposed.
+      // Manual adjustments (src/domain/money/adjustments.ts): posted at once up to the threshold, else proposed.
       .openapi(routes.adjust, async (c) => {
         const id = idParam(c, 'partner');
         const b = c.req.valid('json');

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { creditLeftPercent, partnersNearLimit } from '../../domain/credit-alerts';
+import { creditLeftPercent, partnersNearLimit } from '../../domain/money/credit-alerts';
 import { logger } from '../../platform/log';
 import { partnersNearLimitGauge } from '../../platform/metrics';
 

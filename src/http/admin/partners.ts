@@ -4,10 +4,10 @@
  * credentials rotated, and disabling it. The list, enabling and adjustments are finance's (./finance.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain/credit-alerts';
-import { parseAmount } from '../../domain/money';
+import { getAlertState, partnersNearLimit, setAlertSettings } from '../../domain/money/credit-alerts';
+import { parseAmount } from '../../domain/money/money';
 import { createPartner, disablePartner, forgetCredentials, getRateLimit, rotateAgencyKey, rotateSecret, setRateLimit } from '../../domain/partners';
-import { getWallet, setCreditLimit, topUp } from '../../domain/wallet';
+import { getWallet, setCreditLimit, topUp } from '../../domain/money/wallet';
 import { renderWallet } from '../partner/schemas';
 import { audited, auditedOnce } from './actions';
 import type { AdminDeps } from './deps';

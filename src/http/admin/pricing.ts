@@ -3,8 +3,8 @@
  * (docs/operations.md, "Markups"; docs/decisions/pricing-rules.md), and the operators' CSV reports.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { listRates, setRate } from '../../domain/fx';
-import { forgetRules, listRules, removeRule, setRule } from '../../domain/markup-rules';
+import { listRates, setRate } from '../../domain/money/fx';
+import { forgetRules, listRules, removeRule, setRule } from '../../domain/money/markup-rules';
 import { parseWalletCurrency } from '../../domain/partners';
 import { runReport, REPORT_NAMES } from '../../domain/reports';
 import { attachment } from '../../domain/reports/csv';

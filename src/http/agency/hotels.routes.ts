@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/hotels';
-import { toNumber } from '../../domain/money';
+import { toNumber } from '../../domain/money/money';
 import type { SupplierHotelDetail } from '../../suppliers/hotels';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { calendarDate, email, opaque, queryInt, text } from '../vocabulary';

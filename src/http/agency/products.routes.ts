@@ -1,9 +1,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { PARTS } from '../../health/model';
 import * as agency from '../../domain/agency/products';
-import { toNumber } from '../../domain/money';
-import type { Markup } from '../../domain/markup';
-import { ownMarkup } from '../../domain/markup-rules';
+import { toNumber } from '../../domain/money/money';
+import type { Markup } from '../../domain/money/markup';
+import { ownMarkup } from '../../domain/money/markup-rules';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { country, countryFilter, opaque, queryInt, text } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';

@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { unreachablePart } from '../../health/model';
 import { DomainError } from '../../domain/errors';
-import { listLedger, getWallet, type LedgerEntry } from '../../domain/wallet';
+import { listLedger, getWallet, type LedgerEntry } from '../../domain/money/wallet';
 import { listProductOrders } from '../../domain/orders';
 import { answerOrderExport, answerOrderList, orderExportAnswer, OrderFilterQuery, OrderListQuery } from './order-list';
 import { pay, type PaymentUnderWay, type PayResult } from '../../domain/pay-request';
-import { formatDecimal, toNumber } from '../../domain/money';
+import { formatDecimal, toNumber } from '../../domain/money/money';
 import { payOutcomes } from '../../platform/metrics';
 import type { ApiDeps } from '../deps';
 import { LEDGER_TYPES } from '../../db/schema';

@@ -1,8 +1,8 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { listAgencyMarkups, setAgencyMarkups, type AgencyMarkupRow } from '../../domain/agency-markups';
+import { listAgencyMarkups, setAgencyMarkups, type AgencyMarkupRow } from '../../domain/money/agency-markups';
 import { rowIdOf } from '../../domain/ids';
-import { formatPercent } from '../../domain/markup-rules';
-import { formatDecimal, parseAmount } from '../../domain/money';
+import { formatPercent } from '../../domain/money/markup-rules';
+import { formatDecimal, parseAmount } from '../../domain/money/money';
 import { createSubAgency, listSubAgencies, requireSubAgency, setSubAgencyCredit, setSubAgencyStatus, type SubAgency } from '../../domain/sub-agencies';
 import { MARKUP_SERVICES } from '../../db/schema';
 import type { ApiDeps } from '../deps';

@@ -6,7 +6,7 @@ import { LOGO_TYPES, MAX_LOGO_BYTES, checkLogo } from '../../domain/documents/lo
 import { agencyLogo, agencyProfile, setLegalDetails, setLogo, type AgencyProfile } from '../../domain/documents/profile';
 import { notFound } from '../../domain/errors';
 import { rowIdOf } from '../../domain/ids';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { attachment } from '../../domain/reports/csv';
 import type { ApiDeps } from '../deps';
 import { DOCUMENT_FILE, documentDeps, renderEntry } from '../documents';

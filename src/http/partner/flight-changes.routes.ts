@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { confirmChange, type ChangeAnswer } from '../../domain/flights/change-service';
 import { requestChange, type PricedChange } from '../../domain/flights/changes';
 import * as flights from '../../domain/flights/service';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, calendarDate, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { runChange } from '../../domain/flights/change-service';
 import { availableBags, offerBags, recordBags, type PricedBag } from '../../domain/flights/order-services';
 import { seatMaps } from '../../domain/flights/seats';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { FlightBookingRow } from '../../domain/flights/bookings';
 import { quoteRefund } from '../../domain/flights/refunds';
 import * as flights from '../../domain/flights/service';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import type { BookedService } from '../../suppliers/flight-after-sale';
 import type { Leg, Traveler as SupplierTraveler } from '../../suppliers/flights';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';

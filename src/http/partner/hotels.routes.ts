@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { HotelBookingRow } from '../../domain/hotels/bookings';
 import { quoteCancellation } from '../../domain/hotels/cancellation';
 import * as hotels from '../../domain/hotels/service';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import type { QuotedTerms } from '../../domain/refund-terms';
 import type { WalletPolicyStep as PolicyStep } from '../../domain/hotels/prices';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';

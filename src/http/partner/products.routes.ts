@@ -9,12 +9,12 @@ import {
   type PricedLine,
 } from '../../domain/basket';
 import { defaultVariantOf, getProduct, listCategories, listProducts, type CategoryRow, type Product as ProductValue } from '../../domain/catalog';
-import { formatDecimal, sum } from '../../domain/money';
+import { formatDecimal, sum } from '../../domain/money/money';
 import type { DeliveryDetails, OrderWithItems } from '../../domain/orders';
 import { partnerPricing, type ApiDeps } from '../deps';
 import type { Partner } from '../../domain/partners';
-import type { Markup } from '../../domain/markup';
-import { ownMarkup } from '../../domain/markup-rules';
+import type { Markup } from '../../domain/money/markup';
+import { ownMarkup } from '../../domain/money/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, country, email, idString, phone, text } from '../vocabulary';
 import { Actor, commonErrors, Decimal, Id, json, jsonBody, partnerOperations, iso } from './schemas';
@@ -266,7 +266,7 @@ const routes = {
 
 export function productRoutes(deps: ApiDeps) {
   const { db } = deps;
-  // The partner's markup on products, in its wallet's currency, resolved once per request (src/domain/markup-rules.ts).
+  // The partner's markup on products, in its wallet's currency, resolved once per request (src/domain/money/markup-rules.ts).
   const markupOf = (c: { get(key: 'partner'): Partner }) => ownMarkup(partnerPricing(deps, c.get('partner')), 'products', c.get('partner').id);
   const currencyOf = (c: { get(key: 'partner'): Partner }) => c.get('partner').currency;
   return partnerRouter()

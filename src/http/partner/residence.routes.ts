@@ -1,13 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DomainError } from '../../domain/errors';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import type { PropertyRow } from '../../domain/residence/availability';
 import { listProperties, propertyDetail } from '../../domain/residence/catalogue';
 import * as residence from '../../domain/residence/service';
 import type { ReservationView } from '../../domain/residence/view';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
-import type { Markup } from '../../domain/markup';
-import { ownMarkup } from '../../domain/markup-rules';
+import type { Markup } from '../../domain/money/markup';
+import { ownMarkup } from '../../domain/money/markup-rules';
 import { sellRates } from '../../domain/residence/pricing';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, idString, nationalId, passportNumber, phone, queryInt, text } from '../vocabulary';

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { decideScheduleChange } from '../../domain/flights/schedule-change-runs';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { workflowDeps, type ApiDeps } from '../deps';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { bodyId } from '../vocabulary';

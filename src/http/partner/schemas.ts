@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { walletView } from '../../domain/credit-alerts';
-import { formatDecimal } from '../../domain/money';
+import { walletView } from '../../domain/money/credit-alerts';
+import { formatDecimal } from '../../domain/money/money';
 import { isoOrNull, travelOrderView } from '../../domain/order-view';
 import type { OrderRow } from '../../domain/orders';
 import type { MoneyBackOutcome } from '../../domain/refund-terms';
-import type { WalletRow } from '../../domain/wallet';
+import type { WalletRow } from '../../domain/money/wallet';
 import { idString } from '../vocabulary';
 import { commonResponses, operationHeads, type ResponseObject, type Security } from '../openapi-document';
 

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { formatDecimal } from '../../domain/money';
-import { dayText, type Statement } from '../../domain/statements';
+import { formatDecimal } from '../../domain/money/money';
+import { dayText, type Statement } from '../../domain/money/statements';
 import { footEveryPage } from '../pdf-footer';
 import { pdfBytes } from '../pdf-bytes';
 

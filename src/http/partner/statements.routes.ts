@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { attachment, toCsv } from '../../domain/reports/csv';
-import { buildStatement, MAX_STATEMENT_DAYS, statementPeriod, type CityName, type Statement, type StatementLine } from '../../domain/statements';
+import { buildStatement, MAX_STATEMENT_DAYS, statementPeriod, type CityName, type Statement, type StatementLine } from '../../domain/money/statements';
 import { ORDER_SERVICES } from '../../db/schema';
 import type { ApiDeps } from '../deps';
 import type { Context } from 'hono';

@@ -1,12 +1,12 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { formatDecimal, parseAmount } from '../../domain/money';
+import { formatDecimal, parseAmount } from '../../domain/money/money';
 import { getTour, listTours, searchOptions, type DepartureRow, type TourWithDepartures } from '../../domain/tours/catalog';
 import type { PrebookView } from '../../domain/tours/prebooks';
 import * as tours from '../../domain/tours/service';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import type { Partner } from '../../domain/partners';
-import { netAtLeast, netAtMost, type Markup } from '../../domain/markup';
-import { ownMarkup } from '../../domain/markup-rules';
+import { netAtLeast, netAtMost, type Markup } from '../../domain/money/markup';
+import { ownMarkup } from '../../domain/money/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { Traveler } from './flights.routes';
 import { amountQuery, bodyId, month, queryInt, text } from '../vocabulary';

@@ -1,11 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { formatDecimal } from '../../domain/money';
+import { formatDecimal } from '../../domain/money/money';
 import { listVisas, visaById, type VisaRow } from '../../domain/visa/applications';
 import * as visas from '../../domain/visa/service';
 import type { VisaOrder } from '../../domain/visa/service';
 import { partnerPricing, type ApiDeps } from '../deps';
-import type { Markup } from '../../domain/markup';
-import { ownMarkup } from '../../domain/markup-rules';
+import type { Markup } from '../../domain/money/markup';
+import { ownMarkup } from '../../domain/money/markup-rules';
 import { created, ok, partnerRouter } from './router';
 import { bodyId, calendarDate, country, countryFilter, email, passportNumber, phone, text } from '../vocabulary';
 import { embassyDecisionOf, sandboxScenario } from '../sandbox-scenario';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type DbOrTx } from '../db/client';
+import { rowsOf, type DbOrTx } from '../../db/client';
 import { formatDecimal } from './money';
-import { trialBalance } from './reports/trial-balance';
+import { trialBalance } from '../reports/trial-balance';
 
 export interface Finding {
   kind:
@@ -184,7 +184,7 @@ async function checkFlightChanges(db: DbOrTx, now: Date, stuckAfterMs: number): 
   return findings;
 }
 
-/** The double-entry invariants (src/domain/books.ts), each checked rather than assumed. */
+/** The double-entry invariants (src/domain/money/books.ts), each checked rather than assumed. */
 async function checkBooks(db: DbOrTx): Promise<Finding[]> {
   const findings: Finding[] = [];
   const unbalanced = rowsOf<{ id: number; ledger_entry_id: number; detail: string }>(
@@ -288,7 +288,7 @@ async function checkTrialBalance(db: DbOrTx): Promise<Finding[]> {
     }));
 }
 
-/** Manual adjustments (src/domain/adjustments.ts): each posted one is its ledger row and its one transfer, and no adjustment row of the ledger is without one. */
+/** Manual adjustments (src/domain/money/adjustments.ts): each posted one is its ledger row and its one transfer, and no adjustment row of the ledger is without one. */
 async function checkAdjustments(db: DbOrTx): Promise<Finding[]> {
   const findings: Finding[] = [];
   const posted = rowsOf<{

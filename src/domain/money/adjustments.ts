@@ -5,13 +5,13 @@
  * when made; above it, it is only proposed, and another operator's approval posts it.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../db/client';
-import { walletAdjustments } from '../db/schema';
+import type { DbOrTx, Tx } from '../../db/client';
+import { walletAdjustments } from '../../db/schema';
 import { account, leg } from './books';
-import { DomainError, notFound, validation } from './errors';
+import { DomainError, notFound, validation } from '../errors';
 import { convert, latestRate } from './fx';
 import { formatDecimal, parseAmount } from './money';
-import { requirePartner } from './partners';
+import { requirePartner } from '../partners';
 import { applyMovement, lockWallet } from './wallet';
 
 export type AdjustmentRow = typeof walletAdjustments.$inferSelect;

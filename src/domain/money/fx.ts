@@ -1,11 +1,11 @@
 import { convert as dineroConvert, createDinero, halfAwayFromZero, toSnapshot, transformScale, type DineroCalculator } from 'dinero.js';
 import { and, desc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { exchangeRates } from '../db/schema';
-import { logWarn } from '../platform/log';
-import { fxRateRefusals } from '../platform/metrics';
-import { CurrencyAmountError, currencyDefinition, exponentOf, isKnownCurrency } from '../platform/currency';
-import { DomainError, validation } from './errors';
+import type { DbOrTx } from '../../db/client';
+import { exchangeRates } from '../../db/schema';
+import { logWarn } from '../../platform/log';
+import { fxRateRefusals } from '../../platform/metrics';
+import { CurrencyAmountError, currencyDefinition, exponentOf, isKnownCurrency } from '../../platform/currency';
+import { DomainError, validation } from '../errors';
 import { MAX_AMOUNT_MINOR } from './money';
 
 /**

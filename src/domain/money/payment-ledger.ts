@@ -4,17 +4,17 @@
  * request, which starts the saga, is in pay-request.ts.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type DbOrTx, type Tx } from '../db/client';
-import { preparedQuery, preparedSql } from '../db/prepared';
-import { accounts, ledgerEntries, orderItems, orders, partners, transfers, wallets, type OrderStatus } from '../db/schema';
-import { columnsAs, rowFrom } from '../db/table-rows';
+import { rowsOf, type DbOrTx, type Tx } from '../../db/client';
+import { preparedQuery, preparedSql } from '../../db/prepared';
+import { accounts, ledgerEntries, orderItems, orders, partners, transfers, wallets, type OrderStatus } from '../../db/schema';
+import { columnsAs, rowFrom } from '../../db/table-rows';
 import { reversalLegs } from './books';
-import { DomainError } from './errors';
-import type { OrderWithItems } from './orders';
+import { DomainError } from '../errors';
+import type { OrderWithItems } from '../orders';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
-import { actorNow } from '../platform/request-context';
-import type { DebitResult } from '../../workflows/fast-path.types';
-import type { PaymentRun } from '../../workflows/payment-run.types';
+import { actorNow } from '../../platform/request-context';
+import type { DebitResult } from '../../../workflows/fast-path.types';
+import type { PaymentRun } from '../../../workflows/payment-run.types';
 
 /** The ledger steps of a payment run: its debit and the reversal that undoes it. */
 export const PAYMENT_DEBIT_STEP = 'debit';
@@ -96,7 +96,7 @@ function debitStatement(withOrder: { columns: SQL; join: SQL }) {
         from o, w
         returning id
       ), legs as (
-        -- The sale in the books (saleLegs in src/domain/books.ts): the net to the supplier, through
+        -- The sale in the books (saleLegs in src/domain/money/books.ts): the net to the supplier, through
         -- the conversion accounts when it prices in another currency, and the margin to revenue.
         select l.* from o, w, entry,
           lateral (select case when o.parent_id is null then 0 else o.agency_margin_minor end as agency_margin) a,

@@ -1,4 +1,4 @@
-import type { Money } from '../suppliers/money';
+import type { Money } from '../../suppliers/money';
 import { pricerFor, pricerWith, type AppliedRate, type Pricer, type PricingDeps } from './pricing';
 
 /** What a supplier charges for a booking, and the rate its price was converted with (null: the wallet's own currency). */

@@ -1,12 +1,12 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { MARKUP_SERVICES, partners, pricingRules, type MarkupService } from '../db/schema';
-import { DomainError, notFound, validation } from './errors';
-import { isStorableId } from './ids';
+import type { DbOrTx } from '../../db/client';
+import { MARKUP_SERVICES, partners, pricingRules, type MarkupService } from '../../db/schema';
+import { DomainError, notFound, validation } from '../errors';
+import { isStorableId } from '../ids';
 import { convert, rateFor } from './fx';
 import { chooseRule, markupWith, type Markup, type MarkupRule, type SaleContext } from './markup';
 import { parseAmount } from './money';
-import { readCache } from './read-cache';
+import { readCache } from '../read-cache';
 import { agencyMarkupFor } from './agency-markup-reads';
 
 /**
@@ -211,7 +211,7 @@ export type CatalogueSettings = Pick<CatalogueDeps, 'catalogueCurrency' | 'maxRa
 
 /**
  * How a catalogue net becomes the wallet's: itself in the catalogue's currency, else
- * converted at the current rate (src/domain/fx.ts: one rounding; no rate, or a stale one,
+ * converted at the current rate (src/domain/money/fx.ts: one rounding; no rate, or a stale one,
  * refuses the sale with `currency_unavailable`).
  */
 export async function catalogueToWallet(deps: CatalogueDeps, now: Date): Promise<((netMinor: number) => number) | undefined> {

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { agencyMarkups, partners, type MarkupService } from '../db/schema';
+import type { DbOrTx } from '../../db/client';
+import { agencyMarkups, partners, type MarkupService } from '../../db/schema';
 import type { AgencyMarkup } from './markup';
-import { readCache } from './read-cache';
+import { readCache } from '../read-cache';
 
 /**
  * What prices a sub-agency's sale (docs/decisions/sub-agencies.md): its parent, and the

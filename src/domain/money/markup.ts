@@ -1,11 +1,11 @@
-import { CurrencyAmountError } from '../platform/currency';
-import type { MarkupService, OrderService } from '../db/schema';
+import { CurrencyAmountError } from '../../platform/currency';
+import type { MarkupService, OrderService } from '../../db/schema';
 import { partsOf } from './books';
 import { MAX_AMOUNT_MINOR } from './money';
 
 /**
  * Markups: how a net price becomes the partner's sell price (docs/decisions/pricing-rules.md).
- * Pure: the rules in force are read by src/domain/markup-rules.ts.
+ * Pure: the rules in force are read by src/domain/money/markup-rules.ts.
  */
 
 /** One operator's rule, as the engine applies it. */
@@ -92,7 +92,7 @@ const rank = (r: MarkupRule) => (r.partnerId !== null ? 2 : 0) + (r.supplier !==
 
 /**
  * The margin `rule` takes on `netMinor`: the percent of net, rounded once at the minor unit
- * half away from zero (as src/domain/fx.ts converts), plus the fixed amount, at least the
+ * half away from zero (as src/domain/money/fx.ts converts), plus the fixed amount, at least the
  * minimum margin. No rule: 0.
  */
 export function marginOf(rule: MarkupRule | null, netMinor: number): number {
@@ -131,7 +131,7 @@ export function sellPrice(rule: MarkupRule | null, netMinor: number, agency: Age
 /**
  * A sale's rule, resolved once: applied to each of its prices (every rate of a search, each
  * line of a basket). The engine's own catalogue keeps its nets in the engine's currency: for
- * a wallet in another, `net` converts them first (src/domain/markup-rules.ts, ownMarkup), and
+ * a wallet in another, `net` converts them first (src/domain/money/markup-rules.ts, ownMarkup), and
  * `price` and `sell` take the catalogue's net.
  */
 export interface Markup {

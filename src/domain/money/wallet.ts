@@ -1,12 +1,12 @@
 import { count, desc, eq, sql } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '../db/client';
-import { preparedQuery } from '../db/prepared';
-import { ledgerEntries, orders, partners, wallets, type OrderService } from '../db/schema';
+import type { DbOrTx, Tx } from '../../db/client';
+import { preparedQuery } from '../../db/prepared';
+import { ledgerEntries, orders, partners, wallets, type OrderService } from '../../db/schema';
 import { creditGrantLegs, post, topUpLegs, type Leg } from './books';
-import { DomainError, notFound, validation } from './errors';
+import { DomainError, notFound, validation } from '../errors';
 import { formatDecimal } from './money';
-import { paginateCounted, type PageSlice } from './pagination';
-import { actorNow } from '../platform/request-context';
+import { paginateCounted, type PageSlice } from '../pagination';
+import { actorNow } from '../../platform/request-context';
 
 export type WalletRow = typeof wallets.$inferSelect;
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
@@ -32,7 +32,7 @@ export interface Movement {
 
 /**
  * Moves money on a wallet locked by `lockWallet`: one ledger row, the balance change and
- * the transfers `legs` that post it to the books (src/domain/books.ts), in the caller's
+ * the transfers `legs` that post it to the books (src/domain/money/books.ts), in the caller's
  * transaction, so the balance always equals the sum of the ledger and its account.
  */
 export async function applyMovement(tx: Tx, wallet: WalletRow, m: Movement, legs: Leg[]): Promise<LedgerRow> {

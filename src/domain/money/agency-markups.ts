@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
-import { agencyMarkups, MARKUP_SERVICES, type MarkupService } from '../db/schema';
-import { validation } from './errors';
+import type { DbOrTx } from '../../db/client';
+import { agencyMarkups, MARKUP_SERVICES, type MarkupService } from '../../db/schema';
+import { validation } from '../errors';
 import { forgetAgencyMarkups } from './agency-markup-reads';
 import { MAX_PERCENT_HUNDREDTHS, parsePercent } from './markup-rules';
 import { parseAmount } from './money';

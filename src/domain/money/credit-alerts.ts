@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type DbOrTx } from '../db/client';
-import { walletAlertSettings } from '../db/schema';
-import { validation } from './errors';
+import { rowsOf, type DbOrTx } from '../../db/client';
+import { walletAlertSettings } from '../../db/schema';
+import { validation } from '../errors';
 import { formatDecimal, parseAmount } from './money';
-import { requirePartner } from './partners';
+import { requirePartner } from '../partners';
 
 /**
  * Credit alerts (docs/decisions/credit-alerts.md): a partner hears `wallet.low_balance` when

@@ -1,7 +1,7 @@
-import type { Db } from '../db/client';
-import type { SecretBox } from '../platform/secret-box';
-import type { Money } from '../suppliers/money';
-import { readCache } from './read-cache';
+import type { Db } from '../../db/client';
+import type { SecretBox } from '../../platform/secret-box';
+import type { Money } from '../../suppliers/money';
+import { readCache } from '../read-cache';
 import { convert, rateFor, type ExactRate, type RateToUse } from './fx';
 
 /** What pricing a supplier's amounts for a partner needs: the wallet's currency, where the rates are, and how old a rate may be. */
@@ -36,7 +36,7 @@ export interface Pricer {
 
 /**
  * A pricer for the currencies `amounts` are in: each converted with its current rate
- * (src/domain/fx.ts), once, rounded half away from zero. A currency without a rate, or with
+ * (src/domain/money/fx.ts), once, rounded half away from zero. A currency without a rate, or with
  * one older than the bound, refuses the sale naming the currency (`currency_unavailable`):
  * a price is never a guess.
  */
@@ -49,7 +49,7 @@ export async function pricerFor(deps: PricingDeps, amounts: Iterable<Money | nul
   return pricerWith(deps.currency, rates);
 }
 
-/** How a pricer reads the rate of a currency into the wallet's (src/domain/fx.ts, rateFor). */
+/** How a pricer reads the rate of a currency into the wallet's (src/domain/money/fx.ts, rateFor). */
 type RateReader = (deps: PricingDeps, currency: string, now: Date) => Promise<AppliedRate>;
 
 const currentRate: RateReader = async (deps, currency, now) => {

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client';
+import type { DbOrTx } from '../../db/client';
 import {
   flightBookings,
   hotelBookings,
@@ -16,9 +16,9 @@ import {
   visaProducts,
   wallets,
   type OrderService,
-} from '../db/schema';
-import { DomainError, notFound, validation } from './errors';
-import type { ActorRecord } from '../platform/actor';
+} from '../../db/schema';
+import { DomainError, notFound, validation } from '../errors';
+import type { ActorRecord } from '../../platform/actor';
 
 /** The longest period one statement covers, in days (both ends included). */
 export const MAX_STATEMENT_DAYS = 366;

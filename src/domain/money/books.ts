@@ -21,9 +21,9 @@
  *   owes it (docs/decisions/sub-agencies.md).
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf, type DbOrTx, type Tx } from '../db/client';
-import type { TransferKind } from '../db/schema';
-import type { Money } from '../suppliers/money';
+import { rowsOf, type DbOrTx, type Tx } from '../../db/client';
+import type { TransferKind } from '../../db/schema';
+import type { Money } from '../../suppliers/money';
 import { convert } from './fx';
 
 export const account = {
@@ -163,7 +163,7 @@ function foreignOf(order: BookedOrder): { currency: string; paid: number; rate: 
 /**
  * What the partner's payment of the whole order posts: the net to the supplier (through
  * the conversion accounts when it prices in another currency) and the margin to revenue.
- * The payment debit writes the same legs in SQL (src/domain/payment-ledger.ts).
+ * The payment debit writes the same legs in SQL (src/domain/money/payment-ledger.ts).
  */
 export function saleLegs(order: BookedOrder): Leg[] {
   const { net, margin } = partsOf(order);

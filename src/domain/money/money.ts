@@ -1,5 +1,5 @@
 import { add, dinero, multiply, toSnapshot, type Dinero } from 'dinero.js';
-import { validation } from './errors';
+import { validation } from '../errors';
 
 /**
  * The wallet's money lives in the database as integer minor units (1/100 of the wallet
@@ -9,7 +9,7 @@ import { validation } from './errors';
  * supplier's currency has its own exponent: src/platform/currency.ts.
  */
 export const MINOR_DIGITS = 2;
-import { MAX_AMOUNT_MINOR } from '../platform/currency';
+import { MAX_AMOUNT_MINOR } from '../../platform/currency';
 
 export { MAX_AMOUNT_MINOR };
 
