@@ -6,8 +6,8 @@ import { formatDecimal } from '../../domain/money';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import { renderChange, FlightChange } from './flight-changes.routes';
-import { doneOrUnderWay, ok, partnerRouter } from './router';
+import { changeAnswer, FlightChange } from './flight-changes.routes';
+import { ok, partnerRouter } from './router';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations } from './schemas';
 
 const { get, post } = partnerOperations(['Flights']);
@@ -151,7 +151,6 @@ export function flightExtraRoutes(deps: ApiDeps) {
     .openapi(routes.addBags, async (c) => {
       const d = changeDeps();
       const out = await runChange(d, await recordBags(d, c.get('partner').id, c.req.valid('json'), new Date()), scenarioOf(deps, c.req.valid('header')));
-      const data = renderChange(out.change);
-      return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
+      return changeAnswer(c, out);
     });
 }
