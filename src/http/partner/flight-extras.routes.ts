@@ -3,6 +3,7 @@ import { runChange } from '../../domain/flights/change-service';
 import { availableBags, offerBags, recordBags, type PricedBag } from '../../domain/flights/order-services';
 import { seatMaps } from '../../domain/flights/seats';
 import { formatDecimal } from '../../domain/money';
+import { mapSeatPrices } from '../../suppliers/flight-after-sale';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
@@ -113,20 +114,9 @@ export function flightExtraRoutes(deps: ApiDeps) {
       );
       return ok(c, {
         currency: found.currency,
-        seat_maps: found.maps.map((m) => ({
-          leg_index: m.legIndex,
-          segment_index: m.segmentIndex,
-          cabins: m.cabins.map((cabin) => ({
-            cabin: cabin.cabin,
-            rows: cabin.rows.map((r) => ({
-              seats: r.seats.map((s) => ({
-                designator: s.designator,
-                disclosures: s.disclosures,
-                prices: s.prices.map((p) => ({ service_id: p.serviceId, traveler_index: p.travelerIndex, price: formatDecimal(p.priceMinor, found.currency) })),
-              })),
-            })),
-          })),
-        })),
+        seat_maps: found.maps.map((m) =>
+          mapSeatPrices(m, (p) => ({ service_id: p.service_id, traveler_index: p.traveler_index, price: formatDecimal(p.price_minor, found.currency) })),
+        ),
       });
     })
     .openapi(routes.offerBags, async (c) => {
