@@ -129,13 +129,14 @@ export interface EventPage {
  * its own (webhooks deliver each partner's own only). Ids are given at commit, so a reader
  * that saw N will never find a new event below N.
  */
-/** A page of the feed; `ownOf`: only the events of the orders that user made (an agent who sees only their own bookings). */
+/** A page of the feed as `reader` may see it: an agent who sees only their own bookings reads only the events of the orders they made. */
 export async function listEvents(
   db: DbOrTx,
-  partnerId: number,
-  q: { after: number; type?: EventType; limit: number; ownOf?: number | null; orderId?: number },
+  reader: { id: number; principal: { ownBookingsOf: number | null } },
+  q: { after: number; type?: EventType; limit: number; orderId?: number },
 ): Promise<EventPage> {
-  const ownOf = q.ownOf ?? null;
+  const partnerId = reader.id;
+  const ownOf = reader.principal.ownBookingsOf;
   const orderId = q.orderId ?? null;
   const rows = q.type
     ? await eventsOfTypeAfter(db, { partnerId, after: q.after, type: q.type, limit: q.limit, ownOf, orderId })

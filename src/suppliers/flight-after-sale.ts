@@ -108,21 +108,43 @@ export interface ScheduleChange {
   created_at: string;
 }
 
-export interface Seat {
+/** A seat whose price to one traveller is a `P`: `SeatPrice` as a supplier sells it, another shape once priced for a partner. */
+export interface SeatOf<P> {
   /** Row and column, such as `14C`. */
   designator: string;
-  /** The service that sells it to each traveller (by index in the booking); empty: not for sale. */
-  prices: Array<{ service_id: string; traveler_index: number; price: Money }>;
+  /** Its price to each traveller; empty: not for sale. */
+  prices: P[];
   /** Duffel's disclosures (such as "no recline"), as the airline words them. */
   disclosures: string[];
 }
 
+/** The service that sells a seat to one traveller (by index in the booking), and at what price. */
+export interface SeatPrice {
+  service_id: string;
+  traveler_index: number;
+  price: Money;
+}
+
+export type Seat = SeatOf<SeatPrice>;
+
 /** The seats of one segment, by leg and segment index in the offer. */
-export interface SeatMap {
+export interface SeatMapOf<P> {
   leg_index: number;
   segment_index: number;
-  cabins: Array<{ cabin: Cabin; rows: Array<{ seats: Seat[] }> }>;
+  cabins: Array<{ cabin: Cabin; rows: Array<{ seats: Array<SeatOf<P>> }> }>;
 }
+
+export type SeatMap = SeatMapOf<SeatPrice>;
+
+/** The same seat map with each seat's price to each traveller told as `price` tells it (the one walk over cabins, rows and seats). */
+export const mapSeatPrices = <P, Q>(map: SeatMapOf<P>, price: (p: P) => Q): SeatMapOf<Q> => ({
+  leg_index: map.leg_index,
+  segment_index: map.segment_index,
+  cabins: map.cabins.map((c) => ({
+    cabin: c.cabin,
+    rows: c.rows.map((r) => ({ seats: r.seats.map((s) => ({ designator: s.designator, prices: s.prices.map(price), disclosures: s.disclosures })) })),
+  })),
+});
 
 /** A bag (or other service) for sale: for these travellers on these segments, up to `max_quantity`. */
 export interface ServiceForSale {

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { fromAnotherOrigin, SESSION_COOKIE } from '../../http/console-session';
 import { consoleApp } from '../assets';
 import { localeOf, translator } from '../i18n';
+import { SignInForm, type SignInNotice } from '../sign-in-form';
 import { Notice, Page } from '../layout';
 import { accountPages } from './account';
 import { bookingsPages } from './bookings';
@@ -24,32 +25,28 @@ export function createAgencyConsole(deps: AgencyConsoleDeps) {
   const kit = agencyKit(deps);
   const { requestOf, page } = kit;
 
-  const signInForm = (r: ConsoleRequest, notice?: { kind: 'error' | 'info'; text: string }, email = '', status: 200 | 401 | 429 | 400 = 200) =>
+  const signInForm = (r: ConsoleRequest, notice?: SignInNotice, email = '', status: 200 | 401 | 429 | 400 = 200) =>
     page(
       r,
       r.t('sign_in.title'),
-      <>
-        {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
-        <form class="stack" method="post" action="/console/sign-in">
-          <label>
-            {r.t('sign_in.email')}
-            <input type="email" name="email" autocomplete="username" required value={email} />
-          </label>
-          <label>
-            {r.t('sign_in.password')}
-            <input type="password" name="password" autocomplete="current-password" required />
-          </label>
-          <label>
-            {r.t('sign_in.agency')}
-            <input type="text" inputmode="numeric" name="agency_id" pattern="[0-9]*" />
-          </label>
-          <label>
-            {r.t('sign_in.totp')}
-            <input type="text" inputmode="numeric" name="totp" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} />
-          </label>
-          <button type="submit">{r.t('sign_in.submit')}</button>
-        </form>
-      </>,
+      <SignInForm notice={notice} submit={r.t('sign_in.submit')}>
+        <label>
+          {r.t('sign_in.email')}
+          <input type="email" name="email" autocomplete="username" required value={email} />
+        </label>
+        <label>
+          {r.t('sign_in.password')}
+          <input type="password" name="password" autocomplete="current-password" required />
+        </label>
+        <label>
+          {r.t('sign_in.agency')}
+          <input type="text" inputmode="numeric" name="agency_id" pattern="[0-9]*" />
+        </label>
+        <label>
+          {r.t('sign_in.totp')}
+          <input type="text" inputmode="numeric" name="totp" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength={6} />
+        </label>
+      </SignInForm>,
       undefined,
       status,
     );

@@ -1,6 +1,7 @@
 import type { Child } from 'hono/jsx';
 import type { Viewer } from '../layout';
 import { Notice } from '../layout';
+import { ListTable } from '../list-table';
 import { fields, outcomeOf, pageStatus, withRight, type Outcome } from './account-kit';
 import type { AgencyKit, AgencyPages, PageStatus } from './kit';
 import type { ConsoleRequest } from './request';
@@ -43,57 +44,41 @@ async function Connections({ r, viewer, notice, secrets }: { r: ConsoleRequest; 
     <>
       <ErrorNotice r={r} notice={notice} />
       <ShownOnce r={r} secrets={secrets} />
-      {list.length === 0 ? (
-        <p>{t('connections.none')}</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('connections.name')}</th>
-                <th scope="col">{t('connections.interface')}</th>
-                <th scope="col">{t('connections.key')}</th>
-                <th scope="col">{t('connections.rights')}</th>
-                <th scope="col">{t('users.status')}</th>
-                <th scope="col">{t('users.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((k) => (
-                <tr>
-                  <th scope="row">{k.name}</th>
-                  <td>{k.interface.toUpperCase()}</td>
-                  <td>
-                    <bdi>
-                      <code>{k.api_key ?? ''}</code>
-                    </bdi>
-                  </td>
-                  <td>{k.rights.join(', ')}</td>
-                  <td>{k.status === 'active' ? t('users.active') : t('connections.revoked')}</td>
-                  <td>
-                    {k.status === 'active' && (
-                      <div class="actions">
-                        <form method="post" action={`/console/connections/${k.id}/rotate`}>
-                          {csrf}
-                          <button type="submit" class="secondary" aria-label={t('connections.rotate_of', { name: k.name })}>
-                            {t('connections.rotate')}
-                          </button>
-                        </form>
-                        <form method="post" action={`/console/connections/${k.id}/revoke`}>
-                          {csrf}
-                          <button type="submit" class="danger" aria-label={t('connections.revoke_of', { name: k.name })}>
-                            {t('connections.revoke')}
-                          </button>
-                        </form>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        headings={[t('connections.name'), t('connections.interface'), t('connections.key'), t('connections.rights'), t('users.status'), t('users.actions')]}
+        none={t('connections.none')}
+        rows={list.map((k) => (
+          <tr>
+            <th scope="row">{k.name}</th>
+            <td>{k.interface.toUpperCase()}</td>
+            <td>
+              <bdi>
+                <code>{k.api_key ?? ''}</code>
+              </bdi>
+            </td>
+            <td>{k.rights.join(', ')}</td>
+            <td>{k.status === 'active' ? t('users.active') : t('connections.revoked')}</td>
+            <td>
+              {k.status === 'active' && (
+                <div class="actions">
+                  <form method="post" action={`/console/connections/${k.id}/rotate`}>
+                    {csrf}
+                    <button type="submit" class="secondary" aria-label={t('connections.rotate_of', { name: k.name })}>
+                      {t('connections.rotate')}
+                    </button>
+                  </form>
+                  <form method="post" action={`/console/connections/${k.id}/revoke`}>
+                    {csrf}
+                    <button type="submit" class="danger" aria-label={t('connections.revoke_of', { name: k.name })}>
+                      {t('connections.revoke')}
+                    </button>
+                  </form>
+                </div>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
       <h2>{t('connections.add')}</h2>
       <form class="stack" method="post" action="/console/connections">
         {csrf}
@@ -150,97 +135,68 @@ async function Webhooks({
         </Notice>
       )}
       <ShownOnce r={r} secrets={secrets} />
-      {list.length === 0 ? (
-        <p>{t('webhooks.none')}</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.types')}</th>
-                <th scope="col">{t('users.status')}</th>
-                <th scope="col">{t('users.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((w) => (
-                <tr>
-                  <th scope="row">
-                    <bdi>{w.url}</bdi>
-                  </th>
-                  <td>{w.event_types.length === 0 ? t('webhooks.every_type') : w.event_types.join(', ')}</td>
-                  <td>
-                    {t(`webhooks.status_${w.status}`)}
-                    {w.disabled_reason && ` (${w.disabled_reason})`}
-                  </td>
-                  <td>
-                    <form method="post" action={`/console/webhooks/${w.id}/delete`}>
-                      {csrf}
-                      <button type="submit" class="danger" aria-label={t('webhooks.delete_of', { url: w.url })}>
-                        {t('webhooks.delete')}
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        headings={[t('webhooks.url'), t('webhooks.types'), t('users.status'), t('users.actions')]}
+        none={t('webhooks.none')}
+        rows={list.map((w) => (
+          <tr>
+            <th scope="row">
+              <bdi>{w.url}</bdi>
+            </th>
+            <td>{w.event_types.length === 0 ? t('webhooks.every_type') : w.event_types.join(', ')}</td>
+            <td>
+              {t(`webhooks.status_${w.status}`)}
+              {w.disabled_reason && ` (${w.disabled_reason})`}
+            </td>
+            <td>
+              <form method="post" action={`/console/webhooks/${w.id}/delete`}>
+                {csrf}
+                <button type="submit" class="danger" aria-label={t('webhooks.delete_of', { url: w.url })}>
+                  {t('webhooks.delete')}
+                </button>
+              </form>
+            </td>
+          </tr>
+        ))}
+      />
       <h2>{t('webhooks.deliveries')}</h2>
-      {deliveries.length === 0 ? (
-        <p>{t('webhooks.no_deliveries')}</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('users.status')}</th>
-                <th scope="col">{t('webhooks.attempts')}</th>
-                <th scope="col">{t('users.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((d) => (
-                <tr data-delivery={d.id}>
-                  <th scope="row">
-                    <bdi>{d.event_type}</bdi> <bdi>{`(${d.webhook_id})`}</bdi>
-                  </th>
-                  <td>
-                    <bdi>{d.url}</bdi>
-                  </td>
-                  <td>{t(`webhooks.state_${d.state}`)}</td>
-                  <td>
-                    {d.attempts.length === 0 ? (
-                      t('webhooks.no_attempts')
-                    ) : (
-                      <ol class="attempts">
-                        {d.attempts.map((a) => (
-                          <li>
-                            <time datetime={a.at}>{a.at.slice(0, 19).replace('T', ' ')}</time>{' '}
-                            {a.status_code !== null ? `HTTP ${a.status_code}` : t(`webhooks.failure_${a.failure ?? 'unreachable'}`)}
-                          </li>
-                        ))}
-                      </ol>
-                    )}
-                  </td>
-                  <td>
-                    <form method="post" action={`/console/webhooks/events/${d.event_id}/redeliver`}>
-                      {csrf}
-                      <button type="submit" class="secondary" aria-label={t('webhooks.redeliver_of', { id: d.webhook_id })}>
-                        {t('webhooks.redeliver')}
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        headings={[t('webhooks.event'), t('webhooks.url'), t('users.status'), t('webhooks.attempts'), t('users.actions')]}
+        none={t('webhooks.no_deliveries')}
+        rows={deliveries.map((d) => (
+          <tr data-delivery={d.id}>
+            <th scope="row">
+              <bdi>{d.event_type}</bdi> <bdi>{`(${d.webhook_id})`}</bdi>
+            </th>
+            <td>
+              <bdi>{d.url}</bdi>
+            </td>
+            <td>{t(`webhooks.state_${d.state}`)}</td>
+            <td>
+              {d.attempts.length === 0 ? (
+                t('webhooks.no_attempts')
+              ) : (
+                <ol class="attempts">
+                  {d.attempts.map((a) => (
+                    <li>
+                      <time datetime={a.at}>{a.at.slice(0, 19).replace('T', ' ')}</time>{' '}
+                      {a.status_code !== null ? `HTTP ${a.status_code}` : t(`webhooks.failure_${a.failure ?? 'unreachable'}`)}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </td>
+            <td>
+              <form method="post" action={`/console/webhooks/events/${d.event_id}/redeliver`}>
+                {csrf}
+                <button type="submit" class="secondary" aria-label={t('webhooks.redeliver_of', { id: d.webhook_id })}>
+                  {t('webhooks.redeliver')}
+                </button>
+              </form>
+            </td>
+          </tr>
+        ))}
+      />
       <h2>{t('webhooks.add')}</h2>
       <form class="stack" method="post" action="/console/webhooks">
         {csrf}

@@ -4,12 +4,12 @@ import { Notice, type Viewer } from '../layout';
 import { Amount, errorOf, field, pageStatusOf, readingAs } from './answers';
 import type { AgencyKit } from './kit';
 import type { ConsoleRequest } from './request';
+import { CountOptions, dayAfter, scenarioOf, searchPage } from './search-page';
 
 type Traveller = components['schemas']['FlightBookingRequest']['traveler_info']['air_travelers'][number];
 const CABINS = ['economy', 'premium_economy', 'business', 'first'] as const;
 type Cabin = (typeof CABINS)[number];
 const IATA = /^[A-Za-z]{3}$/;
-const dayAfter = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 interface Asked {
   origin: string;
@@ -26,32 +26,29 @@ const askedOf = (q: Record<string, string>): Asked => ({
   date: q.date ?? dayAfter(30),
   adults: q.adults && /^[1-4]$/.test(q.adults) ? Number(q.adults) : 1,
   cabin: (CABINS as readonly string[]).includes(q.cabin ?? '') ? (q.cabin as Cabin) : 'economy',
-  scenario: q.scenario === 'price_changed' ? 'price_changed' : '',
+  scenario: scenarioOf(q),
 });
 
 async function SearchPage({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
   const { t } = r;
-  const q = r.c.req.query();
-  const asked = askedOf(q);
-  const searched =
-    q.origin !== undefined
-      ? await r.api.POST('/flights/search_flights/', {
-          body: {
-            origin: asked.origin,
-            destination: asked.destination,
-            departure_date_time: asked.date,
-            adult_count: asked.adults,
-            cabin_type: asked.cabin,
-            air_trip_type: 'one_way',
-          },
-          ...readingAs(viewer),
-        })
-      : undefined;
-  const found = searched?.data?.data;
-  const body = (
-    <>
-      {searched && !found && <Notice kind="error">{errorOf(searched)}</Notice>}
-      <form class="stack search-form" method="get" action="/console/flights">
+  return searchPage(r, {
+    action: '/console/flights',
+    askedOf,
+    sentWith: 'origin',
+    search: (asked) =>
+      r.api.POST('/flights/search_flights/', {
+        body: {
+          origin: asked.origin,
+          destination: asked.destination,
+          departure_date_time: asked.date,
+          adult_count: asked.adults,
+          cabin_type: asked.cabin,
+          air_trip_type: 'one_way',
+        },
+        ...readingAs(viewer),
+      }),
+    fields: (asked) => (
+      <>
         <label>
           {t('flights.origin')}
           <input type="text" name="origin" required pattern="[A-Za-z]{3}" maxlength={3} value={asked.origin} autocomplete="off" />
@@ -67,11 +64,7 @@ async function SearchPage({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) 
         <label>
           {t('flights.adults')}
           <select name="adults">
-            {[1, 2, 3, 4].map((n) => (
-              <option value={String(n)} selected={n === asked.adults}>
-                {String(n)}
-              </option>
-            ))}
+            <CountOptions max={4} chosen={asked.adults} />
           </select>
         </label>
         <label>
@@ -84,75 +77,62 @@ async function SearchPage({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) 
             ))}
           </select>
         </label>
-        <label>
-          {t('flights.scenario')}
-          <select name="scenario">
-            <option value="">{t('hotels.scenario_none')}</option>
-            <option value="price_changed" selected={asked.scenario === 'price_changed'}>
-              price_changed
-            </option>
-          </select>
-        </label>
-        <button type="submit">{t('hotels.submit')}</button>
-      </form>
-      {found && (
-        <section aria-labelledby="results-heading">
-          <h2 id="results-heading">{t('flights.results')}</h2>
-          {found.results.length === 0 ? (
-            <p>{t('flights.none')}</p>
-          ) : (
-            <div class="table-wrap">
-              <table class="flights">
-                <thead>
+      </>
+    ),
+    scenarioLabel: t('flights.scenario'),
+    resultsTitle: t('flights.results'),
+    results: (found, asked) =>
+      found.results.length === 0 ? (
+        <p>{t('flights.none')}</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="flights">
+            <thead>
+              <tr>
+                <th scope="col">{t('flights.flight')}</th>
+                <th scope="col">{t('flights.departure')}</th>
+                <th scope="col">{t('flights.fare')}</th>
+                <th scope="col">{t('hotels.refundable')}</th>
+                <th scope="col">{t('flights.price')}</th>
+                <th scope="col">{t('hotels.action')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {found.results.map((offer) => {
+                const segments = offer.legs.flatMap((l) => l.segments);
+                const name = segments.map((s) => `${s.flight_number} ${s.origin}→${s.destination}`).join(', ');
+                return (
                   <tr>
-                    <th scope="col">{t('flights.flight')}</th>
-                    <th scope="col">{t('flights.departure')}</th>
-                    <th scope="col">{t('flights.fare')}</th>
-                    <th scope="col">{t('hotels.refundable')}</th>
-                    <th scope="col">{t('flights.price')}</th>
-                    <th scope="col">{t('hotels.action')}</th>
+                    <th scope="row">
+                      <bdi>{name}</bdi>
+                    </th>
+                    <td>
+                      <bdi>{(segments[0]?.departure ?? '').slice(0, 16).replace('T', ' ')}</bdi>
+                    </td>
+                    <td>{offer.fare_family}</td>
+                    <td>{offer.refundable ? t('hotels.yes') : t('hotels.no')}</td>
+                    <td class="amount">
+                      <Amount value={offer.total_price} currency={offer.currency} />
+                    </td>
+                    <td>
+                      <form method="post" action="/console/flights/fare">
+                        <input type="hidden" name="csrf" value={viewer.csrfToken} />
+                        <input type="hidden" name="fare_source_code" value={offer.fare_source_code} />
+                        <input type="hidden" name="adults" value={String(asked.adults)} />
+                        <input type="hidden" name="scenario" value={asked.scenario} />
+                        <button type="submit" class="secondary" aria-label={`${t('flights.check')}: ${name}, ${offer.fare_family}`}>
+                          {t('flights.check')}
+                        </button>
+                      </form>
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {found.results.map((offer) => {
-                    const segments = offer.legs.flatMap((l) => l.segments);
-                    const name = segments.map((s) => `${s.flight_number} ${s.origin}→${s.destination}`).join(', ');
-                    return (
-                      <tr>
-                        <th scope="row">
-                          <bdi>{name}</bdi>
-                        </th>
-                        <td>
-                          <bdi>{(segments[0]?.departure ?? '').slice(0, 16).replace('T', ' ')}</bdi>
-                        </td>
-                        <td>{offer.fare_family}</td>
-                        <td>{offer.refundable ? t('hotels.yes') : t('hotels.no')}</td>
-                        <td class="amount">
-                          <Amount value={offer.total_price} currency={offer.currency} />
-                        </td>
-                        <td>
-                          <form method="post" action="/console/flights/fare">
-                            <input type="hidden" name="csrf" value={viewer.csrfToken} />
-                            <input type="hidden" name="fare_source_code" value={offer.fare_source_code} />
-                            <input type="hidden" name="adults" value={String(asked.adults)} />
-                            <input type="hidden" name="scenario" value={asked.scenario} />
-                            <button type="submit" class="secondary" aria-label={`${t('flights.check')}: ${name}, ${offer.fare_family}`}>
-                              {t('flights.check')}
-                            </button>
-                          </form>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )}
-        </section>
-      )}
-    </>
-  );
-  return { body, status: searched && !found ? pageStatusOf(searched) : 200 };
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ),
+  });
 }
 
 /** The travellers the booking form names; a traveller left wholly blank is left out. */

@@ -4,13 +4,12 @@ import { Notice, type Viewer } from '../layout';
 import { Amount, errorOf, field, pageStatusOf, readingAs } from './answers';
 import type { AgencyKit } from './kit';
 import type { ConsoleRequest } from './request';
+import { CountOptions, dayAfter, scenarioOf, searchPage } from './search-page';
 
 type RateCheck = components['schemas']['HotelRateCheck'];
 type Guest = components['schemas']['HotelBookRequest']['guests'][number][number];
 type Scenario = 'price_changed';
 
-const DAY = 86_400_000;
-const dayAfter = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
 const count = (raw: string | undefined, max: number, fallback: number) => (raw && /^[1-9]$/.test(raw) && Number(raw) <= max ? Number(raw) : fallback);
 
 interface SearchAsked {
@@ -30,142 +29,117 @@ const askedOf = (q: Record<string, string>): SearchAsked => ({
   rooms: count(q.rooms, 4, 1),
   adults: count(q.adults, 4, 2),
   nationality: (q.nationality ?? 'IR').toUpperCase(),
-  scenario: q.scenario === 'price_changed' ? 'price_changed' : '',
+  scenario: scenarioOf(q),
 });
-
-const Options = (props: { max: number; chosen: number }) => (
-  <>
-    {Array.from({ length: props.max }, (_, i) => i + 1).map((n) => (
-      <option value={String(n)} selected={n === props.chosen}>
-        {String(n)}
-      </option>
-    ))}
-  </>
-);
 
 async function SearchPage({ r, viewer }: { r: ConsoleRequest; viewer: Viewer }) {
   const { t } = r;
-  const q = r.c.req.query();
-  const asked = askedOf(q);
   const cities = (await r.api.GET('/hotel/cities/')).data?.data ?? [];
-  const searched =
-    q.check_in !== undefined
-      ? await r.api.POST('/hotel/search_hotels/', {
-          body: {
-            check_in: asked.check_in,
-            check_out: asked.check_out,
-            ...(asked.city_id ? { city_id: Number(asked.city_id) } : {}),
-            nationality_id: asked.nationality,
-            rooms: Array.from({ length: asked.rooms }, () => ({ adult_count: asked.adults })),
-          },
-          ...readingAs(viewer),
-        })
-      : undefined;
-  const found = searched?.data?.data;
-  return {
-    status: searched && !found ? pageStatusOf(searched) : 200,
-    body: (
+  return searchPage(r, {
+    action: '/console/hotels',
+    askedOf,
+    sentWith: 'check_in',
+    search: (asked) =>
+      r.api.POST('/hotel/search_hotels/', {
+        body: {
+          check_in: asked.check_in,
+          check_out: asked.check_out,
+          ...(asked.city_id ? { city_id: Number(asked.city_id) } : {}),
+          nationality_id: asked.nationality,
+          rooms: Array.from({ length: asked.rooms }, () => ({ adult_count: asked.adults })),
+        },
+        ...readingAs(viewer),
+      }),
+    fields: (asked) => (
       <>
-        {searched && !found && <Notice kind="error">{errorOf(searched)}</Notice>}
-        <form class="stack search-form" method="get" action="/console/hotels">
-          <label>
-            {t('hotels.city')}
-            <select name="city_id" required>
-              {cities.map((city) => (
-                <option value={String(city.id)} selected={String(city.id) === asked.city_id}>
-                  {`${city.name} (${city.iata_code})`}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('hotels.check_in')}
-            <input type="date" name="check_in" required value={asked.check_in} />
-          </label>
-          <label>
-            {t('hotels.check_out')}
-            <input type="date" name="check_out" required value={asked.check_out} />
-          </label>
-          <label>
-            {t('hotels.rooms')}
-            <select name="rooms">
-              <Options max={4} chosen={asked.rooms} />
-            </select>
-          </label>
-          <label>
-            {t('hotels.adults')}
-            <select name="adults">
-              <Options max={4} chosen={asked.adults} />
-            </select>
-          </label>
-          <label>
-            {t('hotels.nationality')}
-            <input type="text" name="nationality" required pattern="[A-Za-z]{2}" maxlength={2} value={asked.nationality} autocomplete="off" />
-          </label>
-          <label>
-            {t('hotels.scenario')}
-            <select name="scenario">
-              <option value="">{t('hotels.scenario_none')}</option>
-              <option value="price_changed" selected={asked.scenario === 'price_changed'}>
-                price_changed
+        <label>
+          {t('hotels.city')}
+          <select name="city_id" required>
+            {cities.map((city) => (
+              <option value={String(city.id)} selected={String(city.id) === asked.city_id}>
+                {`${city.name} (${city.iata_code})`}
               </option>
-            </select>
-          </label>
-          <button type="submit">{t('hotels.submit')}</button>
-        </form>
-        {found && (
-          <section aria-labelledby="results-heading">
-            <h2 id="results-heading">{t('hotels.results')}</h2>
-            {found.results.length === 0 && <p>{t('hotels.none')}</p>}
-            {found.results.map((hotel) => (
-              <article class="hotel" aria-labelledby={`hotel-${hotel.hotel_id}`}>
-                <h3 id={`hotel-${hotel.hotel_id}`}>{hotel.name}</h3>
-                <p>
-                  {t('hotels.stars', { stars: hotel.stars })} · {hotel.address}
-                </p>
-                <div class="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">{t('hotels.room')}</th>
-                        <th scope="col">{t('hotels.board')}</th>
-                        <th scope="col">{t('hotels.refundable')}</th>
-                        <th scope="col">{t('hotels.price')}</th>
-                        <th scope="col">{t('hotels.action')}</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {hotel.rates.map((rate) => (
-                        <tr>
-                          <th scope="row">{rate.room_name}</th>
-                          <td>{rate.board}</td>
-                          <td>{rate.refundable ? t('hotels.yes') : t('hotels.no')}</td>
-                          <td class="amount">
-                            <Amount value={rate.total_price} currency={rate.currency} />
-                          </td>
-                          <td>
-                            <form method="post" action="/console/hotels/rate">
-                              <input type="hidden" name="csrf" value={viewer.csrfToken} />
-                              <input type="hidden" name="rate_key" value={rate.rate_key} />
-                              <input type="hidden" name="nationality" value={asked.nationality} />
-                              <input type="hidden" name="scenario" value={asked.scenario} />
-                              <button type="submit" class="secondary" aria-label={`${t('hotels.check')}: ${hotel.name}, ${rate.room_name}, ${rate.board}`}>
-                                {t('hotels.check')}
-                              </button>
-                            </form>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-              </article>
             ))}
-          </section>
-        )}
+          </select>
+        </label>
+        <label>
+          {t('hotels.check_in')}
+          <input type="date" name="check_in" required value={asked.check_in} />
+        </label>
+        <label>
+          {t('hotels.check_out')}
+          <input type="date" name="check_out" required value={asked.check_out} />
+        </label>
+        <label>
+          {t('hotels.rooms')}
+          <select name="rooms">
+            <CountOptions max={4} chosen={asked.rooms} />
+          </select>
+        </label>
+        <label>
+          {t('hotels.adults')}
+          <select name="adults">
+            <CountOptions max={4} chosen={asked.adults} />
+          </select>
+        </label>
+        <label>
+          {t('hotels.nationality')}
+          <input type="text" name="nationality" required pattern="[A-Za-z]{2}" maxlength={2} value={asked.nationality} autocomplete="off" />
+        </label>
       </>
     ),
-  };
+    scenarioLabel: t('hotels.scenario'),
+    resultsTitle: t('hotels.results'),
+    results: (found, asked) => (
+      <>
+        {found.results.length === 0 && <p>{t('hotels.none')}</p>}
+        {found.results.map((hotel) => (
+          <article class="hotel" aria-labelledby={`hotel-${hotel.hotel_id}`}>
+            <h3 id={`hotel-${hotel.hotel_id}`}>{hotel.name}</h3>
+            <p>
+              {t('hotels.stars', { stars: hotel.stars })} · {hotel.address}
+            </p>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('hotels.room')}</th>
+                    <th scope="col">{t('hotels.board')}</th>
+                    <th scope="col">{t('hotels.refundable')}</th>
+                    <th scope="col">{t('hotels.price')}</th>
+                    <th scope="col">{t('hotels.action')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {hotel.rates.map((rate) => (
+                    <tr>
+                      <th scope="row">{rate.room_name}</th>
+                      <td>{rate.board}</td>
+                      <td>{rate.refundable ? t('hotels.yes') : t('hotels.no')}</td>
+                      <td class="amount">
+                        <Amount value={rate.total_price} currency={rate.currency} />
+                      </td>
+                      <td>
+                        <form method="post" action="/console/hotels/rate">
+                          <input type="hidden" name="csrf" value={viewer.csrfToken} />
+                          <input type="hidden" name="rate_key" value={rate.rate_key} />
+                          <input type="hidden" name="nationality" value={asked.nationality} />
+                          <input type="hidden" name="scenario" value={asked.scenario} />
+                          <button type="submit" class="secondary" aria-label={`${t('hotels.check')}: ${hotel.name}, ${rate.room_name}, ${rate.board}`}>
+                            {t('hotels.check')}
+                          </button>
+                        </form>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </article>
+        ))}
+      </>
+    ),
+  });
 }
 
 /** The rate as the hotel gives it now, with its cancellation policy, and the form that books it. */

@@ -1,6 +1,6 @@
 import { fromAnotherOrigin, OPERATOR_SESSION_COOKIE } from '../../http/console-session';
 import { consoleApp } from '../assets';
-import { Notice } from '../layout';
+import { SignInForm, type SignInNotice } from '../sign-in-form';
 import { errorOf } from './admin-api';
 import { auditPages } from './audit';
 import { webhookPages } from './webhooks';
@@ -26,21 +26,16 @@ export function createOperatorConsole(deps: OperatorConsoleDeps) {
   const kit = operatorKit(deps);
   const { requestOf, page } = kit;
 
-  const signInForm = (r: OperatorRequest, notice?: { kind: 'error' | 'info'; text: string }, status: 200 | 400 | 401 | 403 | 429 = 200) =>
+  const signInForm = (r: OperatorRequest, notice?: SignInNotice, status: 200 | 400 | 401 | 403 | 429 = 200) =>
     page(
       r,
       r.t('op.sign_in.title'),
-      <>
-        {notice && <Notice kind={notice.kind}>{notice.text}</Notice>}
-        <p>{r.t('op.sign_in.help')}</p>
-        <form class="stack" method="post" action="/console/sign-in">
-          <label>
-            {r.t('op.sign_in.token')}
-            <input type="password" name="token" autocomplete="current-password" required />
-          </label>
-          <button type="submit">{r.t('sign_in.submit')}</button>
-        </form>
-      </>,
+      <SignInForm notice={notice} intro={<p>{r.t('op.sign_in.help')}</p>} submit={r.t('sign_in.submit')}>
+        <label>
+          {r.t('op.sign_in.token')}
+          <input type="password" name="token" autocomplete="current-password" required />
+        </label>
+      </SignInForm>,
       undefined,
       status,
     );

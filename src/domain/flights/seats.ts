@@ -1,23 +1,18 @@
-import type { SeatMap } from '../../suppliers/flight-after-sale';
+import { mapSeatPrices, type FlightAfterSale, type SeatMap, type SeatMapOf } from '../../suppliers/flight-after-sale';
 import type { FlightSupplier } from '../../suppliers/flights';
-import type { FlightAfterSale } from '../../suppliers/flight-after-sale';
 import { markupFor } from '../money/markup-rules';
 import { openCode } from '../offer-codes';
 import { pricerFor, type PricingDeps } from '../money/pricing';
 import { supplierRead } from '../supplier-reads';
 
-/** A seat as a partner sees it: for sale to each traveller at a price in the wallet's currency (none: not for sale). */
-export interface PricedSeat {
-  designator: string;
-  disclosures: string[];
-  prices: Array<{ serviceId: string; travelerIndex: number; priceMinor: number }>;
+/** A seat's price to one traveller as a partner sees it: in the wallet's currency, with the markup (0: free). */
+export interface PricedSeatPrice {
+  service_id: string;
+  traveler_index: number;
+  price_minor: number;
 }
 
-export interface PricedSeatMap {
-  legIndex: number;
-  segmentIndex: number;
-  cabins: Array<{ cabin: string; rows: Array<{ seats: PricedSeat[] }> }>;
-}
+export type PricedSeatMap = SeatMapOf<PricedSeatPrice>;
 
 /**
  * GET /api/flights/seat_map/: each segment's seats for the fare, priced as flights are (the
@@ -38,19 +33,6 @@ export async function seatMaps(
   const sell = (minor: number) => (minor === 0 ? 0 : markup.price(minor).sellMinor);
   return {
     currency: deps.pricing.currency,
-    maps: maps.map((m) => ({
-      legIndex: m.leg_index,
-      segmentIndex: m.segment_index,
-      cabins: m.cabins.map((c) => ({
-        cabin: c.cabin,
-        rows: c.rows.map((r) => ({
-          seats: r.seats.map((s) => ({
-            designator: s.designator,
-            disclosures: s.disclosures,
-            prices: s.prices.map((p) => ({ serviceId: p.service_id, travelerIndex: p.traveler_index, priceMinor: sell(pricer.minor(p.price)) })),
-          })),
-        })),
-      })),
-    })),
+    maps: maps.map((m) => mapSeatPrices(m, (p) => ({ service_id: p.service_id, traveler_index: p.traveler_index, price_minor: sell(pricer.minor(p.price)) }))),
   };
 }

@@ -121,12 +121,7 @@ export function agencyEventRoutes(deps: ApiDeps) {
   return agencyRouter()
     .openapi(routes.feed, async (c) => {
       const q = c.req.valid('query');
-      const found = await listEvents(deps.db, c.get('partner').id, {
-        after: Number(q.after ?? 0),
-        type: q.type,
-        limit: q.limit,
-        ownOf: c.get('partner').principal.ownBookingsOf,
-      });
+      const found = await listEvents(deps.db, c.get('partner'), { after: Number(q.after ?? 0), type: q.type, limit: q.limit });
       const results = found.events.map(agencyEventView);
       return c.json({ results, count: results.length, has_more: found.total > results.length }, 200);
     })

@@ -178,11 +178,10 @@ export function eventRoutes(deps: ApiDeps) {
   return partnerRouter()
     .openapi(routes.feed, async (c) => {
       const q = c.req.valid('query');
-      const found = await listEvents(deps.db, c.get('partner').id, {
+      const found = await listEvents(deps.db, c.get('partner'), {
         after: Number(q.after ?? 0),
         type: q.type,
         limit: PAGE_SIZE,
-        ownOf: c.get('partner').principal.ownBookingsOf,
         orderId: q.order_id === undefined ? undefined : Number(q.order_id),
       });
       const last = found.events.at(-1);

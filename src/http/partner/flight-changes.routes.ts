@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { confirmChange, type ChangeAnswer } from '../../domain/flights/change-service';
 import { requestChange, type PricedChange } from '../../domain/flights/changes';
 import * as flights from '../../domain/flights/service';
@@ -7,7 +8,7 @@ import { workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, calendarDate, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
 import { Iata, Legs, renderLeg } from './flights.routes';
-import { doneOrUnderWay, ok, partnerRouter } from './router';
+import { doneOrUnderWay, ok, partnerRouter, type PartnerEnv } from './router';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations } from './schemas';
 
 const { post } = partnerOperations(['Flights']);
@@ -124,12 +125,11 @@ export function flightChangeRoutes(deps: ApiDeps) {
     })
     .openapi(routes.confirm, async (c) => {
       const out = await confirmChange(changeDeps(), c.get('partner').id, c.req.valid('json'), new Date(), scenarioOf(deps, c.req.valid('header')));
-      const data = renderChange(out.change);
-      return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
+      return changeAnswer(c, out);
     });
 }
 
-export const renderChange = (change: ChangeAnswer): z.infer<typeof FlightChange> => ({
+const renderChange = (change: ChangeAnswer): z.infer<typeof FlightChange> => ({
   change_id: change.changeId,
   order_id: change.orderId,
   status: change.status,
@@ -137,3 +137,9 @@ export const renderChange = (change: ChangeAnswer): z.infer<typeof FlightChange>
   ...(change.orderTotalMinor === null ? {} : { order_total: formatDecimal(change.orderTotalMinor, change.currency) }),
   currency: change.currency,
 });
+
+/** A change as the partner hears of it: 200 once the supplier confirmed it, 202 while it is still under way. */
+export function changeAnswer(c: Context<PartnerEnv>, out: { done: boolean; change: ChangeAnswer }) {
+  const data = renderChange(out.change);
+  return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
+}

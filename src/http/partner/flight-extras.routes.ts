@@ -3,11 +3,12 @@ import { runChange } from '../../domain/flights/change-service';
 import { availableBags, offerBags, recordBags, type PricedBag } from '../../domain/flights/order-services';
 import { seatMaps } from '../../domain/flights/seats';
 import { formatDecimal } from '../../domain/money/money';
+import { mapSeatPrices } from '../../suppliers/flight-after-sale';
 import { partnerPricing, workflowDeps, type ApiDeps } from '../deps';
 import { bodyId, opaque } from '../vocabulary';
 import { sandboxScenario, scenarioOf } from '../sandbox-scenario';
-import { renderChange, FlightChange } from './flight-changes.routes';
-import { doneOrUnderWay, ok, partnerRouter } from './router';
+import { changeAnswer, FlightChange } from './flight-changes.routes';
+import { ok, partnerRouter } from './router';
 import { commonErrors, Decimal, errorResponse, json, jsonBody, partnerOperations } from './schemas';
 
 const { get, post } = partnerOperations(['Flights']);
@@ -113,20 +114,9 @@ export function flightExtraRoutes(deps: ApiDeps) {
       );
       return ok(c, {
         currency: found.currency,
-        seat_maps: found.maps.map((m) => ({
-          leg_index: m.legIndex,
-          segment_index: m.segmentIndex,
-          cabins: m.cabins.map((cabin) => ({
-            cabin: cabin.cabin,
-            rows: cabin.rows.map((r) => ({
-              seats: r.seats.map((s) => ({
-                designator: s.designator,
-                disclosures: s.disclosures,
-                prices: s.prices.map((p) => ({ service_id: p.serviceId, traveler_index: p.travelerIndex, price: formatDecimal(p.priceMinor, found.currency) })),
-              })),
-            })),
-          })),
-        })),
+        seat_maps: found.maps.map((m) =>
+          mapSeatPrices(m, (p) => ({ service_id: p.service_id, traveler_index: p.traveler_index, price: formatDecimal(p.price_minor, found.currency) })),
+        ),
       });
     })
     .openapi(routes.offerBags, async (c) => {
@@ -151,7 +141,6 @@ export function flightExtraRoutes(deps: ApiDeps) {
     .openapi(routes.addBags, async (c) => {
       const d = changeDeps();
       const out = await runChange(d, await recordBags(d, c.get('partner').id, c.req.valid('json'), new Date()), scenarioOf(deps, c.req.valid('header')));
-      const data = renderChange(out.change);
-      return doneOrUnderWay(c, out.done ? { done: true as const, data } : { done: false as const, data });
+      return changeAnswer(c, out);
     });
 }

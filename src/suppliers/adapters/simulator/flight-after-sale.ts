@@ -1,7 +1,18 @@
 import { callSupplier as callWithin } from '../../http';
 import { SupplierRejectedError } from '../../errors';
-import type { ChangeOffer, FlightAfterSale, OrderChange, ScheduleChange, ScheduleChangeAction, SeatMap, ServiceForSale } from '../../flight-after-sale';
-import type { Cabin, Leg } from '../../flights';
+import {
+  mapSeatPrices,
+  type ChangeOffer,
+  type FlightAfterSale,
+  type OrderChange,
+  type ScheduleChange,
+  type ScheduleChangeAction,
+  type SeatMap,
+  type SeatMapOf,
+  type SeatPrice,
+  type ServiceForSale,
+} from '../../flight-after-sale';
+import type { Leg } from '../../flights';
 import { money, orderOf, type SimBooking } from './flights';
 
 /** The simulator's shapes: amounts in minor units of one `currency` per answer; a change's total is signed (negative: a refund). */
@@ -41,33 +52,12 @@ interface SimAirlineChange {
   created_at: string;
 }
 
-interface SimSeatMap {
-  leg_index: number;
-  segment_index: number;
-  cabins: Array<{
-    cabin: Cabin;
-    rows: Array<{
-      seats: Array<{ designator: string; prices: Array<{ service_id: string; traveler_index: number; price_minor: number }>; disclosures: string[] }>;
-    }>;
-  }>;
-}
+/** The simulator prices a seat in minor units of the answer's `currency`. */
+type SimSeatMap = SeatMapOf<Omit<SeatPrice, 'price'> & { price_minor: number }>;
 
 type SimService = Omit<ServiceForSale, 'price'> & { price_minor: number };
 
-const seatMapOf = (m: SimSeatMap, currency: string): SeatMap => ({
-  leg_index: m.leg_index,
-  segment_index: m.segment_index,
-  cabins: m.cabins.map((c) => ({
-    cabin: c.cabin,
-    rows: c.rows.map((r) => ({
-      seats: r.seats.map((s) => ({
-        designator: s.designator,
-        prices: s.prices.map((p) => ({ service_id: p.service_id, traveler_index: p.traveler_index, price: money(p.price_minor, currency) })),
-        disclosures: s.disclosures,
-      })),
-    })),
-  })),
-});
+const seatMapOf = (m: SimSeatMap, currency: string): SeatMap => mapSeatPrices(m, ({ price_minor, ...p }) => ({ ...p, price: money(price_minor, currency) }));
 
 const servicesOf = (answer: { services: SimService[]; currency: string }): ServiceForSale[] =>
   answer.services.map(({ price_minor, ...s }) => ({ ...s, price: money(price_minor, answer.currency) }));
