@@ -26,8 +26,12 @@ export type Heard = WorkflowOutcome | { parked: true };
 export class WorkflowOutcomes {
   /** Every outcome reported, for a minute: a run can close before the request that started it starts waiting. */
   private readonly settledRuns = new LRUCache<string, WorkflowOutcome>({ max: 10_000, ttl: 60_000 });
-  /** Runs parked for an operator, until they resume or close (a parked run may wait for days: an hour is what a partner asking again is spared). */
-  private readonly parkedRuns = new LRUCache<string, true>({ max: 10_000, ttl: 3600_000 });
+  /**
+   * Runs parked for an operator, for a minute unless they resume or close first: a partner
+   * asking again soon is answered at once. Not longer: an operator's decision may send the run
+   * on from another engine's worker, whose news never reaches this process.
+   */
+  private readonly parkedRuns = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
   private readonly waiting = new Map<string, Set<(heard: Heard) => void>>();
 
   /** Run `runId` of `workflowId` closed so (the worker's sink). */
