@@ -163,9 +163,11 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     });
   }
 
+  /** An offer with the bags sold with it. */
+  const offerWithServices = (offerId: string) => duffel.call('offer', (d) => d.offers.get(offerId, { return_available_services: true }), { safe: true });
+
   /** A booking with seats or bags, not made at Duffel until it is paid: the offer, its services and their total, to pay before the offer expires. */
-  async function unmadeOrder(offerId: string, clientReference: string, chosen: ChosenService[]): Promise<FlightOrder> {
-    const offer = await duffel.call('offer', (d) => d.offers.get(offerId, { return_available_services: true }), { safe: true });
+  async function unmadeOrder(offer: DuffelOffer, clientReference: string, chosen: ChosenService[]): Promise<FlightOrder> {
     const services = await chosenServices(offer, chosen);
     const mapped = offerOf(offer);
     const foreign = services.find((s) => s.total.currency !== mapped.total.currency);
@@ -187,6 +189,19 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     };
   }
 
+  /** Makes an order under the booking's client reference; one whose answer was lost has used the offer up, and is found by that reference. */
+  async function createOrder(what: string, clientReference: string, order: Omit<CreateOrder, 'metadata'>): Promise<FlightOrder> {
+    try {
+      return orderOf(await duffel.call(what, (d) => d.orders.create({ ...order, metadata: { client_reference: clientReference } })), now());
+    } catch (err) {
+      if (err instanceof SupplierUnavailableError || (err instanceof SupplierRejectedError && err.status === 409)) {
+        const made = await findOrderByReference(clientReference);
+        if (made) return orderOf(made, now());
+      }
+      throw err;
+    }
+  }
+
   /** The order made for an unmade booking when it was paid, if it was (an answer lost). */
   async function madeFor(unmade: { clientReference: string }): Promise<FlightOrder | null> {
     const made = await findOrderByReference(unmade.clientReference);
@@ -201,29 +216,18 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     const found = await madeFor(unmade);
     if (found) return found;
     if (!req.booking) throw new SupplierRejectedError(`booking ${unmade.clientReference} is made at Duffel when paid, and its travellers were not given`, 422);
-    const due = await unmadeOrder(unmade.offerId, unmade.clientReference, req.booking.services);
+    const offer = await offerWithServices(unmade.offerId);
+    const due = await unmadeOrder(offer, unmade.clientReference, req.booking.services);
     if (!sameMoney(due.total, req.amount)) {
       throw new SupplierRejectedError(`the airline's price is now ${show(due.total)}, not the ${show(req.amount)} it was sold at; nothing was booked`, 409);
     }
-    const offer = await getOffer(unmade.offerId);
-    const order = {
+    return createOrder('instant order', unmade.clientReference, {
       type: 'instant' as const,
       selected_offers: [offer.id],
       passengers: passengersFor(offer, req.booking.travelers, req.booking.contact),
       services: req.booking.services.map((sv) => ({ id: sv.service_id, quantity: sv.quantity })),
       payments: [{ type: 'balance' as const, amount: formatMinor(req.amount.amount_minor, req.amount.currency), currency: req.amount.currency }],
-      metadata: { client_reference: unmade.clientReference },
-    } satisfies CreateOrder;
-    try {
-      return orderOf(await duffel.call('instant order', (d) => d.orders.create(order)), now());
-    } catch (err) {
-      // Made under this reference, its answer lost: the offer is used up, and the order is found.
-      if (err instanceof SupplierUnavailableError || (err instanceof SupplierRejectedError && err.status === 409)) {
-        const made = await madeFor(unmade);
-        if (made) return made;
-      }
-      throw err;
-    }
+    });
   }
 
   const cancelled = (c: OrderCancellation, currency: string) => ({
@@ -323,28 +327,17 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
     },
 
     hold: async (req) => {
-      if (req.services?.length) return unmadeOrder(req.offerId, req.clientReference, req.services);
+      if (req.services?.length) return unmadeOrder(await offerWithServices(req.offerId), req.clientReference, req.services);
       const offer = await getOffer(req.offerId);
       if (offer.payment_requirements.requires_instant_payment) {
         throw new SupplierRejectedError('the airline sells this fare for immediate payment only; it cannot be held', 422);
       }
-      const order = {
+      return createOrder('hold order', req.clientReference, {
         // Duffel's API reference names a pay-later order `hold`; the SDK's type says otherwise.
         type: 'hold' as unknown as CreateOrder['type'],
         selected_offers: [offer.id],
         passengers: passengersFor(offer, req.travelers, req.contact),
-        metadata: { client_reference: req.clientReference },
-      } satisfies CreateOrder;
-      try {
-        return orderOf(await duffel.call('hold order', (d) => d.orders.create(order)), now());
-      } catch (err) {
-        // An order made under this reference whose answer was lost has used the offer up: find it.
-        if (err instanceof SupplierUnavailableError || (err instanceof SupplierRejectedError && err.status === 409)) {
-          const made = await findOrderByReference(req.clientReference);
-          if (made) return orderOf(made, now());
-        }
-        throw err;
-      }
+      });
     },
 
     issue: async (orderId, req) => {
@@ -385,7 +378,7 @@ export function duffelFlightSupplier(duffel: DuffelCalls, opts: { now?: () => Da
       const unmade = unmadeOf(orderId);
       if (!unmade) return orderOf(await getOrder(orderId), now());
       // Unmade: what there is is the offer (without the seats and bags, which only the booking records).
-      return (await madeFor(unmade)) ?? unmadeOrder(unmade.offerId, unmade.clientReference, []);
+      return (await madeFor(unmade)) ?? unmadeOrder(await offerWithServices(unmade.offerId), unmade.clientReference, []);
     },
 
     release: async (orderId) => {
