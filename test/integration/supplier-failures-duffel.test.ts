@@ -7,7 +7,7 @@ import { startDuffelStandIn, type DuffelRoute, type DuffelStandIn } from '../sup
 import { contact, day } from '../support/fixtures';
 import { GBP_RATE, setRate } from '../support/rates';
 import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
-import { endRunningWorkflows, outcomeTable, SUPPLIER_FAILURES, type SupplierFailure } from '../support/supplier-failures';
+import { answerTo, endRunningWorkflows, outcomeTable, SUPPLIER_FAILURES, untriedRows, type SupplierFailure } from '../support/supplier-failures';
 
 /**
  * Every Duffel call of every flow, failing every way the stand-in can fail it (a refusal, a
@@ -399,9 +399,6 @@ const CASES: Case[] = [
   }),
 ];
 
-/** The flows whose answer waits on a workflow for a while, and may be asked again with the same key. */
-const WAITED_ON = ['pay', 'air_change_confirm', 'air_order_services'];
-
 describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('duffel %s', (key, c) => {
   it.each(SUPPLIER_FAILURES.map((f) => [f]))('%s', async (failure) => {
     const partner = await partnerWithWallet(stack, '0', '900000000');
@@ -410,10 +407,8 @@ describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('duffel %s'
     });
     const made = c.prepare ? await c.prepare(api) : undefined;
     arm(c.call, failure);
-    let reply = await c.act(api, made);
     const expected = table.get(`duffel ${key}`)?.[failure].status;
-    // A payment or change still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
-    if (reply.status === 202 && expected !== 202 && WAITED_ON.includes(c.flow)) reply = await c.act(api, made);
+    const reply = await answerTo(c.flow, () => c.act(api, made), expected);
     standIn.control.clearFaults();
     (observed[key] ??= {})[failure] = reply.status;
     if (!record) expect({ failure, status: reply.status }).toEqual({ failure, status: expected });
@@ -431,6 +426,5 @@ describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('duffel %s'
 });
 
 it('the outcome table has no duffel row this test does not try', () => {
-  const tried = new Set(CASES.map((c) => `duffel ${c.flow} ${c.call}`));
-  expect([...table.keys()].filter((k) => k.startsWith('duffel ') && !tried.has(k))).toEqual([]);
+  expect(untriedRows(table, 'duffel', CASES)).toEqual([]);
 });

@@ -7,7 +7,7 @@ import { createSimulatorApp } from '../../src/suppliers/simulator/app';
 import { newPartner as partnerWithWallet, type Reply } from '../support/clients';
 import { contact, day, roomGuests } from '../support/fixtures';
 import { ledgerDiscrepancies, startStack, type TestStack } from '../support/stack';
-import { endRunningWorkflows, outcomeTable, SUPPLIER_FAILURES, type SupplierFailure } from '../support/supplier-failures';
+import { answerTo, endRunningWorkflows, outcomeTable, SUPPLIER_FAILURES, untriedRows, type SupplierFailure } from '../support/supplier-failures';
 
 /**
  * Every call the engine makes to the simulator, in every flow, spoilt every way (a refusal, a
@@ -343,18 +343,13 @@ const CASES: Case[] = [
   }),
 ];
 
-/** The flows whose answer waits on a workflow for a while, and may be asked again with the same key. */
-const WAITED_ON = ['pay', 'air_change_confirm', 'air_order_services'];
-
 describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('simulator %s', (key, c) => {
   it.each(SUPPLIER_FAILURES.map((f) => [f]))('%s', async (failure) => {
     const { api } = await partnerWithWallet(stack, '0', '900000000');
     const made = c.prepare ? await c.prepare(api) : undefined;
     spoilt = { route: c.call, failure };
-    let reply = await c.act(api, made);
     const expected = table.get(`simulator ${key}`)?.[failure].status;
-    // A payment or change still under way when the wait ends (a slow machine): the partner asks again, and is answered where it stands.
-    if (reply.status === 202 && expected !== 202 && WAITED_ON.includes(c.flow)) reply = await c.act(api, made);
+    const reply = await answerTo(c.flow, () => c.act(api, made), expected);
     spoilt = null;
     (observed[key] ??= {})[failure] = reply.status;
     if (!record) expect({ failure, status: reply.status }).toEqual({ failure, status: expected });
@@ -367,6 +362,5 @@ describe.each(CASES.map((c) => [`${c.flow} ${c.call}`, c] as const))('simulator 
 });
 
 it('the outcome table has no simulator row this test does not try', () => {
-  const tried = new Set(CASES.map((c) => `simulator ${c.flow} ${c.call}`));
-  expect([...table.keys()].filter((k) => k.startsWith('simulator ') && !tried.has(k))).toEqual([]);
+  expect(untriedRows(table, 'simulator', CASES)).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@temporalio/client';
+import type { Reply } from './clients';
 
 /** The failures every supplier call is tried with, as docs/suppliers.md's outcome table names its columns. */
 export const SUPPLIER_FAILURES = ['400', '404', '409', '422', '429', '500', '503', 'timeout', 'malformed', 'lost'] as const;
@@ -66,4 +67,23 @@ export async function endRunningWorkflows(client: Client): Promise<void> {
       .terminate('the test is over')
       .catch(() => undefined);
   }
+}
+
+/** The flows whose answer waits on a workflow for a while, and may be asked again with the same key. */
+const WAITED_ON = ['pay', 'air_change_confirm', 'air_order_services'];
+
+/**
+ * The partner's answer to a flow with the call spoilt: a payment or change still under way
+ * when the wait ends (a slow machine), where the table expects its outcome, is asked again
+ * and answered where it stands.
+ */
+export async function answerTo(flow: string, act: () => Promise<Reply>, expected: number | undefined): Promise<Reply> {
+  const reply = await act();
+  return reply.status === 202 && expected !== 202 && WAITED_ON.includes(flow) ? act() : reply;
+}
+
+/** The table's rows of `supplier` that no case tries. */
+export function untriedRows(table: Map<string, unknown>, supplier: string, cases: Array<{ flow: string; call: string }>): string[] {
+  const tried = new Set(cases.map((c) => `${supplier} ${c.flow} ${c.call}`));
+  return [...table.keys()].filter((k) => k.startsWith(`${supplier} `) && !tried.has(k));
 }
