@@ -14,7 +14,7 @@ import { isRefusal, setStage, stepFailure } from './steps';
 const database = proxyActivities<BookingActivities>(DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(SUPPLIER_STEP);
 
-type ChangeStep = 'debit' | 'change';
+type ChangeStep = 'debit' | 'change' | 'complete';
 
 /**
  * The change at the airline, whose outcome may be unknown: each try looks up what the last
@@ -95,19 +95,22 @@ export async function changeFlight(input: ChangeFlightInput): Promise<ChangeResu
   }
 
   // The pivot: the airline changed the order. From here nothing undoes it.
+  saga.pivot();
   setStage('completing');
-  const result = await CancellationScope.nonCancellable(() =>
-    untilDoneOrParked<ChangeResult, ChangeParkedAt>(
-      'completing',
-      `completing change ${input.changeId}`,
-      () => database.completeFlightChange({ ...run, ...changed }),
-      state,
-      operator,
-      {
-        resume: 'completing',
-        refuse: (d) => (d.action === 'compensate' ? 'the airline made the change; it is never compensated' : null),
-        context,
-      },
+  const result = await saga.step('complete', () =>
+    CancellationScope.nonCancellable(() =>
+      untilDoneOrParked<ChangeResult, ChangeParkedAt>(
+        'completing',
+        `completing change ${input.changeId}`,
+        () => database.completeFlightChange({ ...run, ...changed }),
+        state,
+        operator,
+        {
+          resume: 'completing',
+          refuse: (d) => (d.action === 'compensate' ? 'the airline made the change; it is never compensated' : null),
+          context,
+        },
+      ),
     ),
   );
   if (input.kind !== 'services' && changed.supplierChangeId) await endScheduleChange(input.orderId, changed.supplierChangeId);

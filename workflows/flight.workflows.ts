@@ -8,6 +8,7 @@ import { FailureType } from './failure-types';
 import { refundDecisionSignal, refundStateQuery, timeLimitWorkflowId, type BookFlightInput, type RefundDecision, type RefundFlightInput } from './flight.types';
 import { withReason } from './messages';
 import { cancellationOperator, openCancellation, refundOrPark } from './park';
+import { Saga } from './saga';
 import type { CancellationState } from './park.types';
 import { refusable, setStage as stage } from './steps';
 
@@ -30,22 +31,23 @@ export async function flightTimeLimit(input: { bookingId: number; expiresAt: num
 }
 
 /**
- * An online refund: the airline refunds the ticket, then the refund is credited to the
- * wallet and the order is refunded. If the airline refuses, nothing changes. Once the
- * airline refunded, the wallet's refund is written or the workflow parks for an operator.
+ * An online refund, as a saga with nothing to undo before its pivot: the airline refunds the
+ * ticket; if it refuses, nothing changes. The pivot is the airline's refund: the wallet's
+ * refund is then written (the order refunded) or the workflow parks for an operator.
  */
 export async function refundFlight(input: RefundFlightInput): Promise<FlightRefundResult> {
   const { state, operator, run, clientReference } = openCancellation(input.orderId);
-  const { pnr } = await database.beginFlightRefund(input.orderId);
+  const saga = new Saga<'begin' | 'refund_at_airline' | 'refund'>();
+  const { pnr } = await saga.step('begin', () => database.beginFlightRefund(input.orderId));
   state.supplierRef = pnr;
-  await refusable(
-    () => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario, ...(input.airlineQuote ? { quote: input.airlineQuote } : {}) }),
-    {
+  const quote = input.airlineQuote ? { quote: input.airlineQuote } : {};
+  await saga.step('refund_at_airline', () =>
+    refusable(() => supplier.refundAtAirline({ pnr, clientReference, scenario: input.scenario, ...quote }), {
       type: FailureType.refundRejected,
       message: (m) => `${withReason('the airline refused the refund', m)}; nothing was refunded and the ticket stands`,
-    },
+    }),
   );
-  // The pivot: the airline has refunded the ticket; the wallet's refund must be written.
+  saga.pivot();
   const refund = () =>
     database.completeFlightRefund({
       ...run,
@@ -56,7 +58,8 @@ export async function refundFlight(input: RefundFlightInput): Promise<FlightRefu
       ...(input.airlineQuote ? { supplierRefund: input.airlineQuote.refund } : {}),
       ...(input.airlineRefundMinor !== undefined ? { supplierRefundValuedMinor: input.airlineRefundMinor } : {}),
     });
-  const result = await refundOrPark(`writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`, refund, state, operator);
+  const what = `writing the refund of flight order ${input.orderId} (the airline refunded ${pnr})`;
+  const result = await saga.step('refund', () => refundOrPark(what, refund, state, operator));
   stage('done', 'refunded');
   return result;
 }

@@ -8,6 +8,7 @@ import { FailureType } from './failure-types';
 import { holdExpiryWorkflowId, type CancelHotelInput } from './hotel.types';
 import { withReason } from './messages';
 import { openCancellation, refundOrPark } from './park';
+import { Saga } from './saga';
 import { refusable, setStage as stage } from './steps';
 
 const database = proxyActivities<BookingActivities>(DATABASE_STEP);
@@ -36,34 +37,39 @@ export async function hotelHoldExpiry(input: { bookingId: number; expiresAt: num
 }
 
 /**
- * Cancels a hotel order: a paid reservation is cancelled at the hotel and then the refund
- * is credited; an unpaid hold is released with no money moving. If the hotel refuses,
- * nothing changes and the workflow fails so that the cancellation can be asked again. Once
- * the hotel cancelled, the refund is written or the workflow parks for an operator.
+ * Cancels a hotel order, as a saga with nothing to undo before its pivot: a paid
+ * reservation is cancelled at the hotel, an unpaid hold is released with no money moving.
+ * If the hotel refuses, nothing changes and the workflow fails so that the cancellation can
+ * be asked again. The pivot is the hotel's cancellation: the refund is then written or the
+ * workflow parks for an operator.
  */
 export async function cancelHotelOrder(input: CancelHotelInput): Promise<CancellationResult> {
   const { state, operator, run, clientReference } = openCancellation(input.orderId);
-  const start = await database.beginHotelCancellation(input.orderId);
+  const saga = new Saga<'begin' | 'cancel' | 'refund'>();
+  const start = await saga.step('begin', () => database.beginHotelCancellation(input.orderId));
   state.supplierRef = start.confirmationNumber ?? start.supplierHoldId ?? undefined;
-  if (start.kind === 'paid' && start.confirmationNumber) {
-    const cancel = { confirmationNumber: start.confirmationNumber, clientReference, scenario: input.scenario };
-    await refusable(() => supplier.cancelAtSupplier(cancel), {
-      type: FailureType.cancelRejected,
-      message: (m) => `${withReason('the hotel refused the cancellation', m)}; nothing was refunded and the booking stands`,
-    });
-  } else if (start.supplierHoldId) {
-    await supplier.releaseHotelHold(start.supplierHoldId);
-  }
-  // The pivot: the hotel has cancelled (or the hold is released); the refund must be written.
+  await saga.step('cancel', async () => {
+    if (start.kind === 'paid' && start.confirmationNumber) {
+      const cancel = { confirmationNumber: start.confirmationNumber, clientReference, scenario: input.scenario };
+      await refusable(() => supplier.cancelAtSupplier(cancel), {
+        type: FailureType.cancelRejected,
+        message: (m) => `${withReason('the hotel refused the cancellation', m)}; nothing was refunded and the booking stands`,
+      });
+    } else if (start.supplierHoldId) {
+      await supplier.releaseHotelHold(start.supplierHoldId);
+    }
+  });
+  saga.pivot();
+  const paid = start.kind === 'paid';
   const refund = () =>
     database.completeHotelCancellation({
       ...run,
       orderId: input.orderId,
       kind: start.kind,
-      refundMinor: start.kind === 'paid' ? input.refundMinor : 0,
-      penaltyMinor: start.kind === 'paid' ? input.penaltyMinor : 0,
+      refundMinor: paid ? input.refundMinor : 0,
+      penaltyMinor: paid ? input.penaltyMinor : 0,
     });
-  const result = await refundOrPark(`writing the refund of cancelled hotel order ${input.orderId}`, refund, state, operator);
+  const result = await saga.step('refund', () => refundOrPark(`writing the refund of cancelled hotel order ${input.orderId}`, refund, state, operator));
   stage('done', 'cancelled');
   return result;
 }

@@ -110,11 +110,18 @@ export async function parkUntilOperator<P extends string>(state: Parkable<P>, at
   }
 }
 
+/** A step's final failure met before it is run here (in a saga's local run): the activity it ran as, and the failure. */
+export interface FailedBefore {
+  activityType: string;
+  failure: Error;
+}
+
 /**
  * A step that must happen and has no alternative (a completion after the supplier
  * confirmed, a reversal, a refund after the supplier cancelled): tried with its bounded
  * retries; when it still fails, the workflow parks for an operator, then tries again. It
- * never gives up by itself and never turns into another outcome.
+ * never gives up by itself and never turns into another outcome. A step that already
+ * failed for good (`failedBefore`) parks first.
  */
 export async function untilDoneOrParked<T, P extends string>(
   at: P,
@@ -123,16 +130,22 @@ export async function untilDoneOrParked<T, P extends string>(
   state: Parkable<P>,
   operator: OperatorInbox,
   o: ParkOptions,
+  failedBefore?: FailedBefore,
 ): Promise<T> {
+  let failed = failedBefore;
   for (;;) {
     state.step = at;
-    try {
-      return await step();
-    } catch (err) {
-      state.lastError = `${what} failed: ${stepFailure(err).message}`;
-      if (err instanceof ActivityFailure) state.failedStep = err.activityType;
-      await parkUntilOperator(state, at, operator, o);
+    if (!failed) {
+      try {
+        return await step();
+      } catch (err) {
+        failed = { activityType: err instanceof ActivityFailure ? err.activityType : '', failure: err as Error };
+      }
     }
+    state.lastError = `${what} failed: ${stepFailure(failed.failure).message}`;
+    if (failed.activityType) state.failedStep = failed.activityType;
+    failed = undefined;
+    await parkUntilOperator(state, at, operator, o);
   }
 }
 

@@ -1,11 +1,24 @@
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, setHandler } from '@temporalio/workflow';
 import { PayFailure, type FinalizeAttemptsDetail } from './failure-types';
 import { withReason } from './messages';
-import { untilDoneOrParked, type OperatorInbox } from './park';
-import type { OperatorDecision, ParkedAt, PayState } from './pay.types';
+import { untilDoneOrParked, type FailedBefore, type OperatorInbox } from './park';
+import type { PAY_STEPS } from './pay-saga.types';
+import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type ParkedAt, type PayState } from './pay.types';
 
-/** The payment's steps before its pivot, named in its failure. */
-export type PayStep = 'debit' | 'finalize';
+/** The payment's steps (workflows/pay.types.ts, PAY_STEPS), named in its failure. */
+export type PayStep = keyof typeof PAY_STEPS;
+
+/** A payment's state (queried) and its operator's inbox, which takes a decision only while the payment is parked. Registers no command. */
+export function openPayment(orderId: number): { state: PayState; operator: OperatorInbox } {
+  const state: PayState = { orderId, stage: 'debiting', step: 'debiting', lastError: null, supplierRounds: 0, supplierAttempts: 0 };
+  const operator: OperatorInbox = { decision: null };
+  setHandler(payStateQuery, () => state);
+  setHandler(operatorDecisionSignal, (d) => {
+    // Anything else is ignored (and the admin API refuses it).
+    if (state.step === 'needs_attention') operator.decision = d;
+  });
+  return { state, operator };
+}
 
 /** The attempts a failed supplier step reports (an outcome_unknown failure's details); 0 when it reports none. */
 export function reportedAttempts(err: unknown): number {
@@ -45,11 +58,15 @@ const REFUSED: Record<MustHappenAt, { action: OperatorDecision['action']; why: s
  * (workflows/park.ts); a decision that would turn it into another outcome (compensate after
  * the pivot, confirm during a reversal) is refused and the payment stays parked.
  */
-export function mustHappen(at: MustHappenAt, step: () => Promise<unknown>, orderId: number, state: PayState, operator: OperatorInbox) {
+export function mustHappen(
+  at: MustHappenAt,
+  step: () => Promise<unknown>,
+  orderId: number,
+  state: PayState,
+  operator: OperatorInbox,
+  failedBefore?: FailedBefore,
+) {
   const refused = REFUSED[at];
-  return untilDoneOrParked(at, STEP_NAMES[at](orderId), step, state, operator, {
-    resume: at,
-    refuse: (d) => (d.action === refused.action ? refused.why : null),
-    context: { orderId },
-  });
+  const o = { resume: at, refuse: (d: OperatorDecision) => (d.action === refused.action ? refused.why : null), context: { orderId } };
+  return untilDoneOrParked(at, STEP_NAMES[at](orderId), step, state, operator, o, failedBefore);
 }

@@ -28,6 +28,16 @@ export interface PayInput {
   failsOrder?: boolean;
 }
 
+/** What the debit answers (src/domain/money/payment-ledger.ts). */
+export interface DebitResult {
+  ledgerId: number;
+  orderId: number;
+  amountMinor: number;
+  balanceAfterMinor: number;
+  availableAfterMinor: number;
+  currency: string;
+}
+
 export interface PayResult {
   orderId: number;
   orderStatus: 'completed';

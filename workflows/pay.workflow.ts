@@ -1,28 +1,16 @@
-import { RetryState } from '@temporalio/common';
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  log,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, log, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { BookingActivities } from '../activities';
 import { FAST_PATH_STEP, FINALIZE_STEP, LOCAL_DATABASE_STEP, LOOKUP_STEP } from './activity-options';
 import { startAbandoned } from './children';
-import { FailureType, isRefusalType, OUTCOME_UNKNOWN, PayFailure } from './failure-types';
+import { FailureType, PayFailure } from './failure-types';
 import { parkUntilOperator, type OperatorInbox } from './park';
-import { mustHappen, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
-import type { FastPathStop, PaidFast } from './fast-path.types';
-import { operatorDecisionSignal, payStateQuery, type PayInput, type PayResult, type PayState } from './pay.types';
-import type { FollowUp } from './registry.types';
-import { Saga } from './saga';
+import { mustHappen, openPayment, paymentFailure, reportedAttempts, type PayStep } from './pay.steps';
+import { PAY_STEPS, type PayStepResults, type PayStepsInput } from './pay-saga.types';
+import type { PayInput, PayResult, PayState } from './pay.types';
+import { Saga, type LocalAttempt } from './saga';
 import { isRefusal, stepFailure, setStage } from './steps';
 
-/** The fast path: debit, supplier step and completion in one local activity, in the payment's first workflow task. */
+/** The debit, the supplier step and the completion together, in the payment's first workflow task (the fast path). */
 const fast = proxyLocalActivities<BookingActivities>(FAST_PATH_STEP);
 /** The database steps (debit, complete, reverse) one by one: local activities, run by the worker that runs the payment. */
 const database = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
@@ -30,73 +18,23 @@ const database = proxyLocalActivities<BookingActivities>(LOCAL_DATABASE_STEP);
 const supplier = proxyActivities<BookingActivities>(FINALIZE_STEP);
 const lookup = proxyActivities<BookingActivities>(LOOKUP_STEP);
 
-type Run = { workflowId: string; runId: string };
-/** What the supplier step gave: its reference, and work to start after the payment. */
-type Finalized = { supplierRef: string; followUp?: FollowUp };
+type Finalized = PayStepResults['finalize'];
 /** Why the debit is reversed, told to the reversal when it runs. */
 type Reversal = { reason: string; releaseTo: 'pending' | 'failed' };
 
-type FinalizeRequest = { orderId: number; clientReference: string; scenario?: string };
-/** The payment's reference at the supplier: the same for every try of its supplier step. */
-const clientReferenceOf = (run: Run) => `${run.workflowId}/${run.runId}`;
-
 /**
- * A step of the fast path that stopped with a failure, as the step's own local activity
- * would have failed: what the saga, the park and the payment's own failure read from it.
+ * One round of the supplier step. The first follows the fast path: a final failure it met
+ * (a refusal, an outcome it counted unknown) is the answer; otherwise the step runs as an
+ * ordinary activity under the same client reference, its attempts counted after the fast
+ * path's, and only now can it take a while, so the payment shows Stage finalizing. Later
+ * rounds (after an operator's retry, which shows Stage finalizing again) run the activity.
  */
-const stepFailed = (activityType: string, stop: FastPathStop) =>
-  new ActivityFailure(
-    `${activityType} failed`,
-    activityType,
-    undefined,
-    stop.nonRetryable ? RetryState.NON_RETRYABLE_FAILURE : RetryState.MAXIMUM_ATTEMPTS_REACHED,
-    undefined,
-    ApplicationFailure.create({ message: stop.message, type: stop.type, nonRetryable: stop.nonRetryable, details: stop.details }),
-  );
-
-/** The fast path's answer; nothing known when it did not answer (a cancellation of the payment passes). */
-const fastPath = (input: PayInput, run: Run): Promise<PaidFast> =>
-  fast
-    .payFastPath({ ...run, orderId: input.orderId, partnerId: input.partnerId, clientReference: clientReferenceOf(run), scenario: input.scenario })
-    .catch((err: unknown) => {
-      if (isCancellation(err)) throw err;
-      return {};
-    });
-
-/**
- * The debit when the fast path did not debit: its final failure as the step's own, else the
- * step with its own retries (after a fast path that did not answer, it finds the fast path's
- * debit if that committed).
- */
-function debitAfter(paid: PaidFast, input: PayInput, run: Run) {
-  if (paid.debitFailed?.nonRetryable) throw stepFailed('debitForOrder', paid.debitFailed);
-  return database.debitForOrder({ ...run, orderId: input.orderId, partnerId: input.partnerId });
-}
-
-/** The supplier's answer the fast path got: the step's first round, done. */
-function finalizedFast(state: PayState, finalized: NonNullable<PaidFast['finalized']>): Finalized {
-  state.supplierRounds = 1;
-  state.supplierAttempts += finalized.attempts;
-  return finalized;
-}
-
-/**
- * One round of the supplier step when the fast path did not get the supplier's result. In
- * the first round the fast path's answer (a refusal, or its outcome counted unknown) is
- * final; anything else (no answer in time, a failure worth retrying, a fast path that stopped
- * before it) runs the step as an ordinary activity under the same client reference, its
- * attempts counted after the fast path's. Later rounds (after an operator's retry, which
- * shows Stage finalizing again) go straight to the ordinary activity.
- */
-async function finalizeRound(request: FinalizeRequest, first: boolean, paid: PaidFast) {
-  if (!first) return supplier.finalizeOrder(request);
-  const failed = paid.finalizeFailed;
-  if (failed && (isRefusalType(failed.type) || failed.type === OUTCOME_UNKNOWN)) throw stepFailed('finalizeOrder', failed);
-  // Only now can the step take a while: the payment shows Stage finalizing with the activity
-  // (a stage set in the fast path's workflow task would be written with its other commands, and never seen).
-  setStage('finalizing');
-  // The fast path tried the supplier unless its debit stopped it (when it did not answer, it may have).
-  return supplier.finalizeOrder({ ...request, attemptsBefore: paid.debitFailed ? 0 : 1 });
+function finalizeRound(request: ReturnType<typeof PAY_STEPS.finalize.args>, local?: LocalAttempt): Promise<Finalized> {
+  if (!local) return supplier.finalizeOrder(request);
+  return local.orRun(() => {
+    setStage('finalizing');
+    return supplier.finalizeOrder({ ...request, attemptsBefore: local.tried ? 1 : 0 });
+  });
 }
 
 /**
@@ -104,14 +42,14 @@ async function finalizeRound(request: FinalizeRequest, first: boolean, paid: Pai
  * our client reference; if it cannot tell either, park in needs_attention (never refund
  * blindly: the ticket may exist) until an operator retries, confirms or compensates.
  */
-async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operator: OperatorInbox, paid: PaidFast): Promise<Finalized> {
-  const request: FinalizeRequest = { orderId: input.orderId, clientReference: clientReferenceOf(run), scenario: input.scenario };
+async function finalizeOrPark(steps: PayStepsInput, local: LocalAttempt, state: PayState, operator: OperatorInbox): Promise<Finalized> {
+  const request = PAY_STEPS.finalize.args(steps);
   for (;;) {
     state.step = 'finalizing';
     state.supplierRounds += 1;
     try {
-      const done = await finalizeRound(request, state.supplierRounds === 1, paid);
-      state.supplierAttempts += done.attempts;
+      const done = await finalizeRound(request, state.supplierRounds === 1 ? local : undefined);
+      state.supplierAttempts += done.attempts ?? 0;
       return done;
     } catch (err) {
       state.supplierAttempts += reportedAttempts(err);
@@ -121,7 +59,7 @@ async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operat
       const found = await lookup.lookupFinalization(request).catch(() => ({ state: 'unknown' as const }));
       if (found.state === 'done') return { supplierRef: found.supplierRef, followUp: found.followUp };
       if (found.state === 'absent') throw err;
-      const d = await parkUntilOperator(state, 'finalizing', operator, { resume: 'finalizing', refuse: () => null, context: { orderId: input.orderId } });
+      const d = await parkUntilOperator(state, 'finalizing', operator, { resume: 'finalizing', refuse: () => null, context: { orderId: steps.orderId } });
       if (d.action === 'confirm') return { supplierRef: d.supplierRef ?? `confirmed-by-operator:${d.operator}` };
       if (d.action === 'compensate')
         throw ApplicationFailure.nonRetryable(`compensated by operator ${d.operator}: ${d.reason}`, PayFailure.operatorCompensated);
@@ -133,46 +71,45 @@ async function finalizeOrPark(input: PayInput, run: Run, state: PayState, operat
 /**
  * The payment saga: debit the wallet (its reversal registered first) → the supplier step
  * (ship, confirm, ticket, submit; looked up, or parked, when its outcome is unknown) → the
- * pivot → complete the order. The three run first as one local activity, the fast path;
- * whatever it did not finish runs step by step from where it stopped, or from the debit
- * when it did not answer (each step is idempotent: the debit per run, the supplier step by
- * client reference, the completion per order). If the debit or the supplier step fails for
- * good, the debit is reversed and the workflow fails naming the step, so that its id
- * (derived from the idempotency key) can be used again. Once the supplier confirmed, the
+ * pivot → complete the order. The three run first together as the fast path, one local
+ * activity; whatever it did not finish runs step by step from where it stopped, or from the
+ * debit when it did not answer (each step is idempotent: the debit per run, the supplier
+ * step by client reference, the completion per order). If the debit or the supplier step
+ * fails for good, the debit is reversed and the workflow fails naming the step, so that its
+ * id (derived from the idempotency key) can be used again. Once the supplier confirmed, the
  * payment is never compensated: the completion is retried until it succeeds or parks for an
  * operator.
  */
 export async function payOrder(input: PayInput): Promise<PayResult> {
-  const run: Run = { workflowId: workflowInfo().workflowId, runId: workflowInfo().runId };
+  const { workflowId, runId } = workflowInfo();
+  const { orderId, partnerId, scenario } = input;
+  const steps: PayStepsInput = { workflowId, runId, orderId, partnerId, clientReference: `${workflowId}/${runId}`, scenario };
+  const { state, operator } = openPayment(orderId);
   const saga = new Saga<PayStep, Reversal>();
-  const state: PayState = { orderId: input.orderId, stage: 'debiting', step: 'debiting', lastError: null, supplierRounds: 0, supplierAttempts: 0 };
-  const operator: OperatorInbox = { decision: null };
-  setHandler(payStateQuery, () => state);
-  setHandler(operatorDecisionSignal, (d) => {
-    // Only a payment waiting for one takes a decision; anything else is ignored (and the admin API refuses it).
-    if (state.step === 'needs_attention') operator.decision = d;
-  });
-
-  let debit: Awaited<ReturnType<BookingActivities['debitForOrder']>>;
-  let finalized: Finalized;
-  // What the fast path did (nothing known until it answers, or when it does not).
-  let paid: PaidFast = {};
+  saga.runLocally(PAY_STEPS, () => fast.payFastPath(steps));
   // The order's status as the reversal left it (what the OrderStatus search attribute ends with).
   let orderStatusAfterReversal: string | undefined;
+  let debit: PayStepResults['debit'];
+  let finalized: Finalized;
   try {
     // Stage debiting and OrderStatus processing came with the start (PAY_START_ATTRIBUTES).
-    // The reversal is registered before the fast path (and its debit) runs: a debit that committed but whose answer was lost must still be undone.
-    paid = await saga.step(
+    debit = await saga.step(
       'debit',
-      () => fastPath(input, run),
+      (local) => local.orRun(() => database.debitForOrder(PAY_STEPS.debit.args(steps))),
       async (why) => {
-        const reversed = await database.reversePayment({ ...run, orderId: input.orderId, ...why, ...(input.failsOrder ? { failsOrder: true } : {}) });
+        const reversed = await database.reversePayment({
+          workflowId,
+          runId,
+          orderId: input.orderId,
+          ...why,
+          ...(input.failsOrder ? { failsOrder: true } : {}),
+        });
         orderStatusAfterReversal = reversed.orderStatus;
       },
     );
-    // What the fast path did not finish, step by step from where it stopped (straight on when it finished).
-    debit = paid.debit ?? (await debitAfter(paid, input, run));
-    finalized = paid.finalized ? finalizedFast(state, paid.finalized) : await saga.step('finalize', () => finalizeOrPark(input, run, state, operator, paid));
+    finalized = await saga.step('finalize', (local) => finalizeOrPark(steps, local, state, operator));
+    // Finished by the fast path: the step's first round, done.
+    if (state.supplierRounds === 0) [state.supplierRounds, state.supplierAttempts] = [1, finalized.attempts ?? 0];
   } catch (err) {
     const { type, message } = stepFailure(err);
     setStage('compensating');
@@ -187,27 +124,21 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
 
   // The pivot: the supplier has confirmed, so the partner has what was paid for. From here
   // the debit stands whatever happens; nothing (not even cancelling this workflow) undoes it.
+  saga.pivot();
   state.supplierRef = finalized.supplierRef;
-  // The fast path's completion: done, or the failure its one try met (a final one parks at once, as the step's own would).
-  let fastCompletion: true | FastPathStop | undefined = paid.completed ?? paid.completeFailed;
-  // Shown only when the completion is still to run (set with the fast path's other commands, it would never be seen).
-  if (fastCompletion !== true) setStage('completing');
-  if (fastCompletion !== true || finalized.followUp) {
-    await CancellationScope.nonCancellable(() =>
-      mustHappen(
-        'completing',
-        async () => {
-          const tried = fastCompletion;
-          fastCompletion = undefined;
-          if (tried !== true && tried?.nonRetryable) throw stepFailed('completeOrder', tried);
-          if (tried !== true) await database.completeOrder({ ...run, orderId: input.orderId, supplierRef: finalized.supplierRef });
-          if (finalized.followUp) await startAbandoned(finalized.followUp.workflowType, finalized.followUp.workflowId, finalized.followUp.args);
-        },
-        input.orderId,
-        state,
-        operator,
-      ),
+  await saga.step('complete', (local) => {
+    // Shown only when the completion is still to run (set with the fast path's other commands, it would never be seen).
+    setStage('completing');
+    const failed = local.finalFailure;
+    const complete = () => database.completeOrder(PAY_STEPS.complete.args(steps, { finalize: finalized }));
+    return CancellationScope.nonCancellable(() =>
+      mustHappen('completing', complete, input.orderId, state, operator, failed && { activityType: local.activity, failure: failed }),
     );
+  });
+  const followUp = finalized.followUp;
+  if (followUp) {
+    const start = () => startAbandoned(followUp.workflowType, followUp.workflowId, followUp.args);
+    await CancellationScope.nonCancellable(() => mustHappen('completing', start, input.orderId, state, operator));
   }
   setStage('done', 'completed');
   state.step = 'done';

@@ -13,7 +13,7 @@ import { DomainError } from '../errors';
 import type { OrderWithItems } from '../orders';
 import { applyMovement, getWallet, insufficientCredit, lockWallet, type LedgerRow } from './wallet';
 import { actorNow } from '../../platform/request-context';
-import type { DebitResult } from '../../../workflows/fast-path.types';
+import type { DebitResult } from '../../../workflows/pay.types';
 import type { PaymentRun } from '../../../workflows/payment-run.types';
 
 /** The ledger steps of a payment run: its debit and the reversal that undoes it. */
