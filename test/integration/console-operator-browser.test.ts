@@ -134,6 +134,18 @@ describe('the operator console', () => {
     const rowsShown = await page.$$eval('#exposure-heading ~ .table-wrap tbody th', (ths) => ths.length);
     expect(names.length).toBe(rowsShown);
     expect(rowsShown).toBeGreaterThanOrEqual(2);
+    // Each bar's name ends before its bar, and its figure begins after it, in either direction.
+    // (English last: the language chosen stays with the session.)
+    for (const lang of ['fa', 'en']) {
+      await page.goto(`${server.url}/console/reports?lang=${lang}`, { waitUntil: 'networkidle0' });
+      const crossing = await page.$$eval('svg.chart g', (gs) =>
+        gs.flatMap((g) => {
+          const [label, bar, figure] = ['.chart-label', '.chart-bar', '.chart-figure'].map((c) => (g.querySelector(c) as SVGGraphicsElement).getBBox());
+          return label!.x + label!.width <= bar!.x + 0.5 && figure!.x >= bar!.x + bar!.width - 0.5 ? [] : [g.textContent];
+        }),
+      );
+      expect({ lang, crossing }).toEqual({ lang, crossing: [] });
+    }
 
     // A top-up from the partner's page, sent twice with the key its form carries, is made once.
     await page.goto(`${server.url}/console/partners/${marked.creds.partner_id}`, { waitUntil: 'networkidle0' });
@@ -219,7 +231,8 @@ describe('the operator console', () => {
     const { page, problems } = await signedInPage();
     await page.setViewport({ width: 375, height: 800 });
     for (const path of ['/console/sign-in', '/console/', '/console/markups', '/console/reports']) {
-      for (const lang of ['en', 'fa']) {
+      // (English last: the language chosen stays with the session.)
+    for (const lang of ['fa', 'en']) {
         await page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
         expect({ path, lang, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
       }
