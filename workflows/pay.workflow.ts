@@ -97,13 +97,7 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
       'debit',
       (local) => local.orRun(() => database.debitForOrder(PAY_STEPS.debit.args(steps))),
       async (why) => {
-        const reversed = await database.reversePayment({
-          workflowId,
-          runId,
-          orderId: input.orderId,
-          ...why,
-          ...(input.failsOrder ? { failsOrder: true } : {}),
-        });
+        const reversed = await database.reversePayment({ workflowId, runId, orderId, ...why, ...(input.failsOrder ? { failsOrder: true } : {}) });
         orderStatusAfterReversal = reversed.orderStatus;
       },
     );
@@ -114,12 +108,12 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     const { type, message } = stepFailure(err);
     setStage('compensating');
     state.step = 'compensating';
-    log.warn('payment failed; compensating', { orderId: input.orderId, step: saga.failedStep, type, message });
+    log.warn('payment failed; compensating', { orderId, step: saga.failedStep, type, message });
     const why: Reversal = { reason: message, releaseTo: type === FailureType.supplierGone ? 'failed' : 'pending' };
-    await saga.compensate(why, (undo) => mustHappen('compensating', undo, input.orderId, state, operator));
+    await saga.compensate(why, (undo) => mustHappen('compensating', undo, orderId, state, operator));
     setStage('failed', orderStatusAfterReversal ?? why.releaseTo);
     state.step = 'failed';
-    throw paymentFailure(input.orderId, saga.failedStep, type, message);
+    throw paymentFailure(orderId, saga.failedStep, type, message);
   }
 
   // The pivot: the supplier has confirmed, so the partner has what was paid for. From here
@@ -132,13 +126,13 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
     const failed = local.finalFailure;
     const complete = () => database.completeOrder(PAY_STEPS.complete.args(steps, { finalize: finalized }));
     return CancellationScope.nonCancellable(() =>
-      mustHappen('completing', complete, input.orderId, state, operator, failed && { activityType: local.activity, failure: failed }),
+      mustHappen('completing', complete, orderId, state, operator, failed && { activityType: local.activity, failure: failed }),
     );
   });
   const followUp = finalized.followUp;
   if (followUp) {
     const start = () => startAbandoned(followUp.workflowType, followUp.workflowId, followUp.args);
-    await CancellationScope.nonCancellable(() => mustHappen('completing', start, input.orderId, state, operator));
+    await CancellationScope.nonCancellable(() => mustHappen('completing', start, orderId, state, operator));
   }
   setStage('done', 'completed');
   state.step = 'done';

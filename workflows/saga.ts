@@ -67,8 +67,8 @@ export class Saga<Step extends string, Why = void> {
    * together by `run`, a local activity, when the first of them is reached. Only that first
    * step may have an undo: an undo is registered before anything that may do its step runs.
    */
-  runLocally(steps: Record<Step, { activity: string }>, run: () => Promise<LocalRun>): void {
-    this.local = { steps: Object.entries<{ activity: string }>(steps).map(([name, s]) => ({ name, activity: s.activity })), run };
+  runLocally(steps: Partial<Record<Step, { activity: string }>>, run: () => Promise<LocalRun>): void {
+    this.local = { steps: Object.entries(steps as Record<string, { activity: string }>).map(([name, s]) => ({ name, activity: s.activity })), run };
   }
 
   /**

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { quietWorkerLogs } from '../support/stack';
-import type { sagaCancelled, sagaFails } from '../support/workflows/saga.workflows';
+import { localRunActivities, type sagaCancelled, type sagaFails, type sagaRunsLocally } from '../support/workflows/saga.workflows';
 
 /**
  * The Saga helper (workflows/saga.ts) on its own, in real workflows on the tests' Temporal:
@@ -32,6 +32,7 @@ beforeAll(async () => {
     namespace: taskQueue,
     taskQueue,
     workflowsPath: require.resolve('../support/workflows/saga.workflows'),
+    activities: localRunActivities,
   });
   running = worker.run();
 }, 60_000);
@@ -43,6 +44,9 @@ afterAll(async () => {
   await workerConnection?.close();
   await connection?.close();
 });
+
+const runsLocally = (...args: Parameters<typeof sagaRunsLocally>) =>
+  client.workflow.execute<typeof sagaRunsLocally>('sagaRunsLocally', { taskQueue, workflowId: `local-${crypto.randomUUID()}`, args });
 
 const fails = (failAt: Parameters<typeof sagaFails>[0]) =>
   client.workflow.execute<typeof sagaFails>('sagaFails', { taskQueue, workflowId: `fails-${failAt}-${crypto.randomUUID()}`, args: [failAt] });
@@ -87,5 +91,49 @@ describe('Saga', () => {
     }
     await handle.cancel();
     expect(await handle.result()).toEqual(['did hold', 'cancelled in book; scope cancelled: true', 'undo book (cancelled)', 'undo hold (cancelled)']);
+  });
+
+  describe('with its first steps run locally', () => {
+    it('takes what the local run finished, and runs the rest on its own', async () => {
+      expect(await runsLocally({ done: ['held locally', 'debited locally'] })).toEqual({
+        log: ['book (not local) on its own, tried: false'],
+        results: ['held locally', 'debited locally', 'book on its own'],
+      });
+    });
+
+    it('goes on from the step where the local run stopped, told what it met there', async () => {
+      expect(await runsLocally({ done: ['held locally'], stopped: { message: 'timed out', nonRetryable: false } })).toEqual({
+        log: ['debit (debitWallet) on its own, tried: true, stopped: timed out', 'book (not local) on its own, tried: false'],
+        results: ['held locally', 'debit on its own', 'book on its own'],
+      });
+    });
+
+    it("runs a step that stopped the local run with a final failure no further: that failure is the step's, and is compensated", async () => {
+      expect(await runsLocally({ done: ['held locally'], stopped: { type: 'refused', message: 'no credit', nonRetryable: true } })).toEqual({
+        log: ['undo hold (debit: no credit)', 'failed in debit'],
+        results: ['held locally'],
+      });
+    });
+
+    it('runs every step on its own from the first when the local run does not answer, each told it may have been tried', async () => {
+      expect(await runsLocally(null)).toEqual({
+        log: ['hold (holdRooms) on its own, tried: true', 'debit (debitWallet) on its own, tried: true', 'book (not local) on its own, tried: false'],
+        results: ['hold on its own', 'debit on its own', 'book on its own'],
+      });
+    });
+
+    it('undoes nothing once past the pivot', async () => {
+      expect(await runsLocally({ done: ['held locally', 'debited locally'] }, 'book')).toEqual({
+        log: ['book (not local) on its own, tried: false', 'failed in book'],
+        results: ['held locally', 'debited locally'],
+      });
+    });
+
+    it('undoes a step the local run finished when a later one fails', async () => {
+      expect(await runsLocally({ done: ['held locally'] }, 'debit')).toEqual({
+        log: ['debit (debitWallet) on its own, tried: false', 'undo hold (debit: debit refused)', 'failed in debit'],
+        results: ['held locally'],
+      });
+    });
   });
 });

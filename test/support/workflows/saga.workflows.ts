@@ -2,8 +2,9 @@
  * Workflows that drive the Saga helper (workflows/saga.ts) on its own, for
  * test/integration/saga.test.ts: each returns what happened, in order.
  */
-import { CancellationScope, isCancellation, sleep } from '@temporalio/workflow';
-import { Saga } from '../../../workflows/saga';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { Saga, type LocalAttempt } from '../../../workflows/saga';
+import type { LocalRun } from '../../../workflows/saga.types';
 
 type Step = 'hold' | 'debit' | 'book';
 
@@ -62,4 +63,43 @@ export async function sagaCancelled(): Promise<string[]> {
     await saga.compensate('cancelled');
   }
   return log;
+}
+
+/** The test's local run: answers what it is given, or fails without an answer (null). */
+export const localRunActivities = {
+  async localRun(answer: LocalRun | null): Promise<LocalRun> {
+    if (!answer) throw new Error('no answer');
+    return answer;
+  },
+};
+const local = proxyLocalActivities<typeof localRunActivities>({ scheduleToCloseTimeout: '10s', retry: { maximumAttempts: 1 } });
+
+/**
+ * hold and debit run locally first (the local run answers `answer`); what it did not finish
+ * runs as "its own activity", told what the local run did there. `failAt` fails that step
+ * when it runs on its own. After the pivot nothing is undone.
+ */
+export async function sagaRunsLocally(answer: LocalRun | null, failAt?: Step): Promise<{ log: string[]; results: unknown[] }> {
+  const log: string[] = [];
+  const results: unknown[] = [];
+  const saga = new Saga<Step, string>();
+  saga.runLocally({ hold: { activity: 'holdRooms' }, debit: { activity: 'debitWallet' } }, () => local.localRun(answer));
+  const run = (name: Step) => (attempt: LocalAttempt) =>
+    attempt.orRun(async () => {
+      log.push(
+        `${name} (${attempt.activity || 'not local'}) on its own, tried: ${attempt.tried}${attempt.stopped ? `, stopped: ${attempt.stopped.message}` : ''}`,
+      );
+      if (name === failAt) throw ApplicationFailure.nonRetryable(`${name} refused`, 'refused');
+      return `${name} on its own`;
+    });
+  try {
+    results.push(await saga.step('hold', run('hold'), async (why) => log.push(`undo hold (${why})`)));
+    results.push(await saga.step('debit', run('debit')));
+    saga.pivot();
+    results.push(await saga.step('book', run('book')));
+  } catch (err) {
+    await saga.compensate(`${saga.failedStep}: ${(err as Error).message}`);
+    log.push(`failed in ${saga.failedStep}`);
+  }
+  return { log, results };
 }
