@@ -232,7 +232,7 @@ describe('the operator console', () => {
     await page.setViewport({ width: 375, height: 800 });
     for (const path of ['/console/sign-in', '/console/', '/console/markups', '/console/reports']) {
       // (English last: the language chosen stays with the session.)
-    for (const lang of ['fa', 'en']) {
+      for (const lang of ['fa', 'en']) {
         await page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
         expect({ path, lang, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
       }
