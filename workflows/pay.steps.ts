@@ -5,7 +5,7 @@ import { untilDoneOrParked, type FailedBefore, type OperatorInbox } from './park
 import type { PAY_STEPS } from './pay-saga.types';
 import { operatorDecisionSignal, payStateQuery, type OperatorDecision, type ParkedAt, type PayState } from './pay.types';
 
-/** The payment's steps (workflows/pay.types.ts, PAY_STEPS), named in its failure. */
+/** The payment's steps (PAY_STEPS, workflows/pay-saga.types.ts), named in its failure. */
 export type PayStep = keyof typeof PAY_STEPS;
 
 /** A payment's state (queried) and its operator's inbox, which takes a decision only while the payment is parked. Registers no command. */
