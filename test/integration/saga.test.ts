@@ -6,10 +6,11 @@ import { quietWorkerLogs } from '../support/stack';
 import { localRunActivities, type sagaCancelled, type sagaFails, type sagaRunsLocally } from '../support/workflows/saga.workflows';
 
 /**
- * The Saga helper (workflows/saga.ts) on its own, in real workflows on the tests' Temporal:
+ * The saga runner (workflows/saga.ts) on its own, in real workflows on the tests' Temporal:
  * undos run last first, each once, told why at the time they run; a step's undo registered
  * before it runs is run when the step itself throws; compensation survives the workflow's
- * cancellation. The payment and Interface B's workflows build on exactly this.
+ * cancellation; a local run of the first steps is taken as far as it got. The payment,
+ * cancellations, flight changes and Interface B's workflows build on exactly this.
  */
 
 let connection: Connection;

@@ -1,5 +1,5 @@
 /**
- * Workflows that drive the Saga helper (workflows/saga.ts) on its own, for
+ * Workflows that drive the saga runner (workflows/saga.ts) on its own, for
  * test/integration/saga.test.ts: each returns what happened, in order.
  */
 import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities, sleep } from '@temporalio/workflow';
