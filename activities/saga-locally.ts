@@ -56,19 +56,18 @@ export function runLocally<Input, Results, Defs extends StepDefinitions<Input, R
   carried: () => Carried,
   interceptors: readonly ActivityInterceptorsFactory[],
 ): (input: Input) => Promise<LocalRun> {
-  const steps = Object.values<{ activity: string; args: (input: Input, done: Partial<Results>) => unknown }>(definitions);
-  const names = Object.keys(definitions) as (keyof Results)[];
+  const steps = Object.entries(definitions) as [keyof Results, Defs[keyof Defs]][];
   return async (input) => {
     const abandoned = Context.current().cancellationSignal;
     const run: LocalRun = { done: [] };
     const done: Partial<Results> = {};
     const carry = carried();
-    for (const [i, step] of steps.entries()) {
+    for (const [i, [name, step]] of steps.entries()) {
       if (i > 0 && abandoned.aborted) break;
       const fn = functions[step.activity as Defs[keyof Defs]['activity']];
       try {
         const result = await asActivity(step.activity, (arg: never) => fn(arg, carry), step.args(input, done) as never, interceptors);
-        done[names[i]!] = result as Results[keyof Results];
+        done[name] = result as Results[keyof Results];
         run.done.push(result);
       } catch (err) {
         return { ...run, stopped: stopOf(err) };

@@ -123,11 +123,8 @@ export async function payOrder(input: PayInput): Promise<PayResult> {
   await saga.step('complete', (local) => {
     // Shown only when the completion is still to run (set with the fast path's other commands, it would never be seen).
     setStage('completing');
-    const failed = local.finalFailure;
     const complete = () => database.completeOrder(PAY_STEPS.complete.args(steps, { finalize: finalized }));
-    return CancellationScope.nonCancellable(() =>
-      mustHappen('completing', complete, orderId, state, operator, failed && { activityType: local.activity, failure: failed }),
-    );
+    return CancellationScope.nonCancellable(() => mustHappen('completing', complete, orderId, state, operator, local.failedBefore));
   });
   const followUp = finalized.followUp;
   if (followUp) {

@@ -1,11 +1,12 @@
 import { ApplicationFailure, CancellationScope, isCancellation } from '@temporalio/workflow';
+import type { FailedBefore } from './park';
 import type { LocalRun, StepStop } from './saga.types';
 
 /** The undo of a step, told why it runs when it runs (not what was known when it was registered). */
 export type Undo<Why> = (why: Why) => Promise<unknown>;
 
 /** The failure a step raised in a local run, as it raised it: what the saga, a park and the workflow's own failure read. */
-export const failureOf = (stop: StepStop): ApplicationFailure =>
+const failureOf = (stop: StepStop): ApplicationFailure =>
   ApplicationFailure.create({ message: stop.message, type: stop.type, nonRetryable: stop.nonRetryable, details: stop.details });
 
 /**
@@ -20,15 +21,15 @@ export class LocalAttempt {
     readonly stopped?: StepStop,
   ) {}
 
-  /** The final failure the local run met in this step (a refusal, a deterministic error), if it met one. */
-  get finalFailure(): ApplicationFailure | undefined {
-    return this.stopped?.nonRetryable ? failureOf(this.stopped) : undefined;
+  /** The final failure the local run met in this step (a refusal, a deterministic error), with the activity it ran as; none if it met none. */
+  get failedBefore(): FailedBefore | undefined {
+    return this.stopped?.nonRetryable ? { activityType: this.activity, failure: failureOf(this.stopped) } : undefined;
   }
 
   /** The step as its own activity, unless the local run met its final failure, which is then the step's. */
   async orRun<T>(run: () => Promise<T>): Promise<T> {
-    const failed = this.finalFailure;
-    if (failed) throw failed;
+    const failed = this.failedBefore;
+    if (failed) throw failed.failure;
     return run();
   }
 }
@@ -78,14 +79,13 @@ export class Saga<Step extends string, Why = void> {
    */
   async step<T>(name: Step, run: (local: LocalAttempt) => Promise<T>, undo?: Undo<Why>): Promise<T> {
     this.current = name;
-    if (undo) {
-      if (this.pivoted) throw new Error(`step ${name} has an undo, but comes after the pivot`);
-      if (this.local && this.local.steps.findIndex((s) => s.name === name) > 0)
-        throw new Error(`step ${name} has an undo, but is not the first of the local run`);
-      this.undos.push(undo);
-    }
     const local = this.local;
     const at = local ? local.steps.findIndex((s) => s.name === name) : -1;
+    if (undo) {
+      if (this.pivoted) throw new Error(`step ${name} has an undo, but comes after the pivot`);
+      if (at > 0) throw new Error(`step ${name} has an undo, but is not the first of the local run`);
+      this.undos.push(undo);
+    }
     if (!local || at < 0) return run(NOT_TRIED);
     local.answer ??= local.run().catch((err: unknown) => {
       // A cancellation of the workflow passes; a local run that did not answer tells nothing.
