@@ -237,7 +237,15 @@ describe('the operator console', () => {
         expect({ path, lang, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
       }
     }
-    await screenshot(page, 'operator-markups-phone');
+    // The pictures for the guide and a look: markups and reports, right to left, at phone width.
+    for (const [path, name] of [
+      ['/console/markups', 'operator-markups-phone'],
+      ['/console/reports', 'operator-reports-phone'],
+    ]) {
+      await page.goto(`${server.url}${path}?lang=fa`, { waitUntil: 'networkidle0' });
+      await screenshot(page, name!);
+    }
+    await page.goto(`${server.url}/console/?lang=en`, { waitUntil: 'networkidle0' });
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
