@@ -55,7 +55,8 @@ async function issuedOrder(fare: keyof typeof FARE, cabin: 'economy' | 'business
   return supplier.issue(held.order_id, { clientReference: `pay-${held.order_id}`, amount: held.total });
 }
 
-const balanceOf = (currency: string) => Number(standIn.control.balance()[currency]);
+/** The stand-in's balance in a two-decimal currency, in minor units (exact, unlike its decimal string read as a float). */
+const balanceOf = (currency: string) => Math.round(Number(standIn.control.balance()[currency]) * 100);
 const later = day(33);
 
 describe('order changes', () => {
@@ -94,7 +95,7 @@ describe('order changes', () => {
 
     const confirmed = await supplier.confirmChange(pending.change_id, { amount: offer.change_total });
     expect(confirmed.confirmed_at).not.toBeNull();
-    expect(Math.round((before - balanceOf('GBP')) * 100)).toBe(offer.change_total.amount_minor);
+    expect(before - balanceOf('GBP')).toBe(offer.change_total.amount_minor);
     const changed = await supplier.order(order.order_id);
     expect(changed.legs[0]!.segments[0]!.departure.slice(0, 10)).toBe(later);
     expect(changed.total).toEqual(offer.new_total);
@@ -165,7 +166,7 @@ describe('order changes', () => {
     const pending = await supplier.createChange(refund.change_offer_id);
     const confirmed = await supplier.confirmChange(pending.change_id, { amount: refund.change_total });
     expect(confirmed.change_total.amount_minor).toBeLessThan(0);
-    expect(Math.round((balanceOf('GBP') - before) * 100)).toBe(-refund.change_total.amount_minor);
+    expect(balanceOf('GBP') - before).toBe(-refund.change_total.amount_minor);
     expect(standIn.control.requests('POST /air/order_changes/:id/actions/confirm').at(-1)!.body).toEqual({});
   });
 
@@ -306,7 +307,7 @@ describe('seats and bags', () => {
     expect(issued).toMatchObject({ status: 'issued', booking_reference: expect.stringMatching(/^[A-Z0-9]{6}$/), order_id: expect.stringMatching(/^ord_/) });
     expect(issued.services).toEqual(held.services);
     expect(issued.tickets).toHaveLength(1);
-    expect(balanceOf('GBP')).toBe(balance - held.total.amount_minor / 100);
+    expect(balanceOf('GBP')).toBe(balance - held.total.amount_minor);
     const made = standIn.control.requests('POST /air/orders').slice(ordersBefore);
     expect(made.map((r) => [r.status, (r.body as { type: string }).type])).toEqual([[201, 'instant']]);
     // Paid again (a retried step): the order made is found, and nothing is paid twice.
