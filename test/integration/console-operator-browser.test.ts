@@ -1,4 +1,4 @@
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { listen, type RunningServer } from '../../src/platform/listen';
 import { launchBrowser } from '../support/browser';
 import { call, newPartner } from '../support/clients';
@@ -16,6 +16,32 @@ import { waitFor } from '../support/wait';
  * the next search is priced with; every page passes axe in both reading directions and
  * nothing leaves the engine.
  */
+
+/**
+ * The bars of the page's charts whose name, figure and bar cross (the name must end before
+ * the figure begins, both above the bar, all inside the chart and the bar inside its track),
+ * and the sizes their text is drawn at on the screen.
+ */
+async function chartsAsDrawn(page: Page): Promise<{ crossing: string[]; textSizes: number[] }> {
+  return page.$$eval('svg.chart', (charts) => {
+    const crossing: string[] = [];
+    const sizes = new Set<number>();
+    for (const chart of charts) {
+      const box = chart.getBoundingClientRect();
+      for (const g of chart.querySelectorAll('g')) {
+        // (A bar of nothing has no box of its own: its track, the bar's whole length, is where it is drawn.)
+        const [label, figure, track] = ['.chart-label', '.chart-figure', '.chart-track'].map((c) => g.querySelector(c)!.getBoundingClientRect());
+        const bar = (g.querySelector('.chart-bar') as SVGGraphicsElement).getBBox();
+        const fits = label!.right <= figure!.left && Math.max(label!.bottom, figure!.bottom) <= track!.top + 0.5 && bar.x + bar.width <= track!.width + 0.5;
+        // (A glyph may stand a pixel beyond the point its text is placed at.)
+        const inside = [label!, figure!, track!].every((r) => r.left >= box.left - 1.5 && r.right <= box.right + 1.5);
+        if (!fits || !inside) crossing.push(g.textContent ?? '');
+      }
+      for (const t of chart.querySelectorAll('text')) sizes.add(Math.round(parseFloat(getComputedStyle(t).fontSize) * (chart.getScreenCTM()?.a ?? 1)));
+    }
+    return { crossing, textSizes: [...sizes] };
+  });
+}
 
 let stack: TestStack;
 // The payment that parks is left unanswered on purpose (payLeftOpen).
@@ -99,6 +125,11 @@ describe('the operator console', () => {
   it('sets a markup, and the next search through the API is priced with it', async () => {
     const plain = await newPartner(stack, '0', '1000000000');
     const marked = await newPartner(stack, '0', '1000000000');
+    // A partner that bought on credit: the reports draw its exposure as a bar.
+    const lent = await newPartner(stack, '50000000', '0');
+    const bought = await lent.api.productOrder();
+    const paid = await lent.api.post('/api/partners/pay/', { product_order_id: bought.id, idempotency_key: `lent-${bought.id}` });
+    expect(paid.status).toBe(200);
     const { page, problems } = await signedInPage();
 
     await page.goto(`${server.url}/console/markups`, { waitUntil: 'networkidle0' });
@@ -131,20 +162,18 @@ describe('the operator console', () => {
     expect(await bothDirections(page, server.url, '/console/reports', 'operator-reports')).toEqual({ ltr: [], rtl: [] });
     // Exposure by partner: a bar per partner in the chart, the same figures in the table.
     const names = await page.$$eval('#exposure-heading ~ svg text.chart-label', (ts) => ts.map((x) => x.textContent));
-    const rowsShown = await page.$$eval('#exposure-heading ~ .table-wrap tbody th', (ths) => ths.length);
-    expect(names.length).toBe(rowsShown);
-    expect(rowsShown).toBeGreaterThanOrEqual(2);
-    // Each bar's name ends before its bar, and its figure begins after it, in either direction.
+    const rowsShown = await page.$$eval('#exposure-heading ~ .table-wrap tbody th', (ths) => ths.map((x) => x.textContent));
+    expect(names).toEqual(rowsShown);
+    expect(rowsShown.length).toBeGreaterThanOrEqual(2);
+    // Its bar is the longest drawn (the others used no credit), and the only one with length.
+    const lengths = await page.$$eval('#exposure-heading ~ svg .chart-bar', (rs) => rs.map((r) => (r as SVGGraphicsElement).getBBox().width));
+    expect(lengths.filter((w) => w > 0)).toEqual([Math.max(...lengths)]);
+    expect(lengths[names.indexOf(`Test Agency (${lent.creds.partner_id})`)]).toBe(Math.max(...lengths));
+    // Each bar's name and figure share a line without crossing, over the bar, in either direction.
     // (English last: the language chosen stays with the session.)
     for (const lang of ['fa', 'en']) {
       await page.goto(`${server.url}/console/reports?lang=${lang}`, { waitUntil: 'networkidle0' });
-      const crossing = await page.$$eval('svg.chart g', (gs) =>
-        gs.flatMap((g) => {
-          const [label, bar, figure] = ['.chart-label', '.chart-bar', '.chart-figure'].map((c) => (g.querySelector(c) as SVGGraphicsElement).getBBox());
-          return label!.x + label!.width <= bar!.x + 0.5 && figure!.x >= bar!.x + bar!.width - 0.5 ? [] : [g.textContent];
-        }),
-      );
-      expect({ lang, crossing }).toEqual({ lang, crossing: [] });
+      expect({ lang, ...(await chartsAsDrawn(page)) }).toEqual({ lang, crossing: [], textSizes: [14] });
     }
 
     // A top-up from the partner's page, sent twice with the key its form carries, is made once.
@@ -235,6 +264,8 @@ describe('the operator console', () => {
       for (const lang of ['fa', 'en']) {
         await page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
         expect({ path, lang, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
+        // The reports' charts are not shrunk to fit: their text is as large as on a desk, and still uncrossed.
+        if (path === '/console/reports') expect({ lang, ...(await chartsAsDrawn(page)) }).toEqual({ lang, crossing: [], textSizes: [14] });
       }
     }
     // The pictures for the guide and a look: markups and reports, right to left, at phone width.

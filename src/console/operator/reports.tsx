@@ -66,7 +66,12 @@ async function Reports({ r }: { r: OperatorRequest }) {
             <>
               <BarChart
                 title={t('op.reports.exposure_chart')}
-                bars={exposure.rows.map((e) => ({ label: e.name!, value: Number(e.credit_used), figure: `${e.credit_used} ${e.currency}` }))}
+                bars={exposure.rows.map((e) => ({
+                  label: e.name!,
+                  tag: `(${e.partner_id})`,
+                  value: Number(e.credit_used),
+                  figure: `${e.credit_used} ${e.currency}`,
+                }))}
               />
               <div class="table-wrap">
                 <table>
