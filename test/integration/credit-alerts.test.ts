@@ -123,9 +123,9 @@ describe('credit alerts', () => {
       order_id: null,
       data: {
         wallet: {
-          balance: -13 * (price / 100),
+          balance: (-13 * price) / 100,
           credit_limit: limit / 100,
-          available: 7 * (price / 100),
+          available: (7 * price) / 100,
           currency: 'IRT',
           updated_at: feed[0]!.data.wallet.updated_at,
         },

@@ -158,10 +158,18 @@ export function orderSliceOf(s: OfferSlice, passengerId: (offerPassengerId: stri
   };
 }
 
+/**
+ * What DUFFEL_STAND_IN_SALT says, put before every search's key: another salt draws other
+ * flights and prices for the same searches, as the same tests run on another day would (their
+ * dates are days from today). Unset, nothing is put before the key.
+ */
+const SALT = process.env.DUFFEL_STAND_IN_SALT ?? '';
+
 /** A deterministic number stream from a string: the same search gets the same flights and prices. */
 function seeded(key: string): () => number {
+  const salted = SALT + key;
   let h = 2166136261;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  for (let i = 0; i < salted.length; i++) h = Math.imul(h ^ salted.charCodeAt(i), 16777619);
   return seededRandom(h >>> 0);
 }
 
