@@ -295,11 +295,13 @@ describe('the agency console’s bookings', () => {
 
     const phone = await watchedPage(browser, server.url, 375);
     await phone.page.setCookie(...cookies);
-    for (const lang of ['en', 'fa']) {
-      await phone.page.goto(`${server.url}/console/bookings?lang=${lang}`, { waitUntil: 'networkidle0' });
-      expect(new URL(phone.page.url()).pathname).toBe('/console/bookings');
-      expect({ lang, width: await phone.page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ lang, width: 375 });
-    }
+    // Every page an agent works in, and a booking's, at phone width in both reading directions.
+    for (const path of ['/console/', '/console/hotels', '/console/flights', '/console/security', bookingPath, '/console/bookings'])
+      for (const lang of ['en', 'fa']) {
+        await phone.page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
+        expect(new URL(phone.page.url()).pathname).toBe(path);
+        expect({ path, lang, width: await phone.page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ path, lang, width: 375 });
+      }
     await screenshot(phone.page, 'agency-bookings-phone');
     expect(phone.problems).toEqual([]);
     await phone.page.close();

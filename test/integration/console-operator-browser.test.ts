@@ -258,8 +258,15 @@ describe('the operator console', () => {
 
   it('works at phone width, in both reading directions', async () => {
     const { page, problems } = await signedInPage();
+    // A partner with a parked payment: its page and the payment's have something in them.
+    const { api, creds } = await newPartner(stack, '0', '10000000');
+    const order = await api.productOrder();
+    await payLeftOpen(stack, creds, { productOrderId: order.id, scenario: 'supplier_down' });
+    await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 });
     await page.setViewport({ width: 375, height: 800 });
-    for (const path of ['/console/sign-in', '/console/', '/console/markups', '/console/reports']) {
+    const pages = ['/console/sign-in', '/console/', '/console/partners', '/console/rates', '/console/markups', '/console/reports', '/console/audit'];
+    pages.push(`/console/queue/${order.id}`, `/console/partners/${creds.partner_id}`, `/console/partners/${creds.partner_id}/webhooks`);
+    for (const path of pages) {
       // (English last: the language chosen stays with the session.)
       for (const lang of ['fa', 'en']) {
         await page.goto(`${server.url}${path}?lang=${lang}`, { waitUntil: 'networkidle0' });
@@ -279,5 +286,5 @@ describe('the operator console', () => {
     await page.goto(`${server.url}/console/?lang=en`, { waitUntil: 'networkidle0' });
     expect(problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  }, 120_000);
 });
