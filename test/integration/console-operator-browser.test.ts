@@ -64,6 +64,15 @@ afterAll(async () => {
   await server?.close();
 });
 
+/** A new partner's product order whose payment the supplier never answers, parked for an operator. */
+async function parkedPayment() {
+  const { api, creds } = await newPartner(stack, '0', '10000000');
+  const order = await api.productOrder();
+  await payLeftOpen(stack, creds, { productOrderId: order.id, scenario: 'supplier_down' });
+  const parked = await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 });
+  return { creds, order, parked };
+}
+
 async function signedInPage() {
   const watched = await watchedPage(browser, server.url);
   await watched.page.goto(`${server.url}/console/sign-in`, { waitUntil: 'networkidle0' });
@@ -75,10 +84,7 @@ async function signedInPage() {
 
 describe('the operator console', () => {
   it('decides a parked payment with a reason, linked to Temporal Web, and the audit log shows it', async () => {
-    const { api, creds } = await newPartner(stack, '0', '10000000');
-    const order = await api.productOrder();
-    await payLeftOpen(stack, creds, { productOrderId: order.id, scenario: 'supplier_down' });
-    const parked = await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 });
+    const { order, parked } = await parkedPayment();
 
     const { page, problems } = await watchedPage(browser, server.url);
     expect(await bothDirections(page, server.url, '/console/sign-in', 'operator-sign-in')).toEqual({ ltr: [], rtl: [] });
@@ -259,10 +265,7 @@ describe('the operator console', () => {
   it('works at phone width, in both reading directions', async () => {
     const { page, problems } = await signedInPage();
     // A partner with a parked payment: its page and the payment's have something in them.
-    const { api, creds } = await newPartner(stack, '0', '10000000');
-    const order = await api.productOrder();
-    await payLeftOpen(stack, creds, { productOrderId: order.id, scenario: 'supplier_down' });
-    await untilParked(stack, order.id, { workflow: 'payment', boundMs: 60_000 });
+    const { creds, order } = await parkedPayment();
     await page.setViewport({ width: 375, height: 800 });
     const pages = ['/console/sign-in', '/console/', '/console/partners', '/console/rates', '/console/markups', '/console/reports', '/console/audit'];
     pages.push(`/console/queue/${order.id}`, `/console/partners/${creds.partner_id}`, `/console/partners/${creds.partner_id}/webhooks`);

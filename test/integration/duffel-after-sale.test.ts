@@ -6,6 +6,7 @@ import { duffelFlightSupplier } from '../../src/suppliers/adapters/duffel/flight
 import { SupplierUnavailableError } from '../../src/suppliers/errors';
 import type { FlightOrder } from '../../src/suppliers/flights';
 import { startDuffelStandIn, type DuffelStandIn } from '../support/duffel';
+import { parseSignedMinor } from '../support/duffel/money';
 import { contact, day, traveller } from '../support/fixtures';
 
 /**
@@ -55,8 +56,8 @@ async function issuedOrder(fare: keyof typeof FARE, cabin: 'economy' | 'business
   return supplier.issue(held.order_id, { clientReference: `pay-${held.order_id}`, amount: held.total });
 }
 
-/** The stand-in's balance in a two-decimal currency, in minor units (exact, unlike its decimal string read as a float). */
-const balanceOf = (currency: string) => Math.round(Number(standIn.control.balance()[currency]) * 100);
+/** The stand-in's balance in minor units, parsed from its decimal string as the stand-in parses amounts (exactly). */
+const balanceOf = (currency: string) => parseSignedMinor(standIn.control.balance()[currency]!, currency)!;
 const later = day(33);
 
 describe('order changes', () => {
